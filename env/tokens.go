@@ -1,0 +1,35 @@
+// Package env is the seed's tool environment (ToolEnv in seed.py): a task is a
+// few digits and a stage; a program of tool tokens is run on it and rewarded.
+// It knows nothing about the model.
+package env
+
+// The 18-token vocabulary: the digits 0–9, then the marker and tool tokens.
+const (
+	CTX = 10 // ends the context; also the policy's first input
+	MUL = 11
+	ADD = 12
+	SUB = 13
+	ANS = 14
+	STO = 15
+	RCL = 16
+	EOS = 17 // padding in the seed; a no-op as an action
+
+	Vocab = 18
+)
+
+// NumStages is the number of curriculum stages (context of 3, 4, 5 digits).
+const NumStages = 3
+
+// MaxSteps is the seed's ToolEnv(max_steps=7).
+const MaxSteps = 7
+
+var tokenNames = [Vocab]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
+	"[CTX]", "[MUL]", "[ADD]", "[SUB]", "[ANS]", "[STO]", "[RCL]", "[EOS]"}
+
+// TokenName spells a token as the seed's tok2str does.
+func TokenName(tok int) string {
+	if tok < 0 || tok >= Vocab {
+		return "[?]"
+	}
+	return tokenNames[tok]
+}

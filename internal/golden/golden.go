@@ -1,0 +1,119 @@
+// Package golden reads the PyTorch golden cases (see testdata/golden/README.md).
+// Tests take the folder from SIMDRL_GOLDEN_DIR when it is set, else the
+// project's own copy under testdata/golden. Nothing here assumes a case count,
+// a batch size or a seed.
+package golden
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+// Dir is the folder holding env.jsonl and model.json.
+func Dir() string {
+	if d := os.Getenv("SIMDRL_GOLDEN_DIR"); d != "" {
+		return d
+	}
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "golden")
+}
+
+// EnvCase is one line of env.jsonl.
+type EnvCase struct {
+	Stage   int     `json:"stage"`
+	Digits  [5]int  `json:"digits"`
+	Actions []int32 `json:"actions"`
+	Reward  float64 `json:"reward"`
+	Steps   int     `json:"steps"`
+}
+
+// LoadEnv reads every case of env.jsonl.
+func LoadEnv(dir string) ([]EnvCase, error) {
+	f, err := os.Open(filepath.Join(dir, "env.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var cases []EnvCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var c EnvCase
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			return nil, fmt.Errorf("env.jsonl line %d: %w", line, err)
+		}
+		cases = append(cases, c)
+	}
+	return cases, sc.Err()
+}
+
+// Tensor is a named parameter or gradient: shape and row-major data.
+type Tensor struct {
+	Shape []int     `json:"shape"`
+	Data  []float64 `json:"data"`
+}
+
+// Loss holds the seed's four loss terms.
+type Loss struct {
+	PG      float64 `json:"pg"`
+	Value   float64 `json:"value"`
+	Entropy float64 `json:"entropy"`
+	Total   float64 `json:"total"`
+}
+
+// Batch is one teacher-forced batch and everything PyTorch computed on it.
+type Batch struct {
+	Ctx     [][]int32            `json:"ctx"`
+	Stage   []int                `json:"stage"`
+	Actions [][]int32            `json:"actions"`
+	Rewards []float64            `json:"rewards"`
+	Logp    []float64            `json:"logp"`
+	Entropy []float64            `json:"entropy"`
+	Value   []float64            `json:"value"`
+	Greedy  []int32              `json:"greedy"`
+	Loss    Loss                 `json:"loss"`
+	Grad    map[string][]float64 `json:"grad"`
+}
+
+// Adam is the two-step optimiser case.
+type Adam struct {
+	LR                  float64           `json:"lr"`
+	Betas               [2]float64        `json:"betas"`
+	Eps                 float64           `json:"eps"`
+	Clip                float64           `json:"clip"`
+	GradNormsBeforeClip []float64         `json:"grad_norms_before_clip"`
+	After               map[string]Tensor `json:"after"`
+}
+
+// Model is model.json.
+type Model struct {
+	Seed       int               `json:"seed"`
+	Vocab      int               `json:"vocab"`
+	Hidden     int               `json:"hidden"`
+	Steps      int               `json:"steps"`
+	Tokens     map[string]int    `json:"tokens"`
+	ParamOrder []string          `json:"param_order"`
+	Init       map[string]Tensor `json:"init"`
+	Batches    []Batch           `json:"batches"`
+	Adam       Adam              `json:"adam"`
+}
+
+// LoadModel reads model.json.
+func LoadModel(dir string) (*Model, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "model.json"))
+	if err != nil {
+		return nil, err
+	}
+	var m Model
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("model.json: %w", err)
+	}
+	return &m, nil
+}
