@@ -1,0 +1,109 @@
+// Package gru is the GRU actor-critic policy of the seed (ActorCritic in
+// seed.py): token and stage embeddings, one GRU cell, a policy head and a
+// value head. It decides what to compute and in which order and calls
+// kernels/ for the arithmetic; it holds no SIMD code.
+package gru
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/simdrl/simdrl/rng"
+)
+
+// Config sizes the model.
+type Config struct {
+	Vocab  int // tokens (18)
+	Hidden int // d (96)
+	Stages int // stage embeddings (3)
+}
+
+// Tensor names one parameter tensor in PyTorch's state_dict order.
+type Tensor struct {
+	Name   string
+	Shape  []int
+	Offset int // into the flat buffer
+	Size   int
+}
+
+// Layout is the flat parameter layout: every tensor of the state_dict, in
+// order, packed into one float32 buffer (and the gradient buffer alike).
+type Layout struct {
+	Config
+	Tensors []Tensor
+	Size    int
+
+	Emb, StageEmb, WIH, WHH, BIH, BHH, PiW, PiB, VW, VB Tensor
+}
+
+// NewLayout lays out the parameters of a model of the given size.
+func NewLayout(c Config) (*Layout, error) {
+	if c.Vocab < 2 || c.Hidden < 1 || c.Stages < 1 {
+		return nil, fmt.Errorf("gru: invalid model size vocab=%d hidden=%d stages=%d", c.Vocab, c.Hidden, c.Stages)
+	}
+	V, d, S := c.Vocab, c.Hidden, c.Stages
+	l := &Layout{Config: c}
+	add := func(name string, shape ...int) Tensor {
+		n := 1
+		for _, s := range shape {
+			n *= s
+		}
+		t := Tensor{Name: name, Shape: shape, Offset: l.Size, Size: n}
+		l.Tensors = append(l.Tensors, t)
+		l.Size += n
+		return t
+	}
+	l.Emb = add("emb.weight", V, d)
+	l.StageEmb = add("stage_emb.weight", S, d)
+	l.WIH = add("rnn.weight_ih_l0", 3*d, d)
+	l.WHH = add("rnn.weight_hh_l0", 3*d, d)
+	l.BIH = add("rnn.bias_ih_l0", 3*d)
+	l.BHH = add("rnn.bias_hh_l0", 3*d)
+	l.PiW = add("pi.weight", V, d)
+	l.PiB = add("pi.bias", V)
+	l.VW = add("v.weight", 1, d)
+	l.VB = add("v.bias", 1)
+	return l, nil
+}
+
+// View returns tensor t's slice of a flat buffer.
+func (t Tensor) View(buf []float32) []float32 { return buf[t.Offset : t.Offset+t.Size] }
+
+// Find returns the tensor with PyTorch name name.
+func (l *Layout) Find(name string) (Tensor, bool) {
+	for _, t := range l.Tensors {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tensor{}, false
+}
+
+// Init fills params as PyTorch initialises the seed's modules: embeddings
+// N(0,1); GRU weights and biases U(−1/√d, 1/√d); Linear weights and biases
+// U(−1/√fan_in, 1/√fan_in) (kaiming_uniform with a=√5 gives the same bound).
+// The numbers come from the counter-based stream of seed, so they do not
+// equal torch.manual_seed's, only their distribution does.
+func (l *Layout) Init(params []float32, seed uint64) {
+	key := rng.NewKey(seed)
+	const purposeInit rng.Purpose = 100
+	draw := func(t Tensor, f func(w [4]uint32) float32) {
+		v := t.View(params)
+		for i := range v {
+			v[i] = f(key.Block(uint32(t.Offset), uint32(i), 0, purposeInit))
+		}
+	}
+	unit := func(w uint32) float64 { return (float64(w>>8) + 0.5) / (1 << 24) } // (0,1)
+	normal := func(w [4]uint32) float32 {                                       // Box–Muller
+		return float32(math.Sqrt(-2*math.Log(unit(w[0]))) * math.Cos(2*math.Pi*unit(w[1])))
+	}
+	uniform := func(bound float64) func(w [4]uint32) float32 {
+		return func(w [4]uint32) float32 { return float32((2*unit(w[0]) - 1) * bound) }
+	}
+	b := 1 / math.Sqrt(float64(l.Hidden))
+	draw(l.Emb, normal)
+	draw(l.StageEmb, normal)
+	for _, t := range []Tensor{l.WIH, l.WHH, l.BIH, l.BHH, l.PiW, l.PiB, l.VW, l.VB} {
+		draw(t, uniform(b))
+	}
+}

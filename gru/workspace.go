@@ -1,0 +1,166 @@
+package gru
+
+import (
+	"fmt"
+
+	"github.com/simdrl/simdrl/rng"
+)
+
+// MaxContext is the longest context a workspace accepts (digits plus CTX).
+const MaxContext = 8
+
+// Mode says how a rollout picks each action.
+type Mode int
+
+const (
+	Sample  Mode = iota // draw from the policy with the counter-based stream
+	Greedy              // argmax of the logits
+	Teacher             // take the actions already written with SetAction
+)
+
+// Workspace is one chunk's memory: the inputs, every activation backward
+// needs, and the backward scratch. It is allocated once for at most Cap
+// episodes of T steps; Forward and Backward then allocate nothing.
+//
+// Per-step blocks are packed for the chunk's current row count n, step after
+// step, so that the weight gradients over all T steps are single GEMMs with
+// k = T·n.
+type Workspace struct {
+	l   *Layout
+	Cap int
+	T   int
+	n   int // rows of the current chunk
+
+	ctx    []int32 // Cap×MaxContext context tokens
+	ctxLen []int32 // Cap
+	stage  []int32 // Cap
+
+	tokens []int32   // (T+1)×n input tokens: CTX, then the actions
+	h      []float32 // (T+1)×n×d hidden states, h[0] = h0
+	gh     []float32 // T×n×3d   W_hh·h + b_hh
+	act    []float32 // T×n×3d   r, z, n
+	heads  []float32 // T×n×(V+1) logits and value
+	logp   []float32 // T×n×V
+	ent    []float32 // T×n
+	u      []float32 // n uniforms for one sampling step
+
+	// Loss weights, written by the trainer before Backward: dL/dlogp(action),
+	// dL/dentropy and dL/dvalue for every (step, episode), T×n each.
+	DLogp, DEnt, DValue []float32
+
+	dheads  []float32 // T×n×(V+1)
+	dgh     []float32 // T×n×3d
+	dh      []float32 // n×d
+	dhPrev  []float32 // n×d
+	dTable  []float32 // V×3d
+	dHeadsW []float32 // (V+1)×d
+	bias    []float32 // 3d column sums
+}
+
+// NewWorkspace allocates a workspace for chunks of up to capacity episodes of
+// steps tokens.
+func NewWorkspace(l *Layout, capacity, steps int) (*Workspace, error) {
+	if capacity < 1 || steps < 1 {
+		return nil, fmt.Errorf("gru: workspace needs capacity ≥ 1 and steps ≥ 1, got %d and %d", capacity, steps)
+	}
+	V, d, C, T := l.Vocab, l.Hidden, capacity, steps
+	return &Workspace{
+		l: l, Cap: C, T: T,
+		ctx: make([]int32, C*MaxContext), ctxLen: make([]int32, C), stage: make([]int32, C),
+		tokens: make([]int32, (T+1)*C),
+		h:      make([]float32, (T+1)*C*d),
+		gh:     make([]float32, T*C*3*d),
+		act:    make([]float32, T*C*3*d),
+		heads:  make([]float32, T*C*(V+1)),
+		logp:   make([]float32, T*C*V),
+		ent:    make([]float32, T*C),
+		u:      make([]float32, C),
+		DLogp:  make([]float32, T*C), DEnt: make([]float32, T*C), DValue: make([]float32, T*C),
+		dheads:  make([]float32, T*C*(V+1)),
+		dgh:     make([]float32, T*C*3*d),
+		dh:      make([]float32, C*d),
+		dhPrev:  make([]float32, C*d),
+		dTable:  make([]float32, V*3*d),
+		dHeadsW: make([]float32, (V+1)*d),
+		bias:    make([]float32, 3*d),
+	}, nil
+}
+
+// Reset starts a chunk of n episodes (1 ≤ n ≤ Cap).
+func (w *Workspace) Reset(n int) {
+	if n < 1 || n > w.Cap {
+		panic(fmt.Sprintf("gru: chunk of %d episodes in a workspace of %d", n, w.Cap))
+	}
+	w.n = n
+}
+
+// Rows is the current chunk's episode count.
+func (w *Workspace) Rows() int { return w.n }
+
+// SetContext sets episode b's stage and context tokens (digits then CTX).
+func (w *Workspace) SetContext(b, stage int, tokens []int32) {
+	if len(tokens) < 1 || len(tokens) > MaxContext {
+		panic(fmt.Sprintf("gru: context of %d tokens (1..%d)", len(tokens), MaxContext))
+	}
+	if stage < 0 || stage >= w.l.Stages {
+		panic(fmt.Sprintf("gru: stage %d outside 0..%d", stage, w.l.Stages-1))
+	}
+	for _, t := range tokens {
+		if t < 0 || int(t) >= w.l.Vocab {
+			panic(fmt.Sprintf("gru: context token %d outside the vocabulary", t))
+		}
+	}
+	copy(w.ctx[b*MaxContext:], tokens)
+	w.ctxLen[b] = int32(len(tokens))
+	w.stage[b] = int32(stage)
+}
+
+// SetAction fixes episode b's action at step t for a Teacher rollout.
+func (w *Workspace) SetAction(b, t int, a int32) { w.tokens[(t+1)*w.n+b] = a }
+
+// Action is episode b's action at step t.
+func (w *Workspace) Action(b, t int) int32 { return w.tokens[(t+1)*w.n+b] }
+
+// Actions is the T×n block of actions, step-major.
+func (w *Workspace) Actions() []int32 { return w.tokens[w.n : (w.T+1)*w.n] }
+
+// Logp is log π(action) of episode b at step t.
+func (w *Workspace) Logp(b, t int) float32 {
+	V := w.l.Vocab
+	return w.logp[(t*w.n+b)*V+int(w.Action(b, t))]
+}
+
+// LogpOf is log π(a) of episode b at step t, for any action a.
+func (w *Workspace) LogpOf(b, t int, a int32) float32 {
+	return w.logp[(t*w.n+b)*w.l.Vocab+int(a)]
+}
+
+// Entropy is the seed's policy entropy of episode b at step t.
+func (w *Workspace) Entropy(b, t int) float32 { return w.ent[t*w.n+b] }
+
+// Value is the value head's output for episode b at step t.
+func (w *Workspace) Value(b, t int) float32 {
+	V := w.l.Vocab
+	return w.heads[(t*w.n+b)*(V+1)+V]
+}
+
+// GreedyAction is the argmax of episode b's logits at step t.
+func (w *Workspace) GreedyAction(b, t int) int32 {
+	V := w.l.Vocab
+	row := w.heads[(t*w.n+b)*(V+1) : (t*w.n+b)*(V+1)+V]
+	best := 0
+	for j, v := range row {
+		if v > row[best] {
+			best = j
+		}
+	}
+	return int32(best)
+}
+
+// Stream names the random numbers a Sample rollout draws: episode b of the
+// chunk uses (Round, FirstEpisode+b, step, PurposeAction).
+type Stream struct {
+	Key          rng.Key
+	Round        uint32
+	FirstEpisode uint32
+}

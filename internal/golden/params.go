@@ -1,0 +1,79 @@
+package golden
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/simdrl/simdrl/gru"
+)
+
+// Layout builds the model layout the golden file describes.
+func (m *Model) Layout() (*gru.Layout, error) {
+	return gru.NewLayout(gru.Config{Vocab: m.Vocab, Hidden: m.Hidden, Stages: 3})
+}
+
+// Flatten packs named tensors (init, after, or a batch's grad) into the flat
+// layout, checking that every tensor is present with the right size.
+func Flatten(l *gru.Layout, named func(name string) ([]float64, bool)) ([]float32, error) {
+	out := make([]float32, l.Size)
+	for _, t := range l.Tensors {
+		data, ok := named(t.Name)
+		if !ok {
+			return nil, fmt.Errorf("golden: tensor %s missing", t.Name)
+		}
+		if len(data) != t.Size {
+			return nil, fmt.Errorf("golden: tensor %s has %d values, want %d", t.Name, len(data), t.Size)
+		}
+		for i, v := range data {
+			out[t.Offset+i] = float32(v)
+		}
+	}
+	return out, nil
+}
+
+// Tensors adapts a map of Tensor for Flatten.
+func Tensors(m map[string]Tensor) func(string) ([]float64, bool) {
+	return func(name string) ([]float64, bool) { t, ok := m[name]; return t.Data, ok }
+}
+
+// Slices adapts a map of flat slices for Flatten.
+func Slices(m map[string][]float64) func(string) ([]float64, bool) {
+	return func(name string) ([]float64, bool) { t, ok := m[name]; return t, ok }
+}
+
+// RelErr is ‖got − want‖ / ‖want‖ (or ‖got − want‖ when want is zero).
+func RelErr(got []float32, want []float64) float64 {
+	var num, den float64
+	for i, w := range want {
+		d := float64(got[i]) - w
+		num += d * d
+		den += w * w
+	}
+	if den == 0 {
+		return math.Sqrt(num)
+	}
+	return math.Sqrt(num / den)
+}
+
+// Tolerance is the parity bound: relative error per tensor.
+const Tolerance = 1e-4
+
+// Load reads the golden batch b into a workspace: contexts, stages and the
+// teacher-forced actions.
+func (b *Batch) Load(w *gru.Workspace) error {
+	B := len(b.Ctx)
+	if B == 0 || len(b.Stage) != B || len(b.Actions) != B {
+		return fmt.Errorf("golden: batch has %d contexts, %d stages, %d action rows", B, len(b.Stage), len(b.Actions))
+	}
+	w.Reset(B)
+	for i := 0; i < B; i++ {
+		w.SetContext(i, b.Stage[i], b.Ctx[i])
+		if len(b.Actions[i]) != w.T {
+			return fmt.Errorf("golden: %d actions in row %d, want %d", len(b.Actions[i]), i, w.T)
+		}
+		for t, a := range b.Actions[i] {
+			w.SetAction(i, t, a)
+		}
+	}
+	return nil
+}

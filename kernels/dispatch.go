@@ -1,0 +1,84 @@
+package kernels
+
+import (
+	"fmt"
+	"os"
+)
+
+// implementation is one complete set of kernels. Dispatch swaps the whole set
+// at start-up, so a backend never runs half generic, half assembly by accident.
+type implementation struct {
+	name       string
+	sgemmNN    func(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int)
+	sgemmNT    func(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int)
+	sgemmTN    func(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int)
+	gruForward func(rows, d int, table []float32, tokens []int32, gh, hPrev, hNext, act []float32)
+	gruBack    func(rows, d int, tokens []int32, act, gh, hPrev, dhNext, dgh, dhPrev, dTable []float32)
+	policyFwd  func(rows, cols int, logits []float32, ld int, logp, ent []float32)
+	policyBack func(rows, cols int, logp []float32, actions []int32, dlogp, dent, dlogits []float32, ld int)
+	adam       func(p, g, m, v []float32, gradScale, beta1, beta2, eps, stepSize, bc2Sqrt float32)
+	sumSquares func(x []float32) float64
+}
+
+var generic = implementation{
+	name:       "generic",
+	sgemmNN:    sgemmNNGeneric,
+	sgemmNT:    sgemmNTGeneric,
+	sgemmTN:    sgemmTNGeneric,
+	gruForward: gruForwardGeneric,
+	gruBack:    gruBackwardGeneric,
+	policyFwd:  policyForwardGeneric,
+	policyBack: policyBackwardGeneric,
+	adam:       adamGeneric,
+	sumSquares: sumSquaresGeneric,
+}
+
+// impl is the set in use, chosen once by init (see the per-architecture files).
+var impl = generic
+
+// accelerated, when an architecture file sets it, is that CPU's assembly set;
+// it is nil on CPUs without the needed features and under the purego tag.
+var accelerated *implementation
+
+// EnvKernels is the environment variable that forces a backend:
+// "generic" forces the Go twins; anything else (or unset) picks the fastest.
+const EnvKernels = "SIMDRL_KERNELS"
+
+func init() {
+	if accelerated != nil && os.Getenv(EnvKernels) != "generic" {
+		impl = *accelerated
+	}
+}
+
+// Backend names the kernel set in use: "generic", "avx2" or "neon".
+func Backend() string { return impl.name }
+
+// AcceleratedBackend names the assembly set this CPU supports, or "" when
+// there is none (other architectures, missing CPU features, purego builds).
+func AcceleratedBackend() string {
+	if accelerated == nil {
+		return ""
+	}
+	return accelerated.name
+}
+
+func mustLen(kernel, arg string, got, need int) {
+	if got < need {
+		panic(fmt.Sprintf("kernels.%s: %s has %d elements, needs %d", kernel, arg, got, need))
+	}
+}
+
+func mustDim(kernel, arg string, v, min int) {
+	if v < min {
+		panic(fmt.Sprintf("kernels.%s: %s = %d, must be ≥ %d", kernel, arg, v, min))
+	}
+}
+
+// span is the number of elements a rows×cols matrix with leading dimension
+// ld occupies: (rows-1)*ld + cols, or 0 when it is empty.
+func span(rows, cols, ld int) int {
+	if rows == 0 || cols == 0 {
+		return 0
+	}
+	return (rows-1)*ld + cols
+}

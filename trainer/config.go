@@ -1,0 +1,142 @@
+// Package trainer owns the training loop: the curriculum, batched REINFORCE
+// with a value baseline, Adam with gradient-norm clipping, greedy evaluation
+// and explanations. It contains no model math (that is gru/) and no tool
+// semantics (that is env/).
+package trainer
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Config is everything a run depends on. The flags of cmd/simdrl map onto it
+// one to one.
+type Config struct {
+	Device        string  `json:"device"`
+	Threads       int     `json:"threads"`
+	Seed          uint64  `json:"seed"`
+	Recipe        string  `json:"recipe"`
+	Updates       int     `json:"updates"`
+	Batch         int     `json:"batch"`
+	Stages        []int   `json:"stages"`
+	LR            float64 `json:"lr"`
+	Hidden        int     `json:"hidden"`
+	Steps         int     `json:"steps"`
+	EntropyCoef   float64 `json:"entropy_coef"`
+	ValueCoef     float64 `json:"value_coef"`
+	Clip          float64 `json:"clip"`
+	EvalEvery     int     `json:"eval_every"`
+	EvalBatch     int     `json:"eval_batch"`
+	FinalEpisodes int     `json:"final_episodes"`
+	Explain       int     `json:"explain"`
+	Chunk         int     `json:"chunk"`
+	Report        string  `json:"report"`
+	Quiet         bool    `json:"quiet"`
+}
+
+// SeedRecipe is seed.py's schedule and loss exactly: 60 updates of 192
+// episodes, curriculum blocks [0,0,0,1,1,2] of 10 updates, Adam lr 3e-4,
+// entropy 0.01, value 0.5, clip 1.0, greedy evaluation every 5 updates on 128
+// episodes per stage, final evaluation on 1000, 5 explanations per stage.
+func SeedRecipe() Config {
+	return Config{
+		Device: "cpu", Threads: 1, Seed: 0, Recipe: "seed",
+		Updates: 60, Batch: 192, Stages: []int{0, 0, 0, 1, 1, 2},
+		LR: 3e-4, Hidden: 96, Steps: 6, EntropyCoef: 0.01, ValueCoef: 0.5, Clip: 1.0,
+		EvalEvery: 5, EvalBatch: 128, FinalEpisodes: 1000, Explain: 5, Chunk: 64,
+	}
+}
+
+// DefaultRecipe is the recipe `simdrl` runs without flags.
+func DefaultRecipe() Config {
+	c := SeedRecipe()
+	c.Recipe = "default"
+	return c
+}
+
+// Recipe returns the named recipe.
+func Recipe(name string) (Config, error) {
+	switch name {
+	case "seed":
+		return SeedRecipe(), nil
+	case "default":
+		return DefaultRecipe(), nil
+	}
+	return Config{}, fmt.Errorf("unknown recipe %q (want seed or default)", name)
+}
+
+// Validate reports the first invalid setting, phrased for a command line.
+func (c *Config) Validate() error {
+	switch {
+	case c.Device != "cpu" && c.Device != "cuda":
+		return fmt.Errorf("-device must be cpu or cuda, got %q", c.Device)
+	case c.Threads < 1:
+		return fmt.Errorf("-threads must be ≥ 1, got %d", c.Threads)
+	case c.Updates < 0:
+		return fmt.Errorf("-updates must be ≥ 0, got %d", c.Updates)
+	case c.Batch < 1:
+		return fmt.Errorf("-batch must be ≥ 1, got %d", c.Batch)
+	case len(c.Stages) == 0:
+		return fmt.Errorf("-stages must list at least one stage")
+	case !(c.LR > 0) || c.LR > 10:
+		return fmt.Errorf("-lr must be in (0, 10], got %v", c.LR)
+	case c.Hidden < 1 || c.Hidden > 4096:
+		return fmt.Errorf("-hidden must be in 1..4096, got %d", c.Hidden)
+	case c.Steps < 1 || c.Steps > 64:
+		return fmt.Errorf("-steps must be in 1..64, got %d", c.Steps)
+	case !(c.EntropyCoef >= 0) || c.EntropyCoef > 1e3:
+		return fmt.Errorf("-entropy-coef must be ≥ 0, got %v", c.EntropyCoef)
+	case !(c.ValueCoef >= 0) || c.ValueCoef > 1e3:
+		return fmt.Errorf("-value-coef must be ≥ 0, got %v", c.ValueCoef)
+	case !(c.Clip > 0) || c.Clip > 1e30:
+		return fmt.Errorf("-clip must be > 0, got %v", c.Clip)
+	case c.EvalEvery < 0:
+		return fmt.Errorf("-eval-every must be ≥ 0, got %d", c.EvalEvery)
+	case c.EvalBatch < 1:
+		return fmt.Errorf("-eval-batch must be ≥ 1, got %d", c.EvalBatch)
+	case c.FinalEpisodes < 0:
+		return fmt.Errorf("-final-episodes must be ≥ 0, got %d", c.FinalEpisodes)
+	case c.Explain < 0:
+		return fmt.Errorf("-explain must be ≥ 0, got %d", c.Explain)
+	case c.Chunk < 1:
+		return fmt.Errorf("-chunk must be ≥ 1, got %d", c.Chunk)
+	}
+	for _, s := range c.Stages {
+		if s < 0 || s > 2 {
+			return fmt.Errorf("-stages: unknown stage %d (stages are 0, 1, 2)", s)
+		}
+	}
+	return nil
+}
+
+// ParseStages reads a curriculum such as "0,0,0,1,1,2".
+func ParseStages(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		var v int
+		if _, err := fmt.Sscanf(f, "%d", &v); err != nil || fmt.Sprint(v) != f {
+			return nil, fmt.Errorf("-stages: %q is not a stage number", f)
+		}
+		if v < 0 || v > 2 {
+			return nil, fmt.Errorf("-stages: unknown stage %d (stages are 0, 1, 2)", v)
+		}
+		out = append(out, v)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("-stages: empty curriculum")
+	}
+	return out, nil
+}
+
+// StageAt is the curriculum's stage for update u (1-based): the stages list
+// is a sequence of equal blocks of Updates/len(Stages) updates (at least 1),
+// and the last stage holds after the list ends, as in seed.py.
+func (c *Config) StageAt(u int) int {
+	block := max(c.Updates/len(c.Stages), 1)
+	i := min((u-1)/block, len(c.Stages)-1)
+	return c.Stages[i]
+}

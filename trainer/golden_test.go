@@ -1,0 +1,93 @@
+package trainer
+
+import (
+	"testing"
+
+	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/internal/golden"
+	"github.com/simdrl/simdrl/kernels"
+	"github.com/stretchr/testify/require"
+)
+
+// goldenBatchGrad runs one golden batch teacher-forced, computes the seed's
+// loss and returns its terms and the gradient of every parameter.
+func goldenBatchGrad(t *testing.T, l *gru.Layout, params []float32, steps int, b *golden.Batch) (LossTerms, []float32) {
+	dv := gru.NewDerived(l)
+	dv.Compute(l, params)
+	B := len(b.Ctx)
+	w, err := gru.NewWorkspace(l, B, steps)
+	require.NoError(t, err)
+	require.NoError(t, b.Load(w))
+	w.Forward(params, dv, gru.Teacher, gru.Stream{})
+	R := make([]float32, B)
+	for i, r := range b.Rewards {
+		R[i] = float32(r)
+	}
+	terms := seedLoss(w, R, B, 0.5, 0.01)
+	grad := make([]float32, l.Size)
+	w.Backward(params, dv, grad)
+	return terms, grad
+}
+
+// TestGoldenLossAndGradients: the four loss terms and d total / d every
+// parameter at init, per batch, against PyTorch in float64.
+func TestGoldenLossAndGradients(t *testing.T) {
+	m, err := golden.LoadModel(golden.Dir())
+	require.NoError(t, err)
+	l, err := m.Layout()
+	require.NoError(t, err)
+	params, err := golden.Flatten(l, golden.Tensors(m.Init))
+	require.NoError(t, err)
+	require.NotEmpty(t, m.Batches)
+	for bi := range m.Batches {
+		b := &m.Batches[bi]
+		terms, grad := goldenBatchGrad(t, l, params, m.Steps, b)
+		for name, pair := range map[string][2]float64{
+			"pg": {terms.PG, b.Loss.PG}, "value": {terms.Value, b.Loss.Value},
+			"entropy": {terms.Entropy, b.Loss.Entropy}, "total": {terms.Total, b.Loss.Total},
+		} {
+			e := golden.RelErr([]float32{float32(pair[0])}, []float64{pair[1]})
+			require.LessOrEqualf(t, e, golden.Tolerance, "batch %d loss %s: %v want %v", bi, name, pair[0], pair[1])
+		}
+		for _, tn := range l.Tensors {
+			want, ok := b.Grad[tn.Name]
+			require.Truef(t, ok, "golden grad %s missing", tn.Name)
+			require.Len(t, want, tn.Size)
+			e := golden.RelErr(tn.View(grad), want)
+			t.Logf("batch %d grad %-18s rel err %.2e", bi, tn.Name, e)
+			require.LessOrEqualf(t, e, golden.Tolerance, "batch %d grad %s", bi, tn.Name)
+		}
+	}
+}
+
+// TestGoldenAdam: from init, two rounds over the batches of forward, loss,
+// backward, clip_grad_norm_, Adam step; the norms before clipping and every
+// parameter afterwards against PyTorch.
+func TestGoldenAdam(t *testing.T) {
+	m, err := golden.LoadModel(golden.Dir())
+	require.NoError(t, err)
+	l, err := m.Layout()
+	require.NoError(t, err)
+	params, err := golden.Flatten(l, golden.Tensors(m.Init))
+	require.NoError(t, err)
+	opt := NewAdam(l.Size, m.Adam.LR, m.Adam.Clip)
+	opt.Beta1, opt.Beta2, opt.Eps = m.Adam.Betas[0], m.Adam.Betas[1], m.Adam.Eps
+	var norms []float64
+	for step := 0; step < 2; step++ {
+		for bi := range m.Batches {
+			_, grad := goldenBatchGrad(t, l, params, m.Steps, &m.Batches[bi])
+			norms = append(norms, opt.Step(params, grad))
+		}
+	}
+	require.Len(t, m.Adam.GradNormsBeforeClip, len(norms))
+	for i, n := range norms {
+		require.InEpsilonf(t, m.Adam.GradNormsBeforeClip[i], n, golden.Tolerance, "norm %d", i)
+	}
+	for _, tn := range l.Tensors {
+		want, ok := m.Adam.After[tn.Name]
+		require.Truef(t, ok, "golden after %s missing", tn.Name)
+		e := golden.RelErr(tn.View(params), want.Data)
+		t.Logf("after %-18s rel err %.2e (%s)", tn.Name, e, kernels.Backend())
+		require.LessOrEqualf(t, e, golden.Tolerance, "after %s", tn.Name)
+	}
+}
