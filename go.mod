@@ -2,6 +2,12 @@ module github.com/simdrl/simdrl
 
 go 1.26
 
-require github.com/stretchr/testify v1.12.1
+require (
+	github.com/klauspost/cpuid/v2 v2.4.2
+	github.com/stretchr/testify v1.12.1
+)
 
-require go.yaml.in/yaml/v3 v3.0.5 // indirect
+require (
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/sys v0.41.0 // indirect
+)

@@ -33,21 +33,25 @@ var generic = implementation{
 	sumSquares: sumSquaresGeneric,
 }
 
-// impl is the set in use, chosen once by init (see the per-architecture files).
-var impl = generic
+// accelerated is this CPU's assembly set, from the per-architecture
+// accelerate() (dispatch_amd64.go, dispatch_arm64.go); nil on CPUs without
+// the needed features, on other architectures and under the purego tag.
+// Package variables are initialised before any init(), in dependency order,
+// so impl is settled before anything can call a kernel.
+var accelerated = accelerate()
 
-// accelerated, when an architecture file sets it, is that CPU's assembly set;
-// it is nil on CPUs without the needed features and under the purego tag.
-var accelerated *implementation
+// impl is the set in use, chosen once at start-up.
+var impl = choose()
 
 // EnvKernels is the environment variable that forces a backend:
 // "generic" forces the Go twins; anything else (or unset) picks the fastest.
 const EnvKernels = "SIMDRL_KERNELS"
 
-func init() {
+func choose() implementation {
 	if accelerated != nil && os.Getenv(EnvKernels) != "generic" {
-		impl = *accelerated
+		return *accelerated
 	}
+	return generic
 }
 
 // Backend names the kernel set in use: "generic", "avx2" or "neon".

@@ -1,0 +1,40 @@
+package kernels
+
+import (
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// EnvRequireAsm names the variable that makes the tests insist on assembly:
+// SIMDRL_REQUIRE_ASM=avx2 (or neon) fails unless that backend is in use, so
+// a silent fallback to the generic twins can never pass as covered.
+const EnvRequireAsm = "SIMDRL_REQUIRE_ASM"
+
+func TestRequiredBackendIsInUse(t *testing.T) {
+	want := os.Getenv(EnvRequireAsm)
+	if want == "" {
+		t.Logf("backend %s (set %s=avx2|neon to require one)", Backend(), EnvRequireAsm)
+		require.Contains(t, []string{"generic", "avx2", "neon"}, Backend())
+		return
+	}
+	require.Equal(t, want, Backend(), "%s=%s but the %s kernels run", EnvRequireAsm, want, Backend())
+	require.NotNil(t, accelerated)
+	// Every kernel of the set must be assembly: none may still be a generic twin.
+	for name, pair := range map[string][2]any{
+		"sgemmNN": {impl.sgemmNN, generic.sgemmNN}, "sgemmNT": {impl.sgemmNT, generic.sgemmNT},
+		"sgemmTN": {impl.sgemmTN, generic.sgemmTN},
+		"gruForward": {impl.gruForward, generic.gruForward}, "gruBack": {impl.gruBack, generic.gruBack},
+		"adam": {impl.adam, generic.adam}, "sumSquares": {impl.sumSquares, generic.sumSquares},
+	} {
+		require.NotEqualf(t, funcAddr(pair[0]), funcAddr(pair[1]), "%s still runs its generic twin", name)
+	}
+}
+
+func TestForcedGeneric(t *testing.T) {
+	if os.Getenv(EnvKernels) == "generic" {
+		require.Equal(t, "generic", Backend())
+	}
+	require.Equal(t, "generic", generic.name)
+}

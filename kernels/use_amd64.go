@@ -1,0 +1,7 @@
+//go:build !purego
+
+package kernels
+
+// useAVX2 installs the AVX2+FMA kernels into s. Families not yet written in
+// assembly keep their generic twins.
+func useAVX2(s *implementation) {}
