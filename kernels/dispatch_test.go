@@ -24,7 +24,7 @@ func TestRequiredBackendIsInUse(t *testing.T) {
 	// Every kernel of the set must be assembly: none may still be a generic twin.
 	for name, pair := range map[string][2]any{
 		"sgemmNN": {impl.sgemmNN, generic.sgemmNN}, "sgemmNT": {impl.sgemmNT, generic.sgemmNT},
-		"sgemmTN": {impl.sgemmTN, generic.sgemmTN},
+		"sgemmTN":    {impl.sgemmTN, generic.sgemmTN},
 		"gruForward": {impl.gruForward, generic.gruForward}, "gruBack": {impl.gruBack, generic.gruBack},
 		"adam": {impl.adam, generic.adam}, "sumSquares": {impl.sumSquares, generic.sumSquares},
 	} {

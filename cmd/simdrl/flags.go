@@ -1,0 +1,119 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+
+	"github.com/simdrl/simdrl/trainer"
+	flag "github.com/spf13/pflag"
+)
+
+var errHelp = errors.New("help requested")
+
+// parseFlags reads the command line into a Config: the recipe's values, then
+// every flag given explicitly on top. Both -flag and --flag spellings work.
+func parseFlags(args []string, stdout io.Writer) (trainer.Config, error) {
+	def := trainer.DefaultRecipe()
+	fs := flag.NewFlagSet("simdrl", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are printed once, by the caller
+	fs.SortFlags = false
+	device := fs.String("device", def.Device, "where to train: cpu or cuda")
+	threads := fs.Int("threads", runtime.NumCPU(), "CPU threads")
+	seed := fs.Uint64("seed", def.Seed, "random seed: model init, tasks and sampling")
+	recipe := fs.String("recipe", def.Recipe, "hyper-parameter recipe: default or seed (seed.py exactly); flags given explicitly override it")
+	updates := fs.Int("updates", def.Updates, "training updates")
+	batch := fs.Int("batch", def.Batch, "episodes per update")
+	stages := fs.String("stages", joinInts(def.Stages), "curriculum: stage of each equal block of updates, e.g. 0,0,0,1,1,2")
+	lr := fs.Float64("lr", def.LR, "Adam learning rate")
+	hidden := fs.Int("hidden", def.Hidden, "GRU hidden size d")
+	steps := fs.Int("steps", def.Steps, "tokens the policy writes per episode")
+	entropy := fs.Float64("entropy-coef", def.EntropyCoef, "weight of the entropy bonus")
+	value := fs.Float64("value-coef", def.ValueCoef, "weight of the value loss")
+	clip := fs.Float64("clip", def.Clip, "gradient-norm clip")
+	evalEvery := fs.Int("eval-every", def.EvalEvery, "greedy evaluation every N updates (0 disables)")
+	evalBatch := fs.Int("eval-batch", def.EvalBatch, "episodes per stage in each periodic evaluation")
+	final := fs.Int("final-episodes", def.FinalEpisodes, "episodes per stage in the final evaluation (0 disables)")
+	explain := fs.Int("explain", def.Explain, "greedy samples per stage to explain at the end")
+	chunk := fs.Int("chunk", def.Chunk, "episodes per chunk (the unit of work; decides the arithmetic, not -threads)")
+	report := fs.String("report", "", "write a JSON report to this file")
+	quiet := fs.Bool("quiet", false, "print only the final lines")
+	help := fs.BoolP("help", "h", false, "show this help")
+
+	if err := fs.Parse(normalizeArgs(args, fs)); err != nil {
+		return trainer.Config{}, err
+	}
+	if *help {
+		fmt.Fprintf(stdout, "Usage: simdrl [flags]\n\nTrains the GRU actor-critic tool-use agent with batched REINFORCE.\n"+
+			"Flags may be written -flag or --flag. Defaults are the default recipe's.\n\n%s", fs.FlagUsages())
+		return trainer.Config{}, errHelp
+	}
+	if fs.NArg() > 0 {
+		return trainer.Config{}, fmt.Errorf("unexpected argument %q (flags only; see -h)", fs.Arg(0))
+	}
+	cfg, err := trainer.Recipe(*recipe)
+	if err != nil {
+		return trainer.Config{}, fmt.Errorf("-recipe: %v", err)
+	}
+	cfg.Threads = *threads
+	set := func(name string, apply func()) {
+		if fs.Changed(name) {
+			apply()
+		}
+	}
+	set("device", func() { cfg.Device = *device })
+	set("seed", func() { cfg.Seed = *seed })
+	set("updates", func() { cfg.Updates = *updates })
+	set("batch", func() { cfg.Batch = *batch })
+	set("lr", func() { cfg.LR = *lr })
+	set("hidden", func() { cfg.Hidden = *hidden })
+	set("steps", func() { cfg.Steps = *steps })
+	set("entropy-coef", func() { cfg.EntropyCoef = *entropy })
+	set("value-coef", func() { cfg.ValueCoef = *value })
+	set("clip", func() { cfg.Clip = *clip })
+	set("eval-every", func() { cfg.EvalEvery = *evalEvery })
+	set("eval-batch", func() { cfg.EvalBatch = *evalBatch })
+	set("final-episodes", func() { cfg.FinalEpisodes = *final })
+	set("explain", func() { cfg.Explain = *explain })
+	set("chunk", func() { cfg.Chunk = *chunk })
+	cfg.Report = *report
+	cfg.Quiet = *quiet
+	if fs.Changed("stages") {
+		s, err := trainer.ParseStages(*stages)
+		if err != nil {
+			return trainer.Config{}, err
+		}
+		cfg.Stages = s
+	}
+	return cfg, cfg.Validate()
+}
+
+// normalizeArgs turns Go-style single-dash long flags (-threads 16,
+// -lr=1e-3) into pflag's --threads, so both spellings work. Only names of
+// defined long flags are rewritten; values such as -0.5 are left alone.
+func normalizeArgs(args []string, fs *flag.FlagSet) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' {
+			name, _, _ := strings.Cut(a[1:], "=")
+			if fs.Lookup(name) != nil {
+				a = "-" + a
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ",")
+}

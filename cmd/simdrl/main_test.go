@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func runCLI(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+func TestBadFlagsExitTwoWithOneLine(t *testing.T) {
+	for _, args := range [][]string{
+		{"-device", "tpu"}, {"-threads", "0"}, {"-batch", "0"}, {"-lr", "-1"}, {"-lr", "abc"},
+		{"-stages", "0,3"}, {"-stages", ""}, {"-stages", "0,x"}, {"-recipe", "fast"}, {"-updates", "-5"},
+		{"-nosuchflag"}, {"-hidden", "0"}, {"-steps", "0"}, {"-clip", "0"}, {"-eval-batch", "0"},
+		{"-report", "/nonexistent-dir/r.json"}, {"stray"}, {"-device", "cuda"}, {"-seed", "-1"},
+	} {
+		code, _, stderr := runCLI(append(args, "-updates", "0", "-final-episodes", "0", "-explain", "0")...)
+		if args[0] == "-updates" {
+			code, _, stderr = runCLI(args...)
+		}
+		require.Equalf(t, 2, code, "%v: %s", args, stderr)
+		require.Truef(t, strings.HasPrefix(stderr, "simdrl: "), "%v: %q", args, stderr)
+		require.Equalf(t, 1, strings.Count(stderr, "\n"), "%v: want one line, got %q", args, stderr)
+		require.NotContains(t, stderr, "goroutine")
+	}
+}
+
+func TestHelpListsEveryFlagWithDefaults(t *testing.T) {
+	code, out, _ := runCLI("-h")
+	require.Equal(t, 0, code)
+	for _, f := range []string{"device", "threads", "seed", "recipe", "updates", "batch", "stages", "lr", "hidden",
+		"steps", "entropy-coef", "value-coef", "clip", "eval-every", "eval-batch", "final-episodes", "explain", "report", "quiet"} {
+		require.Regexpf(t, `--`+f+`[ \[]`, out, "help lacks %s", f)
+	}
+	require.Contains(t, out, `(default "0,0,0,1,1,2")`)
+}
+
+func TestSingleAndDoubleDashAgree(t *testing.T) {
+	var buf bytes.Buffer
+	a, err := parseFlags([]string{"-threads", "3", "-lr=0.002", "--batch", "7", "-stages", "1,2", "-quiet"}, &buf)
+	require.NoError(t, err)
+	b, err := parseFlags([]string{"--threads", "3", "--lr=0.002", "-batch", "7", "--stages", "1,2", "--quiet"}, &buf)
+	require.NoError(t, err)
+	require.Equal(t, a, b)
+	require.Equal(t, 3, a.Threads)
+	require.Equal(t, 0.002, a.LR)
+	require.Equal(t, 7, a.Batch)
+	require.Equal(t, []int{1, 2}, a.Stages)
+	require.True(t, a.Quiet)
+	// A negative value after a flag is a value, not a flag.
+	_, err = parseFlags([]string{"-entropy-coef", "-0.5"}, &buf)
+	require.ErrorContains(t, err, "-entropy-coef must be ≥ 0")
+}
+
+func TestExplicitFlagOverridesRecipe(t *testing.T) {
+	var buf bytes.Buffer
+	c, err := parseFlags([]string{"-recipe", "seed", "-updates", "7"}, &buf)
+	require.NoError(t, err)
+	require.Equal(t, "seed", c.Recipe)
+	require.Equal(t, 7, c.Updates)
+	require.Equal(t, 192, c.Batch)
+	require.Equal(t, 3e-4, c.LR)
+}
+
+func TestReportHasTheKeys(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.json")
+	code, out, stderr := runCLI("-recipe", "seed", "-updates", "4", "-batch", "24", "-eval-every", "2", "-eval-batch", "8",
+		"-final-episodes", "10", "-explain", "1", "-report", path)
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, out, "Final greedy solve rates")
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var rep map[string]any
+	require.NoError(t, json.Unmarshal(raw, &rep))
+	for _, k := range []string{"config", "final", "updates", "wall_seconds", "updates_per_second", "env_steps_per_second", "backend", "param_sha256"} {
+		require.Containsf(t, rep, k, "report lacks %s", k)
+	}
+	final := rep["final"].(map[string]any)
+	require.Len(t, final["solve_rate"], 3)
+	require.Len(t, final["mean_reward"], 3)
+	cfg := rep["config"].(map[string]any)
+	for _, k := range []string{"device", "threads", "seed", "recipe", "updates", "batch", "stages", "lr", "hidden", "steps",
+		"entropy_coef", "value_coef", "clip", "eval_every", "eval_batch", "final_episodes", "explain", "report", "quiet"} {
+		require.Containsf(t, cfg, k, "report config lacks %s", k)
+	}
+	require.EqualValues(t, 4, rep["updates"])
+	require.Len(t, rep["param_sha256"], 64)
+}

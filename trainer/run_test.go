@@ -1,0 +1,59 @@
+package trainer
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func shortConfig() Config {
+	c := SeedRecipe()
+	c.Updates, c.Batch, c.EvalEvery, c.EvalBatch, c.FinalEpisodes, c.Explain = 6, 40, 3, 16, 20, 1
+	c.Chunk = 16
+	return c
+}
+
+func TestRunIsDeterministic(t *testing.T) {
+	var out1, out2 bytes.Buffer
+	r1, err := Run(shortConfig(), &out1)
+	require.NoError(t, err)
+	r2, err := Run(shortConfig(), &out2)
+	require.NoError(t, err)
+	require.Equal(t, r1.ParamSHA256, r2.ParamSHA256)
+	require.Equal(t, r1.Final, r2.Final)
+	require.Equal(t, 6, r1.Updates)
+	require.Len(t, r1.Evaluations, 2)
+	require.Len(t, r1.Final.SolveRate, 3)
+	require.Contains(t, out1.String(), "Final greedy solve rates")
+	c := shortConfig()
+	c.Seed = 1
+	r3, err := Run(c, &bytes.Buffer{})
+	require.NoError(t, err)
+	require.NotEqual(t, r1.ParamSHA256, r3.ParamSHA256)
+}
+
+func TestUpdateAllocatesNothing(t *testing.T) {
+	tr, err := New(shortConfig())
+	require.NoError(t, err)
+	_, err = tr.Update()
+	require.NoError(t, err)
+	allocs := testing.AllocsPerRun(3, func() {
+		_, err := tr.Update()
+		require.NoError(t, err)
+	})
+	require.Zero(t, allocs, "the steady-state update allocates")
+	require.Zero(t, testing.AllocsPerRun(3, func() { tr.Evaluate(1, 30, 7) }), "evaluation allocates")
+}
+
+func TestStageAt(t *testing.T) {
+	c := SeedRecipe()
+	got := []int{}
+	for u := 1; u <= 60; u += 10 {
+		got = append(got, c.StageAt(u))
+	}
+	require.Equal(t, []int{0, 0, 0, 1, 1, 2}, got)
+	require.Equal(t, 0, c.StageAt(30))
+	require.Equal(t, 1, c.StageAt(31))
+	require.Equal(t, 2, c.StageAt(61))
+}
