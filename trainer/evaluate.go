@@ -25,32 +25,52 @@ const (
 func evalPurpose(stage int) rng.Purpose { return rng.PurposeEval + rng.Purpose(stage<<8) }
 
 // Evaluate plays episodes greedy episodes of stage on tasks drawn from round
-// of the evaluation stream. It changes nothing in the model.
+// of the evaluation stream, in parallel chunks. It changes nothing in the model.
 func (t *Trainer) Evaluate(stage, episodes int, round uint32) EvalResult {
 	res := EvalResult{Stage: stage, Episodes: episodes}
-	var rsum float64
-	var solved int
-	for first := 0; first < episodes; first += t.ws.Cap {
-		n := min(t.ws.Cap, episodes-first)
-		t.ws.Reset(n)
-		for b := 0; b < n; b++ {
-			t.tasks[b] = env.DrawTask(t.key, round, uint32(first+b), evalPurpose(stage), stage)
-			t.setContext(b, t.tasks[b])
-		}
-		t.ws.Forward(t.Params, t.derived, gru.Greedy, gru.Stream{})
-		for b := 0; b < n; b++ {
-			o := env.Run(t.tasks[b], t.episodeProgram(b))
-			rsum += o.Reward
-			if o.Correct {
-				solved++
-			}
-		}
+	if episodes <= 0 {
+		return res
 	}
-	if episodes > 0 {
-		res.MeanReward = rsum / float64(episodes)
-		res.SolveRate = float64(solved) / float64(episodes)
-	}
+	j := &t.eval
+	*j = evalJob{t: t, stage: stage, round: round}
+	t.pool.run(j, episodes)
+	res.MeanReward = j.rewardSum / float64(episodes)
+	res.SolveRate = float64(j.solved) / float64(episodes)
 	return res
+}
+
+// evalJob is one evaluation's pass over its chunks.
+type evalJob struct {
+	t         *Trainer
+	stage     int
+	round     uint32
+	rewardSum float64
+	solved    int
+}
+
+func (j *evalJob) work(w *worker, c, first, n int) {
+	t := j.t
+	w.ws.Reset(n)
+	for b := 0; b < n; b++ {
+		w.tasks[b] = env.DrawTask(t.key, j.round, uint32(first+b), evalPurpose(j.stage), j.stage)
+		w.setContext(b, w.tasks[b])
+	}
+	w.ws.Forward(t.Params, t.derived, gru.Greedy, gru.Stream{})
+	w.rsum = 0
+	for b := 0; b < n; b++ {
+		o := env.Run(w.tasks[b], w.episodeProgram(b))
+		w.rsum += o.Reward
+		w.solved[b] = o.Correct
+	}
+}
+
+func (j *evalJob) merge(w *worker, c, first, n int) {
+	j.rewardSum += w.rsum
+	for _, s := range w.solved[:n] {
+		if s {
+			j.solved++
+		}
+	}
 }
 
 // EvaluateAll evaluates every stage on the same round.

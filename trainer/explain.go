@@ -24,10 +24,11 @@ type Explanation struct {
 // Explain plays the i-th explanation task of stage greedily.
 func (t *Trainer) Explain(stage, i int) Explanation {
 	task := env.DrawTask(t.key, explainRound, uint32(i), evalPurpose(stage), stage)
-	t.ws.Reset(1)
-	t.setContext(0, task)
-	t.ws.Forward(t.Params, t.derived, gru.Greedy, gru.Stream{})
-	prog := append([]int32(nil), t.episodeProgram(0)...)
+	w := t.pool.workers[0] // the pool is idle between updates
+	w.ws.Reset(1)
+	w.setContext(0, task)
+	w.ws.Forward(t.Params, t.derived, gru.Greedy, gru.Stream{})
+	prog := append([]int32(nil), w.episodeProgram(0)...)
 	o, trace := env.Trace(task, prog, nil)
 	ex := Explanation{
 		Stage: stage, Context: task.Digits[:env.ContextLen(stage)],

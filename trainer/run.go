@@ -52,13 +52,13 @@ func Run(cfg Config, out io.Writer) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer t.Close()
 	rep := &Report{Config: cfg, Backend: kernels.Backend()}
 	if !cfg.Quiet {
 		fmt.Fprintf(out, "simdrl: recipe %s, seed %d, %d updates of %d episodes, curriculum %v, backend %s\n",
 			cfg.Recipe, cfg.Seed, cfg.Updates, cfg.Batch, cfg.Stages, rep.Backend)
 		fmt.Fprintln(out, "Training…")
 	}
-	trainStart := time.Now()
 	var trainTime time.Duration
 	var runErr error
 	for u := 1; u <= cfg.Updates; u++ {
@@ -84,7 +84,6 @@ func Run(cfg Config, out io.Writer) (*Report, error) {
 			}
 		}
 	}
-	_ = trainStart
 	rep.Updates = t.Updates()
 	rep.TrainSeconds = trainTime.Seconds()
 	if rep.TrainSeconds > 0 {

@@ -36,6 +36,7 @@ func TestRunIsDeterministic(t *testing.T) {
 func TestUpdateAllocatesNothing(t *testing.T) {
 	tr, err := New(shortConfig())
 	require.NoError(t, err)
+	defer tr.Close()
 	_, err = tr.Update()
 	require.NoError(t, err)
 	allocs := testing.AllocsPerRun(3, func() {

@@ -12,24 +12,22 @@ import (
 	"github.com/simdrl/simdrl/rng"
 )
 
-// Trainer holds a model, its optimiser and every buffer an update needs; after
-// New, Update and Evaluate allocate nothing.
+// Trainer holds a model, its optimiser, a pool of workers and every buffer an
+// update needs; after New, Update and Evaluate allocate nothing. Call Close
+// to stop the workers.
 type Trainer struct {
 	cfg     Config
 	Layout  *gru.Layout
 	Params  []float32
 	grad    []float32 // the update's gradient, summed over chunks in order
-	chunkG  []float32 // one chunk's gradient
 	opt     *Adam
 	derived *gru.Derived
-	ws      *gru.Workspace
 	key     rng.Key
 	update  int
+	pool    *pool
 
-	tasks   []env.Task // one chunk's tasks
-	rewards []float32  // one chunk's rewards
-	program []int32    // one episode's actions
-	ctx     [gru.MaxContext]int32
+	train trainJob
+	eval  evalJob
 }
 
 // UpdateStats describes one update.
@@ -42,7 +40,8 @@ type UpdateStats struct {
 	GradNorm   float64 // before clipping
 }
 
-// New builds a trainer: the model initialised from cfg.Seed.
+// New builds a trainer: the model initialised from cfg.Seed, cfg.Threads
+// workers, chunks of cfg.Chunk episodes.
 func New(cfg Config) (*Trainer, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -51,28 +50,29 @@ func New(cfg Config) (*Trainer, error) {
 	if err != nil {
 		return nil, err
 	}
-	chunk := min(cfg.Chunk, max(cfg.Batch, cfg.EvalBatch, cfg.FinalEpisodes))
-	ws, err := gru.NewWorkspace(l, chunk, cfg.Steps)
-	if err != nil {
-		return nil, err
-	}
 	t := &Trainer{
 		cfg: cfg, Layout: l,
 		Params:  make([]float32, l.Size),
 		grad:    make([]float32, l.Size),
-		chunkG:  make([]float32, l.Size),
 		opt:     NewAdam(l.Size, cfg.LR, cfg.Clip),
 		derived: gru.NewDerived(l),
-		ws:      ws,
 		key:     rng.NewKey(cfg.Seed),
-		tasks:   make([]env.Task, chunk),
-		rewards: make([]float32, chunk),
-		program: make([]int32, cfg.Steps),
 	}
+	workers := make([]*worker, cfg.Threads)
+	for i := range workers {
+		if workers[i], err = newWorker(l, cfg.Chunk, cfg.Steps); err != nil {
+			return nil, err
+		}
+	}
+	t.pool = newPool(workers, cfg.Chunk)
+	t.train.t, t.eval.t = t, t
 	l.Init(t.Params, cfg.Seed)
 	t.derived.Compute(l, t.Params)
 	return t, nil
 }
+
+// Close stops the worker goroutines.
+func (t *Trainer) Close() { t.pool.close() }
 
 // Config is the trainer's configuration.
 func (t *Trainer) Config() Config { return t.cfg }
@@ -80,43 +80,19 @@ func (t *Trainer) Config() Config { return t.cfg }
 // Updates is the number of updates applied so far.
 func (t *Trainer) Updates() int { return t.update }
 
-// Update runs one training update: for every chunk of the batch, draw tasks,
-// roll out with sampling, score the programs, weight the loss, and backpropagate
-// into the chunk's gradient; sum the chunk gradients in order; clip and step.
+// Update runs one training update: for every chunk of the batch (in
+// parallel), draw tasks, roll out with sampling, score the programs, weight
+// the loss and backpropagate into the chunk's gradient; sum the chunk
+// gradients in chunk order; clip and take an Adam step.
 func (t *Trainer) Update() (UpdateStats, error) {
 	t.update++
 	u := t.update
-	stage := t.cfg.StageAt(u)
-	st := UpdateStats{Update: u, Stage: stage}
+	j := &t.train
+	*j = trainJob{t: t, update: u, stage: t.cfg.StageAt(u), batch: t.cfg.Batch}
 	clear(t.grad)
-	B := t.cfg.Batch
-	var rsum float64
-	var solved int
-	for first := 0; first < B; first += t.ws.Cap {
-		n := min(t.ws.Cap, B-first)
-		t.ws.Reset(n)
-		for b := 0; b < n; b++ {
-			t.tasks[b] = env.DrawTask(t.key, uint32(u), uint32(first+b), rng.PurposeTask, stage)
-			t.setContext(b, t.tasks[b])
-		}
-		t.ws.Forward(t.Params, t.derived, gru.Sample, gru.Stream{Key: t.key, Round: uint32(u), FirstEpisode: uint32(first)})
-		for b := 0; b < n; b++ {
-			o := env.Run(t.tasks[b], t.episodeProgram(b))
-			t.rewards[b] = float32(o.Reward)
-			rsum += float64(t.rewards[b])
-			if o.Correct {
-				solved++
-			}
-		}
-		st.Loss.add(seedLoss(t.ws, t.rewards[:n], B, t.cfg.ValueCoef, t.cfg.EntropyCoef))
-		clear(t.chunkG)
-		t.ws.Backward(t.Params, t.derived, t.chunkG)
-		for i, g := range t.chunkG {
-			t.grad[i] += g
-		}
-	}
-	st.MeanReward = rsum / float64(B)
-	st.SolveRate = float64(solved) / float64(B)
+	t.pool.run(j, t.cfg.Batch)
+	st := UpdateStats{Update: u, Stage: j.stage, Loss: j.loss,
+		MeanReward: j.rewardSum / float64(j.batch), SolveRate: float64(j.solved) / float64(j.batch)}
 	if math.IsNaN(st.Loss.Total) || math.IsInf(st.Loss.Total, 0) {
 		return st, fmt.Errorf("update %d: the loss is %v; parameters left as after update %d", u, st.Loss.Total, u-1)
 	}
@@ -129,17 +105,48 @@ func (t *Trainer) Update() (UpdateStats, error) {
 	return st, nil
 }
 
-func (t *Trainer) setContext(b int, task env.Task) {
-	k := task.Context(t.ctx[:])
-	t.ws.SetContext(b, task.Stage, t.ctx[:k])
+// trainJob is one update's pass over its chunks.
+type trainJob struct {
+	t             *Trainer
+	update, stage int
+	batch         int
+	// totals, merged in chunk order
+	rewardSum float64
+	solved    int
+	loss      LossTerms
 }
 
-// episodeProgram gathers episode b's actions (stored step-major) in order.
-func (t *Trainer) episodeProgram(b int) []int32 {
-	for s := range t.program {
-		t.program[s] = t.ws.Action(b, s)
+func (j *trainJob) work(w *worker, c, first, n int) {
+	t := j.t
+	w.ws.Reset(n)
+	for b := 0; b < n; b++ {
+		w.tasks[b] = env.DrawTask(t.key, uint32(j.update), uint32(first+b), rng.PurposeTask, j.stage)
+		w.setContext(b, w.tasks[b])
 	}
-	return t.program
+	w.ws.Forward(t.Params, t.derived, gru.Sample, gru.Stream{Key: t.key, Round: uint32(j.update), FirstEpisode: uint32(first)})
+	for b := 0; b < n; b++ {
+		o := env.Run(w.tasks[b], w.episodeProgram(b))
+		w.rewards[b] = float32(o.Reward)
+		w.solved[b] = o.Correct
+	}
+	clear(w.grad)
+	// loss weights depend only on this chunk; the loss terms are merged in order.
+	w.loss = seedLoss(w.ws, w.rewards[:n], j.batch, t.cfg.ValueCoef, t.cfg.EntropyCoef)
+	w.ws.Backward(t.Params, t.derived, w.grad)
+}
+
+func (j *trainJob) merge(w *worker, c, first, n int) {
+	for b := 0; b < n; b++ {
+		j.rewardSum += float64(w.rewards[b])
+		if w.solved[b] {
+			j.solved++
+		}
+	}
+	j.loss.add(w.loss)
+	g := j.t.grad
+	for i, v := range w.grad {
+		g[i] += v
+	}
 }
 
 // ParamSHA256 hashes the parameters as little-endian float32 in state_dict

@@ -1,0 +1,59 @@
+package trainer
+
+import (
+	"bytes"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestThreadsGiveIdenticalResults: the chunk size, not the thread count,
+// decides the arithmetic, so parameters and metrics are bit-identical.
+func TestThreadsGiveIdenticalResults(t *testing.T) {
+	var ref *Report
+	for _, n := range []int{1, 2, 3, 8} {
+		c := shortConfig()
+		c.Threads = n
+		c.Batch = 70 // 5 chunks of 16, the last one short
+		rep, err := Run(c, &bytes.Buffer{})
+		require.NoError(t, err)
+		if ref == nil {
+			ref = rep
+			continue
+		}
+		require.Equalf(t, ref.ParamSHA256, rep.ParamSHA256, "threads=%d", n)
+		require.Equalf(t, ref.Final, rep.Final, "threads=%d", n)
+		require.Equalf(t, ref.Evaluations, rep.Evaluations, "threads=%d", n)
+	}
+}
+
+func TestParallelUpdateAllocatesNothing(t *testing.T) {
+	c := shortConfig()
+	c.Threads = 3
+	tr, err := New(c)
+	require.NoError(t, err)
+	defer tr.Close()
+	_, err = tr.Update()
+	require.NoError(t, err)
+	require.Zero(t, testing.AllocsPerRun(3, func() { _, _ = tr.Update() }), "the parallel update allocates")
+	require.Zero(t, testing.AllocsPerRun(3, func() { tr.Evaluate(2, 50, 9) }), "parallel evaluation allocates")
+}
+
+func TestCloseLeavesNoGoroutines(t *testing.T) {
+	before := runtime.NumGoroutine()
+	c := shortConfig()
+	c.Threads = 4
+	tr, err := New(c)
+	require.NoError(t, err)
+	_, err = tr.Update()
+	require.NoError(t, err)
+	tr.Close()
+	tr.Close() // idempotent
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	require.LessOrEqual(t, runtime.NumGoroutine(), before, "worker goroutines still running after Close")
+}
