@@ -6,6 +6,7 @@ package trainer
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -30,8 +31,15 @@ type Config struct {
 	FinalEpisodes int     `json:"final_episodes"`
 	Explain       int     `json:"explain"`
 	Chunk         int     `json:"chunk"`
-	Report        string  `json:"report"`
-	Quiet         bool    `json:"quiet"`
+
+	// Recipe knobs beyond seed.py; their zero values are the seed's behaviour.
+	Curriculum      string  `json:"curriculum"`        // "blocks": Stages as equal blocks (seed); "mixed": every batch mixes the unlocked stages
+	UnlockAt        float64 `json:"unlock_at"`         // mixed: the next stage unlocks when the newest one's eval solve rate reaches this (0: all from the start)
+	Baseline        string  `json:"baseline"`          // "sum": adv = R − Σ_t v_t (seed); "step": adv_t = R − v_t, each step's value regressed on R
+	MaskAfterAnswer bool    `json:"mask_after_answer"` // leave the tokens after the first ANS (which change nothing) out of the loss
+	EntropyFinal    float64 `json:"entropy_final"`     // entropy coefficient decays linearly to this over the run (< 0: constant)
+	Report          string  `json:"report"`
+	Quiet           bool    `json:"quiet"`
 }
 
 // SeedRecipe is seed.py's schedule and loss exactly: 60 updates of 192
@@ -44,6 +52,7 @@ func SeedRecipe() Config {
 		Updates: 60, Batch: 192, Stages: []int{0, 0, 0, 1, 1, 2},
 		LR: 3e-4, Hidden: 96, Steps: 6, EntropyCoef: 0.01, ValueCoef: 0.5, Clip: 1.0,
 		EvalEvery: 5, EvalBatch: 128, FinalEpisodes: 1000, Explain: 5, Chunk: 64,
+		Curriculum: "blocks", Baseline: "sum", EntropyFinal: -1,
 	}
 }
 
@@ -100,6 +109,14 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("-explain must be ≥ 0, got %d", c.Explain)
 	case c.Chunk < 1:
 		return fmt.Errorf("-chunk must be ≥ 1, got %d", c.Chunk)
+	case c.Curriculum != "blocks" && c.Curriculum != "mixed":
+		return fmt.Errorf("-curriculum must be blocks or mixed, got %q", c.Curriculum)
+	case c.Baseline != "sum" && c.Baseline != "step":
+		return fmt.Errorf("-baseline must be sum or step, got %q", c.Baseline)
+	case !(c.UnlockAt >= 0 && c.UnlockAt <= 1):
+		return fmt.Errorf("-unlock-at must be in [0, 1], got %v", c.UnlockAt)
+	case math.IsNaN(c.EntropyFinal) || c.EntropyFinal > 1e3:
+		return fmt.Errorf("-entropy-final must be a number ≤ 1000 (< 0 keeps the coefficient constant), got %v", c.EntropyFinal)
 	}
 	for _, s := range c.Stages {
 		if s < 0 || s > 2 {
@@ -130,6 +147,15 @@ func ParseStages(s string) ([]int, error) {
 		return nil, fmt.Errorf("-stages: empty curriculum")
 	}
 	return out, nil
+}
+
+// EntropyAt is the entropy coefficient for update u (1-based).
+func (c *Config) EntropyAt(u int) float64 {
+	if c.EntropyFinal < 0 || c.Updates <= 1 {
+		return c.EntropyCoef
+	}
+	f := float64(u-1) / float64(c.Updates-1)
+	return c.EntropyCoef + (c.EntropyFinal-c.EntropyCoef)*f
 }
 
 // StageAt is the curriculum's stage for update u (1-based): the stages list

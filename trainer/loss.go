@@ -1,8 +1,11 @@
 package trainer
 
-import "github.com/simdrl/simdrl/gru"
+import (
+	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/gru"
+)
 
-// LossTerms are the seed's loss terms over a batch:
+// LossTerms are the loss terms over a batch. For the seed's loss:
 //
 //	adv   = R − Σ_t value_t            (detached)
 //	pg    = −mean_b(Σ_t logp_t · adv)
@@ -47,6 +50,56 @@ func seedLoss(w *gru.Workspace, rewards []float32, batch int, valueCoef, entropy
 			w.DLogp[t*n+b] = dlogp
 			w.DValue[t*n+b] = dvalue
 			w.DEnt[t*n+b] = dent
+		}
+	}
+	out.Total = out.PG + valueCoef*out.Value + entropyCoef*out.Entropy
+	return out
+}
+
+// answerStep is the step of episode b's first ANS, or T−1 when it never answers:
+// the tokens after it change nothing in the environment.
+func answerStep(w *gru.Workspace, b int) int {
+	for t := 0; t < w.T; t++ {
+		if w.Action(b, t) == env.ANS {
+			return t
+		}
+	}
+	return w.T - 1
+}
+
+// stepLoss is REINFORCE with a per-step learned baseline: each step's value
+// v_t (which sees the context and the program so far) is regressed on the
+// episode's reward, and the action at step t is weighted by R − v_t:
+//
+//	pg    = −(1/B) Σ_b Σ_t m_t · logp_t · (R − v_t)
+//	value =  (1/B) Σ_b Σ_t m_t · (v_t − R)²
+//	ent   = −(1/(B·T)) Σ_b Σ_t m_t · entropy_t
+//
+// with m_t = 0 after the first ANS when mask is set, else 1.
+func stepLoss(w *gru.Workspace, rewards []float32, batch int, valueCoef, entropyCoef float64, mask bool) LossTerms {
+	n, T := w.Rows(), w.T
+	B := float64(batch)
+	var out LossTerms
+	for b := 0; b < n; b++ {
+		last := T - 1
+		if mask {
+			last = answerStep(w, b)
+		}
+		R := float64(rewards[b])
+		for t := 0; t < T; t++ {
+			i := t*n + b
+			if t > last {
+				w.DLogp[i], w.DValue[i], w.DEnt[i] = 0, 0, 0
+				continue
+			}
+			v := float64(w.Value(b, t))
+			adv := R - v
+			out.PG -= float64(w.Logp(b, t)) * adv / B
+			out.Value += (v - R) * (v - R) / B
+			out.Entropy -= float64(w.Entropy(b, t)) / (B * float64(T))
+			w.DLogp[i] = float32(-adv / B)
+			w.DValue[i] = float32(valueCoef * 2 * (v - R) / B)
+			w.DEnt[i] = float32(-entropyCoef / (B * float64(T)))
 		}
 	}
 	out.Total = out.PG + valueCoef*out.Value + entropyCoef*out.Entropy

@@ -71,6 +71,7 @@ func Run(cfg Config, out io.Writer) (*Report, error) {
 		}
 		if cfg.EvalEvery > 0 && u%cfg.EvalEvery == 0 {
 			ev := t.EvaluateAll(cfg.EvalBatch, uint32(u))
+			t.ObserveEval(ev)
 			p := EvalPoint{Update: u, Stage: st.Stage, TrainReward: st.MeanReward, TrainSolve: st.SolveRate, Loss: st.Loss.Total}
 			for _, e := range ev {
 				p.MeanReward = append(p.MeanReward, e.MeanReward)
@@ -78,8 +79,8 @@ func Run(cfg Config, out io.Writer) (*Report, error) {
 			}
 			rep.Evaluations = append(rep.Evaluations, p)
 			if !cfg.Quiet {
-				fmt.Fprintf(out, "ep=%02d stage=%d acc=%.3f | eval T0=%.3f T1=%.3f T2=%.3f loss=%.3f | solved T0=%.3f T1=%.3f T2=%.3f\n",
-					u, st.Stage, st.MeanReward, p.MeanReward[0], p.MeanReward[1], p.MeanReward[2], st.Loss.Total,
+				fmt.Fprintf(out, "ep=%02d stage=%s acc=%.3f | eval T0=%.3f T1=%.3f T2=%.3f loss=%.3f | solved T0=%.3f T1=%.3f T2=%.3f\n",
+					u, stageLabel(st.Stage), st.MeanReward, p.MeanReward[0], p.MeanReward[1], p.MeanReward[2], st.Loss.Total,
 					p.SolveRate[0], p.SolveRate[1], p.SolveRate[2])
 			}
 		}
@@ -123,4 +124,16 @@ func Run(cfg Config, out io.Writer) (*Report, error) {
 			rep.Updates, rep.TrainSeconds, rep.UpdatesPerSecond, rep.EnvStepsPerSecond, rep.WallSeconds, rep.ParamSHA256[:16])
 	}
 	return rep, runErr
+}
+
+// stageLabel prints a block stage as its number and a mixed batch as the
+// range of stages it drew from.
+func stageLabel(s int) string {
+	if s >= 0 {
+		return fmt.Sprint(s)
+	}
+	if s == -1 {
+		return "0"
+	}
+	return fmt.Sprintf("0-%d", -s-1)
 }

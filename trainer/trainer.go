@@ -26,6 +26,9 @@ type Trainer struct {
 	update  int
 	pool    *pool
 
+	// unlocked is how many stages the mixed curriculum plays (1..3).
+	unlocked int
+
 	train trainJob
 	eval  evalJob
 }
@@ -66,6 +69,10 @@ func New(cfg Config) (*Trainer, error) {
 	}
 	t.pool = newPool(workers, cfg.Chunk)
 	t.train.t, t.eval.t = t, t
+	t.unlocked = env.NumStages
+	if cfg.Curriculum == "mixed" && cfg.UnlockAt > 0 {
+		t.unlocked = 1
+	}
 	l.Init(t.Params, cfg.Seed)
 	t.derived.Compute(l, t.Params)
 	return t, nil
@@ -88,7 +95,10 @@ func (t *Trainer) Update() (UpdateStats, error) {
 	t.update++
 	u := t.update
 	j := &t.train
-	*j = trainJob{t: t, update: u, stage: t.cfg.StageAt(u), batch: t.cfg.Batch}
+	*j = trainJob{t: t, update: u, stage: t.cfg.StageAt(u), batch: t.cfg.Batch, entropyCoef: t.cfg.EntropyAt(u)}
+	if t.cfg.Curriculum == "mixed" {
+		j.stage = -t.unlocked // stages 0..unlocked-1, drawn per episode
+	}
 	clear(t.grad)
 	t.pool.run(j, t.cfg.Batch)
 	st := UpdateStats{Update: u, Stage: j.stage, Loss: j.loss,
@@ -105,11 +115,27 @@ func (t *Trainer) Update() (UpdateStats, error) {
 	return st, nil
 }
 
+// Unlocked is how many stages the curriculum currently trains (mixed
+// curriculum; the block curriculum reports all three).
+func (t *Trainer) Unlocked() int { return t.unlocked }
+
+// ObserveEval lets the mixed curriculum unlock the next stage once the newest
+// one is solved at cfg.UnlockAt in a greedy evaluation.
+func (t *Trainer) ObserveEval(ev [env.NumStages]EvalResult) {
+	if t.cfg.Curriculum != "mixed" || t.unlocked >= env.NumStages {
+		return
+	}
+	if ev[t.unlocked-1].SolveRate >= t.cfg.UnlockAt {
+		t.unlocked++
+	}
+}
+
 // trainJob is one update's pass over its chunks.
 type trainJob struct {
 	t             *Trainer
-	update, stage int
+	update, stage int // stage < 0: each episode draws one of stages 0..−stage−1
 	batch         int
+	entropyCoef   float64
 	// totals, merged in chunk order
 	rewardSum float64
 	solved    int
@@ -120,7 +146,11 @@ func (j *trainJob) work(w *worker, c, first, n int) {
 	t := j.t
 	w.ws.Reset(n)
 	for b := 0; b < n; b++ {
-		w.tasks[b] = env.DrawTask(t.key, uint32(j.update), uint32(first+b), rng.PurposeTask, j.stage)
+		stage := j.stage
+		if stage < 0 {
+			stage = int(rng.Below(t.key.Block(uint32(j.update), uint32(first+b), 0, rng.PurposeStage)[0], uint32(-stage)))
+		}
+		w.tasks[b] = env.DrawTask(t.key, uint32(j.update), uint32(first+b), rng.PurposeTask, stage)
 		w.setContext(b, w.tasks[b])
 	}
 	w.ws.Forward(t.Params, t.derived, gru.Sample, gru.Stream{Key: t.key, Round: uint32(j.update), FirstEpisode: uint32(first)})
@@ -131,7 +161,11 @@ func (j *trainJob) work(w *worker, c, first, n int) {
 	}
 	clear(w.grad)
 	// loss weights depend only on this chunk; the loss terms are merged in order.
-	w.loss = seedLoss(w.ws, w.rewards[:n], j.batch, t.cfg.ValueCoef, t.cfg.EntropyCoef)
+	if t.cfg.Baseline == "step" {
+		w.loss = stepLoss(w.ws, w.rewards[:n], j.batch, t.cfg.ValueCoef, j.entropyCoef, t.cfg.MaskAfterAnswer)
+	} else {
+		w.loss = seedLoss(w.ws, w.rewards[:n], j.batch, t.cfg.ValueCoef, j.entropyCoef)
+	}
 	w.ws.Backward(t.Params, t.derived, w.grad)
 }
 

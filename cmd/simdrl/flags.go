@@ -38,6 +38,11 @@ func parseFlags(args []string, stdout io.Writer) (trainer.Config, error) {
 	final := fs.Int("final-episodes", def.FinalEpisodes, "episodes per stage in the final evaluation (0 disables)")
 	explain := fs.Int("explain", def.Explain, "greedy samples per stage to explain at the end")
 	chunk := fs.Int("chunk", def.Chunk, "episodes per chunk (the unit of work; decides the arithmetic, not -threads)")
+	curriculum := fs.String("curriculum", def.Curriculum, "blocks: -stages as equal blocks of updates (seed); mixed: every batch mixes the unlocked stages")
+	unlockAt := fs.Float64("unlock-at", def.UnlockAt, "mixed curriculum: unlock the next stage when the newest one's eval solve rate reaches this (0: all stages from the start)")
+	baseline := fs.String("baseline", def.Baseline, "sum: advantage R − Σ_t value_t (seed); step: advantage R − value_t per step")
+	mask := fs.Bool("mask-after-answer", def.MaskAfterAnswer, "leave the tokens after the first ANS out of the loss")
+	entropyFinal := fs.Float64("entropy-final", def.EntropyFinal, "entropy coefficient decays linearly to this over the run (< 0: constant)")
 	report := fs.String("report", "", "write a JSON report to this file")
 	quiet := fs.Bool("quiet", false, "print only the final lines")
 	help := fs.BoolP("help", "h", false, "show this help")
@@ -78,6 +83,11 @@ func parseFlags(args []string, stdout io.Writer) (trainer.Config, error) {
 	set("final-episodes", func() { cfg.FinalEpisodes = *final })
 	set("explain", func() { cfg.Explain = *explain })
 	set("chunk", func() { cfg.Chunk = *chunk })
+	set("curriculum", func() { cfg.Curriculum = *curriculum })
+	set("unlock-at", func() { cfg.UnlockAt = *unlockAt })
+	set("baseline", func() { cfg.Baseline = *baseline })
+	set("mask-after-answer", func() { cfg.MaskAfterAnswer = *mask })
+	set("entropy-final", func() { cfg.EntropyFinal = *entropyFinal })
 	cfg.Report = *report
 	cfg.Quiet = *quiet
 	if fs.Changed("stages") {
