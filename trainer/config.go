@@ -38,6 +38,8 @@ type Config struct {
 	Baseline        string  `json:"baseline"`          // "sum": adv = R − Σ_t v_t (seed); "step": adv_t = R − v_t, each step's value regressed on R
 	MaskAfterAnswer bool    `json:"mask_after_answer"` // leave the tokens after the first ANS (which change nothing) out of the loss
 	EntropyFinal    float64 `json:"entropy_final"`     // entropy coefficient decays linearly to this over the run (< 0: constant)
+	Focus           bool    `json:"focus"`             // mixed: draw stages in proportion to 0.1 + their last eval failure rate
+	StopAt          float64 `json:"stop_at"`           // stop once two evaluations in a row solve every stage at this rate (0: never)
 	Report          string  `json:"report"`
 	Quiet           bool    `json:"quiet"`
 }
@@ -115,6 +117,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("-baseline must be sum or step, got %q", c.Baseline)
 	case !(c.UnlockAt >= 0 && c.UnlockAt <= 1):
 		return fmt.Errorf("-unlock-at must be in [0, 1], got %v", c.UnlockAt)
+	case !(c.StopAt >= 0 && c.StopAt <= 1):
+		return fmt.Errorf("-stop-at must be in [0, 1], got %v", c.StopAt)
 	case math.IsNaN(c.EntropyFinal) || c.EntropyFinal > 1e3:
 		return fmt.Errorf("-entropy-final must be a number ≤ 1000 (< 0 keeps the coefficient constant), got %v", c.EntropyFinal)
 	}

@@ -61,6 +61,7 @@ func Run(cfg Config, out io.Writer) (*Report, error) {
 	}
 	var trainTime time.Duration
 	var runErr error
+	solvedEvals := 0
 	for u := 1; u <= cfg.Updates; u++ {
 		t0 := time.Now()
 		st, err := t.Update()
@@ -78,10 +79,22 @@ func Run(cfg Config, out io.Writer) (*Report, error) {
 				p.SolveRate = append(p.SolveRate, e.SolveRate)
 			}
 			rep.Evaluations = append(rep.Evaluations, p)
+			solvedEvals++
+			for _, e := range ev {
+				if cfg.StopAt == 0 || e.SolveRate < cfg.StopAt {
+					solvedEvals = 0
+				}
+			}
 			if !cfg.Quiet {
 				fmt.Fprintf(out, "ep=%02d stage=%s acc=%.3f | eval T0=%.3f T1=%.3f T2=%.3f loss=%.3f | solved T0=%.3f T1=%.3f T2=%.3f\n",
 					u, stageLabel(st.Stage), st.MeanReward, p.MeanReward[0], p.MeanReward[1], p.MeanReward[2], st.Loss.Total,
 					p.SolveRate[0], p.SolveRate[1], p.SolveRate[2])
+			}
+			if solvedEvals >= 2 {
+				if !cfg.Quiet {
+					fmt.Fprintf(out, "every stage solved at ≥ %.3f in two evaluations in a row: stopping after update %d\n", cfg.StopAt, u)
+				}
+				break
 			}
 		}
 	}

@@ -26,8 +26,12 @@ type Trainer struct {
 	update  int
 	pool    *pool
 
-	// unlocked is how many stages the mixed curriculum plays (1..3).
+	// unlocked is how many stages the mixed curriculum plays (1..3);
+	// stageCDF the cumulative weights it draws them with.
 	unlocked int
+	stageCDF [env.NumStages]float64
+	lastEval [env.NumStages]EvalResult
+	haveEval bool
 
 	train trainJob
 	eval  evalJob
@@ -98,6 +102,7 @@ func (t *Trainer) Update() (UpdateStats, error) {
 	*j = trainJob{t: t, update: u, stage: t.cfg.StageAt(u), batch: t.cfg.Batch, entropyCoef: t.cfg.EntropyAt(u)}
 	if t.cfg.Curriculum == "mixed" {
 		j.stage = -t.unlocked // stages 0..unlocked-1, drawn per episode
+		t.updateStageWeights()
 	}
 	clear(t.grad)
 	t.pool.run(j, t.cfg.Batch)
@@ -122,12 +127,44 @@ func (t *Trainer) Unlocked() int { return t.unlocked }
 // ObserveEval lets the mixed curriculum unlock the next stage once the newest
 // one is solved at cfg.UnlockAt in a greedy evaluation.
 func (t *Trainer) ObserveEval(ev [env.NumStages]EvalResult) {
+	t.lastEval, t.haveEval = ev, true
 	if t.cfg.Curriculum != "mixed" || t.unlocked >= env.NumStages {
 		return
 	}
 	if ev[t.unlocked-1].SolveRate >= t.cfg.UnlockAt {
 		t.unlocked++
 	}
+}
+
+// updateStageWeights sets the mixed curriculum's stage distribution over the
+// unlocked stages: uniform, or with Focus in proportion to 0.1 + the stage's
+// failure rate in the last evaluation, so unsolved stages get the episodes.
+func (t *Trainer) updateStageWeights() {
+	var w [env.NumStages]float64
+	var sum float64
+	for s := 0; s < t.unlocked; s++ {
+		w[s] = 1
+		if t.cfg.Focus && t.haveEval {
+			w[s] = 0.1 + (1 - t.lastEval[s].SolveRate)
+		}
+		sum += w[s]
+	}
+	var c float64
+	for s := range t.stageCDF {
+		c += w[s] / sum
+		t.stageCDF[s] = c
+	}
+}
+
+// drawStage picks an episode's stage from the counter-based stream.
+func (t *Trainer) drawStage(round, episode uint32) int {
+	u := float64(t.key.Block(round, episode, 0, rng.PurposeStage)[0]) / (1 << 32)
+	for s := 0; s < t.unlocked-1; s++ {
+		if u < t.stageCDF[s] {
+			return s
+		}
+	}
+	return t.unlocked - 1
 }
 
 // trainJob is one update's pass over its chunks.
@@ -148,7 +185,7 @@ func (j *trainJob) work(w *worker, c, first, n int) {
 	for b := 0; b < n; b++ {
 		stage := j.stage
 		if stage < 0 {
-			stage = int(rng.Below(t.key.Block(uint32(j.update), uint32(first+b), 0, rng.PurposeStage)[0], uint32(-stage)))
+			stage = t.drawStage(uint32(j.update), uint32(first+b))
 		}
 		w.tasks[b] = env.DrawTask(t.key, uint32(j.update), uint32(first+b), rng.PurposeTask, stage)
 		w.setContext(b, w.tasks[b])

@@ -43,6 +43,8 @@ func parseFlags(args []string, stdout io.Writer) (trainer.Config, error) {
 	baseline := fs.String("baseline", def.Baseline, "sum: advantage R − Σ_t value_t (seed); step: advantage R − value_t per step")
 	mask := fs.Bool("mask-after-answer", def.MaskAfterAnswer, "leave the tokens after the first ANS out of the loss")
 	entropyFinal := fs.Float64("entropy-final", def.EntropyFinal, "entropy coefficient decays linearly to this over the run (< 0: constant)")
+	focus := fs.Bool("focus", def.Focus, "mixed curriculum: draw stages in proportion to 0.1 + their last eval failure rate")
+	stopAt := fs.Float64("stop-at", def.StopAt, "stop once two evaluations in a row solve every stage at this rate (0: never)")
 	report := fs.String("report", "", "write a JSON report to this file")
 	quiet := fs.Bool("quiet", false, "print only the final lines")
 	help := fs.BoolP("help", "h", false, "show this help")
@@ -88,6 +90,8 @@ func parseFlags(args []string, stdout io.Writer) (trainer.Config, error) {
 	set("baseline", func() { cfg.Baseline = *baseline })
 	set("mask-after-answer", func() { cfg.MaskAfterAnswer = *mask })
 	set("entropy-final", func() { cfg.EntropyFinal = *entropyFinal })
+	set("focus", func() { cfg.Focus = *focus })
+	set("stop-at", func() { cfg.StopAt = *stopAt })
 	cfg.Report = *report
 	cfg.Quiet = *quiet
 	if fs.Changed("stages") {
