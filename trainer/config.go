@@ -33,13 +33,13 @@ type Config struct {
 	Chunk         int     `json:"chunk"`
 
 	// Recipe knobs beyond seed.py; their zero values are the seed's behaviour.
-	Curriculum      string  `json:"curriculum"`        // "blocks": Stages as equal blocks (seed); "mixed": every batch mixes the unlocked stages
+	Curriculum      string  `json:"curriculum"`        // "blocks": Stages as equal blocks (seed); "mixed": every batch mixes the (unlocked) stages listed in Stages
 	UnlockAt        float64 `json:"unlock_at"`         // mixed: the next stage unlocks when the newest one's eval solve rate reaches this (0: all from the start)
 	Baseline        string  `json:"baseline"`          // "sum": adv = R − Σ_t v_t (seed); "step": adv_t = R − v_t, each step's value regressed on R
 	MaskAfterAnswer bool    `json:"mask_after_answer"` // leave the tokens after the first ANS (which change nothing) out of the loss
 	EntropyFinal    float64 `json:"entropy_final"`     // entropy coefficient decays linearly to this over the run (< 0: constant)
 	Focus           bool    `json:"focus"`             // mixed: draw stages in proportion to 0.1 + their last eval failure rate
-	StopAt          float64 `json:"stop_at"`           // stop once two evaluations in a row solve every stage at this rate (0: never)
+	StopAt          float64 `json:"stop_at"`           // stop once two evaluations in a row solve every stage in Stages at this rate (0: never)
 	Report          string  `json:"report"`
 	Quiet           bool    `json:"quiet"`
 }
@@ -58,10 +58,21 @@ func SeedRecipe() Config {
 	}
 }
 
-// DefaultRecipe is the recipe `simdrl` runs without flags.
+// DefaultRecipe is the recipe `simdrl` runs without flags, the one that
+// learns all three stages (README: "The default recipe"): every batch mixes
+// the stages, weighted toward those the last evaluation found unsolved;
+// REINFORCE with a per-step learned baseline over the tokens up to the first
+// ANS; a strong entropy bonus that decays to zero; lr 1e-3; and it stops once
+// two evaluations in a row solve every stage at ≥ 0.99.
 func DefaultRecipe() Config {
 	c := SeedRecipe()
 	c.Recipe = "default"
+	c.Stages = []int{0, 1, 2}
+	c.Curriculum, c.Focus = "mixed", true
+	c.Baseline, c.MaskAfterAnswer = "step", true
+	c.Batch, c.Updates, c.LR = 384, 600, 1e-3
+	c.EntropyCoef, c.EntropyFinal = 0.1, 0
+	c.EvalEvery, c.EvalBatch, c.StopAt = 20, 200, 0.99
 	return c
 }
 

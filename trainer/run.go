@@ -80,19 +80,19 @@ func Run(cfg Config, out io.Writer) (*Report, error) {
 			}
 			rep.Evaluations = append(rep.Evaluations, p)
 			solvedEvals++
-			for _, e := range ev {
-				if cfg.StopAt == 0 || e.SolveRate < cfg.StopAt {
+			for _, s := range t.mix { // the stages this run trains
+				if cfg.StopAt == 0 || ev[s].SolveRate < cfg.StopAt {
 					solvedEvals = 0
 				}
 			}
 			if !cfg.Quiet {
 				fmt.Fprintf(out, "ep=%02d stage=%s acc=%.3f | eval T0=%.3f T1=%.3f T2=%.3f loss=%.3f | solved T0=%.3f T1=%.3f T2=%.3f\n",
-					u, stageLabel(st.Stage), st.MeanReward, p.MeanReward[0], p.MeanReward[1], p.MeanReward[2], st.Loss.Total,
+					u, t.Training(st), st.MeanReward, p.MeanReward[0], p.MeanReward[1], p.MeanReward[2], st.Loss.Total,
 					p.SolveRate[0], p.SolveRate[1], p.SolveRate[2])
 			}
 			if solvedEvals >= 2 {
 				if !cfg.Quiet {
-					fmt.Fprintf(out, "every stage solved at ≥ %.3f in two evaluations in a row: stopping after update %d\n", cfg.StopAt, u)
+					fmt.Fprintf(out, "every trained stage solved at ≥ %.3f in two evaluations in a row: stopping after update %d\n", cfg.StopAt, u)
 				}
 				break
 			}
@@ -137,16 +137,4 @@ func Run(cfg Config, out io.Writer) (*Report, error) {
 			rep.Updates, rep.TrainSeconds, rep.UpdatesPerSecond, rep.EnvStepsPerSecond, rep.WallSeconds, rep.ParamSHA256[:16])
 	}
 	return rep, runErr
-}
-
-// stageLabel prints a block stage as its number and a mixed batch as the
-// range of stages it drew from.
-func stageLabel(s int) string {
-	if s >= 0 {
-		return fmt.Sprint(s)
-	}
-	if s == -1 {
-		return "0"
-	}
-	return fmt.Sprintf("0-%d", -s-1)
 }

@@ -6,6 +6,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/gru"
@@ -26,8 +29,9 @@ type Trainer struct {
 	update  int
 	pool    *pool
 
-	// unlocked is how many stages the mixed curriculum plays (1..3);
-	// stageCDF the cumulative weights it draws them with.
+	// The mixed curriculum plays the first `unlocked` of the distinct stages
+	// in cfg.Stages (mix, ascending), drawn with the cumulative weights stageCDF.
+	mix      []int
 	unlocked int
 	stageCDF [env.NumStages]float64
 	lastEval [env.NumStages]EvalResult
@@ -73,7 +77,12 @@ func New(cfg Config) (*Trainer, error) {
 	}
 	t.pool = newPool(workers, cfg.Chunk)
 	t.train.t, t.eval.t = t, t
-	t.unlocked = env.NumStages
+	for s := 0; s < env.NumStages; s++ {
+		if slices.Contains(cfg.Stages, s) {
+			t.mix = append(t.mix, s)
+		}
+	}
+	t.unlocked = len(t.mix)
 	if cfg.Curriculum == "mixed" && cfg.UnlockAt > 0 {
 		t.unlocked = 1
 	}
@@ -101,7 +110,7 @@ func (t *Trainer) Update() (UpdateStats, error) {
 	j := &t.train
 	*j = trainJob{t: t, update: u, stage: t.cfg.StageAt(u), batch: t.cfg.Batch, entropyCoef: t.cfg.EntropyAt(u)}
 	if t.cfg.Curriculum == "mixed" {
-		j.stage = -t.unlocked // stages 0..unlocked-1, drawn per episode
+		j.stage = -1 // drawn per episode
 		t.updateStageWeights()
 	}
 	clear(t.grad)
@@ -120,18 +129,30 @@ func (t *Trainer) Update() (UpdateStats, error) {
 	return st, nil
 }
 
-// Unlocked is how many stages the curriculum currently trains (mixed
-// curriculum; the block curriculum reports all three).
-func (t *Trainer) Unlocked() int { return t.unlocked }
+// Training names the stages an update trains: its block's stage, or the
+// stages the mixed curriculum currently draws from, e.g. "0,1".
+func (t *Trainer) Training(st UpdateStats) string {
+	if st.Stage >= 0 {
+		return strconv.Itoa(st.Stage)
+	}
+	var b strings.Builder
+	for i, s := range t.mix[:t.unlocked] {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(s))
+	}
+	return b.String()
+}
 
 // ObserveEval lets the mixed curriculum unlock the next stage once the newest
 // one is solved at cfg.UnlockAt in a greedy evaluation.
 func (t *Trainer) ObserveEval(ev [env.NumStages]EvalResult) {
 	t.lastEval, t.haveEval = ev, true
-	if t.cfg.Curriculum != "mixed" || t.unlocked >= env.NumStages {
+	if t.cfg.Curriculum != "mixed" || t.unlocked >= len(t.mix) {
 		return
 	}
-	if ev[t.unlocked-1].SolveRate >= t.cfg.UnlockAt {
+	if ev[t.mix[t.unlocked-1]].SolveRate >= t.cfg.UnlockAt {
 		t.unlocked++
 	}
 }
@@ -142,12 +163,12 @@ func (t *Trainer) ObserveEval(ev [env.NumStages]EvalResult) {
 func (t *Trainer) updateStageWeights() {
 	var w [env.NumStages]float64
 	var sum float64
-	for s := 0; s < t.unlocked; s++ {
-		w[s] = 1
+	for i, s := range t.mix[:t.unlocked] {
+		w[i] = 1
 		if t.cfg.Focus && t.haveEval {
-			w[s] = 0.1 + (1 - t.lastEval[s].SolveRate)
+			w[i] = 0.1 + (1 - t.lastEval[s].SolveRate)
 		}
-		sum += w[s]
+		sum += w[i]
 	}
 	var c float64
 	for s := range t.stageCDF {
@@ -159,18 +180,18 @@ func (t *Trainer) updateStageWeights() {
 // drawStage picks an episode's stage from the counter-based stream.
 func (t *Trainer) drawStage(round, episode uint32) int {
 	u := float64(t.key.Block(round, episode, 0, rng.PurposeStage)[0]) / (1 << 32)
-	for s := 0; s < t.unlocked-1; s++ {
-		if u < t.stageCDF[s] {
-			return s
+	for i := 0; i < t.unlocked-1; i++ {
+		if u < t.stageCDF[i] {
+			return t.mix[i]
 		}
 	}
-	return t.unlocked - 1
+	return t.mix[t.unlocked-1]
 }
 
 // trainJob is one update's pass over its chunks.
 type trainJob struct {
 	t             *Trainer
-	update, stage int // stage < 0: each episode draws one of stages 0..−stage−1
+	update, stage int // stage < 0: each episode draws its stage (mixed curriculum)
 	batch         int
 	entropyCoef   float64
 	// totals, merged in chunk order
