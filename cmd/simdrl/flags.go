@@ -26,7 +26,7 @@ func parseFlags(args []string, stdout io.Writer) (trainer.Config, error) {
 	recipe := fs.String("recipe", def.Recipe, "hyper-parameter recipe: default or seed (seed.py exactly); flags given explicitly override it")
 	updates := fs.Int("updates", def.Updates, "training updates")
 	batch := fs.Int("batch", def.Batch, "episodes per update")
-	stages := fs.String("stages", joinInts(def.Stages), "curriculum: stage of each equal block of updates, e.g. 0,0,0,1,1,2")
+	stages := fs.String("stages", joinInts(def.Stages), "stages to train: with -curriculum blocks, the stage of each equal block of updates (e.g. 0,0,0,1,1,2); with mixed, the set mixed in every batch")
 	lr := fs.Float64("lr", def.LR, "Adam learning rate")
 	hidden := fs.Int("hidden", def.Hidden, "GRU hidden size d")
 	steps := fs.Int("steps", def.Steps, "tokens the policy writes per episode")

@@ -42,7 +42,7 @@ func TestHelpListsEveryFlagWithDefaults(t *testing.T) {
 		"steps", "entropy-coef", "value-coef", "clip", "eval-every", "eval-batch", "final-episodes", "explain", "report", "quiet"} {
 		require.Regexpf(t, `--`+f+`[ \[]`, out, "help lacks %s", f)
 	}
-	require.Contains(t, out, `(default "0,0,0,1,1,2")`)
+	require.Contains(t, out, `(default "0,1,2")`)
 }
 
 func TestSingleAndDoubleDashAgree(t *testing.T) {
