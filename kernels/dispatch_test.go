@@ -26,6 +26,7 @@ func TestRequiredBackendIsInUse(t *testing.T) {
 		"sgemmNN": {impl.sgemmNN, generic.sgemmNN}, "sgemmNT": {impl.sgemmNT, generic.sgemmNT},
 		"sgemmTN":    {impl.sgemmTN, generic.sgemmTN},
 		"gruForward": {impl.gruForward, generic.gruForward}, "gruBack": {impl.gruBack, generic.gruBack},
+		"policyFwd": {impl.policyFwd, generic.policyFwd}, "policyBack": {impl.policyBack, generic.policyBack},
 		"adam": {impl.adam, generic.adam}, "sumSquares": {impl.sumSquares, generic.sumSquares},
 	} {
 		require.NotEqualf(t, funcAddr(pair[0]), funcAddr(pair[1]), "%s still runs its generic twin", name)

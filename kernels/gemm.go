@@ -15,6 +15,10 @@ func SgemmNN(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb 
 	if m == 0 || n == 0 {
 		return
 	}
+	if k == 0 { // C = beta·C; A and B may be empty
+		scaleC(m, n, beta, c, ldc)
+		return
+	}
 	impl.sgemmNN(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
@@ -24,6 +28,10 @@ func SgemmNT(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb 
 	if m == 0 || n == 0 {
 		return
 	}
+	if k == 0 { // C = beta·C; A and B may be empty
+		scaleC(m, n, beta, c, ldc)
+		return
+	}
 	impl.sgemmNT(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
@@ -31,6 +39,10 @@ func SgemmNT(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb 
 func SgemmTN(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	checkGemm("SgemmTN", m, n, k, a, lda, k, m, b, ldb, k, n, c, ldc)
 	if m == 0 || n == 0 {
+		return
+	}
+	if k == 0 { // C = beta·C; A and B may be empty
+		scaleC(m, n, beta, c, ldc)
 		return
 	}
 	impl.sgemmTN(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)

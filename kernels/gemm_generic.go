@@ -36,6 +36,10 @@ func sgemmNNGeneric(m, n, k int, alpha float32, a []float32, lda int, b []float3
 }
 
 func sgemmNTGeneric(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if k == 0 { // A and B may be empty
+		scaleC(m, n, beta, c, ldc)
+		return
+	}
 	for i := 0; i < m; i++ {
 		ai := a[i*lda : i*lda+k]
 		for j := 0; j < n; j++ {

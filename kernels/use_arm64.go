@@ -2,6 +2,16 @@
 
 package kernels
 
-// useNEON installs the NEON kernels into s. Families not yet written in
-// assembly keep their generic twins.
-func useNEON(s *implementation) {}
+// useNEON installs the NEON kernels into s: every slot of the set is
+// assembly (gemm_arm64.s, gru_arm64.s, policy_arm64.s, adam_arm64.s).
+func useNEON(s *implementation) {
+	s.sgemmNN = sgemmNNNEON
+	s.sgemmNT = sgemmNTNEON
+	s.sgemmTN = sgemmTNNEON
+	s.gruForward = gruForwardNEON
+	s.gruBack = gruBackNEON
+	s.policyFwd = policyForwardNEON
+	s.policyBack = policyBackwardNEON
+	s.adam = adamNEON
+	s.sumSquares = sumSquaresNEON
+}

@@ -1,6 +1,8 @@
 package trainer
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -20,6 +22,7 @@ type Report struct {
 	UpdatesPerSecond  float64                   `json:"updates_per_second"`
 	EnvStepsPerSecond float64                   `json:"env_steps_per_second"`
 	ParamSHA256       string                    `json:"param_sha256"`
+	Interrupted       bool                      `json:"interrupted,omitempty"`
 	Evaluations       []EvalPoint               `json:"evaluations"`
 	FinalByStage      [env.NumStages]EvalResult `json:"final_by_stage"`
 	Explanations      []Explanation             `json:"explanations,omitempty"`
@@ -32,37 +35,87 @@ type FinalReport struct {
 	MeanReward []float64 `json:"mean_reward"`
 }
 
-// EvalPoint is one periodic evaluation.
+// EvalPoint is one periodic evaluation; -metrics writes one per line.
 type EvalPoint struct {
-	Update      int       `json:"update"`
-	Stage       int       `json:"stage"`
-	TrainReward float64   `json:"train_reward"`
-	TrainSolve  float64   `json:"train_solve_rate"`
-	Loss        float64   `json:"loss"`
-	MeanReward  []float64 `json:"eval_mean_reward"`
-	SolveRate   []float64 `json:"eval_solve_rate"`
+	Update           int       `json:"update"`
+	Stage            string    `json:"stage"`
+	TrainReward      float64   `json:"train_reward"`
+	TrainSolve       float64   `json:"train_solve_rate"`
+	Loss             LossTerms `json:"loss"`
+	GradNorm         float64   `json:"grad_norm"`
+	MeanReward       []float64 `json:"eval_mean_reward"`
+	SolveRate        []float64 `json:"eval_solve_rate"`
+	UpdatesPerSecond float64   `json:"updates_per_second"`
 }
 
-// Run trains with cfg and prints progress to out (nothing when cfg.Quiet,
-// except the final lines). It returns the report even when training stops
-// on an error, with what was done until then.
-func Run(cfg Config, out io.Writer) (*Report, error) {
+// Options are what a command adds around training; the zero value trains
+// and reports, nothing more.
+type Options struct {
+	// Trainer continues an existing trainer (a resumed checkpoint) instead
+	// of building a new one from the config.
+	Trainer *Trainer
+	// Save is called every SaveEvery updates (0: never) and at the end,
+	// interrupted or not, but never after a failed update.
+	Save      func(*Trainer) error
+	SaveEvery int
+	// Metrics receives one JSON line per evaluation.
+	Metrics io.Writer
+	// Interrupt, once closed, ends training after the current update.
+	Interrupt <-chan struct{}
+	// Progress redraws a live status line (for terminals).
+	Progress bool
+}
+
+// ErrInterrupted is returned when Options.Interrupt stopped the run.
+var ErrInterrupted = errors.New("interrupted")
+
+// Run trains with cfg and prints progress to out (only the final lines when
+// cfg.Quiet). It returns the report even when training stops early, with
+// what was done until then.
+func Run(cfg Config, out io.Writer) (*Report, error) { return RunWith(cfg, out, Options{}) }
+
+// RunWith is Run with options.
+func RunWith(cfg Config, out io.Writer, opt Options) (*Report, error) {
 	start := time.Now()
-	t, err := New(cfg)
-	if err != nil {
-		return nil, err
+	t := opt.Trainer
+	if t == nil {
+		var err error
+		if t, err = New(cfg); err != nil {
+			return nil, err
+		}
 	}
+	cfg = t.cfg
 	defer t.Close()
 	rep := &Report{Config: cfg, Backend: kernels.Backend()}
 	if !cfg.Quiet {
-		fmt.Fprintf(out, "simdrl: recipe %s, seed %d, %d updates of %d episodes, curriculum %v, backend %s\n",
-			cfg.Recipe, cfg.Seed, cfg.Updates, cfg.Batch, cfg.Stages, rep.Backend)
+		from := ""
+		if t.Updates() > 0 {
+			from = fmt.Sprintf(", resuming after update %d", t.Updates())
+		}
+		fmt.Fprintf(out, "simdrl: recipe %s, seed %d, %d updates of %d episodes, stages %v (%s), %d threads, backend %s%s\n",
+			cfg.Recipe, cfg.Seed, cfg.Updates, cfg.Batch, cfg.Stages, cfg.Curriculum, cfg.Threads, rep.Backend, from)
 		fmt.Fprintln(out, "Training…")
 	}
 	var trainTime time.Duration
 	var runErr error
-	solvedEvals := 0
-	for u := 1; u <= cfg.Updates; u++ {
+	done := 0
+	saved := -1
+	save := func() {
+		if saved == t.Updates() {
+			return // already saved at this update
+		}
+		if opt.Save != nil && (runErr == nil || errors.Is(runErr, ErrInterrupted)) {
+			if err := opt.Save(t); err != nil {
+				runErr = fmt.Errorf("saving after update %d: %w", t.Updates(), err)
+			}
+			saved = t.Updates()
+		}
+	}
+	for t.Updates() < cfg.Updates && !t.Solved() {
+		if interrupted(opt.Interrupt) {
+			runErr = ErrInterrupted
+			break
+		}
 		t0 := time.Now()
 		st, err := t.Update()
 		trainTime += time.Since(t0)
@@ -70,65 +123,64 @@ func Run(cfg Config, out io.Writer) (*Report, error) {
 			runErr = err
 			break
 		}
+		done++
+		u := t.Updates()
+		rate := float64(done) / trainTime.Seconds()
+		if opt.Progress && !cfg.Quiet {
+			eta := time.Duration(float64(cfg.Updates-u) / rate * float64(time.Second)).Round(time.Second)
+			fmt.Fprintf(out, "\r\033[Kupdate %d/%d  %.1f updates/s  ETA %v (at most)", u, cfg.Updates, rate, eta)
+		}
 		if cfg.EvalEvery > 0 && u%cfg.EvalEvery == 0 {
 			ev := t.EvaluateAll(cfg.EvalBatch, uint32(u))
 			t.ObserveEval(ev)
-			p := EvalPoint{Update: u, Stage: st.Stage, TrainReward: st.MeanReward, TrainSolve: st.SolveRate, Loss: st.Loss.Total}
+			p := EvalPoint{Update: u, Stage: t.Training(st), TrainReward: st.MeanReward, TrainSolve: st.SolveRate,
+				Loss: st.Loss, GradNorm: st.GradNorm, UpdatesPerSecond: rate}
 			for _, e := range ev {
 				p.MeanReward = append(p.MeanReward, e.MeanReward)
 				p.SolveRate = append(p.SolveRate, e.SolveRate)
 			}
 			rep.Evaluations = append(rep.Evaluations, p)
-			solvedEvals++
-			for _, s := range t.mix { // the stages this run trains
-				if cfg.StopAt == 0 || ev[s].SolveRate < cfg.StopAt {
-					solvedEvals = 0
+			if opt.Metrics != nil {
+				if err := json.NewEncoder(opt.Metrics).Encode(p); err != nil {
+					runErr = fmt.Errorf("writing metrics: %w", err)
+					break
 				}
+			}
+			if opt.Progress && !cfg.Quiet {
+				fmt.Fprint(out, "\r\033[K")
 			}
 			if !cfg.Quiet {
 				fmt.Fprintf(out, "ep=%02d stage=%s acc=%.3f | eval T0=%.3f T1=%.3f T2=%.3f loss=%.3f | solved T0=%.3f T1=%.3f T2=%.3f\n",
-					u, t.Training(st), st.MeanReward, p.MeanReward[0], p.MeanReward[1], p.MeanReward[2], st.Loss.Total,
+					u, p.Stage, st.MeanReward, p.MeanReward[0], p.MeanReward[1], p.MeanReward[2], st.Loss.Total,
 					p.SolveRate[0], p.SolveRate[1], p.SolveRate[2])
-			}
-			if solvedEvals >= 2 {
-				if !cfg.Quiet {
+				if t.Solved() {
 					fmt.Fprintf(out, "every trained stage solved at ≥ %.3f in two evaluations in a row: stopping after update %d\n", cfg.StopAt, u)
 				}
+			}
+		}
+		if opt.SaveEvery > 0 && u%opt.SaveEvery == 0 {
+			save()
+			if runErr != nil {
 				break
 			}
 		}
 	}
+	if opt.Progress && !cfg.Quiet {
+		fmt.Fprint(out, "\r\033[K")
+	}
+	save()
 	rep.Updates = t.Updates()
 	rep.TrainSeconds = trainTime.Seconds()
 	if rep.TrainSeconds > 0 {
-		rep.UpdatesPerSecond = float64(rep.Updates) / rep.TrainSeconds
-		rep.EnvStepsPerSecond = float64(rep.Updates*cfg.Batch*cfg.Steps) / rep.TrainSeconds
+		rep.UpdatesPerSecond = float64(done) / rep.TrainSeconds
+		rep.EnvStepsPerSecond = float64(done*cfg.Batch*cfg.Steps) / rep.TrainSeconds
 	}
 	if runErr == nil {
-		for s := 0; s < env.NumStages && cfg.Explain > 0; s++ {
-			if !cfg.Quiet {
-				fmt.Fprintf(out, "\nStage %d samples:\n", s)
-			}
-			for i := 0; i < cfg.Explain; i++ {
-				ex := t.Explain(s, i)
-				rep.Explanations = append(rep.Explanations, ex)
-				if !cfg.Quiet {
-					fmt.Fprintln(out, ex.String())
-				}
-			}
-		}
-		if cfg.FinalEpisodes > 0 {
-			rep.FinalByStage = t.FinalEvaluation(cfg.FinalEpisodes)
-			rep.Final.Episodes = cfg.FinalEpisodes
-			for _, e := range rep.FinalByStage {
-				rep.Final.SolveRate = append(rep.Final.SolveRate, e.SolveRate)
-				rep.Final.MeanReward = append(rep.Final.MeanReward, e.MeanReward)
-			}
-			f := rep.Final
-			fmt.Fprintf(out, "\nFinal greedy accuracies → T0=%.3f, T1=%.3f, T2=%.3f (mean reward, %d episodes per stage)\n",
-				f.MeanReward[0], f.MeanReward[1], f.MeanReward[2], cfg.FinalEpisodes)
-			fmt.Fprintf(out, "Final greedy solve rates → T0=%.3f, T1=%.3f, T2=%.3f\n", f.SolveRate[0], f.SolveRate[1], f.SolveRate[2])
-		}
+		t.Conclude(rep, out)
+	}
+	if errors.Is(runErr, ErrInterrupted) {
+		rep.Interrupted = true
+		fmt.Fprintf(out, "interrupted: stopped after update %d of %d\n", t.Updates(), cfg.Updates)
 	}
 	rep.ParamSHA256 = t.ParamSHA256()
 	rep.WallSeconds = time.Since(start).Seconds()
@@ -137,4 +189,46 @@ func Run(cfg Config, out io.Writer) (*Report, error) {
 			rep.Updates, rep.TrainSeconds, rep.UpdatesPerSecond, rep.EnvStepsPerSecond, rep.WallSeconds, rep.ParamSHA256[:16])
 	}
 	return rep, runErr
+}
+
+// Conclude explains cfg.Explain greedy samples per stage and runs the final
+// evaluation, printing both and filling rep.
+func (t *Trainer) Conclude(rep *Report, out io.Writer) {
+	cfg := t.cfg
+	for s := 0; s < env.NumStages && cfg.Explain > 0; s++ {
+		if !cfg.Quiet {
+			fmt.Fprintf(out, "\nStage %d samples:\n", s)
+		}
+		for i := 0; i < cfg.Explain; i++ {
+			ex := t.Explain(s, i)
+			rep.Explanations = append(rep.Explanations, ex)
+			if !cfg.Quiet {
+				fmt.Fprintln(out, ex.String())
+			}
+		}
+	}
+	if cfg.FinalEpisodes > 0 {
+		rep.FinalByStage = t.FinalEvaluation(cfg.FinalEpisodes)
+		rep.Final = FinalReport{Episodes: cfg.FinalEpisodes}
+		for _, e := range rep.FinalByStage {
+			rep.Final.SolveRate = append(rep.Final.SolveRate, e.SolveRate)
+			rep.Final.MeanReward = append(rep.Final.MeanReward, e.MeanReward)
+		}
+		f := rep.Final
+		fmt.Fprintf(out, "\nFinal greedy accuracies → T0=%.3f, T1=%.3f, T2=%.3f (mean reward, %d episodes per stage)\n",
+			f.MeanReward[0], f.MeanReward[1], f.MeanReward[2], cfg.FinalEpisodes)
+		fmt.Fprintf(out, "Final greedy solve rates → T0=%.3f, T1=%.3f, T2=%.3f\n", f.SolveRate[0], f.SolveRate[1], f.SolveRate[2])
+	}
+}
+
+func interrupted(c <-chan struct{}) bool {
+	if c == nil {
+		return false
+	}
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/kernels"
 	"github.com/simdrl/simdrl/rng"
 )
 
@@ -36,6 +37,9 @@ type Trainer struct {
 	stageCDF [env.NumStages]float64
 	lastEval [env.NumStages]EvalResult
 	haveEval bool
+	// solvedStreak counts evaluations in a row that solved every trained
+	// stage at cfg.StopAt; two end the run.
+	solvedStreak int
 
 	train trainJob
 	eval  evalJob
@@ -94,6 +98,9 @@ func New(cfg Config) (*Trainer, error) {
 // Close stops the worker goroutines.
 func (t *Trainer) Close() { t.pool.close() }
 
+// Backend names the kernels the trainer runs on.
+func (t *Trainer) Backend() string { return kernels.Backend() }
+
 // Config is the trainer's configuration.
 func (t *Trainer) Config() Config { return t.cfg }
 
@@ -149,6 +156,12 @@ func (t *Trainer) Training(st UpdateStats) string {
 // one is solved at cfg.UnlockAt in a greedy evaluation.
 func (t *Trainer) ObserveEval(ev [env.NumStages]EvalResult) {
 	t.lastEval, t.haveEval = ev, true
+	t.solvedStreak++
+	for _, s := range t.mix { // the stages this run trains
+		if t.cfg.StopAt == 0 || ev[s].SolveRate < t.cfg.StopAt {
+			t.solvedStreak = 0
+		}
+	}
 	if t.cfg.Curriculum != "mixed" || t.unlocked >= len(t.mix) {
 		return
 	}
@@ -156,6 +169,10 @@ func (t *Trainer) ObserveEval(ev [env.NumStages]EvalResult) {
 		t.unlocked++
 	}
 }
+
+// Solved reports that two evaluations in a row solved every trained stage at
+// cfg.StopAt, the default recipe's signal to stop.
+func (t *Trainer) Solved() bool { return t.solvedStreak >= 2 }
 
 // updateStageWeights sets the mixed curriculum's stage distribution over the
 // unlocked stages: uniform, or with Focus in proportion to 0.1 + the stage's

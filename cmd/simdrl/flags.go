@@ -13,9 +13,24 @@ import (
 
 var errHelp = errors.New("help requested")
 
+// files are the command's own options around training.
+type files struct {
+	save, load, resume string
+	saveEvery          int
+	evalOnly           bool
+	metrics, plot      string
+}
+
 // parseFlags reads the command line into a Config: the recipe's values, then
 // every flag given explicitly on top. Both -flag and --flag spellings work.
+// The returned override applies the explicit flags to another base config
+// (a resumed checkpoint's).
 func parseFlags(args []string, stdout io.Writer) (trainer.Config, error) {
+	cfg, _, _, err := parseCommandLine(args, stdout)
+	return cfg, err
+}
+
+func parseCommandLine(args []string, stdout io.Writer) (trainer.Config, files, func(trainer.Config) (trainer.Config, error), error) {
 	def := trainer.DefaultRecipe()
 	fs := flag.NewFlagSet("simdrl", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are printed once, by the caller
@@ -45,63 +60,94 @@ func parseFlags(args []string, stdout io.Writer) (trainer.Config, error) {
 	entropyFinal := fs.Float64("entropy-final", def.EntropyFinal, "entropy coefficient decays linearly to this over the run (< 0: constant)")
 	focus := fs.Bool("focus", def.Focus, "mixed curriculum: draw stages in proportion to 0.1 + their last eval failure rate")
 	stopAt := fs.Float64("stop-at", def.StopAt, "stop once two evaluations in a row solve every stage at this rate (0: never)")
+	var fl files
+	fs.StringVar(&fl.save, "save", "", "write a checkpoint (safetensors) to this file every -save-every updates and at the end")
+	fs.IntVar(&fl.saveEvery, "save-every", 0, "with -save: also save every N updates (0: only at the end)")
+	fs.StringVar(&fl.load, "load", "", "start from the weights of this checkpoint (not its optimiser or schedule)")
+	fs.StringVar(&fl.resume, "resume", "", "continue the run saved in this checkpoint exactly where it stopped")
+	fs.BoolVar(&fl.evalOnly, "eval-only", false, "with -load or -resume: evaluate and explain, no training")
+	fs.StringVar(&fl.metrics, "metrics", "", "append one JSON line per evaluation to this file")
+	fs.StringVar(&fl.plot, "plot", "", "draw the learning curves into this PNG file at the end")
 	report := fs.String("report", "", "write a JSON report to this file")
 	quiet := fs.Bool("quiet", false, "print only the final lines")
 	help := fs.BoolP("help", "h", false, "show this help")
 
+	fail := func(err error) (trainer.Config, files, func(trainer.Config) (trainer.Config, error), error) {
+		return trainer.Config{}, fl, nil, err
+	}
 	if err := fs.Parse(normalizeArgs(args, fs)); err != nil {
-		return trainer.Config{}, err
+		return fail(err)
 	}
 	if *help {
 		fmt.Fprintf(stdout, "Usage: simdrl [flags]\n\nTrains the GRU actor-critic tool-use agent with batched REINFORCE.\n"+
 			"Flags may be written -flag or --flag. Defaults are the default recipe's.\n\n%s", fs.FlagUsages())
-		return trainer.Config{}, errHelp
+		return fail(errHelp)
 	}
 	if fs.NArg() > 0 {
-		return trainer.Config{}, fmt.Errorf("unexpected argument %q (flags only; see -h)", fs.Arg(0))
+		return fail(fmt.Errorf("unexpected argument %q (flags only; see -h)", fs.Arg(0)))
 	}
-	cfg, err := trainer.Recipe(*recipe)
+	switch {
+	case fl.load != "" && fl.resume != "":
+		return fail(fmt.Errorf("-load and -resume exclude each other: -resume continues a run, -load only takes its weights"))
+	case fl.evalOnly && fl.load == "" && fl.resume == "":
+		return fail(fmt.Errorf("-eval-only needs a model: give -load FILE"))
+	case fl.saveEvery < 0:
+		return fail(fmt.Errorf("-save-every must be ≥ 0, got %d", fl.saveEvery))
+	case fl.saveEvery > 0 && fl.save == "":
+		return fail(fmt.Errorf("-save-every needs -save FILE"))
+	}
+	base, err := trainer.Recipe(*recipe)
 	if err != nil {
-		return trainer.Config{}, fmt.Errorf("-recipe: %v", err)
+		return fail(fmt.Errorf("-recipe: %v", err))
 	}
-	cfg.Threads = *threads
-	set := func(name string, apply func()) {
-		if fs.Changed(name) {
-			apply()
-		}
-	}
-	set("device", func() { cfg.Device = *device })
-	set("seed", func() { cfg.Seed = *seed })
-	set("updates", func() { cfg.Updates = *updates })
-	set("batch", func() { cfg.Batch = *batch })
-	set("lr", func() { cfg.LR = *lr })
-	set("hidden", func() { cfg.Hidden = *hidden })
-	set("steps", func() { cfg.Steps = *steps })
-	set("entropy-coef", func() { cfg.EntropyCoef = *entropy })
-	set("value-coef", func() { cfg.ValueCoef = *value })
-	set("clip", func() { cfg.Clip = *clip })
-	set("eval-every", func() { cfg.EvalEvery = *evalEvery })
-	set("eval-batch", func() { cfg.EvalBatch = *evalBatch })
-	set("final-episodes", func() { cfg.FinalEpisodes = *final })
-	set("explain", func() { cfg.Explain = *explain })
-	set("chunk", func() { cfg.Chunk = *chunk })
-	set("curriculum", func() { cfg.Curriculum = *curriculum })
-	set("unlock-at", func() { cfg.UnlockAt = *unlockAt })
-	set("baseline", func() { cfg.Baseline = *baseline })
-	set("mask-after-answer", func() { cfg.MaskAfterAnswer = *mask })
-	set("entropy-final", func() { cfg.EntropyFinal = *entropyFinal })
-	set("focus", func() { cfg.Focus = *focus })
-	set("stop-at", func() { cfg.StopAt = *stopAt })
-	cfg.Report = *report
-	cfg.Quiet = *quiet
+	var stageList []int
 	if fs.Changed("stages") {
-		s, err := trainer.ParseStages(*stages)
-		if err != nil {
-			return trainer.Config{}, err
+		if stageList, err = trainer.ParseStages(*stages); err != nil {
+			return fail(err)
 		}
-		cfg.Stages = s
 	}
-	return cfg, cfg.Validate()
+	override := func(cfg trainer.Config) (trainer.Config, error) {
+		if fs.Changed("recipe") && fl.resume != "" && *recipe != cfg.Recipe {
+			return cfg, fmt.Errorf("-recipe %s differs from the checkpoint's %s; -resume keeps the run's recipe", *recipe, cfg.Recipe)
+		}
+		set := func(name string, apply func()) {
+			if fs.Changed(name) {
+				apply()
+			}
+		}
+		cfg.Threads = *threads // not part of the arithmetic: always this machine's
+		set("device", func() { cfg.Device = *device })
+		set("seed", func() { cfg.Seed = *seed })
+		set("updates", func() { cfg.Updates = *updates })
+		set("batch", func() { cfg.Batch = *batch })
+		set("lr", func() { cfg.LR = *lr })
+		set("hidden", func() { cfg.Hidden = *hidden })
+		set("steps", func() { cfg.Steps = *steps })
+		set("entropy-coef", func() { cfg.EntropyCoef = *entropy })
+		set("value-coef", func() { cfg.ValueCoef = *value })
+		set("clip", func() { cfg.Clip = *clip })
+		set("eval-every", func() { cfg.EvalEvery = *evalEvery })
+		set("eval-batch", func() { cfg.EvalBatch = *evalBatch })
+		set("final-episodes", func() { cfg.FinalEpisodes = *final })
+		set("explain", func() { cfg.Explain = *explain })
+		set("chunk", func() { cfg.Chunk = *chunk })
+		set("curriculum", func() { cfg.Curriculum = *curriculum })
+		set("unlock-at", func() { cfg.UnlockAt = *unlockAt })
+		set("baseline", func() { cfg.Baseline = *baseline })
+		set("mask-after-answer", func() { cfg.MaskAfterAnswer = *mask })
+		set("entropy-final", func() { cfg.EntropyFinal = *entropyFinal })
+		set("focus", func() { cfg.Focus = *focus })
+		set("stop-at", func() { cfg.StopAt = *stopAt })
+		set("stages", func() { cfg.Stages = stageList })
+		cfg.Report = *report
+		cfg.Quiet = *quiet
+		return cfg, cfg.Validate()
+	}
+	cfg, err := override(base)
+	if err != nil {
+		return fail(err)
+	}
+	return cfg, fl, override, nil
 }
 
 // normalizeArgs turns Go-style single-dash long flags (-threads 16,

@@ -11,49 +11,184 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 
+	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/trainer"
 )
 
-// Exit codes: 0 done, 1 training failed, 2 bad usage.
+// Exit codes: 0 done, 1 training failed, 2 bad usage, 128+signal when
+// interrupted (130 for Ctrl-C, 143 for SIGTERM).
 const (
 	exitFail  = 1
 	exitUsage = 2
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, sigs))
 }
 
-func run(args []string, stdout, stderr io.Writer) int {
-	cfg, err := parseFlags(args, stdout)
+// run is the whole command; sigs delivers interruptions (nil: none).
+func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "simdrl: "+format+"\n", a...)
+		return exitUsage
+	}
+	cfg, fl, override, err := parseCommandLine(args, stdout)
 	if errors.Is(err, errHelp) {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "simdrl: %v\n", err)
-		return exitUsage
+		return usage("%v", err)
 	}
 	if cfg.Device == "cuda" {
-		fmt.Fprintln(stderr, "simdrl: -device cuda: this build has no CUDA backend yet; use -device cpu")
-		return exitUsage
+		return usage("-device cuda: this build has no CUDA backend yet; use -device cpu")
+	}
+	for _, out := range []struct{ flag, path string }{{"-report", cfg.Report}, {"-save", fl.save}, {"-metrics", fl.metrics}, {"-plot", fl.plot}} {
+		if out.path != "" {
+			if err := checkWritable(out.path); err != nil {
+				return usage("%s: %v", out.flag, err)
+			}
+		}
+	}
+
+	// The model: fresh, weights from -load, or a whole run from -resume.
+	var t *trainer.Trainer
+	switch {
+	case fl.resume != "":
+		f, err := checkpoint.ReadFile(fl.resume)
+		if err != nil {
+			return usage("-resume: %v", err)
+		}
+		saved, err := trainer.CheckpointConfig(f)
+		if err != nil {
+			return usage("-resume %s: %v", fl.resume, err)
+		}
+		if cfg, err = override(saved); err != nil {
+			return usage("-resume: %v", err)
+		}
+		if t, err = trainer.Resume(f, cfg); err != nil {
+			return usage("-resume %s: %v", fl.resume, err)
+		}
+	default:
+		if t, err = trainer.New(cfg); err != nil {
+			return usage("%v", err)
+		}
+		if fl.load != "" {
+			f, err := checkpoint.ReadFile(fl.load)
+			if err == nil {
+				err = t.LoadWeights(f)
+			}
+			if err != nil {
+				t.Close()
+				return usage("-load: %v", err)
+			}
+		}
+	}
+
+	if fl.evalOnly {
+		defer t.Close()
+		rep := &trainer.Report{Config: cfg, Updates: t.Updates()}
+		t.Conclude(rep, stdout)
+		rep.Backend, rep.ParamSHA256 = t.Backend(), t.ParamSHA256()
+		return finish(cfg, fl, rep, nil, stderr)
+	}
+
+	opt := trainer.Options{Trainer: t, SaveEvery: fl.saveEvery, Progress: isTerminal(stdout) && !cfg.Quiet}
+	if fl.save != "" {
+		opt.Save = func(t *trainer.Trainer) error { return checkpoint.WriteFile(fl.save, t.Checkpoint()) }
+	}
+	if fl.metrics != "" {
+		mf, err := os.OpenFile(fl.metrics, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return usage("-metrics: %v", err)
+		}
+		defer mf.Close()
+		opt.Metrics = mf
+	}
+	// The first signal finishes the current update (and saves); a second
+	// one exits at once.
+	interrupt := make(chan struct{})
+	opt.Interrupt = interrupt
+	var caught os.Signal
+	stop := make(chan struct{})
+	defer close(stop)
+	caughtc := make(chan os.Signal, 1)
+	go func() {
+		select {
+		case s := <-sigs:
+			caughtc <- s
+			fmt.Fprintf(stderr, "\nsimdrl: %v: finishing the current update (again to quit at once)\n", s)
+			close(interrupt)
+		case <-stop:
+			return
+		}
+		select {
+		case s := <-sigs:
+			fmt.Fprintf(stderr, "simdrl: %v again: quitting now\n", s)
+			os.Exit(exitCodeFor(s))
+		case <-stop:
+		}
+	}()
+
+	rep, runErr := trainer.RunWith(cfg, stdout, opt)
+	select {
+	case caught = <-caughtc:
+	default:
+	}
+	code := finish(cfg, fl, rep, runErr, stderr)
+	if errors.Is(runErr, trainer.ErrInterrupted) && caught != nil {
+		if fl.save != "" {
+			fmt.Fprintf(stderr, "simdrl: checkpoint after update %d in %s; continue with -resume %s\n", rep.Updates, fl.save, fl.save)
+		}
+		return exitCodeFor(caught)
+	}
+	return code
+}
+
+// finish writes the report and the plot and turns the run's error into an
+// exit code.
+func finish(cfg trainer.Config, fl files, rep *trainer.Report, runErr error, stderr io.Writer) int {
+	code := 0
+	if runErr != nil && !errors.Is(runErr, trainer.ErrInterrupted) {
+		fmt.Fprintf(stderr, "simdrl: %v\n", runErr)
+		code = exitFail
+	}
+	if rep == nil {
+		return code
 	}
 	if cfg.Report != "" {
-		if err := checkWritable(cfg.Report); err != nil {
-			fmt.Fprintf(stderr, "simdrl: -report: %v\n", err)
-			return exitUsage
-		}
-	}
-	rep, runErr := trainer.Run(cfg, stdout)
-	if rep != nil && cfg.Report != "" {
 		if err := writeReport(cfg.Report, rep); err != nil {
 			fmt.Fprintf(stderr, "simdrl: -report: %v\n", err)
-			return exitFail
+			code = exitFail
 		}
 	}
-	if runErr != nil {
-		fmt.Fprintf(stderr, "simdrl: %v\n", runErr)
-		return exitFail
+	if fl.plot != "" {
+		if err := writePlot(fl.plot, rep); err != nil {
+			fmt.Fprintf(stderr, "simdrl: %v\n", err)
+			code = exitFail
+		}
 	}
-	return 0
+	return code
+}
+
+func exitCodeFor(s os.Signal) int {
+	if s == syscall.SIGTERM {
+		return 128 + int(syscall.SIGTERM)
+	}
+	return 128 + int(syscall.SIGINT)
+}
+
+// isTerminal reports whether w is a character device (a live progress line
+// is drawn there; a pipe or file gets plain lines).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

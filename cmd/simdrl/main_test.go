@@ -13,7 +13,7 @@ import (
 
 func runCLI(args ...string) (code int, stdout, stderr string) {
 	var o, e bytes.Buffer
-	code = run(args, &o, &e)
+	code = run(args, &o, &e, nil)
 	return code, o.String(), e.String()
 }
 

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// small is a quick run of the default recipe's machinery.
+var small = []string{"-batch", "32", "-chunk", "16", "-eval-every", "2", "-eval-batch", "10", "-final-episodes", "20", "-explain", "1"}
+
+func readReport(t *testing.T, path string) map[string]any {
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var rep map[string]any
+	require.NoError(t, json.Unmarshal(raw, &rep))
+	return rep
+}
+
+func TestSaveLoadEvalOnlyMetricsPlot(t *testing.T) {
+	dir := t.TempDir()
+	ck, rep1, metrics, png := filepath.Join(dir, "m.safetensors"), filepath.Join(dir, "r1.json"), filepath.Join(dir, "m.jsonl"), filepath.Join(dir, "c.png")
+	code, _, stderr := runCLI(append(small, "-updates", "6", "-save", ck, "-save-every", "2", "-report", rep1, "-metrics", metrics, "-plot", png)...)
+	require.Equal(t, 0, code, stderr)
+
+	lines := strings.Split(strings.TrimSpace(readFile(t, metrics)), "\n")
+	require.Len(t, lines, 3)
+	for _, l := range lines {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal([]byte(l), &m))
+		for _, k := range []string{"update", "stage", "train_reward", "loss", "grad_norm", "eval_mean_reward", "eval_solve_rate", "updates_per_second"} {
+			require.Containsf(t, m, k, "metrics line lacks %s", k)
+		}
+	}
+	pngBytes, err := os.ReadFile(png)
+	require.NoError(t, err)
+	require.True(t, bytes.HasPrefix(pngBytes, []byte("\x89PNG\r\n\x1a\n")))
+
+	// -eval-only -load evaluates the saved weights: same greedy results, same hash.
+	rep2 := filepath.Join(dir, "r2.json")
+	code, out, stderr := runCLI(append(small, "-load", ck, "-eval-only", "-report", rep2)...)
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, out, "Final greedy solve rates")
+	a, b := readReport(t, rep1), readReport(t, rep2)
+	require.Equal(t, a["param_sha256"], b["param_sha256"])
+	require.Equal(t, a["final"], b["final"])
+
+	// A checkpoint of another size is refused with a clear line.
+	code, _, stderr = runCLI("-load", ck, "-hidden", "32", "-eval-only")
+	require.Equal(t, 2, code)
+	require.Contains(t, stderr, "check -hidden")
+	for _, args := range [][]string{{"-resume", ck, "-load", ck}, {"-eval-only"}, {"-save-every", "3"},
+		{"-load", filepath.Join(dir, "missing.safetensors")}, {"-resume", png}, {"-plot", filepath.Join(dir, "x.jpg"), "-updates", "2", "-eval-every", "1"}} {
+		code, _, stderr = runCLI(args...)
+		require.NotEqualf(t, 0, code, "%v", args)
+		require.Truef(t, strings.HasPrefix(stderr, "simdrl: "), "%v: %q", args, stderr)
+		require.NotContains(t, stderr, "goroutine")
+	}
+}
+
+func readFile(t *testing.T, p string) string {
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// TestInterruptSavesAndResumes runs the real binary, sends SIGINT (then, in
+// a second run, SIGTERM) after a few updates, and checks the exit code, the
+// checkpoint, and that resuming it finishes with the parameters of an
+// uninterrupted run.
+func TestInterruptSavesAndResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary several times; covered by the full test run")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "simdrl")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	require.NoError(t, build.Run())
+	args := append([]string{"-updates", "400", "-stop-at", "0", "-eval-every", "1", "-threads", "2"}, small[:len(small)-4]...)
+	args = append(args, "-final-episodes", "0", "-explain", "0")
+
+	fullRep := filepath.Join(dir, "full.json")
+	out, err := exec.Command(bin, append(args, "-updates", "40", "-report", fullRep)...).CombinedOutput()
+	require.NoError(t, err, string(out))
+
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		ck := filepath.Join(dir, sig.String()+".safetensors")
+		cmd := exec.Command(bin, append(args, "-updates", "40", "-save", ck)...)
+		stdout, err := cmd.StdoutPipe()
+		require.NoError(t, err)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		require.NoError(t, cmd.Start())
+		sc := bufio.NewScanner(stdout)
+		seen := 0
+		for sc.Scan() && seen < 3 {
+			if strings.HasPrefix(sc.Text(), "ep=") {
+				seen++
+			}
+		}
+		require.NoError(t, cmd.Process.Signal(sig))
+		go func() {
+			for sc.Scan() {
+			}
+		}()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err = <-done:
+		case <-time.After(60 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("%v: the run did not stop", sig)
+		}
+		var exitErr *exec.ExitError
+		require.ErrorAs(t, err, &exitErr)
+		require.Equal(t, 128+int(sig), exitErr.ExitCode(), stderr.String())
+		require.Contains(t, stderr.String(), "checkpoint after update")
+		require.Contains(t, stderr.String(), "-resume "+ck)
+
+		resRep := filepath.Join(dir, sig.String()+".json")
+		out, err := exec.Command(bin, "-resume", ck, "-threads", "1", "-report", resRep).CombinedOutput()
+		require.NoError(t, err, string(out))
+		require.Contains(t, string(out), "resuming after update")
+		require.Equal(t, readReport(t, fullRep)["param_sha256"], readReport(t, resRep)["param_sha256"], "%v: resumed run differs", sig)
+	}
+}

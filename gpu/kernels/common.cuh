@@ -1,0 +1,90 @@
+// common.cuh: definitions shared by every kernel family, and by the host-side
+// checks in ../internal/devfn, which compile the *.cuh headers as plain C to
+// compare them with the Go packages (rng, env, kernels, trainer) on the CPU.
+//
+// Everything in the headers is written in the common subset of C99 and CUDA
+// C++: no templates, no references, no CUDA intrinsics outside #ifdef
+// __CUDA_ARCH__.
+#ifndef SIMDRL_COMMON_CUH
+#define SIMDRL_COMMON_CUH
+
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define SIMDRL_HD static __host__ __device__ __forceinline__
+#else
+#include <math.h>
+#define SIMDRL_HD static inline
+#endif
+
+// float64 operations that must round after every step, as Go does: nvcc would
+// otherwise contract a*b+c into one fused multiply-add and change the last bit
+// of a reward.
+#ifdef __CUDA_ARCH__
+#define SIMDRL_DMUL(a, b) __dmul_rn((a), (b))
+#define SIMDRL_DADD(a, b) __dadd_rn((a), (b))
+#else
+#define SIMDRL_DMUL(a, b) ((a) * (b))
+#define SIMDRL_DADD(a, b) ((a) + (b))
+#endif
+
+// The vocabulary (env/tokens.go).
+#define SIMDRL_CTX 10
+#define SIMDRL_MUL 11
+#define SIMDRL_ADD 12
+#define SIMDRL_SUB 13
+#define SIMDRL_ANS 14
+#define SIMDRL_STO 15
+#define SIMDRL_RCL 16
+#define SIMDRL_EOS 17
+#define SIMDRL_MAX_STEPS 7 // env.MaxSteps
+#define SIMDRL_STAGES 3    // env.NumStages
+
+// A task as the kernels store it: TASK_WORDS int32 per episode, the stage then
+// the five digits a..e.
+#define SIMDRL_TASK_WORDS 6
+
+// Per-block statistics written by the rollout kernel (float64 each).
+#define SIMDRL_STAT_REWARD 0
+#define SIMDRL_STAT_SOLVED 1
+#define SIMDRL_STAT_PG 2
+#define SIMDRL_STAT_VALUE 3
+#define SIMDRL_STAT_ENTROPY 4
+#define SIMDRL_NSTATS 5
+
+// What simdrl_finish writes (float64 each), read back by the host.
+#define SIMDRL_FIN_REWARD 0
+#define SIMDRL_FIN_SOLVED 1
+#define SIMDRL_FIN_PG 2
+#define SIMDRL_FIN_VALUE 3
+#define SIMDRL_FIN_ENTROPY 4
+#define SIMDRL_FIN_SUMSQ 5
+#define SIMDRL_FIN_NORM 6
+#define SIMDRL_FIN_SCALE 7
+#define SIMDRL_FIN_OK 8
+#define SIMDRL_NFIN 9
+
+// The flat parameter layout (gru/params.go): emb V×d, stage_emb 3×d,
+// W_ih 3d×d, W_hh 3d×d, b_ih 3d, b_hh 3d, pi.weight V×d, pi.bias V,
+// v.weight d, v.bias 1.
+typedef struct {
+    int emb, stage, wih, whh, bih, bhh, piw, pib, vw, vb, size;
+} simdrl_layout;
+
+SIMDRL_HD simdrl_layout simdrl_layout_of(int V, int d) {
+    simdrl_layout l;
+    l.emb = 0;
+    l.stage = l.emb + V * d;
+    l.wih = l.stage + SIMDRL_STAGES * d;
+    l.whh = l.wih + 3 * d * d;
+    l.bih = l.whh + 3 * d * d;
+    l.bhh = l.bih + 3 * d;
+    l.piw = l.bhh + 3 * d;
+    l.pib = l.piw + V * d;
+    l.vw = l.pib + V;
+    l.vb = l.vw + d;
+    l.size = l.vb + 1;
+    return l;
+}
+
+#endif

@@ -1,0 +1,247 @@
+// rollout.cu: the forward pass of a whole update in one kernel. A block owns a
+// tile of E episodes for all T steps: it draws their tasks (philox.cuh),
+// builds h0, and for every step computes gh = W_hh·h + b_hh fused with the
+// GRU gates (gru.cuh), the policy and value heads, log-softmax, entropy and
+// the sampled or greedy action (policy.cuh); then it scores the programs
+// (env.cuh) and writes the loss weights (loss.cuh). The hidden states of the
+// tile live in shared memory, and so does W_hhᵀ when the tile is large enough
+// to pay for loading it (use_smem_w).
+//
+// Thread layout: blockDim.x = d rounded up to a warp (thread x owns hidden
+// unit j = x), blockDim.y = G groups; each thread computes the three gate rows
+// of its unit for EPT episodes (E = EPT·G), so the gates are applied in
+// registers, never stored as a 3d-wide row.
+#include "env.cuh"
+#include "gru.cuh"
+#include "loss.cuh"
+#include "philox.cuh"
+#include "policy.cuh"
+
+// simdrl_derive refreshes the tensors derived from the parameters after each
+// change: the token table V×3d (emb·W_ihᵀ + b_ih, gru/prepare.go), W_hhᵀ
+// (d×3d), the stacked heads [pi.weight; v.weight] transposed (d×(V+1)) and
+// natural ((V+1)×d), and their bias (V+1).
+extern "C" __global__ void simdrl_derive(const float *__restrict__ P, int d, int V, float *table, float *whhT, float *headsT, float *headsN,
+                                         float *headsB) {
+    const simdrl_layout L = simdrl_layout_of(V, d);
+    const int G3 = 3 * d, V1 = V + 1;
+    const long nTable = (long)V * G3, nWT = (long)d * G3, nHT = (long)d * V1, nHN = (long)V1 * d, total = nTable + nWT + nHT + nHN + V1;
+    for (long q = (long)blockIdx.x * blockDim.x + threadIdx.x; q < total; q += (long)gridDim.x * blockDim.x) {
+        long k = q;
+        if (k < nTable) {
+            const int v = (int)(k / G3), g = (int)(k % G3);
+            const float *e = P + L.emb + v * d, *w = P + L.wih + (long)g * d;
+            float s = 0.0f;
+            for (int c = 0; c < d; c++) s += e[c] * w[c];
+            table[k] = P[L.bih + g] + s;
+            continue;
+        }
+        k -= nTable;
+        if (k < nWT) {
+            const int c = (int)(k / G3), g = (int)(k % G3);
+            whhT[k] = P[L.whh + (long)g * d + c];
+            continue;
+        }
+        k -= nWT;
+        if (k < nHT) {
+            const int c = (int)(k / V1), v = (int)(k % V1);
+            headsT[k] = v < V ? P[L.piw + v * d + c] : P[L.vw + c];
+            continue;
+        }
+        k -= nHT;
+        if (k < nHN) {
+            const int v = (int)(k / d), c = (int)(k % d);
+            headsN[k] = v < V ? P[L.piw + v * d + c] : P[L.vw + c];
+            continue;
+        }
+        k -= nHN;
+        headsB[k] = k < V ? P[L.pib + k] : P[L.vb];
+    }
+}
+
+// The rollout's parameters, in launch order (gpu/engine.go packs them).
+#define ROLLOUT_PARAMS                                                                                                                  \
+    const float *__restrict__ P, const float *__restrict__ table, const float *__restrict__ whhT, const float *__restrict__ headsT,       \
+        const float *__restrict__ headsB, int B, int T, int d, int V, int use_smem_w, uint32_t k0, uint32_t k1, uint32_t round,          \
+        uint32_t purpose, int fixed_stage, int mix, int unlocked, double cdf0, double cdf1, int greedy, int train, int step_baseline,   \
+        int mask, double value_coef, double entropy_coef, int loss_batch, float *h, float *act, float *ghn, float *logp, float *logpa,  \
+        float *val, float *ent, int32_t *tokens, int32_t *tasks, float *dlogp, float *dent, float *dval, double *block_stats
+#define ROLLOUT_ARGS                                                                                                                    \
+    P, table, whhT, headsT, headsB, B, T, d, V, use_smem_w, k0, k1, round, purpose, fixed_stage, mix, unlocked, cdf0, cdf1, greedy,      \
+        train, step_baseline, mask, value_coef, entropy_coef, loss_batch, h, act, ghn, logp, logpa, val, ent, tokens, tasks, dlogp,     \
+        dent, dval, block_stats
+
+// Layouts written (step-major, as gru.Workspace): h (T+1)×B×d, act T×B×3d
+// (r, z, n), ghn T×B×d (W_hh·h + b_hh, n rows), logp T×B×V, logpa/val/ent and
+// the loss weights T×B, tokens (T+1)×B (CTX, then the actions), tasks B×6.
+// With train = 0 (evaluation) only tokens, tasks and block_stats are written.
+template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
+    extern __shared__ double smem_d[];
+    const int DP = blockDim.x, G = blockDim.y, E = EPT * G;
+    const int tid = threadIdx.y * DP + threadIdx.x, nthr = DP * G;
+    const int b0 = blockIdx.x * E;
+    const int nE = min(E, B - b0);
+    const int G3 = 3 * d, V1 = V + 1;
+    const simdrl_layout L = simdrl_layout_of(V, d);
+
+    double *sStat = smem_d;                                    // E×NSTATS
+    int32_t *sTask = (int32_t *)(sStat + E * SIMDRL_NSTATS);   // E×6
+    int32_t *sTok = sTask + E * SIMDRL_TASK_WORDS;             // E
+    float *sW = (float *)(sTok + E);                           // d×3d (use_smem_w)
+    float *sHT = sW + (use_smem_w ? d * G3 : 0);               // d×(V+1)
+    float *sHB = sHT + d * V1;                                 // V+1
+    float *sBhh = sHB + V1;                                    // 3d
+    float *sH0 = sBhh + G3;                                    // E×d
+    float *sH1 = sH0 + E * d;                                  // E×d
+    float *sHeads = sH1 + E * d;                               // E×(V+1)
+    float *sLogp = sHeads + E * V1;                            // E×V
+
+    if (use_smem_w)
+        for (int i = tid; i < d * G3; i += nthr) sW[i] = whhT[i];
+    for (int i = tid; i < d * V1; i += nthr) sHT[i] = headsT[i];
+    for (int i = tid; i < V1; i += nthr) sHB[i] = headsB[i];
+    for (int i = tid; i < G3; i += nthr) sBhh[i] = P[L.bhh + i];
+    const float *W = use_smem_w ? sW : whhT;
+
+    for (int e = tid; e < E; e += nthr) {
+        int32_t *tk = sTask + e * SIMDRL_TASK_WORDS;
+        if (e < nE) {
+            const uint32_t b = (uint32_t)(b0 + e);
+            const int stage = fixed_stage >= 0 ? fixed_stage : simdrl_draw_stage(k0, k1, round, b, mix, unlocked, cdf0, cdf1);
+            simdrl_draw_task(k0, k1, round, b, purpose, stage, tk);
+            for (int q = 0; q < SIMDRL_TASK_WORDS; q++) tasks[(size_t)b * SIMDRL_TASK_WORDS + q] = tk[q];
+            tokens[b] = SIMDRL_CTX;
+        } else {
+            for (int q = 0; q < SIMDRL_TASK_WORDS; q++) tk[q] = 0;
+        }
+        sTok[e] = SIMDRL_CTX;
+    }
+    __syncthreads();
+
+    // h0 = tanh(mean of emb over the context tokens + stage_emb[stage]).
+    for (int i = tid; i < E * d; i += nthr) {
+        const int e = i / d, j = i % d;
+        float x = 0.0f;
+        if (e < nE) {
+            const int32_t *tk = sTask + e * SIMDRL_TASK_WORDS;
+            const int stage = tk[0], n = 3 + stage;
+            float s = 0.0f;
+            for (int q = 0; q < n; q++) s += P[L.emb + tk[1 + q] * d + j];
+            s += P[L.emb + SIMDRL_CTX * d + j];
+            const float inv = 1.0f / (float)(n + 1);
+            x = tanhf(s * inv + P[L.stage + stage * d + j]);
+            if (train) h[(size_t)(b0 + e) * d + j] = x;
+        }
+        sH0[i] = x;
+    }
+    __syncthreads();
+
+    const int j = threadIdx.x, y = threadIdx.y;
+    for (int t = 0; t < T; t++) {
+        const float *hp = (t & 1) ? sH1 : sH0;
+        float *hn = (t & 1) ? sH0 : sH1;
+        if (j < d) {
+            float ar[EPT], az[EPT], an[EPT];
+#pragma unroll
+            for (int i = 0; i < EPT; i++) ar[i] = az[i] = an[i] = 0.0f;
+            const float *hrow = hp + y * EPT * d;
+            for (int k = 0; k < d; k++) {
+                const float *wk = W + k * G3;
+                const float wr = wk[j], wz = wk[d + j], wn = wk[2 * d + j];
+#pragma unroll
+                for (int i = 0; i < EPT; i++) {
+                    const float hv = hrow[i * d + k];
+                    ar[i] += hv * wr;
+                    az[i] += hv * wz;
+                    an[i] += hv * wn;
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < EPT; i++) {
+                const int e = y * EPT + i;
+                float hnew = 0.0f;
+                if (e < nE) {
+                    const size_t row = (size_t)t * B + b0 + e;
+                    const float *gi = table + sTok[e] * G3;
+                    const float ghr = sBhh[j] + ar[i], ghz = sBhh[d + j] + az[i], ghnv = sBhh[2 * d + j] + an[i];
+                    float r, z, n;
+                    hnew = simdrl_gru_unit(gi[j], gi[d + j], gi[2 * d + j], ghr, ghz, ghnv, hrow[i * d + j], &r, &z, &n);
+                    if (train) {
+                        float *a = act + row * G3;
+                        a[j] = r;
+                        a[d + j] = z;
+                        a[2 * d + j] = n;
+                        ghn[row * d + j] = ghnv;
+                        h[(row + B) * d + j] = hnew;
+                    }
+                }
+                hn[e * d + j] = hnew;
+            }
+        }
+        __syncthreads();
+        // The heads: logits and value, bias + h'·[pi;v]ᵀ.
+        for (int i = tid; i < nE * V1; i += nthr) {
+            const int e = i / V1, v = i % V1;
+            const float *hr = hn + e * d;
+            float s = 0.0f;
+            for (int k = 0; k < d; k++) s += hr[k] * sHT[k * V1 + v];
+            sHeads[e * V1 + v] = sHB[v] + s;
+        }
+        __syncthreads();
+        // The policy, one thread per episode.
+        for (int e = tid; e < nE; e += nthr) {
+            const size_t b = b0 + e, row = (size_t)t * B + b;
+            const float *x = sHeads + e * V1;
+            float *lp = sLogp + e * V;
+            const float en = simdrl_policy_row(x, V, lp);
+            const int a = greedy ? simdrl_argmax_row(x, V)
+                                 : simdrl_sample_row(lp, V, simdrl_uniform(k0, k1, round, (uint32_t)b, (uint32_t)t, SIMDRL_PURPOSE_ACTION));
+            sTok[e] = a;
+            tokens[row + B] = a;
+            if (train) {
+                float *lg = logp + row * V;
+                for (int v = 0; v < V; v++) lg[v] = lp[v];
+                logpa[row] = lp[a];
+                val[row] = x[V];
+                ent[row] = en;
+            }
+        }
+        __syncthreads();
+    }
+
+    // Score the programs, then the loss weights; the same thread handled
+    // episode e above, so its global writes are visible here.
+    for (int e = tid; e < E; e += nthr) {
+        double *st = sStat + e * SIMDRL_NSTATS;
+        for (int q = 0; q < SIMDRL_NSTATS; q++) st[q] = 0.0;
+        if (e < nE) {
+            const size_t b = b0 + e;
+            const int32_t *prog = tokens + B + b;
+            const simdrl_outcome o = simdrl_env_run(sTask + e * SIMDRL_TASK_WORDS, prog, B, T);
+            st[SIMDRL_STAT_SOLVED] = o.correct ? 1.0 : 0.0;
+            if (train) {
+                const float R = (float)o.reward; // rewards are float32 in training, as torch.tensor(...).float()
+                st[SIMDRL_STAT_REWARD] = (double)R;
+                const int last = (step_baseline && mask) ? simdrl_answer_step(prog, B, T) : T - 1;
+                const simdrl_terms tr = simdrl_episode_loss(T, B, logpa + b, val + b, ent + b, R, loss_batch, value_coef, entropy_coef,
+                                                            step_baseline, last, dlogp + b, dent + b, dval + b);
+                st[SIMDRL_STAT_PG] = tr.pg;
+                st[SIMDRL_STAT_VALUE] = tr.value;
+                st[SIMDRL_STAT_ENTROPY] = tr.entropy;
+            } else {
+                st[SIMDRL_STAT_REWARD] = o.reward;
+            }
+        }
+    }
+    __syncthreads();
+    if (tid < SIMDRL_NSTATS) {
+        double s = 0.0;
+        for (int e = 0; e < E; e++) s += sStat[e * SIMDRL_NSTATS + tid];
+        block_stats[(size_t)blockIdx.x * SIMDRL_NSTATS + tid] = s;
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(1024) simdrl_rollout_e1(ROLLOUT_PARAMS) { rollout<1>(ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(1024) simdrl_rollout_e2(ROLLOUT_PARAMS) { rollout<2>(ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(1024) simdrl_rollout_e4(ROLLOUT_PARAMS) { rollout<4>(ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(1024) simdrl_rollout_e8(ROLLOUT_PARAMS) { rollout<8>(ROLLOUT_ARGS); }

@@ -1,0 +1,144 @@
+package trainer
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/simdrl/simdrl/checkpoint"
+	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/gru"
+)
+
+// A checkpoint is a safetensors file: the model under PyTorch's state_dict
+// names and shapes (a PyTorch module of the seed's shape loads it with
+// load_state_dict), Adam's moments as optimizer.exp_avg.<name> and
+// optimizer.exp_avg_sq.<name>, and in the metadata the config and the
+// training state. The random numbers are counter-based, so the update
+// counter is the whole RNG position.
+
+const (
+	checkpointFormat = "simdrl-checkpoint/1"
+	expAvgPrefix     = "optimizer.exp_avg."
+	expAvgSqPrefix   = "optimizer.exp_avg_sq."
+)
+
+// trainState is the part of a trainer that is neither config nor tensor.
+type trainState struct {
+	Update       int                    `json:"update"`
+	AdamStep     int                    `json:"adam_step"`
+	Unlocked     int                    `json:"unlocked"`
+	HaveEval     bool                   `json:"have_eval"`
+	LastSolve    [env.NumStages]float64 `json:"last_solve_rate"`
+	LastReward   [env.NumStages]float64 `json:"last_mean_reward"`
+	LastEpisodes [env.NumStages]int     `json:"last_episodes"`
+	SolvedStreak int                    `json:"solved_streak"`
+}
+
+// Checkpoint captures everything needed to continue bit-identically.
+func (t *Trainer) Checkpoint() *checkpoint.File {
+	f := &checkpoint.File{Metadata: map[string]string{}}
+	for _, tn := range t.Layout.Tensors {
+		f.Tensors = append(f.Tensors, checkpoint.Tensor{Name: tn.Name, Shape: tn.Shape, Data: tn.View(t.Params)})
+	}
+	for _, tn := range t.Layout.Tensors {
+		f.Tensors = append(f.Tensors, checkpoint.Tensor{Name: expAvgPrefix + tn.Name, Shape: tn.Shape, Data: tn.View(t.opt.m)})
+	}
+	for _, tn := range t.Layout.Tensors {
+		f.Tensors = append(f.Tensors, checkpoint.Tensor{Name: expAvgSqPrefix + tn.Name, Shape: tn.Shape, Data: tn.View(t.opt.v)})
+	}
+	st := trainState{Update: t.update, AdamStep: t.opt.step, Unlocked: t.unlocked, HaveEval: t.haveEval, SolvedStreak: t.solvedStreak}
+	for s, e := range t.lastEval {
+		st.LastSolve[s], st.LastReward[s], st.LastEpisodes[s] = e.SolveRate, e.MeanReward, e.Episodes
+	}
+	cfg, _ := json.Marshal(t.cfg)
+	state, _ := json.Marshal(st)
+	f.Metadata["format"] = checkpointFormat
+	f.Metadata["config"] = string(cfg)
+	f.Metadata["state"] = string(state)
+	f.Metadata["update"] = strconv.Itoa(t.update)
+	f.Metadata["rng"] = "philox4x32-10, counter-based: the position is the update counter"
+	return f
+}
+
+// CheckpointConfig reads the config stored in a checkpoint.
+func CheckpointConfig(f *checkpoint.File) (Config, error) {
+	if got := f.Metadata["format"]; got != checkpointFormat {
+		return Config{}, fmt.Errorf("not a simdrl checkpoint (format %q, want %q)", got, checkpointFormat)
+	}
+	var cfg Config
+	if err := json.Unmarshal([]byte(f.Metadata["config"]), &cfg); err != nil {
+		return Config{}, fmt.Errorf("checkpoint config: %v", err)
+	}
+	if err := cfg.Validate(); err != nil {
+		return Config{}, fmt.Errorf("checkpoint config: %v", err)
+	}
+	return cfg, nil
+}
+
+// LoadWeights copies the model tensors of f into the trainer, checking every
+// name and shape; the optimiser and the training state are left as they are
+// (-load).
+func (t *Trainer) LoadWeights(f *checkpoint.File) error {
+	return copyTensors(f, t.Layout, "", t.Params)
+}
+
+// Resume builds a trainer from a checkpoint written by Checkpoint: cfg must
+// be the checkpoint's config (possibly with flags applied on top; changing
+// -updates or the recipe changes what happens next).
+func Resume(f *checkpoint.File, cfg Config) (*Trainer, error) {
+	t, err := New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*Trainer, error) { t.Close(); return nil, err }
+	if err := copyTensors(f, t.Layout, "", t.Params); err != nil {
+		return fail(err)
+	}
+	if err := copyTensors(f, t.Layout, expAvgPrefix, t.opt.m); err != nil {
+		return fail(err)
+	}
+	if err := copyTensors(f, t.Layout, expAvgSqPrefix, t.opt.v); err != nil {
+		return fail(err)
+	}
+	var st trainState
+	if err := json.Unmarshal([]byte(f.Metadata["state"]), &st); err != nil {
+		return fail(fmt.Errorf("checkpoint state: %v", err))
+	}
+	if st.Update < 0 || st.AdamStep < 0 || st.Unlocked < 1 || st.Unlocked > len(t.mix) || st.SolvedStreak < 0 {
+		return fail(fmt.Errorf("checkpoint state out of range: %+v", st))
+	}
+	t.update, t.opt.step, t.unlocked, t.haveEval, t.solvedStreak = st.Update, st.AdamStep, st.Unlocked, st.HaveEval, st.SolvedStreak
+	for s := range t.lastEval {
+		t.lastEval[s] = EvalResult{Stage: s, Episodes: st.LastEpisodes[s], SolveRate: st.LastSolve[s], MeanReward: st.LastReward[s]}
+	}
+	t.derived.Compute(t.Layout, t.Params)
+	return t, nil
+}
+
+// copyTensors fills dst (in layout order) from the tensors named prefix+name.
+func copyTensors(f *checkpoint.File, l *gru.Layout, prefix string, dst []float32) error {
+	for _, tn := range l.Tensors {
+		ct, ok := f.Lookup(prefix + tn.Name)
+		if !ok {
+			return fmt.Errorf("checkpoint has no tensor %s", prefix+tn.Name)
+		}
+		if !equalShape(ct.Shape, tn.Shape) {
+			return fmt.Errorf("checkpoint tensor %s has shape %v, this model needs %v (check -hidden)", ct.Name, ct.Shape, tn.Shape)
+		}
+		copy(tn.View(dst), ct.Data)
+	}
+	return nil
+}
+
+func equalShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,95 @@
+package trainer
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/simdrl/simdrl/checkpoint"
+	"github.com/stretchr/testify/require"
+)
+
+func roundTrip(t *testing.T, tr *Trainer) *checkpoint.File {
+	b, err := checkpoint.Encode(tr.Checkpoint())
+	require.NoError(t, err)
+	f, err := checkpoint.Decode(b)
+	require.NoError(t, err)
+	return f
+}
+
+// TestResumeIsBitIdentical: stop a run (by interrupting it from its save
+// hook), checkpoint it, resume from the file, and finish: the parameters,
+// and the evaluations after the break, equal the uninterrupted run's.
+func TestResumeIsBitIdentical(t *testing.T) {
+	cfg := DefaultRecipe()
+	cfg.Batch, cfg.Updates, cfg.EvalEvery, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain, cfg.Chunk = 48, 12, 2, 20, 30, 0, 16
+	cfg.Threads = 2
+	full, err := Run(cfg, &bytes.Buffer{})
+	require.NoError(t, err)
+
+	var saved *checkpoint.File
+	stop := make(chan struct{})
+	first, err := RunWith(cfg, &bytes.Buffer{}, Options{SaveEvery: 5, Interrupt: stop, Save: func(tr *Trainer) error {
+		if saved == nil {
+			saved = roundTrip(t, tr)
+			close(stop)
+		}
+		return nil
+	}})
+	require.ErrorIs(t, err, ErrInterrupted)
+	require.Equal(t, 5, first.Updates)
+	require.True(t, first.Interrupted)
+
+	got, err := CheckpointConfig(saved)
+	require.NoError(t, err)
+	require.Equal(t, cfg, got)
+	got.Threads = 3 // another machine: threads are not part of the arithmetic
+	tr, err := Resume(saved, got)
+	require.NoError(t, err)
+	rest, err := RunWith(got, &bytes.Buffer{}, Options{Trainer: tr})
+	require.NoError(t, err)
+	require.Equal(t, full.ParamSHA256, rest.ParamSHA256)
+	require.Equal(t, full.Final, rest.Final)
+	require.Equal(t, full.Updates, rest.Updates)
+	for i := range rest.Evaluations {
+		a, b := rest.Evaluations[i], full.Evaluations[len(full.Evaluations)-len(rest.Evaluations)+i]
+		a.UpdatesPerSecond, b.UpdatesPerSecond = 0, 0
+		require.Equal(t, b, a)
+	}
+}
+
+func TestCheckpointRejectsMismatches(t *testing.T) {
+	cfg := shortConfig()
+	tr, err := New(cfg)
+	require.NoError(t, err)
+	defer tr.Close()
+	f := roundTrip(t, tr)
+
+	other := cfg
+	other.Hidden = 32
+	_, err = Resume(f, other)
+	require.ErrorContains(t, err, "emb.weight has shape [18 96], this model needs [18 32] (check -hidden)")
+
+	small, err := New(other)
+	require.NoError(t, err)
+	defer small.Close()
+	require.ErrorContains(t, small.LoadWeights(f), "emb.weight has shape [18 96], this model needs [18 32]")
+
+	missing := *f
+	missing.Tensors = f.Tensors[1:]
+	_, err = Resume(&missing, cfg)
+	require.ErrorContains(t, err, "no tensor emb.weight")
+
+	bad := *f
+	bad.Metadata = map[string]string{"format": "something else"}
+	_, err = CheckpointConfig(&bad)
+	require.ErrorContains(t, err, "not a simdrl checkpoint")
+
+	// LoadWeights takes the weights and nothing else.
+	fresh, err := New(func() Config { c := cfg; c.Seed = 99; return c }())
+	require.NoError(t, err)
+	defer fresh.Close()
+	require.NotEqual(t, tr.ParamSHA256(), fresh.ParamSHA256())
+	require.NoError(t, fresh.LoadWeights(f))
+	require.Equal(t, tr.ParamSHA256(), fresh.ParamSHA256())
+	require.Zero(t, fresh.Updates())
+}
