@@ -1,0 +1,61 @@
+package trainer
+
+import (
+	"fmt"
+	"testing"
+)
+
+// usefulFlopsPerEpisode counts the arithmetic an episode needs with the
+// token-table trick: per step, the hidden GEMM forward and its two backward
+// products (18·d²) and the two heads forward and backward (6·d·(V+1)).
+func usefulFlopsPerEpisode(d, V, T int) float64 {
+	return float64(T) * float64(18*d*d+6*d*(V+1))
+}
+
+// BenchmarkUpdate times whole training updates (env, rollout, loss, backward,
+// clip, Adam) of the default recipe's loss at several batch sizes and thread
+// counts: go test -run XXX -bench Update ./trainer
+func BenchmarkUpdate(b *testing.B) {
+	for _, batch := range []int{192, 4096, 65536} {
+		for _, threads := range []int{1, 2, 4, 8, 16} {
+			b.Run(fmt.Sprintf("B=%d/threads=%d", batch, threads), func(b *testing.B) {
+				benchUpdate(b, batch, threads, DefaultRecipe().Chunk)
+			})
+		}
+	}
+}
+
+// BenchmarkUpdateChunk compares chunk sizes at one thread.
+func BenchmarkUpdateChunk(b *testing.B) {
+	for _, batch := range []int{192, 4096} {
+		for _, chunk := range []int{32, 64, 96, 128, 192, 256, 512} {
+			b.Run(fmt.Sprintf("B=%d/chunk=%d", batch, chunk), func(b *testing.B) {
+				benchUpdate(b, batch, 1, chunk)
+			})
+		}
+	}
+}
+
+func benchUpdate(b *testing.B, batch, threads, chunk int) {
+	c := DefaultRecipe()
+	c.Batch, c.Threads, c.Chunk = batch, threads, chunk
+	t, err := New(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer t.Close()
+	if _, err := t.Update(); err != nil { // warm caches and pages
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := t.Update(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s := b.Elapsed().Seconds()
+	b.ReportMetric(float64(b.N)/s, "updates/s")
+	b.ReportMetric(float64(b.N*batch*c.Steps)/s, "env-steps/s")
+	b.ReportMetric(float64(b.N)*float64(batch)*usefulFlopsPerEpisode(c.Hidden, 18, c.Steps)/s/1e9, "GFLOP/s")
+	b.ReportMetric(s/float64(b.N)*1e3, "ms/update")
+}
