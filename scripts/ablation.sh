@@ -19,7 +19,7 @@ variants=(
   "seed's entropy 0.01, constant|-entropy-coef 0.01 -entropy-final -1"
   "entropy 0.1 without decay|-entropy-final -1"
   "seed's lr 3e-4|-lr 3e-4"
-  "seed's batch 192|-batch 192"
+  "batch 384 (twice the default)|-batch 384"
   "no early stop (all 600 updates)|-stop-at 0"
   "-recipe seed (for reference)|-recipe seed"
 )

@@ -70,7 +70,7 @@ func DefaultRecipe() Config {
 	c.Stages = []int{0, 1, 2}
 	c.Curriculum, c.Focus = "mixed", true
 	c.Baseline, c.MaskAfterAnswer = "step", true
-	c.Batch, c.Updates, c.LR = 384, 600, 1e-3
+	c.Batch, c.Updates, c.LR = 192, 600, 1e-3
 	c.EntropyCoef, c.EntropyFinal = 0.1, 0
 	c.EvalEvery, c.EvalBatch, c.StopAt = 20, 200, 0.99
 	return c
