@@ -97,3 +97,20 @@ func TestReportHasTheKeys(t *testing.T) {
 	require.EqualValues(t, 4, rep["updates"])
 	require.Len(t, rep["param_sha256"], 64)
 }
+
+// FuzzParseFlags: no command line makes the parser panic, and whatever it
+// accepts is a valid configuration.
+func FuzzParseFlags(f *testing.F) {
+	for _, s := range []string{"-threads 16", "--lr=1e-3 -stages 0,1", "-stages ,,,", "-batch -1", "-recipe seed -updates 7",
+		"-lr NaN", "-entropy-coef -0.5", "-h", "--", "-resume x -load y", "-stages 0,9", "-seed 18446744073709551615", "-clip +Inf"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		var out bytes.Buffer
+		cfg, err := parseFlags(strings.Fields(line), &out)
+		if err != nil {
+			return
+		}
+		require.NoError(t, cfg.Validate())
+	})
+}
