@@ -15,6 +15,7 @@ import (
 	"syscall"
 
 	"github.com/simdrl/simdrl/checkpoint"
+	"github.com/simdrl/simdrl/gpu"
 	"github.com/simdrl/simdrl/trainer"
 )
 
@@ -45,7 +46,13 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		return usage("%v", err)
 	}
 	if cfg.Device == "cuda" {
-		return usage("-device cuda: this build has no CUDA backend yet; use -device cpu")
+		// Never falls back to the CPU: no usable GPU is a usage error.
+		if err := gpu.Available(); err != nil {
+			return usage("-device cuda: %v", err)
+		}
+		if fl.save != "" || fl.load != "" || fl.resume != "" || fl.evalOnly {
+			return usage("-device cuda: checkpoints (-save, -load, -resume, -eval-only) are CPU-only in this version")
+		}
 	}
 	for _, out := range []struct{ flag, path string }{{"-report", cfg.Report}, {"-save", fl.save}, {"-metrics", fl.metrics}, {"-plot", fl.plot}} {
 		if out.path != "" {
@@ -58,6 +65,8 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	// The model: fresh, weights from -load, or a whole run from -resume.
 	var t *trainer.Trainer
 	switch {
+	case cfg.Device == "cuda":
+		// the GPU builds its own model from the same seed
 	case fl.resume != "":
 		f, err := checkpoint.ReadFile(fl.resume)
 		if err != nil {
@@ -134,7 +143,13 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		}
 	}()
 
-	rep, runErr := trainer.RunWith(cfg, stdout, opt)
+	var rep *trainer.Report
+	var runErr error
+	if cfg.Device == "cuda" {
+		rep, runErr = gpu.RunWith(cfg, stdout, opt)
+	} else {
+		rep, runErr = trainer.RunWith(cfg, stdout, opt)
+	}
 	select {
 	case caught = <-caughtc:
 	default:

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/simdrl/simdrl/gpu"
 	"github.com/stretchr/testify/require"
 )
 
@@ -22,7 +23,7 @@ func TestBadFlagsExitTwoWithOneLine(t *testing.T) {
 		{"-device", "tpu"}, {"-threads", "0"}, {"-batch", "0"}, {"-lr", "-1"}, {"-lr", "abc"},
 		{"-stages", "0,3"}, {"-stages", ""}, {"-stages", "0,x"}, {"-recipe", "fast"}, {"-updates", "-5"},
 		{"-nosuchflag"}, {"-hidden", "0"}, {"-steps", "0"}, {"-clip", "0"}, {"-eval-batch", "0"},
-		{"-report", "/nonexistent-dir/r.json"}, {"stray"}, {"-device", "cuda"}, {"-seed", "-1"},
+		{"-report", "/nonexistent-dir/r.json"}, {"stray"}, {"-seed", "-1"}, {"-device", "cuda", "-save", "x.safetensors"},
 	} {
 		code, _, stderr := runCLI(append(args, "-updates", "0", "-final-episodes", "0", "-explain", "0")...)
 		if args[0] == "-updates" {
@@ -33,6 +34,18 @@ func TestBadFlagsExitTwoWithOneLine(t *testing.T) {
 		require.Equalf(t, 1, strings.Count(stderr, "\n"), "%v: want one line, got %q", args, stderr)
 		require.NotContains(t, stderr, "goroutine")
 	}
+}
+
+// Without a usable GPU, -device cuda is a one-line usage error naming what
+// is missing; it never falls back to the CPU.
+func TestCudaWithoutGPUIsAClearError(t *testing.T) {
+	if gpu.Available() == nil {
+		t.Skip("a GPU is present: the no-GPU error cannot be provoked here (the gpu package tests the GPU path)")
+	}
+	code, out, stderr := runCLI("-device", "cuda", "-updates", "1")
+	require.Equal(t, 2, code)
+	require.Regexp(t, `^simdrl: -device cuda: gpu: .+\n$`, stderr)
+	require.Empty(t, out, "nothing may run on the CPU instead")
 }
 
 func TestHelpListsEveryFlagWithDefaults(t *testing.T) {

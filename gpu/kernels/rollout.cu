@@ -63,18 +63,22 @@ extern "C" __global__ void simdrl_derive(const float *__restrict__ P, int d, int
 #define ROLLOUT_PARAMS                                                                                                                  \
     const float *__restrict__ P, const float *__restrict__ table, const float *__restrict__ whhT, const float *__restrict__ headsT,       \
         const float *__restrict__ headsB, int B, int T, int d, int V, int use_smem_w, uint32_t k0, uint32_t k1, uint32_t round,          \
-        uint32_t purpose, int fixed_stage, int mix, int unlocked, double cdf0, double cdf1, int greedy, int train, int step_baseline,   \
-        int mask, double value_coef, double entropy_coef, int loss_batch, float *h, float *act, float *ghn, float *logp, float *logpa,  \
+        uint32_t purpose, int fixed_stage, int mix, int unlocked, double cdf0, double cdf1, int mode, int given_tasks, int train,               \
+        int step_baseline, int mask, double value_coef, double entropy_coef, int loss_batch, const float *rewards_in, float *h, float *act, float *ghn, float *logp, float *logpa,  \
         float *val, float *ent, int32_t *tokens, int32_t *tasks, float *dlogp, float *dent, float *dval, double *block_stats
 #define ROLLOUT_ARGS                                                                                                                    \
-    P, table, whhT, headsT, headsB, B, T, d, V, use_smem_w, k0, k1, round, purpose, fixed_stage, mix, unlocked, cdf0, cdf1, greedy,      \
-        train, step_baseline, mask, value_coef, entropy_coef, loss_batch, h, act, ghn, logp, logpa, val, ent, tokens, tasks, dlogp,     \
+    P, table, whhT, headsT, headsB, B, T, d, V, use_smem_w, k0, k1, round, purpose, fixed_stage, mix, unlocked, cdf0, cdf1, mode,        \
+        given_tasks, train, step_baseline, mask, value_coef, entropy_coef, loss_batch, rewards_in, h, act, ghn, logp, logpa, val, ent, tokens, tasks, dlogp,     \
         dent, dval, block_stats
 
 // Layouts written (step-major, as gru.Workspace): h (T+1)×B×d, act T×B×3d
 // (r, z, n), ghn T×B×d (W_hh·h + b_hh, n rows), logp T×B×V, logpa/val/ent and
 // the loss weights T×B, tokens (T+1)×B (CTX, then the actions), tasks B×6.
 // With train = 0 (evaluation) only tokens, tasks and block_stats are written.
+// mode: 0 samples with the counter-based stream, 1 is greedy, 2 takes the
+// actions already in tokens (teacher forcing, for the golden tests). With
+// given_tasks the tasks are read from tasks instead of drawn; with rewards_in
+// (not null) the loss uses those rewards instead of the environment's.
 template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
     extern __shared__ double smem_d[];
     const int DP = blockDim.x, G = blockDim.y, E = EPT * G;
@@ -105,7 +109,11 @@ template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
 
     for (int e = tid; e < E; e += nthr) {
         int32_t *tk = sTask + e * SIMDRL_TASK_WORDS;
-        if (e < nE) {
+        if (e < nE && given_tasks) {
+            const uint32_t b = (uint32_t)(b0 + e);
+            for (int q = 0; q < SIMDRL_TASK_WORDS; q++) tk[q] = tasks[(size_t)b * SIMDRL_TASK_WORDS + q];
+            tokens[b] = SIMDRL_CTX;
+        } else if (e < nE) {
             const uint32_t b = (uint32_t)(b0 + e);
             const int stage = fixed_stage >= 0 ? fixed_stage : simdrl_draw_stage(k0, k1, round, b, mix, unlocked, cdf0, cdf1);
             simdrl_draw_task(k0, k1, round, b, purpose, stage, tk);
@@ -194,8 +202,13 @@ template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
             const float *x = sHeads + e * V1;
             float *lp = sLogp + e * V;
             const float en = simdrl_policy_row(x, V, lp);
-            const int a = greedy ? simdrl_argmax_row(x, V)
-                                 : simdrl_sample_row(lp, V, simdrl_uniform(k0, k1, round, (uint32_t)b, (uint32_t)t, SIMDRL_PURPOSE_ACTION));
+            int a;
+            if (mode == 2)
+                a = tokens[row + B];
+            else if (mode == 1)
+                a = simdrl_argmax_row(x, V);
+            else
+                a = simdrl_sample_row(lp, V, simdrl_uniform(k0, k1, round, (uint32_t)b, (uint32_t)t, SIMDRL_PURPOSE_ACTION));
             sTok[e] = a;
             tokens[row + B] = a;
             if (train) {
@@ -220,7 +233,7 @@ template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
             const simdrl_outcome o = simdrl_env_run(sTask + e * SIMDRL_TASK_WORDS, prog, B, T);
             st[SIMDRL_STAT_SOLVED] = o.correct ? 1.0 : 0.0;
             if (train) {
-                const float R = (float)o.reward; // rewards are float32 in training, as torch.tensor(...).float()
+                const float R = rewards_in ? rewards_in[b] : (float)o.reward; // rewards are float32 in training, as torch.tensor(...).float()
                 st[SIMDRL_STAT_REWARD] = (double)R;
                 const int last = (step_baseline && mask) ? simdrl_answer_step(prog, B, T) : T - 1;
                 const simdrl_terms tr = simdrl_episode_loss(T, B, logpa + b, val + b, ent + b, R, loss_batch, value_coef, entropy_coef,

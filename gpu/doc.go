@@ -1,0 +1,17 @@
+// Package gpu trains simdrl's policy on an NVIDIA GPU: the whole update (task
+// and action sampling, the T-step rollout, the environment's scoring, the
+// loss, backward through time, the gradient norm, clipping and Adam) runs in
+// CUDA kernels over the same flat parameter layout and the same
+// counter-based random numbers as the CPU engine; only a few scalars per
+// update come back to the host.
+//
+// The CUDA driver is loaded at run time with dlopen("libcuda.so.1"): building
+// needs a C compiler but no CUDA toolkit or headers. The kernels
+// (kernels/*.cu) are compiled to PTX for compute_80 by gen.sh (go generate)
+// and embedded (ptx/*.ptx); the driver compiles them for the GPU at load.
+// Without cgo, Open, Available and Run return an error saying so.
+//
+// README.md in this folder explains the design choices.
+package gpu
+
+//go:generate sh gen.sh

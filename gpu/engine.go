@@ -1,0 +1,413 @@
+//go:build cgo
+
+package gpu
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/trainer"
+)
+
+// Indices into fin (kernels/common.cuh, SIMDRL_FIN_*).
+const (
+	finReward = iota
+	finSolved
+	finPG
+	finValue
+	finEntropy
+	finSumSq
+	finNorm
+	finScale
+	finOK
+	nFin
+)
+
+// Rollout modes (rollout.cu).
+const (
+	modeSample  = 0
+	modeGreedy  = 1
+	modeTeacher = 2
+)
+
+// engine holds a model and every device buffer an update needs; its methods
+// run on the device thread (inside Device.do).
+type engine struct {
+	d    *Device
+	cfg  trainer.Config
+	l    *gru.Layout
+	V, H int // vocabulary, hidden width
+	T    int // steps
+	B    int // training batch: the activations are sized for it
+	maxN int // most episodes of any rollout (evaluations too)
+	key  rng.Key
+
+	// parameters, gradient, Adam moments, derived tensors
+	P, grad, m, v                       devPtr
+	table, whhT, headsT, headsN, headsB devPtr
+	h, act, ghn, logp                   devPtr
+	logpa, val, ent, dlogp, dent, dval  devPtr
+	tokens, tasks, rewardsIn, stats     devPtr
+	dheads, dgh, dh0g                   devPtr
+	partWhh, partHeads, partTok, partH0 devPtr
+	dT, h0s, sq, fin                    devPtr
+	bufs                                []devPtr
+	fwd, bwd                            tilePlan
+	sWhh, slabWhh, sHeads, slabHeads    int
+	sTok, slabTok, sH0, slabH0          int
+	nsq                                 int
+	adamStep                            int
+	finHost                             [nFin]float64
+	a                                   args
+}
+
+// newEngine allocates everything for cfg on d (device thread).
+func newEngine(d *Device, cfg trainer.Config, l *gru.Layout) (*engine, error) {
+	e := &engine{d: d, cfg: cfg, l: l, V: l.Vocab, H: l.Hidden, T: cfg.Steps, B: cfg.Batch, key: rng.NewKey(cfg.Seed)}
+	e.maxN = max(cfg.Batch, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain, 1)
+	V, H, T, B := e.V, e.H, e.T, e.B
+	V1, G3, R := V+1, 3*H, T*B
+	var err error
+	if e.fwd, err = planTiles(B, H, V, d.SMs, d.SmemOptin, false); err != nil {
+		return nil, err
+	}
+	if e.bwd, err = planTiles(B, H, V, d.SMs, d.SmemOptin, true); err != nil {
+		return nil, err
+	}
+	e.sWhh, e.slabWhh = slabPlan(R, ceilDiv(H+1, 64)*ceilDiv(G3, 64), d.SMs)
+	e.sHeads, e.slabHeads = slabPlan(R, ceilDiv(H+1, 64)*ceilDiv(V1, 64), d.SMs)
+	e.sTok, e.slabTok = slabPlan(R, ceilDiv(G3, 128), d.SMs)
+	e.sH0, e.slabH0 = slabPlan(B, ceilDiv(H, 128), d.SMs)
+	e.nsq = min(256, ceilDiv(l.Size, 256))
+
+	f32 := func(p *devPtr, n int) {
+		if err == nil {
+			*p, err = d.alloc(4 * n)
+			e.bufs = append(e.bufs, *p)
+		}
+	}
+	f64 := func(p *devPtr, n int) { f32(p, 2*n) }
+	N := l.Size
+	f32(&e.P, N)
+	f32(&e.grad, N)
+	f32(&e.m, N)
+	f32(&e.v, N)
+	f32(&e.table, V*G3)
+	f32(&e.whhT, H*G3)
+	f32(&e.headsT, H*V1)
+	f32(&e.headsN, V1*H)
+	f32(&e.headsB, V1)
+	f32(&e.h, (T+1)*B*H)
+	f32(&e.act, T*B*G3)
+	f32(&e.ghn, T*B*H)
+	f32(&e.logp, T*B*V)
+	for _, p := range []*devPtr{&e.logpa, &e.val, &e.ent, &e.dlogp, &e.dent, &e.dval} {
+		f32(p, T*B)
+	}
+	f32(&e.tokens, (T+1)*e.maxN)
+	f32(&e.tasks, 6*e.maxN)
+	f32(&e.rewardsIn, B)
+	f64(&e.stats, 5*e.maxN)
+	f32(&e.dheads, T*B*V1)
+	f32(&e.dgh, T*B*G3)
+	f32(&e.dh0g, B*H)
+	f32(&e.partWhh, e.sWhh*G3*(H+1))
+	f32(&e.partHeads, e.sHeads*V1*(H+1))
+	f32(&e.partTok, e.sTok*V*G3)
+	f32(&e.partH0, e.sH0*(V+3)*H)
+	f32(&e.dT, V*G3)
+	f32(&e.h0s, (V+3)*H)
+	f64(&e.sq, 256)
+	f64(&e.fin, nFin)
+	if err != nil {
+		e.free()
+		return nil, err
+	}
+	return e, nil
+}
+
+func (e *engine) free() {
+	for _, p := range e.bufs {
+		e.d.free(p)
+	}
+	e.bufs = nil
+}
+
+// gridFor is a 1-D grid of 256-thread blocks covering n elements.
+func gridFor(n int) [3]int { return [3]int{max(1, min(ceilDiv(n, 256), 65535)), 1, 1} }
+
+var block256 = [3]int{256, 1, 1}
+
+// setParams uploads params and refreshes the derived tensors.
+func (e *engine) setParams(params []float32) error {
+	if err := upload(e.P, params); err != nil {
+		return err
+	}
+	return e.derive()
+}
+
+func (e *engine) getParams(dst []float32) error { return download(dst, e.P) }
+
+func (e *engine) derive() error {
+	V, H := e.V, e.H
+	total := V*3*H + H*3*H + 2*H*(V+1) + V + 1
+	e.a.reset().ptr(e.P).i32(H).i32(V).ptr(e.table).ptr(e.whhT).ptr(e.headsT).ptr(e.headsN).ptr(e.headsB)
+	return e.d.launch("simdrl_derive", gridFor(total), block256, 0, &e.a)
+}
+
+// rolloutSpec is one rollout launch.
+type rolloutSpec struct {
+	n          int // episodes
+	mode       int
+	train      bool
+	stage      int // fixed stage, or -1: drawn (mixed curriculum)
+	purpose    rng.Purpose
+	round      uint32
+	givenTasks bool
+	rewardsIn  bool
+	cur        *curriculum
+	entropy    float64 // the update's entropy coefficient
+}
+
+// rollout launches the forward kernel and returns its block count.
+func (e *engine) rollout(s rolloutSpec) (int, error) {
+	p := e.fwd
+	if s.n != e.B || !s.train {
+		var err error
+		if p, err = planTiles(s.n, e.H, e.V, e.d.SMs, e.d.SmemOptin, false); err != nil {
+			return 0, err
+		}
+	}
+	if s.train && s.n != e.B {
+		return 0, fmt.Errorf("gpu: training rollout of %d episodes in an engine sized for %d", s.n, e.B)
+	}
+	if s.n > e.maxN {
+		return 0, fmt.Errorf("gpu: rollout of %d episodes in an engine sized for %d", s.n, e.maxN)
+	}
+	mix, unlocked, cdf := 0, 1, [3]float64{1, 1, 1}
+	if s.cur != nil && s.stage < 0 {
+		mix, unlocked, cdf = s.cur.packedMix(), s.cur.unlocked, s.cur.cdf
+	}
+	rin := devPtr(0)
+	if s.rewardsIn {
+		rin = e.rewardsIn
+	}
+	step, mask := e.cfg.Baseline == "step", e.cfg.MaskAfterAnswer
+	a := e.a.reset()
+	a.ptr(e.P).ptr(e.table).ptr(e.whhT).ptr(e.headsT).ptr(e.headsB)
+	a.i32(s.n).i32(e.T).i32(e.H).i32(e.V).flag(p.SmemW)
+	a.u32(e.key[0]).u32(e.key[1]).u32(s.round).u32(uint32(s.purpose)).i32(s.stage).i32(mix).i32(unlocked).f64(cdf[0]).f64(cdf[1])
+	a.i32(s.mode).flag(s.givenTasks).flag(s.train).flag(step).flag(mask).f64(e.cfg.ValueCoef).f64(s.entropy).i32(s.n).ptr(rin)
+	a.ptr(e.h).ptr(e.act).ptr(e.ghn).ptr(e.logp).ptr(e.logpa).ptr(e.val).ptr(e.ent).ptr(e.tokens).ptr(e.tasks)
+	a.ptr(e.dlogp).ptr(e.dent).ptr(e.dval).ptr(e.stats)
+	name := fmt.Sprintf("simdrl_rollout_e%d", p.EPT)
+	return p.Blocks, e.d.launch(name, [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a)
+}
+
+// gradients runs backward through time and assembles the gradient of every
+// parameter into grad (each element written once: no clearing needed).
+func (e *engine) gradients() error {
+	V, H, T, B := e.V, e.H, e.T, e.B
+	V1, G3, R := V+1, 3*H, T*B
+	p := e.bwd
+	a := e.a.reset()
+	a.ptr(e.P).ptr(e.headsN).i32(B).i32(T).i32(H).i32(V).flag(p.SmemW)
+	a.ptr(e.h).ptr(e.act).ptr(e.ghn).ptr(e.logp).ptr(e.tokens).ptr(e.dlogp).ptr(e.dent).ptr(e.dval)
+	a.ptr(e.dheads).ptr(e.dgh).ptr(e.dh0g)
+	if err := e.d.launch(fmt.Sprintf("simdrl_backward_e%d", p.EPT), [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a); err != nil {
+		return err
+	}
+	// dW_hh and db_hh: dghᵀ·h_t over all rows.
+	a.reset().ptr(e.dgh).i32(G3).ptr(e.h).i32(H).i32(G3).i32(H).i32(1).i32(R).i32(e.slabWhh).ptr(e.partWhh)
+	if err := e.d.launch("simdrl_gemm_tn", [3]int{ceilDiv(H+1, 64), ceilDiv(G3, 64), e.sWhh}, block256, 0, a); err != nil {
+		return err
+	}
+	// The heads: dheadsᵀ·h_{t+1}.
+	a.reset().ptr(e.dheads).i32(V1).ptr(e.h.at(B * H)).i32(H).i32(V1).i32(H).i32(1).i32(R).i32(e.slabHeads).ptr(e.partHeads)
+	if err := e.d.launch("simdrl_gemm_tn", [3]int{ceilDiv(H+1, 64), ceilDiv(V1, 64), e.sHeads}, block256, 0, a); err != nil {
+		return err
+	}
+	// The token table's gradient, and h0's.
+	a.reset().ptr(e.dgh).ptr(e.tokens).i32(R).i32(G3).i32(V).i32(e.slabTok).ptr(e.partTok)
+	if err := e.d.launch("simdrl_token_partial", [3]int{ceilDiv(G3, 128), e.sTok, 1}, [3]int{128, 1, 1}, 4*V*128, a); err != nil {
+		return err
+	}
+	a.reset().ptr(e.dh0g).ptr(e.tasks).i32(B).i32(H).i32(V).i32(e.slabH0).ptr(e.partH0)
+	if err := e.d.launch("simdrl_h0_partial", [3]int{ceilDiv(H, 128), e.sH0, 1}, [3]int{128, 1, 1}, 4*(V+3)*128, a); err != nil {
+		return err
+	}
+	l := e.l
+	sums := []struct {
+		part                 devPtr
+		S, M, N, ones, split int
+		out                  devPtr
+		ldo                  int
+		bias, out2, bias2    devPtr
+	}{
+		{e.partWhh, e.sWhh, G3, H, 1, G3, e.grad.at(l.WHH.Offset), H, e.grad.at(l.BHH.Offset), 0, 0},
+		{e.partHeads, e.sHeads, V1, H, 1, V, e.grad.at(l.PiW.Offset), H, e.grad.at(l.PiB.Offset), e.grad.at(l.VW.Offset), e.grad.at(l.VB.Offset)},
+		{e.partTok, e.sTok, V, G3, 0, V, e.dT, G3, 0, 0, 0},
+		{e.partH0, e.sH0, V + 3, H, 0, V + 3, e.h0s, H, 0, 0, 0},
+	}
+	for _, s := range sums {
+		a.reset().ptr(s.part).i32(s.S).i32(s.M).i32(s.N).i32(s.ones).i32(s.split).ptr(s.out).i32(s.ldo).ptr(s.bias).ptr(s.out2).ptr(s.bias2)
+		if err := e.d.launch("simdrl_sum_slabs", gridFor(s.M*(s.N+s.ones)), block256, 0, a); err != nil {
+			return err
+		}
+	}
+	a.reset().ptr(e.P).ptr(e.dT).ptr(e.h0s).i32(H).i32(V).ptr(e.grad)
+	return e.d.launch("simdrl_input_grads", gridFor(G3*H+G3+V*H+3*H), block256, 0, a)
+}
+
+// finish reduces the statistics of a rollout of nblocks blocks (and the
+// gradient's squares when withGrad) and copies fin back to the host.
+func (e *engine) finish(nblocks int, withGrad bool, entropy float64) error {
+	nsq := 0
+	if withGrad {
+		nsq = e.nsq
+		e.a.reset().ptr(e.grad).i32(e.l.Size).ptr(e.sq)
+		if err := e.d.launch("simdrl_sumsq_partial", [3]int{nsq, 1, 1}, block256, 0, &e.a); err != nil {
+			return err
+		}
+	}
+	e.a.reset().ptr(e.sq).i32(nsq).ptr(e.stats).i32(nblocks).f64(e.cfg.Clip).f64(e.cfg.ValueCoef).f64(entropy).ptr(e.fin)
+	if err := e.d.launch("simdrl_finish", [3]int{1, 1, 1}, block256, 0, &e.a); err != nil {
+		return err
+	}
+	return download(e.finHost[:], e.fin)
+}
+
+// adam launches the optimiser step (skipped on the device when fin says the
+// loss or norm is not finite) and refreshes the derived tensors.
+func (e *engine) adam() error {
+	const beta1, beta2, eps = 0.9, 0.999, 1e-8
+	step := e.adamStep + 1
+	bc1 := 1 - math.Pow(beta1, float64(step))
+	bc2 := 1 - math.Pow(beta2, float64(step))
+	e.a.reset().ptr(e.P).ptr(e.grad).ptr(e.m).ptr(e.v).i32(e.l.Size).ptr(e.fin).
+		f32(beta1).f32(beta2).f32(eps).f32(float32(e.cfg.LR / bc1)).f32(float32(math.Sqrt(bc2)))
+	if err := e.d.launch("simdrl_adam", gridFor(e.l.Size), block256, 0, &e.a); err != nil {
+		return err
+	}
+	return e.derive()
+}
+
+// update runs training update u (1-based) and returns its statistics.
+func (e *engine) update(u int, cur *curriculum) (trainer.UpdateStats, error) {
+	stage := cur.stage(u)
+	if stage < 0 {
+		cur.updateWeights()
+	}
+	ec := e.cfg.EntropyAt(u)
+	st := trainer.UpdateStats{Update: u, Stage: stage}
+	nb, err := e.rollout(rolloutSpec{n: e.B, mode: modeSample, train: true, stage: stage, purpose: rng.PurposeTask,
+		round: uint32(u), cur: cur, entropy: ec})
+	if err == nil {
+		err = e.gradients()
+	}
+	if err == nil {
+		err = e.finish(nb, true, ec)
+	}
+	if err == nil {
+		err = e.adam()
+	}
+	if err == nil {
+		err = e.sync()
+	}
+	if err != nil {
+		return st, err
+	}
+	return e.readStats(u, ec, st)
+}
+
+func (e *engine) sync() error { return e.d.sync() }
+
+// readStats reads the update's statistics from fin and checks them as Trainer.Update does.
+func (e *engine) readStats(u int, ec float64, st trainer.UpdateStats) (trainer.UpdateStats, error) {
+	f := e.finHost
+	B := float64(e.B)
+	st.MeanReward, st.SolveRate = f[finReward]/B, f[finSolved]/B
+	st.Loss = trainer.LossTerms{PG: f[finPG], Value: f[finValue], Entropy: f[finEntropy]}
+	st.Loss.Total = st.Loss.PG + e.cfg.ValueCoef*st.Loss.Value + ec*st.Loss.Entropy
+	if math.IsNaN(st.Loss.Total) || math.IsInf(st.Loss.Total, 0) {
+		return st, fmt.Errorf("update %d: the loss is %v; parameters left as after update %d", u, st.Loss.Total, u-1)
+	}
+	st.GradNorm = f[finNorm]
+	if math.IsNaN(st.GradNorm) || math.IsInf(st.GradNorm, 0) {
+		return st, fmt.Errorf("update %d: the gradient norm is %v; parameters left as after update %d", u, st.GradNorm, u-1)
+	}
+	e.adamStep++
+	return st, nil
+}
+
+// Evaluation rounds and purposes, as trainer/evaluate.go.
+const (
+	finalRound   = 0xFFFFFFF0
+	explainRound = 0xFFFFFFF1
+)
+
+func evalPurpose(stage int) rng.Purpose { return rng.PurposeEval + rng.Purpose(stage<<8) }
+
+// evaluate plays n greedy episodes of stage on round of the evaluation stream.
+func (e *engine) evaluate(stage, n int, round uint32) (trainer.EvalResult, error) {
+	res := trainer.EvalResult{Stage: stage, Episodes: n}
+	if n <= 0 {
+		return res, nil
+	}
+	nb, err := e.rollout(rolloutSpec{n: n, mode: modeGreedy, stage: stage, purpose: evalPurpose(stage), round: round})
+	if err == nil {
+		err = e.finish(nb, false, 0)
+	}
+	if err != nil {
+		return res, err
+	}
+	res.MeanReward = e.finHost[finReward] / float64(n)
+	res.SolveRate = e.finHost[finSolved] / float64(n)
+	return res, nil
+}
+
+// greedyActions plays n greedy episodes of stage on round and returns their
+// actions, episode-major (n×T).
+func (e *engine) greedyActions(stage, n int, round uint32) ([]int32, error) {
+	if _, err := e.rollout(rolloutSpec{n: n, mode: modeGreedy, stage: stage, purpose: evalPurpose(stage), round: round}); err != nil {
+		return nil, err
+	}
+	tok := make([]int32, (e.T+1)*n)
+	if err := download(tok, e.tokens); err != nil {
+		return nil, err
+	}
+	out := make([]int32, n*e.T)
+	for b := 0; b < n; b++ {
+		for t := 0; t < e.T; t++ {
+			out[b*e.T+t] = tok[(t+1)*n+b]
+		}
+	}
+	return out, nil
+}
+
+// explain is Trainer.Explain with the GPU's greedy actions.
+func (e *engine) explain(stage, count int) ([]trainer.Explanation, error) {
+	acts, err := e.greedyActions(stage, count, explainRound)
+	if err != nil {
+		return nil, err
+	}
+	var out []trainer.Explanation
+	for i := 0; i < count; i++ {
+		task := env.DrawTask(e.key, explainRound, uint32(i), evalPurpose(stage), stage)
+		prog := acts[i*e.T : (i+1)*e.T]
+		o, trace := env.Trace(task, prog, nil)
+		ex := trainer.Explanation{
+			Stage: stage, Context: task.Digits[:env.ContextLen(stage)],
+			RewardedTarget: task.RewardedTarget(), SeedTarget: task.SampleTarget(),
+			Trace: trace, Reward: o.Reward, Correct: o.Correct,
+		}
+		for _, a := range prog {
+			ex.Tokens = append(ex.Tokens, env.TokenName(int(a)))
+		}
+		out = append(out, ex)
+	}
+	return out, nil
+}

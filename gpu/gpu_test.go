@@ -1,0 +1,384 @@
+//go:build cgo
+
+package gpu
+
+import (
+	"math"
+	"os"
+	"testing"
+
+	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/internal/golden"
+	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/trainer"
+	"github.com/stretchr/testify/require"
+)
+
+// openGPU opens the GPU, or skips the test saying why; with
+// SIMDRL_TEST_REQUIRE=cuda a missing GPU fails the test instead.
+func openGPU(t *testing.T) *Device {
+	t.Helper()
+	d, err := Open()
+	if err != nil {
+		if os.Getenv("SIMDRL_TEST_REQUIRE") == "cuda" {
+			t.Fatalf("SIMDRL_TEST_REQUIRE=cuda but the GPU cannot be used: %v", err)
+		}
+		t.Skipf("skipping the GPU test: %v (set SIMDRL_TEST_REQUIRE=cuda to fail instead)", err)
+	}
+	t.Cleanup(d.Close)
+	t.Log(d.Describe())
+	return d
+}
+
+// testEngine builds an engine for cfg with params (nil: the seed's init).
+func testEngine(t *testing.T, d *Device, cfg trainer.Config, params []float32) *engine {
+	l, err := gru.NewLayout(gru.Config{Vocab: env.Vocab, Hidden: cfg.Hidden, Stages: env.NumStages})
+	require.NoError(t, err)
+	if params == nil {
+		params = make([]float32, l.Size)
+		l.Init(params, cfg.Seed)
+	}
+	var e *engine
+	require.NoError(t, d.do(func() error {
+		var err error
+		if e, err = newEngine(d, cfg, l); err != nil {
+			return err
+		}
+		return e.setParams(params)
+	}))
+	t.Cleanup(func() { d.do(func() error { e.free(); return nil }) })
+	return e
+}
+
+// TestGPUTasksAndUniforms: the kernels' Philox draws the CPU's tasks, stages
+// and sampling numbers bit for bit.
+func TestGPUTasksAndUniforms(t *testing.T) {
+	d := openGPU(t)
+	const n, T = 5000, 6
+	key := rng.NewKey(42)
+	cur := newCurriculum(trainer.DefaultRecipe())
+	cur.cdf = [3]float64{0.2, 0.7, 1}
+	tasks := make([]int32, 6*n)
+	u := make([]float32, T*n)
+	require.NoError(t, d.do(func() error {
+		tb, err := d.alloc(4 * 6 * n)
+		if err != nil {
+			return err
+		}
+		defer d.free(tb)
+		ub, err := d.alloc(4 * T * n)
+		if err != nil {
+			return err
+		}
+		defer d.free(ub)
+		var a args
+		a.u32(key[0]).u32(key[1]).u32(9).u32(uint32(rng.PurposeTask)).i32(-1).i32(cur.packedMix()).i32(cur.unlocked).f64(cur.cdf[0]).f64(cur.cdf[1]).i32(n).ptr(tb)
+		if err := d.launch("simdrl_draw_tasks", gridFor(n), block256, 0, &a); err != nil {
+			return err
+		}
+		a.reset().u32(key[0]).u32(key[1]).u32(9).i32(n).i32(T).ptr(ub)
+		if err := d.launch("simdrl_action_uniforms", gridFor(n), block256, 0, &a); err != nil {
+			return err
+		}
+		if err := download(tasks, tb); err != nil {
+			return err
+		}
+		return download(u, ub)
+	}))
+	for b := 0; b < n; b++ {
+		w := key.Block(9, uint32(b), 0, rng.PurposeStage)[0]
+		uu := float64(w) / (1 << 32)
+		stage := 2
+		if uu < 0.2 {
+			stage = 0
+		} else if uu < 0.7 {
+			stage = 1
+		}
+		want := env.DrawTask(key, 9, uint32(b), rng.PurposeTask, stage)
+		require.Equal(t, int32(stage), tasks[6*b], "stage of episode %d", b)
+		for i := 0; i < 5; i++ {
+			require.Equal(t, int32(want.Digits[i]), tasks[6*b+1+i], "digit %d of episode %d", i, b)
+		}
+		for s := 0; s < T; s++ {
+			require.Equal(t, key.Uniform(9, uint32(b), uint32(s), rng.PurposeAction), u[s*n+b])
+		}
+	}
+}
+
+// TestGPUEnvGolden: the environment kernel scores every golden case as the
+// seed does, rewards bit for bit.
+func TestGPUEnvGolden(t *testing.T) {
+	d := openGPU(t)
+	cases, err := golden.LoadEnv(golden.Dir())
+	require.NoError(t, err)
+	n, maxlen := len(cases), 1
+	for _, c := range cases {
+		maxlen = max(maxlen, len(c.Actions))
+	}
+	tasks, acts, lens := make([]int32, 6*n), make([]int32, n*maxlen), make([]int32, n)
+	for i, c := range cases {
+		tasks[6*i] = int32(c.Stage)
+		for k := 0; k < 5; k++ {
+			tasks[6*i+1+k] = int32(c.Digits[k])
+		}
+		copy(acts[i*maxlen:], c.Actions)
+		lens[i] = int32(len(c.Actions))
+	}
+	reward, steps, correct := make([]float64, n), make([]int32, n), make([]int32, n)
+	require.NoError(t, d.do(func() error {
+		var bufs [6]devPtr
+		sizes := []int{4 * 6 * n, 4 * n * maxlen, 4 * n, 8 * n, 4 * n, 4 * n}
+		for i := range bufs {
+			var err error
+			if bufs[i], err = d.alloc(sizes[i]); err != nil {
+				return err
+			}
+			defer d.free(bufs[i])
+		}
+		if err := upload(bufs[0], tasks); err != nil {
+			return err
+		}
+		if err := upload(bufs[1], acts); err != nil {
+			return err
+		}
+		if err := upload(bufs[2], lens); err != nil {
+			return err
+		}
+		var a args
+		a.ptr(bufs[0]).ptr(bufs[1]).ptr(bufs[2]).i32(n).i32(maxlen).ptr(bufs[3]).ptr(bufs[4]).ptr(bufs[5])
+		if err := d.launch("simdrl_env_score", gridFor(n), block256, 0, &a); err != nil {
+			return err
+		}
+		if err := download(reward, bufs[3]); err != nil {
+			return err
+		}
+		if err := download(steps, bufs[4]); err != nil {
+			return err
+		}
+		return download(correct, bufs[5])
+	}))
+	for i, c := range cases {
+		require.Equalf(t, math.Float64bits(c.Reward), math.Float64bits(reward[i]), "case %d: reward %v, want %v", i, reward[i], c.Reward)
+		require.Equal(t, c.Steps, int(steps[i]), "case %d steps", i)
+		o := env.Run(env.Task{Stage: c.Stage, Digits: c.Digits}, c.Actions)
+		require.Equal(t, o.Correct, correct[i] != 0, "case %d correct", i)
+	}
+}
+
+// teacher runs one golden batch teacher-forced with the seed's loss and
+// returns logp, entropy and value (episode-major) and the gradient.
+func (e *engine) teacher(b *golden.Batch) (logp, ent, val, grad []float32, err error) {
+	B, T := len(b.Ctx), e.T
+	tasks, tok, rew := make([]int32, 6*B), make([]int32, (T+1)*B), make([]float32, B)
+	for i := 0; i < B; i++ {
+		tasks[6*i] = int32(b.Stage[i])
+		for k, c := range b.Ctx[i][:len(b.Ctx[i])-1] {
+			tasks[6*i+1+k] = c
+		}
+		tok[i] = env.CTX
+		for s := 0; s < T; s++ {
+			tok[(s+1)*B+i] = b.Actions[i][s]
+		}
+		rew[i] = float32(b.Rewards[i])
+	}
+	if err = upload(e.tasks, tasks); err == nil {
+		err = upload(e.tokens, tok)
+	}
+	if err == nil {
+		err = upload(e.rewardsIn, rew)
+	}
+	var nb int
+	if err == nil {
+		nb, err = e.rollout(rolloutSpec{n: B, mode: modeTeacher, train: true, givenTasks: true, rewardsIn: true, stage: 0, entropy: e.cfg.EntropyCoef})
+	}
+	if err == nil {
+		err = e.gradients()
+	}
+	if err == nil {
+		err = e.finish(nb, true, e.cfg.EntropyCoef)
+	}
+	if err != nil {
+		return
+	}
+	sm := func(p devPtr) []float32 {
+		x := make([]float32, T*B)
+		if err == nil {
+			err = download(x, p)
+		}
+		out := make([]float32, T*B)
+		for i := 0; i < B; i++ {
+			for s := 0; s < T; s++ {
+				out[i*T+s] = x[s*B+i]
+			}
+		}
+		return out
+	}
+	logp, ent, val = sm(e.logpa), sm(e.ent), sm(e.val)
+	grad = make([]float32, e.l.Size)
+	if err == nil {
+		err = download(grad, e.grad)
+	}
+	return
+}
+
+// TestGPUGoldenModel: forward, loss, gradients and two rounds of Adam on the
+// golden batches, each tensor within golden.Tolerance of PyTorch.
+func TestGPUGoldenModel(t *testing.T) {
+	d := openGPU(t)
+	m, err := golden.LoadModel(golden.Dir())
+	require.NoError(t, err)
+	l, err := m.Layout()
+	require.NoError(t, err)
+	init, err := golden.Flatten(l, golden.Tensors(m.Init))
+	require.NoError(t, err)
+	cfg := trainer.SeedRecipe()
+	cfg.Batch, cfg.Steps, cfg.Hidden, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain = len(m.Batches[0].Ctx), m.Steps, m.Hidden, 1, 0, 0
+	cfg.LR, cfg.Clip = m.Adam.LR, m.Adam.Clip
+	e := testEngine(t, d, cfg, init)
+	for bi := range m.Batches {
+		b := &m.Batches[bi]
+		var logp, ent, val, grad []float32
+		require.NoError(t, d.do(func() error { var err error; logp, ent, val, grad, err = e.teacher(b); return err }))
+		for name, pair := range map[string]struct {
+			got  []float32
+			want []float64
+		}{"logp": {logp, b.Logp}, "entropy": {ent, b.Entropy}, "value": {val, b.Value}} {
+			re := golden.RelErr(pair.got, pair.want)
+			t.Logf("batch %d %-8s rel err %.2e", bi, name, re)
+			require.LessOrEqual(t, re, golden.Tolerance, "batch %d %s", bi, name)
+		}
+		f := e.finHost
+		total := f[finPG] + 0.5*f[finValue] + 0.01*f[finEntropy]
+		for name, pair := range map[string][2]float64{"pg": {f[finPG], b.Loss.PG}, "value": {f[finValue], b.Loss.Value},
+			"entropy": {f[finEntropy], b.Loss.Entropy}, "total": {total, b.Loss.Total}} {
+			require.LessOrEqual(t, golden.RelErr([]float32{float32(pair[0])}, []float64{pair[1]}), golden.Tolerance, "batch %d loss %s", bi, name)
+		}
+		for _, tn := range l.Tensors {
+			re := golden.RelErr(tn.View(grad), b.Grad[tn.Name])
+			t.Logf("batch %d grad %-18s rel err %.2e", bi, tn.Name, re)
+			require.LessOrEqual(t, re, golden.Tolerance, "batch %d grad %s", bi, tn.Name)
+		}
+	}
+	// Two rounds of Adam from init, as TestGoldenAdam.
+	var norms []float64
+	require.NoError(t, d.do(func() error {
+		if err := e.setParams(init); err != nil {
+			return err
+		}
+		for step := 0; step < 2; step++ {
+			for bi := range m.Batches {
+				if _, _, _, _, err := e.teacher(&m.Batches[bi]); err != nil {
+					return err
+				}
+				norms = append(norms, e.finHost[finNorm])
+				if err := e.adam(); err != nil {
+					return err
+				}
+				e.adamStep++
+			}
+		}
+		return nil
+	}))
+	for i, n := range norms {
+		require.InEpsilon(t, m.Adam.GradNormsBeforeClip[i], n, golden.Tolerance, "norm %d", i)
+	}
+	after := make([]float32, l.Size)
+	require.NoError(t, d.do(func() error { return e.getParams(after) }))
+	for _, tn := range l.Tensors {
+		re := golden.RelErr(tn.View(after), m.Adam.After[tn.Name].Data)
+		t.Logf("after %-18s rel err %.2e", tn.Name, re)
+		require.LessOrEqual(t, re, golden.Tolerance, "after %s", tn.Name)
+	}
+}
+
+// TestGPUGreedyMatchesCPU: for the same parameters and tasks, the GPU's
+// greedy programs are the CPU's (an episode may differ only at a tie).
+func TestGPUGreedyMatchesCPU(t *testing.T) {
+	d := openGPU(t)
+	cfg := trainer.SeedRecipe()
+	cfg.Seed, cfg.EvalBatch = 3, 700
+	e := testEngine(t, d, cfg, nil)
+	l := e.l
+	params := make([]float32, l.Size)
+	l.Init(params, cfg.Seed)
+	dv := gru.NewDerived(l)
+	dv.Compute(l, params)
+	for stage := 0; stage < 3; stage++ {
+		const n, round = 700, 77
+		var acts []int32
+		require.NoError(t, d.do(func() error { var err error; acts, err = e.greedyActions(stage, n, round); return err }))
+		w, err := gru.NewWorkspace(l, n, cfg.Steps)
+		require.NoError(t, err)
+		w.Reset(n)
+		var ctx [gru.MaxContext]int32
+		for b := 0; b < n; b++ {
+			task := env.DrawTask(e.key, round, uint32(b), evalPurpose(stage), stage)
+			k := task.Context(ctx[:])
+			w.SetContext(b, stage, ctx[:k])
+		}
+		w.Forward(params, dv, gru.Greedy, gru.Stream{})
+		ties := 0
+		for b := 0; b < n; b++ {
+			for s := 0; s < cfg.Steps; s++ {
+				if got, want := acts[b*cfg.Steps+s], w.Action(b, s); got != want {
+					require.InDeltaf(t, w.LogpOf(b, s, want), w.LogpOf(b, s, got), 1e-5, "stage %d episode %d step %d: GPU %d, CPU %d", stage, b, s, got, want)
+					ties++
+					break
+				}
+			}
+		}
+		t.Logf("stage %d: %d episodes, %d differ at a near-tie", stage, n, ties)
+	}
+}
+
+// TestGPUTrainingMatchesCPU: a short seed-recipe run on both devices; the
+// first update agrees to float32 rounding, later ones stay close.
+func TestGPUTrainingMatchesCPU(t *testing.T) {
+	d := openGPU(t)
+	for _, recipe := range []string{"seed", "default"} {
+		cfg, err := trainer.Recipe(recipe)
+		require.NoError(t, err)
+		cfg.Updates, cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Threads = 8, 0, 0, 0, 2
+		cpu, err := trainer.New(cfg)
+		require.NoError(t, err)
+		defer cpu.Close()
+		e := testEngine(t, d, cfg, nil)
+		cur := newCurriculum(cfg)
+		for u := 1; u <= cfg.Updates; u++ {
+			want, err := cpu.Update()
+			require.NoError(t, err)
+			var got trainer.UpdateStats
+			require.NoError(t, d.do(func() error { var err error; got, err = e.update(u, cur); return err }))
+			t.Logf("%s update %d: loss CPU %.6f GPU %.6f, reward %.4f %.4f, norm %.5f %.5f", recipe, u,
+				want.Loss.Total, got.Loss.Total, want.MeanReward, got.MeanReward, want.GradNorm, got.GradNorm)
+			tol := 1e-4
+			if u > 1 {
+				tol = 2e-2 // sampling near a CDF boundary may pick another action once rounding differs
+			}
+			require.InDelta(t, want.Loss.Total, got.Loss.Total, tol*math.Max(1, math.Abs(want.Loss.Total)), "%s update %d loss", recipe, u)
+			require.InDelta(t, want.MeanReward, got.MeanReward, math.Max(tol, 0.01), "%s update %d reward", recipe, u)
+			require.InDelta(t, want.GradNorm, got.GradNorm, tol*math.Max(1, want.GradNorm)*5, "%s update %d grad norm", recipe, u)
+		}
+	}
+}
+
+// TestGPURun: the whole command path on the GPU.
+func TestGPURun(t *testing.T) {
+	openGPU(t).Close()
+	cfg := trainer.SeedRecipe()
+	cfg.Updates, cfg.EvalEvery, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain = 10, 5, 64, 100, 2
+	var out testWriter
+	rep, err := Run(cfg, &out)
+	require.NoError(t, err)
+	require.Equal(t, "cuda", rep.Backend)
+	require.Equal(t, 10, rep.Updates)
+	require.Len(t, rep.Evaluations, 2)
+	require.Len(t, rep.Explanations, 6)
+	require.Contains(t, string(out), "Final greedy solve rates")
+	t.Log(string(out))
+}
+
+type testWriter []byte
+
+func (w *testWriter) Write(p []byte) (int, error) { *w = append(*w, p...); return len(p), nil }

@@ -1,0 +1,131 @@
+//go:build cgo
+
+package devfn
+
+/*
+#cgo CFLAGS: -O2 -std=c99
+#cgo LDFLAGS: -lm
+#include "../../kernels/philox.cuh"
+#include "../../kernels/env.cuh"
+#include "../../kernels/policy.cuh"
+#include "../../kernels/gru.cuh"
+#include "../../kernels/loss.cuh"
+*/
+import "C"
+
+import "unsafe"
+
+// Philox is simdrl_philox.
+func Philox(ctr [4]uint32, key [2]uint32) [4]uint32 {
+	var out [4]C.uint32_t
+	C.simdrl_philox(C.uint32_t(ctr[0]), C.uint32_t(ctr[1]), C.uint32_t(ctr[2]), C.uint32_t(ctr[3]), C.uint32_t(key[0]), C.uint32_t(key[1]), &out[0])
+	return [4]uint32{uint32(out[0]), uint32(out[1]), uint32(out[2]), uint32(out[3])}
+}
+
+// Uniform is simdrl_uniform.
+func Uniform(key [2]uint32, round, episode, step, purpose uint32) float32 {
+	return float32(C.simdrl_uniform(C.uint32_t(key[0]), C.uint32_t(key[1]), C.uint32_t(round), C.uint32_t(episode), C.uint32_t(step), C.uint32_t(purpose)))
+}
+
+// DrawTask is simdrl_draw_task: stage then the five digits.
+func DrawTask(key [2]uint32, round, episode, purpose uint32, stage int) [6]int32 {
+	var t [6]C.int32_t
+	C.simdrl_draw_task(C.uint32_t(key[0]), C.uint32_t(key[1]), C.uint32_t(round), C.uint32_t(episode), C.uint32_t(purpose), C.int(stage), &t[0])
+	var out [6]int32
+	for i := range t {
+		out[i] = int32(t[i])
+	}
+	return out
+}
+
+// DrawStage is simdrl_draw_stage.
+func DrawStage(key [2]uint32, round, episode uint32, mix, unlocked int, cdf0, cdf1 float64) int {
+	return int(C.simdrl_draw_stage(C.uint32_t(key[0]), C.uint32_t(key[1]), C.uint32_t(round), C.uint32_t(episode), C.int(mix), C.int(unlocked), C.double(cdf0), C.double(cdf1)))
+}
+
+// EnvRun is simdrl_env_run on a task (stage, a..e) and a program.
+func EnvRun(task [6]int32, actions []int32) (reward float64, steps int, correct bool) {
+	var p *C.int32_t
+	if len(actions) > 0 {
+		p = (*C.int32_t)(unsafe.Pointer(&actions[0]))
+	}
+	o := C.simdrl_env_run((*C.int32_t)(unsafe.Pointer(&task[0])), p, 1, C.int(len(actions)))
+	return float64(o.reward), int(o.steps), o.correct != 0
+}
+
+// AnswerStep is simdrl_answer_step.
+func AnswerStep(actions []int32) int {
+	return int(C.simdrl_answer_step((*C.int32_t)(unsafe.Pointer(&actions[0])), 1, C.int(len(actions))))
+}
+
+// PolicyRow is simdrl_policy_row: logp and the entropy.
+func PolicyRow(x []float32) ([]float32, float32) {
+	lp := make([]float32, len(x))
+	e := C.simdrl_policy_row((*C.float)(unsafe.Pointer(&x[0])), C.int(len(x)), (*C.float)(unsafe.Pointer(&lp[0])))
+	return lp, float32(e)
+}
+
+// SampleRow is simdrl_sample_row; ArgmaxRow is simdrl_argmax_row.
+func SampleRow(logp []float32, u float32) int {
+	return int(C.simdrl_sample_row((*C.float)(unsafe.Pointer(&logp[0])), C.int(len(logp)), C.float(u)))
+}
+func ArgmaxRow(x []float32) int {
+	return int(C.simdrl_argmax_row((*C.float)(unsafe.Pointer(&x[0])), C.int(len(x))))
+}
+
+// PolicyDlogits is the backward of one row from simdrl_entropy_g and simdrl_policy_dlogit.
+func PolicyDlogits(logp []float32, action int, dl, de float32) []float32 {
+	V := len(logp)
+	p, g := make([]float32, V), make([]float32, V)
+	var pg float32
+	for j, l := range logp {
+		p[j] = float32(C.expf(C.float(l)))
+		g[j] = float32(C.simdrl_entropy_g(C.float(p[j])))
+		pg += p[j] * g[j]
+	}
+	out := make([]float32, V)
+	for j := range out {
+		isA := C.int(0)
+		if j == action {
+			isA = 1
+		}
+		out[j] = float32(C.simdrl_policy_dlogit(C.float(p[j]), C.float(g[j]), C.float(pg), C.float(dl), C.float(de), isA))
+	}
+	return out
+}
+
+// GRUUnit is simdrl_gru_unit: h' and (r, z, n).
+func GRUUnit(gi, gh [3]float32, hp float32) (h float32, rzn [3]float32) {
+	var r, z, n C.float
+	h = float32(C.simdrl_gru_unit(C.float(gi[0]), C.float(gi[1]), C.float(gi[2]), C.float(gh[0]), C.float(gh[1]), C.float(gh[2]), C.float(hp), &r, &z, &n))
+	return h, [3]float32{float32(r), float32(z), float32(n)}
+}
+
+// GRUUnitBack is simdrl_gru_unit_back.
+func GRUUnitBack(rzn [3]float32, ghn, hp, dh float32) (dg, dt [3]float32, dhp float32) {
+	var g, tt [3]C.float
+	dhp = float32(C.simdrl_gru_unit_back(C.float(rzn[0]), C.float(rzn[1]), C.float(rzn[2]), C.float(ghn), C.float(hp), C.float(dh), &g[0], &tt[0]))
+	for i := 0; i < 3; i++ {
+		dg[i], dt[i] = float32(g[i]), float32(tt[i])
+	}
+	return
+}
+
+// EpisodeLoss is simdrl_episode_loss for one episode (arrays of T steps).
+func EpisodeLoss(logpa, val, ent []float32, reward float32, batch int, vc, ec float64, step bool, last int) (pg, value, entropy float64, dlogp, dent, dval []float32) {
+	T := len(logpa)
+	dlogp, dent, dval = make([]float32, T), make([]float32, T), make([]float32, T)
+	sb := C.int(0)
+	if step {
+		sb = 1
+	}
+	f := func(x []float32) *C.float { return (*C.float)(unsafe.Pointer(&x[0])) }
+	o := C.simdrl_episode_loss(C.int(T), 1, f(logpa), f(val), f(ent), C.float(reward), C.int(batch), C.double(vc), C.double(ec), sb, C.int(last), f(dlogp), f(dent), f(dval))
+	return float64(o.pg), float64(o.value), float64(o.entropy), dlogp, dent, dval
+}
+
+// Layout is simdrl_layout_of: the offsets of the ten tensors and the size.
+func Layout(V, d int) [11]int {
+	l := C.simdrl_layout_of(C.int(V), C.int(d))
+	return [11]int{int(l.emb), int(l.stage), int(l.wih), int(l.whh), int(l.bih), int(l.bhh), int(l.piw), int(l.pib), int(l.vw), int(l.vb), int(l.size)}
+}

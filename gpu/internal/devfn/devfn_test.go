@@ -1,0 +1,180 @@
+//go:build cgo
+
+package devfn
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/internal/golden"
+	"github.com/simdrl/simdrl/kernels"
+	"github.com/simdrl/simdrl/rng"
+	"github.com/stretchr/testify/require"
+)
+
+func TestPhiloxAndDraws(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := 0; i < 20000; i++ {
+		ctr := [4]uint32{r.Uint32(), r.Uint32(), r.Uint32(), r.Uint32()}
+		key := [2]uint32{r.Uint32(), r.Uint32()}
+		require.Equal(t, rng.Philox4x32(ctr, key), Philox(ctr, key))
+	}
+	k := rng.NewKey(5)
+	cdf := [3]float64{0.3, 0.55, 1}
+	for b := uint32(0); b < 3000; b++ {
+		for s := uint32(0); s < 6; s++ {
+			require.Equal(t, k.Uniform(4, b, s, rng.PurposeAction), Uniform(k, 4, b, s, uint32(rng.PurposeAction)))
+		}
+		stage := int(b % 3)
+		want := env.DrawTask(k, 4, b, rng.PurposeEval+rng.Purpose(stage<<8), stage)
+		got := DrawTask(k, 4, b, uint32(rng.PurposeEval)+uint32(stage<<8), stage)
+		require.Equal(t, int32(stage), got[0])
+		for i := 0; i < 5; i++ {
+			require.Equal(t, int32(want.Digits[i]), got[1+i])
+		}
+		// the trainer's drawStage with mix {0,1,2} all unlocked
+		u := float64(k.Block(4, b, 0, rng.PurposeStage)[0]) / (1 << 32)
+		ws := 2
+		if u < cdf[0] {
+			ws = 0
+		} else if u < cdf[1] {
+			ws = 1
+		}
+		require.Equal(t, ws, DrawStage(k, 4, b, 0|1<<8|2<<16, 3, cdf[0], cdf[1]))
+		require.Equal(t, 2, DrawStage(k, 4, b, 2, 1, 1, 1), "one unlocked stage")
+	}
+}
+
+func TestEnvGolden(t *testing.T) {
+	cases, err := golden.LoadEnv(golden.Dir())
+	require.NoError(t, err)
+	require.NotEmpty(t, cases)
+	for i, c := range cases {
+		task := [6]int32{int32(c.Stage)}
+		for k := 0; k < 5; k++ {
+			task[1+k] = int32(c.Digits[k])
+		}
+		r, steps, correct := EnvRun(task, c.Actions)
+		require.Equalf(t, math.Float64bits(c.Reward), math.Float64bits(r), "case %d: %v want %v", i, r, c.Reward)
+		require.Equal(t, c.Steps, steps, "case %d", i)
+		require.Equal(t, env.Run(env.Task{Stage: c.Stage, Digits: c.Digits}, c.Actions).Correct, correct, "case %d", i)
+		if len(c.Actions) > 0 {
+			want := len(c.Actions) - 1
+			for s, a := range c.Actions {
+				if a == env.ANS {
+					want = s
+					break
+				}
+			}
+			require.Equal(t, want, AnswerStep(c.Actions))
+		}
+	}
+}
+
+func TestPolicyRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const V = 18
+	for i := 0; i < 2000; i++ {
+		x := make([]float32, V)
+		for j := range x {
+			x[j] = float32(r.NormFloat64() * 3)
+		}
+		wantLp, wantEnt := make([]float32, V), make([]float32, 1)
+		kernels.PolicyForward(1, V, x, V, wantLp, wantEnt)
+		lp, ent := PolicyRow(x)
+		require.InDeltaSlice(t, wantLp, lp, 2e-6)
+		require.InDelta(t, wantEnt[0], ent, 2e-6)
+		u := r.Float32()
+		out := make([]int32, 1)
+		kernels.SampleRows(1, V, wantLp, []float32{u}, out)
+		require.Equal(t, int(out[0]), SampleRow(wantLp, u))
+		kernels.ArgmaxRows(1, V, x, V, out)
+		require.Equal(t, int(out[0]), ArgmaxRow(x))
+		a := r.IntN(V)
+		dl, de := float32(r.NormFloat64()), float32(r.NormFloat64())
+		want := make([]float32, V)
+		kernels.PolicyBackward(1, V, wantLp, []int32{int32(a)}, []float32{dl}, []float32{de}, want, V)
+		require.InDeltaSlice(t, want, PolicyDlogits(wantLp, a, dl, de), 1e-5)
+	}
+}
+
+func TestGRUUnit(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const d = 1
+	for i := 0; i < 2000; i++ {
+		f := func() float32 { return float32(r.NormFloat64()) }
+		gi, gh, hp := [3]float32{f(), f(), f()}, [3]float32{f(), f(), f()}, f()
+		hn, act := make([]float32, 1), make([]float32, 3)
+		kernels.GRUForward(1, d, gi[:], []int32{0}, gh[:], []float32{hp}, hn, act)
+		h, rzn := GRUUnit(gi, gh, hp)
+		require.InDelta(t, hn[0], h, 1e-6)
+		require.InDeltaSlice(t, act, rzn[:], 1e-6)
+		dh := f()
+		dgh, dhp, dT := make([]float32, 3), make([]float32, 1), make([]float32, 3)
+		kernels.GRUBackward(1, d, []int32{0}, act, gh[:], []float32{hp}, []float32{dh}, dgh, dhp, dT)
+		dg, dt, p := GRUUnitBack(rzn, gh[2], hp, dh)
+		require.InDeltaSlice(t, dgh, dg[:], 1e-5)
+		require.InDeltaSlice(t, dT, dt[:], 1e-5)
+		require.InDelta(t, dhp[0], p, 1e-6)
+	}
+}
+
+// TestSeedLossGolden: the per-episode loss summed over a golden batch gives
+// PyTorch's loss terms, from PyTorch's own logp, value and entropy.
+func TestSeedLossGolden(t *testing.T) {
+	m, err := golden.LoadModel(golden.Dir())
+	require.NoError(t, err)
+	for bi, b := range m.Batches {
+		B, T := len(b.Ctx), m.Steps
+		var pg, val, ent float64
+		for i := 0; i < B; i++ {
+			f := func(x []float64) []float32 {
+				o := make([]float32, T)
+				for s := range o {
+					o[s] = float32(x[i*T+s])
+				}
+				return o
+			}
+			p, v, e, _, _, _ := EpisodeLoss(f(b.Logp), f(b.Value), f(b.Entropy), float32(b.Rewards[i]), B, 0.5, 0.01, false, T-1)
+			pg, val, ent = pg+p, val+v, ent+e
+		}
+		require.InEpsilon(t, b.Loss.PG, pg, 1e-4, "batch %d", bi)
+		require.InEpsilon(t, b.Loss.Value, val, 1e-4, "batch %d", bi)
+		require.InEpsilon(t, b.Loss.Entropy, ent, 1e-4, "batch %d", bi)
+	}
+}
+
+// TestStepLossMask: the per-step baseline keeps only the steps up to the
+// first ANS, with trainer/loss.go's weights.
+func TestStepLossMask(t *testing.T) {
+	lp, v, e := []float32{-1, -2, -0.5, -3}, []float32{0.1, 0.4, 0.9, 0.2}, []float32{1, 2, 3, 4}
+	const B, vc, ec, R = 8, 0.5, 0.1, float32(1.2)
+	pg, value, ent, dl, de, dv := EpisodeLoss(lp, v, e, R, B, vc, ec, true, 2)
+	var wpg, wv, we float64
+	for s := 0; s <= 2; s++ {
+		adv := float64(R) - float64(v[s])
+		wpg -= float64(lp[s]) * adv / B
+		wv += adv * adv / B
+		we -= float64(e[s]) / (B * 4)
+		require.Equal(t, float32(-adv/B), dl[s])
+		require.Equal(t, float32(vc*2*(float64(v[s])-float64(R))/B), dv[s])
+		require.Equal(t, float32(-ec/(B*4)), de[s])
+	}
+	require.Equal(t, []float32{0, 0, 0}, []float32{dl[3], dv[3], de[3]})
+	require.InDelta(t, wpg, pg, 1e-12)
+	require.InDelta(t, wv, value, 1e-12)
+	require.InDelta(t, we, ent, 1e-12)
+}
+
+func TestLayout(t *testing.T) {
+	for _, d := range []int{1, 7, 96, 128} {
+		l, err := gru.NewLayout(gru.Config{Vocab: 18, Hidden: d, Stages: 3})
+		require.NoError(t, err)
+		got := Layout(18, d)
+		want := [11]int{l.Emb.Offset, l.StageEmb.Offset, l.WIH.Offset, l.WHH.Offset, l.BIH.Offset, l.BHH.Offset, l.PiW.Offset, l.PiB.Offset, l.VW.Offset, l.VB.Offset, l.Size}
+		require.Equal(t, want, got, "d=%d", d)
+	}
+}

@@ -1,0 +1,297 @@
+// backward.cu: backpropagation through time and the weight gradients
+// (gru/backward.go). simdrl_backward walks a tile of episodes from step T−1
+// to 0 with dL/dh in shared memory and writes the per-row gradients (dlogits
+// and value, dL/dgh, dL/dh0); the weight gradients are then reductions over
+// all T·B rows, each in two deterministic stages (per-slab partial sums, then
+// the slabs summed in order), so the result does not depend on scheduling.
+#include "gru.cuh"
+#include "policy.cuh"
+
+#define BACKWARD_PARAMS                                                                                                                 \
+    const float *__restrict__ P, const float *__restrict__ headsN, int B, int T, int d, int V, int use_smem_w, const float *__restrict__ h, \
+        const float *__restrict__ act, const float *__restrict__ ghn, const float *__restrict__ logp, const int32_t *__restrict__ tokens, \
+        const float *__restrict__ dlogp, const float *__restrict__ dent, const float *__restrict__ dval, float *dheads, float *dgh,      \
+        float *dh0g
+#define BACKWARD_ARGS P, headsN, B, T, d, V, use_smem_w, h, act, ghn, logp, tokens, dlogp, dent, dval, dheads, dgh, dh0g
+
+// Writes dheads T×B×(V+1) (dL/dlogits, then dL/dvalue), dgh T×B×3d (dL/d(W_hh·h
+// + b_hh)) and dh0g B×d (dL/d(pre-tanh of h0)). Thread layout as the rollout.
+template <int EPT> __device__ __forceinline__ void backward(BACKWARD_PARAMS) {
+    extern __shared__ double smem_d[];
+    const int DP = blockDim.x, G = blockDim.y, E = EPT * G;
+    const int tid = threadIdx.y * DP + threadIdx.x, nthr = DP * G;
+    const int b0 = blockIdx.x * E;
+    const int nE = min(E, B - b0);
+    const int G3 = 3 * d, V1 = V + 1;
+    const simdrl_layout L = simdrl_layout_of(V, d);
+
+    float *sW = (float *)smem_d;                  // 3d×d, W_hh as stored (use_smem_w)
+    float *sHW = sW + (use_smem_w ? G3 * d : 0);  // (V+1)×d
+    float *sDh = sHW + V1 * d;                    // E×d
+    float *sDhp = sDh + E * d;                    // E×d
+    float *sDgh = sDhp + E * d;                   // E×3d
+    float *sX = sDgh + E * G3;                    // E×(V+1): p, then dlogits
+    float *sG = sX + E * V1;                      // E×V
+    float *sPg = sG + E * V;                      // E
+
+    if (use_smem_w)
+        for (int i = tid; i < G3 * d; i += nthr) sW[i] = P[L.whh + i];
+    for (int i = tid; i < V1 * d; i += nthr) sHW[i] = headsN[i];
+    for (int i = tid; i < E * d; i += nthr) sDh[i] = 0.0f;
+    const float *W = use_smem_w ? sW : P + L.whh;
+    __syncthreads();
+
+    const int j = threadIdx.x, y = threadIdx.y;
+    for (int t = T - 1; t >= 0; t--) {
+        // The policy head's backward (kernels.PolicyBackward), spread over (episode, column).
+        for (int i = tid; i < E * V; i += nthr) {
+            const int e = i / V, v = i % V;
+            float p = 0.0f, g = 0.0f;
+            if (e < nE) {
+                p = expf(logp[((size_t)t * B + b0 + e) * V + v]);
+                g = simdrl_entropy_g(p);
+            }
+            sX[e * V1 + v] = p;
+            sG[i] = g;
+        }
+        __syncthreads();
+        for (int e = tid; e < E; e += nthr) {
+            float pg = 0.0f;
+            for (int v = 0; v < V; v++) pg += sX[e * V1 + v] * sG[e * V + v];
+            sPg[e] = pg;
+        }
+        __syncthreads();
+        for (int i = tid; i < E * V1; i += nthr) {
+            const int e = i / V1, v = i % V1;
+            float x = 0.0f;
+            if (e < nE) {
+                const size_t row = (size_t)t * B + b0 + e;
+                if (v < V)
+                    x = simdrl_policy_dlogit(sX[i], sG[e * V + v], sPg[e], dlogp[row], dent[row], v == tokens[row + B]);
+                else
+                    x = dval[row];
+                dheads[row * V1 + v] = x;
+            }
+            sX[i] = x;
+        }
+        __syncthreads();
+        // dh' += dheads·[pi;v], then the GRU unit's backward.
+        if (j < d) {
+#pragma unroll
+            for (int i = 0; i < EPT; i++) {
+                const int e = y * EPT + i;
+                float dh = sDh[e * d + j];
+                for (int v = 0; v < V1; v++) dh += sX[e * V1 + v] * sHW[v * d + j];
+                float dg[3] = {0.0f, 0.0f, 0.0f}, dt[3];
+                float dhp = 0.0f;
+                if (e < nE) {
+                    const size_t row = (size_t)t * B + b0 + e;
+                    const float *a = act + row * G3;
+                    dhp = simdrl_gru_unit_back(a[j], a[d + j], a[2 * d + j], ghn[row * d + j], h[row * d + j], dh, dg, dt);
+                    float *o = dgh + row * G3;
+                    o[j] = dg[0];
+                    o[d + j] = dg[1];
+                    o[2 * d + j] = dg[2];
+                }
+                sDgh[e * G3 + j] = dg[0];
+                sDgh[e * G3 + d + j] = dg[1];
+                sDgh[e * G3 + 2 * d + j] = dg[2];
+                sDhp[e * d + j] = dhp;
+            }
+        }
+        __syncthreads();
+        // dh += dgh·W_hh.
+        if (j < d) {
+            float acc[EPT];
+#pragma unroll
+            for (int i = 0; i < EPT; i++) acc[i] = sDhp[(y * EPT + i) * d + j];
+            for (int g = 0; g < G3; g++) {
+                const float w = W[g * d + j];
+#pragma unroll
+                for (int i = 0; i < EPT; i++) acc[i] += sDgh[(y * EPT + i) * G3 + g] * w;
+            }
+#pragma unroll
+            for (int i = 0; i < EPT; i++) sDhp[(y * EPT + i) * d + j] = acc[i];
+        }
+        __syncthreads();
+        float *s = sDh;
+        sDh = sDhp;
+        sDhp = s;
+    }
+    if (j < d) {
+#pragma unroll
+        for (int i = 0; i < EPT; i++) {
+            const int e = y * EPT + i;
+            if (e < nE) {
+                const size_t b = b0 + e;
+                const float h0 = h[b * d + j];
+                dh0g[b * d + j] = sDh[e * d + j] * (1.0f - h0 * h0);
+            }
+        }
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(1024) simdrl_backward_e1(BACKWARD_PARAMS) { backward<1>(BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(1024) simdrl_backward_e2(BACKWARD_PARAMS) { backward<2>(BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(1024) simdrl_backward_e4(BACKWARD_PARAMS) { backward<4>(BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(1024) simdrl_backward_e8(BACKWARD_PARAMS) { backward<8>(BACKWARD_ARGS); }
+
+// simdrl_gemm_tn: per slab s of rows, part[s] (M×(N+ones)) = Aᵀ·B over the
+// slab's rows, A R×M (lda), B R×N (ldb); with ones, column N holds the column
+// sums of A (the bias gradient). 64×64 tiles, 256 threads of 4×4 outputs.
+// Grid: (ceil((N+ones)/64), ceil(M/64), slabs).
+#define TN_TILE 64
+#define TN_K 16
+extern "C" __global__ void __launch_bounds__(256) simdrl_gemm_tn(const float *__restrict__ A, int lda, const float *__restrict__ Bm, int ldb, int M,
+                                                                int N, int ones, int R, int slab, float *part) {
+    __shared__ float As[TN_K][TN_TILE];
+    __shared__ float Bs[TN_K][TN_TILE];
+    const int Nc = N + ones;
+    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+    const int i0 = blockIdx.y * TN_TILE, j0 = blockIdx.x * TN_TILE;
+    const int s = blockIdx.z;
+    const int r0 = s * slab, r1 = min(R, r0 + slab);
+    float c[4][4];
+#pragma unroll
+    for (int p = 0; p < 4; p++)
+#pragma unroll
+        for (int q = 0; q < 4; q++) c[p][q] = 0.0f;
+    for (int rb = r0; rb < r1; rb += TN_K) {
+        for (int q = threadIdx.x; q < TN_K * TN_TILE; q += 256) {
+            const int kk = q / TN_TILE, ii = q % TN_TILE, r = rb + kk;
+            const int i = i0 + ii, jx = j0 + ii;
+            As[kk][ii] = (r < r1 && i < M) ? A[(size_t)r * lda + i] : 0.0f;
+            float bv = 0.0f;
+            if (r < r1) {
+                if (jx < N)
+                    bv = Bm[(size_t)r * ldb + jx];
+                else if (jx == N && ones)
+                    bv = 1.0f;
+            }
+            Bs[kk][ii] = bv;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int kk = 0; kk < TN_K; kk++) {
+            float a[4], bb[4];
+#pragma unroll
+            for (int q = 0; q < 4; q++) {
+                a[q] = As[kk][ty + 16 * q];
+                bb[q] = Bs[kk][tx + 16 * q];
+            }
+#pragma unroll
+            for (int p = 0; p < 4; p++)
+#pragma unroll
+                for (int q = 0; q < 4; q++) c[p][q] += a[p] * bb[q];
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int p = 0; p < 4; p++)
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            const int i = i0 + ty + 16 * p, jx = j0 + tx + 16 * q;
+            if (i < M && jx < Nc) part[((size_t)s * M + i) * Nc + jx] = c[p][q];
+        }
+}
+
+// simdrl_sum_slabs sums S partial M×(N+ones) blocks in slab order and writes
+// rows below split to out (ldo) and bias, the others to out2 and bias2 (the
+// stacked heads go to pi.* and v.*).
+extern "C" __global__ void simdrl_sum_slabs(const float *__restrict__ part, int S, int M, int N, int ones, int split, float *out, int ldo,
+                                            float *bias, float *out2, float *bias2) {
+    const int Nc = N + ones;
+    const long total = (long)M * Nc;
+    for (long q = (long)blockIdx.x * blockDim.x + threadIdx.x; q < total; q += (long)gridDim.x * blockDim.x) {
+        float s = 0.0f;
+        for (int k = 0; k < S; k++) s += part[(size_t)k * total + q];
+        const int i = (int)(q / Nc), jx = (int)(q % Nc);
+        if (i < split) {
+            if (jx < N)
+                out[(size_t)i * ldo + jx] = s;
+            else
+                bias[i] = s;
+        } else {
+            if (jx < N)
+                out2[(size_t)(i - split) * ldo + jx] = s;
+            else
+                bias2[i - split] = s;
+        }
+    }
+}
+
+// simdrl_token_partial: per slab of rows r (= t·B + b), the gradient of the
+// token table, part[s][v][g] = Σ_{r: tokens[r] = v} dgh[r][g]. One thread per
+// column g; its V accumulators live in shared memory (V × blockDim.x).
+// Grid: (ceil(3d/blockDim.x), slabs).
+extern "C" __global__ void simdrl_token_partial(const float *__restrict__ dgh, const int32_t *__restrict__ tokens, int R, int G3, int V, int slab,
+                                                float *part) {
+    extern __shared__ float acc[];
+    const int bd = blockDim.x, tx = threadIdx.x;
+    const int g = blockIdx.x * bd + tx, s = blockIdx.y;
+    const int r0 = s * slab, r1 = min(R, r0 + slab);
+    for (int v = 0; v < V; v++) acc[v * bd + tx] = 0.0f;
+    if (g >= G3) return;
+    for (int r = r0; r < r1; r++) acc[tokens[r] * bd + tx] += dgh[(size_t)r * G3 + g];
+    for (int v = 0; v < V; v++) part[((size_t)s * V + v) * G3 + g] = acc[v * bd + tx];
+}
+
+// simdrl_h0_partial: per slab of episodes, the gradient of h0's inputs:
+// rows 0..V−1 of part[s] for emb (each context token gets dh0g/len), rows
+// V..V+2 for stage_emb. Grid: (ceil(d/blockDim.x), slabs).
+extern "C" __global__ void simdrl_h0_partial(const float *__restrict__ dh0g, const int32_t *__restrict__ tasks, int B, int d, int V, int slab,
+                                             float *part) {
+    extern __shared__ float acc[];
+    const int bd = blockDim.x, tx = threadIdx.x;
+    const int j = blockIdx.x * bd + tx, s = blockIdx.y, rows = V + SIMDRL_STAGES;
+    const int r0 = s * slab, r1 = min(B, r0 + slab);
+    for (int v = 0; v < rows; v++) acc[v * bd + tx] = 0.0f;
+    if (j >= d) return;
+    for (int b = r0; b < r1; b++) {
+        const float g = dh0g[(size_t)b * d + j];
+        const int32_t *tk = tasks + (size_t)b * SIMDRL_TASK_WORDS;
+        const int stage = tk[0], n = 3 + stage;
+        acc[(V + stage) * bd + tx] += g;
+        const float inv = 1.0f / (float)(n + 1);
+        for (int q = 0; q < n; q++) acc[tk[1 + q] * bd + tx] += g * inv;
+        acc[SIMDRL_CTX * bd + tx] += g * inv;
+    }
+    for (int v = 0; v < rows; v++) part[((size_t)s * rows + v) * d + j] = acc[v * bd + tx];
+}
+
+// simdrl_input_grads: from the token table's gradient dT (V×3d) and h0's
+// (h0s: V rows for emb, 3 for stage_emb, d columns): dW_ih = dTᵀ·emb,
+// db_ih = Σ_v dT, demb = dT·W_ih + h0's part, dstage_emb.
+extern "C" __global__ void simdrl_input_grads(const float *__restrict__ P, const float *__restrict__ dT, const float *__restrict__ h0s, int d, int V,
+                                              float *grad) {
+    const simdrl_layout L = simdrl_layout_of(V, d);
+    const int G3 = 3 * d;
+    const long nW = (long)G3 * d, nB = G3, nE = (long)V * d, nS = (long)SIMDRL_STAGES * d, total = nW + nB + nE + nS;
+    for (long q = (long)blockIdx.x * blockDim.x + threadIdx.x; q < total; q += (long)gridDim.x * blockDim.x) {
+        long k = q;
+        if (k < nW) {
+            const int g = (int)(k / d), c = (int)(k % d);
+            float s = 0.0f;
+            for (int v = 0; v < V; v++) s += dT[v * G3 + g] * P[L.emb + v * d + c];
+            grad[L.wih + k] = s;
+            continue;
+        }
+        k -= nW;
+        if (k < nB) {
+            float s = 0.0f;
+            for (int v = 0; v < V; v++) s += dT[v * G3 + k];
+            grad[L.bih + k] = s;
+            continue;
+        }
+        k -= nB;
+        if (k < nE) {
+            const int v = (int)(k / d), c = (int)(k % d);
+            float s = 0.0f;
+            for (int g = 0; g < G3; g++) s += dT[v * G3 + g] * P[L.wih + (long)g * d + c];
+            grad[L.emb + k] = s + h0s[k];
+            continue;
+        }
+        k -= nE;
+        grad[L.stage + k] = h0s[(long)V * d + k];
+    }
+}

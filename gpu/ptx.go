@@ -1,0 +1,102 @@
+package gpu
+
+import (
+	"embed"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The kernels, compiled by gen.sh (go generate) from kernels/*.cu.
+//
+//go:embed ptx/*.ptx
+var ptxFiles embed.FS
+
+// modules lists every PTX module and the kernels the Go code launches from it.
+var modules = []struct {
+	Name    string // ptx/<Name>.ptx from kernels/<Name>.cu
+	Kernels []string
+}{
+	{"tasks", []string{"simdrl_draw_tasks", "simdrl_action_uniforms"}},
+	{"env", []string{"simdrl_env_score"}},
+	{"rollout", []string{"simdrl_derive", "simdrl_rollout_e1", "simdrl_rollout_e2", "simdrl_rollout_e4", "simdrl_rollout_e8"}},
+	{"backward", []string{"simdrl_backward_e1", "simdrl_backward_e2", "simdrl_backward_e4", "simdrl_backward_e8",
+		"simdrl_gemm_tn", "simdrl_sum_slabs", "simdrl_token_partial", "simdrl_h0_partial", "simdrl_input_grads"}},
+	{"optim", []string{"simdrl_sumsq_partial", "simdrl_finish", "simdrl_adam"}},
+}
+
+// ptxInfo is what the loader needs to know about a PTX module.
+type ptxInfo struct {
+	Version string   // PTX ISA, e.g. "7.8"
+	Target  string   // e.g. "sm_80"
+	Entries []string // .entry names, sorted
+}
+
+var (
+	reVersion = regexp.MustCompile(`(?m)^\s*\.version\s+(\d+)\.(\d+)\s*$`)
+	reTarget  = regexp.MustCompile(`(?m)^\s*\.target\s+([a-z0-9_]+)`)
+	reEntry   = regexp.MustCompile(`(?m)^\s*(?:\.visible\s+|\.weak\s+)?\.entry\s+([A-Za-z_$][A-Za-z0-9_$]*)`)
+)
+
+// parsePTX reads the .version, .target and .entry lines of a PTX text.
+func parsePTX(src string) (ptxInfo, error) {
+	var info ptxInfo
+	v := reVersion.FindStringSubmatch(src)
+	if v == nil {
+		return info, fmt.Errorf("no .version directive")
+	}
+	info.Version = v[1] + "." + v[2]
+	t := reTarget.FindStringSubmatch(src)
+	if t == nil {
+		return info, fmt.Errorf("no .target directive")
+	}
+	info.Target = t[1]
+	for _, m := range reEntry.FindAllStringSubmatch(src, -1) {
+		info.Entries = append(info.Entries, m[1])
+	}
+	sort.Strings(info.Entries)
+	return info, nil
+}
+
+// loadPTX returns module name's embedded PTX and what it declares.
+func loadPTX(name string) (string, ptxInfo, error) {
+	b, err := ptxFiles.ReadFile("ptx/" + name + ".ptx")
+	if err != nil {
+		return "", ptxInfo{}, fmt.Errorf("gpu: embedded PTX %s missing: %v (run go generate ./gpu/)", name, err)
+	}
+	info, err := parsePTX(string(b))
+	if err != nil {
+		return "", ptxInfo{}, fmt.Errorf("gpu: embedded PTX %s: %v", name, err)
+	}
+	return string(b), info, nil
+}
+
+// ptxDriverNeeded is the oldest CUDA driver (as cuDriverGetVersion reports
+// it, 1000·major + 10·minor) whose JIT accepts PTX ISA version v: ISA 7.x
+// came with CUDA 11.x, ISA 8.0–8.5 with CUDA 12.0–12.5, 8.6 with 12.7,
+// 8.7 with 12.8, 8.8 with 12.9.
+func ptxDriverNeeded(v string) (int, error) {
+	maj, min, ok := strings.Cut(v, ".")
+	if !ok {
+		return 0, fmt.Errorf("bad PTX ISA version %q", v)
+	}
+	M, err1 := strconv.Atoi(maj)
+	m, err2 := strconv.Atoi(min)
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("bad PTX ISA version %q", v)
+	}
+	switch {
+	case M == 7:
+		return 11000 + 10*m, nil
+	case M == 8 && m <= 5:
+		return 12000 + 10*m, nil
+	case M == 8 && m <= 8:
+		return 12000 + 10*(m+1), nil
+	}
+	return 0, fmt.Errorf("PTX ISA %s is newer than this loader knows", v)
+}
+
+// driverString spells a cuDriverGetVersion number: 12040 → "12.4".
+func driverString(v int) string { return fmt.Sprintf("%d.%d", v/1000, (v%1000)/10) }
