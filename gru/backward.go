@@ -31,21 +31,21 @@ func (w *Workspace) Backward(params []float32, dv *Derived, grad []float32) {
 
 	// Recurrent weights over all steps at once: dW_hh += Σ_t dgh_tᵀ·h_t.
 	kernels.SgemmTN(3*d, d, T*n, 1, w.dgh[:T*n*3*d], 3*d, w.h[:T*n*d], d, 1, l.WHH.View(grad), d)
-	addColumnSums(l.BHH.View(grad), w.dgh[:T*n*3*d], T*n)
+	w.addColumnSums(l.BHH.View(grad), w.dgh[:T*n*3*d], T*n)
 
 	// Heads: d[pi;v] = Σ_t dheads_tᵀ·h_{t+1}, then split into the two layers.
 	kernels.SgemmTN(V+1, d, T*n, 1, w.dheads[:T*n*(V+1)], V+1, w.h[n*d:(T+1)*n*d], d, 0, w.dHeadsW, d)
 	addTo(l.PiW.View(grad), w.dHeadsW[:V*d])
 	addTo(l.VW.View(grad), w.dHeadsW[V*d:])
 	clear(w.bias[:V+1])
-	addColumnSums(w.bias[:V+1], w.dheads[:T*n*(V+1)], T*n)
+	w.addColumnSums(w.bias[:V+1], w.dheads[:T*n*(V+1)], T*n)
 	addTo(l.PiB.View(grad), w.bias[:V])
 	l.VB.View(grad)[0] += w.bias[V]
 
 	// Input side, through the token table: dW_ih += dTableᵀ·emb,
 	// db_ih += Σ dTable, demb += dTable·W_ih.
 	kernels.SgemmTN(3*d, d, V, 1, w.dTable, 3*d, l.Emb.View(params), d, 1, l.WIH.View(grad), d)
-	addColumnSums(l.BIH.View(grad), w.dTable, V)
+	w.addColumnSums(l.BIH.View(grad), w.dTable, V)
 	kernels.SgemmNN(V, d, 3*d, 1, w.dTable, 3*d, l.WIH.View(params), d, 1, l.Emb.View(grad), d)
 
 	// Initial state: h0 = tanh(mean emb[ctx] + stage_emb[stage]).
@@ -56,7 +56,10 @@ func (w *Workspace) Backward(params []float32, dv *Derived, grad []float32) {
 		for j := range g {
 			g[j] *= 1 - h0[j]*h0[j]
 		}
-		addTo(gStage[int(w.stage[b])*d:int(w.stage[b]+1)*d], g)
+		gs := gStage[int(w.stage[b])*d : int(w.stage[b]+1)*d]
+		for j, v := range g {
+			gs[j] += v
+		}
 		k := int(w.ctxLen[b])
 		inv := 1 / float32(k)
 		for _, tok := range w.ctx[b*MaxContext : b*MaxContext+k] {
@@ -68,17 +71,11 @@ func (w *Workspace) Backward(params []float32, dv *Derived, grad []float32) {
 	}
 }
 
-// addColumnSums adds the column sums of the rows×len(dst) packed matrix m to dst.
-func addColumnSums(dst, m []float32, rows int) {
+// addColumnSums adds the column sums of the rows×len(dst) packed matrix m
+// to dst, as the GEMM dst += 1ᵀ·m.
+func (w *Workspace) addColumnSums(dst, m []float32, rows int) {
 	c := len(dst)
-	for i := 0; i < rows; i++ {
-		addTo(dst, m[i*c:(i+1)*c])
-	}
+	kernels.SgemmTN(1, c, rows, 1, w.ones[:rows], 1, m, c, 1, dst, c)
 }
 
-func addTo(dst, src []float32) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] += v
-	}
-}
+func addTo(dst, src []float32) { kernels.Add(dst, src) }

@@ -1,8 +1,6 @@
 package gru
 
 import (
-	"math"
-
 	"github.com/simdrl/simdrl/kernels"
 	"github.com/simdrl/simdrl/rng"
 )
@@ -46,7 +44,8 @@ func (w *Workspace) Forward(params []float32, dv *Derived, mode Mode, s Stream) 
 			for b := 0; b < n; b++ {
 				w.u[b] = s.Key.Uniform(s.Round, s.FirstEpisode+uint32(b), uint32(t), rng.PurposeAction)
 			}
-			kernels.SampleRows(n, V, logp, w.u[:n], out)
+			kernels.Exp(w.probs[:n*V], logp)
+			kernels.SampleRows(n, V, w.probs[:n*V], w.u[:n], out)
 		case Teacher:
 			for _, a := range out {
 				if a < 0 || int(a) >= V {
@@ -75,9 +74,10 @@ func (w *Workspace) initialState(params []float32) {
 		inv := 1 / float32(k)
 		se := semb[int(w.stage[b])*d : int(w.stage[b]+1)*d]
 		for j := range h0 {
-			h0[j] = float32(math.Tanh(float64(h0[j]*inv + se[j])))
+			h0[j] = h0[j]*inv + se[j]
 		}
 	}
+	kernels.Tanh(w.h[:w.n*d])
 }
 
 // fillRows copies row into each of the n rows of m (packed, len(row) wide).

@@ -43,6 +43,8 @@ type Workspace struct {
 	logp   []float32 // T×n×V
 	ent    []float32 // T×n
 	u      []float32 // n uniforms for one sampling step
+	probs  []float32 // n×V probabilities for one sampling step
+	ones   []float32 // T·Cap ones: column sums as GEMMs
 
 	// Loss weights, written by the trainer before Backward: dL/dlogp(action),
 	// dL/dentropy and dL/dvalue for every (step, episode), T×n each.
@@ -75,6 +77,8 @@ func NewWorkspace(l *Layout, capacity, steps int) (*Workspace, error) {
 		logp:   make([]float32, T*C*V),
 		ent:    make([]float32, T*C),
 		u:      make([]float32, C),
+		probs:  make([]float32, C*V),
+		ones:   ones(max(T*C, V)),
 		DLogp:  make([]float32, T*C), DEnt: make([]float32, T*C), DValue: make([]float32, T*C),
 		dheads:  make([]float32, T*C*(V+1)),
 		dgh:     make([]float32, T*C*3*d),
@@ -163,4 +167,12 @@ type Stream struct {
 	Key          rng.Key
 	Round        uint32
 	FirstEpisode uint32
+}
+
+func ones(n int) []float32 {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = 1
+	}
+	return v
 }

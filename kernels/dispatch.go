@@ -18,6 +18,9 @@ type implementation struct {
 	policyBack func(rows, cols int, logp []float32, actions []int32, dlogp, dent, dlogits []float32, ld int)
 	adam       func(p, g, m, v []float32, gradScale, beta1, beta2, eps, stepSize, bc2Sqrt float32)
 	sumSquares func(x []float32) float64
+	tanh       func(x []float32)
+	exp        func(dst, src []float32)
+	add        func(dst, src []float32)
 }
 
 var generic = implementation{
@@ -31,6 +34,9 @@ var generic = implementation{
 	policyBack: policyBackwardGeneric,
 	adam:       adamGeneric,
 	sumSquares: sumSquaresGeneric,
+	tanh:       tanhGeneric,
+	exp:        expGeneric,
+	add:        addGeneric,
 }
 
 // accelerated is this CPU's assembly set, from the per-architecture

@@ -13,4 +13,7 @@ func useAVX2Elementwise(s *implementation) {
 	s.policyBack = policyBackwardAVX2
 	s.adam = adamAVX2
 	s.sumSquares = sumSquaresAVX2
+	s.tanh = tanhAVX2
+	s.exp = expAVX2
+	s.add = addAVX2
 }

@@ -2778,3 +2778,246 @@ loopend59:
 	MOVSD X1, ret+24(FP)
 	VZEROUPPER
 	RET
+
+// func tanhAVX2(x []float32)
+// Requires: AVX, AVX2, FMA3
+TEXT ·tanhAVX2(SB), NOSPLIT, $0-24
+	MOVQ    x_len+8(FP), AX
+	MOVQ    x_base+0(FP), CX
+	TESTQ   AX, AX
+	JLE     done60
+	MOVQ    AX, DX
+	SHRQ    $0x03, DX
+	ANDQ    $0x07, AX
+	SHLQ    $0x02, AX
+	LEAQ    masktable<>+32(SB), BX
+	SUBQ    AX, BX
+	VMOVDQU (BX), Y0
+	TESTQ   DX, DX
+	JZ      loopend62
+
+loop61:
+	VMOVUPS      (CX), Y1
+	VANDPS       absmask<>+0(SB), Y1, Y2
+	VXORPS       Y1, Y2, Y1
+	VADDPS       Y2, Y2, Y2
+	VMOVUPS      tanhhi<>+0(SB), Y3
+	VMINPS       Y2, Y3, Y3
+	VMOVUPS      zero<>+0(SB), Y4
+	VMAXPS       Y3, Y4, Y3
+	VMULPS       log2e<>+0(SB), Y3, Y4
+	VROUNDPS     $0x00, Y4, Y4
+	VFNMADD231PS ln2hi<>+0(SB), Y4, Y3
+	VFNMADD231PS ln2lo<>+0(SB), Y4, Y3
+	VCVTPS2DQ    Y4, Y4
+	VMOVUPS      expp0<>+0(SB), Y5
+	VFMADD213PS  expp1<>+0(SB), Y3, Y5
+	VFMADD213PS  expp2<>+0(SB), Y3, Y5
+	VFMADD213PS  expp3<>+0(SB), Y3, Y5
+	VFMADD213PS  expp4<>+0(SB), Y3, Y5
+	VFMADD213PS  expp5<>+0(SB), Y3, Y5
+	VMULPS       Y3, Y5, Y5
+	VFMADD213PS  Y3, Y3, Y5
+	VPADDD       bias127<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VSUBPS       one<>+0(SB), Y4, Y2
+	VFMADD213PS  Y2, Y4, Y5
+	VADDPS       two<>+0(SB), Y5, Y2
+	VDIVPS       Y2, Y5, Y5
+	VORPS        Y1, Y5, Y5
+	VMOVUPS      Y5, (CX)
+	ADDQ         $0x20, CX
+	DECQ         DX
+	JNZ          loop61
+
+loopend62:
+	TESTQ        AX, AX
+	JZ           notail63
+	VMASKMOVPS   (CX), Y0, Y1
+	VANDPS       absmask<>+0(SB), Y1, Y2
+	VXORPS       Y1, Y2, Y1
+	VADDPS       Y2, Y2, Y2
+	VMOVUPS      tanhhi<>+0(SB), Y3
+	VMINPS       Y2, Y3, Y3
+	VMOVUPS      zero<>+0(SB), Y4
+	VMAXPS       Y3, Y4, Y3
+	VMULPS       log2e<>+0(SB), Y3, Y4
+	VROUNDPS     $0x00, Y4, Y4
+	VFNMADD231PS ln2hi<>+0(SB), Y4, Y3
+	VFNMADD231PS ln2lo<>+0(SB), Y4, Y3
+	VCVTPS2DQ    Y4, Y4
+	VMOVUPS      expp0<>+0(SB), Y5
+	VFMADD213PS  expp1<>+0(SB), Y3, Y5
+	VFMADD213PS  expp2<>+0(SB), Y3, Y5
+	VFMADD213PS  expp3<>+0(SB), Y3, Y5
+	VFMADD213PS  expp4<>+0(SB), Y3, Y5
+	VFMADD213PS  expp5<>+0(SB), Y3, Y5
+	VMULPS       Y3, Y5, Y5
+	VFMADD213PS  Y3, Y3, Y5
+	VPADDD       bias127<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VSUBPS       one<>+0(SB), Y4, Y2
+	VFMADD213PS  Y2, Y4, Y5
+	VADDPS       two<>+0(SB), Y5, Y2
+	VDIVPS       Y2, Y5, Y5
+	VORPS        Y1, Y5, Y5
+	VMASKMOVPS   Y5, Y0, (CX)
+
+notail63:
+done60:
+	VZEROUPPER
+	RET
+
+// func expAVX2(dst []float32, src []float32)
+// Requires: AVX, AVX2, FMA3
+TEXT ·expAVX2(SB), NOSPLIT, $0-48
+	MOVQ    dst_len+8(FP), AX
+	MOVQ    dst_base+0(FP), CX
+	MOVQ    src_base+24(FP), DX
+	TESTQ   AX, AX
+	JLE     done64
+	MOVQ    AX, BX
+	SHRQ    $0x03, BX
+	ANDQ    $0x07, AX
+	SHLQ    $0x02, AX
+	LEAQ    masktable<>+32(SB), SI
+	SUBQ    AX, SI
+	VMOVDQU (SI), Y0
+	TESTQ   BX, BX
+	JZ      loopend66
+
+loop65:
+	VMOVUPS      (DX), Y1
+	VMOVUPS      exphi<>+0(SB), Y2
+	VMINPS       Y1, Y2, Y2
+	VMOVUPS      explo<>+0(SB), Y1
+	VMAXPS       Y2, Y1, Y2
+	VMULPS       log2e<>+0(SB), Y2, Y1
+	VROUNDPS     $0x00, Y1, Y1
+	VFNMADD231PS ln2hi<>+0(SB), Y1, Y2
+	VFNMADD231PS ln2lo<>+0(SB), Y1, Y2
+	VCVTPS2DQ    Y1, Y1
+	VMOVUPS      expp0<>+0(SB), Y3
+	VFMADD213PS  expp1<>+0(SB), Y2, Y3
+	VFMADD213PS  expp2<>+0(SB), Y2, Y3
+	VFMADD213PS  expp3<>+0(SB), Y2, Y3
+	VFMADD213PS  expp4<>+0(SB), Y2, Y3
+	VFMADD213PS  expp5<>+0(SB), Y2, Y3
+	VMULPS       Y2, Y3, Y3
+	VFMADD213PS  Y2, Y2, Y3
+	VADDPS       one<>+0(SB), Y3, Y3
+	VPSRAD       $0x01, Y1, Y2
+	VPSUBD       Y2, Y1, Y1
+	VPADDD       bias127<>+0(SB), Y2, Y2
+	VPADDD       bias127<>+0(SB), Y1, Y1
+	VPSLLD       $0x17, Y2, Y2
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMOVUPS      Y3, (CX)
+	ADDQ         $0x20, CX
+	ADDQ         $0x20, DX
+	DECQ         BX
+	JNZ          loop65
+
+loopend66:
+	TESTQ        AX, AX
+	JZ           notail67
+	VMASKMOVPS   (DX), Y0, Y1
+	VMOVUPS      exphi<>+0(SB), Y2
+	VMINPS       Y1, Y2, Y2
+	VMOVUPS      explo<>+0(SB), Y1
+	VMAXPS       Y2, Y1, Y2
+	VMULPS       log2e<>+0(SB), Y2, Y1
+	VROUNDPS     $0x00, Y1, Y1
+	VFNMADD231PS ln2hi<>+0(SB), Y1, Y2
+	VFNMADD231PS ln2lo<>+0(SB), Y1, Y2
+	VCVTPS2DQ    Y1, Y1
+	VMOVUPS      expp0<>+0(SB), Y3
+	VFMADD213PS  expp1<>+0(SB), Y2, Y3
+	VFMADD213PS  expp2<>+0(SB), Y2, Y3
+	VFMADD213PS  expp3<>+0(SB), Y2, Y3
+	VFMADD213PS  expp4<>+0(SB), Y2, Y3
+	VFMADD213PS  expp5<>+0(SB), Y2, Y3
+	VMULPS       Y2, Y3, Y3
+	VFMADD213PS  Y2, Y2, Y3
+	VADDPS       one<>+0(SB), Y3, Y3
+	VPSRAD       $0x01, Y1, Y2
+	VPSUBD       Y2, Y1, Y1
+	VPADDD       bias127<>+0(SB), Y2, Y2
+	VPADDD       bias127<>+0(SB), Y1, Y1
+	VPSLLD       $0x17, Y2, Y2
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y2, Y3, Y3
+	VMULPS       Y1, Y3, Y3
+	VMASKMOVPS   Y3, Y0, (CX)
+
+notail67:
+done64:
+	VZEROUPPER
+	RET
+
+// func addAVX2(dst []float32, src []float32)
+// Requires: AVX
+TEXT ·addAVX2(SB), NOSPLIT, $0-48
+	MOVQ  dst_len+8(FP), AX
+	MOVQ  dst_base+0(FP), CX
+	MOVQ  src_base+24(FP), DX
+	TESTQ AX, AX
+	JLE   done68
+	MOVQ  AX, BX
+	SHRQ  $0x05, BX
+	TESTQ BX, BX
+	JZ    loopend70
+
+loop69:
+	VMOVUPS (DX), Y0
+	VADDPS  (CX), Y0, Y0
+	VMOVUPS Y0, (CX)
+	VMOVUPS 32(DX), Y0
+	VADDPS  32(CX), Y0, Y0
+	VMOVUPS Y0, 32(CX)
+	VMOVUPS 64(DX), Y0
+	VADDPS  64(CX), Y0, Y0
+	VMOVUPS Y0, 64(CX)
+	VMOVUPS 96(DX), Y0
+	VADDPS  96(CX), Y0, Y0
+	VMOVUPS Y0, 96(CX)
+	ADDQ    $0x80, CX
+	ADDQ    $0x80, DX
+	DECQ    BX
+	JNZ     loop69
+
+loopend70:
+	ANDQ    $0x1f, AX
+	MOVQ    AX, BX
+	SHRQ    $0x03, BX
+	ANDQ    $0x07, AX
+	SHLQ    $0x02, AX
+	LEAQ    masktable<>+32(SB), SI
+	SUBQ    AX, SI
+	VMOVDQU (SI), Y0
+	TESTQ   BX, BX
+	JZ      loopend72
+
+loop71:
+	VMOVUPS (DX), Y1
+	VADDPS  (CX), Y1, Y1
+	VMOVUPS Y1, (CX)
+	ADDQ    $0x20, CX
+	ADDQ    $0x20, DX
+	DECQ    BX
+	JNZ     loop71
+
+loopend72:
+	TESTQ      AX, AX
+	JZ         notail73
+	VMASKMOVPS (DX), Y0, Y1
+	VMASKMOVPS (CX), Y0, Y2
+	VADDPS     Y2, Y1, Y1
+	VMASKMOVPS Y1, Y0, (CX)
+
+notail73:
+done68:
+	VZEROUPPER
+	RET

@@ -37,3 +37,18 @@ func adamAVX2(p []float32, g []float32, m []float32, v []float32, gradScale floa
 //
 //go:noescape
 func sumSquaresAVX2(x []float32) float64
+
+// tanhAVX2 sets x = tanh(x) (tanhN: ≤ 2 ulp).
+//
+//go:noescape
+func tanhAVX2(x []float32)
+
+// expAVX2 sets dst = exp(src) (expN: ≤ 2 ulp).
+//
+//go:noescape
+func expAVX2(dst []float32, src []float32)
+
+// addAVX2 sets dst += src elementwise (len(src) ≥ len(dst)).
+//
+//go:noescape
+func addAVX2(dst []float32, src []float32)

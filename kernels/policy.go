@@ -44,23 +44,23 @@ func checkPolicy(name string, rows, cols int, m []float32, ld int, logp []float3
 	mustLen(name, "logp", len(logp), rows*cols)
 }
 
-// SampleRows draws one action per row by inverting the CDF of p = exp(logp)
-// at u[r] ∈ [0,1): the first column whose running sum exceeds u. Rounding can
+// SampleRows draws one action per row by inverting the CDF of the row's
+// probabilities p (rows×cols, e.g. Exp of PolicyForward's logp) at
+// u[r] ∈ [0,1): the first column whose running sum exceeds u. Rounding can
 // leave the total a hair below u; then the last column with p > 0 is taken.
-func SampleRows(rows, cols int, logp []float32, u []float32, out []int32) {
-	mustLen("SampleRows", "logp", len(logp), rows*cols)
+func SampleRows(rows, cols int, p []float32, u []float32, out []int32) {
+	mustLen("SampleRows", "p", len(p), rows*cols)
 	mustLen("SampleRows", "u", len(u), rows)
 	mustLen("SampleRows", "out", len(out), rows)
 	for r := 0; r < rows; r++ {
-		row := logp[r*cols : r*cols+cols]
+		row := p[r*cols : r*cols+cols]
 		var cum float32
 		pick, lastPositive := -1, 0
-		for j, lp := range row {
-			p := exp32(lp)
-			if p > 0 {
+		for j, pj := range row {
+			if pj > 0 {
 				lastPositive = j
 			}
-			cum += p
+			cum += pj
 			if u[r] < cum {
 				pick = j
 				break

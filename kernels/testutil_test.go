@@ -85,6 +85,9 @@ func requireClose(t testing.TB, what string, got, want []float32, rtol, atol flo
 			continue
 		}
 		require.Falsef(t, math.IsNaN(g), "%s[%d]: got NaN, want %v", what, i, w)
+		if g == w { // also equal infinities
+			continue
+		}
 		require.LessOrEqualf(t, math.Abs(g-w), atol+rtol*math.Abs(w), "%s[%d]: got %v, want %v", what, i, g, w)
 	}
 }

@@ -53,7 +53,7 @@ func SeedRecipe() Config {
 		Device: "cpu", Threads: 1, Seed: 0, Recipe: "seed",
 		Updates: 60, Batch: 192, Stages: []int{0, 0, 0, 1, 1, 2},
 		LR: 3e-4, Hidden: 96, Steps: 6, EntropyCoef: 0.01, ValueCoef: 0.5, Clip: 1.0,
-		EvalEvery: 5, EvalBatch: 128, FinalEpisodes: 1000, Explain: 5, Chunk: 64,
+		EvalEvery: 5, EvalBatch: 128, FinalEpisodes: 1000, Explain: 5, Chunk: 96,
 		Curriculum: "blocks", Baseline: "sum", EntropyFinal: -1,
 	}
 }

@@ -252,10 +252,7 @@ func (j *trainJob) merge(w *worker, c, first, n int) {
 		}
 	}
 	j.loss.add(w.loss)
-	g := j.t.grad
-	for i, v := range w.grad {
-		g[i] += v
-	}
+	kernels.Add(j.t.grad, w.grad)
 }
 
 // ParamSHA256 hashes the parameters as little-endian float32 in state_dict

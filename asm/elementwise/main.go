@@ -55,6 +55,9 @@ func main() {
 	policyBackward()
 	adam()
 	sumSquares()
+	mapInPlace("tanhAVX2", "tanhAVX2 sets x = tanh(x) (tanhN: ≤ 2 ulp).", func(y reg.VecVirtual) reg.VecVirtual { return tanhN(y)[0] })
+	unaryTo("expAVX2", "expAVX2 sets dst = exp(src) (expN: ≤ 2 ulp).", func(y reg.VecVirtual) reg.VecVirtual { return expN(y)[0] })
+	addTo()
 
 	// The header names this generator as it is run by go:generate.
 	pc := printer.Config{Argv: append([]string{"go", "run", "./elementwise"}, os.Args[1:]...), Pkg: *pkg}
@@ -1175,6 +1178,105 @@ func sumSquares() {
 		c.ADDQ(U8(4), x)
 	})
 	c.Store(hi, c.ReturnIndex(0))
+	ret()
+}
+
+// mapInPlace emits func(x []float32) applying f to every element, 8 lanes
+// at a time with a masked tail.
+func mapInPlace(name, doc string, f func(reg.VecVirtual) reg.VecVirtual) {
+	c.Function(name)
+	c.Attributes(attr.NOSPLIT)
+	c.Pragma("noescape")
+	c.SignatureExpr("func(x []float32)")
+	c.Doc(doc)
+	done := label("done")
+	n := ld(c.Param("x").Len())
+	x := ld(c.Param("x").Base())
+	c.TESTQ(n, n)
+	c.JLE(LabelRef(done))
+	nfull, remB := splitLen(n)
+	mask := loadMask(remB)
+	body := func(k chunk) { k.store(f(k.load(Mem{Base: x})), Mem{Base: x}) }
+	loopChunks(nfull, func() {
+		body(chunk{})
+		c.ADDQ(U8(32), x)
+	})
+	ifTail(remB, func() { body(chunk{mask}) })
+	c.Label(done)
+	ret()
+}
+
+// unaryTo emits func(dst, src []float32) setting dst[i] = f(src[i]) for
+// i < len(dst) (the caller guarantees len(src) ≥ len(dst)).
+func unaryTo(name, doc string, f func(reg.VecVirtual) reg.VecVirtual) {
+	c.Function(name)
+	c.Attributes(attr.NOSPLIT)
+	c.Pragma("noescape")
+	c.SignatureExpr("func(dst, src []float32)")
+	c.Doc(doc)
+	done := label("done")
+	n := ld(c.Param("dst").Len())
+	d := ld(c.Param("dst").Base())
+	sp := ld(c.Param("src").Base())
+	c.TESTQ(n, n)
+	c.JLE(LabelRef(done))
+	nfull, remB := splitLen(n)
+	mask := loadMask(remB)
+	body := func(k chunk) { k.store(f(k.load(Mem{Base: sp})), Mem{Base: d}) }
+	loopChunks(nfull, func() {
+		body(chunk{})
+		c.ADDQ(U8(32), d)
+		c.ADDQ(U8(32), sp)
+	})
+	ifTail(remB, func() { body(chunk{mask}) })
+	c.Label(done)
+	ret()
+}
+
+// addTo emits addAVX2(dst, src): dst[i] += src[i] for i < len(dst),
+// 32 floats per iteration.
+func addTo() {
+	c.Function("addAVX2")
+	c.Attributes(attr.NOSPLIT)
+	c.Pragma("noescape")
+	c.SignatureExpr("func(dst, src []float32)")
+	c.Doc("addAVX2 sets dst += src elementwise (len(src) ≥ len(dst)).")
+	done := label("done")
+	n := ld(c.Param("dst").Len())
+	d := ld(c.Param("dst").Base())
+	sp := ld(c.Param("src").Base())
+	c.TESTQ(n, n)
+	c.JLE(LabelRef(done))
+	blocks := gp()
+	c.MOVQ(n, blocks)
+	c.SHRQ(U8(5), blocks)
+	loopChunks(blocks, func() {
+		for i := 0; i < 4; i++ {
+			y := ymm()
+			c.VMOVUPS(Mem{Base: sp, Disp: 32 * i}, y)
+			c.VADDPS(Mem{Base: d, Disp: 32 * i}, y, y)
+			c.VMOVUPS(y, Mem{Base: d, Disp: 32 * i})
+		}
+		c.ADDQ(U8(128), d)
+		c.ADDQ(U8(128), sp)
+	})
+	rest := gp()
+	c.MOVQ(n, rest)
+	c.ANDQ(U8(31), rest)
+	nfull, remB := splitLen(rest)
+	mask := loadMask(remB)
+	body := func(k chunk) {
+		y := k.load(Mem{Base: sp})
+		k.add(Mem{Base: d}, y)
+		k.store(y, Mem{Base: d})
+	}
+	loopChunks(nfull, func() {
+		body(chunk{})
+		c.ADDQ(U8(32), d)
+		c.ADDQ(U8(32), sp)
+	})
+	ifTail(remB, func() { body(chunk{mask}) })
+	c.Label(done)
 	ret()
 }
 
