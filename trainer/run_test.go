@@ -2,6 +2,7 @@ package trainer
 
 import (
 	"bytes"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -57,4 +58,25 @@ func TestStageAt(t *testing.T) {
 	require.Equal(t, 0, c.StageAt(30))
 	require.Equal(t, 1, c.StageAt(31))
 	require.Equal(t, 2, c.StageAt(61))
+}
+
+// A non-finite loss stops training with an error naming the update, leaves
+// the parameters as they were, and is never saved.
+func TestNonFiniteLossStopsAndKeepsLastGood(t *testing.T) {
+	c := shortConfig()
+	tr, err := New(c)
+	require.NoError(t, err)
+	_, err = tr.Update()
+	require.NoError(t, err)
+	good := tr.ParamSHA256()
+	tr.Layout.VB.View(tr.Params)[0] = float32(math.NaN()) // poison the value head
+	tr.derived.Compute(tr.Layout, tr.Params)
+	poisoned := tr.ParamSHA256()
+	saves := 0
+	rep, err := RunWith(c, &bytes.Buffer{}, Options{Trainer: tr, SaveEvery: 1, Save: func(*Trainer) error { saves++; return nil }})
+	require.ErrorContains(t, err, "update 2: the loss is NaN")
+	require.Equal(t, 1, rep.Updates)
+	require.Equal(t, poisoned, rep.ParamSHA256, "the failed update must not change the parameters")
+	require.NotEqual(t, good, rep.ParamSHA256)
+	require.Zero(t, saves, "nothing is saved after a failed update")
 }

@@ -125,10 +125,12 @@ func (t *Trainer) Update() (UpdateStats, error) {
 	st := UpdateStats{Update: u, Stage: j.stage, Loss: j.loss,
 		MeanReward: j.rewardSum / float64(j.batch), SolveRate: float64(j.solved) / float64(j.batch)}
 	if math.IsNaN(st.Loss.Total) || math.IsInf(st.Loss.Total, 0) {
+		t.update-- // the failed update is not applied
 		return st, fmt.Errorf("update %d: the loss is %v; parameters left as after update %d", u, st.Loss.Total, u-1)
 	}
 	st.GradNorm = GradNorm(t.grad)
 	if math.IsNaN(st.GradNorm) || math.IsInf(st.GradNorm, 0) {
+		t.update--
 		return st, fmt.Errorf("update %d: the gradient norm is %v; parameters left as after update %d", u, st.GradNorm, u-1)
 	}
 	t.opt.Step(t.Params, t.grad)
