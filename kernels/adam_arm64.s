@@ -7,8 +7,10 @@
 
 // func adamNEON(p, g, m, v []float32, gradScale, beta1, beta2, eps, stepSize, bc2Sqrt float32)
 //
-// In adamGeneric's order of operations, four elements at a time; the last
-// len(p)%4 one lane at a time through the same code.
+// With the roundings of adamGeneric as the Go compiler builds it for arm64
+// (β1·m and β2·v fused into FMADD), so the two agree to the bit; four
+// elements at a time, the last len(p)%4 one lane at a time through the same
+// code.
 TEXT ·adamNEON(SB), NOSPLIT, $0-120
 	MOVD  p_base+0(FP), R0
 	MOVD  p_len+8(FP), R4
@@ -51,11 +53,13 @@ aone:
 
 acompute:
 	WORD $0x6e34dc21 // fmul v1.4s, v1.4s, v20.4s
-	WORD $0x6e35dc42 // fmul v2.4s, v2.4s, v21.4s
-	VFMLA V22.S4, V1.S4, V2.S4 // + (1−β1)·g
-	WORD $0x6e38dc24 // fmul v4.4s, v1.4s, v24.4s
-	WORD $0x6e37dc63 // fmul v3.4s, v3.4s, v23.4s
-	VFMLA V4.S4, V1.S4, V3.S4 // + (1−β2)·g·g
+	WORD $0x6e36dc24 // fmul v4.4s, v1.4s, v22.4s
+	VFMLA V21.S4, V2.S4, V4.S4 // m = β1·m + that, fused
+	WORD $0x6e38dc25 // fmul v5.4s, v1.4s, v24.4s
+	WORD $0x6e21dca5 // fmul v5.4s, v5.4s, v1.4s
+	VFMLA V23.S4, V3.S4, V5.S4 // v = β2·v + that, fused
+	VMOV  V4.B16, V2.B16
+	VMOV  V5.B16, V3.B16
 	WORD $0x6ea1f865 // fsqrt v5.4s, v3.4s
 	WORD $0x6e3bfca5 // fdiv v5.4s, v5.4s, v27.4s
 	WORD $0x4e39d4a5 // fadd v5.4s, v5.4s, v25.4s

@@ -108,7 +108,7 @@ one:
 
 compute:
 	// V0..V2 = gi (r, z, n), V3..V5 = gh (r, z, n), V6 = h.
-	// r, z: σ(x) = 1/(1 + exp(−x)), two exps interleaved.
+	// r, z: σ via e = exp(−|x|), two exps interleaved.
 	WORD $0x4e23d400 // fadd v0.4s, v0.4s, v3.4s
 	WORD $0x4e24d421 // fadd v1.4s, v1.4s, v4.4s
 	WORD $0x4ea0c80b // fcmgt v11.4s, v0.4s, #0
@@ -230,9 +230,9 @@ compute:
 	VMOV  V2.B16, V10.B16
 	VFMLA V9.S4, V2.S4, V10.S4
 	VBSL  V10.B16, V7.B16, V4.B16 // n = |x| > 0.625 ? big : small
-	// h' = n + z·(h − n)
-	WORD $0x4ea4d4c6 // fsub v6.4s, v6.4s, v4.4s
-	VMOV  V4.B16, V5.B16
+	// h' = (1 − z)·n + z·h, rounded as the generic twin on arm64: (1−z)·n, then a fused z·h
+	WORD $0x4ea1d7e5 // fsub v5.4s, v31.4s, v1.4s
+	WORD $0x6e24dca5 // fmul v5.4s, v5.4s, v4.4s
 	VFMLA V6.S4, V1.S4, V5.S4
 
 	CMP   $4, R0
@@ -268,7 +268,9 @@ done:
 
 // func gruBackNEON(rows, d int, tokens []int32, act, gh, hPrev, dhNext, dgh, dhPrev, dTable []float32)
 //
-// Pure arithmetic, in the generic twin's order of operations (1 − n² fused).
+// Pure arithmetic, with the roundings of the generic twin as the Go compiler
+// builds it for arm64 (which fuses 1 − n·n and the last product of each
+// dTable update into FMSUB/FMADD), so the two agree to the bit.
 TEXT ·gruBackNEON(SB), NOSPLIT, $0-208
 	FMOVS $1.0, F31
 	VDUP  V31.S[0], V31.S4
@@ -329,29 +331,29 @@ bone:
 bcompute:
 	// V0 r, V1 z, V2 n, V3 gh_n, V4 h, V5 dh', V6..V8 dTable (r, z, n).
 	WORD $0x4ea1d7e9 // fsub v9.4s, v31.4s, v1.4s
-	WORD $0x6e29dcaa // fmul v10.4s, v5.4s, v9.4s
+	WORD $0x6e25dd2a // fmul v10.4s, v9.4s, v5.4s
 	WORD $0x4ea2d48b // fsub v11.4s, v4.4s, v2.4s
-	WORD $0x6e2bdcab // fmul v11.4s, v5.4s, v11.4s
+	WORD $0x6e25dd6b // fmul v11.4s, v11.4s, v5.4s
 	VMOV  V31.B16, V12.B16
-	VFMLS V2.S4, V2.S4, V12.S4 // 1 − n·n, fused: no cancellation error near |n| = 1
-	WORD $0x6e2cdd4c // fmul v12.4s, v10.4s, v12.4s
-	WORD $0x6e23dd8d // fmul v13.4s, v12.4s, v3.4s
+	VFMLS V2.S4, V2.S4, V12.S4 // 1 − n·n
+	WORD $0x6e2add8f // fmul v15.4s, v12.4s, v10.4s
+	WORD $0x6e2fdc6d // fmul v13.4s, v3.4s, v15.4s
 	WORD $0x6e20ddad // fmul v13.4s, v13.4s, v0.4s
 	WORD $0x4ea0d7ee // fsub v14.4s, v31.4s, v0.4s
-	WORD $0x6e2eddad // fmul v13.4s, v13.4s, v14.4s
-	WORD $0x6e21dd6b // fmul v11.4s, v11.4s, v1.4s
-	WORD $0x6e29dd6b // fmul v11.4s, v11.4s, v9.4s
-	WORD $0x6e20dd8e // fmul v14.4s, v12.4s, v0.4s
-	WORD $0x4e2dd4c6 // fadd v6.4s, v6.4s, v13.4s
-	WORD $0x4e2bd4e7 // fadd v7.4s, v7.4s, v11.4s
-	WORD $0x4e2cd508 // fadd v8.4s, v8.4s, v12.4s
+	WORD $0x6e2dddd0 // fmul v16.4s, v14.4s, v13.4s
+	VFMLA V14.S4, V13.S4, V6.S4 // dTable_r += (1−r)·(dan·gh_n·r)
+	WORD $0x6e2bdc2b // fmul v11.4s, v1.4s, v11.4s
+	WORD $0x6e29dd71 // fmul v17.4s, v11.4s, v9.4s
+	VFMLA V9.S4, V11.S4, V7.S4 // dTable_z += (1−z)·(dz·z)
+	WORD $0x6e20ddf2 // fmul v18.4s, v15.4s, v0.4s
+	VFMLA V12.S4, V10.S4, V8.S4 // dTable_n += dn·(1−n²)
 	WORD $0x6e21dca5 // fmul v5.4s, v5.4s, v1.4s
 
 	CMP   $4, R0
 	BLT   bstore1
-	VST1.P [V13.S4], 16(R7)
-	VST1.P [V11.S4], 16(R8)
-	VST1.P [V14.S4], 16(R9)
+	VST1.P [V16.S4], 16(R7)
+	VST1.P [V17.S4], 16(R8)
+	VST1.P [V18.S4], 16(R9)
 	VST1.P [V6.S4], 16(R10)
 	VST1.P [V7.S4], 16(R11)
 	VST1.P [V8.S4], 16(R12)
@@ -360,9 +362,9 @@ bcompute:
 	B     bloop
 
 bstore1:
-	FMOVS.P F13, 4(R7)
-	FMOVS.P F11, 4(R8)
-	FMOVS.P F14, 4(R9)
+	FMOVS.P F16, 4(R7)
+	FMOVS.P F17, 4(R8)
+	FMOVS.P F18, 4(R9)
 	FMOVS.P F6, 4(R10)
 	FMOVS.P F7, 4(R11)
 	FMOVS.P F8, 4(R12)

@@ -222,8 +222,8 @@ func TestNEONSgemmKZero(t *testing.T) {
 	}
 }
 
-// TestNEONSgemmSpecialValues: Inf and NaN in A reach exactly the C cells
-// that generic gives NaN/Inf, and a full tile stays exact for small integers.
+// TestNEONSgemmExactIntegers: with small integers every product and sum is
+// exact, so NEON and generic must agree to the bit whatever the order.
 func TestNEONSgemmExactIntegers(t *testing.T) {
 	s := neonSet(t)
 	r := rand.New(rand.NewPCG(27, 28))
@@ -466,6 +466,116 @@ func FuzzNEONGRU(f *testing.F) {
 	})
 }
 
+// ---------------------------------------------------------------- policy head
+
+// neonCheckPolicy runs forward and backward on both sets: logits rows×cols
+// with leading dimension ld (the gap holds NaN, never read), outputs
+// guarded; the backward starts from the generic forward's logp.
+func neonCheckPolicy(t testing.TB, r *rand.Rand, s *implementation, rows, cols, ld int, scale float32, what string, fwd, bwd *neonMaxDiff) {
+	t.Helper()
+	logits := randSlice(r, span(rows, cols, ld), (rows+cols)%4, scale)
+	for i := range logits {
+		if i%ld >= cols {
+			logits[i] = float32(math.NaN())
+		}
+	}
+	actions := make([]int32, rows)
+	for i := range actions {
+		actions[i] = int32(r.IntN(cols))
+	}
+	dlogp := randSlice(r, rows, 1, 1)
+	dent := randSlice(r, rows, 2, 0.1)
+	logp, ent := newGuarded(rows*cols, 1, nil), newGuarded(rows, 2, nil)
+	logpW, entW := logp.clone(), ent.clone()
+	if rows > 0 {
+		generic.policyFwd(rows, cols, logits, ld, logpW.Data, entW.Data)
+		s.policyFwd(rows, cols, logits, ld, logp.Data, ent.Data)
+	}
+	logp.requireGuards(t, what+" logp")
+	ent.requireGuards(t, what+" ent")
+	// logp = x − lse: lse's few-ulp error is absolute, on the scale of |x|.
+	neonClose(t, what+" logp", logp.Data, logpW.Data, 1e-6, 4e-7*float64(max(scale, 1)))
+	neonClose(t, what+" ent", ent.Data, entW.Data, 1e-5, 2e-6*float64(max(scale, 1)))
+	fwd.add(logp.Data, logpW.Data)
+	fwd.add(ent.Data, entW.Data)
+
+	dx := newGuarded(span(rows, cols, ld), 3, nil)
+	for i := range dx.Data { // the gap between rows is not the kernel's to write
+		if i%ld >= cols {
+			dx.Data[i] = float32(math.NaN())
+		}
+	}
+	dxW := dx.clone()
+	if rows > 0 {
+		generic.policyBack(rows, cols, logpW.Data, actions, dlogp, dent, dxW.Data, ld)
+		s.policyBack(rows, cols, logpW.Data, actions, dlogp, dent, dx.Data, ld)
+	}
+	dx.requireGuards(t, what+" dlogits")
+	neonClose(t, what+" dlogits", dx.Data, dxW.Data, 1e-5, 2e-6)
+	bwd.add(dx.Data, dxW.Data)
+}
+
+func TestNEONPolicyOddShapes(t *testing.T) {
+	s := neonSet(t)
+	r := rand.New(rand.NewPCG(51, 52))
+	var fwd, bwd neonMaxDiff
+	i := 0
+	for _, rows := range []int{0, 1, 2, 3, 7, 9, 64} {
+		for _, cols := range append([]int{18, 19}, append(oddSizes[1:], largeSize)...) {
+			scale := []float32{1, 5, 30}[i%3]
+			ld := cols + i%3
+			neonCheckPolicy(t, r, s, rows, cols, ld, scale, fmt.Sprintf("rows=%d cols=%d ld=%d scale=%v", rows, cols, ld, scale), &fwd, &bwd)
+			i++
+		}
+	}
+	fwd.log(t, "policyFwd")
+	bwd.log(t, "policyBack")
+}
+
+// TestNEONPolicySpecialValues: NaN or +Inf in a row makes that row's outputs
+// NaN (as generic), −Inf logits give p = 0 and logp = −Inf.
+func TestNEONPolicySpecialValues(t *testing.T) {
+	s := neonSet(t)
+	cols := 18
+	logits := make([]float32, 4*cols)
+	for i := range logits {
+		logits[i] = float32(i%7) - 3
+	}
+	logits[0*cols+5] = float32(math.NaN())
+	logits[1*cols+17] = float32(math.Inf(1))
+	logits[2*cols+3] = float32(math.Inf(-1))
+	logits[2*cols+16] = float32(math.Inf(-1))
+	for _, set := range []*implementation{&generic, s} {
+		logp, ent := make([]float32, 4*cols), make([]float32, 4)
+		set.policyFwd(4, cols, logits, cols, logp, ent)
+		for j := 0; j < cols; j++ {
+			require.Truef(t, math.IsNaN(float64(logp[j])), "%s: NaN row logp[%d] = %v", set.name, j, logp[j])
+			require.Truef(t, math.IsNaN(float64(logp[cols+j])), "%s: +Inf row logp[%d] = %v", set.name, j, logp[cols+j])
+		}
+		require.True(t, math.IsNaN(float64(ent[0])) && math.IsNaN(float64(ent[1])), set.name)
+		require.True(t, math.IsInf(float64(logp[2*cols+3]), -1), set.name)
+		require.False(t, math.IsNaN(float64(ent[2])), set.name)
+	}
+	var fwd, bwd neonMaxDiff
+	r := rand.New(rand.NewPCG(53, 54))
+	neonCheckPolicy(t, r, s, 3, cols, cols, 1, "specials", &fwd, &bwd)
+}
+
+// FuzzNEONPolicy: forward and backward against generic.
+func FuzzNEONPolicy(f *testing.F) {
+	f.Add(uint8(1), uint8(18), uint8(0), float32(1), uint64(1))
+	f.Add(uint8(5), uint8(7), uint8(2), float32(20), uint64(2))
+	f.Fuzz(func(t *testing.T, rows, cols, pad uint8, scale float32, seed uint64) {
+		if math.IsNaN(float64(scale)) || math.IsInf(float64(scale), 0) {
+			scale = 1
+		}
+		scale = min(float32(math.Abs(float64(scale))), 50)
+		c := int(cols)%64 + 1
+		var fwd, bwd neonMaxDiff
+		neonCheckPolicy(t, rand.New(rand.NewPCG(seed, 55)), neonSet(t), int(rows)%32, c, c+int(pad)%3, scale, "fuzz", &fwd, &bwd)
+	})
+}
+
 // ---------------------------------------------------------------- Adam, Σx²
 
 func TestNEONAdam(t *testing.T) {
@@ -558,6 +668,12 @@ func TestNEONDoesNotAllocate(t *testing.T) {
 		s.gruForward(8, 97, g.table, g.tokens, g.gh, g.hPrev, hn, act)
 		s.gruBack(8, 97, g.tokens, act, g.gh, g.hPrev, g.dh, dgh, dhp, dt)
 	}), "GRU allocates")
+	lp, ent, dx := make([]float32, 64*18), make([]float32, 64), make([]float32, 64*19)
+	acts := make([]int32, 64)
+	require.Zero(t, testing.AllocsPerRun(20, func() {
+		s.policyFwd(64, 18, a, 19, lp, ent)
+		s.policyBack(64, 18, lp, acts, a[:64], b[:64], dx, 19)
+	}), "policy head allocates")
 	p, m, v := make([]float32, 1031), make([]float32, 1031), make([]float32, 1031)
 	require.Zero(t, testing.AllocsPerRun(20, func() {
 		s.adam(p, a[:1031], m, v, 1, 0.9, 0.999, 1e-8, 1e-3, 0.03)

@@ -353,15 +353,15 @@ brow:
 	MOVD  R1, R5
 	MOVD  R2, R8
 	MOVD  R10, R4
-bg:
+bgx:
 	CMP   $4, R4
-	BLT   bgone
+	BLT   bgxone
 	VLD1.P 16(R5), [V0.S4]
-	B     bgbody
-bgone:
-	CBZ   R4, bgend
+	B     bgxbody
+bgxone:
+	CBZ   R4, bgxend
 	FMOVS.P 4(R5), F0
-bgbody:
+bgxbody:
 	// V0 = exp(V0)
 	VDUP  V29.S[2], V3.S4
 	WORD $0x4e23f400 // fmax v0.4s, v0.4s, v3.4s
@@ -444,17 +444,17 @@ bgbody:
 	WORD $0x4e28d4e7 // fadd v7.4s, v7.4s, v8.4s
 	WORD $0x6ea0f8e7 // fneg v7.4s, v7.4s
 	CMP   $4, R4
-	BLT   bgstore1
+	BLT   bgxstore1
 	VST1.P [V7.S4], 16(R8)
 	VFMLA V7.S4, V0.S4, V18.S4 // pg += p·g
 	SUB   $4, R4
-	B     bg
-bgstore1:
+	B     bgx
+bgxstore1:
 	FMOVS.P F7, 4(R8)
 	FMADDS F7, F14, F0, F14
 	SUB   $1, R4
-	B     bg
-bgend:
+	B     bgx
+bgxend:
 	WORD $0x6e32d652 // faddp v18.4s, v18.4s, v18.4s
 	WORD $0x7e30da52 // faddp s18, v18.2s
 	FADDS F18, F14, F14
@@ -468,17 +468,17 @@ bgend:
 	MOVD  R1, R5
 	MOVD  R2, R8
 	MOVD  R10, R4
-bd:
+bdx:
 	CMP   $4, R4
-	BLT   bdone
+	BLT   bdxone
 	VLD1.P 16(R5), [V0.S4]
 	VLD1  (R8), [V6.S4]
-	B     bdbody
-bdone:
-	CBZ   R4, bdend
+	B     bdxbody
+bdxone:
+	CBZ   R4, bdxend
 	FMOVS.P 4(R5), F0
 	FMOVS (R8), F6
-bdbody:
+bdxbody:
 	// V0 = exp(V0)
 	VDUP  V29.S[2], V3.S4
 	WORD $0x4e23f400 // fmax v0.4s, v0.4s, v3.4s
@@ -517,15 +517,15 @@ bdbody:
 	WORD $0x6e26dc42 // fmul v2.4s, v2.4s, v6.4s
 	VFMLS V23.S4, V0.S4, V2.S4 // − dlogp·p
 	CMP   $4, R4
-	BLT   bdstore1
+	BLT   bdxstore1
 	VST1.P [V2.S4], 16(R8)
 	SUB   $4, R4
-	B     bd
-bdstore1:
+	B     bdx
+bdxstore1:
 	FMOVS.P F2, 4(R8)
 	SUB   $1, R4
-	B     bd
-bdend:
+	B     bdx
+bdxend:
 	// dlogits[action] += dlogp
 	MOVW.P 4(R3), R0
 	ADD   R0<<2, R2, R0
