@@ -7,7 +7,8 @@ import (
 )
 
 // gemmBenchShapes are the model's GEMMs (d = 96 hidden, 3d = 288 gates,
-// V+1 = 19 heads) for chunks of 64 and 192 episodes and a batch of 4096:
+// V+1 = 19 heads) for the default chunk of 96 episodes, a chunk of 192 and
+// a batch of 4096:
 //
 //	NT  M×288×96  gates = h·W_hhᵀ        M×19×96  heads          18×288×96  token table
 //	NN  M×96×288  dh = dgates·W_hh       M×96×19  dh from heads  18×96×288
@@ -17,13 +18,13 @@ import (
 // figures. Each entry is m, n, k of the call.
 func gemmBenchShapes() map[string][][3]int {
 	s := map[string][][3]int{}
-	for _, rows := range []int{64, 192, 4096} {
+	for _, rows := range []int{96, 192, 4096} {
 		s["NT"] = append(s["NT"], [3]int{rows, 288, 96}, [3]int{rows, 19, 96})
 		s["NN"] = append(s["NN"], [3]int{rows, 96, 288}, [3]int{rows, 96, 19})
 	}
 	s["NT"] = append(s["NT"], [3]int{18, 288, 96})
 	s["NN"] = append(s["NN"], [3]int{18, 96, 288})
-	for _, k := range []int{6 * 64, 6 * 192, 6 * 4096, 192, 4096} {
+	for _, k := range []int{6 * 96, 6 * 192, 6 * 4096, 192, 4096} {
 		s["TN"] = append(s["TN"], [3]int{288, 96, k}, [3]int{19, 96, k})
 	}
 	s["TN"] = append(s["TN"], [3]int{288, 96, 18})

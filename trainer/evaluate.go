@@ -48,25 +48,25 @@ type evalJob struct {
 	solved    int
 }
 
-func (j *evalJob) work(w *worker, c, first, n int) {
-	t := j.t
+func (j *evalJob) work(w *worker, r *result) {
+	t, first, n := j.t, r.first, r.n
 	w.ws.Reset(n)
 	for b := 0; b < n; b++ {
 		w.tasks[b] = env.DrawTask(t.key, j.round, uint32(first+b), evalPurpose(j.stage), j.stage)
 		w.setContext(b, w.tasks[b])
 	}
 	w.ws.Forward(t.Params, t.derived, gru.Greedy, gru.Stream{})
-	w.rsum = 0
+	r.rsum = 0
 	for b := 0; b < n; b++ {
 		o := env.Run(w.tasks[b], w.episodeProgram(b))
-		w.rsum += o.Reward
-		w.solved[b] = o.Correct
+		r.rsum += o.Reward
+		r.solved[b] = o.Correct
 	}
 }
 
-func (j *evalJob) merge(w *worker, c, first, n int) {
-	j.rewardSum += w.rsum
-	for _, s := range w.solved[:n] {
+func (j *evalJob) merge(r *result) {
+	j.rewardSum += r.rsum
+	for _, s := range r.solved[:r.n] {
 		if s {
 			j.solved++
 		}

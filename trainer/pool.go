@@ -8,18 +8,30 @@ import (
 	"github.com/simdrl/simdrl/gru"
 )
 
-// worker owns one chunk's worth of memory: a workspace, the chunk's tasks,
-// rewards and gradient. A worker processes whole chunks.
+// worker owns one chunk's worth of working memory (a workspace, the chunk's
+// tasks and rewards) and a few result buffers. A worker processes whole chunks.
 type worker struct {
 	ws      *gru.Workspace
 	tasks   []env.Task
 	rewards []float32
 	program []int32
 	ctx     [gru.MaxContext]int32
-	grad    []float32
-	solved  []bool    // per episode of the chunk
-	loss    LossTerms // the chunk's share of the loss
-	rsum    float64   // evaluation: the chunk's reward sum
+	results [resultsPerWorker]*result
+}
+
+// resultsPerWorker lets a worker start its next chunk while an earlier one
+// still waits for its turn to be merged.
+const resultsPerWorker = 2
+
+// result is what one chunk hands to the ordered merge.
+type result struct {
+	busy   bool // owned by a chunk not merged yet (guarded by pool.mu)
+	first  int  // the chunk's first episode and its size
+	n      int
+	grad   []float32 // training: the chunk's gradient
+	solved []bool    // per episode: answered correctly
+	rsum   float64   // sum of rewards
+	loss   LossTerms // training: the chunk's share of the loss terms
 }
 
 func newWorker(l *gru.Layout, chunk, steps int) (*worker, error) {
@@ -27,10 +39,11 @@ func newWorker(l *gru.Layout, chunk, steps int) (*worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &worker{
-		ws: ws, tasks: make([]env.Task, chunk), rewards: make([]float32, chunk),
-		program: make([]int32, steps), grad: make([]float32, l.Size), solved: make([]bool, chunk),
-	}, nil
+	w := &worker{ws: ws, tasks: make([]env.Task, chunk), rewards: make([]float32, chunk), program: make([]int32, steps)}
+	for i := range w.results {
+		w.results[i] = &result{grad: make([]float32, l.Size), solved: make([]bool, chunk)}
+	}
+	return w, nil
 }
 
 func (w *worker) setContext(b int, task env.Task) {
@@ -46,17 +59,20 @@ func (w *worker) episodeProgram(b int) []int32 {
 	return w.program
 }
 
-// job is one parallel pass over the chunks of a batch: work computes chunk c
-// (episodes first..first+n) on worker w; merge folds chunk c's results into
-// the totals and is called in chunk order, one chunk at a time, whatever the
+// job is one parallel pass over the chunks of a batch: work computes a chunk
+// (episodes r.first..r.first+r.n) on worker w into r; merge folds r into the
+// totals. merge is called in chunk order, one chunk at a time, whatever the
 // number of threads: that order is what makes results bit-identical for any
 // -threads.
 type job interface {
-	work(w *worker, c, first, n int)
-	merge(w *worker, c, first, n int)
+	work(w *worker, r *result)
+	merge(r *result)
 }
 
-// pool runs jobs on a fixed set of goroutines, one per worker.
+// pool runs jobs on a fixed set of goroutines, one per worker. A finished
+// chunk is parked in ready[c]; whoever completes the lowest unmerged chunk
+// merges every consecutive ready one, so no worker idles waiting for its turn
+// while it has a free result buffer.
 type pool struct {
 	workers []*worker
 	chunk   int
@@ -65,19 +81,22 @@ type pool struct {
 	done  sync.WaitGroup
 
 	// the current pass
-	j       job
-	total   int          // episodes
-	chunks  int          // number of chunks
-	next    atomic.Int64 // next chunk to take
-	mu      sync.Mutex
-	turn    sync.Cond // signalled when merged advances
-	merged  int       // chunks merged so far
+	j      job
+	total  int          // episodes
+	chunks int          // number of chunks
+	next   atomic.Int64 // next chunk to take
+	mu     sync.Mutex
+	freed  sync.Cond // signalled when results are merged and freed
+	ready  []*result // by chunk, until merged
+	merged int       // chunks merged so far
+
 	stopped bool
 }
 
-func newPool(workers []*worker, chunk int) *pool {
+func newPool(workers []*worker, chunk, maxEpisodes int) *pool {
 	p := &pool{workers: workers, chunk: chunk, start: make(chan struct{})}
-	p.turn.L = &p.mu
+	p.ready = make([]*result, (maxEpisodes+chunk-1)/chunk)
+	p.freed.L = &p.mu
 	for _, w := range workers {
 		go p.loop(w)
 	}
@@ -87,30 +106,64 @@ func newPool(workers []*worker, chunk int) *pool {
 func (p *pool) loop(w *worker) {
 	for range p.start {
 		for {
+			r := p.acquire(w)
 			c := int(p.next.Add(1) - 1)
 			if c >= p.chunks {
+				p.mu.Lock()
+				r.busy = false
+				p.mu.Unlock()
 				break
 			}
-			first := c * p.chunk
-			n := min(p.chunk, p.total-first)
-			p.j.work(w, c, first, n)
-			p.mu.Lock()
-			for p.merged != c {
-				p.turn.Wait()
-			}
-			p.j.merge(w, c, first, n)
-			p.merged++
-			p.turn.Broadcast()
-			p.mu.Unlock()
+			r.first = c * p.chunk
+			r.n = min(p.chunk, p.total-r.first)
+			p.j.work(w, r)
+			p.deposit(c, r)
 		}
 		p.done.Done()
 	}
+}
+
+// acquire waits for one of w's result buffers to be free and takes it.
+func (p *pool) acquire(w *worker) *result {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for {
+		for _, r := range w.results {
+			if !r.busy {
+				r.busy = true
+				return r
+			}
+		}
+		p.freed.Wait()
+	}
+}
+
+// deposit parks chunk c's result and merges every chunk whose turn has come.
+func (p *pool) deposit(c int, r *result) {
+	p.mu.Lock()
+	p.ready[c] = r
+	freed := false
+	for p.merged < p.chunks && p.ready[p.merged] != nil {
+		m := p.ready[p.merged]
+		p.ready[p.merged] = nil
+		p.j.merge(m)
+		m.busy = false
+		p.merged++
+		freed = true
+	}
+	if freed {
+		p.freed.Broadcast()
+	}
+	p.mu.Unlock()
 }
 
 // run executes j over episodes episodes and returns when every chunk is merged.
 func (p *pool) run(j job, episodes int) {
 	p.j, p.total = j, episodes
 	p.chunks = (episodes + p.chunk - 1) / p.chunk
+	if p.chunks > len(p.ready) {
+		p.ready = make([]*result, p.chunks) // a larger pass than planned: grow once
+	}
 	p.next.Store(0)
 	p.merged = 0
 	p.done.Add(len(p.workers))

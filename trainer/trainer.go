@@ -79,7 +79,7 @@ func New(cfg Config) (*Trainer, error) {
 			return nil, err
 		}
 	}
-	t.pool = newPool(workers, cfg.Chunk)
+	t.pool = newPool(workers, cfg.Chunk, max(cfg.Batch, cfg.EvalBatch, cfg.FinalEpisodes))
 	t.train.t, t.eval.t = t, t
 	for s := 0; s < env.NumStages; s++ {
 		if slices.Contains(cfg.Stages, s) {
@@ -219,8 +219,8 @@ type trainJob struct {
 	loss      LossTerms
 }
 
-func (j *trainJob) work(w *worker, c, first, n int) {
-	t := j.t
+func (j *trainJob) work(w *worker, r *result) {
+	t, first, n := j.t, r.first, r.n
 	w.ws.Reset(n)
 	for b := 0; b < n; b++ {
 		stage := j.stage
@@ -231,30 +231,32 @@ func (j *trainJob) work(w *worker, c, first, n int) {
 		w.setContext(b, w.tasks[b])
 	}
 	w.ws.Forward(t.Params, t.derived, gru.Sample, gru.Stream{Key: t.key, Round: uint32(j.update), FirstEpisode: uint32(first)})
+	r.rsum = 0
 	for b := 0; b < n; b++ {
 		o := env.Run(w.tasks[b], w.episodeProgram(b))
 		w.rewards[b] = float32(o.Reward)
-		w.solved[b] = o.Correct
+		r.rsum += float64(w.rewards[b])
+		r.solved[b] = o.Correct
 	}
-	clear(w.grad)
+	clear(r.grad)
 	// loss weights depend only on this chunk; the loss terms are merged in order.
 	if t.cfg.Baseline == "step" {
-		w.loss = stepLoss(w.ws, w.rewards[:n], j.batch, t.cfg.ValueCoef, j.entropyCoef, t.cfg.MaskAfterAnswer)
+		r.loss = stepLoss(w.ws, w.rewards[:n], j.batch, t.cfg.ValueCoef, j.entropyCoef, t.cfg.MaskAfterAnswer)
 	} else {
-		w.loss = seedLoss(w.ws, w.rewards[:n], j.batch, t.cfg.ValueCoef, j.entropyCoef)
+		r.loss = seedLoss(w.ws, w.rewards[:n], j.batch, t.cfg.ValueCoef, j.entropyCoef)
 	}
-	w.ws.Backward(t.Params, t.derived, w.grad)
+	w.ws.Backward(t.Params, t.derived, r.grad)
 }
 
-func (j *trainJob) merge(w *worker, c, first, n int) {
-	for b := 0; b < n; b++ {
-		j.rewardSum += float64(w.rewards[b])
-		if w.solved[b] {
+func (j *trainJob) merge(r *result) {
+	j.rewardSum += r.rsum
+	for _, s := range r.solved[:r.n] {
+		if s {
 			j.solved++
 		}
 	}
-	j.loss.add(w.loss)
-	kernels.Add(j.t.grad, w.grad)
+	j.loss.add(r.loss)
+	kernels.Add(j.t.grad, r.grad)
 }
 
 // ParamSHA256 hashes the parameters as little-endian float32 in state_dict
