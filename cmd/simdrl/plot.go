@@ -1,12 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/simdrl/simdrl/internal/atomicfile"
 	"github.com/simdrl/simdrl/trainer"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -44,20 +45,11 @@ func writePlot(path string, rep *trainer.Report) error {
 	canvases := plot.Align(plots, tiles, dc)
 	solve.Draw(canvases[0][0])
 	reward.Draw(canvases[1][0])
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".simdrl-plot-*")
-	if err != nil {
+	var png bytes.Buffer
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&png); err != nil {
 		return err
 	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(tmp); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, png.Bytes())
 }
 
 func curves(rep *trainer.Report, ylabel string, pick func(trainer.EvalPoint) []float64) *plot.Plot {

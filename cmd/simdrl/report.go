@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/simdrl/simdrl/internal/atomicfile"
 	"github.com/simdrl/simdrl/trainer"
 )
 
@@ -22,26 +23,11 @@ func checkWritable(path string) error {
 	return os.Remove(name)
 }
 
-// writeReport writes the JSON report atomically: a temporary file in the
-// same folder, then a rename, so a crash never leaves half a report.
+// writeReport writes the JSON report atomically.
 func writeReport(path string, rep *trainer.Report) error {
 	b, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".simdrl-report-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	if _, err := f.Write(append(b, '\n')); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Write(path, append(b, '\n'))
 }
