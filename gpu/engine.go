@@ -168,7 +168,7 @@ type rolloutSpec struct {
 	round      uint32
 	givenTasks bool
 	rewardsIn  bool
-	cur        *curriculum
+	cur        *trainer.Curriculum
 	entropy    float64 // the update's entropy coefficient
 }
 
@@ -189,7 +189,7 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	}
 	mix, unlocked, cdf := 0, 1, [3]float64{1, 1, 1}
 	if s.cur != nil && s.stage < 0 {
-		mix, unlocked, cdf = s.cur.packedMix(), s.cur.unlocked, s.cur.cdf
+		mix, unlocked, cdf = packMix(s.cur.Played()), len(s.cur.Played()), s.cur.CDF()
 	}
 	rin := devPtr(0)
 	if s.rewardsIn {
@@ -296,11 +296,8 @@ func (e *engine) adam() error {
 }
 
 // update runs training update u (1-based) and returns its statistics.
-func (e *engine) update(u int, cur *curriculum) (trainer.UpdateStats, error) {
-	stage := cur.stage(u)
-	if stage < 0 {
-		cur.updateWeights()
-	}
+func (e *engine) update(u int, cur *trainer.Curriculum) (trainer.UpdateStats, error) {
+	stage := cur.StageOf(u) // also refreshes a mixed curriculum's weights
 	ec := e.cfg.EntropyAt(u)
 	st := trainer.UpdateStats{Update: u, Stage: stage}
 	nb, err := e.rollout(rolloutSpec{n: e.B, mode: modeSample, train: true, stage: stage, purpose: rng.PurposeTask,

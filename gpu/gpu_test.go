@@ -57,8 +57,7 @@ func TestGPUTasksAndUniforms(t *testing.T) {
 	d := openGPU(t)
 	const n, T = 5000, 6
 	key := rng.NewKey(42)
-	cur := newCurriculum(trainer.DefaultRecipe())
-	cur.cdf = [3]float64{0.2, 0.7, 1}
+	mix, cdf := packMix([]int{0, 1, 2}), [3]float64{0.2, 0.7, 1}
 	tasks := make([]int32, 6*n)
 	u := make([]float32, T*n)
 	require.NoError(t, d.do(func() error {
@@ -73,7 +72,7 @@ func TestGPUTasksAndUniforms(t *testing.T) {
 		}
 		defer d.free(ub)
 		var a args
-		a.u32(key[0]).u32(key[1]).u32(9).u32(uint32(rng.PurposeTask)).i32(-1).i32(cur.packedMix()).i32(cur.unlocked).f64(cur.cdf[0]).f64(cur.cdf[1]).i32(n).ptr(tb)
+		a.u32(key[0]).u32(key[1]).u32(9).u32(uint32(rng.PurposeTask)).i32(-1).i32(mix).i32(3).f64(cdf[0]).f64(cdf[1]).i32(n).ptr(tb)
 		if err := d.launch("simdrl_draw_tasks", gridFor(n), block256, 0, &a); err != nil {
 			return err
 		}
@@ -344,7 +343,7 @@ func TestGPUTrainingMatchesCPU(t *testing.T) {
 		require.NoError(t, err)
 		defer cpu.Close()
 		e := testEngine(t, d, cfg, nil)
-		cur := newCurriculum(cfg)
+		cur := trainer.NewCurriculum(cfg)
 		for u := 1; u <= cfg.Updates; u++ {
 			want, err := cpu.Update()
 			require.NoError(t, err)

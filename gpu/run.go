@@ -60,7 +60,7 @@ func RunWith(cfg trainer.Config, out io.Writer, opt trainer.Options) (*trainer.R
 	}
 	defer d.do(func() error { e.free(); return nil })
 
-	cur := newCurriculum(cfg)
+	cur := trainer.NewCurriculum(cfg)
 	rep := &trainer.Report{Config: cfg, Backend: "cuda"}
 	if !cfg.Quiet {
 		fmt.Fprintf(out, "simdrl: recipe %s, seed %d, %d updates of %d episodes, stages %v (%s), %d threads, backend %s\n",
@@ -83,7 +83,7 @@ func RunWith(cfg trainer.Config, out io.Writer, opt trainer.Options) (*trainer.R
 	var trainTime time.Duration
 	var runErr error
 	done := 0
-	for u := 1; u <= cfg.Updates && !cur.solved(); u++ {
+	for u := 1; u <= cfg.Updates && !cur.Solved(); u++ {
 		if interrupted(opt.Interrupt) {
 			runErr = trainer.ErrInterrupted
 			break
@@ -112,8 +112,8 @@ func RunWith(cfg trainer.Config, out io.Writer, opt trainer.Options) (*trainer.R
 				runErr = err
 				break
 			}
-			cur.observe(ev)
-			p := trainer.EvalPoint{Update: u, Stage: cur.training(st.Stage), TrainReward: st.MeanReward, TrainSolve: st.SolveRate,
+			cur.Observe(ev)
+			p := trainer.EvalPoint{Update: u, Stage: cur.Label(st.Stage), TrainReward: st.MeanReward, TrainSolve: st.SolveRate,
 				Loss: st.Loss, GradNorm: st.GradNorm, UpdatesPerSecond: rate}
 			for _, r := range ev {
 				p.MeanReward = append(p.MeanReward, r.MeanReward)
@@ -133,7 +133,7 @@ func RunWith(cfg trainer.Config, out io.Writer, opt trainer.Options) (*trainer.R
 				fmt.Fprintf(out, "ep=%02d stage=%s acc=%.3f | eval T0=%.3f T1=%.3f T2=%.3f loss=%.3f | solved T0=%.3f T1=%.3f T2=%.3f\n",
 					u, p.Stage, st.MeanReward, p.MeanReward[0], p.MeanReward[1], p.MeanReward[2], st.Loss.Total,
 					p.SolveRate[0], p.SolveRate[1], p.SolveRate[2])
-				if cur.solved() {
+				if cur.Solved() {
 					fmt.Fprintf(out, "every trained stage solved at ≥ %.3f in two evaluations in a row: stopping after update %d\n", cfg.StopAt, u)
 				}
 			}

@@ -29,7 +29,7 @@ func TestGPUTiming(t *testing.T) {
 		cfg := trainer.SeedRecipe()
 		cfg.Batch, cfg.Updates, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain = B, 1000, 1, 0, 0
 		e := testEngine(t, d, cfg, nil)
-		cur := newCurriculum(cfg)
+		cur := trainer.NewCurriculum(cfg)
 		u := 0
 		step := func() {
 			u++

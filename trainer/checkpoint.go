@@ -47,8 +47,9 @@ func (t *Trainer) Checkpoint() *checkpoint.File {
 	for _, tn := range t.Layout.Tensors {
 		f.Tensors = append(f.Tensors, checkpoint.Tensor{Name: expAvgSqPrefix + tn.Name, Shape: tn.Shape, Data: tn.View(t.opt.v)})
 	}
-	st := trainState{Update: t.update, AdamStep: t.opt.step, Unlocked: t.unlocked, HaveEval: t.haveEval, SolvedStreak: t.solvedStreak}
-	for s, e := range t.lastEval {
+	c := t.cur
+	st := trainState{Update: t.update, AdamStep: t.opt.step, Unlocked: c.unlocked, HaveEval: c.haveEval, SolvedStreak: c.streak}
+	for s, e := range c.lastEval {
 		st.LastSolve[s], st.LastReward[s], st.LastEpisodes[s] = e.SolveRate, e.MeanReward, e.Episodes
 	}
 	cfg, _ := json.Marshal(t.cfg)
@@ -105,12 +106,13 @@ func Resume(f *checkpoint.File, cfg Config) (*Trainer, error) {
 	if err := json.Unmarshal([]byte(f.Metadata["state"]), &st); err != nil {
 		return fail(fmt.Errorf("checkpoint state: %v", err))
 	}
-	if st.Update < 0 || st.AdamStep < 0 || st.Unlocked < 1 || st.Unlocked > len(t.mix) || st.SolvedStreak < 0 {
+	c := t.cur
+	if st.Update < 0 || st.AdamStep < 0 || st.Unlocked < 1 || st.Unlocked > len(c.mix) || st.SolvedStreak < 0 {
 		return fail(fmt.Errorf("checkpoint state out of range: %+v", st))
 	}
-	t.update, t.opt.step, t.unlocked, t.haveEval, t.solvedStreak = st.Update, st.AdamStep, st.Unlocked, st.HaveEval, st.SolvedStreak
-	for s := range t.lastEval {
-		t.lastEval[s] = EvalResult{Stage: s, Episodes: st.LastEpisodes[s], SolveRate: st.LastSolve[s], MeanReward: st.LastReward[s]}
+	t.update, t.opt.step, c.unlocked, c.haveEval, c.streak = st.Update, st.AdamStep, st.Unlocked, st.HaveEval, st.SolvedStreak
+	for s := range c.lastEval {
+		c.lastEval[s] = EvalResult{Stage: s, Episodes: st.LastEpisodes[s], SolveRate: st.LastSolve[s], MeanReward: st.LastReward[s]}
 	}
 	t.derived.Compute(t.Layout, t.Params)
 	return t, nil

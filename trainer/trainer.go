@@ -6,9 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/gru"
@@ -30,16 +27,7 @@ type Trainer struct {
 	update  int
 	pool    *pool
 
-	// The mixed curriculum plays the first `unlocked` of the distinct stages
-	// in cfg.Stages (mix, ascending), drawn with the cumulative weights stageCDF.
-	mix      []int
-	unlocked int
-	stageCDF [env.NumStages]float64
-	lastEval [env.NumStages]EvalResult
-	haveEval bool
-	// solvedStreak counts evaluations in a row that solved every trained
-	// stage at cfg.StopAt; two end the run.
-	solvedStreak int
+	cur *Curriculum
 
 	train trainJob
 	eval  evalJob
@@ -81,15 +69,7 @@ func New(cfg Config) (*Trainer, error) {
 	}
 	t.pool = newPool(workers, cfg.Chunk, max(cfg.Batch, cfg.EvalBatch, cfg.FinalEpisodes))
 	t.train.t, t.eval.t = t, t
-	for s := 0; s < env.NumStages; s++ {
-		if slices.Contains(cfg.Stages, s) {
-			t.mix = append(t.mix, s)
-		}
-	}
-	t.unlocked = len(t.mix)
-	if cfg.Curriculum == "mixed" && cfg.UnlockAt > 0 {
-		t.unlocked = 1
-	}
+	t.cur = NewCurriculum(cfg)
 	l.Init(t.Params, cfg.Seed)
 	t.derived.Compute(l, t.Params)
 	return t, nil
@@ -115,11 +95,7 @@ func (t *Trainer) Update() (UpdateStats, error) {
 	t.update++
 	u := t.update
 	j := &t.train
-	*j = trainJob{t: t, update: u, stage: t.cfg.StageAt(u), batch: t.cfg.Batch, entropyCoef: t.cfg.EntropyAt(u)}
-	if t.cfg.Curriculum == "mixed" {
-		j.stage = -1 // drawn per episode
-		t.updateStageWeights()
-	}
+	*j = trainJob{t: t, update: u, stage: t.cur.StageOf(u), batch: t.cfg.Batch, entropyCoef: t.cfg.EntropyAt(u)}
 	clear(t.grad)
 	t.pool.run(j, t.cfg.Batch)
 	st := UpdateStats{Update: u, Stage: j.stage, Loss: j.loss,
@@ -138,74 +114,17 @@ func (t *Trainer) Update() (UpdateStats, error) {
 	return st, nil
 }
 
-// Training names the stages an update trains: its block's stage, or the
-// stages the mixed curriculum currently draws from, e.g. "0,1".
-func (t *Trainer) Training(st UpdateStats) string {
-	if st.Stage >= 0 {
-		return strconv.Itoa(st.Stage)
-	}
-	var b strings.Builder
-	for i, s := range t.mix[:t.unlocked] {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(s))
-	}
-	return b.String()
-}
+// Curriculum is the trainer's curriculum.
+func (t *Trainer) Curriculum() *Curriculum { return t.cur }
 
-// ObserveEval lets the mixed curriculum unlock the next stage once the newest
-// one is solved at cfg.UnlockAt in a greedy evaluation.
-func (t *Trainer) ObserveEval(ev [env.NumStages]EvalResult) {
-	t.lastEval, t.haveEval = ev, true
-	t.solvedStreak++
-	for _, s := range t.mix { // the stages this run trains
-		if t.cfg.StopAt == 0 || ev[s].SolveRate < t.cfg.StopAt {
-			t.solvedStreak = 0
-		}
-	}
-	if t.cfg.Curriculum != "mixed" || t.unlocked >= len(t.mix) {
-		return
-	}
-	if ev[t.mix[t.unlocked-1]].SolveRate >= t.cfg.UnlockAt {
-		t.unlocked++
-	}
-}
+// Training names the stages an update trained (Curriculum.Label).
+func (t *Trainer) Training(st UpdateStats) string { return t.cur.Label(st.Stage) }
 
-// Solved reports that two evaluations in a row solved every trained stage at
-// cfg.StopAt, the default recipe's signal to stop.
-func (t *Trainer) Solved() bool { return t.solvedStreak >= 2 }
+// ObserveEval hands a greedy evaluation to the curriculum.
+func (t *Trainer) ObserveEval(ev [env.NumStages]EvalResult) { t.cur.Observe(ev) }
 
-// updateStageWeights sets the mixed curriculum's stage distribution over the
-// unlocked stages: uniform, or with Focus in proportion to 0.1 + the stage's
-// failure rate in the last evaluation, so unsolved stages get the episodes.
-func (t *Trainer) updateStageWeights() {
-	var w [env.NumStages]float64
-	var sum float64
-	for i, s := range t.mix[:t.unlocked] {
-		w[i] = 1
-		if t.cfg.Focus && t.haveEval {
-			w[i] = 0.1 + (1 - t.lastEval[s].SolveRate)
-		}
-		sum += w[i]
-	}
-	var c float64
-	for s := range t.stageCDF {
-		c += w[s] / sum
-		t.stageCDF[s] = c
-	}
-}
-
-// drawStage picks an episode's stage from the counter-based stream.
-func (t *Trainer) drawStage(round, episode uint32) int {
-	u := float64(t.key.Block(round, episode, 0, rng.PurposeStage)[0]) / (1 << 32)
-	for i := 0; i < t.unlocked-1; i++ {
-		if u < t.stageCDF[i] {
-			return t.mix[i]
-		}
-	}
-	return t.mix[t.unlocked-1]
-}
+// Solved reports that the curriculum's stop criterion is met.
+func (t *Trainer) Solved() bool { return t.cur.Solved() }
 
 // trainJob is one update's pass over its chunks.
 type trainJob struct {
@@ -225,7 +144,7 @@ func (j *trainJob) work(w *worker, r *result) {
 	for b := 0; b < n; b++ {
 		stage := j.stage
 		if stage < 0 {
-			stage = t.drawStage(uint32(j.update), uint32(first+b))
+			stage = t.cur.DrawStage(t.key, uint32(j.update), uint32(first+b))
 		}
 		w.tasks[b] = env.DrawTask(t.key, uint32(j.update), uint32(first+b), rng.PurposeTask, stage)
 		w.setContext(b, w.tasks[b])

@@ -1,0 +1,124 @@
+package trainer
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/rng"
+)
+
+// Curriculum decides which stage each episode plays and when training is
+// done. The block curriculum (the seed's) gives every update one stage from
+// cfg.Stages; the mixed one draws each episode's stage from the stages listed
+// in cfg.Stages (unlocked in order when cfg.UnlockAt > 0), uniformly or, with
+// cfg.Focus, in proportion to 0.1 + the stage's failure rate in the last
+// evaluation. The CPU trainer and the GPU path share it.
+type Curriculum struct {
+	cfg      Config
+	mix      []int // distinct stages of cfg.Stages, ascending
+	unlocked int   // how many of mix are played (1..len(mix))
+	cdf      [env.NumStages]float64
+	lastEval [env.NumStages]EvalResult
+	haveEval bool
+	streak   int // evaluations in a row that solved every trained stage at cfg.StopAt
+}
+
+// NewCurriculum starts the curriculum of cfg.
+func NewCurriculum(cfg Config) *Curriculum {
+	c := &Curriculum{cfg: cfg}
+	for s := 0; s < env.NumStages; s++ {
+		if slices.Contains(cfg.Stages, s) {
+			c.mix = append(c.mix, s)
+		}
+	}
+	c.unlocked = len(c.mix)
+	if cfg.Curriculum == "mixed" && cfg.UnlockAt > 0 {
+		c.unlocked = 1
+	}
+	c.updateWeights()
+	return c
+}
+
+// StageOf is update u's stage (1-based), or −1 when each episode draws its
+// own (mixed); in that case it also refreshes the stage weights.
+func (c *Curriculum) StageOf(u int) int {
+	if c.cfg.Curriculum != "mixed" {
+		return c.cfg.StageAt(u)
+	}
+	c.updateWeights()
+	return -1
+}
+
+// Played is the stages the mixed curriculum currently draws from.
+func (c *Curriculum) Played() []int { return c.mix[:c.unlocked] }
+
+// CDF is the cumulative probability of each played stage, in Played order.
+func (c *Curriculum) CDF() [env.NumStages]float64 { return c.cdf }
+
+func (c *Curriculum) updateWeights() {
+	var w [env.NumStages]float64
+	var sum float64
+	for i, s := range c.Played() {
+		w[i] = 1
+		if c.cfg.Focus && c.haveEval {
+			w[i] = 0.1 + (1 - c.lastEval[s].SolveRate)
+		}
+		sum += w[i]
+	}
+	var acc float64
+	for i := range c.cdf {
+		acc += w[i] / sum
+		c.cdf[i] = acc
+	}
+}
+
+// DrawStage picks episode's stage in a mixed update from the counter-based
+// stream: u = word/2³² against the cumulative weights.
+func (c *Curriculum) DrawStage(key rng.Key, round, episode uint32) int {
+	u := float64(key.Block(round, episode, 0, rng.PurposeStage)[0]) / (1 << 32)
+	played := c.Played()
+	for i := 0; i < len(played)-1; i++ {
+		if u < c.cdf[i] {
+			return played[i]
+		}
+	}
+	return played[len(played)-1]
+}
+
+// Observe takes a greedy evaluation of every stage: it sets the focus
+// weights, unlocks the next stage once the newest one is solved at
+// cfg.UnlockAt, and counts toward the stop criterion.
+func (c *Curriculum) Observe(ev [env.NumStages]EvalResult) {
+	c.lastEval, c.haveEval = ev, true
+	c.streak++
+	for _, s := range c.mix { // the stages this run trains
+		if c.cfg.StopAt == 0 || ev[s].SolveRate < c.cfg.StopAt {
+			c.streak = 0
+		}
+	}
+	if c.cfg.Curriculum == "mixed" && c.unlocked < len(c.mix) && ev[c.mix[c.unlocked-1]].SolveRate >= c.cfg.UnlockAt {
+		c.unlocked++
+	}
+}
+
+// Solved reports that two evaluations in a row solved every trained stage at
+// cfg.StopAt, the default recipe's signal to stop.
+func (c *Curriculum) Solved() bool { return c.streak >= 2 }
+
+// Label names what an update with the given StageOf trained: its stage, or
+// the played stages of a mixed update, e.g. "0,1".
+func (c *Curriculum) Label(stage int) string {
+	if stage >= 0 {
+		return strconv.Itoa(stage)
+	}
+	var b strings.Builder
+	for i, s := range c.Played() {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(s))
+	}
+	return b.String()
+}
