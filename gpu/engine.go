@@ -340,13 +340,6 @@ func (e *engine) readStats(u int, ec float64, st trainer.UpdateStats) (trainer.U
 	return st, nil
 }
 
-// Evaluation rounds and purposes, as trainer/evaluate.go.
-const (
-	finalRound   = 0xFFFFFFF0
-	explainRound = 0xFFFFFFF1
-)
-
-func evalPurpose(stage int) rng.Purpose { return rng.PurposeEval + rng.Purpose(stage<<8) }
 
 // evaluate plays n greedy episodes of stage on round of the evaluation stream.
 func (e *engine) evaluate(stage, n int, round uint32) (trainer.EvalResult, error) {
@@ -354,7 +347,7 @@ func (e *engine) evaluate(stage, n int, round uint32) (trainer.EvalResult, error
 	if n <= 0 {
 		return res, nil
 	}
-	nb, err := e.rollout(rolloutSpec{n: n, mode: modeGreedy, stage: stage, purpose: evalPurpose(stage), round: round})
+	nb, err := e.rollout(rolloutSpec{n: n, mode: modeGreedy, stage: stage, purpose: trainer.EvalPurpose(stage), round: round})
 	if err == nil {
 		err = e.finish(nb, false, 0)
 	}
@@ -369,7 +362,7 @@ func (e *engine) evaluate(stage, n int, round uint32) (trainer.EvalResult, error
 // greedyActions plays n greedy episodes of stage on round and returns their
 // actions, episode-major (n×T).
 func (e *engine) greedyActions(stage, n int, round uint32) ([]int32, error) {
-	if _, err := e.rollout(rolloutSpec{n: n, mode: modeGreedy, stage: stage, purpose: evalPurpose(stage), round: round}); err != nil {
+	if _, err := e.rollout(rolloutSpec{n: n, mode: modeGreedy, stage: stage, purpose: trainer.EvalPurpose(stage), round: round}); err != nil {
 		return nil, err
 	}
 	tok := make([]int32, (e.T+1)*n)
@@ -387,13 +380,13 @@ func (e *engine) greedyActions(stage, n int, round uint32) ([]int32, error) {
 
 // explain is Trainer.Explain with the GPU's greedy actions.
 func (e *engine) explain(stage, count int) ([]trainer.Explanation, error) {
-	acts, err := e.greedyActions(stage, count, explainRound)
+	acts, err := e.greedyActions(stage, count, trainer.ExplainRound)
 	if err != nil {
 		return nil, err
 	}
 	var out []trainer.Explanation
 	for i := 0; i < count; i++ {
-		task := env.DrawTask(e.key, explainRound, uint32(i), evalPurpose(stage), stage)
+		task := env.DrawTask(e.key, trainer.ExplainRound, uint32(i), trainer.EvalPurpose(stage), stage)
 		prog := acts[i*e.T : (i+1)*e.T]
 		o, trace := env.Trace(task, prog, nil)
 		ex := trainer.Explanation{

@@ -312,7 +312,7 @@ func TestGPUGreedyMatchesCPU(t *testing.T) {
 		w.Reset(n)
 		var ctx [gru.MaxContext]int32
 		for b := 0; b < n; b++ {
-			task := env.DrawTask(e.key, round, uint32(b), evalPurpose(stage), stage)
+			task := env.DrawTask(e.key, round, uint32(b), trainer.EvalPurpose(stage), stage)
 			k := task.Context(ctx[:])
 			w.SetContext(b, stage, ctx[:k])
 		}

@@ -28,9 +28,11 @@ func TestResumeIsBitIdentical(t *testing.T) {
 
 	var saved *checkpoint.File
 	stop := make(chan struct{})
-	first, err := RunWith(cfg, &bytes.Buffer{}, Options{SaveEvery: 5, Interrupt: stop, Save: func(tr *Trainer) error {
+	tr0, err := New(cfg)
+	require.NoError(t, err)
+	first, err := RunWith(cfg, &bytes.Buffer{}, Options{Trainer: tr0, SaveEvery: 5, Interrupt: stop, Save: func() error {
 		if saved == nil {
-			saved = roundTrip(t, tr)
+			saved = roundTrip(t, tr0)
 			close(stop)
 		}
 		return nil

@@ -15,14 +15,15 @@ type EvalResult struct {
 }
 
 // Rounds of the random stream reserved for evaluation, far from any update
-// number, so evaluating never shifts training's numbers.
+// number, so evaluating never shifts training's numbers. Every engine uses
+// them.
 const (
-	finalRound   = 0xFFFFFFF0
-	explainRound = 0xFFFFFFF1
+	FinalRound   = 0xFFFFFFF0
+	ExplainRound = 0xFFFFFFF1
 )
 
-// evalPurpose gives every stage its own task stream.
-func evalPurpose(stage int) rng.Purpose { return rng.PurposeEval + rng.Purpose(stage<<8) }
+// EvalPurpose gives every stage its own evaluation task stream.
+func EvalPurpose(stage int) rng.Purpose { return rng.PurposeEval + rng.Purpose(stage<<8) }
 
 // Evaluate plays episodes greedy episodes of stage on tasks drawn from round
 // of the evaluation stream, in parallel chunks. It changes nothing in the model.
@@ -52,7 +53,7 @@ func (j *evalJob) work(w *worker, r *result) {
 	t, first, n := j.t, r.first, r.n
 	w.ws.Reset(n)
 	for b := 0; b < n; b++ {
-		w.tasks[b] = env.DrawTask(t.key, j.round, uint32(first+b), evalPurpose(j.stage), j.stage)
+		w.tasks[b] = env.DrawTask(t.key, j.round, uint32(first+b), EvalPurpose(j.stage), j.stage)
 		w.setContext(b, w.tasks[b])
 	}
 	w.ws.Forward(t.Params, t.derived, gru.Greedy, gru.Stream{})
@@ -84,5 +85,5 @@ func (t *Trainer) EvaluateAll(episodes int, round uint32) [env.NumStages]EvalRes
 
 // FinalEvaluation is the run's closing measurement on its own stream.
 func (t *Trainer) FinalEvaluation(episodes int) [env.NumStages]EvalResult {
-	return t.EvaluateAll(episodes, finalRound)
+	return t.EvaluateAll(episodes, FinalRound)
 }

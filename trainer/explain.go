@@ -23,7 +23,7 @@ type Explanation struct {
 
 // Explain plays the i-th explanation task of stage greedily.
 func (t *Trainer) Explain(stage, i int) Explanation {
-	task := env.DrawTask(t.key, explainRound, uint32(i), evalPurpose(stage), stage)
+	task := env.DrawTask(t.key, ExplainRound, uint32(i), EvalPurpose(stage), stage)
 	w := t.pool.workers[0] // the pool is idle between updates
 	w.ws.Reset(1)
 	w.setContext(0, task)

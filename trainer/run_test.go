@@ -73,7 +73,7 @@ func TestNonFiniteLossStopsAndKeepsLastGood(t *testing.T) {
 	tr.derived.Compute(tr.Layout, tr.Params)
 	poisoned := tr.ParamSHA256()
 	saves := 0
-	rep, err := RunWith(c, &bytes.Buffer{}, Options{Trainer: tr, SaveEvery: 1, Save: func(*Trainer) error { saves++; return nil }})
+	rep, err := RunWith(c, &bytes.Buffer{}, Options{Trainer: tr, SaveEvery: 1, Save: func() error { saves++; return nil }})
 	require.ErrorContains(t, err, "update 2: the loss is NaN")
 	require.Equal(t, 1, rep.Updates)
 	require.Equal(t, poisoned, rep.ParamSHA256, "the failed update must not change the parameters")

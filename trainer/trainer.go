@@ -178,12 +178,15 @@ func (j *trainJob) merge(r *result) {
 	kernels.Add(j.t.grad, r.grad)
 }
 
-// ParamSHA256 hashes the parameters as little-endian float32 in state_dict
-// order: equal hashes mean bit-identical models.
-func (t *Trainer) ParamSHA256() string {
+// ParamSHA256 hashes the parameters (HashParams).
+func (t *Trainer) ParamSHA256() string { return HashParams(t.Params) }
+
+// HashParams hashes parameters as little-endian float32 in state_dict order:
+// equal hashes mean bit-identical models, on any engine.
+func HashParams(params []float32) string {
 	h := sha256.New()
 	var buf [4]byte
-	for _, p := range t.Params {
+	for _, p := range params {
 		binary.LittleEndian.PutUint32(buf[:], math.Float32bits(p))
 		h.Write(buf[:])
 	}

@@ -100,15 +100,14 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 
 	if fl.evalOnly {
 		defer t.Close()
-		rep := &trainer.Report{Config: cfg, Updates: t.Updates()}
-		t.Conclude(rep, stdout)
-		rep.Backend, rep.ParamSHA256 = t.Backend(), t.ParamSHA256()
-		return finish(cfg, fl, rep, nil, stderr)
+		rep := &trainer.Report{Config: cfg, Updates: t.Updates(), Backend: t.Backend(), ParamSHA256: t.ParamSHA256()}
+		err := trainer.Conclude(trainer.CPUEngine{Trainer: t}, rep, stdout)
+		return finish(cfg, fl, rep, err, stderr)
 	}
 
 	opt := trainer.Options{Trainer: t, SaveEvery: fl.saveEvery, Progress: isTerminal(stdout) && !cfg.Quiet}
 	if fl.save != "" {
-		opt.Save = func(t *trainer.Trainer) error { return checkpoint.WriteFile(fl.save, t.Checkpoint()) }
+		opt.Save = func() error { return checkpoint.WriteFile(fl.save, t.Checkpoint()) }
 	}
 	if fl.metrics != "" {
 		mf, err := os.OpenFile(fl.metrics, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
