@@ -340,7 +340,6 @@ func (e *engine) readStats(u int, ec float64, st trainer.UpdateStats) (trainer.U
 	return st, nil
 }
 
-
 // evaluate plays n greedy episodes of stage on round of the evaluation stream.
 func (e *engine) evaluate(stage, n int, round uint32) (trainer.EvalResult, error) {
 	res := trainer.EvalResult{Stage: stage, Episodes: n}

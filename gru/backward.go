@@ -3,13 +3,16 @@ package gru
 import "github.com/simdrl/simdrl/kernels"
 
 // Backward propagates the loss weights in DLogp, DEnt and DValue back through
-// the T steps of the last Forward and ADDS the gradient of every parameter
-// into grad (same layout as params). dv must be the Derived that Forward used.
-func (w *Workspace) Backward(params []float32, dv *Derived, grad []float32) {
+// the T steps of the last Forward. It ADDS the gradient of every parameter
+// into grad (same layout as params), except the part that flows through the
+// token table (W_ih, b_ih and the embeddings' input role): that gradient,
+// dL/dtable (V×3d), is ADDED to dTable, to be applied once per update by
+// ApplyTableGradient however many chunks the update has. dv must be the
+// Derived that Forward used.
+func (w *Workspace) Backward(params []float32, dv *Derived, grad, dTable []float32) {
 	l, n, T := w.l, w.n, w.T
 	V, d := l.Vocab, l.Hidden
 	whh := l.WHH.View(params)
-	clear(w.dTable)
 	dh, dhPrev := w.dh[:n*d], w.dhPrev[:n*d]
 	clear(dh)
 	for t := T - 1; t >= 0; t-- {
@@ -23,7 +26,7 @@ func (w *Workspace) Backward(params []float32, dv *Derived, grad []float32) {
 		kernels.SgemmNN(n, d, V+1, 1, dheads, V+1, dv.HeadsW, d, 1, dh, d)
 		dgh := w.dgh[t*n*3*d : (t+1)*n*3*d]
 		kernels.GRUBackward(n, d, w.tokens[t*n:(t+1)*n], w.act[t*n*3*d:(t+1)*n*3*d], w.gh[t*n*3*d:(t+1)*n*3*d],
-			w.h[t*n*d:(t+1)*n*d], dh, dgh, dhPrev, w.dTable)
+			w.h[t*n*d:(t+1)*n*d], dh, dgh, dhPrev, dTable)
 		kernels.SgemmNN(n, d, 3*d, 1, dgh, 3*d, whh, d, 1, dhPrev, d)
 		dh, dhPrev = dhPrev, dh
 	}
@@ -42,33 +45,24 @@ func (w *Workspace) Backward(params []float32, dv *Derived, grad []float32) {
 	addTo(l.PiB.View(grad), w.bias[:V])
 	l.VB.View(grad)[0] += w.bias[V]
 
-	// Input side, through the token table: dW_ih += dTableᵀ·emb,
-	// db_ih += Σ dTable, demb += dTable·W_ih.
-	kernels.SgemmTN(3*d, d, V, 1, w.dTable, 3*d, l.Emb.View(params), d, 1, l.WIH.View(grad), d)
-	w.addColumnSums(l.BIH.View(grad), w.dTable, V)
-	kernels.SgemmNN(V, d, 3*d, 1, w.dTable, 3*d, l.WIH.View(params), d, 1, l.Emb.View(grad), d)
-
-	// Initial state: h0 = tanh(mean emb[ctx] + stage_emb[stage]).
-	gEmb, gStage := l.Emb.View(grad), l.StageEmb.View(grad)
-	for b := 0; b < n; b++ {
-		h0 := w.h[b*d : (b+1)*d]
-		g := dh[b*d : (b+1)*d]
-		for j := range g {
-			g[j] *= 1 - h0[j]*h0[j]
-		}
-		gs := gStage[int(w.stage[b])*d : int(w.stage[b]+1)*d]
-		for j, v := range g {
-			gs[j] += v
-		}
-		k := int(w.ctxLen[b])
-		inv := 1 / float32(k)
-		for _, tok := range w.ctx[b*MaxContext : b*MaxContext+k] {
-			ge := gEmb[int(tok)*d : int(tok+1)*d]
-			for j, v := range g {
-				ge[j] += v * inv
-			}
-		}
+	// Initial state: h0 = tanh(M·[emb; stage_emb]) (see initialState), so
+	// d[emb; stage_emb] += Mᵀ·(dh0 ⊙ (1 − h0²)).
+	h0 := w.h[:n*d]
+	for i, y := range h0 {
+		dh[i] *= 1 - y*y
 	}
+	kernels.SgemmTN(V+l.Stages, d, n, 1, w.mix[:n*(V+l.Stages)], V+l.Stages, dh, d, 1, l.embeddings(grad), d)
+}
+
+// ApplyTableGradient adds the gradient that flows through the token table
+// (table = emb·W_ihᵀ + b_ih) to grad: dW_ih += dTableᵀ·emb,
+// db_ih += Σ_rows dTable, demb += dTable·W_ih.
+func (w *Workspace) ApplyTableGradient(params, dTable, grad []float32) {
+	l := w.l
+	V, d := l.Vocab, l.Hidden
+	kernels.SgemmTN(3*d, d, V, 1, dTable, 3*d, l.Emb.View(params), d, 1, l.WIH.View(grad), d)
+	w.addColumnSums(l.BIH.View(grad), dTable, V)
+	kernels.SgemmNN(V, d, 3*d, 1, dTable, 3*d, l.WIH.View(params), d, 1, l.Emb.View(grad), d)
 }
 
 // addColumnSums adds the column sums of the rows×len(dst) packed matrix m

@@ -56,28 +56,13 @@ func (w *Workspace) Forward(params []float32, dv *Derived, mode Mode, s Stream) 
 	}
 }
 
-// initialState writes h0 = tanh(mean of emb over the context + stage_emb).
+// initialState writes h0 = tanh(mean of emb over the context + stage_emb)
+// for the whole chunk as one GEMM, mix·[emb; stage_emb], then tanh.
 func (w *Workspace) initialState(params []float32) {
-	d := w.l.Hidden
-	emb := w.l.Emb.View(params)
-	semb := w.l.StageEmb.View(params)
-	for b := 0; b < w.n; b++ {
-		h0 := w.h[b*d : (b+1)*d]
-		clear(h0)
-		k := int(w.ctxLen[b])
-		for _, tok := range w.ctx[b*MaxContext : b*MaxContext+k] {
-			e := emb[int(tok)*d : int(tok+1)*d]
-			for j := range h0 {
-				h0[j] += e[j]
-			}
-		}
-		inv := 1 / float32(k)
-		se := semb[int(w.stage[b])*d : int(w.stage[b]+1)*d]
-		for j := range h0 {
-			h0[j] = h0[j]*inv + se[j]
-		}
-	}
-	kernels.Tanh(w.h[:w.n*d])
+	l, n, d := w.l, w.n, w.l.Hidden
+	k := l.Vocab + l.Stages
+	kernels.SgemmNN(n, d, k, 1, w.mix[:n*k], k, l.embeddings(params), d, 0, w.h[:n*d], d)
+	kernels.Tanh(w.h[:n*d])
 }
 
 // fillRows copies row into each of the n rows of m (packed, len(row) wide).

@@ -66,6 +66,12 @@ func NewLayout(c Config) (*Layout, error) {
 	return l, nil
 }
 
+// embeddings is emb.weight and stage_emb.weight of buf as one (V+S)×d
+// matrix: they are adjacent in the state_dict order.
+func (l *Layout) embeddings(buf []float32) []float32 {
+	return buf[l.Emb.Offset : l.StageEmb.Offset+l.StageEmb.Size]
+}
+
 // View returns tensor t's slice of a flat buffer.
 func (t Tensor) View(buf []float32) []float32 { return buf[t.Offset : t.Offset+t.Size] }
 

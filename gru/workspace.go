@@ -31,9 +31,10 @@ type Workspace struct {
 	T   int
 	n   int // rows of the current chunk
 
-	ctx    []int32 // Cap×MaxContext context tokens
-	ctxLen []int32 // Cap
-	stage  []int32 // Cap
+	ctx    []int32   // Cap×MaxContext context tokens
+	ctxLen []int32   // Cap
+	stage  []int32   // Cap
+	mix    []float32 // Cap×(V+S): h0's weights on [emb; stage_emb] (see initialState)
 
 	tokens []int32   // (T+1)×n input tokens: CTX, then the actions
 	h      []float32 // (T+1)×n×d hidden states, h[0] = h0
@@ -54,7 +55,6 @@ type Workspace struct {
 	dgh     []float32 // T×n×3d
 	dh      []float32 // n×d
 	dhPrev  []float32 // n×d
-	dTable  []float32 // V×3d
 	dHeadsW []float32 // (V+1)×d
 	bias    []float32 // 3d column sums
 }
@@ -69,6 +69,7 @@ func NewWorkspace(l *Layout, capacity, steps int) (*Workspace, error) {
 	return &Workspace{
 		l: l, Cap: C, T: T,
 		ctx: make([]int32, C*MaxContext), ctxLen: make([]int32, C), stage: make([]int32, C),
+		mix:    make([]float32, C*(V+l.Stages)),
 		tokens: make([]int32, (T+1)*C),
 		h:      make([]float32, (T+1)*C*d),
 		gh:     make([]float32, T*C*3*d),
@@ -84,7 +85,6 @@ func NewWorkspace(l *Layout, capacity, steps int) (*Workspace, error) {
 		dgh:     make([]float32, T*C*3*d),
 		dh:      make([]float32, C*d),
 		dhPrev:  make([]float32, C*d),
-		dTable:  make([]float32, V*3*d),
 		dHeadsW: make([]float32, (V+1)*d),
 		bias:    make([]float32, 3*d),
 	}, nil
@@ -117,6 +117,16 @@ func (w *Workspace) SetContext(b, stage int, tokens []int32) {
 	copy(w.ctx[b*MaxContext:], tokens)
 	w.ctxLen[b] = int32(len(tokens))
 	w.stage[b] = int32(stage)
+	// h0's pre-activation is row b of mix·[emb; stage_emb]: 1/len on every
+	// context token (repeats add up) and 1 on the stage.
+	V, S := w.l.Vocab, w.l.Stages
+	row := w.mix[b*(V+S) : (b+1)*(V+S)]
+	clear(row)
+	inv := 1 / float32(len(tokens))
+	for _, t := range tokens {
+		row[t] += inv
+	}
+	row[V+stage] = 1
 }
 
 // SetAction fixes episode b's action at step t for a Teacher rollout.

@@ -25,7 +25,9 @@ func goldenBatchGrad(t *testing.T, l *gru.Layout, params []float32, steps int, b
 	}
 	terms := seedLoss(w, R, B, 0.5, 0.01)
 	grad := make([]float32, l.Size)
-	w.Backward(params, dv, grad)
+	dTable := make([]float32, l.Vocab*3*l.Hidden)
+	w.Backward(params, dv, grad, dTable)
+	w.ApplyTableGradient(params, dTable, grad)
 	return terms, grad
 }
 

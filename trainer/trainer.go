@@ -21,6 +21,7 @@ type Trainer struct {
 	Layout  *gru.Layout
 	Params  []float32
 	grad    []float32 // the update's gradient, summed over chunks in order
+	dTable  []float32 // the update's token-table gradient, likewise
 	opt     *Adam
 	derived *gru.Derived
 	key     rng.Key
@@ -57,6 +58,7 @@ func New(cfg Config) (*Trainer, error) {
 		cfg: cfg, Layout: l,
 		Params:  make([]float32, l.Size),
 		grad:    make([]float32, l.Size),
+		dTable:  make([]float32, l.Vocab*3*l.Hidden),
 		opt:     NewAdam(l.Size, cfg.LR, cfg.Clip),
 		derived: gru.NewDerived(l),
 		key:     rng.NewKey(cfg.Seed),
@@ -97,7 +99,10 @@ func (t *Trainer) Update() (UpdateStats, error) {
 	j := &t.train
 	*j = trainJob{t: t, update: u, stage: t.cur.StageOf(u), batch: t.cfg.Batch, entropyCoef: t.cfg.EntropyAt(u)}
 	clear(t.grad)
+	clear(t.dTable)
 	t.pool.run(j, t.cfg.Batch)
+	// The token-table part of the gradient once per update, not per chunk.
+	t.pool.workers[0].ws.ApplyTableGradient(t.Params, t.dTable, t.grad)
 	st := UpdateStats{Update: u, Stage: j.stage, Loss: j.loss,
 		MeanReward: j.rewardSum / float64(j.batch), SolveRate: float64(j.solved) / float64(j.batch)}
 	if math.IsNaN(st.Loss.Total) || math.IsInf(st.Loss.Total, 0) {
@@ -158,13 +163,14 @@ func (j *trainJob) work(w *worker, r *result) {
 		r.solved[b] = o.Correct
 	}
 	clear(r.grad)
+	clear(r.dTable)
 	// loss weights depend only on this chunk; the loss terms are merged in order.
 	if t.cfg.Baseline == "step" {
 		r.loss = stepLoss(w.ws, w.rewards[:n], j.batch, t.cfg.ValueCoef, j.entropyCoef, t.cfg.MaskAfterAnswer)
 	} else {
 		r.loss = seedLoss(w.ws, w.rewards[:n], j.batch, t.cfg.ValueCoef, j.entropyCoef)
 	}
-	w.ws.Backward(t.Params, t.derived, r.grad)
+	w.ws.Backward(t.Params, t.derived, r.grad, r.dTable)
 }
 
 func (j *trainJob) merge(r *result) {
@@ -176,6 +182,7 @@ func (j *trainJob) merge(r *result) {
 	}
 	j.loss.add(r.loss)
 	kernels.Add(j.t.grad, r.grad)
+	kernels.Add(j.t.dTable, r.dTable)
 }
 
 // ParamSHA256 hashes the parameters (HashParams).
