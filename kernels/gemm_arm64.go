@@ -2,8 +2,6 @@
 
 package kernels
 
-import "sync"
-
 // NEON GEMM: the classic Goto/BLIS structure. Blocks of op(B) (kc×nc) and
 // op(A) (mc×kc) are packed into k-major panels of 12 columns and 8 rows, and
 // an 8×12 register-blocked micro-kernel (gemm_arm64.s, FMLA by element over
@@ -33,15 +31,14 @@ func packT4(dst *float32, dstStride int, src *float32, ld int, kc4 int)
 //go:noescape
 func packN4(dst *float32, dstStride int, src *float32, ld int, kc int)
 
-// gemmBuffers are the fixed-size packing buffers. They come from a pool so
-// that a call neither allocates (after the first) nor clears 180 KiB of
-// stack; the pool holds one per concurrent caller.
+// gemmBuffers are the fixed-size packing buffers, reused from call to call
+// (scratch.go).
 type gemmBuffers struct {
 	a [neonMC * neonKC]float32
 	b [neonKC * neonNC]float32
 }
 
-var gemmPool = sync.Pool{New: func() any { return new(gemmBuffers) }}
+var gemmPool scratch[gemmBuffers]
 
 func sgemmNNNEON(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	sgemmNEON(true, false, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
@@ -64,7 +61,7 @@ func sgemmNEON(aKContig, bKContig bool, m, n, k int, alpha float32, a []float32,
 		scaleC(m, n, beta, c, ldc) // alpha·(empty sum) = 0
 		return
 	}
-	buf := gemmPool.Get().(*gemmBuffers)
+	buf := gemmPool.get()
 	var tile [neonMR * neonNR]float32
 	for jc := 0; jc < n; jc += neonNC {
 		nc := min(neonNC, n-jc)
@@ -110,7 +107,7 @@ func sgemmNEON(aKContig, bKContig bool, m, n, k int, alpha float32, a []float32,
 			}
 		}
 	}
-	gemmPool.Put(buf)
+	gemmPool.put(buf)
 }
 
 // packPanel packs rows r0…r0+rows−1 (rows ≤ w) of an operand, over p0…p0+kc−1,
