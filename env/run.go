@@ -43,8 +43,7 @@ func Run(t Task, actions []int32) Outcome {
 
 // Trace is Run that also appends one TraceStep per consumed token to trace.
 func Trace(t Task, actions []int32, trace []TraceStep) (Outcome, []TraceStep) {
-	var o Outcome
-	o = run(t, actions, func(s TraceStep) { trace = append(trace, s) })
+	o := run(t, actions, func(s TraceStep) { trace = append(trace, s) })
 	return o, trace
 }
 

@@ -129,14 +129,6 @@ func logMaxDiff(t testing.TB, keys ...string) {
 	}
 }
 
-func to32(x []float64) []float32 {
-	y := make([]float32, len(x))
-	for i, v := range x {
-		y[i] = float32(v)
-	}
-	return y
-}
-
 // gruOut is one run's outputs, each with NaN guards.
 type gruOut struct{ hNext, act, dgh, dhPrev, dTable guarded }
 
