@@ -348,8 +348,6 @@ func expN(xs ...reg.VecVirtual) vecs {
 	return p
 }
 
-func expPS(x reg.VecVirtual) reg.VecVirtual { return expN(x)[0] }
-
 // sigmoidN: 1/(1+e^−x) with a true division.
 func sigmoidN(xs ...reg.VecVirtual) vecs {
 	t := fresh(len(xs))
@@ -466,8 +464,6 @@ func logN(nanFix bool, xs ...reg.VecVirtual) vecs {
 	}
 	return p
 }
-
-func logPS(x reg.VecVirtual) reg.VecVirtual { return logN(true, x)[0] }
 
 // hreduce combines the 8 lanes of y with op (VMAXPS or VADDPS) and returns
 // the result broadcast to all lanes of a fresh register.
