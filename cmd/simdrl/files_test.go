@@ -128,9 +128,47 @@ func TestInterruptSavesAndResumes(t *testing.T) {
 		require.Contains(t, stderr.String(), "-resume "+ck)
 
 		resRep := filepath.Join(dir, sig.String()+".json")
+		require.FileExists(t, ck)
 		out, err := exec.Command(bin, "-resume", ck, "-threads", "1", "-report", resRep).CombinedOutput()
 		require.NoError(t, err, string(out))
 		require.Contains(t, string(out), "resuming after update")
 		require.Equal(t, readReport(t, fullRep)["param_sha256"], readReport(t, resRep)["param_sha256"], "%v: resumed run differs", sig)
 	}
+}
+
+// TestSecondSignalQuitsAtOnce: while the first Ctrl-C waits for a slow update
+// to finish, a second one exits immediately with 130.
+func TestSecondSignalQuitsAtOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary; covered by the full test run")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "simdrl")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	require.NoError(t, build.Run())
+	// Updates of 40000 episodes take a good fraction of a second here.
+	cmd := exec.Command(bin, "-batch", "40000", "-updates", "50", "-eval-every", "1", "-eval-batch", "10", "-stop-at", "0", "-threads", "1")
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() && !strings.HasPrefix(sc.Text(), "ep=") {
+	}
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	time.Sleep(20 * time.Millisecond)
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	start := time.Now()
+	err = cmd.Wait()
+	var exitErr *exec.ExitError
+	require.ErrorAs(t, err, &exitErr)
+	require.Equal(t, 130, exitErr.ExitCode(), stderr.String())
+	require.Contains(t, stderr.String(), "again: quitting now")
+	require.Less(t, time.Since(start), 2*time.Second)
 }
