@@ -18,7 +18,7 @@ type implementation struct {
 	policyBack func(rows, cols int, logp []float32, actions []int32, dlogp, dent, dlogits []float32, ld int)
 	adam       func(p, g, m, v []float32, gradScale, beta1, beta2, eps, stepSize, bc2Sqrt float32)
 	sumSquares func(x []float32) float64
-	tanh       func(x []float32)
+	tanh       func(dst, src []float32)
 	exp        func(dst, src []float32)
 	add        func(dst, src []float32)
 }

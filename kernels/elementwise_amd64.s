@@ -2779,25 +2779,26 @@ loopend59:
 	VZEROUPPER
 	RET
 
-// func tanhAVX2(x []float32)
+// func tanhAVX2(dst []float32, src []float32)
 // Requires: AVX, AVX2, FMA3
-TEXT ·tanhAVX2(SB), NOSPLIT, $0-24
-	MOVQ    x_len+8(FP), AX
-	MOVQ    x_base+0(FP), CX
+TEXT ·tanhAVX2(SB), NOSPLIT, $0-48
+	MOVQ    dst_len+8(FP), AX
+	MOVQ    dst_base+0(FP), CX
+	MOVQ    src_base+24(FP), DX
 	TESTQ   AX, AX
 	JLE     done60
-	MOVQ    AX, DX
-	SHRQ    $0x03, DX
+	MOVQ    AX, BX
+	SHRQ    $0x03, BX
 	ANDQ    $0x07, AX
 	SHLQ    $0x02, AX
-	LEAQ    masktable<>+32(SB), BX
-	SUBQ    AX, BX
-	VMOVDQU (BX), Y0
-	TESTQ   DX, DX
+	LEAQ    masktable<>+32(SB), SI
+	SUBQ    AX, SI
+	VMOVDQU (SI), Y0
+	TESTQ   BX, BX
 	JZ      loopend62
 
 loop61:
-	VMOVUPS      (CX), Y1
+	VMOVUPS      (DX), Y1
 	VANDPS       absmask<>+0(SB), Y1, Y2
 	VXORPS       Y1, Y2, Y1
 	VADDPS       Y2, Y2, Y2
@@ -2827,13 +2828,14 @@ loop61:
 	VORPS        Y1, Y5, Y5
 	VMOVUPS      Y5, (CX)
 	ADDQ         $0x20, CX
-	DECQ         DX
+	ADDQ         $0x20, DX
+	DECQ         BX
 	JNZ          loop61
 
 loopend62:
 	TESTQ        AX, AX
 	JZ           notail63
-	VMASKMOVPS   (CX), Y0, Y1
+	VMASKMOVPS   (DX), Y0, Y1
 	VANDPS       absmask<>+0(SB), Y1, Y2
 	VXORPS       Y1, Y2, Y1
 	VADDPS       Y2, Y2, Y2

@@ -38,12 +38,12 @@ func adamAVX2(p []float32, g []float32, m []float32, v []float32, gradScale floa
 //go:noescape
 func sumSquaresAVX2(x []float32) float64
 
-// tanhAVX2 sets x = tanh(x) (tanhN: ≤ 2 ulp).
+// tanhAVX2 sets dst = tanh(src) (tanhN: ≤ 2 ulp); dst may be src.
 //
 //go:noescape
-func tanhAVX2(x []float32)
+func tanhAVX2(dst []float32, src []float32)
 
-// expAVX2 sets dst = exp(src) (expN: ≤ 2 ulp).
+// expAVX2 sets dst = exp(src) (expN: ≤ 2 ulp); dst may be src.
 //
 //go:noescape
 func expAVX2(dst []float32, src []float32)

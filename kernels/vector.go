@@ -7,7 +7,7 @@ package kernels
 // Tanh sets x[i] = tanh(x[i]).
 func Tanh(x []float32) {
 	if len(x) > 0 {
-		impl.tanh(x)
+		impl.tanh(x, x)
 	}
 }
 

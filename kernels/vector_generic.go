@@ -2,9 +2,10 @@ package kernels
 
 import "math"
 
-func tanhGeneric(x []float32) {
-	for i, v := range x {
-		x[i] = float32(math.Tanh(float64(v)))
+func tanhGeneric(dst, src []float32) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] = float32(math.Tanh(float64(v)))
 	}
 }
 

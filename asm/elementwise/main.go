@@ -54,8 +54,8 @@ func main() {
 	policyBackward()
 	adam()
 	sumSquares()
-	mapInPlace("tanhAVX2", "tanhAVX2 sets x = tanh(x) (tanhN: ≤ 2 ulp).", func(y reg.VecVirtual) reg.VecVirtual { return tanhN(y)[0] })
-	unaryTo("expAVX2", "expAVX2 sets dst = exp(src) (expN: ≤ 2 ulp).", func(y reg.VecVirtual) reg.VecVirtual { return expN(y)[0] })
+	unaryTo("tanhAVX2", "tanhAVX2 sets dst = tanh(src) (tanhN: ≤ 2 ulp); dst may be src.", func(y reg.VecVirtual) reg.VecVirtual { return tanhN(y)[0] })
+	unaryTo("expAVX2", "expAVX2 sets dst = exp(src) (expN: ≤ 2 ulp); dst may be src.", func(y reg.VecVirtual) reg.VecVirtual { return expN(y)[0] })
 	addTo()
 
 	// The header names this generator as it is run by go:generate.
@@ -1173,31 +1173,6 @@ func sumSquares() {
 		c.ADDQ(U8(4), x)
 	})
 	c.Store(hi, c.ReturnIndex(0))
-	ret()
-}
-
-// mapInPlace emits func(x []float32) applying f to every element, 8 lanes
-// at a time with a masked tail.
-func mapInPlace(name, doc string, f func(reg.VecVirtual) reg.VecVirtual) {
-	c.Function(name)
-	c.Attributes(attr.NOSPLIT)
-	c.Pragma("noescape")
-	c.SignatureExpr("func(x []float32)")
-	c.Doc(doc)
-	done := label("done")
-	n := ld(c.Param("x").Len())
-	x := ld(c.Param("x").Base())
-	c.TESTQ(n, n)
-	c.JLE(LabelRef(done))
-	nfull, remB := splitLen(n)
-	mask := loadMask(remB)
-	body := func(k chunk) { k.store(f(k.load(Mem{Base: x})), Mem{Base: x}) }
-	loopChunks(nfull, func() {
-		body(chunk{})
-		c.ADDQ(U8(32), x)
-	})
-	ifTail(remB, func() { body(chunk{mask}) })
-	c.Label(done)
 	ret()
 }
 
