@@ -12,41 +12,29 @@ package kernels
 // SgemmNN computes C = alpha·A·B + beta·C.
 func SgemmNN(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	checkGemm("SgemmNN", m, n, k, a, lda, m, k, b, ldb, k, n, c, ldc)
-	if m == 0 || n == 0 {
-		return
+	if m > 0 && n > 0 {
+		impl.sgemmNN(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	}
-	if k == 0 { // C = beta·C; A and B may be empty
-		scaleC(m, n, beta, c, ldc)
-		return
-	}
-	impl.sgemmNN(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // SgemmNT computes C = alpha·A·Bᵀ + beta·C.
 func SgemmNT(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	checkGemm("SgemmNT", m, n, k, a, lda, m, k, b, ldb, n, k, c, ldc)
-	if m == 0 || n == 0 {
-		return
+	if m > 0 && n > 0 {
+		impl.sgemmNT(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	}
-	if k == 0 { // C = beta·C; A and B may be empty
-		scaleC(m, n, beta, c, ldc)
-		return
-	}
-	impl.sgemmNT(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
 
 // SgemmTN computes C = alpha·Aᵀ·B + beta·C.
 func SgemmTN(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	checkGemm("SgemmTN", m, n, k, a, lda, k, m, b, ldb, k, n, c, ldc)
-	if m == 0 || n == 0 {
-		return
+	if m > 0 && n > 0 {
+		impl.sgemmTN(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	}
-	if k == 0 { // C = beta·C; A and B may be empty
-		scaleC(m, n, beta, c, ldc)
-		return
-	}
-	impl.sgemmTN(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 }
+
+// Every implementation handles k = 0 (C = beta·C, with A and B possibly
+// empty) itself; the tests check it for each set.
 
 // checkGemm validates sizes: A is ar×ac, B is br×bc as stored.
 func checkGemm(name string, m, n, k int, a []float32, lda, ar, ac int, b []float32, ldb, br, bc int, c []float32, ldc int) {

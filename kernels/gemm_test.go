@@ -452,3 +452,16 @@ func FuzzSgemm(f *testing.F) {
 		checkGemmCase(t, r, int(form%3), s, g)
 	})
 }
+
+// TestSgemmPublicKZero: the exported GEMMs, on the backend in use, accept
+// k = 0 with empty A and B and leave C = beta·C.
+func TestSgemmPublicKZero(t *testing.T) {
+	for _, f := range []func(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int){
+		SgemmNN, SgemmNT, SgemmTN} {
+		c := []float32{1, 2, 3, 4, 5, 6}
+		f(2, 3, 0, 1, nil, 3, nil, 3, 0.5, c, 3)
+		require.Equal(t, []float32{0.5, 1, 1.5, 2, 2.5, 3}, c)
+		f(2, 3, 0, 1, nil, 3, nil, 3, 0, c, 3)
+		require.Equal(t, make([]float32, 6), c)
+	}
+}
