@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -21,16 +22,31 @@ func TestRequiredBackendIsInUse(t *testing.T) {
 	}
 	require.Equal(t, want, Backend(), "%s=%s but the %s kernels run", EnvRequireAsm, want, Backend())
 	require.NotNil(t, accelerated)
-	// Every kernel of the set must be assembly: none may still be a generic twin.
+	// Every kernel of the set must be assembly: none may still be a generic
+	// twin, except those listed in stillGeneric for this backend.
 	for name, pair := range map[string][2]any{
 		"sgemmNN": {impl.sgemmNN, generic.sgemmNN}, "sgemmNT": {impl.sgemmNT, generic.sgemmNT},
 		"sgemmTN":    {impl.sgemmTN, generic.sgemmTN},
 		"gruForward": {impl.gruForward, generic.gruForward}, "gruBack": {impl.gruBack, generic.gruBack},
 		"policyFwd": {impl.policyFwd, generic.policyFwd}, "policyBack": {impl.policyBack, generic.policyBack},
 		"adam": {impl.adam, generic.adam}, "sumSquares": {impl.sumSquares, generic.sumSquares},
+		"tanh": {impl.tanh, generic.tanh}, "exp": {impl.exp, generic.exp}, "add": {impl.add, generic.add},
 	} {
-		require.NotEqualf(t, funcAddr(pair[0]), funcAddr(pair[1]), "%s still runs its generic twin", name)
+		same := funcAddr(pair[0]) == funcAddr(pair[1])
+		if slices.Contains(stillGeneric[want], name) {
+			require.Truef(t, same, "%s now has %s assembly: take it off stillGeneric", name, want)
+			t.Logf("%s: %s runs its generic twin (no assembly yet)", want, name)
+			continue
+		}
+		require.Falsef(t, same, "%s still runs its generic twin", name)
 	}
+}
+
+// stillGeneric lists, per backend, the kernels that have no assembly yet:
+// the small whole-buffer helpers (initial-state tanh, the sampler's exp, the
+// gradient merge) were written for AVX2 only.
+var stillGeneric = map[string][]string{
+	"neon": {"tanh", "exp", "add"},
 }
 
 func TestForcedGeneric(t *testing.T) {
