@@ -147,8 +147,9 @@ func TestSecondSignalQuitsAtOnce(t *testing.T) {
 	build := exec.Command("go", "build", "-o", bin, ".")
 	build.Stderr = os.Stderr
 	require.NoError(t, build.Run())
-	// Updates of 40000 episodes take a good fraction of a second here.
-	cmd := exec.Command(bin, "-batch", "40000", "-updates", "50", "-eval-every", "1", "-eval-batch", "10", "-stop-at", "0", "-threads", "1")
+	// Updates of 80000 episodes take about a second here: both signals land
+	// inside the second update.
+	cmd := exec.Command(bin, "-batch", "80000", "-updates", "50", "-eval-every", "1", "-eval-batch", "10", "-stop-at", "0", "-threads", "1")
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	var stderr bytes.Buffer
@@ -161,6 +162,7 @@ func TestSecondSignalQuitsAtOnce(t *testing.T) {
 		for sc.Scan() {
 		}
 	}()
+	time.Sleep(150 * time.Millisecond) // past the loop's check, into update 2
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
 	time.Sleep(20 * time.Millisecond)
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
