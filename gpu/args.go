@@ -32,6 +32,19 @@ func (a *args) flag(v bool) *args {
 	return a.i32(0)
 }
 
+// signature is the parameter sizes the packed values stand for, as
+// ptxInfo.Params spells them ('8' for pointers and float64, '4' otherwise).
+func (a *args) signature() string {
+	b := make([]byte, len(a.kinds))
+	for i, k := range a.kinds {
+		b[i] = '4'
+		if k == 'p' || k == 'd' {
+			b[i] = '8'
+		}
+	}
+	return string(b)
+}
+
 // devPtr is a CUdeviceptr.
 type devPtr uint64
 

@@ -1,68 +1,157 @@
 #!/usr/bin/env bash
-# device_check.sh: the GPU checks and timings of issue 6, on a machine with an
-# NVIDIA GPU and PyTorch but no Go. It builds nothing: prepare, on a build
-# machine, from the repository root:
+# device_check.sh: the GPU checks and timings of issue 6 (and the CPU thread
+# scaling of issue 5) on a machine with an NVIDIA GPU and PyTorch but no Go.
+# It builds nothing: prepare, on a build machine, from the repository root:
 #
-#   go test -c -o out/gpu.test ./gpu/
-#   go build -o out/simdrl ./cmd/simdrl
-#   cp ../shared/bench/torch_seed_bench.py ../shared/reference/seed.py out/
+#   gpu/prepare_device_check.sh      # builds out/: gpu.test, trainer.test, simdrl, the PyTorch bench
 #
 # then run from the repository root on the GPU machine (out/ carried along):
 #
-#   bash gpu/device_check.sh            # logs under $OUT (default /tmp/simdrl-gpu)
+#   bash gpu/device_check.sh         # logs under $OUT (default /tmp/simdrl-gpu)
 #
-# BATCHES (default 192,4096,65536,262144) and TORCH_ITERS tune the timings.
+# PARTS (default gpu,timing,runs,torch,cpu) picks what runs; BATCHES (default
+# 192,4096,65536,262144) the timed batch sizes; TORCH_BATCHES those for PyTorch.
+# At most 8 files are written to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/simdrl-gpu}
 mkdir -p "$OUT"
+PARTS=${PARTS:-gpu,timing,runs,torch,cpu}
 BATCHES=${BATCHES:-192,4096,65536,262144}
+TORCH_BATCHES=${TORCH_BATCHES:-$BATCHES}
 export SIMDRL_GOLDEN_DIR="$PWD/testdata/golden"
-for f in out/gpu.test out/simdrl out/torch_seed_bench.py out/seed.py; do
-	[ -e "$f" ] || { echo "device_check: $f missing (see the header of this script)"; exit 2; }
+has() { [[ ",$PARTS," == *",$1,"* ]]; }
+for f in out/gpu.test out/trainer.test out/simdrl out/torch_seed_bench.py out/seed.py; do
+	[ -e "$f" ] || { echo "device_check: $f missing (run gpu/prepare_device_check.sh first)"; exit 2; }
 done
-(nvidia-smi; nvidia-smi -q | grep -iE 'driver version|cuda version|product name') >"$OUT/nvidia-smi.txt" 2>&1
+# The driver library may live outside the loader's path (a mounted driver folder).
+if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+	lib=$(find /usr/local/nvidia /usr/lib /usr/lib64 /usr/local/cuda* -name 'libcuda.so.1' 2>/dev/null | head -1)
+	[ -n "$lib" ] && export LD_LIBRARY_PATH="$(dirname "$lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+{
+	date -u; nvidia-smi; nvidia-smi -q | grep -iE 'driver version|cuda version|product name'
+	echo "--- CPU"; lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Core|Socket|NUMA|MHz|L3'
+} >"$OUT/machine.txt" 2>&1
+summary=()
+fail=0
 
-echo "=== GPU tests (SIMDRL_TEST_REQUIRE=cuda: a missing GPU fails)"
-SIMDRL_TEST_REQUIRE=cuda timeout 300 ./out/gpu.test -test.v -test.count=1 -test.timeout 280s 2>&1 | tee "$OUT/gpu_tests.log"
-tests_rc=${PIPESTATUS[0]}
+if has gpu; then
+	echo "=== GPU tests, one process each (SIMDRL_TEST_REQUIRE=cuda: a missing GPU fails)"
+	: >"$OUT/gpu_tests.log"
+	for t in TestGPUTasksAndUniforms TestGPUEnvGolden TestGPUGoldenModel TestGPUGreedyMatchesCPU TestGPUTrainingMatchesCPU TestGPURun; do
+		SIMDRL_TEST_REQUIRE=cuda timeout 60 ./out/gpu.test -test.run "^$t\$" -test.v -test.count=1 >"$OUT/test.tmp" 2>&1
+		rc=$?
+		cat "$OUT/test.tmp" >>"$OUT/gpu_tests.log"
+		summary+=("$(printf '%-28s %s' "$t" "$([ $rc = 0 ] && echo PASS || echo "FAIL (exit $rc)")")")
+		echo "${summary[-1]}"
+		if [ $rc != 0 ]; then
+			fail=1
+			grep -E 'Error:|rel err|expected|actual|gpu:|panic|Messages' "$OUT/test.tmp" | tail -14
+			if command -v compute-sanitizer >/dev/null; then
+				echo "--- compute-sanitizer memcheck on $t" | tee -a "$OUT/gpu_tests.log"
+				SIMDRL_TEST_REQUIRE=cuda timeout 90 compute-sanitizer --tool memcheck --print-limit 20 ./out/gpu.test -test.run "^$t\$" -test.count=1 2>&1 | tail -60 | tee -a "$OUT/gpu_tests.log" | grep -E 'Invalid|at 0x|by thread|Address|ERROR SUMMARY' | head -12
+			fi
+		fi
+	done
+	if command -v compute-sanitizer >/dev/null; then
+		for tool in memcheck racecheck; do
+			echo "--- compute-sanitizer $tool on TestGPUGoldenModel" | tee -a "$OUT/gpu_tests.log"
+			SIMDRL_TEST_REQUIRE=cuda timeout 90 compute-sanitizer --tool $tool --print-limit 20 ./out/gpu.test -test.run '^TestGPUGoldenModel$' -test.count=1 >"$OUT/sanitizer.tmp" 2>&1
+			tail -40 "$OUT/sanitizer.tmp" >>"$OUT/gpu_tests.log"
+			summary+=("$(printf '%-28s %s' "sanitizer $tool" "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer.tmp" | tail -1)")")
+			echo "${summary[-1]}"
+		done
+		rm -f "$OUT/sanitizer.tmp"
+	fi
+	rm -f "$OUT/test.tmp"
+fi
 
-echo "=== simdrl update timings on the GPU"
-SIMDRL_GPU_BENCH=$BATCHES timeout 240 ./out/gpu.test -test.run '^TestGPUTiming$' -test.v -test.count=1 2>&1 | tee "$OUT/gpu_timing.log"
+if has timing; then
+	echo "=== simdrl update timings on the GPU (seed recipe, stage 0, as the PyTorch bench)"
+	SIMDRL_GPU_BENCH=$BATCHES timeout 150 ./out/gpu.test -test.run '^TestGPUTiming$' -test.v -test.count=1 >"$OUT/gpu_timing.log" 2>&1
+	grep -E '^(timing|kernel)' "$OUT/gpu_timing.log"
+	grep -q '^--- PASS: TestGPUTiming' "$OUT/gpu_timing.log" || { echo "TestGPUTiming failed:"; tail -20 "$OUT/gpu_timing.log"; fail=1; }
+fi
 
-echo "=== simdrl -device cuda, the seed recipe end to end"
-timeout 120 ./out/simdrl -device cuda -recipe seed -report "$OUT/seed_cuda.json" >"$OUT/simdrl_seed_cuda.log" 2>&1
-echo "exit $? (log in simdrl_seed_cuda.log)"; tail -4 "$OUT/simdrl_seed_cuda.log"
+if has runs; then
+	echo "=== simdrl -device cuda end to end"
+	: >"$OUT/runs.log"
+	run() {
+		local name=$1; shift
+		echo "--- simdrl $*" >>"$OUT/runs.log"
+		local t0=$(date +%s.%N)
+		timeout 60 ./out/simdrl "$@" >"$OUT/run.tmp" 2>&1
+		local rc=$? t1=$(date +%s.%N)
+		cat "$OUT/run.tmp" >>"$OUT/runs.log"
+		local what
+		what=$(grep -E 'Final greedy solve|updates in' "$OUT/run.tmp" | tail -2 | tr '\n' ' ' | tr -s ' ' | cut -c1-150)
+		[ $rc = 0 ] || what=$(tail -2 "$OUT/run.tmp" | tr '\n' ' ' | cut -c1-200)
+		rm -f "$OUT/run.tmp"
+		summary+=("$(printf '%-28s exit %d, %.1f s wall: %s' "$name" $rc "$(echo "$t1 - $t0" | bc)" "$what")")
+		echo "${summary[-1]}"
+	}
+	run "default (cuda)" -device cuda
+	run "default (cuda) seed 1" -device cuda -seed 1
+	run "seed recipe (cuda)" -device cuda -recipe seed
+	run "default, batch 65536 (cuda)" -device cuda -batch 65536
+	run "default (cpu, all threads)" -device cpu
+fi
 
-echo "=== PyTorch (seed.py, --fix-broadcast) update timings on the GPU"
-: >"$OUT/torch.log"
-for B in ${BATCHES//,/ }; do
-	iters=${TORCH_ITERS:-$([ "$B" -le 4096 ] && echo 10 || echo 2)}
-	PYTHONUNBUFFERED=1 timeout 300 python3 out/torch_seed_bench.py out/seed.py --device cuda --fix-broadcast --batches "$B" --parts full --iters "$iters" 2>&1 | tee -a "$OUT/torch.log"
-done
+if has torch; then
+	echo "=== PyTorch (seed.py, --fix-broadcast) update timings on the GPU"
+	: >"$OUT/torch.log"
+	for B in ${TORCH_BATCHES//,/ }; do
+		iters=$([ "$B" -le 4096 ] && echo 10 || echo 2)
+		[ "$B" -gt 65536 ] && iters=1
+		PYTHONUNBUFFERED=1 timeout 90 python3 out/torch_seed_bench.py out/seed.py --device cuda --fix-broadcast --batches "$B" --parts full --iters "$iters" 2>&1 | tee -a "$OUT/torch.log" | grep full_update
+	done
+fi
+
+if has cpu; then
+	echo "=== CPU: trainer updates at 1..16 threads (issue 5)"
+	GOMAXPROCS=$(nproc) timeout 150 ./out/trainer.test -test.run '^$' -test.bench 'BenchmarkUpdate/B=(4096|65536)/' -test.benchtime 3x -test.count 3 >"$OUT/cpu_threads.log" 2>&1
+	grep -E '^Benchmark|^cpu:' "$OUT/cpu_threads.log" | awk '{print $1, $2, $3, $4}'
+fi
 
 echo "=== summary"
 python3 - "$OUT" <<'PY' | tee "$OUT/table.txt"
-import json, re, sys, os
+import json, re, sys, os, statistics
 out = sys.argv[1]
+def lines(name):
+    p = os.path.join(out, name)
+    return open(p, errors="replace").read().splitlines() if os.path.exists(p) else []
 gpu = {}
-for line in open(os.path.join(out, "gpu_timing.log"), errors="replace"):
+for line in lines("gpu_timing.log"):
     m = re.search(r"^timing batch=(\d+) ms_per_update=([\d.]+) policy_steps_per_s=([\d.e+]+)", line)
     if m: gpu[int(m.group(1))] = (float(m.group(2)), float(m.group(3)))
 torch = {}
-for line in open(os.path.join(out, "torch.log"), errors="replace"):
+for line in lines("torch.log"):
     if line.startswith("{"):
         try: r = json.loads(line)
         except ValueError: continue
         if r.get("part") == "full_update": torch[r["batch"]] = 1e3 * r["median_s"]
-print("| batch | simdrl cuda ms/update | policy steps/s | PyTorch cuda ms/update | speed-up | goal |")
-print("|---|---|---|---|---|---|")
-for B in sorted(set(gpu) | set(torch)):
-    g, t = gpu.get(B), torch.get(B)
-    ms = f"{g[0]:.3f}" if g else "—"; sps = f"{g[1]/1e6:.1f} M" if g else "—"
-    tm = f"{t:.2f}" if t else "—"; su = f"{t/g[0]:.0f}×" if g and t else "—"
-    goal = "≥ 50× PyTorch" if B == 192 else ("≥ 100 M steps/s" if B >= 65536 else "")
-    print(f"| {B} | {ms} | {sps} | {tm} | {su} | {goal} |")
+if gpu or torch:
+    print("| batch | simdrl cuda ms/update | policy steps/s | PyTorch cuda ms/update | speed-up | goal |")
+    print("|---|---|---|---|---|---|")
+    for B in sorted(set(gpu) | set(torch)):
+        g, t = gpu.get(B), torch.get(B)
+        ms = f"{g[0]:.3f}" if g else "—"; sps = f"{g[1]/1e6:.1f} M" if g else "—"
+        tm = f"{t:.2f}" if t else "—"; su = f"{t/g[0]:.0f}×" if g and t else "—"
+        goal = "≥ 50× PyTorch" if B == 192 else ("≥ 100 M steps/s" if B >= 65536 else "")
+        print(f"| {B} | {ms} | {sps} | {tm} | {su} | {goal} |")
+cpu = {}
+for line in lines("cpu_threads.log"):
+    m = re.match(r"BenchmarkUpdate/B=(\d+)/threads=(\d+)-\d+\s+\d+\s+(\d+) ns/op", line)
+    if m: cpu.setdefault((int(m.group(1)), int(m.group(2))), []).append(int(m.group(3)))
+if cpu:
+    print("\n| batch | threads | ms/update (median of runs) | speed-up vs 1 | efficiency |")
+    print("|---|---|---|---|---|")
+    for (B, n) in sorted(cpu):
+        med = statistics.median(cpu[(B, n)]) / 1e6
+        one = statistics.median(cpu.get((B, 1), [0])) / 1e6
+        su = one / med if one else 0
+        print(f"| {B} | {n} | {med:.1f} | {su:.2f}× | {100*su/n:.0f}% |")
 PY
-echo "GPU tests exit code: $tests_rc"
-exit $tests_rc
+printf '%s\n' "${summary[@]}" | tee -a "$OUT/table.txt"
+exit $fail

@@ -129,6 +129,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 	"unsafe"
 )
 
@@ -202,9 +203,13 @@ type Device struct {
 	ctx    C.CUcontext
 	mods   []C.CUmodule
 	funcs  map[string]C.CUfunction
-	args   args
-	mu     sync.Mutex
-	open   bool
+	sigs   map[string]string // each kernel's parameter sizes (ptxInfo.Params)
+	// prof, when not nil, makes every launch wait for its kernel and adds
+	// the launch-to-finish time under the kernel's name (timing_test.go).
+	prof map[string]time.Duration
+	args args
+	mu   sync.Mutex
+	open bool
 }
 
 // CUdevice_attribute and CUfunction_attribute values used here (cuda.h).
@@ -229,7 +234,7 @@ func Available() error {
 // Open loads the driver, takes the first GPU (CUDA_VISIBLE_DEVICES applies),
 // creates a context and loads the kernels. The error says what is missing.
 func Open() (*Device, error) {
-	d := &Device{calls: make(chan func()), closed: make(chan struct{}), funcs: map[string]C.CUfunction{}}
+	d := &Device{calls: make(chan func()), closed: make(chan struct{}), funcs: map[string]C.CUfunction{}, sigs: map[string]string{}}
 	ready := make(chan error)
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
@@ -388,6 +393,7 @@ func (d *Device) loadModules() error {
 				return err
 			}
 			d.funcs[k] = f
+			d.sigs[k] = info.Params[k]
 			if strings.Contains(k, "_rollout_") || strings.Contains(k, "_backward_") {
 				if err := check("cuFuncSetAttribute("+k+")", C.w_cuFuncSetAttribute(f, funcAttrMaxDynamicSmem, C.int(d.SmemOptin))); err != nil {
 					return err
@@ -459,6 +465,12 @@ func (d *Device) launch(name string, grid, block [3]int, smem int, a *args) erro
 	if !ok {
 		return fmt.Errorf("gpu: kernel %s not loaded", name)
 	}
+	// The driver reads each parameter's size from the pointer it is given:
+	// a wrong count or width would launch with garbage, so refuse it here.
+	if got := a.signature(); got != d.sigs[name] {
+		return fmt.Errorf("gpu: launching %s with parameter sizes %s, but its PTX declares %s", name, got, d.sigs[name])
+	}
+	t0 := time.Now()
 	var p *C.uint64_t
 	if len(a.slots) > 0 {
 		p = (*C.uint64_t)(unsafe.Pointer(&a.slots[0]))
@@ -467,6 +479,12 @@ func (d *Device) launch(name string, grid, block [3]int, smem int, a *args) erro
 		C.uint(smem), p, C.int(len(a.slots)))
 	if r != 0 {
 		return fmt.Errorf("%v (grid %v, block %v, %d bytes shared)", check("cuLaunchKernel("+name+")", r), grid, block, smem)
+	}
+	if d.prof != nil {
+		if err := d.sync(); err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+		d.prof[name] += time.Since(t0)
 	}
 	return nil
 }

@@ -51,7 +51,7 @@ type engine struct {
 	h, act, ghn, logp                   devPtr
 	logpa, val, ent, dlogp, dent, dval  devPtr
 	tokens, tasks, rewardsIn, stats     devPtr
-	dheads, dgh, dh0g                   devPtr
+	dheads, dgh, dgin, dh0g             devPtr
 	partWhh, partHeads, partTok, partH0 devPtr
 	dT, h0s, sq, fin                    devPtr
 	bufs                                []devPtr
@@ -113,6 +113,7 @@ func newEngine(d *Device, cfg trainer.Config, l *gru.Layout) (*engine, error) {
 	f64(&e.stats, 5*e.maxN)
 	f32(&e.dheads, T*B*V1)
 	f32(&e.dgh, T*B*G3)
+	f32(&e.dgin, T*B*H)
 	f32(&e.dh0g, B*H)
 	f32(&e.partWhh, e.sWhh*G3*(H+1))
 	f32(&e.partHeads, e.sHeads*V1*(H+1))
@@ -216,7 +217,7 @@ func (e *engine) gradients() error {
 	a := e.a.reset()
 	a.ptr(e.P).ptr(e.headsN).i32(B).i32(T).i32(H).i32(V).flag(p.SmemW)
 	a.ptr(e.h).ptr(e.act).ptr(e.ghn).ptr(e.logp).ptr(e.tokens).ptr(e.dlogp).ptr(e.dent).ptr(e.dval)
-	a.ptr(e.dheads).ptr(e.dgh).ptr(e.dh0g)
+	a.ptr(e.dheads).ptr(e.dgh).ptr(e.dgin).ptr(e.dh0g)
 	if err := e.d.launch(fmt.Sprintf("simdrl_backward_e%d", p.EPT), [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a); err != nil {
 		return err
 	}
@@ -231,7 +232,7 @@ func (e *engine) gradients() error {
 		return err
 	}
 	// The token table's gradient, and h0's.
-	a.reset().ptr(e.dgh).ptr(e.tokens).i32(R).i32(G3).i32(V).i32(e.slabTok).ptr(e.partTok)
+	a.reset().ptr(e.dgh).ptr(e.dgin).ptr(e.tokens).i32(R).i32(G3).i32(V).i32(e.slabTok).ptr(e.partTok)
 	if err := e.d.launch("simdrl_token_partial", [3]int{ceilDiv(G3, 128), e.sTok, 1}, [3]int{128, 1, 1}, 4*V*128, a); err != nil {
 		return err
 	}

@@ -33,7 +33,14 @@ func TestPTXEmbedded(t *testing.T) {
 func TestParsePTX(t *testing.T) {
 	info, err := parsePTX("//\n.version 8.3\n.target sm_90a\n.address_size 64\n.visible .entry foo(\n.param .u64 a)\n{}\n.entry bar()\n")
 	require.NoError(t, err)
-	require.Equal(t, ptxInfo{Version: "8.3", Target: "sm_90a", Entries: []string{"bar", "foo"}}, info)
+	require.Equal(t, ptxInfo{Version: "8.3", Target: "sm_90a", Entries: []string{"bar", "foo"}, Params: map[string]string{"foo": "8", "bar": ""}}, info)
+	info, err = parsePTX(".version 7.8\n.target sm_80\n.visible .entry k(\n\t.param .u64 k_param_0,\n\t.param .f64 k_param_1,\n\t.param .u32 k_param_2,\n\t.param .f32 k_param_3\n)\n{}\n")
+	require.NoError(t, err)
+	require.Equal(t, "8844", info.Params["k"])
+	var a args
+	require.Equal(t, "8844", a.ptr(1).f64(2).i32(3).f32(4).signature())
+	_, err = parsePTX(".version 7.8\n.target sm_80\n.entry k(\n\t.param .align 4 .b8 k_param_0[12]\n)\n{}\n")
+	require.ErrorContains(t, err, "1 parameters, 0 of them")
 	_, err = parsePTX(".target sm_80\n")
 	require.ErrorContains(t, err, ".version")
 	for v, want := range map[string]int{"7.0": 11000, "7.8": 11080, "8.0": 12000, "8.5": 12050, "8.6": 12070, "8.8": 12090} {

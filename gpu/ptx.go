@@ -32,12 +32,16 @@ type ptxInfo struct {
 	Version string   // PTX ISA, e.g. "7.8"
 	Target  string   // e.g. "sm_80"
 	Entries []string // .entry names, sorted
+	// Params gives each entry's parameter sizes in order, one byte per
+	// parameter: '4' (.u32, .s32, .f32, .b32) or '8' (.u64, .s64, .f64, .b64).
+	Params map[string]string
 }
 
 var (
 	reVersion = regexp.MustCompile(`(?m)^\s*\.version\s+(\d+)\.(\d+)\s*$`)
 	reTarget  = regexp.MustCompile(`(?m)^\s*\.target\s+([a-z0-9_]+)`)
-	reEntry   = regexp.MustCompile(`(?m)^\s*(?:\.visible\s+|\.weak\s+)?\.entry\s+([A-Za-z_$][A-Za-z0-9_$]*)`)
+	reEntry   = regexp.MustCompile(`(?m)^\s*(?:\.visible\s+|\.weak\s+)?\.entry\s+([A-Za-z_$][A-Za-z0-9_$]*)\s*\(([^)]*)\)`)
+	reParam   = regexp.MustCompile(`\.param\s+\.[busf](32|64)\s`)
 )
 
 // parsePTX reads the .version, .target and .entry lines of a PTX text.
@@ -53,8 +57,17 @@ func parsePTX(src string) (ptxInfo, error) {
 		return info, fmt.Errorf("no .target directive")
 	}
 	info.Target = t[1]
+	info.Params = map[string]string{}
 	for _, m := range reEntry.FindAllStringSubmatch(src, -1) {
 		info.Entries = append(info.Entries, m[1])
+		sig := ""
+		for _, p := range reParam.FindAllStringSubmatch(m[2], -1) {
+			sig += map[string]string{"32": "4", "64": "8"}[p[1]]
+		}
+		if n := strings.Count(m[2], ".param"); n != len(sig) {
+			return info, fmt.Errorf(".entry %s: %d parameters, %d of them 4 or 8 bytes wide", m[1], n, len(sig))
+		}
+		info.Params[m[1]] = sig
 	}
 	sort.Strings(info.Entries)
 	return info, nil

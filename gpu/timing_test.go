@@ -4,6 +4,7 @@ package gpu
 
 import (
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -47,5 +48,21 @@ func TestGPUTiming(t *testing.T) {
 		t.Logf("timing batch=%d ms_per_update=%.4f policy_steps_per_s=%.4g iters=%d fwd=%+v bwd=%+v", B, 1e3*sec, float64(B*cfg.Steps)/sec, iters, e.fwd, e.bwd)
 		println("timing", "batch="+strconv.Itoa(B), "ms_per_update="+strconv.FormatFloat(1e3*sec, 'f', 4, 64),
 			"policy_steps_per_s="+strconv.FormatFloat(float64(B*cfg.Steps)/sec, 'g', 4, 64))
+		// Where the time goes: the same updates with a wait after every
+		// launch (so each kernel's figure includes one launch latency).
+		const profiled = 5
+		d.prof = map[string]time.Duration{}
+		for i := 0; i < profiled; i++ {
+			step()
+		}
+		names := make([]string, 0, len(d.prof))
+		for k := range d.prof {
+			names = append(names, k)
+		}
+		sort.Slice(names, func(i, j int) bool { return d.prof[names[i]] > d.prof[names[j]] })
+		for _, k := range names {
+			println("kernel", "batch="+strconv.Itoa(B), k, "ms="+strconv.FormatFloat(d.prof[k].Seconds()*1e3/profiled, 'f', 4, 64))
+		}
+		d.prof = nil
 	}
 }

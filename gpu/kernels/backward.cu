@@ -11,11 +11,13 @@
     const float *__restrict__ P, const float *__restrict__ headsN, int B, int T, int d, int V, int use_smem_w, const float *__restrict__ h, \
         const float *__restrict__ act, const float *__restrict__ ghn, const float *__restrict__ logp, const int32_t *__restrict__ tokens, \
         const float *__restrict__ dlogp, const float *__restrict__ dent, const float *__restrict__ dval, float *dheads, float *dgh,      \
-        float *dh0g
-#define BACKWARD_ARGS P, headsN, B, T, d, V, use_smem_w, h, act, ghn, logp, tokens, dlogp, dent, dval, dheads, dgh, dh0g
+        float *dgin, float *dh0g
+#define BACKWARD_ARGS P, headsN, B, T, d, V, use_smem_w, h, act, ghn, logp, tokens, dlogp, dent, dval, dheads, dgh, dgin, dh0g
 
 // Writes dheads T×B×(V+1) (dL/dlogits, then dL/dvalue), dgh T×B×3d (dL/d(W_hh·h
-// + b_hh)) and dh0g B×d (dL/d(pre-tanh of h0)). Thread layout as the rollout.
+// + b_hh)), dgin T×B×d (dL/d of the token table's n rows: dgh's n part
+// before the reset gate r multiplied it, so not derivable from dgh) and dh0g
+// B×d (dL/d(pre-tanh of h0)). Thread layout as the rollout.
 template <int EPT> __device__ __forceinline__ void backward(BACKWARD_PARAMS) {
     extern __shared__ double smem_d[];
     const int DP = blockDim.x, G = blockDim.y, E = EPT * G;
@@ -92,6 +94,7 @@ template <int EPT> __device__ __forceinline__ void backward(BACKWARD_PARAMS) {
                     o[j] = dg[0];
                     o[d + j] = dg[1];
                     o[2 * d + j] = dg[2];
+                    dgin[row * d + j] = dt[2];
                 }
                 sDgh[e * G3 + j] = dg[0];
                 sDgh[e * G3 + d + j] = dg[1];
@@ -221,18 +224,23 @@ extern "C" __global__ void simdrl_sum_slabs(const float *__restrict__ part, int 
 }
 
 // simdrl_token_partial: per slab of rows r (= t·B + b), the gradient of the
-// token table, part[s][v][g] = Σ_{r: tokens[r] = v} dgh[r][g]. One thread per
-// column g; its V accumulators live in shared memory (V × blockDim.x).
-// Grid: (ceil(3d/blockDim.x), slabs).
-extern "C" __global__ void simdrl_token_partial(const float *__restrict__ dgh, const int32_t *__restrict__ tokens, int R, int G3, int V, int slab,
-                                                float *part) {
+// token table, part[s][v][g] = Σ_{r: tokens[r] = v} dgi[r][g], where dgi is
+// dgh for the r and z columns and dgin (d columns) for the n columns. One
+// thread per column g; its V accumulators live in shared memory (V ×
+// blockDim.x). Grid: (ceil(3d/blockDim.x), slabs).
+extern "C" __global__ void simdrl_token_partial(const float *__restrict__ dgh, const float *__restrict__ dgin, const int32_t *__restrict__ tokens,
+                                                int R, int G3, int V, int slab, float *part) {
     extern __shared__ float acc[];
     const int bd = blockDim.x, tx = threadIdx.x;
     const int g = blockIdx.x * bd + tx, s = blockIdx.y;
     const int r0 = s * slab, r1 = min(R, r0 + slab);
     for (int v = 0; v < V; v++) acc[v * bd + tx] = 0.0f;
     if (g >= G3) return;
-    for (int r = r0; r < r1; r++) acc[tokens[r] * bd + tx] += dgh[(size_t)r * G3 + g];
+    const int d = G3 / 3;
+    if (g < 2 * d)
+        for (int r = r0; r < r1; r++) acc[tokens[r] * bd + tx] += dgh[(size_t)r * G3 + g];
+    else
+        for (int r = r0; r < r1; r++) acc[tokens[r] * bd + tx] += dgin[(size_t)r * d + g - 2 * d];
     for (int v = 0; v < V; v++) part[((size_t)s * V + v) * G3 + g] = acc[v * bd + tx];
 }
 
