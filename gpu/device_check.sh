@@ -88,7 +88,7 @@ if has runs; then
 		what=$(grep -E 'Final greedy solve|updates in' "$OUT/run.tmp" | tail -2 | tr '\n' ' ' | tr -s ' ' | cut -c1-150)
 		[ $rc = 0 ] || what=$(tail -2 "$OUT/run.tmp" | tr '\n' ' ' | cut -c1-200)
 		rm -f "$OUT/run.tmp"
-		summary+=("$(printf '%-28s exit %d, %.1f s wall: %s' "$name" $rc "$(echo "$t1 - $t0" | bc)" "$what")")
+		summary+=("$(printf '%-28s exit %d, %.1f s wall: %s' "$name" $rc "$(awk "BEGIN{print $t1 - $t0}")" "$what")")
 		echo "${summary[-1]}"
 	}
 	run "default (cuda)" -device cuda
