@@ -3,25 +3,25 @@
 # scaling of issue 5) on a machine with an NVIDIA GPU and PyTorch but no Go.
 # It builds nothing: prepare, on a build machine, from the repository root:
 #
-#   gpu/prepare_device_check.sh      # builds out/: gpu.test, trainer.test, simdrl, the PyTorch bench
+#   gpu/prepare_device_check.sh      # builds out/: gpu.test, trainer.test, simdrl, peak, the PyTorch bench
 #
 # then run from the repository root on the GPU machine (out/ carried along):
 #
 #   bash gpu/device_check.sh         # logs under $OUT (default /tmp/simdrl-gpu)
 #
-# PARTS (default gpu,timing,runs,torch,cpu) picks what runs; BATCHES (default
+# PARTS (default gpu,timing,runs,torch,cpu,cpuscale) picks what runs; BATCHES (default
 # 192,4096,65536,262144) the timed batch sizes; TORCH_BATCHES those for PyTorch.
 # At most 8 files are written to $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/simdrl-gpu}
 mkdir -p "$OUT"
-PARTS=${PARTS:-gpu,timing,runs,torch,cpu}
+PARTS=${PARTS:-gpu,timing,runs,torch,cpu,cpuscale}
 BATCHES=${BATCHES:-192,4096,65536,262144}
 TORCH_BATCHES=${TORCH_BATCHES:-$BATCHES}
 export SIMDRL_GOLDEN_DIR="$PWD/testdata/golden"
 has() { [[ ",$PARTS," == *",$1,"* ]]; }
-for f in out/gpu.test out/trainer.test out/simdrl out/torch_seed_bench.py out/seed.py; do
+for f in out/gpu.test out/trainer.test out/simdrl out/peak out/torch_seed_bench.py out/seed.py; do
 	[ -e "$f" ] || { echo "device_check: $f missing (run gpu/prepare_device_check.sh first)"; exit 2; }
 done
 # The driver library may live outside the loader's path (a mounted driver folder).
@@ -39,7 +39,7 @@ fail=0
 if has gpu; then
 	echo "=== GPU tests, one process each (SIMDRL_TEST_REQUIRE=cuda: a missing GPU fails)"
 	: >"$OUT/gpu_tests.log"
-	for t in TestGPUTasksAndUniforms TestGPUEnvGolden TestGPUGoldenModel TestGPUGreedyMatchesCPU TestGPUTrainingMatchesCPU TestGPURun; do
+	for t in TestGPUTasksAndUniforms TestGPUEnvGolden TestGPUGoldenModel TestGPUGreedyMatchesCPU TestGPUShapesMatchCPU TestGPUTrainingMatchesCPU TestGPURun; do
 		SIMDRL_TEST_REQUIRE=cuda timeout 60 ./out/gpu.test -test.run "^$t\$" -test.v -test.count=1 >"$OUT/test.tmp" 2>&1
 		rc=$?
 		cat "$OUT/test.tmp" >>"$OUT/gpu_tests.log"
@@ -56,8 +56,9 @@ if has gpu; then
 	done
 	if command -v compute-sanitizer >/dev/null; then
 		for tool in memcheck racecheck; do
-			echo "--- compute-sanitizer $tool on TestGPUGoldenModel" | tee -a "$OUT/gpu_tests.log"
-			SIMDRL_TEST_REQUIRE=cuda timeout 90 compute-sanitizer --tool $tool --print-limit 20 ./out/gpu.test -test.run '^TestGPUGoldenModel$' -test.count=1 >"$OUT/sanitizer.tmp" 2>&1
+			# The shapes test runs every tile plan (1 to 32 episodes a block) and vector tails.
+			echo "--- compute-sanitizer $tool on TestGPUGoldenModel and TestGPUShapesMatchCPU" | tee -a "$OUT/gpu_tests.log"
+			SIMDRL_TEST_REQUIRE=cuda timeout 120 compute-sanitizer --tool $tool --print-limit 20 ./out/gpu.test -test.run '^(TestGPUGoldenModel|TestGPUShapesMatchCPU)$' -test.count=1 >"$OUT/sanitizer.tmp" 2>&1
 			tail -40 "$OUT/sanitizer.tmp" >>"$OUT/gpu_tests.log"
 			summary+=("$(printf '%-28s %s' "sanitizer $tool" "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer.tmp" | tail -1)")")
 			echo "${summary[-1]}"
@@ -110,8 +111,38 @@ fi
 
 if has cpu; then
 	echo "=== CPU: trainer updates at 1..16 threads (issue 5)"
-	GOMAXPROCS=$(nproc) timeout 150 ./out/trainer.test -test.run '^$' -test.bench 'BenchmarkUpdate/B=(4096|65536)/' -test.benchtime 3x -test.count 3 >"$OUT/cpu_threads.log" 2>&1
+	GOMAXPROCS=$(nproc) timeout 150 ./out/trainer.test -test.run '^$' -test.bench '^BenchmarkUpdate$/B=(4096|65536)/' -test.benchtime 3x -test.count 3 >"$OUT/cpu_threads.log" 2>&1
 	grep -E '^Benchmark|^cpu:' "$OUT/cpu_threads.log" | awk '{print $1, $2, $3, $4}'
+fi
+
+if has cpuscale; then
+	# What the hardware allows: one core alone against every core busy with
+	# the same single-threaded work (turbo, shared caches and memory, the
+	# host's other tenants), for the FMA peak and for a one-thread update.
+	n=$(nproc)
+	echo "=== CPU: one core alone vs all $n busy"
+	{
+		echo "--- peak, core 0 alone"; taskset -c 0 ./out/peak
+		echo "--- peak, $n copies at once (one per core)"
+		for c in $(seq 0 $((n - 1))); do taskset -c $c ./out/peak >/tmp/peak.$c & done; wait; cat /tmp/peak.*
+		for B in 4096 65536; do
+			iters=$([ $B = 4096 ] && echo 10x || echo 2x)
+			echo "--- update B=$B threads=1, core 0 alone"
+			taskset -c 0 ./out/trainer.test -test.run '^$' -test.bench "^BenchmarkUpdate\$/B=$B/threads=1\$" -test.benchtime $iters -test.count 3 | grep ^Benchmark
+			echo "--- update B=$B threads=1, $n copies at once (one per core)"
+			for c in $(seq 0 $((n - 1))); do taskset -c $c ./out/trainer.test -test.run '^$' -test.bench "^BenchmarkUpdate\$/B=$B/threads=1\$" -test.benchtime $iters >/tmp/upd.$c & done; wait; cat /tmp/upd.* | grep ^Benchmark
+		done
+	} >"$OUT/cpu_scale.log" 2>&1
+	python3 - "$OUT/cpu_scale.log" <<'PY'
+import re, sys, statistics
+sec, vals = None, {}
+for line in open(sys.argv[1]):
+    if line.startswith("---"): sec = line.strip("- \n"); continue
+    m = re.search(r"peak_avx2_fma_gflops ([\d.]+)", line) or re.search(r"\s(\d+) ns/op", line)
+    if m and sec: vals.setdefault(sec, []).append(float(m.group(1)))
+for k, v in vals.items():
+    print(f"{k}: median {statistics.median(v):.4g} (min {min(v):.4g}, max {max(v):.4g}, n={len(v)})")
+PY
 fi
 
 echo "=== summary"

@@ -77,8 +77,8 @@ func newEngine(d *Device, cfg trainer.Config, l *gru.Layout) (*engine, error) {
 	if e.bwd, err = planTiles(B, H, V, d.SMs, d.SmemOptin, true); err != nil {
 		return nil, err
 	}
-	e.sWhh, e.slabWhh = slabPlan(R, ceilDiv(H+1, 64)*ceilDiv(G3, 64), d.SMs)
-	e.sHeads, e.slabHeads = slabPlan(R, ceilDiv(H+1, 64)*ceilDiv(V1, 64), d.SMs)
+	e.sWhh, e.slabWhh = slabPlan(R, ceilDiv(H, 96)*ceilDiv(G3, 96), d.SMs)
+	e.sHeads, e.slabHeads = slabPlan(R, ceilDiv(H, 96)*ceilDiv(V1, 32), d.SMs)
 	e.sTok, e.slabTok = slabPlan(R, ceilDiv(G3, 128), d.SMs)
 	e.sH0, e.slabH0 = slabPlan(B, ceilDiv(H, 128), d.SMs)
 	e.nsq = min(256, ceilDiv(l.Size, 256))
@@ -223,12 +223,12 @@ func (e *engine) gradients() error {
 	}
 	// dW_hh and db_hh: dghᵀ·h_t over all rows.
 	a.reset().ptr(e.dgh).i32(G3).ptr(e.h).i32(H).i32(G3).i32(H).i32(1).i32(R).i32(e.slabWhh).ptr(e.partWhh)
-	if err := e.d.launch("simdrl_gemm_tn", [3]int{ceilDiv(H+1, 64), ceilDiv(G3, 64), e.sWhh}, block256, 0, a); err != nil {
+	if err := e.d.launch("simdrl_gemm_tn_m96", [3]int{ceilDiv(H, 96), ceilDiv(G3, 96), e.sWhh}, [3]int{192, 1, 1}, 0, a); err != nil {
 		return err
 	}
 	// The heads: dheadsᵀ·h_{t+1}.
 	a.reset().ptr(e.dheads).i32(V1).ptr(e.h.at(B * H)).i32(H).i32(V1).i32(H).i32(1).i32(R).i32(e.slabHeads).ptr(e.partHeads)
-	if err := e.d.launch("simdrl_gemm_tn", [3]int{ceilDiv(H+1, 64), ceilDiv(V1, 64), e.sHeads}, block256, 0, a); err != nil {
+	if err := e.d.launch("simdrl_gemm_tn_m32", [3]int{ceilDiv(H, 96), ceilDiv(V1, 32), e.sHeads}, [3]int{192, 1, 1}, 0, a); err != nil {
 		return err
 	}
 	// The token table's gradient, and h0's.

@@ -381,3 +381,36 @@ func TestGPURun(t *testing.T) {
 type testWriter []byte
 
 func (w *testWriter) Write(p []byte) (int, error) { *w = append(*w, p...); return len(p), nil }
+
+// TestGPUShapesMatchCPU: one default-recipe update on both devices at hidden
+// sizes that leave vector tails (37: rows of 37 and 111 floats) and at tile
+// plans from one to 32 episodes per block; loss, gradient norm and the
+// parameters after Adam agree with the CPU's within the golden tolerance.
+func TestGPUShapesMatchCPU(t *testing.T) {
+	d := openGPU(t)
+	for _, c := range []struct{ hidden, batch int }{{37, 5}, {37, 700}, {37, 8192}, {96, 4096}, {64, 333}} {
+		cfg := trainer.DefaultRecipe()
+		cfg.Hidden, cfg.Batch, cfg.Updates, cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Threads = c.hidden, c.batch, 1, 0, 0, 0, 2
+		cpu, err := trainer.New(cfg)
+		require.NoError(t, err)
+		want, err := cpu.Update()
+		require.NoError(t, err)
+		e := testEngine(t, d, cfg, nil)
+		var got trainer.UpdateStats
+		require.NoError(t, d.do(func() error { var err error; got, err = e.update(1, trainer.NewCurriculum(cfg)); return err }))
+		params := make([]float32, e.l.Size)
+		require.NoError(t, d.do(func() error { return e.getParams(params) }))
+		want64 := make([]float64, len(cpu.Params))
+		for i, v := range cpu.Params {
+			want64[i] = float64(v)
+		}
+		re := golden.RelErr(params, want64)
+		t.Logf("hidden %d batch %d (tiles of %d, %d): loss CPU %.7f GPU %.7f, norm %.6f %.6f, params rel err %.2e",
+			c.hidden, c.batch, e.fwd.E, e.bwd.E, want.Loss.Total, got.Loss.Total, want.GradNorm, got.GradNorm, re)
+		require.InDelta(t, want.Loss.Total, got.Loss.Total, golden.Tolerance*math.Max(1, math.Abs(want.Loss.Total)), "hidden %d batch %d loss", c.hidden, c.batch)
+		require.InEpsilon(t, want.GradNorm, got.GradNorm, golden.Tolerance, "hidden %d batch %d grad norm", c.hidden, c.batch)
+		require.InDelta(t, want.MeanReward, got.MeanReward, 1e-9, "hidden %d batch %d reward", c.hidden, c.batch)
+		require.LessOrEqual(t, re, golden.Tolerance, "hidden %d batch %d parameters after the update", c.hidden, c.batch)
+		cpu.Close()
+	}
+}

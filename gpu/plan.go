@@ -15,14 +15,33 @@ type tilePlan struct {
 // The (EPT, G) choices, largest tile first; kernels exist for EPT 1, 2, 4, 8.
 var tileChoices = [][2]int{{8, 4}, {8, 2}, {4, 2}, {2, 2}, {1, 2}, {1, 1}}
 
-// rolloutSmem is the rollout kernel's dynamic shared memory (rollout.cu).
+// carve mirrors simdrl_carve (kernels/common.cuh): consecutive regions of
+// shared memory, each starting on a 16-byte boundary; it returns the bytes
+// taken in all.
+func carve(regions ...int) int {
+	off := 0
+	for _, b := range regions {
+		off = (off + b + 15) &^ 15
+	}
+	return off
+}
+
+// stride4 mirrors simdrl_stride4: a row of n floats padded to a multiple of 4.
+func stride4(n int) int { return (n + 3) &^ 3 }
+
+// maxBlockThreads mirrors SIMDRL_MAX_BLOCK_THREADS, the launch bound of the
+// rollout and backward kernels.
+const maxBlockThreads = 512
+
+// rolloutSmem is the rollout kernel's dynamic shared memory (rollout.cu),
+// region by region in the kernel's order.
 func rolloutSmem(E, d, V int, smemW bool) int {
 	w := 0
 	if smemW {
 		w = d * 3 * d
 	}
-	V1 := V + 1
-	return E*5*8 + E*6*4 + E*4 + 4*(w+d*V1+V1+3*d+2*E*d+E*V1+E*V)
+	V1, dS := V+1, stride4(d)
+	return carve(8*E*5, 4*E*6, 4*E, 4*w, 4*d*V1, 4*V1, 4*3*d, 4*E*dS, 4*E*dS, 4*E*V1, 4*E*V, 4*E*V, 4*E*V, 4*E)
 }
 
 // backwardSmem is the backward kernel's dynamic shared memory (backward.cu).
@@ -32,7 +51,7 @@ func backwardSmem(E, d, V int, smemW bool) int {
 		w = 3 * d * d
 	}
 	V1 := V + 1
-	return 4 * (w + V1*d + 2*E*d + E*3*d + E*V1 + E*V + E)
+	return carve(4*w, 4*V1*d, 4*E*d, 4*E*d, 4*E*stride4(3*d), 4*E*V1, 4*E*V, 4*E)
 }
 
 // planTiles picks the largest tile that still gives every multiprocessor a
@@ -48,7 +67,7 @@ func planTiles(B, d, V, sms, smemLimit int, backward bool) (tilePlan, error) {
 	var fallback *tilePlan
 	for _, c := range tileChoices {
 		p := tilePlan{EPT: c[0], G: c[1], E: c[0] * c[1], DP: DP}
-		if DP*p.G > 1024 {
+		if DP*p.G > maxBlockThreads {
 			continue
 		}
 		p.Blocks = (B + p.E - 1) / p.E
@@ -64,6 +83,9 @@ func planTiles(B, d, V, sms, smemLimit int, backward bool) (tilePlan, error) {
 		fallback = &q
 	}
 	if fallback == nil {
+		if DP > maxBlockThreads {
+			return tilePlan{}, fmt.Errorf("gpu: -hidden %d is more than the %d hidden units a block of the CUDA kernels handles", d, maxBlockThreads)
+		}
 		return tilePlan{}, fmt.Errorf("gpu: -hidden %d needs more shared memory per block than this GPU's %d bytes", d, smemLimit)
 	}
 	return *fallback, nil

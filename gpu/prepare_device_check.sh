@@ -9,4 +9,5 @@ go test -c -ldflags='-s -w' -o out/gpu.test ./gpu/
 go test -c -ldflags='-s -w' -o out/trainer.test ./trainer/
 go build -ldflags='-s -w' -o out/simdrl ./cmd/simdrl
 cp ../shared/bench/torch_seed_bench.py ../shared/reference/seed.py out/
+gcc -O2 -mavx2 -mfma ../shared/bench/cpu/peak.c -o out/peak
 ls -l out/

@@ -23,7 +23,7 @@ var modules = []struct {
 	{"env", []string{"simdrl_env_score"}},
 	{"rollout", []string{"simdrl_derive", "simdrl_rollout_e1", "simdrl_rollout_e2", "simdrl_rollout_e4", "simdrl_rollout_e8"}},
 	{"backward", []string{"simdrl_backward_e1", "simdrl_backward_e2", "simdrl_backward_e4", "simdrl_backward_e8",
-		"simdrl_gemm_tn", "simdrl_sum_slabs", "simdrl_token_partial", "simdrl_h0_partial", "simdrl_input_grads"}},
+		"simdrl_gemm_tn_m96", "simdrl_gemm_tn_m32", "simdrl_sum_slabs", "simdrl_token_partial", "simdrl_h0_partial", "simdrl_input_grads"}},
 	{"optim", []string{"simdrl_sumsq_partial", "simdrl_finish", "simdrl_adam"}},
 }
 

@@ -19,31 +19,35 @@
 // before the reset gate r multiplied it, so not derivable from dgh) and dh0g
 // B×d (dL/d(pre-tanh of h0)). Thread layout as the rollout.
 template <int EPT> __device__ __forceinline__ void backward(BACKWARD_PARAMS) {
-    extern __shared__ double smem_d[];
+    extern __shared__ float4 smem_v[];
     const int DP = blockDim.x, G = blockDim.y, E = EPT * G;
     const int tid = threadIdx.y * DP + threadIdx.x, nthr = DP * G;
     const int b0 = blockIdx.x * E;
     const int nE = min(E, B - b0);
-    const int G3 = 3 * d, V1 = V + 1;
+    const int G3 = 3 * d, V1 = V + 1, G3S = simdrl_stride4(G3);
     const simdrl_layout L = simdrl_layout_of(V, d);
 
-    float *sW = (float *)smem_d;                  // 3d×d, W_hh as stored (use_smem_w)
-    float *sHW = sW + (use_smem_w ? G3 * d : 0);  // (V+1)×d
-    float *sDh = sHW + V1 * d;                    // E×d
-    float *sDhp = sDh + E * d;                    // E×d
-    float *sDgh = sDhp + E * d;                   // E×3d
-    float *sX = sDgh + E * G3;                    // E×(V+1): p, then dlogits
-    float *sG = sX + E * V1;                      // E×V
-    float *sPg = sG + E * V;                      // E
+    // Shared memory, in the order gpu/plan.go's backwardSmem takes it.
+    simdrl_carver cv = {(char *)smem_v, 0};
+    float *sW = (float *)simdrl_carve(&cv, use_smem_w ? 4u * G3 * d : 0u); // 3d×d, W_hh as stored (use_smem_w)
+    float *sHW = (float *)simdrl_carve(&cv, 4u * V1 * d);                  // (V+1)×d
+    float *sDh = (float *)simdrl_carve(&cv, 4u * E * d);                   // E×d
+    float *sDhp = (float *)simdrl_carve(&cv, 4u * E * d);                  // E×d
+    float *sDgh = (float *)simdrl_carve(&cv, 4u * E * G3S);                // E×G3S (rows padded to 4 floats)
+    float *sX = (float *)simdrl_carve(&cv, 4u * E * V1);                   // E×(V+1): p, then dlogits
+    float *sG = (float *)simdrl_carve(&cv, 4u * E * V);                    // E×V
+    float *sPg = (float *)simdrl_carve(&cv, 4u * E);                       // E
 
     if (use_smem_w)
         for (int i = tid; i < G3 * d; i += nthr) sW[i] = P[L.whh + i];
     for (int i = tid; i < V1 * d; i += nthr) sHW[i] = headsN[i];
     for (int i = tid; i < E * d; i += nthr) sDh[i] = 0.0f;
+    for (int i = tid; i < E * G3S; i += nthr) sDgh[i] = 0.0f;
     const float *W = use_smem_w ? sW : P + L.whh;
     __syncthreads();
 
     const int j = threadIdx.x, y = threadIdx.y;
+    const int g4 = G3 & ~3;
     for (int t = T - 1; t >= 0; t--) {
         // The policy head's backward (kernels.PolicyBackward), spread over (episode, column).
         for (int i = tid; i < E * V; i += nthr) {
@@ -77,41 +81,61 @@ template <int EPT> __device__ __forceinline__ void backward(BACKWARD_PARAMS) {
             sX[i] = x;
         }
         __syncthreads();
-        // dh' += dheads·[pi;v], then the GRU unit's backward.
+        // dh' += dheads·[pi;v] (each episode summed over v in order), then the
+        // GRU unit's backward.
         if (j < d) {
+            float dh[EPT];
+#pragma unroll
+            for (int i = 0; i < EPT; i++) dh[i] = sDh[(y * EPT + i) * d + j];
+            for (int v = 0; v < V1; v++) {
+                const float w = sHW[v * d + j];
+#pragma unroll
+                for (int i = 0; i < EPT; i++) dh[i] += sX[(y * EPT + i) * V1 + v] * w;
+            }
 #pragma unroll
             for (int i = 0; i < EPT; i++) {
                 const int e = y * EPT + i;
-                float dh = sDh[e * d + j];
-                for (int v = 0; v < V1; v++) dh += sX[e * V1 + v] * sHW[v * d + j];
                 float dg[3] = {0.0f, 0.0f, 0.0f}, dt[3];
                 float dhp = 0.0f;
                 if (e < nE) {
                     const size_t row = (size_t)t * B + b0 + e;
                     const float *a = act + row * G3;
-                    dhp = simdrl_gru_unit_back(a[j], a[d + j], a[2 * d + j], ghn[row * d + j], h[row * d + j], dh, dg, dt);
+                    dhp = simdrl_gru_unit_back(a[j], a[d + j], a[2 * d + j], ghn[row * d + j], h[row * d + j], dh[i], dg, dt);
                     float *o = dgh + row * G3;
                     o[j] = dg[0];
                     o[d + j] = dg[1];
                     o[2 * d + j] = dg[2];
                     dgin[row * d + j] = dt[2];
                 }
-                sDgh[e * G3 + j] = dg[0];
-                sDgh[e * G3 + d + j] = dg[1];
-                sDgh[e * G3 + 2 * d + j] = dg[2];
+                sDgh[e * G3S + j] = dg[0];
+                sDgh[e * G3S + d + j] = dg[1];
+                sDgh[e * G3S + 2 * d + j] = dg[2];
                 sDhp[e * d + j] = dhp;
             }
         }
         __syncthreads();
-        // dh += dgh·W_hh.
+        // dh += dgh·W_hh, summed over g in order; dgh comes four rows at a
+        // time (one broadcast 16-byte load per episode).
         if (j < d) {
             float acc[EPT];
 #pragma unroll
             for (int i = 0; i < EPT; i++) acc[i] = sDhp[(y * EPT + i) * d + j];
-            for (int g = 0; g < G3; g++) {
+            const float *drow = sDgh + y * EPT * G3S;
+            for (int g = 0; g < g4; g += 4) {
+                const float w0 = W[g * d + j], w1 = W[(g + 1) * d + j], w2 = W[(g + 2) * d + j], w3 = W[(g + 3) * d + j];
+#pragma unroll
+                for (int i = 0; i < EPT; i++) {
+                    const float4 dg4 = *(const float4 *)(drow + i * G3S + g);
+                    acc[i] += dg4.x * w0;
+                    acc[i] += dg4.y * w1;
+                    acc[i] += dg4.z * w2;
+                    acc[i] += dg4.w * w3;
+                }
+            }
+            for (int g = g4; g < G3; g++) {
                 const float w = W[g * d + j];
 #pragma unroll
-                for (int i = 0; i < EPT; i++) acc[i] += sDgh[(y * EPT + i) * G3 + g] * w;
+                for (int i = 0; i < EPT; i++) acc[i] += drow[i * G3S + g] * w;
             }
 #pragma unroll
             for (int i = 0; i < EPT; i++) sDhp[(y * EPT + i) * d + j] = acc[i];
@@ -134,69 +158,85 @@ template <int EPT> __device__ __forceinline__ void backward(BACKWARD_PARAMS) {
     }
 }
 
-extern "C" __global__ void __launch_bounds__(1024) simdrl_backward_e1(BACKWARD_PARAMS) { backward<1>(BACKWARD_ARGS); }
-extern "C" __global__ void __launch_bounds__(1024) simdrl_backward_e2(BACKWARD_PARAMS) { backward<2>(BACKWARD_ARGS); }
-extern "C" __global__ void __launch_bounds__(1024) simdrl_backward_e4(BACKWARD_PARAMS) { backward<4>(BACKWARD_ARGS); }
-extern "C" __global__ void __launch_bounds__(1024) simdrl_backward_e8(BACKWARD_PARAMS) { backward<8>(BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e1(BACKWARD_PARAMS) { backward<1>(BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e2(BACKWARD_PARAMS) { backward<2>(BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e4(BACKWARD_PARAMS) { backward<4>(BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e8(BACKWARD_PARAMS) { backward<8>(BACKWARD_ARGS); }
 
-// simdrl_gemm_tn: per slab s of rows, part[s] (M×(N+ones)) = Aᵀ·B over the
-// slab's rows, A R×M (lda), B R×N (ldb); with ones, column N holds the column
-// sums of A (the bias gradient). 64×64 tiles, 256 threads of 4×4 outputs.
-// Grid: (ceil((N+ones)/64), ceil(M/64), slabs).
-#define TN_TILE 64
-#define TN_K 16
-extern "C" __global__ void __launch_bounds__(256) simdrl_gemm_tn(const float *__restrict__ A, int lda, const float *__restrict__ Bm, int ldb, int M,
-                                                                int N, int ones, int R, int slab, float *part) {
-    __shared__ float As[TN_K][TN_TILE];
-    __shared__ float Bs[TN_K][TN_TILE];
+// gemm_tn: per slab s of rows, part[s] (M×(N+ones)) = Aᵀ·B over the slab's
+// rows, A R×M (lda), B R×N (ldb); with ones, column N holds the column sums of
+// A (the bias gradient). A block computes a BM×96 tile of the output: 192
+// threads, each a TM×8 register tile (rows ty·TM…, columns tx·4… and
+// 48 + tx·4…, so that the 16-byte shared loads of a warp hit distinct banks),
+// over the slab's rows 16 at a time. Grid: (ceil(N/96), ceil(M/BM), slabs).
+#define TN_BN 96
+#define TN_BK 16
+#define TN_THREADS 192
+template <int BM, int TM>
+__device__ __forceinline__ void gemm_tn(const float *__restrict__ A, int lda, const float *__restrict__ Bm, int ldb, int M, int N, int ones, int R,
+                                        int slab, float *part) {
+    __shared__ __align__(16) float As[TN_BK][BM];
+    __shared__ __align__(16) float Bs[TN_BK][TN_BN];
     const int Nc = N + ones;
-    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
-    const int i0 = blockIdx.y * TN_TILE, j0 = blockIdx.x * TN_TILE;
+    const int tx = threadIdx.x % (TN_BN / 8), ty = threadIdx.x / (TN_BN / 8);
+    const int i0 = blockIdx.y * BM, j0 = blockIdx.x * TN_BN;
     const int s = blockIdx.z;
     const int r0 = s * slab, r1 = min(R, r0 + slab);
-    float c[4][4];
+    float c[TM][8], bias[TM];
 #pragma unroll
-    for (int p = 0; p < 4; p++)
+    for (int p = 0; p < TM; p++) {
+        bias[p] = 0.0f;
 #pragma unroll
-        for (int q = 0; q < 4; q++) c[p][q] = 0.0f;
-    for (int rb = r0; rb < r1; rb += TN_K) {
-        for (int q = threadIdx.x; q < TN_K * TN_TILE; q += 256) {
-            const int kk = q / TN_TILE, ii = q % TN_TILE, r = rb + kk;
-            const int i = i0 + ii, jx = j0 + ii;
+        for (int q = 0; q < 8; q++) c[p][q] = 0.0f;
+    }
+    for (int rb = r0; rb < r1; rb += TN_BK) {
+        for (int q = threadIdx.x; q < TN_BK * BM; q += TN_THREADS) {
+            const int kk = q / BM, ii = q % BM, r = rb + kk, i = i0 + ii;
             As[kk][ii] = (r < r1 && i < M) ? A[(size_t)r * lda + i] : 0.0f;
-            float bv = 0.0f;
-            if (r < r1) {
-                if (jx < N)
-                    bv = Bm[(size_t)r * ldb + jx];
-                else if (jx == N && ones)
-                    bv = 1.0f;
-            }
-            Bs[kk][ii] = bv;
+        }
+        for (int q = threadIdx.x; q < TN_BK * TN_BN; q += TN_THREADS) {
+            const int kk = q / TN_BN, jj = q % TN_BN, r = rb + kk, jx = j0 + jj;
+            Bs[kk][jj] = (r < r1 && jx < N) ? Bm[(size_t)r * ldb + jx] : 0.0f;
         }
         __syncthreads();
 #pragma unroll
-        for (int kk = 0; kk < TN_K; kk++) {
-            float a[4], bb[4];
+        for (int kk = 0; kk < TN_BK; kk++) {
+            float a[TM];
 #pragma unroll
-            for (int q = 0; q < 4; q++) {
-                a[q] = As[kk][ty + 16 * q];
-                bb[q] = Bs[kk][tx + 16 * q];
+            for (int p = 0; p < TM; p += 2) {
+                const float2 a2 = *(const float2 *)&As[kk][ty * TM + p];
+                a[p] = a2.x;
+                a[p + 1] = a2.y;
             }
+            const float4 b0 = *(const float4 *)&Bs[kk][tx * 4], b1 = *(const float4 *)&Bs[kk][TN_BN / 2 + tx * 4];
+            const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
 #pragma unroll
-            for (int p = 0; p < 4; p++)
+            for (int p = 0; p < TM; p++) {
 #pragma unroll
-                for (int q = 0; q < 4; q++) c[p][q] += a[p] * bb[q];
+                for (int q = 0; q < 8; q++) c[p][q] += a[p] * b[q];
+                bias[p] += a[p];
+            }
         }
         __syncthreads();
     }
 #pragma unroll
-    for (int p = 0; p < 4; p++)
+    for (int p = 0; p < TM; p++) {
+        const int i = i0 + ty * TM + p;
+        if (i >= M) continue;
+        float *o = part + ((size_t)s * M + i) * Nc;
 #pragma unroll
-        for (int q = 0; q < 4; q++) {
-            const int i = i0 + ty + 16 * p, jx = j0 + tx + 16 * q;
-            if (i < M && jx < Nc) part[((size_t)s * M + i) * Nc + jx] = c[p][q];
+        for (int q = 0; q < 8; q++) {
+            const int jx = j0 + (q < 4 ? tx * 4 + q : TN_BN / 2 + tx * 4 + q - 4);
+            if (jx < N) o[jx] = c[p][q];
         }
+        if (ones && tx == 0 && blockIdx.x == 0) o[N] = bias[p];
+    }
 }
+
+#define GEMM_TN_PARAMS const float *__restrict__ A, int lda, const float *__restrict__ Bm, int ldb, int M, int N, int ones, int R, int slab, float *part
+// dW_hh and b_hh: M = 3d rows in tiles of 96. The heads: M = V+1 = 19 rows in one tile of 32.
+extern "C" __global__ void __launch_bounds__(TN_THREADS) simdrl_gemm_tn_m96(GEMM_TN_PARAMS) { gemm_tn<96, 6>(A, lda, Bm, ldb, M, N, ones, R, slab, part); }
+extern "C" __global__ void __launch_bounds__(TN_THREADS) simdrl_gemm_tn_m32(GEMM_TN_PARAMS) { gemm_tn<32, 2>(A, lda, Bm, ldb, M, N, ones, R, slab, part); }
 
 // simdrl_sum_slabs sums S partial M×(N+ones) blocks in slab order and writes
 // rows below split to out (ldo) and bias, the others to out2 and bias2 (the

@@ -87,4 +87,27 @@ SIMDRL_HD simdrl_layout simdrl_layout_of(int V, int d) {
     return l;
 }
 
+// The most threads a rollout or backward block has (gpu/plan.go's
+// maxBlockThreads): the kernels declare it as their launch bound, which lets
+// the compiler give each thread up to 128 registers.
+#define SIMDRL_MAX_BLOCK_THREADS 512
+
+// Rows of hidden width d are stored in shared memory with a stride rounded up
+// to 4 floats, so that 16-byte vector loads can read them at any d.
+SIMDRL_HD int simdrl_stride4(int n) { return (n + 3) & ~3; }
+
+// simdrl_carve hands out consecutive regions of dynamic shared memory, each
+// starting on a 16-byte boundary; gpu/plan.go's carve mirrors it to size the
+// launch, so the two must take the same regions in the same order.
+typedef struct {
+    char *base;
+    unsigned off;
+} simdrl_carver;
+
+SIMDRL_HD void *simdrl_carve(simdrl_carver *c, unsigned bytes) {
+    void *p = c->base + c->off;
+    c->off = (c->off + bytes + 15u) & ~15u;
+    return p;
+}
+
 #endif

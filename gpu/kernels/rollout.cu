@@ -80,25 +80,30 @@ extern "C" __global__ void simdrl_derive(const float *__restrict__ P, int d, int
 // given_tasks the tasks are read from tasks instead of drawn; with rewards_in
 // (not null) the loss uses those rewards instead of the environment's.
 template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
-    extern __shared__ double smem_d[];
+    extern __shared__ float4 smem_v[];
     const int DP = blockDim.x, G = blockDim.y, E = EPT * G;
     const int tid = threadIdx.y * DP + threadIdx.x, nthr = DP * G;
     const int b0 = blockIdx.x * E;
     const int nE = min(E, B - b0);
-    const int G3 = 3 * d, V1 = V + 1;
+    const int G3 = 3 * d, V1 = V + 1, dS = simdrl_stride4(d);
     const simdrl_layout L = simdrl_layout_of(V, d);
 
-    double *sStat = smem_d;                                    // E×NSTATS
-    int32_t *sTask = (int32_t *)(sStat + E * SIMDRL_NSTATS);   // E×6
-    int32_t *sTok = sTask + E * SIMDRL_TASK_WORDS;             // E
-    float *sW = (float *)(sTok + E);                           // d×3d (use_smem_w)
-    float *sHT = sW + (use_smem_w ? d * G3 : 0);               // d×(V+1)
-    float *sHB = sHT + d * V1;                                 // V+1
-    float *sBhh = sHB + V1;                                    // 3d
-    float *sH0 = sBhh + G3;                                    // E×d
-    float *sH1 = sH0 + E * d;                                  // E×d
-    float *sHeads = sH1 + E * d;                               // E×(V+1)
-    float *sLogp = sHeads + E * V1;                            // E×V
+    // Shared memory, in the order gpu/plan.go's rolloutSmem takes it.
+    simdrl_carver cv = {(char *)smem_v, 0};
+    double *sStat = (double *)simdrl_carve(&cv, 8u * E * SIMDRL_NSTATS);      // E×NSTATS
+    int32_t *sTask = (int32_t *)simdrl_carve(&cv, 4u * E * SIMDRL_TASK_WORDS); // E×6
+    int32_t *sTok = (int32_t *)simdrl_carve(&cv, 4u * E);                     // E
+    float *sW = (float *)simdrl_carve(&cv, use_smem_w ? 4u * d * G3 : 0u);    // d×3d (use_smem_w)
+    float *sHT = (float *)simdrl_carve(&cv, 4u * d * V1);                     // d×(V+1)
+    float *sHB = (float *)simdrl_carve(&cv, 4u * V1);                         // V+1
+    float *sBhh = (float *)simdrl_carve(&cv, 4u * G3);                        // 3d
+    float *sH0 = (float *)simdrl_carve(&cv, 4u * E * dS);                     // E×dS
+    float *sH1 = (float *)simdrl_carve(&cv, 4u * E * dS);                     // E×dS
+    float *sHeads = (float *)simdrl_carve(&cv, 4u * E * V1);                  // E×(V+1)
+    float *sLogp = (float *)simdrl_carve(&cv, 4u * E * V);                    // E×V
+    float *sP = (float *)simdrl_carve(&cv, 4u * E * V);                       // E×V: exp(x−max), then p
+    float *sEnt = (float *)simdrl_carve(&cv, 4u * E * V);                     // E×V: p·log(p+ε)
+    float *sMax = (float *)simdrl_carve(&cv, 4u * E);                         // E: max, then log-sum-exp
 
     if (use_smem_w)
         for (int i = tid; i < d * G3; i += nthr) sW[i] = whhT[i];
@@ -126,11 +131,12 @@ template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
     }
     __syncthreads();
 
-    // h0 = tanh(mean of emb over the context tokens + stage_emb[stage]).
-    for (int i = tid; i < E * d; i += nthr) {
-        const int e = i / d, j = i % d;
+    // h0 = tanh(mean of emb over the context tokens + stage_emb[stage]); the
+    // padding columns of each row (d..dS) stay zero.
+    for (int i = tid; i < E * dS; i += nthr) {
+        const int e = i / dS, j = i % dS;
         float x = 0.0f;
-        if (e < nE) {
+        if (e < nE && j < d) {
             const int32_t *tk = sTask + e * SIMDRL_TASK_WORDS;
             const int stage = tk[0], n = 3 + stage;
             float s = 0.0f;
@@ -141,27 +147,49 @@ template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
             if (train) h[(size_t)(b0 + e) * d + j] = x;
         }
         sH0[i] = x;
+        sH1[i] = 0.0f;
     }
     __syncthreads();
 
     const int j = threadIdx.x, y = threadIdx.y;
+    const int d4 = d & ~3;
     for (int t = 0; t < T; t++) {
         const float *hp = (t & 1) ? sH1 : sH0;
         float *hn = (t & 1) ? sH0 : sH1;
         if (j < d) {
+            // gh = W_hh·h for unit j and EPT episodes: the hidden values come
+            // four at a time (one broadcast 16-byte load per episode), W_hh's
+            // column j one float per row, in the order k = 0, 1, … as before.
             float ar[EPT], az[EPT], an[EPT];
 #pragma unroll
             for (int i = 0; i < EPT; i++) ar[i] = az[i] = an[i] = 0.0f;
-            const float *hrow = hp + y * EPT * d;
-            for (int k = 0; k < d; k++) {
+            const float *hrow = hp + y * EPT * dS;
+            for (int k = 0; k < d4; k += 4) {
+                float4 hv[EPT];
+#pragma unroll
+                for (int i = 0; i < EPT; i++) hv[i] = *(const float4 *)(hrow + i * dS + k);
+#pragma unroll
+                for (int q = 0; q < 4; q++) {
+                    const float *wk = W + (k + q) * G3;
+                    const float wr = wk[j], wz = wk[d + j], wn = wk[2 * d + j];
+#pragma unroll
+                    for (int i = 0; i < EPT; i++) {
+                        const float hvq = q == 0 ? hv[i].x : q == 1 ? hv[i].y : q == 2 ? hv[i].z : hv[i].w;
+                        ar[i] += hvq * wr;
+                        az[i] += hvq * wz;
+                        an[i] += hvq * wn;
+                    }
+                }
+            }
+            for (int k = d4; k < d; k++) {
                 const float *wk = W + k * G3;
                 const float wr = wk[j], wz = wk[d + j], wn = wk[2 * d + j];
 #pragma unroll
                 for (int i = 0; i < EPT; i++) {
-                    const float hv = hrow[i * d + k];
-                    ar[i] += hv * wr;
-                    az[i] += hv * wz;
-                    an[i] += hv * wn;
+                    const float hvk = hrow[i * dS + k];
+                    ar[i] += hvk * wr;
+                    az[i] += hvk * wz;
+                    an[i] += hvk * wn;
                 }
             }
 #pragma unroll
@@ -173,7 +201,7 @@ template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
                     const float *gi = table + sTok[e] * G3;
                     const float ghr = sBhh[j] + ar[i], ghz = sBhh[d + j] + az[i], ghnv = sBhh[2 * d + j] + an[i];
                     float r, z, n;
-                    hnew = simdrl_gru_unit(gi[j], gi[d + j], gi[2 * d + j], ghr, ghz, ghnv, hrow[i * d + j], &r, &z, &n);
+                    hnew = simdrl_gru_unit(gi[j], gi[d + j], gi[2 * d + j], ghr, ghz, ghnv, hrow[i * dS + j], &r, &z, &n);
                     if (train) {
                         float *a = act + row * G3;
                         a[j] = r;
@@ -183,38 +211,90 @@ template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
                         h[(row + B) * d + j] = hnew;
                     }
                 }
-                hn[e * d + j] = hnew;
+                hn[e * dS + j] = hnew;
             }
         }
         __syncthreads();
-        // The heads: logits and value, bias + h'·[pi;v]ᵀ.
+        // The heads: logits and value, bias + h'·[pi;v]ᵀ, summed over k in order.
         for (int i = tid; i < nE * V1; i += nthr) {
             const int e = i / V1, v = i % V1;
-            const float *hr = hn + e * d;
+            const float *hr = hn + e * dS;
             float s = 0.0f;
-            for (int k = 0; k < d; k++) s += hr[k] * sHT[k * V1 + v];
+            int k = 0;
+            for (; k < d4; k += 4) {
+                const float4 h4 = *(const float4 *)(hr + k);
+                s += h4.x * sHT[k * V1 + v];
+                s += h4.y * sHT[(k + 1) * V1 + v];
+                s += h4.z * sHT[(k + 2) * V1 + v];
+                s += h4.w * sHT[(k + 3) * V1 + v];
+            }
+            for (; k < d; k++) s += hr[k] * sHT[k * V1 + v];
             sHeads[e * V1 + v] = sHB[v] + s;
         }
         __syncthreads();
-        // The policy, one thread per episode.
+        // The policy (simdrl_policy_row and simdrl_sample_row, same operations
+        // in the same order): the exponentials and logarithms run over every
+        // (episode, column) pair in parallel, only the running sums and the
+        // maximum run one thread per episode.
+        for (int e = tid; e < nE; e += nthr) {
+            const float *x = sHeads + e * V1;
+            float mx = x[0];
+            for (int v = 1; v < V; v++) mx = x[v] > mx ? x[v] : mx;
+            sMax[e] = mx;
+        }
+        __syncthreads();
+        for (int i = tid; i < nE * V; i += nthr) {
+            const int e = i / V, v = i % V;
+            sP[i] = expf(sHeads[e * V1 + v] - sMax[e]);
+        }
+        __syncthreads();
+        for (int e = tid; e < nE; e += nthr) {
+            float sum = 0.0f;
+            for (int v = 0; v < V; v++) sum += sP[e * V + v];
+            sMax[e] = sMax[e] + logf(sum);
+        }
+        __syncthreads();
+        for (int i = tid; i < nE * V; i += nthr) {
+            const int e = i / V, v = i % V;
+            const float l = sHeads[e * V1 + v] - sMax[e];
+            const float p = expf(l);
+            sLogp[i] = l;
+            sP[i] = p;
+            sEnt[i] = p * logf(p + SIMDRL_ENTROPY_EPS);
+            if (train) logp[((size_t)t * B + b0 + e) * V + v] = l;
+        }
+        __syncthreads();
         for (int e = tid; e < nE; e += nthr) {
             const size_t b = b0 + e, row = (size_t)t * B + b;
             const float *x = sHeads + e * V1;
-            float *lp = sLogp + e * V;
-            const float en = simdrl_policy_row(x, V, lp);
+            const float *p = sP + e * V;
+            float en = 0.0f;
+            for (int v = 0; v < V; v++) en -= sEnt[e * V + v];
             int a;
             if (mode == 2)
                 a = tokens[row + B];
             else if (mode == 1)
                 a = simdrl_argmax_row(x, V);
-            else
-                a = simdrl_sample_row(lp, V, simdrl_uniform(k0, k1, round, (uint32_t)b, (uint32_t)t, SIMDRL_PURPOSE_ACTION));
+            else {
+                // simdrl_sample_row on the p already computed.
+                const float u = simdrl_uniform(k0, k1, round, (uint32_t)b, (uint32_t)t, SIMDRL_PURPOSE_ACTION);
+                float cum = 0.0f;
+                int last_positive = 0;
+                a = -1;
+                for (int v = 0; v < V; v++) {
+                    if (p[v] > 0.0f) last_positive = v;
+                    cum += p[v];
+                    if (u < cum) {
+                        a = v;
+                        break;
+                    }
+                }
+                if (a < 0) a = last_positive;
+            }
             sTok[e] = a;
             tokens[row + B] = a;
             if (train) {
-                float *lg = logp + row * V;
-                for (int v = 0; v < V; v++) lg[v] = lp[v];
-                logpa[row] = lp[a];
+                logpa[row] = sLogp[e * V + a];
                 val[row] = x[V];
                 ent[row] = en;
             }
@@ -254,7 +334,7 @@ template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
     }
 }
 
-extern "C" __global__ void __launch_bounds__(1024) simdrl_rollout_e1(ROLLOUT_PARAMS) { rollout<1>(ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(1024) simdrl_rollout_e2(ROLLOUT_PARAMS) { rollout<2>(ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(1024) simdrl_rollout_e4(ROLLOUT_PARAMS) { rollout<4>(ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(1024) simdrl_rollout_e8(ROLLOUT_PARAMS) { rollout<8>(ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e1(ROLLOUT_PARAMS) { rollout<1>(ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e2(ROLLOUT_PARAMS) { rollout<2>(ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e4(ROLLOUT_PARAMS) { rollout<4>(ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e8(ROLLOUT_PARAMS) { rollout<8>(ROLLOUT_ARGS); }
