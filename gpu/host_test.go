@@ -80,6 +80,9 @@ func TestErrorNames(t *testing.T) {
 // W_hh in shared memory; every plan fits the shared memory it is given.
 func TestPlans(t *testing.T) {
 	const sms, smem = 132, 227 * 1024
+	saved := tileOverride
+	t.Cleanup(func() { tileOverride = saved })
+	tileOverride = "" // the planner's own choice, whatever the environment says
 	for _, bwd := range []bool{false, true} {
 		p, err := planTiles(192, 96, 18, sms, smem, bwd)
 		require.NoError(t, err)
@@ -108,5 +111,30 @@ func TestPlans(t *testing.T) {
 		require.Zero(t, slab%16)
 		require.GreaterOrEqual(t, S*slab, R)
 		require.Less(t, (S-1)*slab, R, "no empty slab")
+	}
+}
+
+// TestTileOverride: SIMDRL_GPU_TILE forces one tile, and says clearly when it
+// is malformed or does not fit.
+func TestTileOverride(t *testing.T) {
+	saved := tileOverride
+	t.Cleanup(func() { tileOverride = saved })
+	const sms, smem = 132, 227 * 1024
+	tileOverride = "4x8"
+	p, err := planTiles(65536, 96, 18, sms, smem, false)
+	require.NoError(t, err)
+	require.Equal(t, tilePlan{EPT: 4, G: 8, E: 32, DP: 96, Blocks: 2048, Smem: rolloutSmem(32, 96, 18, true), SmemW: true}, p)
+	tileOverride = "8x4:l1"
+	p, err = planTiles(192, 96, 18, sms, smem, true)
+	require.NoError(t, err)
+	require.False(t, p.SmemW)
+	require.Equal(t, 6, p.Blocks)
+	tileOverride = "8x8" // 768 threads of 8 episodes each: over the e8 kernels' launch bound
+	_, err = planTiles(4096, 96, 18, sms, smem, false)
+	require.ErrorContains(t, err, "does not fit")
+	for _, bad := range []string{"3x4", "8", "8x0", "8x4:smem", "x"} {
+		tileOverride = bad
+		_, err = planTiles(4096, 96, 18, sms, smem, false)
+		require.ErrorContains(t, err, "SIMDRL_GPU_TILE", bad)
 	}
 }

@@ -1,6 +1,11 @@
 package gpu
 
-import "fmt"
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
 
 // tilePlan is how the rollout or backward kernel is launched over a batch:
 // blocks of E = EPT·G episodes, blockDim (DP, G) with DP = d rounded up to a
@@ -13,7 +18,7 @@ type tilePlan struct {
 }
 
 // The (EPT, G) choices, largest tile first; kernels exist for EPT 1, 2, 4, 8.
-var tileChoices = [][2]int{{8, 4}, {8, 2}, {4, 2}, {2, 2}, {1, 2}, {1, 1}}
+var tileChoices = [][2]int{{8, 4}, {4, 8}, {8, 2}, {4, 2}, {2, 2}, {1, 2}, {1, 1}}
 
 // carve mirrors simdrl_carve (kernels/common.cuh): consecutive regions of
 // shared memory, each starting on a 16-byte boundary; it returns the bytes
@@ -29,9 +34,31 @@ func carve(regions ...int) int {
 // stride4 mirrors simdrl_stride4: a row of n floats padded to a multiple of 4.
 func stride4(n int) int { return (n + 3) &^ 3 }
 
-// maxBlockThreads mirrors SIMDRL_MAX_BLOCK_THREADS, the launch bound of the
-// rollout and backward kernels.
-const maxBlockThreads = 512
+// maxThreads mirrors the launch bounds of the rollout and backward kernels
+// (kernels/common.cuh): 512 threads a block for 8 episodes a thread (up to
+// 128 registers each), 768 for fewer (up to 85 registers).
+func maxThreads(ept int) int {
+	if ept >= 8 {
+		return 512
+	}
+	return 768
+}
+
+// tileOverride is SIMDRL_GPU_TILE ("EPTxG", optionally ":l1" to read W_hh
+// through the L1 cache instead of staging it in shared memory): a tuning knob
+// that forces one tile on every rollout and backward launch.
+var tileOverride = os.Getenv("SIMDRL_GPU_TILE")
+
+func parseTile(s string) (ept, g int, l1 bool, err error) {
+	spec, mem, _ := strings.Cut(s, ":")
+	a, b, ok := strings.Cut(spec, "x")
+	ept, err1 := strconv.Atoi(a)
+	g, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || (ept != 1 && ept != 2 && ept != 4 && ept != 8) || g < 1 || (mem != "" && mem != "l1") {
+		return 0, 0, false, fmt.Errorf("gpu: SIMDRL_GPU_TILE=%q: want EPTxG with EPT 1, 2, 4 or 8 and G ≥ 1, optionally followed by :l1", s)
+	}
+	return ept, g, mem == "l1", nil
+}
 
 // rolloutSmem is the rollout kernel's dynamic shared memory (rollout.cu),
 // region by region in the kernel's order.
@@ -64,10 +91,23 @@ func planTiles(B, d, V, sms, smemLimit int, backward bool) (tilePlan, error) {
 		size = backwardSmem
 	}
 	DP := (d + 31) / 32 * 32
+	if tileOverride != "" {
+		ept, g, l1, err := parseTile(tileOverride)
+		if err != nil {
+			return tilePlan{}, err
+		}
+		p := tilePlan{EPT: ept, G: g, E: ept * g, DP: DP, SmemW: !l1}
+		p.Blocks = (B + p.E - 1) / p.E
+		p.Smem = size(p.E, d, V, p.SmemW)
+		if DP*g > maxThreads(ept) || p.Smem > smemLimit {
+			return tilePlan{}, fmt.Errorf("gpu: SIMDRL_GPU_TILE=%s does not fit -hidden %d (%d threads, %d bytes of shared memory)", tileOverride, d, DP*g, p.Smem)
+		}
+		return p, nil
+	}
 	var fallback *tilePlan
 	for _, c := range tileChoices {
 		p := tilePlan{EPT: c[0], G: c[1], E: c[0] * c[1], DP: DP}
-		if DP*p.G > maxBlockThreads {
+		if DP*p.G > maxThreads(p.EPT) {
 			continue
 		}
 		p.Blocks = (B + p.E - 1) / p.E
@@ -83,8 +123,8 @@ func planTiles(B, d, V, sms, smemLimit int, backward bool) (tilePlan, error) {
 		fallback = &q
 	}
 	if fallback == nil {
-		if DP > maxBlockThreads {
-			return tilePlan{}, fmt.Errorf("gpu: -hidden %d is more than the %d hidden units a block of the CUDA kernels handles", d, maxBlockThreads)
+		if DP > maxThreads(1) {
+			return tilePlan{}, fmt.Errorf("gpu: -hidden %d is more than the %d hidden units a block of the CUDA kernels handles", d, maxThreads(1))
 		}
 		return tilePlan{}, fmt.Errorf("gpu: -hidden %d needs more shared memory per block than this GPU's %d bytes", d, smemLimit)
 	}
