@@ -7,7 +7,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/simdrl-gpu}
 mkdir -p "$OUT"
-TILES=${TILES:-default 4x8 8x4:l1 4x8:l1 4x4 8x2}
+TILES=${TILES:-default 8x4:l1 4x4 4x4:l1 8x2}
 BATCHES=${BATCHES:-4096,65536}
 export SIMDRL_GOLDEN_DIR="$PWD/testdata/golden"
 : >"$OUT/tune.log"

@@ -120,16 +120,16 @@ func TestTileOverride(t *testing.T) {
 	saved := tileOverride
 	t.Cleanup(func() { tileOverride = saved })
 	const sms, smem = 132, 227 * 1024
-	tileOverride = "4x8"
+	tileOverride = "4x4"
 	p, err := planTiles(65536, 96, 18, sms, smem, false)
 	require.NoError(t, err)
-	require.Equal(t, tilePlan{EPT: 4, G: 8, E: 32, DP: 96, Blocks: 2048, Smem: rolloutSmem(32, 96, 18, true), SmemW: true}, p)
+	require.Equal(t, tilePlan{EPT: 4, G: 4, E: 16, DP: 96, Blocks: 4096, Smem: rolloutSmem(16, 96, 18, true), SmemW: true}, p)
 	tileOverride = "8x4:l1"
 	p, err = planTiles(192, 96, 18, sms, smem, true)
 	require.NoError(t, err)
 	require.False(t, p.SmemW)
 	require.Equal(t, 6, p.Blocks)
-	tileOverride = "8x8" // 768 threads of 8 episodes each: over the e8 kernels' launch bound
+	tileOverride = "4x8" // 768 threads: over the kernels' launch bound
 	_, err = planTiles(4096, 96, 18, sms, smem, false)
 	require.ErrorContains(t, err, "does not fit")
 	for _, bad := range []string{"3x4", "8", "8x0", "8x4:smem", "x"} {

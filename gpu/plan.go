@@ -18,7 +18,7 @@ type tilePlan struct {
 }
 
 // The (EPT, G) choices, largest tile first; kernels exist for EPT 1, 2, 4, 8.
-var tileChoices = [][2]int{{8, 4}, {4, 8}, {8, 2}, {4, 2}, {2, 2}, {1, 2}, {1, 1}}
+var tileChoices = [][2]int{{8, 4}, {8, 2}, {4, 2}, {2, 2}, {1, 2}, {1, 1}}
 
 // carve mirrors simdrl_carve (kernels/common.cuh): consecutive regions of
 // shared memory, each starting on a 16-byte boundary; it returns the bytes
@@ -34,15 +34,10 @@ func carve(regions ...int) int {
 // stride4 mirrors simdrl_stride4: a row of n floats padded to a multiple of 4.
 func stride4(n int) int { return (n + 3) &^ 3 }
 
-// maxThreads mirrors the launch bounds of the rollout and backward kernels
-// (kernels/common.cuh): 512 threads a block for 8 episodes a thread (up to
-// 128 registers each), 768 for fewer (up to 85 registers).
-func maxThreads(ept int) int {
-	if ept >= 8 {
-		return 512
-	}
-	return 768
-}
+// maxThreads mirrors SIMDRL_MAX_BLOCK_THREADS (kernels/common.cuh), the
+// launch bound of the rollout and backward kernels (up to 128 registers a
+// thread), whatever the episodes per thread.
+func maxThreads(ept int) int { return 512 }
 
 // tileOverride is SIMDRL_GPU_TILE ("EPTxG", optionally ":l1" to read W_hh
 // through the L1 cache instead of staging it in shared memory): a tuning knob

@@ -158,10 +158,10 @@ template <int EPT> __device__ __forceinline__ void backward(BACKWARD_PARAMS) {
     }
 }
 
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_THREADS, 1) simdrl_backward_e1(BACKWARD_PARAMS) { backward<1>(BACKWARD_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_THREADS, 1) simdrl_backward_e2(BACKWARD_PARAMS) { backward<2>(BACKWARD_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_THREADS, 1) simdrl_backward_e4(BACKWARD_PARAMS) { backward<4>(BACKWARD_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_THREADS_E8, 1) simdrl_backward_e8(BACKWARD_PARAMS) { backward<8>(BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e1(BACKWARD_PARAMS) { backward<1>(BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e2(BACKWARD_PARAMS) { backward<2>(BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e4(BACKWARD_PARAMS) { backward<4>(BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e8(BACKWARD_PARAMS) { backward<8>(BACKWARD_ARGS); }
 
 // gemm_tn: per slab s of rows, part[s] (M×(N+ones)) = Aᵀ·B over the slab's
 // rows, A R×M (lda), B R×N (ldb); with ones, column N holds the column sums of
@@ -182,47 +182,23 @@ __device__ __forceinline__ void gemm_tn(const float *__restrict__ A, int lda, co
     const int i0 = blockIdx.y * BM, j0 = blockIdx.x * TN_BN;
     const int s = blockIdx.z;
     const int r0 = s * slab, r1 = min(R, r0 + slab);
-    float c[TM][8];
+    float c[TM][8], bias[TM];
 #pragma unroll
-    for (int p = 0; p < TM; p++)
+    for (int p = 0; p < TM; p++) {
+        bias[p] = 0.0f;
 #pragma unroll
         for (int q = 0; q < 8; q++) c[p][q] = 0.0f;
-    // The bias column: every A element passes through exactly one thread's
-    // registers, and a thread's A elements all lie in column tid % BM
-    // (TN_THREADS is a multiple of BM), so it sums them on the way.
-    static_assert(TN_THREADS % BM == 0, "a thread's A elements must share a column");
-    float bsum = 0.0f;
-    // Each thread moves A_PER + B_PER elements of a 16-row step from global
-    // to shared memory; the next step's are loaded into registers while the
-    // current one is multiplied, so the global latency overlaps the FMAs.
-    constexpr int A_PER = (TN_BK * BM + TN_THREADS - 1) / TN_THREADS, B_PER = TN_BK * TN_BN / TN_THREADS;
-    float ra[A_PER], rbv[B_PER];
-#define TN_FETCH(rb)                                                                                                                   \
-    {                                                                                                                                  \
-        _Pragma("unroll") for (int u = 0; u < A_PER; u++) {                                                                            \
-            const int q = threadIdx.x + u * TN_THREADS, kk = q / BM, ii = q % BM, r = (rb) + kk, i = i0 + ii;                        \
-            ra[u] = (q < TN_BK * BM && r < r1 && i < M) ? A[(size_t)r * lda + i] : 0.0f;                                               \
-            bsum += ra[u];                                                                                                             \
-        }                                                                                                                              \
-        _Pragma("unroll") for (int u = 0; u < B_PER; u++) {                                                                            \
-            const int q = threadIdx.x + u * TN_THREADS, kk = q / TN_BN, jj = q % TN_BN, r = (rb) + kk, jx = j0 + jj;                  \
-            rbv[u] = (r < r1 && jx < N) ? Bm[(size_t)r * ldb + jx] : 0.0f;                                                             \
-        }                                                                                                                              \
     }
-    if (r0 < r1) TN_FETCH(r0)
     for (int rb = r0; rb < r1; rb += TN_BK) {
-#pragma unroll
-        for (int u = 0; u < A_PER; u++) {
-            const int q = threadIdx.x + u * TN_THREADS;
-            if (q < TN_BK * BM) As[q / BM][q % BM] = ra[u];
+        for (int q = threadIdx.x; q < TN_BK * BM; q += TN_THREADS) {
+            const int kk = q / BM, ii = q % BM, r = rb + kk, i = i0 + ii;
+            As[kk][ii] = (r < r1 && i < M) ? A[(size_t)r * lda + i] : 0.0f;
         }
-#pragma unroll
-        for (int u = 0; u < B_PER; u++) {
-            const int q = threadIdx.x + u * TN_THREADS;
-            Bs[q / TN_BN][q % TN_BN] = rbv[u];
+        for (int q = threadIdx.x; q < TN_BK * TN_BN; q += TN_THREADS) {
+            const int kk = q / TN_BN, jj = q % TN_BN, r = rb + kk, jx = j0 + jj;
+            Bs[kk][jj] = (r < r1 && jx < N) ? Bm[(size_t)r * ldb + jx] : 0.0f;
         }
         __syncthreads();
-        if (rb + TN_BK < r1) TN_FETCH(rb + TN_BK)
 #pragma unroll
         for (int kk = 0; kk < TN_BK; kk++) {
             float a[TM];
@@ -238,18 +214,10 @@ __device__ __forceinline__ void gemm_tn(const float *__restrict__ A, int lda, co
             for (int p = 0; p < TM; p++) {
 #pragma unroll
                 for (int q = 0; q < 8; q++) c[p][q] += a[p] * b[q];
+                bias[p] += a[p];
             }
         }
         __syncthreads();
-    }
-#undef TN_FETCH
-    __shared__ float bpart[TN_THREADS];
-    bpart[threadIdx.x] = bsum;
-    __syncthreads();
-    if (ones && blockIdx.x == 0 && threadIdx.x < BM && i0 + (int)threadIdx.x < M) {
-        float b = 0.0f;
-        for (int h = 0; h < TN_THREADS / BM; h++) b += bpart[threadIdx.x + h * BM];
-        part[((size_t)s * M + i0 + threadIdx.x) * Nc + N] = b;
     }
 #pragma unroll
     for (int p = 0; p < TM; p++) {
@@ -261,13 +229,14 @@ __device__ __forceinline__ void gemm_tn(const float *__restrict__ A, int lda, co
             const int jx = j0 + (q < 4 ? tx * 4 + q : TN_BN / 2 + tx * 4 + q - 4);
             if (jx < N) o[jx] = c[p][q];
         }
+        if (ones && tx == 0 && blockIdx.x == 0) o[N] = bias[p];
     }
 }
 
 #define GEMM_TN_PARAMS const float *__restrict__ A, int lda, const float *__restrict__ Bm, int ldb, int M, int N, int ones, int R, int slab, float *part
 // dW_hh and b_hh: M = 3d rows in tiles of 96. The heads: M = V+1 = 19 rows in one tile of 32.
-extern "C" __global__ void __launch_bounds__(TN_THREADS, 3) simdrl_gemm_tn_m96(GEMM_TN_PARAMS) { gemm_tn<96, 6>(A, lda, Bm, ldb, M, N, ones, R, slab, part); }
-extern "C" __global__ void __launch_bounds__(TN_THREADS, 3) simdrl_gemm_tn_m32(GEMM_TN_PARAMS) { gemm_tn<32, 2>(A, lda, Bm, ldb, M, N, ones, R, slab, part); }
+extern "C" __global__ void __launch_bounds__(TN_THREADS) simdrl_gemm_tn_m96(GEMM_TN_PARAMS) { gemm_tn<96, 6>(A, lda, Bm, ldb, M, N, ones, R, slab, part); }
+extern "C" __global__ void __launch_bounds__(TN_THREADS) simdrl_gemm_tn_m32(GEMM_TN_PARAMS) { gemm_tn<32, 2>(A, lda, Bm, ldb, M, N, ones, R, slab, part); }
 
 // simdrl_sum_slabs sums S partial M×(N+ones) blocks in slab order and writes
 // rows below split to out (ldo) and bias, the others to out2 and bias2 (the

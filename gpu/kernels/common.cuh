@@ -88,10 +88,9 @@ SIMDRL_HD simdrl_layout simdrl_layout_of(int V, int d) {
 }
 
 // The most threads a rollout or backward block has (gpu/plan.go's
-// maxThreads), declared as the kernels' launch bounds: 512 with 8 episodes a
-// thread (up to 128 registers each), 768 with fewer (up to 85).
-#define SIMDRL_MAX_THREADS_E8 512
-#define SIMDRL_MAX_THREADS 768
+// maxBlockThreads): the kernels declare it as their launch bound, which lets
+// the compiler give each thread up to 128 registers.
+#define SIMDRL_MAX_BLOCK_THREADS 512
 
 // Rows of hidden width d are stored in shared memory with a stride rounded up
 // to 4 floats, so that 16-byte vector loads can read them at any d.

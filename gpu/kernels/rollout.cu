@@ -334,7 +334,7 @@ template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
     }
 }
 
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_THREADS, 1) simdrl_rollout_e1(ROLLOUT_PARAMS) { rollout<1>(ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_THREADS, 1) simdrl_rollout_e2(ROLLOUT_PARAMS) { rollout<2>(ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_THREADS, 1) simdrl_rollout_e4(ROLLOUT_PARAMS) { rollout<4>(ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_THREADS_E8, 1) simdrl_rollout_e8(ROLLOUT_PARAMS) { rollout<8>(ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e1(ROLLOUT_PARAMS) { rollout<1>(ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e2(ROLLOUT_PARAMS) { rollout<2>(ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e4(ROLLOUT_PARAMS) { rollout<4>(ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e8(ROLLOUT_PARAMS) { rollout<8>(ROLLOUT_ARGS); }
