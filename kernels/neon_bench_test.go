@@ -93,5 +93,21 @@ func BenchmarkNEONElementwise(b *testing.B) {
 				_ = set.sumSquares(grad)
 			}
 		})
+		b.Run("tanh/"+set.name, func(b *testing.B) { // the initial state
+			h := make([]float32, rows*d)
+			for b.Loop() {
+				set.tanh(h, grad[:rows*d])
+			}
+		})
+		b.Run("exp/"+set.name, func(b *testing.B) { // the sampler's probabilities
+			for b.Loop() {
+				set.exp(dx[:rows*18], lp)
+			}
+		})
+		b.Run("add/"+set.name, func(b *testing.B) { // the gradient merge
+			for b.Loop() {
+				set.add(m, grad)
+			}
+		})
 	}
 }

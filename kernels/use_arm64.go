@@ -3,7 +3,8 @@
 package kernels
 
 // useNEON installs the NEON kernels into s: every slot of the set is
-// assembly (gemm_arm64.s, gru_arm64.s, policy_arm64.s, adam_arm64.s).
+// assembly (gemm_arm64.s, gru_arm64.s, policy_arm64.s, adam_arm64.s,
+// vector_arm64.s).
 func useNEON(s *implementation) {
 	s.sgemmNN = sgemmNNNEON
 	s.sgemmNT = sgemmNTNEON
@@ -14,4 +15,7 @@ func useNEON(s *implementation) {
 	s.policyBack = policyBackwardNEON
 	s.adam = adamNEON
 	s.sumSquares = sumSquaresNEON
+	s.tanh = tanhNEON
+	s.exp = expNEON
+	s.add = addNEON
 }
