@@ -60,7 +60,8 @@ func choose() implementation {
 	return generic
 }
 
-// Backend names the kernel set in use: "generic", "avx2" or "neon".
+// Backend names the kernel set in use: "generic", "avx2", "avx512" (the
+// avx2 set with AVX-512 GEMMs, see gemm_avx512_amd64.go) or "neon".
 func Backend() string { return impl.name }
 
 // AcceleratedBackend names the assembly set this CPU supports, or "" when

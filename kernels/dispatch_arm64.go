@@ -15,3 +15,11 @@ func accelerate() *implementation {
 	useNEON(&s)
 	return &s
 }
+
+// asmSets lists the assembly sets this CPU supports, for the tests.
+func asmSets() []*implementation {
+	if s := accelerate(); s != nil {
+		return []*implementation{s}
+	}
+	return nil
+}

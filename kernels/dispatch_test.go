@@ -9,19 +9,32 @@ import (
 )
 
 // EnvRequireAsm names the variable that makes the tests insist on assembly:
-// SIMDRL_REQUIRE_ASM=avx2 (or neon) fails unless that backend is in use, so
-// a silent fallback to the generic twins can never pass as covered.
+// SIMDRL_REQUIRE_ASM=avx2 (or avx512, neon) fails unless that backend is in
+// use, so a silent fallback to the generic twins can never pass as covered.
+// The avx512 set is the avx2 set with AVX-512 GEMMs, so it satisfies avx2.
 const EnvRequireAsm = "SIMDRL_REQUIRE_ASM"
+
+// satisfies lists, per required backend, the backends that contain it.
+var satisfies = map[string][]string{"avx2": {"avx2", "avx512"}, "avx512": {"avx512"}, "neon": {"neon"}}
 
 func TestRequiredBackendIsInUse(t *testing.T) {
 	want := os.Getenv(EnvRequireAsm)
 	if want == "" {
-		t.Logf("backend %s (set %s=avx2|neon to require one)", Backend(), EnvRequireAsm)
-		require.Contains(t, []string{"generic", "avx2", "neon"}, Backend())
+		t.Logf("backend %s (set %s=avx2|avx512|neon to require one)", Backend(), EnvRequireAsm)
+		require.Contains(t, []string{"generic", "avx2", "avx512", "neon"}, Backend())
 		return
 	}
-	require.Equal(t, want, Backend(), "%s=%s but the %s kernels run", EnvRequireAsm, want, Backend())
+	require.Containsf(t, satisfies[want], Backend(), "%s=%s but the %s kernels run", EnvRequireAsm, want, Backend())
 	require.NotNil(t, accelerated)
+	if want == "avx512" {
+		// The AVX-512 GEMMs must be installed, not the avx2 set's.
+		sets := asmSets()
+		avx2 := sets[0]
+		require.Equal(t, "avx2", avx2.name)
+		require.NotEqual(t, funcAddr(avx2.sgemmNN), funcAddr(impl.sgemmNN), "sgemmNN runs the AVX2 GEMM")
+		require.NotEqual(t, funcAddr(avx2.sgemmNT), funcAddr(impl.sgemmNT), "sgemmNT runs the AVX2 GEMM")
+		require.NotEqual(t, funcAddr(avx2.sgemmTN), funcAddr(impl.sgemmTN), "sgemmTN runs the AVX2 GEMM")
+	}
 	// Every kernel of the set must be assembly: none may still be a generic
 	// twin, except those listed in stillGeneric for this backend.
 	for name, pair := range map[string][2]any{

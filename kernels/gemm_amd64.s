@@ -2023,7 +2023,7 @@ gemmKernel4x24Masked_next:
 TEXT ·gemmPackN(SB), NOSPLIT, $0-48
 	MOVQ  kc+0(FP), AX
 	TESTQ AX, AX
-	JZ    packN_done
+	JZ    gemmPackN_done
 	MOVQ  b+16(FP), CX
 	MOVQ  ldb+24(FP), DX
 	SHLQ  $0x02, DX
@@ -2033,12 +2033,12 @@ TEXT ·gemmPackN(SB), NOSPLIT, $0-48
 	MOVQ  DX, R10
 	SHLQ  $0x03, R10
 
-packN_row:
+gemmPackN_row:
 	MOVQ CX, DI
 	MOVQ BX, R8
 	MOVQ np+8(FP), R9
 
-packN_panel:
+gemmPackN_panel:
 	PREFETCHT0 (DI)(R10*1)
 	PREFETCHT0 64(DI)(R10*1)
 	VMOVUPS    (DI), Y0
@@ -2050,13 +2050,13 @@ packN_panel:
 	ADDQ       $0x60, DI
 	ADDQ       SI, R8
 	DECQ       R9
-	JNZ        packN_panel
+	JNZ        gemmPackN_panel
 	ADDQ       DX, CX
 	ADDQ       $0x60, BX
 	DECQ       AX
-	JNZ        packN_row
+	JNZ        gemmPackN_row
 
-packN_done:
+gemmPackN_done:
 	VZEROUPPER
 	RET
 
@@ -2065,7 +2065,7 @@ packN_done:
 TEXT ·gemmPackA4(SB), NOSPLIT, $0-56
 	MOVQ  kc+0(FP), AX
 	TESTQ AX, AX
-	JZ    packA_done
+	JZ    gemmPackA4_done
 	MOVQ  a+24(FP), CX
 	MOVQ  lda+32(FP), DX
 	SHLQ  $0x02, DX
@@ -2075,42 +2075,42 @@ TEXT ·gemmPackA4(SB), NOSPLIT, $0-56
 	MOVQ  DX, R10
 	SHLQ  $0x03, R10
 
-packA_row:
+gemmPackA4_row:
 	MOVQ  CX, DI
 	MOVQ  BX, R8
 	MOVQ  nb+8(FP), R9
 	TESTQ R9, R9
-	JZ    packA_rest
+	JZ    gemmPackA4_rest
 
-packA_block:
+gemmPackA4_block:
 	PREFETCHT0 (DI)(R10*1)
 	VMOVUPS    (DI), X0
 	VMOVUPS    X0, (R8)
 	ADDQ       $0x10, DI
 	ADDQ       SI, R8
 	DECQ       R9
-	JNZ        packA_block
+	JNZ        gemmPackA4_block
 
-packA_rest:
+gemmPackA4_rest:
 	MOVQ  rest+16(FP), R9
 	TESTQ R9, R9
-	JZ    packA_next
+	JZ    gemmPackA4_next
 
-packA_elem:
+gemmPackA4_elem:
 	VMOVSS (DI), X0
 	VMOVSS X0, (R8)
 	ADDQ   $0x04, DI
 	ADDQ   $0x04, R8
 	DECQ   R9
-	JNZ    packA_elem
+	JNZ    gemmPackA4_elem
 
-packA_next:
+gemmPackA4_next:
 	ADDQ DX, CX
 	ADDQ $0x10, BX
 	DECQ AX
-	JNZ  packA_row
+	JNZ  gemmPackA4_row
 
-packA_done:
+gemmPackA4_done:
 	RET
 
 // func gemmPackT8(kc8 int, b *float32, ldb int, rows int, dst *float32)
@@ -2221,5 +2221,9392 @@ packT_transpose:
 	JNZ        packT_loop
 
 packT_done:
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ1x16(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ1x16(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), CX
+	SHLQ $0x02, CX
+	MOVQ bks+48(FP), DX
+	SHLQ $0x02, DX
+	MOVQ c+56(FP), BX
+	MOVQ nblk+72(FP), SI
+
+gemmKernelZ1x16_block:
+	VPXORD Z0, Z0, Z0
+	MOVQ   AX, DI
+	MOVQ   b+40(FP), R8
+	MOVQ   k+0(FP), R9
+	SHRQ   $0x02, R9
+	JZ     gemmKernelZ1x16_ktail
+
+gemmKernelZ1x16_k4:
+	VMOVUPS      (R8), Z1
+	VBROADCASTSS (DI), Z2
+	VFMADD231PS  Z1, Z2, Z0
+	ADDQ         CX, DI
+	ADDQ         DX, R8
+	VMOVUPS      (R8), Z1
+	VBROADCASTSS (DI), Z2
+	VFMADD231PS  Z1, Z2, Z0
+	ADDQ         CX, DI
+	ADDQ         DX, R8
+	VMOVUPS      (R8), Z1
+	VBROADCASTSS (DI), Z2
+	VFMADD231PS  Z1, Z2, Z0
+	ADDQ         CX, DI
+	ADDQ         DX, R8
+	VMOVUPS      (R8), Z1
+	VBROADCASTSS (DI), Z2
+	VFMADD231PS  Z1, Z2, Z0
+	ADDQ         CX, DI
+	ADDQ         DX, R8
+	DECQ         R9
+	JNZ          gemmKernelZ1x16_k4
+
+gemmKernelZ1x16_ktail:
+	MOVQ k+0(FP), R9
+	ANDQ $0x03, R9
+	JZ   gemmKernelZ1x16_epilogue
+
+gemmKernelZ1x16_k1:
+	VMOVUPS      (R8), Z1
+	VBROADCASTSS (DI), Z2
+	VFMADD231PS  Z1, Z2, Z0
+	ADDQ         CX, DI
+	ADDQ         DX, R8
+	DECQ         R9
+	JNZ          gemmKernelZ1x16_k1
+
+gemmKernelZ1x16_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ1x16_alpha1
+	VBROADCASTSS alpha+80(FP), Z1
+	VMULPS       Z1, Z0, Z0
+
+gemmKernelZ1x16_alpha1:
+	MOVQ         ldc+64(FP), DI
+	SHLQ         $0x02, DI
+	LEAQ         (DI)(DI*2), R8
+	LEAQ         (BX)(DI*4), R8
+	MOVQ         mask+96(FP), R8
+	KMOVW        R8, K1
+	VBROADCASTSS beta+84(FP), Z2
+	MOVQ         mode+88(FP), R9
+	ANDQ         $0x03, R9
+	CMPQ         R8, $0x0000ffff
+	JNE          gemmKernelZ1x16_masked
+	CMPQ         R9, $0x00
+	JE           gemmKernelZ1x16_beta0
+	CMPQ         R9, $0x01
+	JE           gemmKernelZ1x16_beta1
+	VFMADD231PS  (BX), Z2, Z0
+	VMOVUPS      Z0, (BX)
+	JMP          gemmKernelZ1x16_next
+
+gemmKernelZ1x16_beta1:
+	VADDPS  (BX), Z0, Z0
+	VMOVUPS Z0, (BX)
+	JMP     gemmKernelZ1x16_next
+
+gemmKernelZ1x16_beta0:
+	VMOVUPS Z0, (BX)
+	JMP     gemmKernelZ1x16_next
+
+gemmKernelZ1x16_masked:
+	CMPQ        R9, $0x00
+	JE          gemmKernelZ1x16_masked_beta0
+	CMPQ        R9, $0x01
+	JE          gemmKernelZ1x16_masked_beta1
+	VMOVUPS.Z   (BX), K1, Z1
+	VFMADD231PS Z1, Z2, Z0
+	VMOVUPS     Z0, K1, (BX)
+	JMP         gemmKernelZ1x16_next
+
+gemmKernelZ1x16_masked_beta1:
+	VMOVUPS.Z (BX), K1, Z1
+	VADDPS    Z1, Z0, Z0
+	VMOVUPS   Z0, K1, (BX)
+	JMP       gemmKernelZ1x16_next
+
+gemmKernelZ1x16_masked_beta0:
+	VMOVUPS Z0, K1, (BX)
+
+gemmKernelZ1x16_next:
+	MOVQ as+32(FP), R8
+	SHLQ $0x02, R8
+	ADDQ R8, AX
+	ADDQ DI, BX
+	DECQ SI
+	JNZ  gemmKernelZ1x16_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ1x32(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ1x32(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), CX
+	SHLQ $0x02, CX
+	MOVQ bks+48(FP), DX
+	SHLQ $0x02, DX
+	MOVQ c+56(FP), BX
+	MOVQ nblk+72(FP), SI
+
+gemmKernelZ1x32_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	MOVQ   AX, DI
+	MOVQ   b+40(FP), R8
+	MOVQ   k+0(FP), R9
+	SHRQ   $0x02, R9
+	JZ     gemmKernelZ1x32_ktail
+
+gemmKernelZ1x32_k4:
+	VMOVUPS      (R8), Z2
+	VMOVUPS      64(R8), Z3
+	VBROADCASTSS (DI), Z4
+	VFMADD231PS  Z2, Z4, Z0
+	VFMADD231PS  Z3, Z4, Z1
+	ADDQ         CX, DI
+	ADDQ         DX, R8
+	VMOVUPS      (R8), Z2
+	VMOVUPS      64(R8), Z3
+	VBROADCASTSS (DI), Z4
+	VFMADD231PS  Z2, Z4, Z0
+	VFMADD231PS  Z3, Z4, Z1
+	ADDQ         CX, DI
+	ADDQ         DX, R8
+	VMOVUPS      (R8), Z2
+	VMOVUPS      64(R8), Z3
+	VBROADCASTSS (DI), Z4
+	VFMADD231PS  Z2, Z4, Z0
+	VFMADD231PS  Z3, Z4, Z1
+	ADDQ         CX, DI
+	ADDQ         DX, R8
+	VMOVUPS      (R8), Z2
+	VMOVUPS      64(R8), Z3
+	VBROADCASTSS (DI), Z4
+	VFMADD231PS  Z2, Z4, Z0
+	VFMADD231PS  Z3, Z4, Z1
+	ADDQ         CX, DI
+	ADDQ         DX, R8
+	DECQ         R9
+	JNZ          gemmKernelZ1x32_k4
+
+gemmKernelZ1x32_ktail:
+	MOVQ k+0(FP), R9
+	ANDQ $0x03, R9
+	JZ   gemmKernelZ1x32_epilogue
+
+gemmKernelZ1x32_k1:
+	VMOVUPS      (R8), Z2
+	VMOVUPS      64(R8), Z3
+	VBROADCASTSS (DI), Z4
+	VFMADD231PS  Z2, Z4, Z0
+	VFMADD231PS  Z3, Z4, Z1
+	ADDQ         CX, DI
+	ADDQ         DX, R8
+	DECQ         R9
+	JNZ          gemmKernelZ1x32_k1
+
+gemmKernelZ1x32_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ1x32_alpha1
+	VBROADCASTSS alpha+80(FP), Z2
+	VMULPS       Z2, Z0, Z0
+	VMULPS       Z2, Z1, Z1
+
+gemmKernelZ1x32_alpha1:
+	MOVQ         ldc+64(FP), DI
+	SHLQ         $0x02, DI
+	LEAQ         (DI)(DI*2), R8
+	LEAQ         (BX)(DI*4), R8
+	MOVQ         mask+96(FP), R8
+	KMOVW        R8, K1
+	VBROADCASTSS beta+84(FP), Z4
+	MOVQ         mode+88(FP), R9
+	ANDQ         $0x03, R9
+	CMPQ         R8, $0x0000ffff
+	JNE          gemmKernelZ1x32_masked
+	CMPQ         R9, $0x00
+	JE           gemmKernelZ1x32_beta0
+	CMPQ         R9, $0x01
+	JE           gemmKernelZ1x32_beta1
+	VFMADD231PS  (BX), Z4, Z0
+	VMOVUPS      Z0, (BX)
+	VFMADD231PS  64(BX), Z4, Z1
+	VMOVUPS      Z1, 64(BX)
+	JMP          gemmKernelZ1x32_next
+
+gemmKernelZ1x32_beta1:
+	VADDPS  (BX), Z0, Z0
+	VMOVUPS Z0, (BX)
+	VADDPS  64(BX), Z1, Z1
+	VMOVUPS Z1, 64(BX)
+	JMP     gemmKernelZ1x32_next
+
+gemmKernelZ1x32_beta0:
+	VMOVUPS Z0, (BX)
+	VMOVUPS Z1, 64(BX)
+	JMP     gemmKernelZ1x32_next
+
+gemmKernelZ1x32_masked:
+	CMPQ        R9, $0x00
+	JE          gemmKernelZ1x32_masked_beta0
+	CMPQ        R9, $0x01
+	JE          gemmKernelZ1x32_masked_beta1
+	VFMADD231PS (BX), Z4, Z0
+	VMOVUPS     Z0, (BX)
+	VMOVUPS.Z   64(BX), K1, Z2
+	VFMADD231PS Z2, Z4, Z1
+	VMOVUPS     Z1, K1, 64(BX)
+	JMP         gemmKernelZ1x32_next
+
+gemmKernelZ1x32_masked_beta1:
+	VADDPS    (BX), Z0, Z0
+	VMOVUPS   Z0, (BX)
+	VMOVUPS.Z 64(BX), K1, Z2
+	VADDPS    Z2, Z1, Z1
+	VMOVUPS   Z1, K1, 64(BX)
+	JMP       gemmKernelZ1x32_next
+
+gemmKernelZ1x32_masked_beta0:
+	VMOVUPS Z0, (BX)
+	VMOVUPS Z1, K1, 64(BX)
+
+gemmKernelZ1x32_next:
+	MOVQ as+32(FP), R8
+	SHLQ $0x02, R8
+	ADDQ R8, AX
+	ADDQ DI, BX
+	DECQ SI
+	JNZ  gemmKernelZ1x32_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ1x48(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ1x48(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), CX
+	SHLQ $0x02, CX
+	MOVQ bks+48(FP), DX
+	SHLQ $0x02, DX
+	MOVQ c+56(FP), BX
+	MOVQ nblk+72(FP), SI
+
+gemmKernelZ1x48_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	MOVQ   AX, DI
+	MOVQ   b+40(FP), R8
+	MOVQ   k+0(FP), R9
+	SHRQ   $0x02, R9
+	JZ     gemmKernelZ1x48_ktail
+
+gemmKernelZ1x48_k4:
+	VMOVUPS      (R8), Z3
+	VMOVUPS      64(R8), Z4
+	VMOVUPS      128(R8), Z5
+	VBROADCASTSS (DI), Z6
+	VFMADD231PS  Z3, Z6, Z0
+	VFMADD231PS  Z4, Z6, Z1
+	VFMADD231PS  Z5, Z6, Z2
+	ADDQ         CX, DI
+	ADDQ         DX, R8
+	VMOVUPS      (R8), Z3
+	VMOVUPS      64(R8), Z4
+	VMOVUPS      128(R8), Z5
+	VBROADCASTSS (DI), Z6
+	VFMADD231PS  Z3, Z6, Z0
+	VFMADD231PS  Z4, Z6, Z1
+	VFMADD231PS  Z5, Z6, Z2
+	ADDQ         CX, DI
+	ADDQ         DX, R8
+	VMOVUPS      (R8), Z3
+	VMOVUPS      64(R8), Z4
+	VMOVUPS      128(R8), Z5
+	VBROADCASTSS (DI), Z6
+	VFMADD231PS  Z3, Z6, Z0
+	VFMADD231PS  Z4, Z6, Z1
+	VFMADD231PS  Z5, Z6, Z2
+	ADDQ         CX, DI
+	ADDQ         DX, R8
+	VMOVUPS      (R8), Z3
+	VMOVUPS      64(R8), Z4
+	VMOVUPS      128(R8), Z5
+	VBROADCASTSS (DI), Z6
+	VFMADD231PS  Z3, Z6, Z0
+	VFMADD231PS  Z4, Z6, Z1
+	VFMADD231PS  Z5, Z6, Z2
+	ADDQ         CX, DI
+	ADDQ         DX, R8
+	DECQ         R9
+	JNZ          gemmKernelZ1x48_k4
+
+gemmKernelZ1x48_ktail:
+	MOVQ k+0(FP), R9
+	ANDQ $0x03, R9
+	JZ   gemmKernelZ1x48_epilogue
+
+gemmKernelZ1x48_k1:
+	VMOVUPS      (R8), Z3
+	VMOVUPS      64(R8), Z4
+	VMOVUPS      128(R8), Z5
+	VBROADCASTSS (DI), Z6
+	VFMADD231PS  Z3, Z6, Z0
+	VFMADD231PS  Z4, Z6, Z1
+	VFMADD231PS  Z5, Z6, Z2
+	ADDQ         CX, DI
+	ADDQ         DX, R8
+	DECQ         R9
+	JNZ          gemmKernelZ1x48_k1
+
+gemmKernelZ1x48_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ1x48_alpha1
+	VBROADCASTSS alpha+80(FP), Z3
+	VMULPS       Z3, Z0, Z0
+	VMULPS       Z3, Z1, Z1
+	VMULPS       Z3, Z2, Z2
+
+gemmKernelZ1x48_alpha1:
+	MOVQ         ldc+64(FP), DI
+	SHLQ         $0x02, DI
+	LEAQ         (DI)(DI*2), R8
+	LEAQ         (BX)(DI*4), R8
+	MOVQ         mask+96(FP), R8
+	KMOVW        R8, K1
+	VBROADCASTSS beta+84(FP), Z6
+	MOVQ         mode+88(FP), R9
+	ANDQ         $0x03, R9
+	CMPQ         R8, $0x0000ffff
+	JNE          gemmKernelZ1x48_masked
+	CMPQ         R9, $0x00
+	JE           gemmKernelZ1x48_beta0
+	CMPQ         R9, $0x01
+	JE           gemmKernelZ1x48_beta1
+	VFMADD231PS  (BX), Z6, Z0
+	VMOVUPS      Z0, (BX)
+	VFMADD231PS  64(BX), Z6, Z1
+	VMOVUPS      Z1, 64(BX)
+	VFMADD231PS  128(BX), Z6, Z2
+	VMOVUPS      Z2, 128(BX)
+	JMP          gemmKernelZ1x48_next
+
+gemmKernelZ1x48_beta1:
+	VADDPS  (BX), Z0, Z0
+	VMOVUPS Z0, (BX)
+	VADDPS  64(BX), Z1, Z1
+	VMOVUPS Z1, 64(BX)
+	VADDPS  128(BX), Z2, Z2
+	VMOVUPS Z2, 128(BX)
+	JMP     gemmKernelZ1x48_next
+
+gemmKernelZ1x48_beta0:
+	VMOVUPS Z0, (BX)
+	VMOVUPS Z1, 64(BX)
+	VMOVUPS Z2, 128(BX)
+	JMP     gemmKernelZ1x48_next
+
+gemmKernelZ1x48_masked:
+	CMPQ        R9, $0x00
+	JE          gemmKernelZ1x48_masked_beta0
+	CMPQ        R9, $0x01
+	JE          gemmKernelZ1x48_masked_beta1
+	VFMADD231PS (BX), Z6, Z0
+	VMOVUPS     Z0, (BX)
+	VFMADD231PS 64(BX), Z6, Z1
+	VMOVUPS     Z1, 64(BX)
+	VMOVUPS.Z   128(BX), K1, Z3
+	VFMADD231PS Z3, Z6, Z2
+	VMOVUPS     Z2, K1, 128(BX)
+	JMP         gemmKernelZ1x48_next
+
+gemmKernelZ1x48_masked_beta1:
+	VADDPS    (BX), Z0, Z0
+	VMOVUPS   Z0, (BX)
+	VADDPS    64(BX), Z1, Z1
+	VMOVUPS   Z1, 64(BX)
+	VMOVUPS.Z 128(BX), K1, Z3
+	VADDPS    Z3, Z2, Z2
+	VMOVUPS   Z2, K1, 128(BX)
+	JMP       gemmKernelZ1x48_next
+
+gemmKernelZ1x48_masked_beta0:
+	VMOVUPS Z0, (BX)
+	VMOVUPS Z1, 64(BX)
+	VMOVUPS Z2, K1, 128(BX)
+
+gemmKernelZ1x48_next:
+	MOVQ as+32(FP), R8
+	SHLQ $0x02, R8
+	ADDQ R8, AX
+	ADDQ DI, BX
+	DECQ SI
+	JNZ  gemmKernelZ1x48_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ2x16(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ2x16(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+
+gemmKernelZ2x16_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	MOVQ   AX, R8
+	MOVQ   b+40(FP), R9
+	MOVQ   k+0(FP), R10
+	SHRQ   $0x02, R10
+	JZ     gemmKernelZ2x16_ktail
+
+gemmKernelZ2x16_k4:
+	VMOVUPS      (R9), Z2
+	VBROADCASTSS (R8), Z3
+	VFMADD231PS  Z2, Z3, Z0
+	VBROADCASTSS (R8)(CX*1), Z3
+	VFMADD231PS  Z2, Z3, Z1
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	VMOVUPS      (R9), Z2
+	VBROADCASTSS (R8), Z3
+	VFMADD231PS  Z2, Z3, Z0
+	VBROADCASTSS (R8)(CX*1), Z3
+	VFMADD231PS  Z2, Z3, Z1
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	VMOVUPS      (R9), Z2
+	VBROADCASTSS (R8), Z3
+	VFMADD231PS  Z2, Z3, Z0
+	VBROADCASTSS (R8)(CX*1), Z3
+	VFMADD231PS  Z2, Z3, Z1
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	VMOVUPS      (R9), Z2
+	VBROADCASTSS (R8), Z3
+	VFMADD231PS  Z2, Z3, Z0
+	VBROADCASTSS (R8)(CX*1), Z3
+	VFMADD231PS  Z2, Z3, Z1
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	DECQ         R10
+	JNZ          gemmKernelZ2x16_k4
+
+gemmKernelZ2x16_ktail:
+	MOVQ k+0(FP), R10
+	ANDQ $0x03, R10
+	JZ   gemmKernelZ2x16_epilogue
+
+gemmKernelZ2x16_k1:
+	VMOVUPS      (R9), Z2
+	VBROADCASTSS (R8), Z3
+	VFMADD231PS  Z2, Z3, Z0
+	VBROADCASTSS (R8)(CX*1), Z3
+	VFMADD231PS  Z2, Z3, Z1
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	DECQ         R10
+	JNZ          gemmKernelZ2x16_k1
+
+gemmKernelZ2x16_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ2x16_alpha1
+	VBROADCASTSS alpha+80(FP), Z2
+	VMULPS       Z2, Z0, Z0
+	VMULPS       Z2, Z1, Z1
+
+gemmKernelZ2x16_alpha1:
+	MOVQ         ldc+64(FP), R8
+	SHLQ         $0x02, R8
+	LEAQ         (R8)(R8*2), R9
+	LEAQ         (SI)(R8*4), R9
+	MOVQ         mask+96(FP), R9
+	KMOVW        R9, K1
+	VBROADCASTSS beta+84(FP), Z3
+	MOVQ         mode+88(FP), R10
+	ANDQ         $0x03, R10
+	CMPQ         R9, $0x0000ffff
+	JNE          gemmKernelZ2x16_masked
+	CMPQ         R10, $0x00
+	JE           gemmKernelZ2x16_beta0
+	CMPQ         R10, $0x01
+	JE           gemmKernelZ2x16_beta1
+	VFMADD231PS  (SI), Z3, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  (SI)(R8*1), Z3, Z1
+	VMOVUPS      Z1, (SI)(R8*1)
+	JMP          gemmKernelZ2x16_next
+
+gemmKernelZ2x16_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  (SI)(R8*1), Z1, Z1
+	VMOVUPS Z1, (SI)(R8*1)
+	JMP     gemmKernelZ2x16_next
+
+gemmKernelZ2x16_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, (SI)(R8*1)
+	JMP     gemmKernelZ2x16_next
+
+gemmKernelZ2x16_masked:
+	CMPQ        R10, $0x00
+	JE          gemmKernelZ2x16_masked_beta0
+	CMPQ        R10, $0x01
+	JE          gemmKernelZ2x16_masked_beta1
+	VMOVUPS.Z   (SI), K1, Z2
+	VFMADD231PS Z2, Z3, Z0
+	VMOVUPS     Z0, K1, (SI)
+	VMOVUPS.Z   (SI)(R8*1), K1, Z2
+	VFMADD231PS Z2, Z3, Z1
+	VMOVUPS     Z1, K1, (SI)(R8*1)
+	JMP         gemmKernelZ2x16_next
+
+gemmKernelZ2x16_masked_beta1:
+	VMOVUPS.Z (SI), K1, Z2
+	VADDPS    Z2, Z0, Z0
+	VMOVUPS   Z0, K1, (SI)
+	VMOVUPS.Z (SI)(R8*1), K1, Z2
+	VADDPS    Z2, Z1, Z1
+	VMOVUPS   Z1, K1, (SI)(R8*1)
+	JMP       gemmKernelZ2x16_next
+
+gemmKernelZ2x16_masked_beta0:
+	VMOVUPS Z0, K1, (SI)
+	VMOVUPS Z1, K1, (SI)(R8*1)
+
+gemmKernelZ2x16_next:
+	MOVQ as+32(FP), R9
+	SHLQ $0x02, R9
+	ADDQ R9, AX
+	ADDQ R8, SI
+	ADDQ R8, SI
+	DECQ DI
+	JNZ  gemmKernelZ2x16_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ2x32(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ2x32(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+
+gemmKernelZ2x32_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	MOVQ   AX, R8
+	MOVQ   b+40(FP), R9
+	MOVQ   k+0(FP), R10
+	SHRQ   $0x02, R10
+	JZ     gemmKernelZ2x32_ktail
+
+gemmKernelZ2x32_k4:
+	VMOVUPS      (R9), Z4
+	VMOVUPS      64(R9), Z5
+	VBROADCASTSS (R8), Z6
+	VFMADD231PS  Z4, Z6, Z0
+	VFMADD231PS  Z5, Z6, Z1
+	VBROADCASTSS (R8)(CX*1), Z6
+	VFMADD231PS  Z4, Z6, Z2
+	VFMADD231PS  Z5, Z6, Z3
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	VMOVUPS      (R9), Z4
+	VMOVUPS      64(R9), Z5
+	VBROADCASTSS (R8), Z6
+	VFMADD231PS  Z4, Z6, Z0
+	VFMADD231PS  Z5, Z6, Z1
+	VBROADCASTSS (R8)(CX*1), Z6
+	VFMADD231PS  Z4, Z6, Z2
+	VFMADD231PS  Z5, Z6, Z3
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	VMOVUPS      (R9), Z4
+	VMOVUPS      64(R9), Z5
+	VBROADCASTSS (R8), Z6
+	VFMADD231PS  Z4, Z6, Z0
+	VFMADD231PS  Z5, Z6, Z1
+	VBROADCASTSS (R8)(CX*1), Z6
+	VFMADD231PS  Z4, Z6, Z2
+	VFMADD231PS  Z5, Z6, Z3
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	VMOVUPS      (R9), Z4
+	VMOVUPS      64(R9), Z5
+	VBROADCASTSS (R8), Z6
+	VFMADD231PS  Z4, Z6, Z0
+	VFMADD231PS  Z5, Z6, Z1
+	VBROADCASTSS (R8)(CX*1), Z6
+	VFMADD231PS  Z4, Z6, Z2
+	VFMADD231PS  Z5, Z6, Z3
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	DECQ         R10
+	JNZ          gemmKernelZ2x32_k4
+
+gemmKernelZ2x32_ktail:
+	MOVQ k+0(FP), R10
+	ANDQ $0x03, R10
+	JZ   gemmKernelZ2x32_epilogue
+
+gemmKernelZ2x32_k1:
+	VMOVUPS      (R9), Z4
+	VMOVUPS      64(R9), Z5
+	VBROADCASTSS (R8), Z6
+	VFMADD231PS  Z4, Z6, Z0
+	VFMADD231PS  Z5, Z6, Z1
+	VBROADCASTSS (R8)(CX*1), Z6
+	VFMADD231PS  Z4, Z6, Z2
+	VFMADD231PS  Z5, Z6, Z3
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	DECQ         R10
+	JNZ          gemmKernelZ2x32_k1
+
+gemmKernelZ2x32_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ2x32_alpha1
+	VBROADCASTSS alpha+80(FP), Z4
+	VMULPS       Z4, Z0, Z0
+	VMULPS       Z4, Z1, Z1
+	VMULPS       Z4, Z2, Z2
+	VMULPS       Z4, Z3, Z3
+
+gemmKernelZ2x32_alpha1:
+	MOVQ         ldc+64(FP), R8
+	SHLQ         $0x02, R8
+	LEAQ         (R8)(R8*2), R9
+	LEAQ         (SI)(R8*4), R9
+	MOVQ         mask+96(FP), R9
+	KMOVW        R9, K1
+	VBROADCASTSS beta+84(FP), Z6
+	MOVQ         mode+88(FP), R10
+	ANDQ         $0x03, R10
+	CMPQ         R9, $0x0000ffff
+	JNE          gemmKernelZ2x32_masked
+	CMPQ         R10, $0x00
+	JE           gemmKernelZ2x32_beta0
+	CMPQ         R10, $0x01
+	JE           gemmKernelZ2x32_beta1
+	VFMADD231PS  (SI), Z6, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  64(SI), Z6, Z1
+	VMOVUPS      Z1, 64(SI)
+	VFMADD231PS  (SI)(R8*1), Z6, Z2
+	VMOVUPS      Z2, (SI)(R8*1)
+	VFMADD231PS  64(SI)(R8*1), Z6, Z3
+	VMOVUPS      Z3, 64(SI)(R8*1)
+	JMP          gemmKernelZ2x32_next
+
+gemmKernelZ2x32_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  64(SI), Z1, Z1
+	VMOVUPS Z1, 64(SI)
+	VADDPS  (SI)(R8*1), Z2, Z2
+	VMOVUPS Z2, (SI)(R8*1)
+	VADDPS  64(SI)(R8*1), Z3, Z3
+	VMOVUPS Z3, 64(SI)(R8*1)
+	JMP     gemmKernelZ2x32_next
+
+gemmKernelZ2x32_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, (SI)(R8*1)
+	VMOVUPS Z3, 64(SI)(R8*1)
+	JMP     gemmKernelZ2x32_next
+
+gemmKernelZ2x32_masked:
+	CMPQ        R10, $0x00
+	JE          gemmKernelZ2x32_masked_beta0
+	CMPQ        R10, $0x01
+	JE          gemmKernelZ2x32_masked_beta1
+	VFMADD231PS (SI), Z6, Z0
+	VMOVUPS     Z0, (SI)
+	VMOVUPS.Z   64(SI), K1, Z4
+	VFMADD231PS Z4, Z6, Z1
+	VMOVUPS     Z1, K1, 64(SI)
+	VFMADD231PS (SI)(R8*1), Z6, Z2
+	VMOVUPS     Z2, (SI)(R8*1)
+	VMOVUPS.Z   64(SI)(R8*1), K1, Z4
+	VFMADD231PS Z4, Z6, Z3
+	VMOVUPS     Z3, K1, 64(SI)(R8*1)
+	JMP         gemmKernelZ2x32_next
+
+gemmKernelZ2x32_masked_beta1:
+	VADDPS    (SI), Z0, Z0
+	VMOVUPS   Z0, (SI)
+	VMOVUPS.Z 64(SI), K1, Z4
+	VADDPS    Z4, Z1, Z1
+	VMOVUPS   Z1, K1, 64(SI)
+	VADDPS    (SI)(R8*1), Z2, Z2
+	VMOVUPS   Z2, (SI)(R8*1)
+	VMOVUPS.Z 64(SI)(R8*1), K1, Z4
+	VADDPS    Z4, Z3, Z3
+	VMOVUPS   Z3, K1, 64(SI)(R8*1)
+	JMP       gemmKernelZ2x32_next
+
+gemmKernelZ2x32_masked_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, K1, 64(SI)
+	VMOVUPS Z2, (SI)(R8*1)
+	VMOVUPS Z3, K1, 64(SI)(R8*1)
+
+gemmKernelZ2x32_next:
+	MOVQ as+32(FP), R9
+	SHLQ $0x02, R9
+	ADDQ R9, AX
+	ADDQ R8, SI
+	ADDQ R8, SI
+	DECQ DI
+	JNZ  gemmKernelZ2x32_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ2x48(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ2x48(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+
+gemmKernelZ2x48_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	MOVQ   AX, R8
+	MOVQ   b+40(FP), R9
+	MOVQ   k+0(FP), R10
+	SHRQ   $0x02, R10
+	JZ     gemmKernelZ2x48_ktail
+
+gemmKernelZ2x48_k4:
+	VMOVUPS      (R9), Z6
+	VMOVUPS      64(R9), Z7
+	VMOVUPS      128(R9), Z8
+	VBROADCASTSS (R8), Z9
+	VFMADD231PS  Z6, Z9, Z0
+	VFMADD231PS  Z7, Z9, Z1
+	VFMADD231PS  Z8, Z9, Z2
+	VBROADCASTSS (R8)(CX*1), Z9
+	VFMADD231PS  Z6, Z9, Z3
+	VFMADD231PS  Z7, Z9, Z4
+	VFMADD231PS  Z8, Z9, Z5
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	VMOVUPS      (R9), Z6
+	VMOVUPS      64(R9), Z7
+	VMOVUPS      128(R9), Z8
+	VBROADCASTSS (R8), Z9
+	VFMADD231PS  Z6, Z9, Z0
+	VFMADD231PS  Z7, Z9, Z1
+	VFMADD231PS  Z8, Z9, Z2
+	VBROADCASTSS (R8)(CX*1), Z9
+	VFMADD231PS  Z6, Z9, Z3
+	VFMADD231PS  Z7, Z9, Z4
+	VFMADD231PS  Z8, Z9, Z5
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	VMOVUPS      (R9), Z6
+	VMOVUPS      64(R9), Z7
+	VMOVUPS      128(R9), Z8
+	VBROADCASTSS (R8), Z9
+	VFMADD231PS  Z6, Z9, Z0
+	VFMADD231PS  Z7, Z9, Z1
+	VFMADD231PS  Z8, Z9, Z2
+	VBROADCASTSS (R8)(CX*1), Z9
+	VFMADD231PS  Z6, Z9, Z3
+	VFMADD231PS  Z7, Z9, Z4
+	VFMADD231PS  Z8, Z9, Z5
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	VMOVUPS      (R9), Z6
+	VMOVUPS      64(R9), Z7
+	VMOVUPS      128(R9), Z8
+	VBROADCASTSS (R8), Z9
+	VFMADD231PS  Z6, Z9, Z0
+	VFMADD231PS  Z7, Z9, Z1
+	VFMADD231PS  Z8, Z9, Z2
+	VBROADCASTSS (R8)(CX*1), Z9
+	VFMADD231PS  Z6, Z9, Z3
+	VFMADD231PS  Z7, Z9, Z4
+	VFMADD231PS  Z8, Z9, Z5
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	DECQ         R10
+	JNZ          gemmKernelZ2x48_k4
+
+gemmKernelZ2x48_ktail:
+	MOVQ k+0(FP), R10
+	ANDQ $0x03, R10
+	JZ   gemmKernelZ2x48_epilogue
+
+gemmKernelZ2x48_k1:
+	VMOVUPS      (R9), Z6
+	VMOVUPS      64(R9), Z7
+	VMOVUPS      128(R9), Z8
+	VBROADCASTSS (R8), Z9
+	VFMADD231PS  Z6, Z9, Z0
+	VFMADD231PS  Z7, Z9, Z1
+	VFMADD231PS  Z8, Z9, Z2
+	VBROADCASTSS (R8)(CX*1), Z9
+	VFMADD231PS  Z6, Z9, Z3
+	VFMADD231PS  Z7, Z9, Z4
+	VFMADD231PS  Z8, Z9, Z5
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	DECQ         R10
+	JNZ          gemmKernelZ2x48_k1
+
+gemmKernelZ2x48_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ2x48_alpha1
+	VBROADCASTSS alpha+80(FP), Z6
+	VMULPS       Z6, Z0, Z0
+	VMULPS       Z6, Z1, Z1
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z6, Z3, Z3
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+
+gemmKernelZ2x48_alpha1:
+	MOVQ         ldc+64(FP), R8
+	SHLQ         $0x02, R8
+	LEAQ         (R8)(R8*2), R9
+	LEAQ         (SI)(R8*4), R9
+	MOVQ         mask+96(FP), R9
+	KMOVW        R9, K1
+	VBROADCASTSS beta+84(FP), Z9
+	MOVQ         mode+88(FP), R10
+	ANDQ         $0x03, R10
+	CMPQ         R9, $0x0000ffff
+	JNE          gemmKernelZ2x48_masked
+	CMPQ         R10, $0x00
+	JE           gemmKernelZ2x48_beta0
+	CMPQ         R10, $0x01
+	JE           gemmKernelZ2x48_beta1
+	VFMADD231PS  (SI), Z9, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  64(SI), Z9, Z1
+	VMOVUPS      Z1, 64(SI)
+	VFMADD231PS  128(SI), Z9, Z2
+	VMOVUPS      Z2, 128(SI)
+	VFMADD231PS  (SI)(R8*1), Z9, Z3
+	VMOVUPS      Z3, (SI)(R8*1)
+	VFMADD231PS  64(SI)(R8*1), Z9, Z4
+	VMOVUPS      Z4, 64(SI)(R8*1)
+	VFMADD231PS  128(SI)(R8*1), Z9, Z5
+	VMOVUPS      Z5, 128(SI)(R8*1)
+	JMP          gemmKernelZ2x48_next
+
+gemmKernelZ2x48_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  64(SI), Z1, Z1
+	VMOVUPS Z1, 64(SI)
+	VADDPS  128(SI), Z2, Z2
+	VMOVUPS Z2, 128(SI)
+	VADDPS  (SI)(R8*1), Z3, Z3
+	VMOVUPS Z3, (SI)(R8*1)
+	VADDPS  64(SI)(R8*1), Z4, Z4
+	VMOVUPS Z4, 64(SI)(R8*1)
+	VADDPS  128(SI)(R8*1), Z5, Z5
+	VMOVUPS Z5, 128(SI)(R8*1)
+	JMP     gemmKernelZ2x48_next
+
+gemmKernelZ2x48_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, 128(SI)
+	VMOVUPS Z3, (SI)(R8*1)
+	VMOVUPS Z4, 64(SI)(R8*1)
+	VMOVUPS Z5, 128(SI)(R8*1)
+	JMP     gemmKernelZ2x48_next
+
+gemmKernelZ2x48_masked:
+	CMPQ        R10, $0x00
+	JE          gemmKernelZ2x48_masked_beta0
+	CMPQ        R10, $0x01
+	JE          gemmKernelZ2x48_masked_beta1
+	VFMADD231PS (SI), Z9, Z0
+	VMOVUPS     Z0, (SI)
+	VFMADD231PS 64(SI), Z9, Z1
+	VMOVUPS     Z1, 64(SI)
+	VMOVUPS.Z   128(SI), K1, Z6
+	VFMADD231PS Z6, Z9, Z2
+	VMOVUPS     Z2, K1, 128(SI)
+	VFMADD231PS (SI)(R8*1), Z9, Z3
+	VMOVUPS     Z3, (SI)(R8*1)
+	VFMADD231PS 64(SI)(R8*1), Z9, Z4
+	VMOVUPS     Z4, 64(SI)(R8*1)
+	VMOVUPS.Z   128(SI)(R8*1), K1, Z6
+	VFMADD231PS Z6, Z9, Z5
+	VMOVUPS     Z5, K1, 128(SI)(R8*1)
+	JMP         gemmKernelZ2x48_next
+
+gemmKernelZ2x48_masked_beta1:
+	VADDPS    (SI), Z0, Z0
+	VMOVUPS   Z0, (SI)
+	VADDPS    64(SI), Z1, Z1
+	VMOVUPS   Z1, 64(SI)
+	VMOVUPS.Z 128(SI), K1, Z6
+	VADDPS    Z6, Z2, Z2
+	VMOVUPS   Z2, K1, 128(SI)
+	VADDPS    (SI)(R8*1), Z3, Z3
+	VMOVUPS   Z3, (SI)(R8*1)
+	VADDPS    64(SI)(R8*1), Z4, Z4
+	VMOVUPS   Z4, 64(SI)(R8*1)
+	VMOVUPS.Z 128(SI)(R8*1), K1, Z6
+	VADDPS    Z6, Z5, Z5
+	VMOVUPS   Z5, K1, 128(SI)(R8*1)
+	JMP       gemmKernelZ2x48_next
+
+gemmKernelZ2x48_masked_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, K1, 128(SI)
+	VMOVUPS Z3, (SI)(R8*1)
+	VMOVUPS Z4, 64(SI)(R8*1)
+	VMOVUPS Z5, K1, 128(SI)(R8*1)
+
+gemmKernelZ2x48_next:
+	MOVQ as+32(FP), R9
+	SHLQ $0x02, R9
+	ADDQ R9, AX
+	ADDQ R8, SI
+	ADDQ R8, SI
+	DECQ DI
+	JNZ  gemmKernelZ2x48_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ3x16(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ3x16(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+
+gemmKernelZ3x16_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	MOVQ   AX, R8
+	MOVQ   b+40(FP), R9
+	MOVQ   k+0(FP), R10
+	SHRQ   $0x02, R10
+	JZ     gemmKernelZ3x16_ktail
+
+gemmKernelZ3x16_k4:
+	VMOVUPS      (R9), Z3
+	VBROADCASTSS (R8), Z4
+	VFMADD231PS  Z3, Z4, Z0
+	VBROADCASTSS (R8)(CX*1), Z4
+	VFMADD231PS  Z3, Z4, Z1
+	VBROADCASTSS (R8)(CX*2), Z4
+	VFMADD231PS  Z3, Z4, Z2
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	VMOVUPS      (R9), Z3
+	VBROADCASTSS (R8), Z4
+	VFMADD231PS  Z3, Z4, Z0
+	VBROADCASTSS (R8)(CX*1), Z4
+	VFMADD231PS  Z3, Z4, Z1
+	VBROADCASTSS (R8)(CX*2), Z4
+	VFMADD231PS  Z3, Z4, Z2
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	VMOVUPS      (R9), Z3
+	VBROADCASTSS (R8), Z4
+	VFMADD231PS  Z3, Z4, Z0
+	VBROADCASTSS (R8)(CX*1), Z4
+	VFMADD231PS  Z3, Z4, Z1
+	VBROADCASTSS (R8)(CX*2), Z4
+	VFMADD231PS  Z3, Z4, Z2
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	VMOVUPS      (R9), Z3
+	VBROADCASTSS (R8), Z4
+	VFMADD231PS  Z3, Z4, Z0
+	VBROADCASTSS (R8)(CX*1), Z4
+	VFMADD231PS  Z3, Z4, Z1
+	VBROADCASTSS (R8)(CX*2), Z4
+	VFMADD231PS  Z3, Z4, Z2
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	DECQ         R10
+	JNZ          gemmKernelZ3x16_k4
+
+gemmKernelZ3x16_ktail:
+	MOVQ k+0(FP), R10
+	ANDQ $0x03, R10
+	JZ   gemmKernelZ3x16_epilogue
+
+gemmKernelZ3x16_k1:
+	VMOVUPS      (R9), Z3
+	VBROADCASTSS (R8), Z4
+	VFMADD231PS  Z3, Z4, Z0
+	VBROADCASTSS (R8)(CX*1), Z4
+	VFMADD231PS  Z3, Z4, Z1
+	VBROADCASTSS (R8)(CX*2), Z4
+	VFMADD231PS  Z3, Z4, Z2
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	DECQ         R10
+	JNZ          gemmKernelZ3x16_k1
+
+gemmKernelZ3x16_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ3x16_alpha1
+	VBROADCASTSS alpha+80(FP), Z3
+	VMULPS       Z3, Z0, Z0
+	VMULPS       Z3, Z1, Z1
+	VMULPS       Z3, Z2, Z2
+
+gemmKernelZ3x16_alpha1:
+	MOVQ         ldc+64(FP), R8
+	SHLQ         $0x02, R8
+	LEAQ         (R8)(R8*2), R9
+	LEAQ         (SI)(R8*4), R9
+	MOVQ         mask+96(FP), R9
+	KMOVW        R9, K1
+	VBROADCASTSS beta+84(FP), Z4
+	MOVQ         mode+88(FP), R10
+	ANDQ         $0x03, R10
+	CMPQ         R9, $0x0000ffff
+	JNE          gemmKernelZ3x16_masked
+	CMPQ         R10, $0x00
+	JE           gemmKernelZ3x16_beta0
+	CMPQ         R10, $0x01
+	JE           gemmKernelZ3x16_beta1
+	VFMADD231PS  (SI), Z4, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  (SI)(R8*1), Z4, Z1
+	VMOVUPS      Z1, (SI)(R8*1)
+	VFMADD231PS  (SI)(R8*2), Z4, Z2
+	VMOVUPS      Z2, (SI)(R8*2)
+	JMP          gemmKernelZ3x16_next
+
+gemmKernelZ3x16_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  (SI)(R8*1), Z1, Z1
+	VMOVUPS Z1, (SI)(R8*1)
+	VADDPS  (SI)(R8*2), Z2, Z2
+	VMOVUPS Z2, (SI)(R8*2)
+	JMP     gemmKernelZ3x16_next
+
+gemmKernelZ3x16_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, (SI)(R8*1)
+	VMOVUPS Z2, (SI)(R8*2)
+	JMP     gemmKernelZ3x16_next
+
+gemmKernelZ3x16_masked:
+	CMPQ        R10, $0x00
+	JE          gemmKernelZ3x16_masked_beta0
+	CMPQ        R10, $0x01
+	JE          gemmKernelZ3x16_masked_beta1
+	VMOVUPS.Z   (SI), K1, Z3
+	VFMADD231PS Z3, Z4, Z0
+	VMOVUPS     Z0, K1, (SI)
+	VMOVUPS.Z   (SI)(R8*1), K1, Z3
+	VFMADD231PS Z3, Z4, Z1
+	VMOVUPS     Z1, K1, (SI)(R8*1)
+	VMOVUPS.Z   (SI)(R8*2), K1, Z3
+	VFMADD231PS Z3, Z4, Z2
+	VMOVUPS     Z2, K1, (SI)(R8*2)
+	JMP         gemmKernelZ3x16_next
+
+gemmKernelZ3x16_masked_beta1:
+	VMOVUPS.Z (SI), K1, Z3
+	VADDPS    Z3, Z0, Z0
+	VMOVUPS   Z0, K1, (SI)
+	VMOVUPS.Z (SI)(R8*1), K1, Z3
+	VADDPS    Z3, Z1, Z1
+	VMOVUPS   Z1, K1, (SI)(R8*1)
+	VMOVUPS.Z (SI)(R8*2), K1, Z3
+	VADDPS    Z3, Z2, Z2
+	VMOVUPS   Z2, K1, (SI)(R8*2)
+	JMP       gemmKernelZ3x16_next
+
+gemmKernelZ3x16_masked_beta0:
+	VMOVUPS Z0, K1, (SI)
+	VMOVUPS Z1, K1, (SI)(R8*1)
+	VMOVUPS Z2, K1, (SI)(R8*2)
+
+gemmKernelZ3x16_next:
+	MOVQ as+32(FP), R9
+	SHLQ $0x02, R9
+	ADDQ R9, AX
+	ADDQ R8, SI
+	ADDQ R8, SI
+	ADDQ R8, SI
+	DECQ DI
+	JNZ  gemmKernelZ3x16_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ3x32(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ3x32(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+
+gemmKernelZ3x32_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	MOVQ   AX, R8
+	MOVQ   b+40(FP), R9
+	MOVQ   k+0(FP), R10
+	SHRQ   $0x02, R10
+	JZ     gemmKernelZ3x32_ktail
+
+gemmKernelZ3x32_k4:
+	VMOVUPS      (R9), Z6
+	VMOVUPS      64(R9), Z7
+	VBROADCASTSS (R8), Z8
+	VFMADD231PS  Z6, Z8, Z0
+	VFMADD231PS  Z7, Z8, Z1
+	VBROADCASTSS (R8)(CX*1), Z8
+	VFMADD231PS  Z6, Z8, Z2
+	VFMADD231PS  Z7, Z8, Z3
+	VBROADCASTSS (R8)(CX*2), Z8
+	VFMADD231PS  Z6, Z8, Z4
+	VFMADD231PS  Z7, Z8, Z5
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	VMOVUPS      (R9), Z6
+	VMOVUPS      64(R9), Z7
+	VBROADCASTSS (R8), Z8
+	VFMADD231PS  Z6, Z8, Z0
+	VFMADD231PS  Z7, Z8, Z1
+	VBROADCASTSS (R8)(CX*1), Z8
+	VFMADD231PS  Z6, Z8, Z2
+	VFMADD231PS  Z7, Z8, Z3
+	VBROADCASTSS (R8)(CX*2), Z8
+	VFMADD231PS  Z6, Z8, Z4
+	VFMADD231PS  Z7, Z8, Z5
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	VMOVUPS      (R9), Z6
+	VMOVUPS      64(R9), Z7
+	VBROADCASTSS (R8), Z8
+	VFMADD231PS  Z6, Z8, Z0
+	VFMADD231PS  Z7, Z8, Z1
+	VBROADCASTSS (R8)(CX*1), Z8
+	VFMADD231PS  Z6, Z8, Z2
+	VFMADD231PS  Z7, Z8, Z3
+	VBROADCASTSS (R8)(CX*2), Z8
+	VFMADD231PS  Z6, Z8, Z4
+	VFMADD231PS  Z7, Z8, Z5
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	VMOVUPS      (R9), Z6
+	VMOVUPS      64(R9), Z7
+	VBROADCASTSS (R8), Z8
+	VFMADD231PS  Z6, Z8, Z0
+	VFMADD231PS  Z7, Z8, Z1
+	VBROADCASTSS (R8)(CX*1), Z8
+	VFMADD231PS  Z6, Z8, Z2
+	VFMADD231PS  Z7, Z8, Z3
+	VBROADCASTSS (R8)(CX*2), Z8
+	VFMADD231PS  Z6, Z8, Z4
+	VFMADD231PS  Z7, Z8, Z5
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	DECQ         R10
+	JNZ          gemmKernelZ3x32_k4
+
+gemmKernelZ3x32_ktail:
+	MOVQ k+0(FP), R10
+	ANDQ $0x03, R10
+	JZ   gemmKernelZ3x32_epilogue
+
+gemmKernelZ3x32_k1:
+	VMOVUPS      (R9), Z6
+	VMOVUPS      64(R9), Z7
+	VBROADCASTSS (R8), Z8
+	VFMADD231PS  Z6, Z8, Z0
+	VFMADD231PS  Z7, Z8, Z1
+	VBROADCASTSS (R8)(CX*1), Z8
+	VFMADD231PS  Z6, Z8, Z2
+	VFMADD231PS  Z7, Z8, Z3
+	VBROADCASTSS (R8)(CX*2), Z8
+	VFMADD231PS  Z6, Z8, Z4
+	VFMADD231PS  Z7, Z8, Z5
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	DECQ         R10
+	JNZ          gemmKernelZ3x32_k1
+
+gemmKernelZ3x32_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ3x32_alpha1
+	VBROADCASTSS alpha+80(FP), Z6
+	VMULPS       Z6, Z0, Z0
+	VMULPS       Z6, Z1, Z1
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z6, Z3, Z3
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+
+gemmKernelZ3x32_alpha1:
+	MOVQ         ldc+64(FP), R8
+	SHLQ         $0x02, R8
+	LEAQ         (R8)(R8*2), R9
+	LEAQ         (SI)(R8*4), R9
+	MOVQ         mask+96(FP), R9
+	KMOVW        R9, K1
+	VBROADCASTSS beta+84(FP), Z8
+	MOVQ         mode+88(FP), R10
+	ANDQ         $0x03, R10
+	CMPQ         R9, $0x0000ffff
+	JNE          gemmKernelZ3x32_masked
+	CMPQ         R10, $0x00
+	JE           gemmKernelZ3x32_beta0
+	CMPQ         R10, $0x01
+	JE           gemmKernelZ3x32_beta1
+	VFMADD231PS  (SI), Z8, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  64(SI), Z8, Z1
+	VMOVUPS      Z1, 64(SI)
+	VFMADD231PS  (SI)(R8*1), Z8, Z2
+	VMOVUPS      Z2, (SI)(R8*1)
+	VFMADD231PS  64(SI)(R8*1), Z8, Z3
+	VMOVUPS      Z3, 64(SI)(R8*1)
+	VFMADD231PS  (SI)(R8*2), Z8, Z4
+	VMOVUPS      Z4, (SI)(R8*2)
+	VFMADD231PS  64(SI)(R8*2), Z8, Z5
+	VMOVUPS      Z5, 64(SI)(R8*2)
+	JMP          gemmKernelZ3x32_next
+
+gemmKernelZ3x32_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  64(SI), Z1, Z1
+	VMOVUPS Z1, 64(SI)
+	VADDPS  (SI)(R8*1), Z2, Z2
+	VMOVUPS Z2, (SI)(R8*1)
+	VADDPS  64(SI)(R8*1), Z3, Z3
+	VMOVUPS Z3, 64(SI)(R8*1)
+	VADDPS  (SI)(R8*2), Z4, Z4
+	VMOVUPS Z4, (SI)(R8*2)
+	VADDPS  64(SI)(R8*2), Z5, Z5
+	VMOVUPS Z5, 64(SI)(R8*2)
+	JMP     gemmKernelZ3x32_next
+
+gemmKernelZ3x32_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, (SI)(R8*1)
+	VMOVUPS Z3, 64(SI)(R8*1)
+	VMOVUPS Z4, (SI)(R8*2)
+	VMOVUPS Z5, 64(SI)(R8*2)
+	JMP     gemmKernelZ3x32_next
+
+gemmKernelZ3x32_masked:
+	CMPQ        R10, $0x00
+	JE          gemmKernelZ3x32_masked_beta0
+	CMPQ        R10, $0x01
+	JE          gemmKernelZ3x32_masked_beta1
+	VFMADD231PS (SI), Z8, Z0
+	VMOVUPS     Z0, (SI)
+	VMOVUPS.Z   64(SI), K1, Z6
+	VFMADD231PS Z6, Z8, Z1
+	VMOVUPS     Z1, K1, 64(SI)
+	VFMADD231PS (SI)(R8*1), Z8, Z2
+	VMOVUPS     Z2, (SI)(R8*1)
+	VMOVUPS.Z   64(SI)(R8*1), K1, Z6
+	VFMADD231PS Z6, Z8, Z3
+	VMOVUPS     Z3, K1, 64(SI)(R8*1)
+	VFMADD231PS (SI)(R8*2), Z8, Z4
+	VMOVUPS     Z4, (SI)(R8*2)
+	VMOVUPS.Z   64(SI)(R8*2), K1, Z6
+	VFMADD231PS Z6, Z8, Z5
+	VMOVUPS     Z5, K1, 64(SI)(R8*2)
+	JMP         gemmKernelZ3x32_next
+
+gemmKernelZ3x32_masked_beta1:
+	VADDPS    (SI), Z0, Z0
+	VMOVUPS   Z0, (SI)
+	VMOVUPS.Z 64(SI), K1, Z6
+	VADDPS    Z6, Z1, Z1
+	VMOVUPS   Z1, K1, 64(SI)
+	VADDPS    (SI)(R8*1), Z2, Z2
+	VMOVUPS   Z2, (SI)(R8*1)
+	VMOVUPS.Z 64(SI)(R8*1), K1, Z6
+	VADDPS    Z6, Z3, Z3
+	VMOVUPS   Z3, K1, 64(SI)(R8*1)
+	VADDPS    (SI)(R8*2), Z4, Z4
+	VMOVUPS   Z4, (SI)(R8*2)
+	VMOVUPS.Z 64(SI)(R8*2), K1, Z6
+	VADDPS    Z6, Z5, Z5
+	VMOVUPS   Z5, K1, 64(SI)(R8*2)
+	JMP       gemmKernelZ3x32_next
+
+gemmKernelZ3x32_masked_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, K1, 64(SI)
+	VMOVUPS Z2, (SI)(R8*1)
+	VMOVUPS Z3, K1, 64(SI)(R8*1)
+	VMOVUPS Z4, (SI)(R8*2)
+	VMOVUPS Z5, K1, 64(SI)(R8*2)
+
+gemmKernelZ3x32_next:
+	MOVQ as+32(FP), R9
+	SHLQ $0x02, R9
+	ADDQ R9, AX
+	ADDQ R8, SI
+	ADDQ R8, SI
+	ADDQ R8, SI
+	DECQ DI
+	JNZ  gemmKernelZ3x32_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ3x48(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ3x48(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+
+gemmKernelZ3x48_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	MOVQ   AX, R8
+	MOVQ   b+40(FP), R9
+	MOVQ   k+0(FP), R10
+	SHRQ   $0x02, R10
+	JZ     gemmKernelZ3x48_ktail
+
+gemmKernelZ3x48_k4:
+	VMOVUPS      (R9), Z9
+	VMOVUPS      64(R9), Z10
+	VMOVUPS      128(R9), Z11
+	VBROADCASTSS (R8), Z12
+	VFMADD231PS  Z9, Z12, Z0
+	VFMADD231PS  Z10, Z12, Z1
+	VFMADD231PS  Z11, Z12, Z2
+	VBROADCASTSS (R8)(CX*1), Z12
+	VFMADD231PS  Z9, Z12, Z3
+	VFMADD231PS  Z10, Z12, Z4
+	VFMADD231PS  Z11, Z12, Z5
+	VBROADCASTSS (R8)(CX*2), Z12
+	VFMADD231PS  Z9, Z12, Z6
+	VFMADD231PS  Z10, Z12, Z7
+	VFMADD231PS  Z11, Z12, Z8
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	VMOVUPS      (R9), Z9
+	VMOVUPS      64(R9), Z10
+	VMOVUPS      128(R9), Z11
+	VBROADCASTSS (R8), Z12
+	VFMADD231PS  Z9, Z12, Z0
+	VFMADD231PS  Z10, Z12, Z1
+	VFMADD231PS  Z11, Z12, Z2
+	VBROADCASTSS (R8)(CX*1), Z12
+	VFMADD231PS  Z9, Z12, Z3
+	VFMADD231PS  Z10, Z12, Z4
+	VFMADD231PS  Z11, Z12, Z5
+	VBROADCASTSS (R8)(CX*2), Z12
+	VFMADD231PS  Z9, Z12, Z6
+	VFMADD231PS  Z10, Z12, Z7
+	VFMADD231PS  Z11, Z12, Z8
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	VMOVUPS      (R9), Z9
+	VMOVUPS      64(R9), Z10
+	VMOVUPS      128(R9), Z11
+	VBROADCASTSS (R8), Z12
+	VFMADD231PS  Z9, Z12, Z0
+	VFMADD231PS  Z10, Z12, Z1
+	VFMADD231PS  Z11, Z12, Z2
+	VBROADCASTSS (R8)(CX*1), Z12
+	VFMADD231PS  Z9, Z12, Z3
+	VFMADD231PS  Z10, Z12, Z4
+	VFMADD231PS  Z11, Z12, Z5
+	VBROADCASTSS (R8)(CX*2), Z12
+	VFMADD231PS  Z9, Z12, Z6
+	VFMADD231PS  Z10, Z12, Z7
+	VFMADD231PS  Z11, Z12, Z8
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	VMOVUPS      (R9), Z9
+	VMOVUPS      64(R9), Z10
+	VMOVUPS      128(R9), Z11
+	VBROADCASTSS (R8), Z12
+	VFMADD231PS  Z9, Z12, Z0
+	VFMADD231PS  Z10, Z12, Z1
+	VFMADD231PS  Z11, Z12, Z2
+	VBROADCASTSS (R8)(CX*1), Z12
+	VFMADD231PS  Z9, Z12, Z3
+	VFMADD231PS  Z10, Z12, Z4
+	VFMADD231PS  Z11, Z12, Z5
+	VBROADCASTSS (R8)(CX*2), Z12
+	VFMADD231PS  Z9, Z12, Z6
+	VFMADD231PS  Z10, Z12, Z7
+	VFMADD231PS  Z11, Z12, Z8
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	DECQ         R10
+	JNZ          gemmKernelZ3x48_k4
+
+gemmKernelZ3x48_ktail:
+	MOVQ k+0(FP), R10
+	ANDQ $0x03, R10
+	JZ   gemmKernelZ3x48_epilogue
+
+gemmKernelZ3x48_k1:
+	VMOVUPS      (R9), Z9
+	VMOVUPS      64(R9), Z10
+	VMOVUPS      128(R9), Z11
+	VBROADCASTSS (R8), Z12
+	VFMADD231PS  Z9, Z12, Z0
+	VFMADD231PS  Z10, Z12, Z1
+	VFMADD231PS  Z11, Z12, Z2
+	VBROADCASTSS (R8)(CX*1), Z12
+	VFMADD231PS  Z9, Z12, Z3
+	VFMADD231PS  Z10, Z12, Z4
+	VFMADD231PS  Z11, Z12, Z5
+	VBROADCASTSS (R8)(CX*2), Z12
+	VFMADD231PS  Z9, Z12, Z6
+	VFMADD231PS  Z10, Z12, Z7
+	VFMADD231PS  Z11, Z12, Z8
+	ADDQ         DX, R8
+	ADDQ         BX, R9
+	DECQ         R10
+	JNZ          gemmKernelZ3x48_k1
+
+gemmKernelZ3x48_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ3x48_alpha1
+	VBROADCASTSS alpha+80(FP), Z9
+	VMULPS       Z9, Z0, Z0
+	VMULPS       Z9, Z1, Z1
+	VMULPS       Z9, Z2, Z2
+	VMULPS       Z9, Z3, Z3
+	VMULPS       Z9, Z4, Z4
+	VMULPS       Z9, Z5, Z5
+	VMULPS       Z9, Z6, Z6
+	VMULPS       Z9, Z7, Z7
+	VMULPS       Z9, Z8, Z8
+
+gemmKernelZ3x48_alpha1:
+	MOVQ         ldc+64(FP), R8
+	SHLQ         $0x02, R8
+	LEAQ         (R8)(R8*2), R9
+	LEAQ         (SI)(R8*4), R9
+	MOVQ         mask+96(FP), R9
+	KMOVW        R9, K1
+	VBROADCASTSS beta+84(FP), Z12
+	MOVQ         mode+88(FP), R10
+	ANDQ         $0x03, R10
+	CMPQ         R9, $0x0000ffff
+	JNE          gemmKernelZ3x48_masked
+	CMPQ         R10, $0x00
+	JE           gemmKernelZ3x48_beta0
+	CMPQ         R10, $0x01
+	JE           gemmKernelZ3x48_beta1
+	VFMADD231PS  (SI), Z12, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  64(SI), Z12, Z1
+	VMOVUPS      Z1, 64(SI)
+	VFMADD231PS  128(SI), Z12, Z2
+	VMOVUPS      Z2, 128(SI)
+	VFMADD231PS  (SI)(R8*1), Z12, Z3
+	VMOVUPS      Z3, (SI)(R8*1)
+	VFMADD231PS  64(SI)(R8*1), Z12, Z4
+	VMOVUPS      Z4, 64(SI)(R8*1)
+	VFMADD231PS  128(SI)(R8*1), Z12, Z5
+	VMOVUPS      Z5, 128(SI)(R8*1)
+	VFMADD231PS  (SI)(R8*2), Z12, Z6
+	VMOVUPS      Z6, (SI)(R8*2)
+	VFMADD231PS  64(SI)(R8*2), Z12, Z7
+	VMOVUPS      Z7, 64(SI)(R8*2)
+	VFMADD231PS  128(SI)(R8*2), Z12, Z8
+	VMOVUPS      Z8, 128(SI)(R8*2)
+	JMP          gemmKernelZ3x48_next
+
+gemmKernelZ3x48_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  64(SI), Z1, Z1
+	VMOVUPS Z1, 64(SI)
+	VADDPS  128(SI), Z2, Z2
+	VMOVUPS Z2, 128(SI)
+	VADDPS  (SI)(R8*1), Z3, Z3
+	VMOVUPS Z3, (SI)(R8*1)
+	VADDPS  64(SI)(R8*1), Z4, Z4
+	VMOVUPS Z4, 64(SI)(R8*1)
+	VADDPS  128(SI)(R8*1), Z5, Z5
+	VMOVUPS Z5, 128(SI)(R8*1)
+	VADDPS  (SI)(R8*2), Z6, Z6
+	VMOVUPS Z6, (SI)(R8*2)
+	VADDPS  64(SI)(R8*2), Z7, Z7
+	VMOVUPS Z7, 64(SI)(R8*2)
+	VADDPS  128(SI)(R8*2), Z8, Z8
+	VMOVUPS Z8, 128(SI)(R8*2)
+	JMP     gemmKernelZ3x48_next
+
+gemmKernelZ3x48_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, 128(SI)
+	VMOVUPS Z3, (SI)(R8*1)
+	VMOVUPS Z4, 64(SI)(R8*1)
+	VMOVUPS Z5, 128(SI)(R8*1)
+	VMOVUPS Z6, (SI)(R8*2)
+	VMOVUPS Z7, 64(SI)(R8*2)
+	VMOVUPS Z8, 128(SI)(R8*2)
+	JMP     gemmKernelZ3x48_next
+
+gemmKernelZ3x48_masked:
+	CMPQ        R10, $0x00
+	JE          gemmKernelZ3x48_masked_beta0
+	CMPQ        R10, $0x01
+	JE          gemmKernelZ3x48_masked_beta1
+	VFMADD231PS (SI), Z12, Z0
+	VMOVUPS     Z0, (SI)
+	VFMADD231PS 64(SI), Z12, Z1
+	VMOVUPS     Z1, 64(SI)
+	VMOVUPS.Z   128(SI), K1, Z9
+	VFMADD231PS Z9, Z12, Z2
+	VMOVUPS     Z2, K1, 128(SI)
+	VFMADD231PS (SI)(R8*1), Z12, Z3
+	VMOVUPS     Z3, (SI)(R8*1)
+	VFMADD231PS 64(SI)(R8*1), Z12, Z4
+	VMOVUPS     Z4, 64(SI)(R8*1)
+	VMOVUPS.Z   128(SI)(R8*1), K1, Z9
+	VFMADD231PS Z9, Z12, Z5
+	VMOVUPS     Z5, K1, 128(SI)(R8*1)
+	VFMADD231PS (SI)(R8*2), Z12, Z6
+	VMOVUPS     Z6, (SI)(R8*2)
+	VFMADD231PS 64(SI)(R8*2), Z12, Z7
+	VMOVUPS     Z7, 64(SI)(R8*2)
+	VMOVUPS.Z   128(SI)(R8*2), K1, Z9
+	VFMADD231PS Z9, Z12, Z8
+	VMOVUPS     Z8, K1, 128(SI)(R8*2)
+	JMP         gemmKernelZ3x48_next
+
+gemmKernelZ3x48_masked_beta1:
+	VADDPS    (SI), Z0, Z0
+	VMOVUPS   Z0, (SI)
+	VADDPS    64(SI), Z1, Z1
+	VMOVUPS   Z1, 64(SI)
+	VMOVUPS.Z 128(SI), K1, Z9
+	VADDPS    Z9, Z2, Z2
+	VMOVUPS   Z2, K1, 128(SI)
+	VADDPS    (SI)(R8*1), Z3, Z3
+	VMOVUPS   Z3, (SI)(R8*1)
+	VADDPS    64(SI)(R8*1), Z4, Z4
+	VMOVUPS   Z4, 64(SI)(R8*1)
+	VMOVUPS.Z 128(SI)(R8*1), K1, Z9
+	VADDPS    Z9, Z5, Z5
+	VMOVUPS   Z5, K1, 128(SI)(R8*1)
+	VADDPS    (SI)(R8*2), Z6, Z6
+	VMOVUPS   Z6, (SI)(R8*2)
+	VADDPS    64(SI)(R8*2), Z7, Z7
+	VMOVUPS   Z7, 64(SI)(R8*2)
+	VMOVUPS.Z 128(SI)(R8*2), K1, Z9
+	VADDPS    Z9, Z8, Z8
+	VMOVUPS   Z8, K1, 128(SI)(R8*2)
+	JMP       gemmKernelZ3x48_next
+
+gemmKernelZ3x48_masked_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, K1, 128(SI)
+	VMOVUPS Z3, (SI)(R8*1)
+	VMOVUPS Z4, 64(SI)(R8*1)
+	VMOVUPS Z5, K1, 128(SI)(R8*1)
+	VMOVUPS Z6, (SI)(R8*2)
+	VMOVUPS Z7, 64(SI)(R8*2)
+	VMOVUPS Z8, K1, 128(SI)(R8*2)
+
+gemmKernelZ3x48_next:
+	MOVQ as+32(FP), R9
+	SHLQ $0x02, R9
+	ADDQ R9, AX
+	ADDQ R8, SI
+	ADDQ R8, SI
+	ADDQ R8, SI
+	DECQ DI
+	JNZ  gemmKernelZ3x48_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ4x16(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ4x16(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+	LEAQ (CX)(CX*2), R8
+
+gemmKernelZ4x16_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	MOVQ   AX, R9
+	MOVQ   b+40(FP), R10
+	MOVQ   k+0(FP), R11
+	SHRQ   $0x02, R11
+	JZ     gemmKernelZ4x16_ktail
+
+gemmKernelZ4x16_k4:
+	VMOVUPS      (R10), Z4
+	VBROADCASTSS (R9), Z5
+	VFMADD231PS  Z4, Z5, Z0
+	VBROADCASTSS (R9)(CX*1), Z5
+	VFMADD231PS  Z4, Z5, Z1
+	VBROADCASTSS (R9)(CX*2), Z5
+	VFMADD231PS  Z4, Z5, Z2
+	VBROADCASTSS (R9)(R8*1), Z5
+	VFMADD231PS  Z4, Z5, Z3
+	ADDQ         DX, R9
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z4
+	VBROADCASTSS (R9), Z5
+	VFMADD231PS  Z4, Z5, Z0
+	VBROADCASTSS (R9)(CX*1), Z5
+	VFMADD231PS  Z4, Z5, Z1
+	VBROADCASTSS (R9)(CX*2), Z5
+	VFMADD231PS  Z4, Z5, Z2
+	VBROADCASTSS (R9)(R8*1), Z5
+	VFMADD231PS  Z4, Z5, Z3
+	ADDQ         DX, R9
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z4
+	VBROADCASTSS (R9), Z5
+	VFMADD231PS  Z4, Z5, Z0
+	VBROADCASTSS (R9)(CX*1), Z5
+	VFMADD231PS  Z4, Z5, Z1
+	VBROADCASTSS (R9)(CX*2), Z5
+	VFMADD231PS  Z4, Z5, Z2
+	VBROADCASTSS (R9)(R8*1), Z5
+	VFMADD231PS  Z4, Z5, Z3
+	ADDQ         DX, R9
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z4
+	VBROADCASTSS (R9), Z5
+	VFMADD231PS  Z4, Z5, Z0
+	VBROADCASTSS (R9)(CX*1), Z5
+	VFMADD231PS  Z4, Z5, Z1
+	VBROADCASTSS (R9)(CX*2), Z5
+	VFMADD231PS  Z4, Z5, Z2
+	VBROADCASTSS (R9)(R8*1), Z5
+	VFMADD231PS  Z4, Z5, Z3
+	ADDQ         DX, R9
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ4x16_k4
+
+gemmKernelZ4x16_ktail:
+	MOVQ k+0(FP), R11
+	ANDQ $0x03, R11
+	JZ   gemmKernelZ4x16_epilogue
+
+gemmKernelZ4x16_k1:
+	VMOVUPS      (R10), Z4
+	VBROADCASTSS (R9), Z5
+	VFMADD231PS  Z4, Z5, Z0
+	VBROADCASTSS (R9)(CX*1), Z5
+	VFMADD231PS  Z4, Z5, Z1
+	VBROADCASTSS (R9)(CX*2), Z5
+	VFMADD231PS  Z4, Z5, Z2
+	VBROADCASTSS (R9)(R8*1), Z5
+	VFMADD231PS  Z4, Z5, Z3
+	ADDQ         DX, R9
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ4x16_k1
+
+gemmKernelZ4x16_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ4x16_alpha1
+	VBROADCASTSS alpha+80(FP), Z4
+	VMULPS       Z4, Z0, Z0
+	VMULPS       Z4, Z1, Z1
+	VMULPS       Z4, Z2, Z2
+	VMULPS       Z4, Z3, Z3
+
+gemmKernelZ4x16_alpha1:
+	MOVQ         ldc+64(FP), R9
+	SHLQ         $0x02, R9
+	LEAQ         (R9)(R9*2), R10
+	LEAQ         (SI)(R9*4), R11
+	MOVQ         mask+96(FP), R11
+	KMOVW        R11, K1
+	VBROADCASTSS beta+84(FP), Z5
+	MOVQ         mode+88(FP), R12
+	ANDQ         $0x03, R12
+	CMPQ         R11, $0x0000ffff
+	JNE          gemmKernelZ4x16_masked
+	CMPQ         R12, $0x00
+	JE           gemmKernelZ4x16_beta0
+	CMPQ         R12, $0x01
+	JE           gemmKernelZ4x16_beta1
+	VFMADD231PS  (SI), Z5, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  (SI)(R9*1), Z5, Z1
+	VMOVUPS      Z1, (SI)(R9*1)
+	VFMADD231PS  (SI)(R9*2), Z5, Z2
+	VMOVUPS      Z2, (SI)(R9*2)
+	VFMADD231PS  (SI)(R10*1), Z5, Z3
+	VMOVUPS      Z3, (SI)(R10*1)
+	JMP          gemmKernelZ4x16_next
+
+gemmKernelZ4x16_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  (SI)(R9*1), Z1, Z1
+	VMOVUPS Z1, (SI)(R9*1)
+	VADDPS  (SI)(R9*2), Z2, Z2
+	VMOVUPS Z2, (SI)(R9*2)
+	VADDPS  (SI)(R10*1), Z3, Z3
+	VMOVUPS Z3, (SI)(R10*1)
+	JMP     gemmKernelZ4x16_next
+
+gemmKernelZ4x16_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, (SI)(R9*1)
+	VMOVUPS Z2, (SI)(R9*2)
+	VMOVUPS Z3, (SI)(R10*1)
+	JMP     gemmKernelZ4x16_next
+
+gemmKernelZ4x16_masked:
+	CMPQ        R12, $0x00
+	JE          gemmKernelZ4x16_masked_beta0
+	CMPQ        R12, $0x01
+	JE          gemmKernelZ4x16_masked_beta1
+	VMOVUPS.Z   (SI), K1, Z4
+	VFMADD231PS Z4, Z5, Z0
+	VMOVUPS     Z0, K1, (SI)
+	VMOVUPS.Z   (SI)(R9*1), K1, Z4
+	VFMADD231PS Z4, Z5, Z1
+	VMOVUPS     Z1, K1, (SI)(R9*1)
+	VMOVUPS.Z   (SI)(R9*2), K1, Z4
+	VFMADD231PS Z4, Z5, Z2
+	VMOVUPS     Z2, K1, (SI)(R9*2)
+	VMOVUPS.Z   (SI)(R10*1), K1, Z4
+	VFMADD231PS Z4, Z5, Z3
+	VMOVUPS     Z3, K1, (SI)(R10*1)
+	JMP         gemmKernelZ4x16_next
+
+gemmKernelZ4x16_masked_beta1:
+	VMOVUPS.Z (SI), K1, Z4
+	VADDPS    Z4, Z0, Z0
+	VMOVUPS   Z0, K1, (SI)
+	VMOVUPS.Z (SI)(R9*1), K1, Z4
+	VADDPS    Z4, Z1, Z1
+	VMOVUPS   Z1, K1, (SI)(R9*1)
+	VMOVUPS.Z (SI)(R9*2), K1, Z4
+	VADDPS    Z4, Z2, Z2
+	VMOVUPS   Z2, K1, (SI)(R9*2)
+	VMOVUPS.Z (SI)(R10*1), K1, Z4
+	VADDPS    Z4, Z3, Z3
+	VMOVUPS   Z3, K1, (SI)(R10*1)
+	JMP       gemmKernelZ4x16_next
+
+gemmKernelZ4x16_masked_beta0:
+	VMOVUPS Z0, K1, (SI)
+	VMOVUPS Z1, K1, (SI)(R9*1)
+	VMOVUPS Z2, K1, (SI)(R9*2)
+	VMOVUPS Z3, K1, (SI)(R10*1)
+
+gemmKernelZ4x16_next:
+	MOVQ as+32(FP), R10
+	SHLQ $0x02, R10
+	ADDQ R10, AX
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	DECQ DI
+	JNZ  gemmKernelZ4x16_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ4x32(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ4x32(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+	LEAQ (CX)(CX*2), R8
+
+gemmKernelZ4x32_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	MOVQ   AX, R9
+	MOVQ   b+40(FP), R10
+	MOVQ   k+0(FP), R11
+	SHRQ   $0x02, R11
+	JZ     gemmKernelZ4x32_ktail
+
+gemmKernelZ4x32_k4:
+	VMOVUPS      (R10), Z8
+	VMOVUPS      64(R10), Z9
+	VBROADCASTSS (R9), Z10
+	VFMADD231PS  Z8, Z10, Z0
+	VFMADD231PS  Z9, Z10, Z1
+	VBROADCASTSS (R9)(CX*1), Z10
+	VFMADD231PS  Z8, Z10, Z2
+	VFMADD231PS  Z9, Z10, Z3
+	VBROADCASTSS (R9)(CX*2), Z10
+	VFMADD231PS  Z8, Z10, Z4
+	VFMADD231PS  Z9, Z10, Z5
+	VBROADCASTSS (R9)(R8*1), Z10
+	VFMADD231PS  Z8, Z10, Z6
+	VFMADD231PS  Z9, Z10, Z7
+	ADDQ         DX, R9
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z8
+	VMOVUPS      64(R10), Z9
+	VBROADCASTSS (R9), Z10
+	VFMADD231PS  Z8, Z10, Z0
+	VFMADD231PS  Z9, Z10, Z1
+	VBROADCASTSS (R9)(CX*1), Z10
+	VFMADD231PS  Z8, Z10, Z2
+	VFMADD231PS  Z9, Z10, Z3
+	VBROADCASTSS (R9)(CX*2), Z10
+	VFMADD231PS  Z8, Z10, Z4
+	VFMADD231PS  Z9, Z10, Z5
+	VBROADCASTSS (R9)(R8*1), Z10
+	VFMADD231PS  Z8, Z10, Z6
+	VFMADD231PS  Z9, Z10, Z7
+	ADDQ         DX, R9
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z8
+	VMOVUPS      64(R10), Z9
+	VBROADCASTSS (R9), Z10
+	VFMADD231PS  Z8, Z10, Z0
+	VFMADD231PS  Z9, Z10, Z1
+	VBROADCASTSS (R9)(CX*1), Z10
+	VFMADD231PS  Z8, Z10, Z2
+	VFMADD231PS  Z9, Z10, Z3
+	VBROADCASTSS (R9)(CX*2), Z10
+	VFMADD231PS  Z8, Z10, Z4
+	VFMADD231PS  Z9, Z10, Z5
+	VBROADCASTSS (R9)(R8*1), Z10
+	VFMADD231PS  Z8, Z10, Z6
+	VFMADD231PS  Z9, Z10, Z7
+	ADDQ         DX, R9
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z8
+	VMOVUPS      64(R10), Z9
+	VBROADCASTSS (R9), Z10
+	VFMADD231PS  Z8, Z10, Z0
+	VFMADD231PS  Z9, Z10, Z1
+	VBROADCASTSS (R9)(CX*1), Z10
+	VFMADD231PS  Z8, Z10, Z2
+	VFMADD231PS  Z9, Z10, Z3
+	VBROADCASTSS (R9)(CX*2), Z10
+	VFMADD231PS  Z8, Z10, Z4
+	VFMADD231PS  Z9, Z10, Z5
+	VBROADCASTSS (R9)(R8*1), Z10
+	VFMADD231PS  Z8, Z10, Z6
+	VFMADD231PS  Z9, Z10, Z7
+	ADDQ         DX, R9
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ4x32_k4
+
+gemmKernelZ4x32_ktail:
+	MOVQ k+0(FP), R11
+	ANDQ $0x03, R11
+	JZ   gemmKernelZ4x32_epilogue
+
+gemmKernelZ4x32_k1:
+	VMOVUPS      (R10), Z8
+	VMOVUPS      64(R10), Z9
+	VBROADCASTSS (R9), Z10
+	VFMADD231PS  Z8, Z10, Z0
+	VFMADD231PS  Z9, Z10, Z1
+	VBROADCASTSS (R9)(CX*1), Z10
+	VFMADD231PS  Z8, Z10, Z2
+	VFMADD231PS  Z9, Z10, Z3
+	VBROADCASTSS (R9)(CX*2), Z10
+	VFMADD231PS  Z8, Z10, Z4
+	VFMADD231PS  Z9, Z10, Z5
+	VBROADCASTSS (R9)(R8*1), Z10
+	VFMADD231PS  Z8, Z10, Z6
+	VFMADD231PS  Z9, Z10, Z7
+	ADDQ         DX, R9
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ4x32_k1
+
+gemmKernelZ4x32_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ4x32_alpha1
+	VBROADCASTSS alpha+80(FP), Z8
+	VMULPS       Z8, Z0, Z0
+	VMULPS       Z8, Z1, Z1
+	VMULPS       Z8, Z2, Z2
+	VMULPS       Z8, Z3, Z3
+	VMULPS       Z8, Z4, Z4
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z8, Z6, Z6
+	VMULPS       Z8, Z7, Z7
+
+gemmKernelZ4x32_alpha1:
+	MOVQ         ldc+64(FP), R9
+	SHLQ         $0x02, R9
+	LEAQ         (R9)(R9*2), R10
+	LEAQ         (SI)(R9*4), R11
+	MOVQ         mask+96(FP), R11
+	KMOVW        R11, K1
+	VBROADCASTSS beta+84(FP), Z10
+	MOVQ         mode+88(FP), R12
+	ANDQ         $0x03, R12
+	CMPQ         R11, $0x0000ffff
+	JNE          gemmKernelZ4x32_masked
+	CMPQ         R12, $0x00
+	JE           gemmKernelZ4x32_beta0
+	CMPQ         R12, $0x01
+	JE           gemmKernelZ4x32_beta1
+	VFMADD231PS  (SI), Z10, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  64(SI), Z10, Z1
+	VMOVUPS      Z1, 64(SI)
+	VFMADD231PS  (SI)(R9*1), Z10, Z2
+	VMOVUPS      Z2, (SI)(R9*1)
+	VFMADD231PS  64(SI)(R9*1), Z10, Z3
+	VMOVUPS      Z3, 64(SI)(R9*1)
+	VFMADD231PS  (SI)(R9*2), Z10, Z4
+	VMOVUPS      Z4, (SI)(R9*2)
+	VFMADD231PS  64(SI)(R9*2), Z10, Z5
+	VMOVUPS      Z5, 64(SI)(R9*2)
+	VFMADD231PS  (SI)(R10*1), Z10, Z6
+	VMOVUPS      Z6, (SI)(R10*1)
+	VFMADD231PS  64(SI)(R10*1), Z10, Z7
+	VMOVUPS      Z7, 64(SI)(R10*1)
+	JMP          gemmKernelZ4x32_next
+
+gemmKernelZ4x32_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  64(SI), Z1, Z1
+	VMOVUPS Z1, 64(SI)
+	VADDPS  (SI)(R9*1), Z2, Z2
+	VMOVUPS Z2, (SI)(R9*1)
+	VADDPS  64(SI)(R9*1), Z3, Z3
+	VMOVUPS Z3, 64(SI)(R9*1)
+	VADDPS  (SI)(R9*2), Z4, Z4
+	VMOVUPS Z4, (SI)(R9*2)
+	VADDPS  64(SI)(R9*2), Z5, Z5
+	VMOVUPS Z5, 64(SI)(R9*2)
+	VADDPS  (SI)(R10*1), Z6, Z6
+	VMOVUPS Z6, (SI)(R10*1)
+	VADDPS  64(SI)(R10*1), Z7, Z7
+	VMOVUPS Z7, 64(SI)(R10*1)
+	JMP     gemmKernelZ4x32_next
+
+gemmKernelZ4x32_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, (SI)(R9*1)
+	VMOVUPS Z3, 64(SI)(R9*1)
+	VMOVUPS Z4, (SI)(R9*2)
+	VMOVUPS Z5, 64(SI)(R9*2)
+	VMOVUPS Z6, (SI)(R10*1)
+	VMOVUPS Z7, 64(SI)(R10*1)
+	JMP     gemmKernelZ4x32_next
+
+gemmKernelZ4x32_masked:
+	CMPQ        R12, $0x00
+	JE          gemmKernelZ4x32_masked_beta0
+	CMPQ        R12, $0x01
+	JE          gemmKernelZ4x32_masked_beta1
+	VFMADD231PS (SI), Z10, Z0
+	VMOVUPS     Z0, (SI)
+	VMOVUPS.Z   64(SI), K1, Z8
+	VFMADD231PS Z8, Z10, Z1
+	VMOVUPS     Z1, K1, 64(SI)
+	VFMADD231PS (SI)(R9*1), Z10, Z2
+	VMOVUPS     Z2, (SI)(R9*1)
+	VMOVUPS.Z   64(SI)(R9*1), K1, Z8
+	VFMADD231PS Z8, Z10, Z3
+	VMOVUPS     Z3, K1, 64(SI)(R9*1)
+	VFMADD231PS (SI)(R9*2), Z10, Z4
+	VMOVUPS     Z4, (SI)(R9*2)
+	VMOVUPS.Z   64(SI)(R9*2), K1, Z8
+	VFMADD231PS Z8, Z10, Z5
+	VMOVUPS     Z5, K1, 64(SI)(R9*2)
+	VFMADD231PS (SI)(R10*1), Z10, Z6
+	VMOVUPS     Z6, (SI)(R10*1)
+	VMOVUPS.Z   64(SI)(R10*1), K1, Z8
+	VFMADD231PS Z8, Z10, Z7
+	VMOVUPS     Z7, K1, 64(SI)(R10*1)
+	JMP         gemmKernelZ4x32_next
+
+gemmKernelZ4x32_masked_beta1:
+	VADDPS    (SI), Z0, Z0
+	VMOVUPS   Z0, (SI)
+	VMOVUPS.Z 64(SI), K1, Z8
+	VADDPS    Z8, Z1, Z1
+	VMOVUPS   Z1, K1, 64(SI)
+	VADDPS    (SI)(R9*1), Z2, Z2
+	VMOVUPS   Z2, (SI)(R9*1)
+	VMOVUPS.Z 64(SI)(R9*1), K1, Z8
+	VADDPS    Z8, Z3, Z3
+	VMOVUPS   Z3, K1, 64(SI)(R9*1)
+	VADDPS    (SI)(R9*2), Z4, Z4
+	VMOVUPS   Z4, (SI)(R9*2)
+	VMOVUPS.Z 64(SI)(R9*2), K1, Z8
+	VADDPS    Z8, Z5, Z5
+	VMOVUPS   Z5, K1, 64(SI)(R9*2)
+	VADDPS    (SI)(R10*1), Z6, Z6
+	VMOVUPS   Z6, (SI)(R10*1)
+	VMOVUPS.Z 64(SI)(R10*1), K1, Z8
+	VADDPS    Z8, Z7, Z7
+	VMOVUPS   Z7, K1, 64(SI)(R10*1)
+	JMP       gemmKernelZ4x32_next
+
+gemmKernelZ4x32_masked_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, K1, 64(SI)
+	VMOVUPS Z2, (SI)(R9*1)
+	VMOVUPS Z3, K1, 64(SI)(R9*1)
+	VMOVUPS Z4, (SI)(R9*2)
+	VMOVUPS Z5, K1, 64(SI)(R9*2)
+	VMOVUPS Z6, (SI)(R10*1)
+	VMOVUPS Z7, K1, 64(SI)(R10*1)
+
+gemmKernelZ4x32_next:
+	MOVQ as+32(FP), R10
+	SHLQ $0x02, R10
+	ADDQ R10, AX
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	DECQ DI
+	JNZ  gemmKernelZ4x32_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ4x48(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ4x48(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+	LEAQ (CX)(CX*2), R8
+
+gemmKernelZ4x48_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	MOVQ   AX, R9
+	MOVQ   b+40(FP), R10
+	MOVQ   k+0(FP), R11
+	SHRQ   $0x02, R11
+	JZ     gemmKernelZ4x48_ktail
+
+gemmKernelZ4x48_k4:
+	VMOVUPS      (R10), Z12
+	VMOVUPS      64(R10), Z13
+	VMOVUPS      128(R10), Z14
+	VBROADCASTSS (R9), Z15
+	VFMADD231PS  Z12, Z15, Z0
+	VFMADD231PS  Z13, Z15, Z1
+	VFMADD231PS  Z14, Z15, Z2
+	VBROADCASTSS (R9)(CX*1), Z15
+	VFMADD231PS  Z12, Z15, Z3
+	VFMADD231PS  Z13, Z15, Z4
+	VFMADD231PS  Z14, Z15, Z5
+	VBROADCASTSS (R9)(CX*2), Z15
+	VFMADD231PS  Z12, Z15, Z6
+	VFMADD231PS  Z13, Z15, Z7
+	VFMADD231PS  Z14, Z15, Z8
+	VBROADCASTSS (R9)(R8*1), Z15
+	VFMADD231PS  Z12, Z15, Z9
+	VFMADD231PS  Z13, Z15, Z10
+	VFMADD231PS  Z14, Z15, Z11
+	ADDQ         DX, R9
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z12
+	VMOVUPS      64(R10), Z13
+	VMOVUPS      128(R10), Z14
+	VBROADCASTSS (R9), Z15
+	VFMADD231PS  Z12, Z15, Z0
+	VFMADD231PS  Z13, Z15, Z1
+	VFMADD231PS  Z14, Z15, Z2
+	VBROADCASTSS (R9)(CX*1), Z15
+	VFMADD231PS  Z12, Z15, Z3
+	VFMADD231PS  Z13, Z15, Z4
+	VFMADD231PS  Z14, Z15, Z5
+	VBROADCASTSS (R9)(CX*2), Z15
+	VFMADD231PS  Z12, Z15, Z6
+	VFMADD231PS  Z13, Z15, Z7
+	VFMADD231PS  Z14, Z15, Z8
+	VBROADCASTSS (R9)(R8*1), Z15
+	VFMADD231PS  Z12, Z15, Z9
+	VFMADD231PS  Z13, Z15, Z10
+	VFMADD231PS  Z14, Z15, Z11
+	ADDQ         DX, R9
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z12
+	VMOVUPS      64(R10), Z13
+	VMOVUPS      128(R10), Z14
+	VBROADCASTSS (R9), Z15
+	VFMADD231PS  Z12, Z15, Z0
+	VFMADD231PS  Z13, Z15, Z1
+	VFMADD231PS  Z14, Z15, Z2
+	VBROADCASTSS (R9)(CX*1), Z15
+	VFMADD231PS  Z12, Z15, Z3
+	VFMADD231PS  Z13, Z15, Z4
+	VFMADD231PS  Z14, Z15, Z5
+	VBROADCASTSS (R9)(CX*2), Z15
+	VFMADD231PS  Z12, Z15, Z6
+	VFMADD231PS  Z13, Z15, Z7
+	VFMADD231PS  Z14, Z15, Z8
+	VBROADCASTSS (R9)(R8*1), Z15
+	VFMADD231PS  Z12, Z15, Z9
+	VFMADD231PS  Z13, Z15, Z10
+	VFMADD231PS  Z14, Z15, Z11
+	ADDQ         DX, R9
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z12
+	VMOVUPS      64(R10), Z13
+	VMOVUPS      128(R10), Z14
+	VBROADCASTSS (R9), Z15
+	VFMADD231PS  Z12, Z15, Z0
+	VFMADD231PS  Z13, Z15, Z1
+	VFMADD231PS  Z14, Z15, Z2
+	VBROADCASTSS (R9)(CX*1), Z15
+	VFMADD231PS  Z12, Z15, Z3
+	VFMADD231PS  Z13, Z15, Z4
+	VFMADD231PS  Z14, Z15, Z5
+	VBROADCASTSS (R9)(CX*2), Z15
+	VFMADD231PS  Z12, Z15, Z6
+	VFMADD231PS  Z13, Z15, Z7
+	VFMADD231PS  Z14, Z15, Z8
+	VBROADCASTSS (R9)(R8*1), Z15
+	VFMADD231PS  Z12, Z15, Z9
+	VFMADD231PS  Z13, Z15, Z10
+	VFMADD231PS  Z14, Z15, Z11
+	ADDQ         DX, R9
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ4x48_k4
+
+gemmKernelZ4x48_ktail:
+	MOVQ k+0(FP), R11
+	ANDQ $0x03, R11
+	JZ   gemmKernelZ4x48_epilogue
+
+gemmKernelZ4x48_k1:
+	VMOVUPS      (R10), Z12
+	VMOVUPS      64(R10), Z13
+	VMOVUPS      128(R10), Z14
+	VBROADCASTSS (R9), Z15
+	VFMADD231PS  Z12, Z15, Z0
+	VFMADD231PS  Z13, Z15, Z1
+	VFMADD231PS  Z14, Z15, Z2
+	VBROADCASTSS (R9)(CX*1), Z15
+	VFMADD231PS  Z12, Z15, Z3
+	VFMADD231PS  Z13, Z15, Z4
+	VFMADD231PS  Z14, Z15, Z5
+	VBROADCASTSS (R9)(CX*2), Z15
+	VFMADD231PS  Z12, Z15, Z6
+	VFMADD231PS  Z13, Z15, Z7
+	VFMADD231PS  Z14, Z15, Z8
+	VBROADCASTSS (R9)(R8*1), Z15
+	VFMADD231PS  Z12, Z15, Z9
+	VFMADD231PS  Z13, Z15, Z10
+	VFMADD231PS  Z14, Z15, Z11
+	ADDQ         DX, R9
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ4x48_k1
+
+gemmKernelZ4x48_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ4x48_alpha1
+	VBROADCASTSS alpha+80(FP), Z12
+	VMULPS       Z12, Z0, Z0
+	VMULPS       Z12, Z1, Z1
+	VMULPS       Z12, Z2, Z2
+	VMULPS       Z12, Z3, Z3
+	VMULPS       Z12, Z4, Z4
+	VMULPS       Z12, Z5, Z5
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z12, Z7, Z7
+	VMULPS       Z12, Z8, Z8
+	VMULPS       Z12, Z9, Z9
+	VMULPS       Z12, Z10, Z10
+	VMULPS       Z12, Z11, Z11
+
+gemmKernelZ4x48_alpha1:
+	MOVQ         ldc+64(FP), R9
+	SHLQ         $0x02, R9
+	LEAQ         (R9)(R9*2), R10
+	LEAQ         (SI)(R9*4), R11
+	MOVQ         mask+96(FP), R11
+	KMOVW        R11, K1
+	VBROADCASTSS beta+84(FP), Z15
+	MOVQ         mode+88(FP), R12
+	ANDQ         $0x03, R12
+	CMPQ         R11, $0x0000ffff
+	JNE          gemmKernelZ4x48_masked
+	CMPQ         R12, $0x00
+	JE           gemmKernelZ4x48_beta0
+	CMPQ         R12, $0x01
+	JE           gemmKernelZ4x48_beta1
+	VFMADD231PS  (SI), Z15, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  64(SI), Z15, Z1
+	VMOVUPS      Z1, 64(SI)
+	VFMADD231PS  128(SI), Z15, Z2
+	VMOVUPS      Z2, 128(SI)
+	VFMADD231PS  (SI)(R9*1), Z15, Z3
+	VMOVUPS      Z3, (SI)(R9*1)
+	VFMADD231PS  64(SI)(R9*1), Z15, Z4
+	VMOVUPS      Z4, 64(SI)(R9*1)
+	VFMADD231PS  128(SI)(R9*1), Z15, Z5
+	VMOVUPS      Z5, 128(SI)(R9*1)
+	VFMADD231PS  (SI)(R9*2), Z15, Z6
+	VMOVUPS      Z6, (SI)(R9*2)
+	VFMADD231PS  64(SI)(R9*2), Z15, Z7
+	VMOVUPS      Z7, 64(SI)(R9*2)
+	VFMADD231PS  128(SI)(R9*2), Z15, Z8
+	VMOVUPS      Z8, 128(SI)(R9*2)
+	VFMADD231PS  (SI)(R10*1), Z15, Z9
+	VMOVUPS      Z9, (SI)(R10*1)
+	VFMADD231PS  64(SI)(R10*1), Z15, Z10
+	VMOVUPS      Z10, 64(SI)(R10*1)
+	VFMADD231PS  128(SI)(R10*1), Z15, Z11
+	VMOVUPS      Z11, 128(SI)(R10*1)
+	JMP          gemmKernelZ4x48_next
+
+gemmKernelZ4x48_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  64(SI), Z1, Z1
+	VMOVUPS Z1, 64(SI)
+	VADDPS  128(SI), Z2, Z2
+	VMOVUPS Z2, 128(SI)
+	VADDPS  (SI)(R9*1), Z3, Z3
+	VMOVUPS Z3, (SI)(R9*1)
+	VADDPS  64(SI)(R9*1), Z4, Z4
+	VMOVUPS Z4, 64(SI)(R9*1)
+	VADDPS  128(SI)(R9*1), Z5, Z5
+	VMOVUPS Z5, 128(SI)(R9*1)
+	VADDPS  (SI)(R9*2), Z6, Z6
+	VMOVUPS Z6, (SI)(R9*2)
+	VADDPS  64(SI)(R9*2), Z7, Z7
+	VMOVUPS Z7, 64(SI)(R9*2)
+	VADDPS  128(SI)(R9*2), Z8, Z8
+	VMOVUPS Z8, 128(SI)(R9*2)
+	VADDPS  (SI)(R10*1), Z9, Z9
+	VMOVUPS Z9, (SI)(R10*1)
+	VADDPS  64(SI)(R10*1), Z10, Z10
+	VMOVUPS Z10, 64(SI)(R10*1)
+	VADDPS  128(SI)(R10*1), Z11, Z11
+	VMOVUPS Z11, 128(SI)(R10*1)
+	JMP     gemmKernelZ4x48_next
+
+gemmKernelZ4x48_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, 128(SI)
+	VMOVUPS Z3, (SI)(R9*1)
+	VMOVUPS Z4, 64(SI)(R9*1)
+	VMOVUPS Z5, 128(SI)(R9*1)
+	VMOVUPS Z6, (SI)(R9*2)
+	VMOVUPS Z7, 64(SI)(R9*2)
+	VMOVUPS Z8, 128(SI)(R9*2)
+	VMOVUPS Z9, (SI)(R10*1)
+	VMOVUPS Z10, 64(SI)(R10*1)
+	VMOVUPS Z11, 128(SI)(R10*1)
+	JMP     gemmKernelZ4x48_next
+
+gemmKernelZ4x48_masked:
+	CMPQ        R12, $0x00
+	JE          gemmKernelZ4x48_masked_beta0
+	CMPQ        R12, $0x01
+	JE          gemmKernelZ4x48_masked_beta1
+	VFMADD231PS (SI), Z15, Z0
+	VMOVUPS     Z0, (SI)
+	VFMADD231PS 64(SI), Z15, Z1
+	VMOVUPS     Z1, 64(SI)
+	VMOVUPS.Z   128(SI), K1, Z12
+	VFMADD231PS Z12, Z15, Z2
+	VMOVUPS     Z2, K1, 128(SI)
+	VFMADD231PS (SI)(R9*1), Z15, Z3
+	VMOVUPS     Z3, (SI)(R9*1)
+	VFMADD231PS 64(SI)(R9*1), Z15, Z4
+	VMOVUPS     Z4, 64(SI)(R9*1)
+	VMOVUPS.Z   128(SI)(R9*1), K1, Z12
+	VFMADD231PS Z12, Z15, Z5
+	VMOVUPS     Z5, K1, 128(SI)(R9*1)
+	VFMADD231PS (SI)(R9*2), Z15, Z6
+	VMOVUPS     Z6, (SI)(R9*2)
+	VFMADD231PS 64(SI)(R9*2), Z15, Z7
+	VMOVUPS     Z7, 64(SI)(R9*2)
+	VMOVUPS.Z   128(SI)(R9*2), K1, Z12
+	VFMADD231PS Z12, Z15, Z8
+	VMOVUPS     Z8, K1, 128(SI)(R9*2)
+	VFMADD231PS (SI)(R10*1), Z15, Z9
+	VMOVUPS     Z9, (SI)(R10*1)
+	VFMADD231PS 64(SI)(R10*1), Z15, Z10
+	VMOVUPS     Z10, 64(SI)(R10*1)
+	VMOVUPS.Z   128(SI)(R10*1), K1, Z12
+	VFMADD231PS Z12, Z15, Z11
+	VMOVUPS     Z11, K1, 128(SI)(R10*1)
+	JMP         gemmKernelZ4x48_next
+
+gemmKernelZ4x48_masked_beta1:
+	VADDPS    (SI), Z0, Z0
+	VMOVUPS   Z0, (SI)
+	VADDPS    64(SI), Z1, Z1
+	VMOVUPS   Z1, 64(SI)
+	VMOVUPS.Z 128(SI), K1, Z12
+	VADDPS    Z12, Z2, Z2
+	VMOVUPS   Z2, K1, 128(SI)
+	VADDPS    (SI)(R9*1), Z3, Z3
+	VMOVUPS   Z3, (SI)(R9*1)
+	VADDPS    64(SI)(R9*1), Z4, Z4
+	VMOVUPS   Z4, 64(SI)(R9*1)
+	VMOVUPS.Z 128(SI)(R9*1), K1, Z12
+	VADDPS    Z12, Z5, Z5
+	VMOVUPS   Z5, K1, 128(SI)(R9*1)
+	VADDPS    (SI)(R9*2), Z6, Z6
+	VMOVUPS   Z6, (SI)(R9*2)
+	VADDPS    64(SI)(R9*2), Z7, Z7
+	VMOVUPS   Z7, 64(SI)(R9*2)
+	VMOVUPS.Z 128(SI)(R9*2), K1, Z12
+	VADDPS    Z12, Z8, Z8
+	VMOVUPS   Z8, K1, 128(SI)(R9*2)
+	VADDPS    (SI)(R10*1), Z9, Z9
+	VMOVUPS   Z9, (SI)(R10*1)
+	VADDPS    64(SI)(R10*1), Z10, Z10
+	VMOVUPS   Z10, 64(SI)(R10*1)
+	VMOVUPS.Z 128(SI)(R10*1), K1, Z12
+	VADDPS    Z12, Z11, Z11
+	VMOVUPS   Z11, K1, 128(SI)(R10*1)
+	JMP       gemmKernelZ4x48_next
+
+gemmKernelZ4x48_masked_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, K1, 128(SI)
+	VMOVUPS Z3, (SI)(R9*1)
+	VMOVUPS Z4, 64(SI)(R9*1)
+	VMOVUPS Z5, K1, 128(SI)(R9*1)
+	VMOVUPS Z6, (SI)(R9*2)
+	VMOVUPS Z7, 64(SI)(R9*2)
+	VMOVUPS Z8, K1, 128(SI)(R9*2)
+	VMOVUPS Z9, (SI)(R10*1)
+	VMOVUPS Z10, 64(SI)(R10*1)
+	VMOVUPS Z11, K1, 128(SI)(R10*1)
+
+gemmKernelZ4x48_next:
+	MOVQ as+32(FP), R10
+	SHLQ $0x02, R10
+	ADDQ R10, AX
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	DECQ DI
+	JNZ  gemmKernelZ4x48_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ5x16(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ5x16(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+	LEAQ (CX)(CX*2), R8
+
+gemmKernelZ5x16_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	MOVQ   AX, R9
+	LEAQ   (R9)(CX*4), R12
+	MOVQ   b+40(FP), R10
+	MOVQ   k+0(FP), R11
+	SHRQ   $0x02, R11
+	JZ     gemmKernelZ5x16_ktail
+
+gemmKernelZ5x16_k4:
+	VMOVUPS      (R10), Z5
+	VBROADCASTSS (R9), Z6
+	VFMADD231PS  Z5, Z6, Z0
+	VBROADCASTSS (R9)(CX*1), Z6
+	VFMADD231PS  Z5, Z6, Z1
+	VBROADCASTSS (R9)(CX*2), Z6
+	VFMADD231PS  Z5, Z6, Z2
+	VBROADCASTSS (R9)(R8*1), Z6
+	VFMADD231PS  Z5, Z6, Z3
+	VBROADCASTSS (R12), Z6
+	VFMADD231PS  Z5, Z6, Z4
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z5
+	VBROADCASTSS (R9), Z6
+	VFMADD231PS  Z5, Z6, Z0
+	VBROADCASTSS (R9)(CX*1), Z6
+	VFMADD231PS  Z5, Z6, Z1
+	VBROADCASTSS (R9)(CX*2), Z6
+	VFMADD231PS  Z5, Z6, Z2
+	VBROADCASTSS (R9)(R8*1), Z6
+	VFMADD231PS  Z5, Z6, Z3
+	VBROADCASTSS (R12), Z6
+	VFMADD231PS  Z5, Z6, Z4
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z5
+	VBROADCASTSS (R9), Z6
+	VFMADD231PS  Z5, Z6, Z0
+	VBROADCASTSS (R9)(CX*1), Z6
+	VFMADD231PS  Z5, Z6, Z1
+	VBROADCASTSS (R9)(CX*2), Z6
+	VFMADD231PS  Z5, Z6, Z2
+	VBROADCASTSS (R9)(R8*1), Z6
+	VFMADD231PS  Z5, Z6, Z3
+	VBROADCASTSS (R12), Z6
+	VFMADD231PS  Z5, Z6, Z4
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z5
+	VBROADCASTSS (R9), Z6
+	VFMADD231PS  Z5, Z6, Z0
+	VBROADCASTSS (R9)(CX*1), Z6
+	VFMADD231PS  Z5, Z6, Z1
+	VBROADCASTSS (R9)(CX*2), Z6
+	VFMADD231PS  Z5, Z6, Z2
+	VBROADCASTSS (R9)(R8*1), Z6
+	VFMADD231PS  Z5, Z6, Z3
+	VBROADCASTSS (R12), Z6
+	VFMADD231PS  Z5, Z6, Z4
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ5x16_k4
+
+gemmKernelZ5x16_ktail:
+	MOVQ k+0(FP), R11
+	ANDQ $0x03, R11
+	JZ   gemmKernelZ5x16_epilogue
+
+gemmKernelZ5x16_k1:
+	VMOVUPS      (R10), Z5
+	VBROADCASTSS (R9), Z6
+	VFMADD231PS  Z5, Z6, Z0
+	VBROADCASTSS (R9)(CX*1), Z6
+	VFMADD231PS  Z5, Z6, Z1
+	VBROADCASTSS (R9)(CX*2), Z6
+	VFMADD231PS  Z5, Z6, Z2
+	VBROADCASTSS (R9)(R8*1), Z6
+	VFMADD231PS  Z5, Z6, Z3
+	VBROADCASTSS (R12), Z6
+	VFMADD231PS  Z5, Z6, Z4
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ5x16_k1
+
+gemmKernelZ5x16_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ5x16_alpha1
+	VBROADCASTSS alpha+80(FP), Z5
+	VMULPS       Z5, Z0, Z0
+	VMULPS       Z5, Z1, Z1
+	VMULPS       Z5, Z2, Z2
+	VMULPS       Z5, Z3, Z3
+	VMULPS       Z5, Z4, Z4
+
+gemmKernelZ5x16_alpha1:
+	MOVQ         ldc+64(FP), R9
+	SHLQ         $0x02, R9
+	LEAQ         (R9)(R9*2), R10
+	LEAQ         (SI)(R9*4), R11
+	MOVQ         mask+96(FP), R12
+	KMOVW        R12, K1
+	VBROADCASTSS beta+84(FP), Z6
+	MOVQ         mode+88(FP), R13
+	ANDQ         $0x03, R13
+	CMPQ         R12, $0x0000ffff
+	JNE          gemmKernelZ5x16_masked
+	CMPQ         R13, $0x00
+	JE           gemmKernelZ5x16_beta0
+	CMPQ         R13, $0x01
+	JE           gemmKernelZ5x16_beta1
+	VFMADD231PS  (SI), Z6, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  (SI)(R9*1), Z6, Z1
+	VMOVUPS      Z1, (SI)(R9*1)
+	VFMADD231PS  (SI)(R9*2), Z6, Z2
+	VMOVUPS      Z2, (SI)(R9*2)
+	VFMADD231PS  (SI)(R10*1), Z6, Z3
+	VMOVUPS      Z3, (SI)(R10*1)
+	VFMADD231PS  (R11), Z6, Z4
+	VMOVUPS      Z4, (R11)
+	JMP          gemmKernelZ5x16_next
+
+gemmKernelZ5x16_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  (SI)(R9*1), Z1, Z1
+	VMOVUPS Z1, (SI)(R9*1)
+	VADDPS  (SI)(R9*2), Z2, Z2
+	VMOVUPS Z2, (SI)(R9*2)
+	VADDPS  (SI)(R10*1), Z3, Z3
+	VMOVUPS Z3, (SI)(R10*1)
+	VADDPS  (R11), Z4, Z4
+	VMOVUPS Z4, (R11)
+	JMP     gemmKernelZ5x16_next
+
+gemmKernelZ5x16_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, (SI)(R9*1)
+	VMOVUPS Z2, (SI)(R9*2)
+	VMOVUPS Z3, (SI)(R10*1)
+	VMOVUPS Z4, (R11)
+	JMP     gemmKernelZ5x16_next
+
+gemmKernelZ5x16_masked:
+	CMPQ        R13, $0x00
+	JE          gemmKernelZ5x16_masked_beta0
+	CMPQ        R13, $0x01
+	JE          gemmKernelZ5x16_masked_beta1
+	VMOVUPS.Z   (SI), K1, Z5
+	VFMADD231PS Z5, Z6, Z0
+	VMOVUPS     Z0, K1, (SI)
+	VMOVUPS.Z   (SI)(R9*1), K1, Z5
+	VFMADD231PS Z5, Z6, Z1
+	VMOVUPS     Z1, K1, (SI)(R9*1)
+	VMOVUPS.Z   (SI)(R9*2), K1, Z5
+	VFMADD231PS Z5, Z6, Z2
+	VMOVUPS     Z2, K1, (SI)(R9*2)
+	VMOVUPS.Z   (SI)(R10*1), K1, Z5
+	VFMADD231PS Z5, Z6, Z3
+	VMOVUPS     Z3, K1, (SI)(R10*1)
+	VMOVUPS.Z   (R11), K1, Z5
+	VFMADD231PS Z5, Z6, Z4
+	VMOVUPS     Z4, K1, (R11)
+	JMP         gemmKernelZ5x16_next
+
+gemmKernelZ5x16_masked_beta1:
+	VMOVUPS.Z (SI), K1, Z5
+	VADDPS    Z5, Z0, Z0
+	VMOVUPS   Z0, K1, (SI)
+	VMOVUPS.Z (SI)(R9*1), K1, Z5
+	VADDPS    Z5, Z1, Z1
+	VMOVUPS   Z1, K1, (SI)(R9*1)
+	VMOVUPS.Z (SI)(R9*2), K1, Z5
+	VADDPS    Z5, Z2, Z2
+	VMOVUPS   Z2, K1, (SI)(R9*2)
+	VMOVUPS.Z (SI)(R10*1), K1, Z5
+	VADDPS    Z5, Z3, Z3
+	VMOVUPS   Z3, K1, (SI)(R10*1)
+	VMOVUPS.Z (R11), K1, Z5
+	VADDPS    Z5, Z4, Z4
+	VMOVUPS   Z4, K1, (R11)
+	JMP       gemmKernelZ5x16_next
+
+gemmKernelZ5x16_masked_beta0:
+	VMOVUPS Z0, K1, (SI)
+	VMOVUPS Z1, K1, (SI)(R9*1)
+	VMOVUPS Z2, K1, (SI)(R9*2)
+	VMOVUPS Z3, K1, (SI)(R10*1)
+	VMOVUPS Z4, K1, (R11)
+
+gemmKernelZ5x16_next:
+	MOVQ as+32(FP), R10
+	SHLQ $0x02, R10
+	ADDQ R10, AX
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	DECQ DI
+	JNZ  gemmKernelZ5x16_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ5x32(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ5x32(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+	LEAQ (CX)(CX*2), R8
+
+gemmKernelZ5x32_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	MOVQ   AX, R9
+	LEAQ   (R9)(CX*4), R12
+	MOVQ   b+40(FP), R10
+	MOVQ   k+0(FP), R11
+	SHRQ   $0x02, R11
+	JZ     gemmKernelZ5x32_ktail
+
+gemmKernelZ5x32_k4:
+	VMOVUPS      (R10), Z10
+	VMOVUPS      64(R10), Z11
+	VBROADCASTSS (R9), Z12
+	VFMADD231PS  Z10, Z12, Z0
+	VFMADD231PS  Z11, Z12, Z1
+	VBROADCASTSS (R9)(CX*1), Z12
+	VFMADD231PS  Z10, Z12, Z2
+	VFMADD231PS  Z11, Z12, Z3
+	VBROADCASTSS (R9)(CX*2), Z12
+	VFMADD231PS  Z10, Z12, Z4
+	VFMADD231PS  Z11, Z12, Z5
+	VBROADCASTSS (R9)(R8*1), Z12
+	VFMADD231PS  Z10, Z12, Z6
+	VFMADD231PS  Z11, Z12, Z7
+	VBROADCASTSS (R12), Z12
+	VFMADD231PS  Z10, Z12, Z8
+	VFMADD231PS  Z11, Z12, Z9
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z10
+	VMOVUPS      64(R10), Z11
+	VBROADCASTSS (R9), Z12
+	VFMADD231PS  Z10, Z12, Z0
+	VFMADD231PS  Z11, Z12, Z1
+	VBROADCASTSS (R9)(CX*1), Z12
+	VFMADD231PS  Z10, Z12, Z2
+	VFMADD231PS  Z11, Z12, Z3
+	VBROADCASTSS (R9)(CX*2), Z12
+	VFMADD231PS  Z10, Z12, Z4
+	VFMADD231PS  Z11, Z12, Z5
+	VBROADCASTSS (R9)(R8*1), Z12
+	VFMADD231PS  Z10, Z12, Z6
+	VFMADD231PS  Z11, Z12, Z7
+	VBROADCASTSS (R12), Z12
+	VFMADD231PS  Z10, Z12, Z8
+	VFMADD231PS  Z11, Z12, Z9
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z10
+	VMOVUPS      64(R10), Z11
+	VBROADCASTSS (R9), Z12
+	VFMADD231PS  Z10, Z12, Z0
+	VFMADD231PS  Z11, Z12, Z1
+	VBROADCASTSS (R9)(CX*1), Z12
+	VFMADD231PS  Z10, Z12, Z2
+	VFMADD231PS  Z11, Z12, Z3
+	VBROADCASTSS (R9)(CX*2), Z12
+	VFMADD231PS  Z10, Z12, Z4
+	VFMADD231PS  Z11, Z12, Z5
+	VBROADCASTSS (R9)(R8*1), Z12
+	VFMADD231PS  Z10, Z12, Z6
+	VFMADD231PS  Z11, Z12, Z7
+	VBROADCASTSS (R12), Z12
+	VFMADD231PS  Z10, Z12, Z8
+	VFMADD231PS  Z11, Z12, Z9
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z10
+	VMOVUPS      64(R10), Z11
+	VBROADCASTSS (R9), Z12
+	VFMADD231PS  Z10, Z12, Z0
+	VFMADD231PS  Z11, Z12, Z1
+	VBROADCASTSS (R9)(CX*1), Z12
+	VFMADD231PS  Z10, Z12, Z2
+	VFMADD231PS  Z11, Z12, Z3
+	VBROADCASTSS (R9)(CX*2), Z12
+	VFMADD231PS  Z10, Z12, Z4
+	VFMADD231PS  Z11, Z12, Z5
+	VBROADCASTSS (R9)(R8*1), Z12
+	VFMADD231PS  Z10, Z12, Z6
+	VFMADD231PS  Z11, Z12, Z7
+	VBROADCASTSS (R12), Z12
+	VFMADD231PS  Z10, Z12, Z8
+	VFMADD231PS  Z11, Z12, Z9
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ5x32_k4
+
+gemmKernelZ5x32_ktail:
+	MOVQ k+0(FP), R11
+	ANDQ $0x03, R11
+	JZ   gemmKernelZ5x32_epilogue
+
+gemmKernelZ5x32_k1:
+	VMOVUPS      (R10), Z10
+	VMOVUPS      64(R10), Z11
+	VBROADCASTSS (R9), Z12
+	VFMADD231PS  Z10, Z12, Z0
+	VFMADD231PS  Z11, Z12, Z1
+	VBROADCASTSS (R9)(CX*1), Z12
+	VFMADD231PS  Z10, Z12, Z2
+	VFMADD231PS  Z11, Z12, Z3
+	VBROADCASTSS (R9)(CX*2), Z12
+	VFMADD231PS  Z10, Z12, Z4
+	VFMADD231PS  Z11, Z12, Z5
+	VBROADCASTSS (R9)(R8*1), Z12
+	VFMADD231PS  Z10, Z12, Z6
+	VFMADD231PS  Z11, Z12, Z7
+	VBROADCASTSS (R12), Z12
+	VFMADD231PS  Z10, Z12, Z8
+	VFMADD231PS  Z11, Z12, Z9
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ5x32_k1
+
+gemmKernelZ5x32_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ5x32_alpha1
+	VBROADCASTSS alpha+80(FP), Z10
+	VMULPS       Z10, Z0, Z0
+	VMULPS       Z10, Z1, Z1
+	VMULPS       Z10, Z2, Z2
+	VMULPS       Z10, Z3, Z3
+	VMULPS       Z10, Z4, Z4
+	VMULPS       Z10, Z5, Z5
+	VMULPS       Z10, Z6, Z6
+	VMULPS       Z10, Z7, Z7
+	VMULPS       Z10, Z8, Z8
+	VMULPS       Z10, Z9, Z9
+
+gemmKernelZ5x32_alpha1:
+	MOVQ         ldc+64(FP), R9
+	SHLQ         $0x02, R9
+	LEAQ         (R9)(R9*2), R10
+	LEAQ         (SI)(R9*4), R11
+	MOVQ         mask+96(FP), R12
+	KMOVW        R12, K1
+	VBROADCASTSS beta+84(FP), Z12
+	MOVQ         mode+88(FP), R13
+	ANDQ         $0x03, R13
+	CMPQ         R12, $0x0000ffff
+	JNE          gemmKernelZ5x32_masked
+	CMPQ         R13, $0x00
+	JE           gemmKernelZ5x32_beta0
+	CMPQ         R13, $0x01
+	JE           gemmKernelZ5x32_beta1
+	VFMADD231PS  (SI), Z12, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  64(SI), Z12, Z1
+	VMOVUPS      Z1, 64(SI)
+	VFMADD231PS  (SI)(R9*1), Z12, Z2
+	VMOVUPS      Z2, (SI)(R9*1)
+	VFMADD231PS  64(SI)(R9*1), Z12, Z3
+	VMOVUPS      Z3, 64(SI)(R9*1)
+	VFMADD231PS  (SI)(R9*2), Z12, Z4
+	VMOVUPS      Z4, (SI)(R9*2)
+	VFMADD231PS  64(SI)(R9*2), Z12, Z5
+	VMOVUPS      Z5, 64(SI)(R9*2)
+	VFMADD231PS  (SI)(R10*1), Z12, Z6
+	VMOVUPS      Z6, (SI)(R10*1)
+	VFMADD231PS  64(SI)(R10*1), Z12, Z7
+	VMOVUPS      Z7, 64(SI)(R10*1)
+	VFMADD231PS  (R11), Z12, Z8
+	VMOVUPS      Z8, (R11)
+	VFMADD231PS  64(R11), Z12, Z9
+	VMOVUPS      Z9, 64(R11)
+	JMP          gemmKernelZ5x32_next
+
+gemmKernelZ5x32_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  64(SI), Z1, Z1
+	VMOVUPS Z1, 64(SI)
+	VADDPS  (SI)(R9*1), Z2, Z2
+	VMOVUPS Z2, (SI)(R9*1)
+	VADDPS  64(SI)(R9*1), Z3, Z3
+	VMOVUPS Z3, 64(SI)(R9*1)
+	VADDPS  (SI)(R9*2), Z4, Z4
+	VMOVUPS Z4, (SI)(R9*2)
+	VADDPS  64(SI)(R9*2), Z5, Z5
+	VMOVUPS Z5, 64(SI)(R9*2)
+	VADDPS  (SI)(R10*1), Z6, Z6
+	VMOVUPS Z6, (SI)(R10*1)
+	VADDPS  64(SI)(R10*1), Z7, Z7
+	VMOVUPS Z7, 64(SI)(R10*1)
+	VADDPS  (R11), Z8, Z8
+	VMOVUPS Z8, (R11)
+	VADDPS  64(R11), Z9, Z9
+	VMOVUPS Z9, 64(R11)
+	JMP     gemmKernelZ5x32_next
+
+gemmKernelZ5x32_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, (SI)(R9*1)
+	VMOVUPS Z3, 64(SI)(R9*1)
+	VMOVUPS Z4, (SI)(R9*2)
+	VMOVUPS Z5, 64(SI)(R9*2)
+	VMOVUPS Z6, (SI)(R10*1)
+	VMOVUPS Z7, 64(SI)(R10*1)
+	VMOVUPS Z8, (R11)
+	VMOVUPS Z9, 64(R11)
+	JMP     gemmKernelZ5x32_next
+
+gemmKernelZ5x32_masked:
+	CMPQ        R13, $0x00
+	JE          gemmKernelZ5x32_masked_beta0
+	CMPQ        R13, $0x01
+	JE          gemmKernelZ5x32_masked_beta1
+	VFMADD231PS (SI), Z12, Z0
+	VMOVUPS     Z0, (SI)
+	VMOVUPS.Z   64(SI), K1, Z10
+	VFMADD231PS Z10, Z12, Z1
+	VMOVUPS     Z1, K1, 64(SI)
+	VFMADD231PS (SI)(R9*1), Z12, Z2
+	VMOVUPS     Z2, (SI)(R9*1)
+	VMOVUPS.Z   64(SI)(R9*1), K1, Z10
+	VFMADD231PS Z10, Z12, Z3
+	VMOVUPS     Z3, K1, 64(SI)(R9*1)
+	VFMADD231PS (SI)(R9*2), Z12, Z4
+	VMOVUPS     Z4, (SI)(R9*2)
+	VMOVUPS.Z   64(SI)(R9*2), K1, Z10
+	VFMADD231PS Z10, Z12, Z5
+	VMOVUPS     Z5, K1, 64(SI)(R9*2)
+	VFMADD231PS (SI)(R10*1), Z12, Z6
+	VMOVUPS     Z6, (SI)(R10*1)
+	VMOVUPS.Z   64(SI)(R10*1), K1, Z10
+	VFMADD231PS Z10, Z12, Z7
+	VMOVUPS     Z7, K1, 64(SI)(R10*1)
+	VFMADD231PS (R11), Z12, Z8
+	VMOVUPS     Z8, (R11)
+	VMOVUPS.Z   64(R11), K1, Z10
+	VFMADD231PS Z10, Z12, Z9
+	VMOVUPS     Z9, K1, 64(R11)
+	JMP         gemmKernelZ5x32_next
+
+gemmKernelZ5x32_masked_beta1:
+	VADDPS    (SI), Z0, Z0
+	VMOVUPS   Z0, (SI)
+	VMOVUPS.Z 64(SI), K1, Z10
+	VADDPS    Z10, Z1, Z1
+	VMOVUPS   Z1, K1, 64(SI)
+	VADDPS    (SI)(R9*1), Z2, Z2
+	VMOVUPS   Z2, (SI)(R9*1)
+	VMOVUPS.Z 64(SI)(R9*1), K1, Z10
+	VADDPS    Z10, Z3, Z3
+	VMOVUPS   Z3, K1, 64(SI)(R9*1)
+	VADDPS    (SI)(R9*2), Z4, Z4
+	VMOVUPS   Z4, (SI)(R9*2)
+	VMOVUPS.Z 64(SI)(R9*2), K1, Z10
+	VADDPS    Z10, Z5, Z5
+	VMOVUPS   Z5, K1, 64(SI)(R9*2)
+	VADDPS    (SI)(R10*1), Z6, Z6
+	VMOVUPS   Z6, (SI)(R10*1)
+	VMOVUPS.Z 64(SI)(R10*1), K1, Z10
+	VADDPS    Z10, Z7, Z7
+	VMOVUPS   Z7, K1, 64(SI)(R10*1)
+	VADDPS    (R11), Z8, Z8
+	VMOVUPS   Z8, (R11)
+	VMOVUPS.Z 64(R11), K1, Z10
+	VADDPS    Z10, Z9, Z9
+	VMOVUPS   Z9, K1, 64(R11)
+	JMP       gemmKernelZ5x32_next
+
+gemmKernelZ5x32_masked_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, K1, 64(SI)
+	VMOVUPS Z2, (SI)(R9*1)
+	VMOVUPS Z3, K1, 64(SI)(R9*1)
+	VMOVUPS Z4, (SI)(R9*2)
+	VMOVUPS Z5, K1, 64(SI)(R9*2)
+	VMOVUPS Z6, (SI)(R10*1)
+	VMOVUPS Z7, K1, 64(SI)(R10*1)
+	VMOVUPS Z8, (R11)
+	VMOVUPS Z9, K1, 64(R11)
+
+gemmKernelZ5x32_next:
+	MOVQ as+32(FP), R10
+	SHLQ $0x02, R10
+	ADDQ R10, AX
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	DECQ DI
+	JNZ  gemmKernelZ5x32_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ5x48(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ5x48(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+	LEAQ (CX)(CX*2), R8
+
+gemmKernelZ5x48_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	MOVQ   AX, R9
+	LEAQ   (R9)(CX*4), R12
+	MOVQ   b+40(FP), R10
+	MOVQ   k+0(FP), R11
+	SHRQ   $0x02, R11
+	JZ     gemmKernelZ5x48_ktail
+
+gemmKernelZ5x48_k4:
+	VMOVUPS      (R10), Z15
+	VMOVUPS      64(R10), Z16
+	VMOVUPS      128(R10), Z17
+	VBROADCASTSS (R9), Z18
+	VFMADD231PS  Z15, Z18, Z0
+	VFMADD231PS  Z16, Z18, Z1
+	VFMADD231PS  Z17, Z18, Z2
+	VBROADCASTSS (R9)(CX*1), Z18
+	VFMADD231PS  Z15, Z18, Z3
+	VFMADD231PS  Z16, Z18, Z4
+	VFMADD231PS  Z17, Z18, Z5
+	VBROADCASTSS (R9)(CX*2), Z18
+	VFMADD231PS  Z15, Z18, Z6
+	VFMADD231PS  Z16, Z18, Z7
+	VFMADD231PS  Z17, Z18, Z8
+	VBROADCASTSS (R9)(R8*1), Z18
+	VFMADD231PS  Z15, Z18, Z9
+	VFMADD231PS  Z16, Z18, Z10
+	VFMADD231PS  Z17, Z18, Z11
+	VBROADCASTSS (R12), Z18
+	VFMADD231PS  Z15, Z18, Z12
+	VFMADD231PS  Z16, Z18, Z13
+	VFMADD231PS  Z17, Z18, Z14
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z15
+	VMOVUPS      64(R10), Z16
+	VMOVUPS      128(R10), Z17
+	VBROADCASTSS (R9), Z18
+	VFMADD231PS  Z15, Z18, Z0
+	VFMADD231PS  Z16, Z18, Z1
+	VFMADD231PS  Z17, Z18, Z2
+	VBROADCASTSS (R9)(CX*1), Z18
+	VFMADD231PS  Z15, Z18, Z3
+	VFMADD231PS  Z16, Z18, Z4
+	VFMADD231PS  Z17, Z18, Z5
+	VBROADCASTSS (R9)(CX*2), Z18
+	VFMADD231PS  Z15, Z18, Z6
+	VFMADD231PS  Z16, Z18, Z7
+	VFMADD231PS  Z17, Z18, Z8
+	VBROADCASTSS (R9)(R8*1), Z18
+	VFMADD231PS  Z15, Z18, Z9
+	VFMADD231PS  Z16, Z18, Z10
+	VFMADD231PS  Z17, Z18, Z11
+	VBROADCASTSS (R12), Z18
+	VFMADD231PS  Z15, Z18, Z12
+	VFMADD231PS  Z16, Z18, Z13
+	VFMADD231PS  Z17, Z18, Z14
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z15
+	VMOVUPS      64(R10), Z16
+	VMOVUPS      128(R10), Z17
+	VBROADCASTSS (R9), Z18
+	VFMADD231PS  Z15, Z18, Z0
+	VFMADD231PS  Z16, Z18, Z1
+	VFMADD231PS  Z17, Z18, Z2
+	VBROADCASTSS (R9)(CX*1), Z18
+	VFMADD231PS  Z15, Z18, Z3
+	VFMADD231PS  Z16, Z18, Z4
+	VFMADD231PS  Z17, Z18, Z5
+	VBROADCASTSS (R9)(CX*2), Z18
+	VFMADD231PS  Z15, Z18, Z6
+	VFMADD231PS  Z16, Z18, Z7
+	VFMADD231PS  Z17, Z18, Z8
+	VBROADCASTSS (R9)(R8*1), Z18
+	VFMADD231PS  Z15, Z18, Z9
+	VFMADD231PS  Z16, Z18, Z10
+	VFMADD231PS  Z17, Z18, Z11
+	VBROADCASTSS (R12), Z18
+	VFMADD231PS  Z15, Z18, Z12
+	VFMADD231PS  Z16, Z18, Z13
+	VFMADD231PS  Z17, Z18, Z14
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z15
+	VMOVUPS      64(R10), Z16
+	VMOVUPS      128(R10), Z17
+	VBROADCASTSS (R9), Z18
+	VFMADD231PS  Z15, Z18, Z0
+	VFMADD231PS  Z16, Z18, Z1
+	VFMADD231PS  Z17, Z18, Z2
+	VBROADCASTSS (R9)(CX*1), Z18
+	VFMADD231PS  Z15, Z18, Z3
+	VFMADD231PS  Z16, Z18, Z4
+	VFMADD231PS  Z17, Z18, Z5
+	VBROADCASTSS (R9)(CX*2), Z18
+	VFMADD231PS  Z15, Z18, Z6
+	VFMADD231PS  Z16, Z18, Z7
+	VFMADD231PS  Z17, Z18, Z8
+	VBROADCASTSS (R9)(R8*1), Z18
+	VFMADD231PS  Z15, Z18, Z9
+	VFMADD231PS  Z16, Z18, Z10
+	VFMADD231PS  Z17, Z18, Z11
+	VBROADCASTSS (R12), Z18
+	VFMADD231PS  Z15, Z18, Z12
+	VFMADD231PS  Z16, Z18, Z13
+	VFMADD231PS  Z17, Z18, Z14
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ5x48_k4
+
+gemmKernelZ5x48_ktail:
+	MOVQ k+0(FP), R11
+	ANDQ $0x03, R11
+	JZ   gemmKernelZ5x48_epilogue
+
+gemmKernelZ5x48_k1:
+	VMOVUPS      (R10), Z15
+	VMOVUPS      64(R10), Z16
+	VMOVUPS      128(R10), Z17
+	VBROADCASTSS (R9), Z18
+	VFMADD231PS  Z15, Z18, Z0
+	VFMADD231PS  Z16, Z18, Z1
+	VFMADD231PS  Z17, Z18, Z2
+	VBROADCASTSS (R9)(CX*1), Z18
+	VFMADD231PS  Z15, Z18, Z3
+	VFMADD231PS  Z16, Z18, Z4
+	VFMADD231PS  Z17, Z18, Z5
+	VBROADCASTSS (R9)(CX*2), Z18
+	VFMADD231PS  Z15, Z18, Z6
+	VFMADD231PS  Z16, Z18, Z7
+	VFMADD231PS  Z17, Z18, Z8
+	VBROADCASTSS (R9)(R8*1), Z18
+	VFMADD231PS  Z15, Z18, Z9
+	VFMADD231PS  Z16, Z18, Z10
+	VFMADD231PS  Z17, Z18, Z11
+	VBROADCASTSS (R12), Z18
+	VFMADD231PS  Z15, Z18, Z12
+	VFMADD231PS  Z16, Z18, Z13
+	VFMADD231PS  Z17, Z18, Z14
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ5x48_k1
+
+gemmKernelZ5x48_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ5x48_alpha1
+	VBROADCASTSS alpha+80(FP), Z15
+	VMULPS       Z15, Z0, Z0
+	VMULPS       Z15, Z1, Z1
+	VMULPS       Z15, Z2, Z2
+	VMULPS       Z15, Z3, Z3
+	VMULPS       Z15, Z4, Z4
+	VMULPS       Z15, Z5, Z5
+	VMULPS       Z15, Z6, Z6
+	VMULPS       Z15, Z7, Z7
+	VMULPS       Z15, Z8, Z8
+	VMULPS       Z15, Z9, Z9
+	VMULPS       Z15, Z10, Z10
+	VMULPS       Z15, Z11, Z11
+	VMULPS       Z15, Z12, Z12
+	VMULPS       Z15, Z13, Z13
+	VMULPS       Z15, Z14, Z14
+
+gemmKernelZ5x48_alpha1:
+	MOVQ         ldc+64(FP), R9
+	SHLQ         $0x02, R9
+	LEAQ         (R9)(R9*2), R10
+	LEAQ         (SI)(R9*4), R11
+	MOVQ         mask+96(FP), R12
+	KMOVW        R12, K1
+	VBROADCASTSS beta+84(FP), Z18
+	MOVQ         mode+88(FP), R13
+	ANDQ         $0x03, R13
+	CMPQ         R12, $0x0000ffff
+	JNE          gemmKernelZ5x48_masked
+	CMPQ         R13, $0x00
+	JE           gemmKernelZ5x48_beta0
+	CMPQ         R13, $0x01
+	JE           gemmKernelZ5x48_beta1
+	VFMADD231PS  (SI), Z18, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  64(SI), Z18, Z1
+	VMOVUPS      Z1, 64(SI)
+	VFMADD231PS  128(SI), Z18, Z2
+	VMOVUPS      Z2, 128(SI)
+	VFMADD231PS  (SI)(R9*1), Z18, Z3
+	VMOVUPS      Z3, (SI)(R9*1)
+	VFMADD231PS  64(SI)(R9*1), Z18, Z4
+	VMOVUPS      Z4, 64(SI)(R9*1)
+	VFMADD231PS  128(SI)(R9*1), Z18, Z5
+	VMOVUPS      Z5, 128(SI)(R9*1)
+	VFMADD231PS  (SI)(R9*2), Z18, Z6
+	VMOVUPS      Z6, (SI)(R9*2)
+	VFMADD231PS  64(SI)(R9*2), Z18, Z7
+	VMOVUPS      Z7, 64(SI)(R9*2)
+	VFMADD231PS  128(SI)(R9*2), Z18, Z8
+	VMOVUPS      Z8, 128(SI)(R9*2)
+	VFMADD231PS  (SI)(R10*1), Z18, Z9
+	VMOVUPS      Z9, (SI)(R10*1)
+	VFMADD231PS  64(SI)(R10*1), Z18, Z10
+	VMOVUPS      Z10, 64(SI)(R10*1)
+	VFMADD231PS  128(SI)(R10*1), Z18, Z11
+	VMOVUPS      Z11, 128(SI)(R10*1)
+	VFMADD231PS  (R11), Z18, Z12
+	VMOVUPS      Z12, (R11)
+	VFMADD231PS  64(R11), Z18, Z13
+	VMOVUPS      Z13, 64(R11)
+	VFMADD231PS  128(R11), Z18, Z14
+	VMOVUPS      Z14, 128(R11)
+	JMP          gemmKernelZ5x48_next
+
+gemmKernelZ5x48_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  64(SI), Z1, Z1
+	VMOVUPS Z1, 64(SI)
+	VADDPS  128(SI), Z2, Z2
+	VMOVUPS Z2, 128(SI)
+	VADDPS  (SI)(R9*1), Z3, Z3
+	VMOVUPS Z3, (SI)(R9*1)
+	VADDPS  64(SI)(R9*1), Z4, Z4
+	VMOVUPS Z4, 64(SI)(R9*1)
+	VADDPS  128(SI)(R9*1), Z5, Z5
+	VMOVUPS Z5, 128(SI)(R9*1)
+	VADDPS  (SI)(R9*2), Z6, Z6
+	VMOVUPS Z6, (SI)(R9*2)
+	VADDPS  64(SI)(R9*2), Z7, Z7
+	VMOVUPS Z7, 64(SI)(R9*2)
+	VADDPS  128(SI)(R9*2), Z8, Z8
+	VMOVUPS Z8, 128(SI)(R9*2)
+	VADDPS  (SI)(R10*1), Z9, Z9
+	VMOVUPS Z9, (SI)(R10*1)
+	VADDPS  64(SI)(R10*1), Z10, Z10
+	VMOVUPS Z10, 64(SI)(R10*1)
+	VADDPS  128(SI)(R10*1), Z11, Z11
+	VMOVUPS Z11, 128(SI)(R10*1)
+	VADDPS  (R11), Z12, Z12
+	VMOVUPS Z12, (R11)
+	VADDPS  64(R11), Z13, Z13
+	VMOVUPS Z13, 64(R11)
+	VADDPS  128(R11), Z14, Z14
+	VMOVUPS Z14, 128(R11)
+	JMP     gemmKernelZ5x48_next
+
+gemmKernelZ5x48_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, 128(SI)
+	VMOVUPS Z3, (SI)(R9*1)
+	VMOVUPS Z4, 64(SI)(R9*1)
+	VMOVUPS Z5, 128(SI)(R9*1)
+	VMOVUPS Z6, (SI)(R9*2)
+	VMOVUPS Z7, 64(SI)(R9*2)
+	VMOVUPS Z8, 128(SI)(R9*2)
+	VMOVUPS Z9, (SI)(R10*1)
+	VMOVUPS Z10, 64(SI)(R10*1)
+	VMOVUPS Z11, 128(SI)(R10*1)
+	VMOVUPS Z12, (R11)
+	VMOVUPS Z13, 64(R11)
+	VMOVUPS Z14, 128(R11)
+	JMP     gemmKernelZ5x48_next
+
+gemmKernelZ5x48_masked:
+	CMPQ        R13, $0x00
+	JE          gemmKernelZ5x48_masked_beta0
+	CMPQ        R13, $0x01
+	JE          gemmKernelZ5x48_masked_beta1
+	VFMADD231PS (SI), Z18, Z0
+	VMOVUPS     Z0, (SI)
+	VFMADD231PS 64(SI), Z18, Z1
+	VMOVUPS     Z1, 64(SI)
+	VMOVUPS.Z   128(SI), K1, Z15
+	VFMADD231PS Z15, Z18, Z2
+	VMOVUPS     Z2, K1, 128(SI)
+	VFMADD231PS (SI)(R9*1), Z18, Z3
+	VMOVUPS     Z3, (SI)(R9*1)
+	VFMADD231PS 64(SI)(R9*1), Z18, Z4
+	VMOVUPS     Z4, 64(SI)(R9*1)
+	VMOVUPS.Z   128(SI)(R9*1), K1, Z15
+	VFMADD231PS Z15, Z18, Z5
+	VMOVUPS     Z5, K1, 128(SI)(R9*1)
+	VFMADD231PS (SI)(R9*2), Z18, Z6
+	VMOVUPS     Z6, (SI)(R9*2)
+	VFMADD231PS 64(SI)(R9*2), Z18, Z7
+	VMOVUPS     Z7, 64(SI)(R9*2)
+	VMOVUPS.Z   128(SI)(R9*2), K1, Z15
+	VFMADD231PS Z15, Z18, Z8
+	VMOVUPS     Z8, K1, 128(SI)(R9*2)
+	VFMADD231PS (SI)(R10*1), Z18, Z9
+	VMOVUPS     Z9, (SI)(R10*1)
+	VFMADD231PS 64(SI)(R10*1), Z18, Z10
+	VMOVUPS     Z10, 64(SI)(R10*1)
+	VMOVUPS.Z   128(SI)(R10*1), K1, Z15
+	VFMADD231PS Z15, Z18, Z11
+	VMOVUPS     Z11, K1, 128(SI)(R10*1)
+	VFMADD231PS (R11), Z18, Z12
+	VMOVUPS     Z12, (R11)
+	VFMADD231PS 64(R11), Z18, Z13
+	VMOVUPS     Z13, 64(R11)
+	VMOVUPS.Z   128(R11), K1, Z15
+	VFMADD231PS Z15, Z18, Z14
+	VMOVUPS     Z14, K1, 128(R11)
+	JMP         gemmKernelZ5x48_next
+
+gemmKernelZ5x48_masked_beta1:
+	VADDPS    (SI), Z0, Z0
+	VMOVUPS   Z0, (SI)
+	VADDPS    64(SI), Z1, Z1
+	VMOVUPS   Z1, 64(SI)
+	VMOVUPS.Z 128(SI), K1, Z15
+	VADDPS    Z15, Z2, Z2
+	VMOVUPS   Z2, K1, 128(SI)
+	VADDPS    (SI)(R9*1), Z3, Z3
+	VMOVUPS   Z3, (SI)(R9*1)
+	VADDPS    64(SI)(R9*1), Z4, Z4
+	VMOVUPS   Z4, 64(SI)(R9*1)
+	VMOVUPS.Z 128(SI)(R9*1), K1, Z15
+	VADDPS    Z15, Z5, Z5
+	VMOVUPS   Z5, K1, 128(SI)(R9*1)
+	VADDPS    (SI)(R9*2), Z6, Z6
+	VMOVUPS   Z6, (SI)(R9*2)
+	VADDPS    64(SI)(R9*2), Z7, Z7
+	VMOVUPS   Z7, 64(SI)(R9*2)
+	VMOVUPS.Z 128(SI)(R9*2), K1, Z15
+	VADDPS    Z15, Z8, Z8
+	VMOVUPS   Z8, K1, 128(SI)(R9*2)
+	VADDPS    (SI)(R10*1), Z9, Z9
+	VMOVUPS   Z9, (SI)(R10*1)
+	VADDPS    64(SI)(R10*1), Z10, Z10
+	VMOVUPS   Z10, 64(SI)(R10*1)
+	VMOVUPS.Z 128(SI)(R10*1), K1, Z15
+	VADDPS    Z15, Z11, Z11
+	VMOVUPS   Z11, K1, 128(SI)(R10*1)
+	VADDPS    (R11), Z12, Z12
+	VMOVUPS   Z12, (R11)
+	VADDPS    64(R11), Z13, Z13
+	VMOVUPS   Z13, 64(R11)
+	VMOVUPS.Z 128(R11), K1, Z15
+	VADDPS    Z15, Z14, Z14
+	VMOVUPS   Z14, K1, 128(R11)
+	JMP       gemmKernelZ5x48_next
+
+gemmKernelZ5x48_masked_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, K1, 128(SI)
+	VMOVUPS Z3, (SI)(R9*1)
+	VMOVUPS Z4, 64(SI)(R9*1)
+	VMOVUPS Z5, K1, 128(SI)(R9*1)
+	VMOVUPS Z6, (SI)(R9*2)
+	VMOVUPS Z7, 64(SI)(R9*2)
+	VMOVUPS Z8, K1, 128(SI)(R9*2)
+	VMOVUPS Z9, (SI)(R10*1)
+	VMOVUPS Z10, 64(SI)(R10*1)
+	VMOVUPS Z11, K1, 128(SI)(R10*1)
+	VMOVUPS Z12, (R11)
+	VMOVUPS Z13, 64(R11)
+	VMOVUPS Z14, K1, 128(R11)
+
+gemmKernelZ5x48_next:
+	MOVQ as+32(FP), R10
+	SHLQ $0x02, R10
+	ADDQ R10, AX
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	DECQ DI
+	JNZ  gemmKernelZ5x48_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ6x16(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ6x16(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+	LEAQ (CX)(CX*2), R8
+
+gemmKernelZ6x16_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	MOVQ   AX, R9
+	LEAQ   (R9)(CX*4), R12
+	MOVQ   b+40(FP), R10
+	MOVQ   k+0(FP), R11
+	SHRQ   $0x02, R11
+	JZ     gemmKernelZ6x16_ktail
+
+gemmKernelZ6x16_k4:
+	VMOVUPS      (R10), Z6
+	VBROADCASTSS (R9), Z7
+	VFMADD231PS  Z6, Z7, Z0
+	VBROADCASTSS (R9)(CX*1), Z7
+	VFMADD231PS  Z6, Z7, Z1
+	VBROADCASTSS (R9)(CX*2), Z7
+	VFMADD231PS  Z6, Z7, Z2
+	VBROADCASTSS (R9)(R8*1), Z7
+	VFMADD231PS  Z6, Z7, Z3
+	VBROADCASTSS (R12), Z7
+	VFMADD231PS  Z6, Z7, Z4
+	VBROADCASTSS (R12)(CX*1), Z7
+	VFMADD231PS  Z6, Z7, Z5
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z6
+	VBROADCASTSS (R9), Z7
+	VFMADD231PS  Z6, Z7, Z0
+	VBROADCASTSS (R9)(CX*1), Z7
+	VFMADD231PS  Z6, Z7, Z1
+	VBROADCASTSS (R9)(CX*2), Z7
+	VFMADD231PS  Z6, Z7, Z2
+	VBROADCASTSS (R9)(R8*1), Z7
+	VFMADD231PS  Z6, Z7, Z3
+	VBROADCASTSS (R12), Z7
+	VFMADD231PS  Z6, Z7, Z4
+	VBROADCASTSS (R12)(CX*1), Z7
+	VFMADD231PS  Z6, Z7, Z5
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z6
+	VBROADCASTSS (R9), Z7
+	VFMADD231PS  Z6, Z7, Z0
+	VBROADCASTSS (R9)(CX*1), Z7
+	VFMADD231PS  Z6, Z7, Z1
+	VBROADCASTSS (R9)(CX*2), Z7
+	VFMADD231PS  Z6, Z7, Z2
+	VBROADCASTSS (R9)(R8*1), Z7
+	VFMADD231PS  Z6, Z7, Z3
+	VBROADCASTSS (R12), Z7
+	VFMADD231PS  Z6, Z7, Z4
+	VBROADCASTSS (R12)(CX*1), Z7
+	VFMADD231PS  Z6, Z7, Z5
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z6
+	VBROADCASTSS (R9), Z7
+	VFMADD231PS  Z6, Z7, Z0
+	VBROADCASTSS (R9)(CX*1), Z7
+	VFMADD231PS  Z6, Z7, Z1
+	VBROADCASTSS (R9)(CX*2), Z7
+	VFMADD231PS  Z6, Z7, Z2
+	VBROADCASTSS (R9)(R8*1), Z7
+	VFMADD231PS  Z6, Z7, Z3
+	VBROADCASTSS (R12), Z7
+	VFMADD231PS  Z6, Z7, Z4
+	VBROADCASTSS (R12)(CX*1), Z7
+	VFMADD231PS  Z6, Z7, Z5
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ6x16_k4
+
+gemmKernelZ6x16_ktail:
+	MOVQ k+0(FP), R11
+	ANDQ $0x03, R11
+	JZ   gemmKernelZ6x16_epilogue
+
+gemmKernelZ6x16_k1:
+	VMOVUPS      (R10), Z6
+	VBROADCASTSS (R9), Z7
+	VFMADD231PS  Z6, Z7, Z0
+	VBROADCASTSS (R9)(CX*1), Z7
+	VFMADD231PS  Z6, Z7, Z1
+	VBROADCASTSS (R9)(CX*2), Z7
+	VFMADD231PS  Z6, Z7, Z2
+	VBROADCASTSS (R9)(R8*1), Z7
+	VFMADD231PS  Z6, Z7, Z3
+	VBROADCASTSS (R12), Z7
+	VFMADD231PS  Z6, Z7, Z4
+	VBROADCASTSS (R12)(CX*1), Z7
+	VFMADD231PS  Z6, Z7, Z5
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ6x16_k1
+
+gemmKernelZ6x16_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ6x16_alpha1
+	VBROADCASTSS alpha+80(FP), Z6
+	VMULPS       Z6, Z0, Z0
+	VMULPS       Z6, Z1, Z1
+	VMULPS       Z6, Z2, Z2
+	VMULPS       Z6, Z3, Z3
+	VMULPS       Z6, Z4, Z4
+	VMULPS       Z6, Z5, Z5
+
+gemmKernelZ6x16_alpha1:
+	MOVQ         ldc+64(FP), R9
+	SHLQ         $0x02, R9
+	LEAQ         (R9)(R9*2), R10
+	LEAQ         (SI)(R9*4), R11
+	MOVQ         mask+96(FP), R12
+	KMOVW        R12, K1
+	VBROADCASTSS beta+84(FP), Z7
+	MOVQ         mode+88(FP), R13
+	ANDQ         $0x03, R13
+	CMPQ         R12, $0x0000ffff
+	JNE          gemmKernelZ6x16_masked
+	CMPQ         R13, $0x00
+	JE           gemmKernelZ6x16_beta0
+	CMPQ         R13, $0x01
+	JE           gemmKernelZ6x16_beta1
+	VFMADD231PS  (SI), Z7, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  (SI)(R9*1), Z7, Z1
+	VMOVUPS      Z1, (SI)(R9*1)
+	VFMADD231PS  (SI)(R9*2), Z7, Z2
+	VMOVUPS      Z2, (SI)(R9*2)
+	VFMADD231PS  (SI)(R10*1), Z7, Z3
+	VMOVUPS      Z3, (SI)(R10*1)
+	VFMADD231PS  (R11), Z7, Z4
+	VMOVUPS      Z4, (R11)
+	VFMADD231PS  (R11)(R9*1), Z7, Z5
+	VMOVUPS      Z5, (R11)(R9*1)
+	JMP          gemmKernelZ6x16_next
+
+gemmKernelZ6x16_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  (SI)(R9*1), Z1, Z1
+	VMOVUPS Z1, (SI)(R9*1)
+	VADDPS  (SI)(R9*2), Z2, Z2
+	VMOVUPS Z2, (SI)(R9*2)
+	VADDPS  (SI)(R10*1), Z3, Z3
+	VMOVUPS Z3, (SI)(R10*1)
+	VADDPS  (R11), Z4, Z4
+	VMOVUPS Z4, (R11)
+	VADDPS  (R11)(R9*1), Z5, Z5
+	VMOVUPS Z5, (R11)(R9*1)
+	JMP     gemmKernelZ6x16_next
+
+gemmKernelZ6x16_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, (SI)(R9*1)
+	VMOVUPS Z2, (SI)(R9*2)
+	VMOVUPS Z3, (SI)(R10*1)
+	VMOVUPS Z4, (R11)
+	VMOVUPS Z5, (R11)(R9*1)
+	JMP     gemmKernelZ6x16_next
+
+gemmKernelZ6x16_masked:
+	CMPQ        R13, $0x00
+	JE          gemmKernelZ6x16_masked_beta0
+	CMPQ        R13, $0x01
+	JE          gemmKernelZ6x16_masked_beta1
+	VMOVUPS.Z   (SI), K1, Z6
+	VFMADD231PS Z6, Z7, Z0
+	VMOVUPS     Z0, K1, (SI)
+	VMOVUPS.Z   (SI)(R9*1), K1, Z6
+	VFMADD231PS Z6, Z7, Z1
+	VMOVUPS     Z1, K1, (SI)(R9*1)
+	VMOVUPS.Z   (SI)(R9*2), K1, Z6
+	VFMADD231PS Z6, Z7, Z2
+	VMOVUPS     Z2, K1, (SI)(R9*2)
+	VMOVUPS.Z   (SI)(R10*1), K1, Z6
+	VFMADD231PS Z6, Z7, Z3
+	VMOVUPS     Z3, K1, (SI)(R10*1)
+	VMOVUPS.Z   (R11), K1, Z6
+	VFMADD231PS Z6, Z7, Z4
+	VMOVUPS     Z4, K1, (R11)
+	VMOVUPS.Z   (R11)(R9*1), K1, Z6
+	VFMADD231PS Z6, Z7, Z5
+	VMOVUPS     Z5, K1, (R11)(R9*1)
+	JMP         gemmKernelZ6x16_next
+
+gemmKernelZ6x16_masked_beta1:
+	VMOVUPS.Z (SI), K1, Z6
+	VADDPS    Z6, Z0, Z0
+	VMOVUPS   Z0, K1, (SI)
+	VMOVUPS.Z (SI)(R9*1), K1, Z6
+	VADDPS    Z6, Z1, Z1
+	VMOVUPS   Z1, K1, (SI)(R9*1)
+	VMOVUPS.Z (SI)(R9*2), K1, Z6
+	VADDPS    Z6, Z2, Z2
+	VMOVUPS   Z2, K1, (SI)(R9*2)
+	VMOVUPS.Z (SI)(R10*1), K1, Z6
+	VADDPS    Z6, Z3, Z3
+	VMOVUPS   Z3, K1, (SI)(R10*1)
+	VMOVUPS.Z (R11), K1, Z6
+	VADDPS    Z6, Z4, Z4
+	VMOVUPS   Z4, K1, (R11)
+	VMOVUPS.Z (R11)(R9*1), K1, Z6
+	VADDPS    Z6, Z5, Z5
+	VMOVUPS   Z5, K1, (R11)(R9*1)
+	JMP       gemmKernelZ6x16_next
+
+gemmKernelZ6x16_masked_beta0:
+	VMOVUPS Z0, K1, (SI)
+	VMOVUPS Z1, K1, (SI)(R9*1)
+	VMOVUPS Z2, K1, (SI)(R9*2)
+	VMOVUPS Z3, K1, (SI)(R10*1)
+	VMOVUPS Z4, K1, (R11)
+	VMOVUPS Z5, K1, (R11)(R9*1)
+
+gemmKernelZ6x16_next:
+	MOVQ as+32(FP), R10
+	SHLQ $0x02, R10
+	ADDQ R10, AX
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	DECQ DI
+	JNZ  gemmKernelZ6x16_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ6x32(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ6x32(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+	LEAQ (CX)(CX*2), R8
+
+gemmKernelZ6x32_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	MOVQ   AX, R9
+	LEAQ   (R9)(CX*4), R12
+	MOVQ   b+40(FP), R10
+	MOVQ   k+0(FP), R11
+	SHRQ   $0x02, R11
+	JZ     gemmKernelZ6x32_ktail
+
+gemmKernelZ6x32_k4:
+	VMOVUPS      (R10), Z12
+	VMOVUPS      64(R10), Z13
+	VBROADCASTSS (R9), Z14
+	VFMADD231PS  Z12, Z14, Z0
+	VFMADD231PS  Z13, Z14, Z1
+	VBROADCASTSS (R9)(CX*1), Z14
+	VFMADD231PS  Z12, Z14, Z2
+	VFMADD231PS  Z13, Z14, Z3
+	VBROADCASTSS (R9)(CX*2), Z14
+	VFMADD231PS  Z12, Z14, Z4
+	VFMADD231PS  Z13, Z14, Z5
+	VBROADCASTSS (R9)(R8*1), Z14
+	VFMADD231PS  Z12, Z14, Z6
+	VFMADD231PS  Z13, Z14, Z7
+	VBROADCASTSS (R12), Z14
+	VFMADD231PS  Z12, Z14, Z8
+	VFMADD231PS  Z13, Z14, Z9
+	VBROADCASTSS (R12)(CX*1), Z14
+	VFMADD231PS  Z12, Z14, Z10
+	VFMADD231PS  Z13, Z14, Z11
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z12
+	VMOVUPS      64(R10), Z13
+	VBROADCASTSS (R9), Z14
+	VFMADD231PS  Z12, Z14, Z0
+	VFMADD231PS  Z13, Z14, Z1
+	VBROADCASTSS (R9)(CX*1), Z14
+	VFMADD231PS  Z12, Z14, Z2
+	VFMADD231PS  Z13, Z14, Z3
+	VBROADCASTSS (R9)(CX*2), Z14
+	VFMADD231PS  Z12, Z14, Z4
+	VFMADD231PS  Z13, Z14, Z5
+	VBROADCASTSS (R9)(R8*1), Z14
+	VFMADD231PS  Z12, Z14, Z6
+	VFMADD231PS  Z13, Z14, Z7
+	VBROADCASTSS (R12), Z14
+	VFMADD231PS  Z12, Z14, Z8
+	VFMADD231PS  Z13, Z14, Z9
+	VBROADCASTSS (R12)(CX*1), Z14
+	VFMADD231PS  Z12, Z14, Z10
+	VFMADD231PS  Z13, Z14, Z11
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z12
+	VMOVUPS      64(R10), Z13
+	VBROADCASTSS (R9), Z14
+	VFMADD231PS  Z12, Z14, Z0
+	VFMADD231PS  Z13, Z14, Z1
+	VBROADCASTSS (R9)(CX*1), Z14
+	VFMADD231PS  Z12, Z14, Z2
+	VFMADD231PS  Z13, Z14, Z3
+	VBROADCASTSS (R9)(CX*2), Z14
+	VFMADD231PS  Z12, Z14, Z4
+	VFMADD231PS  Z13, Z14, Z5
+	VBROADCASTSS (R9)(R8*1), Z14
+	VFMADD231PS  Z12, Z14, Z6
+	VFMADD231PS  Z13, Z14, Z7
+	VBROADCASTSS (R12), Z14
+	VFMADD231PS  Z12, Z14, Z8
+	VFMADD231PS  Z13, Z14, Z9
+	VBROADCASTSS (R12)(CX*1), Z14
+	VFMADD231PS  Z12, Z14, Z10
+	VFMADD231PS  Z13, Z14, Z11
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z12
+	VMOVUPS      64(R10), Z13
+	VBROADCASTSS (R9), Z14
+	VFMADD231PS  Z12, Z14, Z0
+	VFMADD231PS  Z13, Z14, Z1
+	VBROADCASTSS (R9)(CX*1), Z14
+	VFMADD231PS  Z12, Z14, Z2
+	VFMADD231PS  Z13, Z14, Z3
+	VBROADCASTSS (R9)(CX*2), Z14
+	VFMADD231PS  Z12, Z14, Z4
+	VFMADD231PS  Z13, Z14, Z5
+	VBROADCASTSS (R9)(R8*1), Z14
+	VFMADD231PS  Z12, Z14, Z6
+	VFMADD231PS  Z13, Z14, Z7
+	VBROADCASTSS (R12), Z14
+	VFMADD231PS  Z12, Z14, Z8
+	VFMADD231PS  Z13, Z14, Z9
+	VBROADCASTSS (R12)(CX*1), Z14
+	VFMADD231PS  Z12, Z14, Z10
+	VFMADD231PS  Z13, Z14, Z11
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ6x32_k4
+
+gemmKernelZ6x32_ktail:
+	MOVQ k+0(FP), R11
+	ANDQ $0x03, R11
+	JZ   gemmKernelZ6x32_epilogue
+
+gemmKernelZ6x32_k1:
+	VMOVUPS      (R10), Z12
+	VMOVUPS      64(R10), Z13
+	VBROADCASTSS (R9), Z14
+	VFMADD231PS  Z12, Z14, Z0
+	VFMADD231PS  Z13, Z14, Z1
+	VBROADCASTSS (R9)(CX*1), Z14
+	VFMADD231PS  Z12, Z14, Z2
+	VFMADD231PS  Z13, Z14, Z3
+	VBROADCASTSS (R9)(CX*2), Z14
+	VFMADD231PS  Z12, Z14, Z4
+	VFMADD231PS  Z13, Z14, Z5
+	VBROADCASTSS (R9)(R8*1), Z14
+	VFMADD231PS  Z12, Z14, Z6
+	VFMADD231PS  Z13, Z14, Z7
+	VBROADCASTSS (R12), Z14
+	VFMADD231PS  Z12, Z14, Z8
+	VFMADD231PS  Z13, Z14, Z9
+	VBROADCASTSS (R12)(CX*1), Z14
+	VFMADD231PS  Z12, Z14, Z10
+	VFMADD231PS  Z13, Z14, Z11
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ6x32_k1
+
+gemmKernelZ6x32_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ6x32_alpha1
+	VBROADCASTSS alpha+80(FP), Z12
+	VMULPS       Z12, Z0, Z0
+	VMULPS       Z12, Z1, Z1
+	VMULPS       Z12, Z2, Z2
+	VMULPS       Z12, Z3, Z3
+	VMULPS       Z12, Z4, Z4
+	VMULPS       Z12, Z5, Z5
+	VMULPS       Z12, Z6, Z6
+	VMULPS       Z12, Z7, Z7
+	VMULPS       Z12, Z8, Z8
+	VMULPS       Z12, Z9, Z9
+	VMULPS       Z12, Z10, Z10
+	VMULPS       Z12, Z11, Z11
+
+gemmKernelZ6x32_alpha1:
+	MOVQ         ldc+64(FP), R9
+	SHLQ         $0x02, R9
+	LEAQ         (R9)(R9*2), R10
+	LEAQ         (SI)(R9*4), R11
+	MOVQ         mask+96(FP), R12
+	KMOVW        R12, K1
+	VBROADCASTSS beta+84(FP), Z14
+	MOVQ         mode+88(FP), R13
+	ANDQ         $0x03, R13
+	CMPQ         R12, $0x0000ffff
+	JNE          gemmKernelZ6x32_masked
+	CMPQ         R13, $0x00
+	JE           gemmKernelZ6x32_beta0
+	CMPQ         R13, $0x01
+	JE           gemmKernelZ6x32_beta1
+	VFMADD231PS  (SI), Z14, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  64(SI), Z14, Z1
+	VMOVUPS      Z1, 64(SI)
+	VFMADD231PS  (SI)(R9*1), Z14, Z2
+	VMOVUPS      Z2, (SI)(R9*1)
+	VFMADD231PS  64(SI)(R9*1), Z14, Z3
+	VMOVUPS      Z3, 64(SI)(R9*1)
+	VFMADD231PS  (SI)(R9*2), Z14, Z4
+	VMOVUPS      Z4, (SI)(R9*2)
+	VFMADD231PS  64(SI)(R9*2), Z14, Z5
+	VMOVUPS      Z5, 64(SI)(R9*2)
+	VFMADD231PS  (SI)(R10*1), Z14, Z6
+	VMOVUPS      Z6, (SI)(R10*1)
+	VFMADD231PS  64(SI)(R10*1), Z14, Z7
+	VMOVUPS      Z7, 64(SI)(R10*1)
+	VFMADD231PS  (R11), Z14, Z8
+	VMOVUPS      Z8, (R11)
+	VFMADD231PS  64(R11), Z14, Z9
+	VMOVUPS      Z9, 64(R11)
+	VFMADD231PS  (R11)(R9*1), Z14, Z10
+	VMOVUPS      Z10, (R11)(R9*1)
+	VFMADD231PS  64(R11)(R9*1), Z14, Z11
+	VMOVUPS      Z11, 64(R11)(R9*1)
+	JMP          gemmKernelZ6x32_next
+
+gemmKernelZ6x32_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  64(SI), Z1, Z1
+	VMOVUPS Z1, 64(SI)
+	VADDPS  (SI)(R9*1), Z2, Z2
+	VMOVUPS Z2, (SI)(R9*1)
+	VADDPS  64(SI)(R9*1), Z3, Z3
+	VMOVUPS Z3, 64(SI)(R9*1)
+	VADDPS  (SI)(R9*2), Z4, Z4
+	VMOVUPS Z4, (SI)(R9*2)
+	VADDPS  64(SI)(R9*2), Z5, Z5
+	VMOVUPS Z5, 64(SI)(R9*2)
+	VADDPS  (SI)(R10*1), Z6, Z6
+	VMOVUPS Z6, (SI)(R10*1)
+	VADDPS  64(SI)(R10*1), Z7, Z7
+	VMOVUPS Z7, 64(SI)(R10*1)
+	VADDPS  (R11), Z8, Z8
+	VMOVUPS Z8, (R11)
+	VADDPS  64(R11), Z9, Z9
+	VMOVUPS Z9, 64(R11)
+	VADDPS  (R11)(R9*1), Z10, Z10
+	VMOVUPS Z10, (R11)(R9*1)
+	VADDPS  64(R11)(R9*1), Z11, Z11
+	VMOVUPS Z11, 64(R11)(R9*1)
+	JMP     gemmKernelZ6x32_next
+
+gemmKernelZ6x32_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, (SI)(R9*1)
+	VMOVUPS Z3, 64(SI)(R9*1)
+	VMOVUPS Z4, (SI)(R9*2)
+	VMOVUPS Z5, 64(SI)(R9*2)
+	VMOVUPS Z6, (SI)(R10*1)
+	VMOVUPS Z7, 64(SI)(R10*1)
+	VMOVUPS Z8, (R11)
+	VMOVUPS Z9, 64(R11)
+	VMOVUPS Z10, (R11)(R9*1)
+	VMOVUPS Z11, 64(R11)(R9*1)
+	JMP     gemmKernelZ6x32_next
+
+gemmKernelZ6x32_masked:
+	CMPQ        R13, $0x00
+	JE          gemmKernelZ6x32_masked_beta0
+	CMPQ        R13, $0x01
+	JE          gemmKernelZ6x32_masked_beta1
+	VFMADD231PS (SI), Z14, Z0
+	VMOVUPS     Z0, (SI)
+	VMOVUPS.Z   64(SI), K1, Z12
+	VFMADD231PS Z12, Z14, Z1
+	VMOVUPS     Z1, K1, 64(SI)
+	VFMADD231PS (SI)(R9*1), Z14, Z2
+	VMOVUPS     Z2, (SI)(R9*1)
+	VMOVUPS.Z   64(SI)(R9*1), K1, Z12
+	VFMADD231PS Z12, Z14, Z3
+	VMOVUPS     Z3, K1, 64(SI)(R9*1)
+	VFMADD231PS (SI)(R9*2), Z14, Z4
+	VMOVUPS     Z4, (SI)(R9*2)
+	VMOVUPS.Z   64(SI)(R9*2), K1, Z12
+	VFMADD231PS Z12, Z14, Z5
+	VMOVUPS     Z5, K1, 64(SI)(R9*2)
+	VFMADD231PS (SI)(R10*1), Z14, Z6
+	VMOVUPS     Z6, (SI)(R10*1)
+	VMOVUPS.Z   64(SI)(R10*1), K1, Z12
+	VFMADD231PS Z12, Z14, Z7
+	VMOVUPS     Z7, K1, 64(SI)(R10*1)
+	VFMADD231PS (R11), Z14, Z8
+	VMOVUPS     Z8, (R11)
+	VMOVUPS.Z   64(R11), K1, Z12
+	VFMADD231PS Z12, Z14, Z9
+	VMOVUPS     Z9, K1, 64(R11)
+	VFMADD231PS (R11)(R9*1), Z14, Z10
+	VMOVUPS     Z10, (R11)(R9*1)
+	VMOVUPS.Z   64(R11)(R9*1), K1, Z12
+	VFMADD231PS Z12, Z14, Z11
+	VMOVUPS     Z11, K1, 64(R11)(R9*1)
+	JMP         gemmKernelZ6x32_next
+
+gemmKernelZ6x32_masked_beta1:
+	VADDPS    (SI), Z0, Z0
+	VMOVUPS   Z0, (SI)
+	VMOVUPS.Z 64(SI), K1, Z12
+	VADDPS    Z12, Z1, Z1
+	VMOVUPS   Z1, K1, 64(SI)
+	VADDPS    (SI)(R9*1), Z2, Z2
+	VMOVUPS   Z2, (SI)(R9*1)
+	VMOVUPS.Z 64(SI)(R9*1), K1, Z12
+	VADDPS    Z12, Z3, Z3
+	VMOVUPS   Z3, K1, 64(SI)(R9*1)
+	VADDPS    (SI)(R9*2), Z4, Z4
+	VMOVUPS   Z4, (SI)(R9*2)
+	VMOVUPS.Z 64(SI)(R9*2), K1, Z12
+	VADDPS    Z12, Z5, Z5
+	VMOVUPS   Z5, K1, 64(SI)(R9*2)
+	VADDPS    (SI)(R10*1), Z6, Z6
+	VMOVUPS   Z6, (SI)(R10*1)
+	VMOVUPS.Z 64(SI)(R10*1), K1, Z12
+	VADDPS    Z12, Z7, Z7
+	VMOVUPS   Z7, K1, 64(SI)(R10*1)
+	VADDPS    (R11), Z8, Z8
+	VMOVUPS   Z8, (R11)
+	VMOVUPS.Z 64(R11), K1, Z12
+	VADDPS    Z12, Z9, Z9
+	VMOVUPS   Z9, K1, 64(R11)
+	VADDPS    (R11)(R9*1), Z10, Z10
+	VMOVUPS   Z10, (R11)(R9*1)
+	VMOVUPS.Z 64(R11)(R9*1), K1, Z12
+	VADDPS    Z12, Z11, Z11
+	VMOVUPS   Z11, K1, 64(R11)(R9*1)
+	JMP       gemmKernelZ6x32_next
+
+gemmKernelZ6x32_masked_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, K1, 64(SI)
+	VMOVUPS Z2, (SI)(R9*1)
+	VMOVUPS Z3, K1, 64(SI)(R9*1)
+	VMOVUPS Z4, (SI)(R9*2)
+	VMOVUPS Z5, K1, 64(SI)(R9*2)
+	VMOVUPS Z6, (SI)(R10*1)
+	VMOVUPS Z7, K1, 64(SI)(R10*1)
+	VMOVUPS Z8, (R11)
+	VMOVUPS Z9, K1, 64(R11)
+	VMOVUPS Z10, (R11)(R9*1)
+	VMOVUPS Z11, K1, 64(R11)(R9*1)
+
+gemmKernelZ6x32_next:
+	MOVQ as+32(FP), R10
+	SHLQ $0x02, R10
+	ADDQ R10, AX
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	DECQ DI
+	JNZ  gemmKernelZ6x32_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ6x48(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ6x48(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+	LEAQ (CX)(CX*2), R8
+
+gemmKernelZ6x48_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	MOVQ   AX, R9
+	LEAQ   (R9)(CX*4), R12
+	MOVQ   b+40(FP), R10
+	MOVQ   k+0(FP), R11
+	SHRQ   $0x02, R11
+	JZ     gemmKernelZ6x48_ktail
+
+gemmKernelZ6x48_k4:
+	VMOVUPS      (R10), Z18
+	VMOVUPS      64(R10), Z19
+	VMOVUPS      128(R10), Z20
+	VBROADCASTSS (R9), Z21
+	VFMADD231PS  Z18, Z21, Z0
+	VFMADD231PS  Z19, Z21, Z1
+	VFMADD231PS  Z20, Z21, Z2
+	VBROADCASTSS (R9)(CX*1), Z21
+	VFMADD231PS  Z18, Z21, Z3
+	VFMADD231PS  Z19, Z21, Z4
+	VFMADD231PS  Z20, Z21, Z5
+	VBROADCASTSS (R9)(CX*2), Z21
+	VFMADD231PS  Z18, Z21, Z6
+	VFMADD231PS  Z19, Z21, Z7
+	VFMADD231PS  Z20, Z21, Z8
+	VBROADCASTSS (R9)(R8*1), Z21
+	VFMADD231PS  Z18, Z21, Z9
+	VFMADD231PS  Z19, Z21, Z10
+	VFMADD231PS  Z20, Z21, Z11
+	VBROADCASTSS (R12), Z21
+	VFMADD231PS  Z18, Z21, Z12
+	VFMADD231PS  Z19, Z21, Z13
+	VFMADD231PS  Z20, Z21, Z14
+	VBROADCASTSS (R12)(CX*1), Z21
+	VFMADD231PS  Z18, Z21, Z15
+	VFMADD231PS  Z19, Z21, Z16
+	VFMADD231PS  Z20, Z21, Z17
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z18
+	VMOVUPS      64(R10), Z19
+	VMOVUPS      128(R10), Z20
+	VBROADCASTSS (R9), Z21
+	VFMADD231PS  Z18, Z21, Z0
+	VFMADD231PS  Z19, Z21, Z1
+	VFMADD231PS  Z20, Z21, Z2
+	VBROADCASTSS (R9)(CX*1), Z21
+	VFMADD231PS  Z18, Z21, Z3
+	VFMADD231PS  Z19, Z21, Z4
+	VFMADD231PS  Z20, Z21, Z5
+	VBROADCASTSS (R9)(CX*2), Z21
+	VFMADD231PS  Z18, Z21, Z6
+	VFMADD231PS  Z19, Z21, Z7
+	VFMADD231PS  Z20, Z21, Z8
+	VBROADCASTSS (R9)(R8*1), Z21
+	VFMADD231PS  Z18, Z21, Z9
+	VFMADD231PS  Z19, Z21, Z10
+	VFMADD231PS  Z20, Z21, Z11
+	VBROADCASTSS (R12), Z21
+	VFMADD231PS  Z18, Z21, Z12
+	VFMADD231PS  Z19, Z21, Z13
+	VFMADD231PS  Z20, Z21, Z14
+	VBROADCASTSS (R12)(CX*1), Z21
+	VFMADD231PS  Z18, Z21, Z15
+	VFMADD231PS  Z19, Z21, Z16
+	VFMADD231PS  Z20, Z21, Z17
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z18
+	VMOVUPS      64(R10), Z19
+	VMOVUPS      128(R10), Z20
+	VBROADCASTSS (R9), Z21
+	VFMADD231PS  Z18, Z21, Z0
+	VFMADD231PS  Z19, Z21, Z1
+	VFMADD231PS  Z20, Z21, Z2
+	VBROADCASTSS (R9)(CX*1), Z21
+	VFMADD231PS  Z18, Z21, Z3
+	VFMADD231PS  Z19, Z21, Z4
+	VFMADD231PS  Z20, Z21, Z5
+	VBROADCASTSS (R9)(CX*2), Z21
+	VFMADD231PS  Z18, Z21, Z6
+	VFMADD231PS  Z19, Z21, Z7
+	VFMADD231PS  Z20, Z21, Z8
+	VBROADCASTSS (R9)(R8*1), Z21
+	VFMADD231PS  Z18, Z21, Z9
+	VFMADD231PS  Z19, Z21, Z10
+	VFMADD231PS  Z20, Z21, Z11
+	VBROADCASTSS (R12), Z21
+	VFMADD231PS  Z18, Z21, Z12
+	VFMADD231PS  Z19, Z21, Z13
+	VFMADD231PS  Z20, Z21, Z14
+	VBROADCASTSS (R12)(CX*1), Z21
+	VFMADD231PS  Z18, Z21, Z15
+	VFMADD231PS  Z19, Z21, Z16
+	VFMADD231PS  Z20, Z21, Z17
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z18
+	VMOVUPS      64(R10), Z19
+	VMOVUPS      128(R10), Z20
+	VBROADCASTSS (R9), Z21
+	VFMADD231PS  Z18, Z21, Z0
+	VFMADD231PS  Z19, Z21, Z1
+	VFMADD231PS  Z20, Z21, Z2
+	VBROADCASTSS (R9)(CX*1), Z21
+	VFMADD231PS  Z18, Z21, Z3
+	VFMADD231PS  Z19, Z21, Z4
+	VFMADD231PS  Z20, Z21, Z5
+	VBROADCASTSS (R9)(CX*2), Z21
+	VFMADD231PS  Z18, Z21, Z6
+	VFMADD231PS  Z19, Z21, Z7
+	VFMADD231PS  Z20, Z21, Z8
+	VBROADCASTSS (R9)(R8*1), Z21
+	VFMADD231PS  Z18, Z21, Z9
+	VFMADD231PS  Z19, Z21, Z10
+	VFMADD231PS  Z20, Z21, Z11
+	VBROADCASTSS (R12), Z21
+	VFMADD231PS  Z18, Z21, Z12
+	VFMADD231PS  Z19, Z21, Z13
+	VFMADD231PS  Z20, Z21, Z14
+	VBROADCASTSS (R12)(CX*1), Z21
+	VFMADD231PS  Z18, Z21, Z15
+	VFMADD231PS  Z19, Z21, Z16
+	VFMADD231PS  Z20, Z21, Z17
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ6x48_k4
+
+gemmKernelZ6x48_ktail:
+	MOVQ k+0(FP), R11
+	ANDQ $0x03, R11
+	JZ   gemmKernelZ6x48_epilogue
+
+gemmKernelZ6x48_k1:
+	VMOVUPS      (R10), Z18
+	VMOVUPS      64(R10), Z19
+	VMOVUPS      128(R10), Z20
+	VBROADCASTSS (R9), Z21
+	VFMADD231PS  Z18, Z21, Z0
+	VFMADD231PS  Z19, Z21, Z1
+	VFMADD231PS  Z20, Z21, Z2
+	VBROADCASTSS (R9)(CX*1), Z21
+	VFMADD231PS  Z18, Z21, Z3
+	VFMADD231PS  Z19, Z21, Z4
+	VFMADD231PS  Z20, Z21, Z5
+	VBROADCASTSS (R9)(CX*2), Z21
+	VFMADD231PS  Z18, Z21, Z6
+	VFMADD231PS  Z19, Z21, Z7
+	VFMADD231PS  Z20, Z21, Z8
+	VBROADCASTSS (R9)(R8*1), Z21
+	VFMADD231PS  Z18, Z21, Z9
+	VFMADD231PS  Z19, Z21, Z10
+	VFMADD231PS  Z20, Z21, Z11
+	VBROADCASTSS (R12), Z21
+	VFMADD231PS  Z18, Z21, Z12
+	VFMADD231PS  Z19, Z21, Z13
+	VFMADD231PS  Z20, Z21, Z14
+	VBROADCASTSS (R12)(CX*1), Z21
+	VFMADD231PS  Z18, Z21, Z15
+	VFMADD231PS  Z19, Z21, Z16
+	VFMADD231PS  Z20, Z21, Z17
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ6x48_k1
+
+gemmKernelZ6x48_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ6x48_alpha1
+	VBROADCASTSS alpha+80(FP), Z18
+	VMULPS       Z18, Z0, Z0
+	VMULPS       Z18, Z1, Z1
+	VMULPS       Z18, Z2, Z2
+	VMULPS       Z18, Z3, Z3
+	VMULPS       Z18, Z4, Z4
+	VMULPS       Z18, Z5, Z5
+	VMULPS       Z18, Z6, Z6
+	VMULPS       Z18, Z7, Z7
+	VMULPS       Z18, Z8, Z8
+	VMULPS       Z18, Z9, Z9
+	VMULPS       Z18, Z10, Z10
+	VMULPS       Z18, Z11, Z11
+	VMULPS       Z18, Z12, Z12
+	VMULPS       Z18, Z13, Z13
+	VMULPS       Z18, Z14, Z14
+	VMULPS       Z18, Z15, Z15
+	VMULPS       Z18, Z16, Z16
+	VMULPS       Z18, Z17, Z17
+
+gemmKernelZ6x48_alpha1:
+	MOVQ         ldc+64(FP), R9
+	SHLQ         $0x02, R9
+	LEAQ         (R9)(R9*2), R10
+	LEAQ         (SI)(R9*4), R11
+	MOVQ         mask+96(FP), R12
+	KMOVW        R12, K1
+	VBROADCASTSS beta+84(FP), Z21
+	MOVQ         mode+88(FP), R13
+	ANDQ         $0x03, R13
+	CMPQ         R12, $0x0000ffff
+	JNE          gemmKernelZ6x48_masked
+	CMPQ         R13, $0x00
+	JE           gemmKernelZ6x48_beta0
+	CMPQ         R13, $0x01
+	JE           gemmKernelZ6x48_beta1
+	VFMADD231PS  (SI), Z21, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  64(SI), Z21, Z1
+	VMOVUPS      Z1, 64(SI)
+	VFMADD231PS  128(SI), Z21, Z2
+	VMOVUPS      Z2, 128(SI)
+	VFMADD231PS  (SI)(R9*1), Z21, Z3
+	VMOVUPS      Z3, (SI)(R9*1)
+	VFMADD231PS  64(SI)(R9*1), Z21, Z4
+	VMOVUPS      Z4, 64(SI)(R9*1)
+	VFMADD231PS  128(SI)(R9*1), Z21, Z5
+	VMOVUPS      Z5, 128(SI)(R9*1)
+	VFMADD231PS  (SI)(R9*2), Z21, Z6
+	VMOVUPS      Z6, (SI)(R9*2)
+	VFMADD231PS  64(SI)(R9*2), Z21, Z7
+	VMOVUPS      Z7, 64(SI)(R9*2)
+	VFMADD231PS  128(SI)(R9*2), Z21, Z8
+	VMOVUPS      Z8, 128(SI)(R9*2)
+	VFMADD231PS  (SI)(R10*1), Z21, Z9
+	VMOVUPS      Z9, (SI)(R10*1)
+	VFMADD231PS  64(SI)(R10*1), Z21, Z10
+	VMOVUPS      Z10, 64(SI)(R10*1)
+	VFMADD231PS  128(SI)(R10*1), Z21, Z11
+	VMOVUPS      Z11, 128(SI)(R10*1)
+	VFMADD231PS  (R11), Z21, Z12
+	VMOVUPS      Z12, (R11)
+	VFMADD231PS  64(R11), Z21, Z13
+	VMOVUPS      Z13, 64(R11)
+	VFMADD231PS  128(R11), Z21, Z14
+	VMOVUPS      Z14, 128(R11)
+	VFMADD231PS  (R11)(R9*1), Z21, Z15
+	VMOVUPS      Z15, (R11)(R9*1)
+	VFMADD231PS  64(R11)(R9*1), Z21, Z16
+	VMOVUPS      Z16, 64(R11)(R9*1)
+	VFMADD231PS  128(R11)(R9*1), Z21, Z17
+	VMOVUPS      Z17, 128(R11)(R9*1)
+	JMP          gemmKernelZ6x48_next
+
+gemmKernelZ6x48_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  64(SI), Z1, Z1
+	VMOVUPS Z1, 64(SI)
+	VADDPS  128(SI), Z2, Z2
+	VMOVUPS Z2, 128(SI)
+	VADDPS  (SI)(R9*1), Z3, Z3
+	VMOVUPS Z3, (SI)(R9*1)
+	VADDPS  64(SI)(R9*1), Z4, Z4
+	VMOVUPS Z4, 64(SI)(R9*1)
+	VADDPS  128(SI)(R9*1), Z5, Z5
+	VMOVUPS Z5, 128(SI)(R9*1)
+	VADDPS  (SI)(R9*2), Z6, Z6
+	VMOVUPS Z6, (SI)(R9*2)
+	VADDPS  64(SI)(R9*2), Z7, Z7
+	VMOVUPS Z7, 64(SI)(R9*2)
+	VADDPS  128(SI)(R9*2), Z8, Z8
+	VMOVUPS Z8, 128(SI)(R9*2)
+	VADDPS  (SI)(R10*1), Z9, Z9
+	VMOVUPS Z9, (SI)(R10*1)
+	VADDPS  64(SI)(R10*1), Z10, Z10
+	VMOVUPS Z10, 64(SI)(R10*1)
+	VADDPS  128(SI)(R10*1), Z11, Z11
+	VMOVUPS Z11, 128(SI)(R10*1)
+	VADDPS  (R11), Z12, Z12
+	VMOVUPS Z12, (R11)
+	VADDPS  64(R11), Z13, Z13
+	VMOVUPS Z13, 64(R11)
+	VADDPS  128(R11), Z14, Z14
+	VMOVUPS Z14, 128(R11)
+	VADDPS  (R11)(R9*1), Z15, Z15
+	VMOVUPS Z15, (R11)(R9*1)
+	VADDPS  64(R11)(R9*1), Z16, Z16
+	VMOVUPS Z16, 64(R11)(R9*1)
+	VADDPS  128(R11)(R9*1), Z17, Z17
+	VMOVUPS Z17, 128(R11)(R9*1)
+	JMP     gemmKernelZ6x48_next
+
+gemmKernelZ6x48_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, 128(SI)
+	VMOVUPS Z3, (SI)(R9*1)
+	VMOVUPS Z4, 64(SI)(R9*1)
+	VMOVUPS Z5, 128(SI)(R9*1)
+	VMOVUPS Z6, (SI)(R9*2)
+	VMOVUPS Z7, 64(SI)(R9*2)
+	VMOVUPS Z8, 128(SI)(R9*2)
+	VMOVUPS Z9, (SI)(R10*1)
+	VMOVUPS Z10, 64(SI)(R10*1)
+	VMOVUPS Z11, 128(SI)(R10*1)
+	VMOVUPS Z12, (R11)
+	VMOVUPS Z13, 64(R11)
+	VMOVUPS Z14, 128(R11)
+	VMOVUPS Z15, (R11)(R9*1)
+	VMOVUPS Z16, 64(R11)(R9*1)
+	VMOVUPS Z17, 128(R11)(R9*1)
+	JMP     gemmKernelZ6x48_next
+
+gemmKernelZ6x48_masked:
+	CMPQ        R13, $0x00
+	JE          gemmKernelZ6x48_masked_beta0
+	CMPQ        R13, $0x01
+	JE          gemmKernelZ6x48_masked_beta1
+	VFMADD231PS (SI), Z21, Z0
+	VMOVUPS     Z0, (SI)
+	VFMADD231PS 64(SI), Z21, Z1
+	VMOVUPS     Z1, 64(SI)
+	VMOVUPS.Z   128(SI), K1, Z18
+	VFMADD231PS Z18, Z21, Z2
+	VMOVUPS     Z2, K1, 128(SI)
+	VFMADD231PS (SI)(R9*1), Z21, Z3
+	VMOVUPS     Z3, (SI)(R9*1)
+	VFMADD231PS 64(SI)(R9*1), Z21, Z4
+	VMOVUPS     Z4, 64(SI)(R9*1)
+	VMOVUPS.Z   128(SI)(R9*1), K1, Z18
+	VFMADD231PS Z18, Z21, Z5
+	VMOVUPS     Z5, K1, 128(SI)(R9*1)
+	VFMADD231PS (SI)(R9*2), Z21, Z6
+	VMOVUPS     Z6, (SI)(R9*2)
+	VFMADD231PS 64(SI)(R9*2), Z21, Z7
+	VMOVUPS     Z7, 64(SI)(R9*2)
+	VMOVUPS.Z   128(SI)(R9*2), K1, Z18
+	VFMADD231PS Z18, Z21, Z8
+	VMOVUPS     Z8, K1, 128(SI)(R9*2)
+	VFMADD231PS (SI)(R10*1), Z21, Z9
+	VMOVUPS     Z9, (SI)(R10*1)
+	VFMADD231PS 64(SI)(R10*1), Z21, Z10
+	VMOVUPS     Z10, 64(SI)(R10*1)
+	VMOVUPS.Z   128(SI)(R10*1), K1, Z18
+	VFMADD231PS Z18, Z21, Z11
+	VMOVUPS     Z11, K1, 128(SI)(R10*1)
+	VFMADD231PS (R11), Z21, Z12
+	VMOVUPS     Z12, (R11)
+	VFMADD231PS 64(R11), Z21, Z13
+	VMOVUPS     Z13, 64(R11)
+	VMOVUPS.Z   128(R11), K1, Z18
+	VFMADD231PS Z18, Z21, Z14
+	VMOVUPS     Z14, K1, 128(R11)
+	VFMADD231PS (R11)(R9*1), Z21, Z15
+	VMOVUPS     Z15, (R11)(R9*1)
+	VFMADD231PS 64(R11)(R9*1), Z21, Z16
+	VMOVUPS     Z16, 64(R11)(R9*1)
+	VMOVUPS.Z   128(R11)(R9*1), K1, Z18
+	VFMADD231PS Z18, Z21, Z17
+	VMOVUPS     Z17, K1, 128(R11)(R9*1)
+	JMP         gemmKernelZ6x48_next
+
+gemmKernelZ6x48_masked_beta1:
+	VADDPS    (SI), Z0, Z0
+	VMOVUPS   Z0, (SI)
+	VADDPS    64(SI), Z1, Z1
+	VMOVUPS   Z1, 64(SI)
+	VMOVUPS.Z 128(SI), K1, Z18
+	VADDPS    Z18, Z2, Z2
+	VMOVUPS   Z2, K1, 128(SI)
+	VADDPS    (SI)(R9*1), Z3, Z3
+	VMOVUPS   Z3, (SI)(R9*1)
+	VADDPS    64(SI)(R9*1), Z4, Z4
+	VMOVUPS   Z4, 64(SI)(R9*1)
+	VMOVUPS.Z 128(SI)(R9*1), K1, Z18
+	VADDPS    Z18, Z5, Z5
+	VMOVUPS   Z5, K1, 128(SI)(R9*1)
+	VADDPS    (SI)(R9*2), Z6, Z6
+	VMOVUPS   Z6, (SI)(R9*2)
+	VADDPS    64(SI)(R9*2), Z7, Z7
+	VMOVUPS   Z7, 64(SI)(R9*2)
+	VMOVUPS.Z 128(SI)(R9*2), K1, Z18
+	VADDPS    Z18, Z8, Z8
+	VMOVUPS   Z8, K1, 128(SI)(R9*2)
+	VADDPS    (SI)(R10*1), Z9, Z9
+	VMOVUPS   Z9, (SI)(R10*1)
+	VADDPS    64(SI)(R10*1), Z10, Z10
+	VMOVUPS   Z10, 64(SI)(R10*1)
+	VMOVUPS.Z 128(SI)(R10*1), K1, Z18
+	VADDPS    Z18, Z11, Z11
+	VMOVUPS   Z11, K1, 128(SI)(R10*1)
+	VADDPS    (R11), Z12, Z12
+	VMOVUPS   Z12, (R11)
+	VADDPS    64(R11), Z13, Z13
+	VMOVUPS   Z13, 64(R11)
+	VMOVUPS.Z 128(R11), K1, Z18
+	VADDPS    Z18, Z14, Z14
+	VMOVUPS   Z14, K1, 128(R11)
+	VADDPS    (R11)(R9*1), Z15, Z15
+	VMOVUPS   Z15, (R11)(R9*1)
+	VADDPS    64(R11)(R9*1), Z16, Z16
+	VMOVUPS   Z16, 64(R11)(R9*1)
+	VMOVUPS.Z 128(R11)(R9*1), K1, Z18
+	VADDPS    Z18, Z17, Z17
+	VMOVUPS   Z17, K1, 128(R11)(R9*1)
+	JMP       gemmKernelZ6x48_next
+
+gemmKernelZ6x48_masked_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, K1, 128(SI)
+	VMOVUPS Z3, (SI)(R9*1)
+	VMOVUPS Z4, 64(SI)(R9*1)
+	VMOVUPS Z5, K1, 128(SI)(R9*1)
+	VMOVUPS Z6, (SI)(R9*2)
+	VMOVUPS Z7, 64(SI)(R9*2)
+	VMOVUPS Z8, K1, 128(SI)(R9*2)
+	VMOVUPS Z9, (SI)(R10*1)
+	VMOVUPS Z10, 64(SI)(R10*1)
+	VMOVUPS Z11, K1, 128(SI)(R10*1)
+	VMOVUPS Z12, (R11)
+	VMOVUPS Z13, 64(R11)
+	VMOVUPS Z14, K1, 128(R11)
+	VMOVUPS Z15, (R11)(R9*1)
+	VMOVUPS Z16, 64(R11)(R9*1)
+	VMOVUPS Z17, K1, 128(R11)(R9*1)
+
+gemmKernelZ6x48_next:
+	MOVQ as+32(FP), R10
+	SHLQ $0x02, R10
+	ADDQ R10, AX
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	DECQ DI
+	JNZ  gemmKernelZ6x48_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ7x16(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ7x16(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+	LEAQ (CX)(CX*2), R8
+
+gemmKernelZ7x16_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	MOVQ   AX, R9
+	LEAQ   (R9)(CX*4), R12
+	MOVQ   b+40(FP), R10
+	MOVQ   k+0(FP), R11
+	SHRQ   $0x02, R11
+	JZ     gemmKernelZ7x16_ktail
+
+gemmKernelZ7x16_k4:
+	VMOVUPS      (R10), Z7
+	VBROADCASTSS (R9), Z8
+	VFMADD231PS  Z7, Z8, Z0
+	VBROADCASTSS (R9)(CX*1), Z8
+	VFMADD231PS  Z7, Z8, Z1
+	VBROADCASTSS (R9)(CX*2), Z8
+	VFMADD231PS  Z7, Z8, Z2
+	VBROADCASTSS (R9)(R8*1), Z8
+	VFMADD231PS  Z7, Z8, Z3
+	VBROADCASTSS (R12), Z8
+	VFMADD231PS  Z7, Z8, Z4
+	VBROADCASTSS (R12)(CX*1), Z8
+	VFMADD231PS  Z7, Z8, Z5
+	VBROADCASTSS (R12)(CX*2), Z8
+	VFMADD231PS  Z7, Z8, Z6
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z7
+	VBROADCASTSS (R9), Z8
+	VFMADD231PS  Z7, Z8, Z0
+	VBROADCASTSS (R9)(CX*1), Z8
+	VFMADD231PS  Z7, Z8, Z1
+	VBROADCASTSS (R9)(CX*2), Z8
+	VFMADD231PS  Z7, Z8, Z2
+	VBROADCASTSS (R9)(R8*1), Z8
+	VFMADD231PS  Z7, Z8, Z3
+	VBROADCASTSS (R12), Z8
+	VFMADD231PS  Z7, Z8, Z4
+	VBROADCASTSS (R12)(CX*1), Z8
+	VFMADD231PS  Z7, Z8, Z5
+	VBROADCASTSS (R12)(CX*2), Z8
+	VFMADD231PS  Z7, Z8, Z6
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z7
+	VBROADCASTSS (R9), Z8
+	VFMADD231PS  Z7, Z8, Z0
+	VBROADCASTSS (R9)(CX*1), Z8
+	VFMADD231PS  Z7, Z8, Z1
+	VBROADCASTSS (R9)(CX*2), Z8
+	VFMADD231PS  Z7, Z8, Z2
+	VBROADCASTSS (R9)(R8*1), Z8
+	VFMADD231PS  Z7, Z8, Z3
+	VBROADCASTSS (R12), Z8
+	VFMADD231PS  Z7, Z8, Z4
+	VBROADCASTSS (R12)(CX*1), Z8
+	VFMADD231PS  Z7, Z8, Z5
+	VBROADCASTSS (R12)(CX*2), Z8
+	VFMADD231PS  Z7, Z8, Z6
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z7
+	VBROADCASTSS (R9), Z8
+	VFMADD231PS  Z7, Z8, Z0
+	VBROADCASTSS (R9)(CX*1), Z8
+	VFMADD231PS  Z7, Z8, Z1
+	VBROADCASTSS (R9)(CX*2), Z8
+	VFMADD231PS  Z7, Z8, Z2
+	VBROADCASTSS (R9)(R8*1), Z8
+	VFMADD231PS  Z7, Z8, Z3
+	VBROADCASTSS (R12), Z8
+	VFMADD231PS  Z7, Z8, Z4
+	VBROADCASTSS (R12)(CX*1), Z8
+	VFMADD231PS  Z7, Z8, Z5
+	VBROADCASTSS (R12)(CX*2), Z8
+	VFMADD231PS  Z7, Z8, Z6
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ7x16_k4
+
+gemmKernelZ7x16_ktail:
+	MOVQ k+0(FP), R11
+	ANDQ $0x03, R11
+	JZ   gemmKernelZ7x16_epilogue
+
+gemmKernelZ7x16_k1:
+	VMOVUPS      (R10), Z7
+	VBROADCASTSS (R9), Z8
+	VFMADD231PS  Z7, Z8, Z0
+	VBROADCASTSS (R9)(CX*1), Z8
+	VFMADD231PS  Z7, Z8, Z1
+	VBROADCASTSS (R9)(CX*2), Z8
+	VFMADD231PS  Z7, Z8, Z2
+	VBROADCASTSS (R9)(R8*1), Z8
+	VFMADD231PS  Z7, Z8, Z3
+	VBROADCASTSS (R12), Z8
+	VFMADD231PS  Z7, Z8, Z4
+	VBROADCASTSS (R12)(CX*1), Z8
+	VFMADD231PS  Z7, Z8, Z5
+	VBROADCASTSS (R12)(CX*2), Z8
+	VFMADD231PS  Z7, Z8, Z6
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ7x16_k1
+
+gemmKernelZ7x16_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ7x16_alpha1
+	VBROADCASTSS alpha+80(FP), Z7
+	VMULPS       Z7, Z0, Z0
+	VMULPS       Z7, Z1, Z1
+	VMULPS       Z7, Z2, Z2
+	VMULPS       Z7, Z3, Z3
+	VMULPS       Z7, Z4, Z4
+	VMULPS       Z7, Z5, Z5
+	VMULPS       Z7, Z6, Z6
+
+gemmKernelZ7x16_alpha1:
+	MOVQ         ldc+64(FP), R9
+	SHLQ         $0x02, R9
+	LEAQ         (R9)(R9*2), R10
+	LEAQ         (SI)(R9*4), R11
+	MOVQ         mask+96(FP), R12
+	KMOVW        R12, K1
+	VBROADCASTSS beta+84(FP), Z8
+	MOVQ         mode+88(FP), R13
+	ANDQ         $0x03, R13
+	CMPQ         R12, $0x0000ffff
+	JNE          gemmKernelZ7x16_masked
+	CMPQ         R13, $0x00
+	JE           gemmKernelZ7x16_beta0
+	CMPQ         R13, $0x01
+	JE           gemmKernelZ7x16_beta1
+	VFMADD231PS  (SI), Z8, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  (SI)(R9*1), Z8, Z1
+	VMOVUPS      Z1, (SI)(R9*1)
+	VFMADD231PS  (SI)(R9*2), Z8, Z2
+	VMOVUPS      Z2, (SI)(R9*2)
+	VFMADD231PS  (SI)(R10*1), Z8, Z3
+	VMOVUPS      Z3, (SI)(R10*1)
+	VFMADD231PS  (R11), Z8, Z4
+	VMOVUPS      Z4, (R11)
+	VFMADD231PS  (R11)(R9*1), Z8, Z5
+	VMOVUPS      Z5, (R11)(R9*1)
+	VFMADD231PS  (R11)(R9*2), Z8, Z6
+	VMOVUPS      Z6, (R11)(R9*2)
+	JMP          gemmKernelZ7x16_next
+
+gemmKernelZ7x16_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  (SI)(R9*1), Z1, Z1
+	VMOVUPS Z1, (SI)(R9*1)
+	VADDPS  (SI)(R9*2), Z2, Z2
+	VMOVUPS Z2, (SI)(R9*2)
+	VADDPS  (SI)(R10*1), Z3, Z3
+	VMOVUPS Z3, (SI)(R10*1)
+	VADDPS  (R11), Z4, Z4
+	VMOVUPS Z4, (R11)
+	VADDPS  (R11)(R9*1), Z5, Z5
+	VMOVUPS Z5, (R11)(R9*1)
+	VADDPS  (R11)(R9*2), Z6, Z6
+	VMOVUPS Z6, (R11)(R9*2)
+	JMP     gemmKernelZ7x16_next
+
+gemmKernelZ7x16_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, (SI)(R9*1)
+	VMOVUPS Z2, (SI)(R9*2)
+	VMOVUPS Z3, (SI)(R10*1)
+	VMOVUPS Z4, (R11)
+	VMOVUPS Z5, (R11)(R9*1)
+	VMOVUPS Z6, (R11)(R9*2)
+	JMP     gemmKernelZ7x16_next
+
+gemmKernelZ7x16_masked:
+	CMPQ        R13, $0x00
+	JE          gemmKernelZ7x16_masked_beta0
+	CMPQ        R13, $0x01
+	JE          gemmKernelZ7x16_masked_beta1
+	VMOVUPS.Z   (SI), K1, Z7
+	VFMADD231PS Z7, Z8, Z0
+	VMOVUPS     Z0, K1, (SI)
+	VMOVUPS.Z   (SI)(R9*1), K1, Z7
+	VFMADD231PS Z7, Z8, Z1
+	VMOVUPS     Z1, K1, (SI)(R9*1)
+	VMOVUPS.Z   (SI)(R9*2), K1, Z7
+	VFMADD231PS Z7, Z8, Z2
+	VMOVUPS     Z2, K1, (SI)(R9*2)
+	VMOVUPS.Z   (SI)(R10*1), K1, Z7
+	VFMADD231PS Z7, Z8, Z3
+	VMOVUPS     Z3, K1, (SI)(R10*1)
+	VMOVUPS.Z   (R11), K1, Z7
+	VFMADD231PS Z7, Z8, Z4
+	VMOVUPS     Z4, K1, (R11)
+	VMOVUPS.Z   (R11)(R9*1), K1, Z7
+	VFMADD231PS Z7, Z8, Z5
+	VMOVUPS     Z5, K1, (R11)(R9*1)
+	VMOVUPS.Z   (R11)(R9*2), K1, Z7
+	VFMADD231PS Z7, Z8, Z6
+	VMOVUPS     Z6, K1, (R11)(R9*2)
+	JMP         gemmKernelZ7x16_next
+
+gemmKernelZ7x16_masked_beta1:
+	VMOVUPS.Z (SI), K1, Z7
+	VADDPS    Z7, Z0, Z0
+	VMOVUPS   Z0, K1, (SI)
+	VMOVUPS.Z (SI)(R9*1), K1, Z7
+	VADDPS    Z7, Z1, Z1
+	VMOVUPS   Z1, K1, (SI)(R9*1)
+	VMOVUPS.Z (SI)(R9*2), K1, Z7
+	VADDPS    Z7, Z2, Z2
+	VMOVUPS   Z2, K1, (SI)(R9*2)
+	VMOVUPS.Z (SI)(R10*1), K1, Z7
+	VADDPS    Z7, Z3, Z3
+	VMOVUPS   Z3, K1, (SI)(R10*1)
+	VMOVUPS.Z (R11), K1, Z7
+	VADDPS    Z7, Z4, Z4
+	VMOVUPS   Z4, K1, (R11)
+	VMOVUPS.Z (R11)(R9*1), K1, Z7
+	VADDPS    Z7, Z5, Z5
+	VMOVUPS   Z5, K1, (R11)(R9*1)
+	VMOVUPS.Z (R11)(R9*2), K1, Z7
+	VADDPS    Z7, Z6, Z6
+	VMOVUPS   Z6, K1, (R11)(R9*2)
+	JMP       gemmKernelZ7x16_next
+
+gemmKernelZ7x16_masked_beta0:
+	VMOVUPS Z0, K1, (SI)
+	VMOVUPS Z1, K1, (SI)(R9*1)
+	VMOVUPS Z2, K1, (SI)(R9*2)
+	VMOVUPS Z3, K1, (SI)(R10*1)
+	VMOVUPS Z4, K1, (R11)
+	VMOVUPS Z5, K1, (R11)(R9*1)
+	VMOVUPS Z6, K1, (R11)(R9*2)
+
+gemmKernelZ7x16_next:
+	MOVQ as+32(FP), R10
+	SHLQ $0x02, R10
+	ADDQ R10, AX
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	DECQ DI
+	JNZ  gemmKernelZ7x16_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ7x32(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ7x32(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+	LEAQ (CX)(CX*2), R8
+
+gemmKernelZ7x32_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	MOVQ   AX, R9
+	LEAQ   (R9)(CX*4), R12
+	MOVQ   b+40(FP), R10
+	MOVQ   k+0(FP), R11
+	SHRQ   $0x02, R11
+	JZ     gemmKernelZ7x32_ktail
+
+gemmKernelZ7x32_k4:
+	VMOVUPS      (R10), Z14
+	VMOVUPS      64(R10), Z15
+	VBROADCASTSS (R9), Z16
+	VFMADD231PS  Z14, Z16, Z0
+	VFMADD231PS  Z15, Z16, Z1
+	VBROADCASTSS (R9)(CX*1), Z16
+	VFMADD231PS  Z14, Z16, Z2
+	VFMADD231PS  Z15, Z16, Z3
+	VBROADCASTSS (R9)(CX*2), Z16
+	VFMADD231PS  Z14, Z16, Z4
+	VFMADD231PS  Z15, Z16, Z5
+	VBROADCASTSS (R9)(R8*1), Z16
+	VFMADD231PS  Z14, Z16, Z6
+	VFMADD231PS  Z15, Z16, Z7
+	VBROADCASTSS (R12), Z16
+	VFMADD231PS  Z14, Z16, Z8
+	VFMADD231PS  Z15, Z16, Z9
+	VBROADCASTSS (R12)(CX*1), Z16
+	VFMADD231PS  Z14, Z16, Z10
+	VFMADD231PS  Z15, Z16, Z11
+	VBROADCASTSS (R12)(CX*2), Z16
+	VFMADD231PS  Z14, Z16, Z12
+	VFMADD231PS  Z15, Z16, Z13
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z14
+	VMOVUPS      64(R10), Z15
+	VBROADCASTSS (R9), Z16
+	VFMADD231PS  Z14, Z16, Z0
+	VFMADD231PS  Z15, Z16, Z1
+	VBROADCASTSS (R9)(CX*1), Z16
+	VFMADD231PS  Z14, Z16, Z2
+	VFMADD231PS  Z15, Z16, Z3
+	VBROADCASTSS (R9)(CX*2), Z16
+	VFMADD231PS  Z14, Z16, Z4
+	VFMADD231PS  Z15, Z16, Z5
+	VBROADCASTSS (R9)(R8*1), Z16
+	VFMADD231PS  Z14, Z16, Z6
+	VFMADD231PS  Z15, Z16, Z7
+	VBROADCASTSS (R12), Z16
+	VFMADD231PS  Z14, Z16, Z8
+	VFMADD231PS  Z15, Z16, Z9
+	VBROADCASTSS (R12)(CX*1), Z16
+	VFMADD231PS  Z14, Z16, Z10
+	VFMADD231PS  Z15, Z16, Z11
+	VBROADCASTSS (R12)(CX*2), Z16
+	VFMADD231PS  Z14, Z16, Z12
+	VFMADD231PS  Z15, Z16, Z13
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z14
+	VMOVUPS      64(R10), Z15
+	VBROADCASTSS (R9), Z16
+	VFMADD231PS  Z14, Z16, Z0
+	VFMADD231PS  Z15, Z16, Z1
+	VBROADCASTSS (R9)(CX*1), Z16
+	VFMADD231PS  Z14, Z16, Z2
+	VFMADD231PS  Z15, Z16, Z3
+	VBROADCASTSS (R9)(CX*2), Z16
+	VFMADD231PS  Z14, Z16, Z4
+	VFMADD231PS  Z15, Z16, Z5
+	VBROADCASTSS (R9)(R8*1), Z16
+	VFMADD231PS  Z14, Z16, Z6
+	VFMADD231PS  Z15, Z16, Z7
+	VBROADCASTSS (R12), Z16
+	VFMADD231PS  Z14, Z16, Z8
+	VFMADD231PS  Z15, Z16, Z9
+	VBROADCASTSS (R12)(CX*1), Z16
+	VFMADD231PS  Z14, Z16, Z10
+	VFMADD231PS  Z15, Z16, Z11
+	VBROADCASTSS (R12)(CX*2), Z16
+	VFMADD231PS  Z14, Z16, Z12
+	VFMADD231PS  Z15, Z16, Z13
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z14
+	VMOVUPS      64(R10), Z15
+	VBROADCASTSS (R9), Z16
+	VFMADD231PS  Z14, Z16, Z0
+	VFMADD231PS  Z15, Z16, Z1
+	VBROADCASTSS (R9)(CX*1), Z16
+	VFMADD231PS  Z14, Z16, Z2
+	VFMADD231PS  Z15, Z16, Z3
+	VBROADCASTSS (R9)(CX*2), Z16
+	VFMADD231PS  Z14, Z16, Z4
+	VFMADD231PS  Z15, Z16, Z5
+	VBROADCASTSS (R9)(R8*1), Z16
+	VFMADD231PS  Z14, Z16, Z6
+	VFMADD231PS  Z15, Z16, Z7
+	VBROADCASTSS (R12), Z16
+	VFMADD231PS  Z14, Z16, Z8
+	VFMADD231PS  Z15, Z16, Z9
+	VBROADCASTSS (R12)(CX*1), Z16
+	VFMADD231PS  Z14, Z16, Z10
+	VFMADD231PS  Z15, Z16, Z11
+	VBROADCASTSS (R12)(CX*2), Z16
+	VFMADD231PS  Z14, Z16, Z12
+	VFMADD231PS  Z15, Z16, Z13
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ7x32_k4
+
+gemmKernelZ7x32_ktail:
+	MOVQ k+0(FP), R11
+	ANDQ $0x03, R11
+	JZ   gemmKernelZ7x32_epilogue
+
+gemmKernelZ7x32_k1:
+	VMOVUPS      (R10), Z14
+	VMOVUPS      64(R10), Z15
+	VBROADCASTSS (R9), Z16
+	VFMADD231PS  Z14, Z16, Z0
+	VFMADD231PS  Z15, Z16, Z1
+	VBROADCASTSS (R9)(CX*1), Z16
+	VFMADD231PS  Z14, Z16, Z2
+	VFMADD231PS  Z15, Z16, Z3
+	VBROADCASTSS (R9)(CX*2), Z16
+	VFMADD231PS  Z14, Z16, Z4
+	VFMADD231PS  Z15, Z16, Z5
+	VBROADCASTSS (R9)(R8*1), Z16
+	VFMADD231PS  Z14, Z16, Z6
+	VFMADD231PS  Z15, Z16, Z7
+	VBROADCASTSS (R12), Z16
+	VFMADD231PS  Z14, Z16, Z8
+	VFMADD231PS  Z15, Z16, Z9
+	VBROADCASTSS (R12)(CX*1), Z16
+	VFMADD231PS  Z14, Z16, Z10
+	VFMADD231PS  Z15, Z16, Z11
+	VBROADCASTSS (R12)(CX*2), Z16
+	VFMADD231PS  Z14, Z16, Z12
+	VFMADD231PS  Z15, Z16, Z13
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ7x32_k1
+
+gemmKernelZ7x32_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ7x32_alpha1
+	VBROADCASTSS alpha+80(FP), Z14
+	VMULPS       Z14, Z0, Z0
+	VMULPS       Z14, Z1, Z1
+	VMULPS       Z14, Z2, Z2
+	VMULPS       Z14, Z3, Z3
+	VMULPS       Z14, Z4, Z4
+	VMULPS       Z14, Z5, Z5
+	VMULPS       Z14, Z6, Z6
+	VMULPS       Z14, Z7, Z7
+	VMULPS       Z14, Z8, Z8
+	VMULPS       Z14, Z9, Z9
+	VMULPS       Z14, Z10, Z10
+	VMULPS       Z14, Z11, Z11
+	VMULPS       Z14, Z12, Z12
+	VMULPS       Z14, Z13, Z13
+
+gemmKernelZ7x32_alpha1:
+	MOVQ         ldc+64(FP), R9
+	SHLQ         $0x02, R9
+	LEAQ         (R9)(R9*2), R10
+	LEAQ         (SI)(R9*4), R11
+	MOVQ         mask+96(FP), R12
+	KMOVW        R12, K1
+	VBROADCASTSS beta+84(FP), Z16
+	MOVQ         mode+88(FP), R13
+	ANDQ         $0x03, R13
+	CMPQ         R12, $0x0000ffff
+	JNE          gemmKernelZ7x32_masked
+	CMPQ         R13, $0x00
+	JE           gemmKernelZ7x32_beta0
+	CMPQ         R13, $0x01
+	JE           gemmKernelZ7x32_beta1
+	VFMADD231PS  (SI), Z16, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  64(SI), Z16, Z1
+	VMOVUPS      Z1, 64(SI)
+	VFMADD231PS  (SI)(R9*1), Z16, Z2
+	VMOVUPS      Z2, (SI)(R9*1)
+	VFMADD231PS  64(SI)(R9*1), Z16, Z3
+	VMOVUPS      Z3, 64(SI)(R9*1)
+	VFMADD231PS  (SI)(R9*2), Z16, Z4
+	VMOVUPS      Z4, (SI)(R9*2)
+	VFMADD231PS  64(SI)(R9*2), Z16, Z5
+	VMOVUPS      Z5, 64(SI)(R9*2)
+	VFMADD231PS  (SI)(R10*1), Z16, Z6
+	VMOVUPS      Z6, (SI)(R10*1)
+	VFMADD231PS  64(SI)(R10*1), Z16, Z7
+	VMOVUPS      Z7, 64(SI)(R10*1)
+	VFMADD231PS  (R11), Z16, Z8
+	VMOVUPS      Z8, (R11)
+	VFMADD231PS  64(R11), Z16, Z9
+	VMOVUPS      Z9, 64(R11)
+	VFMADD231PS  (R11)(R9*1), Z16, Z10
+	VMOVUPS      Z10, (R11)(R9*1)
+	VFMADD231PS  64(R11)(R9*1), Z16, Z11
+	VMOVUPS      Z11, 64(R11)(R9*1)
+	VFMADD231PS  (R11)(R9*2), Z16, Z12
+	VMOVUPS      Z12, (R11)(R9*2)
+	VFMADD231PS  64(R11)(R9*2), Z16, Z13
+	VMOVUPS      Z13, 64(R11)(R9*2)
+	JMP          gemmKernelZ7x32_next
+
+gemmKernelZ7x32_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  64(SI), Z1, Z1
+	VMOVUPS Z1, 64(SI)
+	VADDPS  (SI)(R9*1), Z2, Z2
+	VMOVUPS Z2, (SI)(R9*1)
+	VADDPS  64(SI)(R9*1), Z3, Z3
+	VMOVUPS Z3, 64(SI)(R9*1)
+	VADDPS  (SI)(R9*2), Z4, Z4
+	VMOVUPS Z4, (SI)(R9*2)
+	VADDPS  64(SI)(R9*2), Z5, Z5
+	VMOVUPS Z5, 64(SI)(R9*2)
+	VADDPS  (SI)(R10*1), Z6, Z6
+	VMOVUPS Z6, (SI)(R10*1)
+	VADDPS  64(SI)(R10*1), Z7, Z7
+	VMOVUPS Z7, 64(SI)(R10*1)
+	VADDPS  (R11), Z8, Z8
+	VMOVUPS Z8, (R11)
+	VADDPS  64(R11), Z9, Z9
+	VMOVUPS Z9, 64(R11)
+	VADDPS  (R11)(R9*1), Z10, Z10
+	VMOVUPS Z10, (R11)(R9*1)
+	VADDPS  64(R11)(R9*1), Z11, Z11
+	VMOVUPS Z11, 64(R11)(R9*1)
+	VADDPS  (R11)(R9*2), Z12, Z12
+	VMOVUPS Z12, (R11)(R9*2)
+	VADDPS  64(R11)(R9*2), Z13, Z13
+	VMOVUPS Z13, 64(R11)(R9*2)
+	JMP     gemmKernelZ7x32_next
+
+gemmKernelZ7x32_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, (SI)(R9*1)
+	VMOVUPS Z3, 64(SI)(R9*1)
+	VMOVUPS Z4, (SI)(R9*2)
+	VMOVUPS Z5, 64(SI)(R9*2)
+	VMOVUPS Z6, (SI)(R10*1)
+	VMOVUPS Z7, 64(SI)(R10*1)
+	VMOVUPS Z8, (R11)
+	VMOVUPS Z9, 64(R11)
+	VMOVUPS Z10, (R11)(R9*1)
+	VMOVUPS Z11, 64(R11)(R9*1)
+	VMOVUPS Z12, (R11)(R9*2)
+	VMOVUPS Z13, 64(R11)(R9*2)
+	JMP     gemmKernelZ7x32_next
+
+gemmKernelZ7x32_masked:
+	CMPQ        R13, $0x00
+	JE          gemmKernelZ7x32_masked_beta0
+	CMPQ        R13, $0x01
+	JE          gemmKernelZ7x32_masked_beta1
+	VFMADD231PS (SI), Z16, Z0
+	VMOVUPS     Z0, (SI)
+	VMOVUPS.Z   64(SI), K1, Z14
+	VFMADD231PS Z14, Z16, Z1
+	VMOVUPS     Z1, K1, 64(SI)
+	VFMADD231PS (SI)(R9*1), Z16, Z2
+	VMOVUPS     Z2, (SI)(R9*1)
+	VMOVUPS.Z   64(SI)(R9*1), K1, Z14
+	VFMADD231PS Z14, Z16, Z3
+	VMOVUPS     Z3, K1, 64(SI)(R9*1)
+	VFMADD231PS (SI)(R9*2), Z16, Z4
+	VMOVUPS     Z4, (SI)(R9*2)
+	VMOVUPS.Z   64(SI)(R9*2), K1, Z14
+	VFMADD231PS Z14, Z16, Z5
+	VMOVUPS     Z5, K1, 64(SI)(R9*2)
+	VFMADD231PS (SI)(R10*1), Z16, Z6
+	VMOVUPS     Z6, (SI)(R10*1)
+	VMOVUPS.Z   64(SI)(R10*1), K1, Z14
+	VFMADD231PS Z14, Z16, Z7
+	VMOVUPS     Z7, K1, 64(SI)(R10*1)
+	VFMADD231PS (R11), Z16, Z8
+	VMOVUPS     Z8, (R11)
+	VMOVUPS.Z   64(R11), K1, Z14
+	VFMADD231PS Z14, Z16, Z9
+	VMOVUPS     Z9, K1, 64(R11)
+	VFMADD231PS (R11)(R9*1), Z16, Z10
+	VMOVUPS     Z10, (R11)(R9*1)
+	VMOVUPS.Z   64(R11)(R9*1), K1, Z14
+	VFMADD231PS Z14, Z16, Z11
+	VMOVUPS     Z11, K1, 64(R11)(R9*1)
+	VFMADD231PS (R11)(R9*2), Z16, Z12
+	VMOVUPS     Z12, (R11)(R9*2)
+	VMOVUPS.Z   64(R11)(R9*2), K1, Z14
+	VFMADD231PS Z14, Z16, Z13
+	VMOVUPS     Z13, K1, 64(R11)(R9*2)
+	JMP         gemmKernelZ7x32_next
+
+gemmKernelZ7x32_masked_beta1:
+	VADDPS    (SI), Z0, Z0
+	VMOVUPS   Z0, (SI)
+	VMOVUPS.Z 64(SI), K1, Z14
+	VADDPS    Z14, Z1, Z1
+	VMOVUPS   Z1, K1, 64(SI)
+	VADDPS    (SI)(R9*1), Z2, Z2
+	VMOVUPS   Z2, (SI)(R9*1)
+	VMOVUPS.Z 64(SI)(R9*1), K1, Z14
+	VADDPS    Z14, Z3, Z3
+	VMOVUPS   Z3, K1, 64(SI)(R9*1)
+	VADDPS    (SI)(R9*2), Z4, Z4
+	VMOVUPS   Z4, (SI)(R9*2)
+	VMOVUPS.Z 64(SI)(R9*2), K1, Z14
+	VADDPS    Z14, Z5, Z5
+	VMOVUPS   Z5, K1, 64(SI)(R9*2)
+	VADDPS    (SI)(R10*1), Z6, Z6
+	VMOVUPS   Z6, (SI)(R10*1)
+	VMOVUPS.Z 64(SI)(R10*1), K1, Z14
+	VADDPS    Z14, Z7, Z7
+	VMOVUPS   Z7, K1, 64(SI)(R10*1)
+	VADDPS    (R11), Z8, Z8
+	VMOVUPS   Z8, (R11)
+	VMOVUPS.Z 64(R11), K1, Z14
+	VADDPS    Z14, Z9, Z9
+	VMOVUPS   Z9, K1, 64(R11)
+	VADDPS    (R11)(R9*1), Z10, Z10
+	VMOVUPS   Z10, (R11)(R9*1)
+	VMOVUPS.Z 64(R11)(R9*1), K1, Z14
+	VADDPS    Z14, Z11, Z11
+	VMOVUPS   Z11, K1, 64(R11)(R9*1)
+	VADDPS    (R11)(R9*2), Z12, Z12
+	VMOVUPS   Z12, (R11)(R9*2)
+	VMOVUPS.Z 64(R11)(R9*2), K1, Z14
+	VADDPS    Z14, Z13, Z13
+	VMOVUPS   Z13, K1, 64(R11)(R9*2)
+	JMP       gemmKernelZ7x32_next
+
+gemmKernelZ7x32_masked_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, K1, 64(SI)
+	VMOVUPS Z2, (SI)(R9*1)
+	VMOVUPS Z3, K1, 64(SI)(R9*1)
+	VMOVUPS Z4, (SI)(R9*2)
+	VMOVUPS Z5, K1, 64(SI)(R9*2)
+	VMOVUPS Z6, (SI)(R10*1)
+	VMOVUPS Z7, K1, 64(SI)(R10*1)
+	VMOVUPS Z8, (R11)
+	VMOVUPS Z9, K1, 64(R11)
+	VMOVUPS Z10, (R11)(R9*1)
+	VMOVUPS Z11, K1, 64(R11)(R9*1)
+	VMOVUPS Z12, (R11)(R9*2)
+	VMOVUPS Z13, K1, 64(R11)(R9*2)
+
+gemmKernelZ7x32_next:
+	MOVQ as+32(FP), R10
+	SHLQ $0x02, R10
+	ADDQ R10, AX
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	DECQ DI
+	JNZ  gemmKernelZ7x32_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ7x48(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ7x48(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+	LEAQ (CX)(CX*2), R8
+
+gemmKernelZ7x48_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	MOVQ   AX, R9
+	LEAQ   (R9)(CX*4), R12
+	MOVQ   b+40(FP), R10
+	MOVQ   k+0(FP), R11
+	SHRQ   $0x02, R11
+	JZ     gemmKernelZ7x48_ktail
+
+gemmKernelZ7x48_k4:
+	VMOVUPS      (R10), Z21
+	VMOVUPS      64(R10), Z22
+	VMOVUPS      128(R10), Z23
+	VBROADCASTSS (R9), Z24
+	VFMADD231PS  Z21, Z24, Z0
+	VFMADD231PS  Z22, Z24, Z1
+	VFMADD231PS  Z23, Z24, Z2
+	VBROADCASTSS (R9)(CX*1), Z24
+	VFMADD231PS  Z21, Z24, Z3
+	VFMADD231PS  Z22, Z24, Z4
+	VFMADD231PS  Z23, Z24, Z5
+	VBROADCASTSS (R9)(CX*2), Z24
+	VFMADD231PS  Z21, Z24, Z6
+	VFMADD231PS  Z22, Z24, Z7
+	VFMADD231PS  Z23, Z24, Z8
+	VBROADCASTSS (R9)(R8*1), Z24
+	VFMADD231PS  Z21, Z24, Z9
+	VFMADD231PS  Z22, Z24, Z10
+	VFMADD231PS  Z23, Z24, Z11
+	VBROADCASTSS (R12), Z24
+	VFMADD231PS  Z21, Z24, Z12
+	VFMADD231PS  Z22, Z24, Z13
+	VFMADD231PS  Z23, Z24, Z14
+	VBROADCASTSS (R12)(CX*1), Z24
+	VFMADD231PS  Z21, Z24, Z15
+	VFMADD231PS  Z22, Z24, Z16
+	VFMADD231PS  Z23, Z24, Z17
+	VBROADCASTSS (R12)(CX*2), Z24
+	VFMADD231PS  Z21, Z24, Z18
+	VFMADD231PS  Z22, Z24, Z19
+	VFMADD231PS  Z23, Z24, Z20
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z21
+	VMOVUPS      64(R10), Z22
+	VMOVUPS      128(R10), Z23
+	VBROADCASTSS (R9), Z24
+	VFMADD231PS  Z21, Z24, Z0
+	VFMADD231PS  Z22, Z24, Z1
+	VFMADD231PS  Z23, Z24, Z2
+	VBROADCASTSS (R9)(CX*1), Z24
+	VFMADD231PS  Z21, Z24, Z3
+	VFMADD231PS  Z22, Z24, Z4
+	VFMADD231PS  Z23, Z24, Z5
+	VBROADCASTSS (R9)(CX*2), Z24
+	VFMADD231PS  Z21, Z24, Z6
+	VFMADD231PS  Z22, Z24, Z7
+	VFMADD231PS  Z23, Z24, Z8
+	VBROADCASTSS (R9)(R8*1), Z24
+	VFMADD231PS  Z21, Z24, Z9
+	VFMADD231PS  Z22, Z24, Z10
+	VFMADD231PS  Z23, Z24, Z11
+	VBROADCASTSS (R12), Z24
+	VFMADD231PS  Z21, Z24, Z12
+	VFMADD231PS  Z22, Z24, Z13
+	VFMADD231PS  Z23, Z24, Z14
+	VBROADCASTSS (R12)(CX*1), Z24
+	VFMADD231PS  Z21, Z24, Z15
+	VFMADD231PS  Z22, Z24, Z16
+	VFMADD231PS  Z23, Z24, Z17
+	VBROADCASTSS (R12)(CX*2), Z24
+	VFMADD231PS  Z21, Z24, Z18
+	VFMADD231PS  Z22, Z24, Z19
+	VFMADD231PS  Z23, Z24, Z20
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z21
+	VMOVUPS      64(R10), Z22
+	VMOVUPS      128(R10), Z23
+	VBROADCASTSS (R9), Z24
+	VFMADD231PS  Z21, Z24, Z0
+	VFMADD231PS  Z22, Z24, Z1
+	VFMADD231PS  Z23, Z24, Z2
+	VBROADCASTSS (R9)(CX*1), Z24
+	VFMADD231PS  Z21, Z24, Z3
+	VFMADD231PS  Z22, Z24, Z4
+	VFMADD231PS  Z23, Z24, Z5
+	VBROADCASTSS (R9)(CX*2), Z24
+	VFMADD231PS  Z21, Z24, Z6
+	VFMADD231PS  Z22, Z24, Z7
+	VFMADD231PS  Z23, Z24, Z8
+	VBROADCASTSS (R9)(R8*1), Z24
+	VFMADD231PS  Z21, Z24, Z9
+	VFMADD231PS  Z22, Z24, Z10
+	VFMADD231PS  Z23, Z24, Z11
+	VBROADCASTSS (R12), Z24
+	VFMADD231PS  Z21, Z24, Z12
+	VFMADD231PS  Z22, Z24, Z13
+	VFMADD231PS  Z23, Z24, Z14
+	VBROADCASTSS (R12)(CX*1), Z24
+	VFMADD231PS  Z21, Z24, Z15
+	VFMADD231PS  Z22, Z24, Z16
+	VFMADD231PS  Z23, Z24, Z17
+	VBROADCASTSS (R12)(CX*2), Z24
+	VFMADD231PS  Z21, Z24, Z18
+	VFMADD231PS  Z22, Z24, Z19
+	VFMADD231PS  Z23, Z24, Z20
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z21
+	VMOVUPS      64(R10), Z22
+	VMOVUPS      128(R10), Z23
+	VBROADCASTSS (R9), Z24
+	VFMADD231PS  Z21, Z24, Z0
+	VFMADD231PS  Z22, Z24, Z1
+	VFMADD231PS  Z23, Z24, Z2
+	VBROADCASTSS (R9)(CX*1), Z24
+	VFMADD231PS  Z21, Z24, Z3
+	VFMADD231PS  Z22, Z24, Z4
+	VFMADD231PS  Z23, Z24, Z5
+	VBROADCASTSS (R9)(CX*2), Z24
+	VFMADD231PS  Z21, Z24, Z6
+	VFMADD231PS  Z22, Z24, Z7
+	VFMADD231PS  Z23, Z24, Z8
+	VBROADCASTSS (R9)(R8*1), Z24
+	VFMADD231PS  Z21, Z24, Z9
+	VFMADD231PS  Z22, Z24, Z10
+	VFMADD231PS  Z23, Z24, Z11
+	VBROADCASTSS (R12), Z24
+	VFMADD231PS  Z21, Z24, Z12
+	VFMADD231PS  Z22, Z24, Z13
+	VFMADD231PS  Z23, Z24, Z14
+	VBROADCASTSS (R12)(CX*1), Z24
+	VFMADD231PS  Z21, Z24, Z15
+	VFMADD231PS  Z22, Z24, Z16
+	VFMADD231PS  Z23, Z24, Z17
+	VBROADCASTSS (R12)(CX*2), Z24
+	VFMADD231PS  Z21, Z24, Z18
+	VFMADD231PS  Z22, Z24, Z19
+	VFMADD231PS  Z23, Z24, Z20
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ7x48_k4
+
+gemmKernelZ7x48_ktail:
+	MOVQ k+0(FP), R11
+	ANDQ $0x03, R11
+	JZ   gemmKernelZ7x48_epilogue
+
+gemmKernelZ7x48_k1:
+	VMOVUPS      (R10), Z21
+	VMOVUPS      64(R10), Z22
+	VMOVUPS      128(R10), Z23
+	VBROADCASTSS (R9), Z24
+	VFMADD231PS  Z21, Z24, Z0
+	VFMADD231PS  Z22, Z24, Z1
+	VFMADD231PS  Z23, Z24, Z2
+	VBROADCASTSS (R9)(CX*1), Z24
+	VFMADD231PS  Z21, Z24, Z3
+	VFMADD231PS  Z22, Z24, Z4
+	VFMADD231PS  Z23, Z24, Z5
+	VBROADCASTSS (R9)(CX*2), Z24
+	VFMADD231PS  Z21, Z24, Z6
+	VFMADD231PS  Z22, Z24, Z7
+	VFMADD231PS  Z23, Z24, Z8
+	VBROADCASTSS (R9)(R8*1), Z24
+	VFMADD231PS  Z21, Z24, Z9
+	VFMADD231PS  Z22, Z24, Z10
+	VFMADD231PS  Z23, Z24, Z11
+	VBROADCASTSS (R12), Z24
+	VFMADD231PS  Z21, Z24, Z12
+	VFMADD231PS  Z22, Z24, Z13
+	VFMADD231PS  Z23, Z24, Z14
+	VBROADCASTSS (R12)(CX*1), Z24
+	VFMADD231PS  Z21, Z24, Z15
+	VFMADD231PS  Z22, Z24, Z16
+	VFMADD231PS  Z23, Z24, Z17
+	VBROADCASTSS (R12)(CX*2), Z24
+	VFMADD231PS  Z21, Z24, Z18
+	VFMADD231PS  Z22, Z24, Z19
+	VFMADD231PS  Z23, Z24, Z20
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ7x48_k1
+
+gemmKernelZ7x48_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ7x48_alpha1
+	VBROADCASTSS alpha+80(FP), Z21
+	VMULPS       Z21, Z0, Z0
+	VMULPS       Z21, Z1, Z1
+	VMULPS       Z21, Z2, Z2
+	VMULPS       Z21, Z3, Z3
+	VMULPS       Z21, Z4, Z4
+	VMULPS       Z21, Z5, Z5
+	VMULPS       Z21, Z6, Z6
+	VMULPS       Z21, Z7, Z7
+	VMULPS       Z21, Z8, Z8
+	VMULPS       Z21, Z9, Z9
+	VMULPS       Z21, Z10, Z10
+	VMULPS       Z21, Z11, Z11
+	VMULPS       Z21, Z12, Z12
+	VMULPS       Z21, Z13, Z13
+	VMULPS       Z21, Z14, Z14
+	VMULPS       Z21, Z15, Z15
+	VMULPS       Z21, Z16, Z16
+	VMULPS       Z21, Z17, Z17
+	VMULPS       Z21, Z18, Z18
+	VMULPS       Z21, Z19, Z19
+	VMULPS       Z21, Z20, Z20
+
+gemmKernelZ7x48_alpha1:
+	MOVQ         ldc+64(FP), R9
+	SHLQ         $0x02, R9
+	LEAQ         (R9)(R9*2), R10
+	LEAQ         (SI)(R9*4), R11
+	MOVQ         mask+96(FP), R12
+	KMOVW        R12, K1
+	VBROADCASTSS beta+84(FP), Z24
+	MOVQ         mode+88(FP), R13
+	ANDQ         $0x03, R13
+	CMPQ         R12, $0x0000ffff
+	JNE          gemmKernelZ7x48_masked
+	CMPQ         R13, $0x00
+	JE           gemmKernelZ7x48_beta0
+	CMPQ         R13, $0x01
+	JE           gemmKernelZ7x48_beta1
+	VFMADD231PS  (SI), Z24, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  64(SI), Z24, Z1
+	VMOVUPS      Z1, 64(SI)
+	VFMADD231PS  128(SI), Z24, Z2
+	VMOVUPS      Z2, 128(SI)
+	VFMADD231PS  (SI)(R9*1), Z24, Z3
+	VMOVUPS      Z3, (SI)(R9*1)
+	VFMADD231PS  64(SI)(R9*1), Z24, Z4
+	VMOVUPS      Z4, 64(SI)(R9*1)
+	VFMADD231PS  128(SI)(R9*1), Z24, Z5
+	VMOVUPS      Z5, 128(SI)(R9*1)
+	VFMADD231PS  (SI)(R9*2), Z24, Z6
+	VMOVUPS      Z6, (SI)(R9*2)
+	VFMADD231PS  64(SI)(R9*2), Z24, Z7
+	VMOVUPS      Z7, 64(SI)(R9*2)
+	VFMADD231PS  128(SI)(R9*2), Z24, Z8
+	VMOVUPS      Z8, 128(SI)(R9*2)
+	VFMADD231PS  (SI)(R10*1), Z24, Z9
+	VMOVUPS      Z9, (SI)(R10*1)
+	VFMADD231PS  64(SI)(R10*1), Z24, Z10
+	VMOVUPS      Z10, 64(SI)(R10*1)
+	VFMADD231PS  128(SI)(R10*1), Z24, Z11
+	VMOVUPS      Z11, 128(SI)(R10*1)
+	VFMADD231PS  (R11), Z24, Z12
+	VMOVUPS      Z12, (R11)
+	VFMADD231PS  64(R11), Z24, Z13
+	VMOVUPS      Z13, 64(R11)
+	VFMADD231PS  128(R11), Z24, Z14
+	VMOVUPS      Z14, 128(R11)
+	VFMADD231PS  (R11)(R9*1), Z24, Z15
+	VMOVUPS      Z15, (R11)(R9*1)
+	VFMADD231PS  64(R11)(R9*1), Z24, Z16
+	VMOVUPS      Z16, 64(R11)(R9*1)
+	VFMADD231PS  128(R11)(R9*1), Z24, Z17
+	VMOVUPS      Z17, 128(R11)(R9*1)
+	VFMADD231PS  (R11)(R9*2), Z24, Z18
+	VMOVUPS      Z18, (R11)(R9*2)
+	VFMADD231PS  64(R11)(R9*2), Z24, Z19
+	VMOVUPS      Z19, 64(R11)(R9*2)
+	VFMADD231PS  128(R11)(R9*2), Z24, Z20
+	VMOVUPS      Z20, 128(R11)(R9*2)
+	JMP          gemmKernelZ7x48_next
+
+gemmKernelZ7x48_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  64(SI), Z1, Z1
+	VMOVUPS Z1, 64(SI)
+	VADDPS  128(SI), Z2, Z2
+	VMOVUPS Z2, 128(SI)
+	VADDPS  (SI)(R9*1), Z3, Z3
+	VMOVUPS Z3, (SI)(R9*1)
+	VADDPS  64(SI)(R9*1), Z4, Z4
+	VMOVUPS Z4, 64(SI)(R9*1)
+	VADDPS  128(SI)(R9*1), Z5, Z5
+	VMOVUPS Z5, 128(SI)(R9*1)
+	VADDPS  (SI)(R9*2), Z6, Z6
+	VMOVUPS Z6, (SI)(R9*2)
+	VADDPS  64(SI)(R9*2), Z7, Z7
+	VMOVUPS Z7, 64(SI)(R9*2)
+	VADDPS  128(SI)(R9*2), Z8, Z8
+	VMOVUPS Z8, 128(SI)(R9*2)
+	VADDPS  (SI)(R10*1), Z9, Z9
+	VMOVUPS Z9, (SI)(R10*1)
+	VADDPS  64(SI)(R10*1), Z10, Z10
+	VMOVUPS Z10, 64(SI)(R10*1)
+	VADDPS  128(SI)(R10*1), Z11, Z11
+	VMOVUPS Z11, 128(SI)(R10*1)
+	VADDPS  (R11), Z12, Z12
+	VMOVUPS Z12, (R11)
+	VADDPS  64(R11), Z13, Z13
+	VMOVUPS Z13, 64(R11)
+	VADDPS  128(R11), Z14, Z14
+	VMOVUPS Z14, 128(R11)
+	VADDPS  (R11)(R9*1), Z15, Z15
+	VMOVUPS Z15, (R11)(R9*1)
+	VADDPS  64(R11)(R9*1), Z16, Z16
+	VMOVUPS Z16, 64(R11)(R9*1)
+	VADDPS  128(R11)(R9*1), Z17, Z17
+	VMOVUPS Z17, 128(R11)(R9*1)
+	VADDPS  (R11)(R9*2), Z18, Z18
+	VMOVUPS Z18, (R11)(R9*2)
+	VADDPS  64(R11)(R9*2), Z19, Z19
+	VMOVUPS Z19, 64(R11)(R9*2)
+	VADDPS  128(R11)(R9*2), Z20, Z20
+	VMOVUPS Z20, 128(R11)(R9*2)
+	JMP     gemmKernelZ7x48_next
+
+gemmKernelZ7x48_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, 128(SI)
+	VMOVUPS Z3, (SI)(R9*1)
+	VMOVUPS Z4, 64(SI)(R9*1)
+	VMOVUPS Z5, 128(SI)(R9*1)
+	VMOVUPS Z6, (SI)(R9*2)
+	VMOVUPS Z7, 64(SI)(R9*2)
+	VMOVUPS Z8, 128(SI)(R9*2)
+	VMOVUPS Z9, (SI)(R10*1)
+	VMOVUPS Z10, 64(SI)(R10*1)
+	VMOVUPS Z11, 128(SI)(R10*1)
+	VMOVUPS Z12, (R11)
+	VMOVUPS Z13, 64(R11)
+	VMOVUPS Z14, 128(R11)
+	VMOVUPS Z15, (R11)(R9*1)
+	VMOVUPS Z16, 64(R11)(R9*1)
+	VMOVUPS Z17, 128(R11)(R9*1)
+	VMOVUPS Z18, (R11)(R9*2)
+	VMOVUPS Z19, 64(R11)(R9*2)
+	VMOVUPS Z20, 128(R11)(R9*2)
+	JMP     gemmKernelZ7x48_next
+
+gemmKernelZ7x48_masked:
+	CMPQ        R13, $0x00
+	JE          gemmKernelZ7x48_masked_beta0
+	CMPQ        R13, $0x01
+	JE          gemmKernelZ7x48_masked_beta1
+	VFMADD231PS (SI), Z24, Z0
+	VMOVUPS     Z0, (SI)
+	VFMADD231PS 64(SI), Z24, Z1
+	VMOVUPS     Z1, 64(SI)
+	VMOVUPS.Z   128(SI), K1, Z21
+	VFMADD231PS Z21, Z24, Z2
+	VMOVUPS     Z2, K1, 128(SI)
+	VFMADD231PS (SI)(R9*1), Z24, Z3
+	VMOVUPS     Z3, (SI)(R9*1)
+	VFMADD231PS 64(SI)(R9*1), Z24, Z4
+	VMOVUPS     Z4, 64(SI)(R9*1)
+	VMOVUPS.Z   128(SI)(R9*1), K1, Z21
+	VFMADD231PS Z21, Z24, Z5
+	VMOVUPS     Z5, K1, 128(SI)(R9*1)
+	VFMADD231PS (SI)(R9*2), Z24, Z6
+	VMOVUPS     Z6, (SI)(R9*2)
+	VFMADD231PS 64(SI)(R9*2), Z24, Z7
+	VMOVUPS     Z7, 64(SI)(R9*2)
+	VMOVUPS.Z   128(SI)(R9*2), K1, Z21
+	VFMADD231PS Z21, Z24, Z8
+	VMOVUPS     Z8, K1, 128(SI)(R9*2)
+	VFMADD231PS (SI)(R10*1), Z24, Z9
+	VMOVUPS     Z9, (SI)(R10*1)
+	VFMADD231PS 64(SI)(R10*1), Z24, Z10
+	VMOVUPS     Z10, 64(SI)(R10*1)
+	VMOVUPS.Z   128(SI)(R10*1), K1, Z21
+	VFMADD231PS Z21, Z24, Z11
+	VMOVUPS     Z11, K1, 128(SI)(R10*1)
+	VFMADD231PS (R11), Z24, Z12
+	VMOVUPS     Z12, (R11)
+	VFMADD231PS 64(R11), Z24, Z13
+	VMOVUPS     Z13, 64(R11)
+	VMOVUPS.Z   128(R11), K1, Z21
+	VFMADD231PS Z21, Z24, Z14
+	VMOVUPS     Z14, K1, 128(R11)
+	VFMADD231PS (R11)(R9*1), Z24, Z15
+	VMOVUPS     Z15, (R11)(R9*1)
+	VFMADD231PS 64(R11)(R9*1), Z24, Z16
+	VMOVUPS     Z16, 64(R11)(R9*1)
+	VMOVUPS.Z   128(R11)(R9*1), K1, Z21
+	VFMADD231PS Z21, Z24, Z17
+	VMOVUPS     Z17, K1, 128(R11)(R9*1)
+	VFMADD231PS (R11)(R9*2), Z24, Z18
+	VMOVUPS     Z18, (R11)(R9*2)
+	VFMADD231PS 64(R11)(R9*2), Z24, Z19
+	VMOVUPS     Z19, 64(R11)(R9*2)
+	VMOVUPS.Z   128(R11)(R9*2), K1, Z21
+	VFMADD231PS Z21, Z24, Z20
+	VMOVUPS     Z20, K1, 128(R11)(R9*2)
+	JMP         gemmKernelZ7x48_next
+
+gemmKernelZ7x48_masked_beta1:
+	VADDPS    (SI), Z0, Z0
+	VMOVUPS   Z0, (SI)
+	VADDPS    64(SI), Z1, Z1
+	VMOVUPS   Z1, 64(SI)
+	VMOVUPS.Z 128(SI), K1, Z21
+	VADDPS    Z21, Z2, Z2
+	VMOVUPS   Z2, K1, 128(SI)
+	VADDPS    (SI)(R9*1), Z3, Z3
+	VMOVUPS   Z3, (SI)(R9*1)
+	VADDPS    64(SI)(R9*1), Z4, Z4
+	VMOVUPS   Z4, 64(SI)(R9*1)
+	VMOVUPS.Z 128(SI)(R9*1), K1, Z21
+	VADDPS    Z21, Z5, Z5
+	VMOVUPS   Z5, K1, 128(SI)(R9*1)
+	VADDPS    (SI)(R9*2), Z6, Z6
+	VMOVUPS   Z6, (SI)(R9*2)
+	VADDPS    64(SI)(R9*2), Z7, Z7
+	VMOVUPS   Z7, 64(SI)(R9*2)
+	VMOVUPS.Z 128(SI)(R9*2), K1, Z21
+	VADDPS    Z21, Z8, Z8
+	VMOVUPS   Z8, K1, 128(SI)(R9*2)
+	VADDPS    (SI)(R10*1), Z9, Z9
+	VMOVUPS   Z9, (SI)(R10*1)
+	VADDPS    64(SI)(R10*1), Z10, Z10
+	VMOVUPS   Z10, 64(SI)(R10*1)
+	VMOVUPS.Z 128(SI)(R10*1), K1, Z21
+	VADDPS    Z21, Z11, Z11
+	VMOVUPS   Z11, K1, 128(SI)(R10*1)
+	VADDPS    (R11), Z12, Z12
+	VMOVUPS   Z12, (R11)
+	VADDPS    64(R11), Z13, Z13
+	VMOVUPS   Z13, 64(R11)
+	VMOVUPS.Z 128(R11), K1, Z21
+	VADDPS    Z21, Z14, Z14
+	VMOVUPS   Z14, K1, 128(R11)
+	VADDPS    (R11)(R9*1), Z15, Z15
+	VMOVUPS   Z15, (R11)(R9*1)
+	VADDPS    64(R11)(R9*1), Z16, Z16
+	VMOVUPS   Z16, 64(R11)(R9*1)
+	VMOVUPS.Z 128(R11)(R9*1), K1, Z21
+	VADDPS    Z21, Z17, Z17
+	VMOVUPS   Z17, K1, 128(R11)(R9*1)
+	VADDPS    (R11)(R9*2), Z18, Z18
+	VMOVUPS   Z18, (R11)(R9*2)
+	VADDPS    64(R11)(R9*2), Z19, Z19
+	VMOVUPS   Z19, 64(R11)(R9*2)
+	VMOVUPS.Z 128(R11)(R9*2), K1, Z21
+	VADDPS    Z21, Z20, Z20
+	VMOVUPS   Z20, K1, 128(R11)(R9*2)
+	JMP       gemmKernelZ7x48_next
+
+gemmKernelZ7x48_masked_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, K1, 128(SI)
+	VMOVUPS Z3, (SI)(R9*1)
+	VMOVUPS Z4, 64(SI)(R9*1)
+	VMOVUPS Z5, K1, 128(SI)(R9*1)
+	VMOVUPS Z6, (SI)(R9*2)
+	VMOVUPS Z7, 64(SI)(R9*2)
+	VMOVUPS Z8, K1, 128(SI)(R9*2)
+	VMOVUPS Z9, (SI)(R10*1)
+	VMOVUPS Z10, 64(SI)(R10*1)
+	VMOVUPS Z11, K1, 128(SI)(R10*1)
+	VMOVUPS Z12, (R11)
+	VMOVUPS Z13, 64(R11)
+	VMOVUPS Z14, K1, 128(R11)
+	VMOVUPS Z15, (R11)(R9*1)
+	VMOVUPS Z16, 64(R11)(R9*1)
+	VMOVUPS Z17, K1, 128(R11)(R9*1)
+	VMOVUPS Z18, (R11)(R9*2)
+	VMOVUPS Z19, 64(R11)(R9*2)
+	VMOVUPS Z20, K1, 128(R11)(R9*2)
+
+gemmKernelZ7x48_next:
+	MOVQ as+32(FP), R10
+	SHLQ $0x02, R10
+	ADDQ R10, AX
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	DECQ DI
+	JNZ  gemmKernelZ7x48_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ8x16(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ8x16(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+	LEAQ (CX)(CX*2), R8
+
+gemmKernelZ8x16_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	MOVQ   AX, R9
+	LEAQ   (R9)(CX*4), R12
+	MOVQ   b+40(FP), R10
+	MOVQ   k+0(FP), R11
+	SHRQ   $0x02, R11
+	JZ     gemmKernelZ8x16_ktail
+
+gemmKernelZ8x16_k4:
+	VMOVUPS      (R10), Z8
+	VBROADCASTSS (R9), Z9
+	VFMADD231PS  Z8, Z9, Z0
+	VBROADCASTSS (R9)(CX*1), Z9
+	VFMADD231PS  Z8, Z9, Z1
+	VBROADCASTSS (R9)(CX*2), Z9
+	VFMADD231PS  Z8, Z9, Z2
+	VBROADCASTSS (R9)(R8*1), Z9
+	VFMADD231PS  Z8, Z9, Z3
+	VBROADCASTSS (R12), Z9
+	VFMADD231PS  Z8, Z9, Z4
+	VBROADCASTSS (R12)(CX*1), Z9
+	VFMADD231PS  Z8, Z9, Z5
+	VBROADCASTSS (R12)(CX*2), Z9
+	VFMADD231PS  Z8, Z9, Z6
+	VBROADCASTSS (R12)(R8*1), Z9
+	VFMADD231PS  Z8, Z9, Z7
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z8
+	VBROADCASTSS (R9), Z9
+	VFMADD231PS  Z8, Z9, Z0
+	VBROADCASTSS (R9)(CX*1), Z9
+	VFMADD231PS  Z8, Z9, Z1
+	VBROADCASTSS (R9)(CX*2), Z9
+	VFMADD231PS  Z8, Z9, Z2
+	VBROADCASTSS (R9)(R8*1), Z9
+	VFMADD231PS  Z8, Z9, Z3
+	VBROADCASTSS (R12), Z9
+	VFMADD231PS  Z8, Z9, Z4
+	VBROADCASTSS (R12)(CX*1), Z9
+	VFMADD231PS  Z8, Z9, Z5
+	VBROADCASTSS (R12)(CX*2), Z9
+	VFMADD231PS  Z8, Z9, Z6
+	VBROADCASTSS (R12)(R8*1), Z9
+	VFMADD231PS  Z8, Z9, Z7
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z8
+	VBROADCASTSS (R9), Z9
+	VFMADD231PS  Z8, Z9, Z0
+	VBROADCASTSS (R9)(CX*1), Z9
+	VFMADD231PS  Z8, Z9, Z1
+	VBROADCASTSS (R9)(CX*2), Z9
+	VFMADD231PS  Z8, Z9, Z2
+	VBROADCASTSS (R9)(R8*1), Z9
+	VFMADD231PS  Z8, Z9, Z3
+	VBROADCASTSS (R12), Z9
+	VFMADD231PS  Z8, Z9, Z4
+	VBROADCASTSS (R12)(CX*1), Z9
+	VFMADD231PS  Z8, Z9, Z5
+	VBROADCASTSS (R12)(CX*2), Z9
+	VFMADD231PS  Z8, Z9, Z6
+	VBROADCASTSS (R12)(R8*1), Z9
+	VFMADD231PS  Z8, Z9, Z7
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z8
+	VBROADCASTSS (R9), Z9
+	VFMADD231PS  Z8, Z9, Z0
+	VBROADCASTSS (R9)(CX*1), Z9
+	VFMADD231PS  Z8, Z9, Z1
+	VBROADCASTSS (R9)(CX*2), Z9
+	VFMADD231PS  Z8, Z9, Z2
+	VBROADCASTSS (R9)(R8*1), Z9
+	VFMADD231PS  Z8, Z9, Z3
+	VBROADCASTSS (R12), Z9
+	VFMADD231PS  Z8, Z9, Z4
+	VBROADCASTSS (R12)(CX*1), Z9
+	VFMADD231PS  Z8, Z9, Z5
+	VBROADCASTSS (R12)(CX*2), Z9
+	VFMADD231PS  Z8, Z9, Z6
+	VBROADCASTSS (R12)(R8*1), Z9
+	VFMADD231PS  Z8, Z9, Z7
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ8x16_k4
+
+gemmKernelZ8x16_ktail:
+	MOVQ k+0(FP), R11
+	ANDQ $0x03, R11
+	JZ   gemmKernelZ8x16_epilogue
+
+gemmKernelZ8x16_k1:
+	VMOVUPS      (R10), Z8
+	VBROADCASTSS (R9), Z9
+	VFMADD231PS  Z8, Z9, Z0
+	VBROADCASTSS (R9)(CX*1), Z9
+	VFMADD231PS  Z8, Z9, Z1
+	VBROADCASTSS (R9)(CX*2), Z9
+	VFMADD231PS  Z8, Z9, Z2
+	VBROADCASTSS (R9)(R8*1), Z9
+	VFMADD231PS  Z8, Z9, Z3
+	VBROADCASTSS (R12), Z9
+	VFMADD231PS  Z8, Z9, Z4
+	VBROADCASTSS (R12)(CX*1), Z9
+	VFMADD231PS  Z8, Z9, Z5
+	VBROADCASTSS (R12)(CX*2), Z9
+	VFMADD231PS  Z8, Z9, Z6
+	VBROADCASTSS (R12)(R8*1), Z9
+	VFMADD231PS  Z8, Z9, Z7
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ8x16_k1
+
+gemmKernelZ8x16_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ8x16_alpha1
+	VBROADCASTSS alpha+80(FP), Z8
+	VMULPS       Z8, Z0, Z0
+	VMULPS       Z8, Z1, Z1
+	VMULPS       Z8, Z2, Z2
+	VMULPS       Z8, Z3, Z3
+	VMULPS       Z8, Z4, Z4
+	VMULPS       Z8, Z5, Z5
+	VMULPS       Z8, Z6, Z6
+	VMULPS       Z8, Z7, Z7
+
+gemmKernelZ8x16_alpha1:
+	MOVQ         ldc+64(FP), R9
+	SHLQ         $0x02, R9
+	LEAQ         (R9)(R9*2), R10
+	LEAQ         (SI)(R9*4), R11
+	MOVQ         mask+96(FP), R12
+	KMOVW        R12, K1
+	VBROADCASTSS beta+84(FP), Z9
+	MOVQ         mode+88(FP), R13
+	ANDQ         $0x03, R13
+	CMPQ         R12, $0x0000ffff
+	JNE          gemmKernelZ8x16_masked
+	CMPQ         R13, $0x00
+	JE           gemmKernelZ8x16_beta0
+	CMPQ         R13, $0x01
+	JE           gemmKernelZ8x16_beta1
+	VFMADD231PS  (SI), Z9, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  (SI)(R9*1), Z9, Z1
+	VMOVUPS      Z1, (SI)(R9*1)
+	VFMADD231PS  (SI)(R9*2), Z9, Z2
+	VMOVUPS      Z2, (SI)(R9*2)
+	VFMADD231PS  (SI)(R10*1), Z9, Z3
+	VMOVUPS      Z3, (SI)(R10*1)
+	VFMADD231PS  (R11), Z9, Z4
+	VMOVUPS      Z4, (R11)
+	VFMADD231PS  (R11)(R9*1), Z9, Z5
+	VMOVUPS      Z5, (R11)(R9*1)
+	VFMADD231PS  (R11)(R9*2), Z9, Z6
+	VMOVUPS      Z6, (R11)(R9*2)
+	VFMADD231PS  (R11)(R10*1), Z9, Z7
+	VMOVUPS      Z7, (R11)(R10*1)
+	JMP          gemmKernelZ8x16_next
+
+gemmKernelZ8x16_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  (SI)(R9*1), Z1, Z1
+	VMOVUPS Z1, (SI)(R9*1)
+	VADDPS  (SI)(R9*2), Z2, Z2
+	VMOVUPS Z2, (SI)(R9*2)
+	VADDPS  (SI)(R10*1), Z3, Z3
+	VMOVUPS Z3, (SI)(R10*1)
+	VADDPS  (R11), Z4, Z4
+	VMOVUPS Z4, (R11)
+	VADDPS  (R11)(R9*1), Z5, Z5
+	VMOVUPS Z5, (R11)(R9*1)
+	VADDPS  (R11)(R9*2), Z6, Z6
+	VMOVUPS Z6, (R11)(R9*2)
+	VADDPS  (R11)(R10*1), Z7, Z7
+	VMOVUPS Z7, (R11)(R10*1)
+	JMP     gemmKernelZ8x16_next
+
+gemmKernelZ8x16_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, (SI)(R9*1)
+	VMOVUPS Z2, (SI)(R9*2)
+	VMOVUPS Z3, (SI)(R10*1)
+	VMOVUPS Z4, (R11)
+	VMOVUPS Z5, (R11)(R9*1)
+	VMOVUPS Z6, (R11)(R9*2)
+	VMOVUPS Z7, (R11)(R10*1)
+	JMP     gemmKernelZ8x16_next
+
+gemmKernelZ8x16_masked:
+	CMPQ        R13, $0x00
+	JE          gemmKernelZ8x16_masked_beta0
+	CMPQ        R13, $0x01
+	JE          gemmKernelZ8x16_masked_beta1
+	VMOVUPS.Z   (SI), K1, Z8
+	VFMADD231PS Z8, Z9, Z0
+	VMOVUPS     Z0, K1, (SI)
+	VMOVUPS.Z   (SI)(R9*1), K1, Z8
+	VFMADD231PS Z8, Z9, Z1
+	VMOVUPS     Z1, K1, (SI)(R9*1)
+	VMOVUPS.Z   (SI)(R9*2), K1, Z8
+	VFMADD231PS Z8, Z9, Z2
+	VMOVUPS     Z2, K1, (SI)(R9*2)
+	VMOVUPS.Z   (SI)(R10*1), K1, Z8
+	VFMADD231PS Z8, Z9, Z3
+	VMOVUPS     Z3, K1, (SI)(R10*1)
+	VMOVUPS.Z   (R11), K1, Z8
+	VFMADD231PS Z8, Z9, Z4
+	VMOVUPS     Z4, K1, (R11)
+	VMOVUPS.Z   (R11)(R9*1), K1, Z8
+	VFMADD231PS Z8, Z9, Z5
+	VMOVUPS     Z5, K1, (R11)(R9*1)
+	VMOVUPS.Z   (R11)(R9*2), K1, Z8
+	VFMADD231PS Z8, Z9, Z6
+	VMOVUPS     Z6, K1, (R11)(R9*2)
+	VMOVUPS.Z   (R11)(R10*1), K1, Z8
+	VFMADD231PS Z8, Z9, Z7
+	VMOVUPS     Z7, K1, (R11)(R10*1)
+	JMP         gemmKernelZ8x16_next
+
+gemmKernelZ8x16_masked_beta1:
+	VMOVUPS.Z (SI), K1, Z8
+	VADDPS    Z8, Z0, Z0
+	VMOVUPS   Z0, K1, (SI)
+	VMOVUPS.Z (SI)(R9*1), K1, Z8
+	VADDPS    Z8, Z1, Z1
+	VMOVUPS   Z1, K1, (SI)(R9*1)
+	VMOVUPS.Z (SI)(R9*2), K1, Z8
+	VADDPS    Z8, Z2, Z2
+	VMOVUPS   Z2, K1, (SI)(R9*2)
+	VMOVUPS.Z (SI)(R10*1), K1, Z8
+	VADDPS    Z8, Z3, Z3
+	VMOVUPS   Z3, K1, (SI)(R10*1)
+	VMOVUPS.Z (R11), K1, Z8
+	VADDPS    Z8, Z4, Z4
+	VMOVUPS   Z4, K1, (R11)
+	VMOVUPS.Z (R11)(R9*1), K1, Z8
+	VADDPS    Z8, Z5, Z5
+	VMOVUPS   Z5, K1, (R11)(R9*1)
+	VMOVUPS.Z (R11)(R9*2), K1, Z8
+	VADDPS    Z8, Z6, Z6
+	VMOVUPS   Z6, K1, (R11)(R9*2)
+	VMOVUPS.Z (R11)(R10*1), K1, Z8
+	VADDPS    Z8, Z7, Z7
+	VMOVUPS   Z7, K1, (R11)(R10*1)
+	JMP       gemmKernelZ8x16_next
+
+gemmKernelZ8x16_masked_beta0:
+	VMOVUPS Z0, K1, (SI)
+	VMOVUPS Z1, K1, (SI)(R9*1)
+	VMOVUPS Z2, K1, (SI)(R9*2)
+	VMOVUPS Z3, K1, (SI)(R10*1)
+	VMOVUPS Z4, K1, (R11)
+	VMOVUPS Z5, K1, (R11)(R9*1)
+	VMOVUPS Z6, K1, (R11)(R9*2)
+	VMOVUPS Z7, K1, (R11)(R10*1)
+
+gemmKernelZ8x16_next:
+	MOVQ as+32(FP), R10
+	SHLQ $0x02, R10
+	ADDQ R10, AX
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	DECQ DI
+	JNZ  gemmKernelZ8x16_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ8x32(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ8x32(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+	LEAQ (CX)(CX*2), R8
+
+gemmKernelZ8x32_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+	MOVQ   AX, R9
+	LEAQ   (R9)(CX*4), R12
+	MOVQ   b+40(FP), R10
+	MOVQ   k+0(FP), R11
+	SHRQ   $0x02, R11
+	JZ     gemmKernelZ8x32_ktail
+
+gemmKernelZ8x32_k4:
+	VMOVUPS      (R10), Z16
+	VMOVUPS      64(R10), Z17
+	VBROADCASTSS (R9), Z18
+	VFMADD231PS  Z16, Z18, Z0
+	VFMADD231PS  Z17, Z18, Z1
+	VBROADCASTSS (R9)(CX*1), Z18
+	VFMADD231PS  Z16, Z18, Z2
+	VFMADD231PS  Z17, Z18, Z3
+	VBROADCASTSS (R9)(CX*2), Z18
+	VFMADD231PS  Z16, Z18, Z4
+	VFMADD231PS  Z17, Z18, Z5
+	VBROADCASTSS (R9)(R8*1), Z18
+	VFMADD231PS  Z16, Z18, Z6
+	VFMADD231PS  Z17, Z18, Z7
+	VBROADCASTSS (R12), Z18
+	VFMADD231PS  Z16, Z18, Z8
+	VFMADD231PS  Z17, Z18, Z9
+	VBROADCASTSS (R12)(CX*1), Z18
+	VFMADD231PS  Z16, Z18, Z10
+	VFMADD231PS  Z17, Z18, Z11
+	VBROADCASTSS (R12)(CX*2), Z18
+	VFMADD231PS  Z16, Z18, Z12
+	VFMADD231PS  Z17, Z18, Z13
+	VBROADCASTSS (R12)(R8*1), Z18
+	VFMADD231PS  Z16, Z18, Z14
+	VFMADD231PS  Z17, Z18, Z15
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z16
+	VMOVUPS      64(R10), Z17
+	VBROADCASTSS (R9), Z18
+	VFMADD231PS  Z16, Z18, Z0
+	VFMADD231PS  Z17, Z18, Z1
+	VBROADCASTSS (R9)(CX*1), Z18
+	VFMADD231PS  Z16, Z18, Z2
+	VFMADD231PS  Z17, Z18, Z3
+	VBROADCASTSS (R9)(CX*2), Z18
+	VFMADD231PS  Z16, Z18, Z4
+	VFMADD231PS  Z17, Z18, Z5
+	VBROADCASTSS (R9)(R8*1), Z18
+	VFMADD231PS  Z16, Z18, Z6
+	VFMADD231PS  Z17, Z18, Z7
+	VBROADCASTSS (R12), Z18
+	VFMADD231PS  Z16, Z18, Z8
+	VFMADD231PS  Z17, Z18, Z9
+	VBROADCASTSS (R12)(CX*1), Z18
+	VFMADD231PS  Z16, Z18, Z10
+	VFMADD231PS  Z17, Z18, Z11
+	VBROADCASTSS (R12)(CX*2), Z18
+	VFMADD231PS  Z16, Z18, Z12
+	VFMADD231PS  Z17, Z18, Z13
+	VBROADCASTSS (R12)(R8*1), Z18
+	VFMADD231PS  Z16, Z18, Z14
+	VFMADD231PS  Z17, Z18, Z15
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z16
+	VMOVUPS      64(R10), Z17
+	VBROADCASTSS (R9), Z18
+	VFMADD231PS  Z16, Z18, Z0
+	VFMADD231PS  Z17, Z18, Z1
+	VBROADCASTSS (R9)(CX*1), Z18
+	VFMADD231PS  Z16, Z18, Z2
+	VFMADD231PS  Z17, Z18, Z3
+	VBROADCASTSS (R9)(CX*2), Z18
+	VFMADD231PS  Z16, Z18, Z4
+	VFMADD231PS  Z17, Z18, Z5
+	VBROADCASTSS (R9)(R8*1), Z18
+	VFMADD231PS  Z16, Z18, Z6
+	VFMADD231PS  Z17, Z18, Z7
+	VBROADCASTSS (R12), Z18
+	VFMADD231PS  Z16, Z18, Z8
+	VFMADD231PS  Z17, Z18, Z9
+	VBROADCASTSS (R12)(CX*1), Z18
+	VFMADD231PS  Z16, Z18, Z10
+	VFMADD231PS  Z17, Z18, Z11
+	VBROADCASTSS (R12)(CX*2), Z18
+	VFMADD231PS  Z16, Z18, Z12
+	VFMADD231PS  Z17, Z18, Z13
+	VBROADCASTSS (R12)(R8*1), Z18
+	VFMADD231PS  Z16, Z18, Z14
+	VFMADD231PS  Z17, Z18, Z15
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z16
+	VMOVUPS      64(R10), Z17
+	VBROADCASTSS (R9), Z18
+	VFMADD231PS  Z16, Z18, Z0
+	VFMADD231PS  Z17, Z18, Z1
+	VBROADCASTSS (R9)(CX*1), Z18
+	VFMADD231PS  Z16, Z18, Z2
+	VFMADD231PS  Z17, Z18, Z3
+	VBROADCASTSS (R9)(CX*2), Z18
+	VFMADD231PS  Z16, Z18, Z4
+	VFMADD231PS  Z17, Z18, Z5
+	VBROADCASTSS (R9)(R8*1), Z18
+	VFMADD231PS  Z16, Z18, Z6
+	VFMADD231PS  Z17, Z18, Z7
+	VBROADCASTSS (R12), Z18
+	VFMADD231PS  Z16, Z18, Z8
+	VFMADD231PS  Z17, Z18, Z9
+	VBROADCASTSS (R12)(CX*1), Z18
+	VFMADD231PS  Z16, Z18, Z10
+	VFMADD231PS  Z17, Z18, Z11
+	VBROADCASTSS (R12)(CX*2), Z18
+	VFMADD231PS  Z16, Z18, Z12
+	VFMADD231PS  Z17, Z18, Z13
+	VBROADCASTSS (R12)(R8*1), Z18
+	VFMADD231PS  Z16, Z18, Z14
+	VFMADD231PS  Z17, Z18, Z15
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ8x32_k4
+
+gemmKernelZ8x32_ktail:
+	MOVQ k+0(FP), R11
+	ANDQ $0x03, R11
+	JZ   gemmKernelZ8x32_epilogue
+
+gemmKernelZ8x32_k1:
+	VMOVUPS      (R10), Z16
+	VMOVUPS      64(R10), Z17
+	VBROADCASTSS (R9), Z18
+	VFMADD231PS  Z16, Z18, Z0
+	VFMADD231PS  Z17, Z18, Z1
+	VBROADCASTSS (R9)(CX*1), Z18
+	VFMADD231PS  Z16, Z18, Z2
+	VFMADD231PS  Z17, Z18, Z3
+	VBROADCASTSS (R9)(CX*2), Z18
+	VFMADD231PS  Z16, Z18, Z4
+	VFMADD231PS  Z17, Z18, Z5
+	VBROADCASTSS (R9)(R8*1), Z18
+	VFMADD231PS  Z16, Z18, Z6
+	VFMADD231PS  Z17, Z18, Z7
+	VBROADCASTSS (R12), Z18
+	VFMADD231PS  Z16, Z18, Z8
+	VFMADD231PS  Z17, Z18, Z9
+	VBROADCASTSS (R12)(CX*1), Z18
+	VFMADD231PS  Z16, Z18, Z10
+	VFMADD231PS  Z17, Z18, Z11
+	VBROADCASTSS (R12)(CX*2), Z18
+	VFMADD231PS  Z16, Z18, Z12
+	VFMADD231PS  Z17, Z18, Z13
+	VBROADCASTSS (R12)(R8*1), Z18
+	VFMADD231PS  Z16, Z18, Z14
+	VFMADD231PS  Z17, Z18, Z15
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ8x32_k1
+
+gemmKernelZ8x32_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ8x32_alpha1
+	VBROADCASTSS alpha+80(FP), Z16
+	VMULPS       Z16, Z0, Z0
+	VMULPS       Z16, Z1, Z1
+	VMULPS       Z16, Z2, Z2
+	VMULPS       Z16, Z3, Z3
+	VMULPS       Z16, Z4, Z4
+	VMULPS       Z16, Z5, Z5
+	VMULPS       Z16, Z6, Z6
+	VMULPS       Z16, Z7, Z7
+	VMULPS       Z16, Z8, Z8
+	VMULPS       Z16, Z9, Z9
+	VMULPS       Z16, Z10, Z10
+	VMULPS       Z16, Z11, Z11
+	VMULPS       Z16, Z12, Z12
+	VMULPS       Z16, Z13, Z13
+	VMULPS       Z16, Z14, Z14
+	VMULPS       Z16, Z15, Z15
+
+gemmKernelZ8x32_alpha1:
+	MOVQ         ldc+64(FP), R9
+	SHLQ         $0x02, R9
+	LEAQ         (R9)(R9*2), R10
+	LEAQ         (SI)(R9*4), R11
+	MOVQ         mask+96(FP), R12
+	KMOVW        R12, K1
+	VBROADCASTSS beta+84(FP), Z18
+	MOVQ         mode+88(FP), R13
+	ANDQ         $0x03, R13
+	CMPQ         R12, $0x0000ffff
+	JNE          gemmKernelZ8x32_masked
+	CMPQ         R13, $0x00
+	JE           gemmKernelZ8x32_beta0
+	CMPQ         R13, $0x01
+	JE           gemmKernelZ8x32_beta1
+	VFMADD231PS  (SI), Z18, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  64(SI), Z18, Z1
+	VMOVUPS      Z1, 64(SI)
+	VFMADD231PS  (SI)(R9*1), Z18, Z2
+	VMOVUPS      Z2, (SI)(R9*1)
+	VFMADD231PS  64(SI)(R9*1), Z18, Z3
+	VMOVUPS      Z3, 64(SI)(R9*1)
+	VFMADD231PS  (SI)(R9*2), Z18, Z4
+	VMOVUPS      Z4, (SI)(R9*2)
+	VFMADD231PS  64(SI)(R9*2), Z18, Z5
+	VMOVUPS      Z5, 64(SI)(R9*2)
+	VFMADD231PS  (SI)(R10*1), Z18, Z6
+	VMOVUPS      Z6, (SI)(R10*1)
+	VFMADD231PS  64(SI)(R10*1), Z18, Z7
+	VMOVUPS      Z7, 64(SI)(R10*1)
+	VFMADD231PS  (R11), Z18, Z8
+	VMOVUPS      Z8, (R11)
+	VFMADD231PS  64(R11), Z18, Z9
+	VMOVUPS      Z9, 64(R11)
+	VFMADD231PS  (R11)(R9*1), Z18, Z10
+	VMOVUPS      Z10, (R11)(R9*1)
+	VFMADD231PS  64(R11)(R9*1), Z18, Z11
+	VMOVUPS      Z11, 64(R11)(R9*1)
+	VFMADD231PS  (R11)(R9*2), Z18, Z12
+	VMOVUPS      Z12, (R11)(R9*2)
+	VFMADD231PS  64(R11)(R9*2), Z18, Z13
+	VMOVUPS      Z13, 64(R11)(R9*2)
+	VFMADD231PS  (R11)(R10*1), Z18, Z14
+	VMOVUPS      Z14, (R11)(R10*1)
+	VFMADD231PS  64(R11)(R10*1), Z18, Z15
+	VMOVUPS      Z15, 64(R11)(R10*1)
+	JMP          gemmKernelZ8x32_next
+
+gemmKernelZ8x32_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  64(SI), Z1, Z1
+	VMOVUPS Z1, 64(SI)
+	VADDPS  (SI)(R9*1), Z2, Z2
+	VMOVUPS Z2, (SI)(R9*1)
+	VADDPS  64(SI)(R9*1), Z3, Z3
+	VMOVUPS Z3, 64(SI)(R9*1)
+	VADDPS  (SI)(R9*2), Z4, Z4
+	VMOVUPS Z4, (SI)(R9*2)
+	VADDPS  64(SI)(R9*2), Z5, Z5
+	VMOVUPS Z5, 64(SI)(R9*2)
+	VADDPS  (SI)(R10*1), Z6, Z6
+	VMOVUPS Z6, (SI)(R10*1)
+	VADDPS  64(SI)(R10*1), Z7, Z7
+	VMOVUPS Z7, 64(SI)(R10*1)
+	VADDPS  (R11), Z8, Z8
+	VMOVUPS Z8, (R11)
+	VADDPS  64(R11), Z9, Z9
+	VMOVUPS Z9, 64(R11)
+	VADDPS  (R11)(R9*1), Z10, Z10
+	VMOVUPS Z10, (R11)(R9*1)
+	VADDPS  64(R11)(R9*1), Z11, Z11
+	VMOVUPS Z11, 64(R11)(R9*1)
+	VADDPS  (R11)(R9*2), Z12, Z12
+	VMOVUPS Z12, (R11)(R9*2)
+	VADDPS  64(R11)(R9*2), Z13, Z13
+	VMOVUPS Z13, 64(R11)(R9*2)
+	VADDPS  (R11)(R10*1), Z14, Z14
+	VMOVUPS Z14, (R11)(R10*1)
+	VADDPS  64(R11)(R10*1), Z15, Z15
+	VMOVUPS Z15, 64(R11)(R10*1)
+	JMP     gemmKernelZ8x32_next
+
+gemmKernelZ8x32_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, (SI)(R9*1)
+	VMOVUPS Z3, 64(SI)(R9*1)
+	VMOVUPS Z4, (SI)(R9*2)
+	VMOVUPS Z5, 64(SI)(R9*2)
+	VMOVUPS Z6, (SI)(R10*1)
+	VMOVUPS Z7, 64(SI)(R10*1)
+	VMOVUPS Z8, (R11)
+	VMOVUPS Z9, 64(R11)
+	VMOVUPS Z10, (R11)(R9*1)
+	VMOVUPS Z11, 64(R11)(R9*1)
+	VMOVUPS Z12, (R11)(R9*2)
+	VMOVUPS Z13, 64(R11)(R9*2)
+	VMOVUPS Z14, (R11)(R10*1)
+	VMOVUPS Z15, 64(R11)(R10*1)
+	JMP     gemmKernelZ8x32_next
+
+gemmKernelZ8x32_masked:
+	CMPQ        R13, $0x00
+	JE          gemmKernelZ8x32_masked_beta0
+	CMPQ        R13, $0x01
+	JE          gemmKernelZ8x32_masked_beta1
+	VFMADD231PS (SI), Z18, Z0
+	VMOVUPS     Z0, (SI)
+	VMOVUPS.Z   64(SI), K1, Z16
+	VFMADD231PS Z16, Z18, Z1
+	VMOVUPS     Z1, K1, 64(SI)
+	VFMADD231PS (SI)(R9*1), Z18, Z2
+	VMOVUPS     Z2, (SI)(R9*1)
+	VMOVUPS.Z   64(SI)(R9*1), K1, Z16
+	VFMADD231PS Z16, Z18, Z3
+	VMOVUPS     Z3, K1, 64(SI)(R9*1)
+	VFMADD231PS (SI)(R9*2), Z18, Z4
+	VMOVUPS     Z4, (SI)(R9*2)
+	VMOVUPS.Z   64(SI)(R9*2), K1, Z16
+	VFMADD231PS Z16, Z18, Z5
+	VMOVUPS     Z5, K1, 64(SI)(R9*2)
+	VFMADD231PS (SI)(R10*1), Z18, Z6
+	VMOVUPS     Z6, (SI)(R10*1)
+	VMOVUPS.Z   64(SI)(R10*1), K1, Z16
+	VFMADD231PS Z16, Z18, Z7
+	VMOVUPS     Z7, K1, 64(SI)(R10*1)
+	VFMADD231PS (R11), Z18, Z8
+	VMOVUPS     Z8, (R11)
+	VMOVUPS.Z   64(R11), K1, Z16
+	VFMADD231PS Z16, Z18, Z9
+	VMOVUPS     Z9, K1, 64(R11)
+	VFMADD231PS (R11)(R9*1), Z18, Z10
+	VMOVUPS     Z10, (R11)(R9*1)
+	VMOVUPS.Z   64(R11)(R9*1), K1, Z16
+	VFMADD231PS Z16, Z18, Z11
+	VMOVUPS     Z11, K1, 64(R11)(R9*1)
+	VFMADD231PS (R11)(R9*2), Z18, Z12
+	VMOVUPS     Z12, (R11)(R9*2)
+	VMOVUPS.Z   64(R11)(R9*2), K1, Z16
+	VFMADD231PS Z16, Z18, Z13
+	VMOVUPS     Z13, K1, 64(R11)(R9*2)
+	VFMADD231PS (R11)(R10*1), Z18, Z14
+	VMOVUPS     Z14, (R11)(R10*1)
+	VMOVUPS.Z   64(R11)(R10*1), K1, Z16
+	VFMADD231PS Z16, Z18, Z15
+	VMOVUPS     Z15, K1, 64(R11)(R10*1)
+	JMP         gemmKernelZ8x32_next
+
+gemmKernelZ8x32_masked_beta1:
+	VADDPS    (SI), Z0, Z0
+	VMOVUPS   Z0, (SI)
+	VMOVUPS.Z 64(SI), K1, Z16
+	VADDPS    Z16, Z1, Z1
+	VMOVUPS   Z1, K1, 64(SI)
+	VADDPS    (SI)(R9*1), Z2, Z2
+	VMOVUPS   Z2, (SI)(R9*1)
+	VMOVUPS.Z 64(SI)(R9*1), K1, Z16
+	VADDPS    Z16, Z3, Z3
+	VMOVUPS   Z3, K1, 64(SI)(R9*1)
+	VADDPS    (SI)(R9*2), Z4, Z4
+	VMOVUPS   Z4, (SI)(R9*2)
+	VMOVUPS.Z 64(SI)(R9*2), K1, Z16
+	VADDPS    Z16, Z5, Z5
+	VMOVUPS   Z5, K1, 64(SI)(R9*2)
+	VADDPS    (SI)(R10*1), Z6, Z6
+	VMOVUPS   Z6, (SI)(R10*1)
+	VMOVUPS.Z 64(SI)(R10*1), K1, Z16
+	VADDPS    Z16, Z7, Z7
+	VMOVUPS   Z7, K1, 64(SI)(R10*1)
+	VADDPS    (R11), Z8, Z8
+	VMOVUPS   Z8, (R11)
+	VMOVUPS.Z 64(R11), K1, Z16
+	VADDPS    Z16, Z9, Z9
+	VMOVUPS   Z9, K1, 64(R11)
+	VADDPS    (R11)(R9*1), Z10, Z10
+	VMOVUPS   Z10, (R11)(R9*1)
+	VMOVUPS.Z 64(R11)(R9*1), K1, Z16
+	VADDPS    Z16, Z11, Z11
+	VMOVUPS   Z11, K1, 64(R11)(R9*1)
+	VADDPS    (R11)(R9*2), Z12, Z12
+	VMOVUPS   Z12, (R11)(R9*2)
+	VMOVUPS.Z 64(R11)(R9*2), K1, Z16
+	VADDPS    Z16, Z13, Z13
+	VMOVUPS   Z13, K1, 64(R11)(R9*2)
+	VADDPS    (R11)(R10*1), Z14, Z14
+	VMOVUPS   Z14, (R11)(R10*1)
+	VMOVUPS.Z 64(R11)(R10*1), K1, Z16
+	VADDPS    Z16, Z15, Z15
+	VMOVUPS   Z15, K1, 64(R11)(R10*1)
+	JMP       gemmKernelZ8x32_next
+
+gemmKernelZ8x32_masked_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, K1, 64(SI)
+	VMOVUPS Z2, (SI)(R9*1)
+	VMOVUPS Z3, K1, 64(SI)(R9*1)
+	VMOVUPS Z4, (SI)(R9*2)
+	VMOVUPS Z5, K1, 64(SI)(R9*2)
+	VMOVUPS Z6, (SI)(R10*1)
+	VMOVUPS Z7, K1, 64(SI)(R10*1)
+	VMOVUPS Z8, (R11)
+	VMOVUPS Z9, K1, 64(R11)
+	VMOVUPS Z10, (R11)(R9*1)
+	VMOVUPS Z11, K1, 64(R11)(R9*1)
+	VMOVUPS Z12, (R11)(R9*2)
+	VMOVUPS Z13, K1, 64(R11)(R9*2)
+	VMOVUPS Z14, (R11)(R10*1)
+	VMOVUPS Z15, K1, 64(R11)(R10*1)
+
+gemmKernelZ8x32_next:
+	MOVQ as+32(FP), R10
+	SHLQ $0x02, R10
+	ADDQ R10, AX
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	DECQ DI
+	JNZ  gemmKernelZ8x32_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ8x48(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+// Requires: AVX, AVX512F
+TEXT ·gemmKernelZ8x48(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ rs+16(FP), CX
+	SHLQ $0x02, CX
+	MOVQ ks+24(FP), DX
+	SHLQ $0x02, DX
+	MOVQ bks+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+	LEAQ (CX)(CX*2), R8
+
+gemmKernelZ8x48_block:
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	VPXORD Z15, Z15, Z15
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	MOVQ   AX, R9
+	LEAQ   (R9)(CX*4), R12
+	MOVQ   b+40(FP), R10
+	MOVQ   k+0(FP), R11
+	SHRQ   $0x02, R11
+	JZ     gemmKernelZ8x48_ktail
+
+gemmKernelZ8x48_k4:
+	VMOVUPS      (R10), Z24
+	VMOVUPS      64(R10), Z25
+	VMOVUPS      128(R10), Z26
+	VBROADCASTSS (R9), Z27
+	VFMADD231PS  Z24, Z27, Z0
+	VFMADD231PS  Z25, Z27, Z1
+	VFMADD231PS  Z26, Z27, Z2
+	VBROADCASTSS (R9)(CX*1), Z27
+	VFMADD231PS  Z24, Z27, Z3
+	VFMADD231PS  Z25, Z27, Z4
+	VFMADD231PS  Z26, Z27, Z5
+	VBROADCASTSS (R9)(CX*2), Z27
+	VFMADD231PS  Z24, Z27, Z6
+	VFMADD231PS  Z25, Z27, Z7
+	VFMADD231PS  Z26, Z27, Z8
+	VBROADCASTSS (R9)(R8*1), Z27
+	VFMADD231PS  Z24, Z27, Z9
+	VFMADD231PS  Z25, Z27, Z10
+	VFMADD231PS  Z26, Z27, Z11
+	VBROADCASTSS (R12), Z27
+	VFMADD231PS  Z24, Z27, Z12
+	VFMADD231PS  Z25, Z27, Z13
+	VFMADD231PS  Z26, Z27, Z14
+	VBROADCASTSS (R12)(CX*1), Z27
+	VFMADD231PS  Z24, Z27, Z15
+	VFMADD231PS  Z25, Z27, Z16
+	VFMADD231PS  Z26, Z27, Z17
+	VBROADCASTSS (R12)(CX*2), Z27
+	VFMADD231PS  Z24, Z27, Z18
+	VFMADD231PS  Z25, Z27, Z19
+	VFMADD231PS  Z26, Z27, Z20
+	VBROADCASTSS (R12)(R8*1), Z27
+	VFMADD231PS  Z24, Z27, Z21
+	VFMADD231PS  Z25, Z27, Z22
+	VFMADD231PS  Z26, Z27, Z23
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z24
+	VMOVUPS      64(R10), Z25
+	VMOVUPS      128(R10), Z26
+	VBROADCASTSS (R9), Z27
+	VFMADD231PS  Z24, Z27, Z0
+	VFMADD231PS  Z25, Z27, Z1
+	VFMADD231PS  Z26, Z27, Z2
+	VBROADCASTSS (R9)(CX*1), Z27
+	VFMADD231PS  Z24, Z27, Z3
+	VFMADD231PS  Z25, Z27, Z4
+	VFMADD231PS  Z26, Z27, Z5
+	VBROADCASTSS (R9)(CX*2), Z27
+	VFMADD231PS  Z24, Z27, Z6
+	VFMADD231PS  Z25, Z27, Z7
+	VFMADD231PS  Z26, Z27, Z8
+	VBROADCASTSS (R9)(R8*1), Z27
+	VFMADD231PS  Z24, Z27, Z9
+	VFMADD231PS  Z25, Z27, Z10
+	VFMADD231PS  Z26, Z27, Z11
+	VBROADCASTSS (R12), Z27
+	VFMADD231PS  Z24, Z27, Z12
+	VFMADD231PS  Z25, Z27, Z13
+	VFMADD231PS  Z26, Z27, Z14
+	VBROADCASTSS (R12)(CX*1), Z27
+	VFMADD231PS  Z24, Z27, Z15
+	VFMADD231PS  Z25, Z27, Z16
+	VFMADD231PS  Z26, Z27, Z17
+	VBROADCASTSS (R12)(CX*2), Z27
+	VFMADD231PS  Z24, Z27, Z18
+	VFMADD231PS  Z25, Z27, Z19
+	VFMADD231PS  Z26, Z27, Z20
+	VBROADCASTSS (R12)(R8*1), Z27
+	VFMADD231PS  Z24, Z27, Z21
+	VFMADD231PS  Z25, Z27, Z22
+	VFMADD231PS  Z26, Z27, Z23
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z24
+	VMOVUPS      64(R10), Z25
+	VMOVUPS      128(R10), Z26
+	VBROADCASTSS (R9), Z27
+	VFMADD231PS  Z24, Z27, Z0
+	VFMADD231PS  Z25, Z27, Z1
+	VFMADD231PS  Z26, Z27, Z2
+	VBROADCASTSS (R9)(CX*1), Z27
+	VFMADD231PS  Z24, Z27, Z3
+	VFMADD231PS  Z25, Z27, Z4
+	VFMADD231PS  Z26, Z27, Z5
+	VBROADCASTSS (R9)(CX*2), Z27
+	VFMADD231PS  Z24, Z27, Z6
+	VFMADD231PS  Z25, Z27, Z7
+	VFMADD231PS  Z26, Z27, Z8
+	VBROADCASTSS (R9)(R8*1), Z27
+	VFMADD231PS  Z24, Z27, Z9
+	VFMADD231PS  Z25, Z27, Z10
+	VFMADD231PS  Z26, Z27, Z11
+	VBROADCASTSS (R12), Z27
+	VFMADD231PS  Z24, Z27, Z12
+	VFMADD231PS  Z25, Z27, Z13
+	VFMADD231PS  Z26, Z27, Z14
+	VBROADCASTSS (R12)(CX*1), Z27
+	VFMADD231PS  Z24, Z27, Z15
+	VFMADD231PS  Z25, Z27, Z16
+	VFMADD231PS  Z26, Z27, Z17
+	VBROADCASTSS (R12)(CX*2), Z27
+	VFMADD231PS  Z24, Z27, Z18
+	VFMADD231PS  Z25, Z27, Z19
+	VFMADD231PS  Z26, Z27, Z20
+	VBROADCASTSS (R12)(R8*1), Z27
+	VFMADD231PS  Z24, Z27, Z21
+	VFMADD231PS  Z25, Z27, Z22
+	VFMADD231PS  Z26, Z27, Z23
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Z24
+	VMOVUPS      64(R10), Z25
+	VMOVUPS      128(R10), Z26
+	VBROADCASTSS (R9), Z27
+	VFMADD231PS  Z24, Z27, Z0
+	VFMADD231PS  Z25, Z27, Z1
+	VFMADD231PS  Z26, Z27, Z2
+	VBROADCASTSS (R9)(CX*1), Z27
+	VFMADD231PS  Z24, Z27, Z3
+	VFMADD231PS  Z25, Z27, Z4
+	VFMADD231PS  Z26, Z27, Z5
+	VBROADCASTSS (R9)(CX*2), Z27
+	VFMADD231PS  Z24, Z27, Z6
+	VFMADD231PS  Z25, Z27, Z7
+	VFMADD231PS  Z26, Z27, Z8
+	VBROADCASTSS (R9)(R8*1), Z27
+	VFMADD231PS  Z24, Z27, Z9
+	VFMADD231PS  Z25, Z27, Z10
+	VFMADD231PS  Z26, Z27, Z11
+	VBROADCASTSS (R12), Z27
+	VFMADD231PS  Z24, Z27, Z12
+	VFMADD231PS  Z25, Z27, Z13
+	VFMADD231PS  Z26, Z27, Z14
+	VBROADCASTSS (R12)(CX*1), Z27
+	VFMADD231PS  Z24, Z27, Z15
+	VFMADD231PS  Z25, Z27, Z16
+	VFMADD231PS  Z26, Z27, Z17
+	VBROADCASTSS (R12)(CX*2), Z27
+	VFMADD231PS  Z24, Z27, Z18
+	VFMADD231PS  Z25, Z27, Z19
+	VFMADD231PS  Z26, Z27, Z20
+	VBROADCASTSS (R12)(R8*1), Z27
+	VFMADD231PS  Z24, Z27, Z21
+	VFMADD231PS  Z25, Z27, Z22
+	VFMADD231PS  Z26, Z27, Z23
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ8x48_k4
+
+gemmKernelZ8x48_ktail:
+	MOVQ k+0(FP), R11
+	ANDQ $0x03, R11
+	JZ   gemmKernelZ8x48_epilogue
+
+gemmKernelZ8x48_k1:
+	VMOVUPS      (R10), Z24
+	VMOVUPS      64(R10), Z25
+	VMOVUPS      128(R10), Z26
+	VBROADCASTSS (R9), Z27
+	VFMADD231PS  Z24, Z27, Z0
+	VFMADD231PS  Z25, Z27, Z1
+	VFMADD231PS  Z26, Z27, Z2
+	VBROADCASTSS (R9)(CX*1), Z27
+	VFMADD231PS  Z24, Z27, Z3
+	VFMADD231PS  Z25, Z27, Z4
+	VFMADD231PS  Z26, Z27, Z5
+	VBROADCASTSS (R9)(CX*2), Z27
+	VFMADD231PS  Z24, Z27, Z6
+	VFMADD231PS  Z25, Z27, Z7
+	VFMADD231PS  Z26, Z27, Z8
+	VBROADCASTSS (R9)(R8*1), Z27
+	VFMADD231PS  Z24, Z27, Z9
+	VFMADD231PS  Z25, Z27, Z10
+	VFMADD231PS  Z26, Z27, Z11
+	VBROADCASTSS (R12), Z27
+	VFMADD231PS  Z24, Z27, Z12
+	VFMADD231PS  Z25, Z27, Z13
+	VFMADD231PS  Z26, Z27, Z14
+	VBROADCASTSS (R12)(CX*1), Z27
+	VFMADD231PS  Z24, Z27, Z15
+	VFMADD231PS  Z25, Z27, Z16
+	VFMADD231PS  Z26, Z27, Z17
+	VBROADCASTSS (R12)(CX*2), Z27
+	VFMADD231PS  Z24, Z27, Z18
+	VFMADD231PS  Z25, Z27, Z19
+	VFMADD231PS  Z26, Z27, Z20
+	VBROADCASTSS (R12)(R8*1), Z27
+	VFMADD231PS  Z24, Z27, Z21
+	VFMADD231PS  Z25, Z27, Z22
+	VFMADD231PS  Z26, Z27, Z23
+	ADDQ         DX, R9
+	ADDQ         DX, R12
+	ADDQ         BX, R10
+	DECQ         R11
+	JNZ          gemmKernelZ8x48_k1
+
+gemmKernelZ8x48_epilogue:
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ8x48_alpha1
+	VBROADCASTSS alpha+80(FP), Z24
+	VMULPS       Z24, Z0, Z0
+	VMULPS       Z24, Z1, Z1
+	VMULPS       Z24, Z2, Z2
+	VMULPS       Z24, Z3, Z3
+	VMULPS       Z24, Z4, Z4
+	VMULPS       Z24, Z5, Z5
+	VMULPS       Z24, Z6, Z6
+	VMULPS       Z24, Z7, Z7
+	VMULPS       Z24, Z8, Z8
+	VMULPS       Z24, Z9, Z9
+	VMULPS       Z24, Z10, Z10
+	VMULPS       Z24, Z11, Z11
+	VMULPS       Z24, Z12, Z12
+	VMULPS       Z24, Z13, Z13
+	VMULPS       Z24, Z14, Z14
+	VMULPS       Z24, Z15, Z15
+	VMULPS       Z24, Z16, Z16
+	VMULPS       Z24, Z17, Z17
+	VMULPS       Z24, Z18, Z18
+	VMULPS       Z24, Z19, Z19
+	VMULPS       Z24, Z20, Z20
+	VMULPS       Z24, Z21, Z21
+	VMULPS       Z24, Z22, Z22
+	VMULPS       Z24, Z23, Z23
+
+gemmKernelZ8x48_alpha1:
+	MOVQ         ldc+64(FP), R9
+	SHLQ         $0x02, R9
+	LEAQ         (R9)(R9*2), R10
+	LEAQ         (SI)(R9*4), R11
+	MOVQ         mask+96(FP), R12
+	KMOVW        R12, K1
+	VBROADCASTSS beta+84(FP), Z27
+	MOVQ         mode+88(FP), R13
+	ANDQ         $0x03, R13
+	CMPQ         R12, $0x0000ffff
+	JNE          gemmKernelZ8x48_masked
+	CMPQ         R13, $0x00
+	JE           gemmKernelZ8x48_beta0
+	CMPQ         R13, $0x01
+	JE           gemmKernelZ8x48_beta1
+	VFMADD231PS  (SI), Z27, Z0
+	VMOVUPS      Z0, (SI)
+	VFMADD231PS  64(SI), Z27, Z1
+	VMOVUPS      Z1, 64(SI)
+	VFMADD231PS  128(SI), Z27, Z2
+	VMOVUPS      Z2, 128(SI)
+	VFMADD231PS  (SI)(R9*1), Z27, Z3
+	VMOVUPS      Z3, (SI)(R9*1)
+	VFMADD231PS  64(SI)(R9*1), Z27, Z4
+	VMOVUPS      Z4, 64(SI)(R9*1)
+	VFMADD231PS  128(SI)(R9*1), Z27, Z5
+	VMOVUPS      Z5, 128(SI)(R9*1)
+	VFMADD231PS  (SI)(R9*2), Z27, Z6
+	VMOVUPS      Z6, (SI)(R9*2)
+	VFMADD231PS  64(SI)(R9*2), Z27, Z7
+	VMOVUPS      Z7, 64(SI)(R9*2)
+	VFMADD231PS  128(SI)(R9*2), Z27, Z8
+	VMOVUPS      Z8, 128(SI)(R9*2)
+	VFMADD231PS  (SI)(R10*1), Z27, Z9
+	VMOVUPS      Z9, (SI)(R10*1)
+	VFMADD231PS  64(SI)(R10*1), Z27, Z10
+	VMOVUPS      Z10, 64(SI)(R10*1)
+	VFMADD231PS  128(SI)(R10*1), Z27, Z11
+	VMOVUPS      Z11, 128(SI)(R10*1)
+	VFMADD231PS  (R11), Z27, Z12
+	VMOVUPS      Z12, (R11)
+	VFMADD231PS  64(R11), Z27, Z13
+	VMOVUPS      Z13, 64(R11)
+	VFMADD231PS  128(R11), Z27, Z14
+	VMOVUPS      Z14, 128(R11)
+	VFMADD231PS  (R11)(R9*1), Z27, Z15
+	VMOVUPS      Z15, (R11)(R9*1)
+	VFMADD231PS  64(R11)(R9*1), Z27, Z16
+	VMOVUPS      Z16, 64(R11)(R9*1)
+	VFMADD231PS  128(R11)(R9*1), Z27, Z17
+	VMOVUPS      Z17, 128(R11)(R9*1)
+	VFMADD231PS  (R11)(R9*2), Z27, Z18
+	VMOVUPS      Z18, (R11)(R9*2)
+	VFMADD231PS  64(R11)(R9*2), Z27, Z19
+	VMOVUPS      Z19, 64(R11)(R9*2)
+	VFMADD231PS  128(R11)(R9*2), Z27, Z20
+	VMOVUPS      Z20, 128(R11)(R9*2)
+	VFMADD231PS  (R11)(R10*1), Z27, Z21
+	VMOVUPS      Z21, (R11)(R10*1)
+	VFMADD231PS  64(R11)(R10*1), Z27, Z22
+	VMOVUPS      Z22, 64(R11)(R10*1)
+	VFMADD231PS  128(R11)(R10*1), Z27, Z23
+	VMOVUPS      Z23, 128(R11)(R10*1)
+	JMP          gemmKernelZ8x48_next
+
+gemmKernelZ8x48_beta1:
+	VADDPS  (SI), Z0, Z0
+	VMOVUPS Z0, (SI)
+	VADDPS  64(SI), Z1, Z1
+	VMOVUPS Z1, 64(SI)
+	VADDPS  128(SI), Z2, Z2
+	VMOVUPS Z2, 128(SI)
+	VADDPS  (SI)(R9*1), Z3, Z3
+	VMOVUPS Z3, (SI)(R9*1)
+	VADDPS  64(SI)(R9*1), Z4, Z4
+	VMOVUPS Z4, 64(SI)(R9*1)
+	VADDPS  128(SI)(R9*1), Z5, Z5
+	VMOVUPS Z5, 128(SI)(R9*1)
+	VADDPS  (SI)(R9*2), Z6, Z6
+	VMOVUPS Z6, (SI)(R9*2)
+	VADDPS  64(SI)(R9*2), Z7, Z7
+	VMOVUPS Z7, 64(SI)(R9*2)
+	VADDPS  128(SI)(R9*2), Z8, Z8
+	VMOVUPS Z8, 128(SI)(R9*2)
+	VADDPS  (SI)(R10*1), Z9, Z9
+	VMOVUPS Z9, (SI)(R10*1)
+	VADDPS  64(SI)(R10*1), Z10, Z10
+	VMOVUPS Z10, 64(SI)(R10*1)
+	VADDPS  128(SI)(R10*1), Z11, Z11
+	VMOVUPS Z11, 128(SI)(R10*1)
+	VADDPS  (R11), Z12, Z12
+	VMOVUPS Z12, (R11)
+	VADDPS  64(R11), Z13, Z13
+	VMOVUPS Z13, 64(R11)
+	VADDPS  128(R11), Z14, Z14
+	VMOVUPS Z14, 128(R11)
+	VADDPS  (R11)(R9*1), Z15, Z15
+	VMOVUPS Z15, (R11)(R9*1)
+	VADDPS  64(R11)(R9*1), Z16, Z16
+	VMOVUPS Z16, 64(R11)(R9*1)
+	VADDPS  128(R11)(R9*1), Z17, Z17
+	VMOVUPS Z17, 128(R11)(R9*1)
+	VADDPS  (R11)(R9*2), Z18, Z18
+	VMOVUPS Z18, (R11)(R9*2)
+	VADDPS  64(R11)(R9*2), Z19, Z19
+	VMOVUPS Z19, 64(R11)(R9*2)
+	VADDPS  128(R11)(R9*2), Z20, Z20
+	VMOVUPS Z20, 128(R11)(R9*2)
+	VADDPS  (R11)(R10*1), Z21, Z21
+	VMOVUPS Z21, (R11)(R10*1)
+	VADDPS  64(R11)(R10*1), Z22, Z22
+	VMOVUPS Z22, 64(R11)(R10*1)
+	VADDPS  128(R11)(R10*1), Z23, Z23
+	VMOVUPS Z23, 128(R11)(R10*1)
+	JMP     gemmKernelZ8x48_next
+
+gemmKernelZ8x48_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, 128(SI)
+	VMOVUPS Z3, (SI)(R9*1)
+	VMOVUPS Z4, 64(SI)(R9*1)
+	VMOVUPS Z5, 128(SI)(R9*1)
+	VMOVUPS Z6, (SI)(R9*2)
+	VMOVUPS Z7, 64(SI)(R9*2)
+	VMOVUPS Z8, 128(SI)(R9*2)
+	VMOVUPS Z9, (SI)(R10*1)
+	VMOVUPS Z10, 64(SI)(R10*1)
+	VMOVUPS Z11, 128(SI)(R10*1)
+	VMOVUPS Z12, (R11)
+	VMOVUPS Z13, 64(R11)
+	VMOVUPS Z14, 128(R11)
+	VMOVUPS Z15, (R11)(R9*1)
+	VMOVUPS Z16, 64(R11)(R9*1)
+	VMOVUPS Z17, 128(R11)(R9*1)
+	VMOVUPS Z18, (R11)(R9*2)
+	VMOVUPS Z19, 64(R11)(R9*2)
+	VMOVUPS Z20, 128(R11)(R9*2)
+	VMOVUPS Z21, (R11)(R10*1)
+	VMOVUPS Z22, 64(R11)(R10*1)
+	VMOVUPS Z23, 128(R11)(R10*1)
+	JMP     gemmKernelZ8x48_next
+
+gemmKernelZ8x48_masked:
+	CMPQ        R13, $0x00
+	JE          gemmKernelZ8x48_masked_beta0
+	CMPQ        R13, $0x01
+	JE          gemmKernelZ8x48_masked_beta1
+	VFMADD231PS (SI), Z27, Z0
+	VMOVUPS     Z0, (SI)
+	VFMADD231PS 64(SI), Z27, Z1
+	VMOVUPS     Z1, 64(SI)
+	VMOVUPS.Z   128(SI), K1, Z24
+	VFMADD231PS Z24, Z27, Z2
+	VMOVUPS     Z2, K1, 128(SI)
+	VFMADD231PS (SI)(R9*1), Z27, Z3
+	VMOVUPS     Z3, (SI)(R9*1)
+	VFMADD231PS 64(SI)(R9*1), Z27, Z4
+	VMOVUPS     Z4, 64(SI)(R9*1)
+	VMOVUPS.Z   128(SI)(R9*1), K1, Z24
+	VFMADD231PS Z24, Z27, Z5
+	VMOVUPS     Z5, K1, 128(SI)(R9*1)
+	VFMADD231PS (SI)(R9*2), Z27, Z6
+	VMOVUPS     Z6, (SI)(R9*2)
+	VFMADD231PS 64(SI)(R9*2), Z27, Z7
+	VMOVUPS     Z7, 64(SI)(R9*2)
+	VMOVUPS.Z   128(SI)(R9*2), K1, Z24
+	VFMADD231PS Z24, Z27, Z8
+	VMOVUPS     Z8, K1, 128(SI)(R9*2)
+	VFMADD231PS (SI)(R10*1), Z27, Z9
+	VMOVUPS     Z9, (SI)(R10*1)
+	VFMADD231PS 64(SI)(R10*1), Z27, Z10
+	VMOVUPS     Z10, 64(SI)(R10*1)
+	VMOVUPS.Z   128(SI)(R10*1), K1, Z24
+	VFMADD231PS Z24, Z27, Z11
+	VMOVUPS     Z11, K1, 128(SI)(R10*1)
+	VFMADD231PS (R11), Z27, Z12
+	VMOVUPS     Z12, (R11)
+	VFMADD231PS 64(R11), Z27, Z13
+	VMOVUPS     Z13, 64(R11)
+	VMOVUPS.Z   128(R11), K1, Z24
+	VFMADD231PS Z24, Z27, Z14
+	VMOVUPS     Z14, K1, 128(R11)
+	VFMADD231PS (R11)(R9*1), Z27, Z15
+	VMOVUPS     Z15, (R11)(R9*1)
+	VFMADD231PS 64(R11)(R9*1), Z27, Z16
+	VMOVUPS     Z16, 64(R11)(R9*1)
+	VMOVUPS.Z   128(R11)(R9*1), K1, Z24
+	VFMADD231PS Z24, Z27, Z17
+	VMOVUPS     Z17, K1, 128(R11)(R9*1)
+	VFMADD231PS (R11)(R9*2), Z27, Z18
+	VMOVUPS     Z18, (R11)(R9*2)
+	VFMADD231PS 64(R11)(R9*2), Z27, Z19
+	VMOVUPS     Z19, 64(R11)(R9*2)
+	VMOVUPS.Z   128(R11)(R9*2), K1, Z24
+	VFMADD231PS Z24, Z27, Z20
+	VMOVUPS     Z20, K1, 128(R11)(R9*2)
+	VFMADD231PS (R11)(R10*1), Z27, Z21
+	VMOVUPS     Z21, (R11)(R10*1)
+	VFMADD231PS 64(R11)(R10*1), Z27, Z22
+	VMOVUPS     Z22, 64(R11)(R10*1)
+	VMOVUPS.Z   128(R11)(R10*1), K1, Z24
+	VFMADD231PS Z24, Z27, Z23
+	VMOVUPS     Z23, K1, 128(R11)(R10*1)
+	JMP         gemmKernelZ8x48_next
+
+gemmKernelZ8x48_masked_beta1:
+	VADDPS    (SI), Z0, Z0
+	VMOVUPS   Z0, (SI)
+	VADDPS    64(SI), Z1, Z1
+	VMOVUPS   Z1, 64(SI)
+	VMOVUPS.Z 128(SI), K1, Z24
+	VADDPS    Z24, Z2, Z2
+	VMOVUPS   Z2, K1, 128(SI)
+	VADDPS    (SI)(R9*1), Z3, Z3
+	VMOVUPS   Z3, (SI)(R9*1)
+	VADDPS    64(SI)(R9*1), Z4, Z4
+	VMOVUPS   Z4, 64(SI)(R9*1)
+	VMOVUPS.Z 128(SI)(R9*1), K1, Z24
+	VADDPS    Z24, Z5, Z5
+	VMOVUPS   Z5, K1, 128(SI)(R9*1)
+	VADDPS    (SI)(R9*2), Z6, Z6
+	VMOVUPS   Z6, (SI)(R9*2)
+	VADDPS    64(SI)(R9*2), Z7, Z7
+	VMOVUPS   Z7, 64(SI)(R9*2)
+	VMOVUPS.Z 128(SI)(R9*2), K1, Z24
+	VADDPS    Z24, Z8, Z8
+	VMOVUPS   Z8, K1, 128(SI)(R9*2)
+	VADDPS    (SI)(R10*1), Z9, Z9
+	VMOVUPS   Z9, (SI)(R10*1)
+	VADDPS    64(SI)(R10*1), Z10, Z10
+	VMOVUPS   Z10, 64(SI)(R10*1)
+	VMOVUPS.Z 128(SI)(R10*1), K1, Z24
+	VADDPS    Z24, Z11, Z11
+	VMOVUPS   Z11, K1, 128(SI)(R10*1)
+	VADDPS    (R11), Z12, Z12
+	VMOVUPS   Z12, (R11)
+	VADDPS    64(R11), Z13, Z13
+	VMOVUPS   Z13, 64(R11)
+	VMOVUPS.Z 128(R11), K1, Z24
+	VADDPS    Z24, Z14, Z14
+	VMOVUPS   Z14, K1, 128(R11)
+	VADDPS    (R11)(R9*1), Z15, Z15
+	VMOVUPS   Z15, (R11)(R9*1)
+	VADDPS    64(R11)(R9*1), Z16, Z16
+	VMOVUPS   Z16, 64(R11)(R9*1)
+	VMOVUPS.Z 128(R11)(R9*1), K1, Z24
+	VADDPS    Z24, Z17, Z17
+	VMOVUPS   Z17, K1, 128(R11)(R9*1)
+	VADDPS    (R11)(R9*2), Z18, Z18
+	VMOVUPS   Z18, (R11)(R9*2)
+	VADDPS    64(R11)(R9*2), Z19, Z19
+	VMOVUPS   Z19, 64(R11)(R9*2)
+	VMOVUPS.Z 128(R11)(R9*2), K1, Z24
+	VADDPS    Z24, Z20, Z20
+	VMOVUPS   Z20, K1, 128(R11)(R9*2)
+	VADDPS    (R11)(R10*1), Z21, Z21
+	VMOVUPS   Z21, (R11)(R10*1)
+	VADDPS    64(R11)(R10*1), Z22, Z22
+	VMOVUPS   Z22, 64(R11)(R10*1)
+	VMOVUPS.Z 128(R11)(R10*1), K1, Z24
+	VADDPS    Z24, Z23, Z23
+	VMOVUPS   Z23, K1, 128(R11)(R10*1)
+	JMP       gemmKernelZ8x48_next
+
+gemmKernelZ8x48_masked_beta0:
+	VMOVUPS Z0, (SI)
+	VMOVUPS Z1, 64(SI)
+	VMOVUPS Z2, K1, 128(SI)
+	VMOVUPS Z3, (SI)(R9*1)
+	VMOVUPS Z4, 64(SI)(R9*1)
+	VMOVUPS Z5, K1, 128(SI)(R9*1)
+	VMOVUPS Z6, (SI)(R9*2)
+	VMOVUPS Z7, 64(SI)(R9*2)
+	VMOVUPS Z8, K1, 128(SI)(R9*2)
+	VMOVUPS Z9, (SI)(R10*1)
+	VMOVUPS Z10, 64(SI)(R10*1)
+	VMOVUPS Z11, K1, 128(SI)(R10*1)
+	VMOVUPS Z12, (R11)
+	VMOVUPS Z13, 64(R11)
+	VMOVUPS Z14, K1, 128(R11)
+	VMOVUPS Z15, (R11)(R9*1)
+	VMOVUPS Z16, 64(R11)(R9*1)
+	VMOVUPS Z17, K1, 128(R11)(R9*1)
+	VMOVUPS Z18, (R11)(R9*2)
+	VMOVUPS Z19, 64(R11)(R9*2)
+	VMOVUPS Z20, K1, 128(R11)(R9*2)
+	VMOVUPS Z21, (R11)(R10*1)
+	VMOVUPS Z22, 64(R11)(R10*1)
+	VMOVUPS Z23, K1, 128(R11)(R10*1)
+
+gemmKernelZ8x48_next:
+	MOVQ as+32(FP), R10
+	SHLQ $0x02, R10
+	ADDQ R10, AX
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	ADDQ R9, SI
+	DECQ DI
+	JNZ  gemmKernelZ8x48_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ1x19(k int, a *float32, lda int, b *float32, bks int, bt *float32, ldb int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, tail int)
+// Requires: AVX, AVX512F, FMA3
+TEXT ·gemmKernelZ1x19(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ lda+16(FP), CX
+	SHLQ $0x02, CX
+	LEAQ (CX)(CX*2), DX
+	MOVQ bks+32(FP), DX
+	SHLQ $0x02, DX
+	MOVQ ldb+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+
+gemmKernelZ1x19_block:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	MOVQ   AX, R8
+	MOVQ   b+24(FP), R9
+	MOVQ   bt+40(FP), R10
+	MOVQ   k+0(FP), R11
+	SHRQ   $0x04, R11
+	JZ     gemmKernelZ1x19_tail
+
+gemmKernelZ1x19_k16:
+	VMOVUPS      (R10), Z8
+	VMOVUPS      (R10)(BX*1), Z9
+	VMOVUPS      (R10)(BX*2), Z10
+	VMOVUPS      (R9), Y5
+	VMOVUPS      32(R9), Y6
+	VBROADCASTSS (R8), Y7
+	VFMADD231PS  Y5, Y7, Y0
+	VFMADD231PS  Y6, Y7, Y1
+	ADDQ         DX, R9
+	VFMADD231PS  (R8), Z8, Z2
+	VMOVUPS      (R9), Y5
+	VMOVUPS      32(R9), Y6
+	VBROADCASTSS 4(R8), Y7
+	VFMADD231PS  Y5, Y7, Y0
+	VFMADD231PS  Y6, Y7, Y1
+	ADDQ         DX, R9
+	VFMADD231PS  (R8), Z9, Z3
+	VMOVUPS      (R9), Y5
+	VMOVUPS      32(R9), Y6
+	VBROADCASTSS 8(R8), Y7
+	VFMADD231PS  Y5, Y7, Y0
+	VFMADD231PS  Y6, Y7, Y1
+	ADDQ         DX, R9
+	VFMADD231PS  (R8), Z10, Z4
+	VMOVUPS      (R9), Y5
+	VMOVUPS      32(R9), Y6
+	VBROADCASTSS 12(R8), Y7
+	VFMADD231PS  Y5, Y7, Y0
+	VFMADD231PS  Y6, Y7, Y1
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y5
+	VMOVUPS      32(R9), Y6
+	VBROADCASTSS 16(R8), Y7
+	VFMADD231PS  Y5, Y7, Y0
+	VFMADD231PS  Y6, Y7, Y1
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y5
+	VMOVUPS      32(R9), Y6
+	VBROADCASTSS 20(R8), Y7
+	VFMADD231PS  Y5, Y7, Y0
+	VFMADD231PS  Y6, Y7, Y1
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y5
+	VMOVUPS      32(R9), Y6
+	VBROADCASTSS 24(R8), Y7
+	VFMADD231PS  Y5, Y7, Y0
+	VFMADD231PS  Y6, Y7, Y1
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y5
+	VMOVUPS      32(R9), Y6
+	VBROADCASTSS 28(R8), Y7
+	VFMADD231PS  Y5, Y7, Y0
+	VFMADD231PS  Y6, Y7, Y1
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y5
+	VMOVUPS      32(R9), Y6
+	VBROADCASTSS 32(R8), Y7
+	VFMADD231PS  Y5, Y7, Y0
+	VFMADD231PS  Y6, Y7, Y1
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y5
+	VMOVUPS      32(R9), Y6
+	VBROADCASTSS 36(R8), Y7
+	VFMADD231PS  Y5, Y7, Y0
+	VFMADD231PS  Y6, Y7, Y1
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y5
+	VMOVUPS      32(R9), Y6
+	VBROADCASTSS 40(R8), Y7
+	VFMADD231PS  Y5, Y7, Y0
+	VFMADD231PS  Y6, Y7, Y1
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y5
+	VMOVUPS      32(R9), Y6
+	VBROADCASTSS 44(R8), Y7
+	VFMADD231PS  Y5, Y7, Y0
+	VFMADD231PS  Y6, Y7, Y1
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y5
+	VMOVUPS      32(R9), Y6
+	VBROADCASTSS 48(R8), Y7
+	VFMADD231PS  Y5, Y7, Y0
+	VFMADD231PS  Y6, Y7, Y1
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y5
+	VMOVUPS      32(R9), Y6
+	VBROADCASTSS 52(R8), Y7
+	VFMADD231PS  Y5, Y7, Y0
+	VFMADD231PS  Y6, Y7, Y1
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y5
+	VMOVUPS      32(R9), Y6
+	VBROADCASTSS 56(R8), Y7
+	VFMADD231PS  Y5, Y7, Y0
+	VFMADD231PS  Y6, Y7, Y1
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y5
+	VMOVUPS      32(R9), Y6
+	VBROADCASTSS 60(R8), Y7
+	VFMADD231PS  Y5, Y7, Y0
+	VFMADD231PS  Y6, Y7, Y1
+	ADDQ         DX, R9
+	ADDQ         $0x40, R8
+	ADDQ         $0x40, R10
+	DECQ         R11
+	JNZ          gemmKernelZ1x19_k16
+
+gemmKernelZ1x19_tail:
+	MOVQ        k+0(FP), R11
+	ANDQ        $0x0f, R11
+	JZ          gemmKernelZ1x19_epilogue
+	MOVQ        tail+96(FP), R12
+	KMOVW       R12, K1
+	VMOVUPS.Z   (R10), K1, Z8
+	VMOVUPS.Z   (R10)(BX*1), K1, Z9
+	VMOVUPS.Z   (R10)(BX*2), K1, Z10
+	VMOVUPS.Z   (R8), K1, Z5
+	VFMADD231PS Z8, Z5, Z2
+	VFMADD231PS Z9, Z5, Z3
+	VFMADD231PS Z10, Z5, Z4
+
+gemmKernelZ1x19_k1:
+	VMOVUPS      (R9), Y5
+	VMOVUPS      32(R9), Y6
+	VBROADCASTSS (R8), Y7
+	VFMADD231PS  Y5, Y7, Y0
+	VFMADD231PS  Y6, Y7, Y1
+	ADDQ         DX, R9
+	ADDQ         $0x04, R8
+	DECQ         R11
+	JNZ          gemmKernelZ1x19_k1
+
+gemmKernelZ1x19_epilogue:
+	VPXORD       Z11, Z11, Z11
+	VSHUFF32X4   $0x44, Z11, Z2, Z5
+	VSHUFF32X4   $0xee, Z11, Z2, Z6
+	VADDPS       Z6, Z5, Z5
+	VSHUFF32X4   $0x44, Z11, Z11, Z6
+	VSHUFF32X4   $0xee, Z11, Z11, Z7
+	VADDPS       Z7, Z6, Z6
+	VSHUFF32X4   $0x88, Z6, Z5, Z7
+	VSHUFF32X4   $0xdd, Z6, Z5, Z5
+	VADDPS       Z5, Z7, Z7
+	VSHUFF32X4   $0x44, Z11, Z3, Z5
+	VSHUFF32X4   $0xee, Z11, Z3, Z6
+	VADDPS       Z6, Z5, Z5
+	VSHUFF32X4   $0x44, Z11, Z11, Z6
+	VSHUFF32X4   $0xee, Z11, Z11, Z8
+	VADDPS       Z8, Z6, Z6
+	VSHUFF32X4   $0x88, Z6, Z5, Z8
+	VSHUFF32X4   $0xdd, Z6, Z5, Z5
+	VADDPS       Z5, Z8, Z8
+	VSHUFF32X4   $0x44, Z11, Z4, Z5
+	VSHUFF32X4   $0xee, Z11, Z4, Z6
+	VADDPS       Z6, Z5, Z5
+	VSHUFF32X4   $0x44, Z11, Z11, Z6
+	VSHUFF32X4   $0xee, Z11, Z11, Z9
+	VADDPS       Z9, Z6, Z6
+	VSHUFF32X4   $0x88, Z6, Z5, Z9
+	VSHUFF32X4   $0xdd, Z6, Z5, Z5
+	VADDPS       Z5, Z9, Z9
+	VSHUFF32X4   $0x44, Z11, Z11, Z5
+	VSHUFF32X4   $0xee, Z11, Z11, Z6
+	VADDPS       Z6, Z5, Z5
+	VSHUFF32X4   $0x44, Z11, Z11, Z6
+	VSHUFF32X4   $0xee, Z11, Z11, Z10
+	VADDPS       Z10, Z6, Z6
+	VSHUFF32X4   $0x88, Z6, Z5, Z10
+	VSHUFF32X4   $0xdd, Z6, Z5, Z5
+	VADDPS       Z5, Z10, Z10
+	VUNPCKLPS    Z8, Z7, Z5
+	VUNPCKHPS    Z8, Z7, Z6
+	VADDPS       Z6, Z5, Z5
+	VUNPCKLPS    Z10, Z9, Z6
+	VUNPCKHPS    Z10, Z9, Z7
+	VADDPS       Z7, Z6, Z6
+	VSHUFPS      $0x44, Z6, Z5, Z7
+	VSHUFPS      $0xee, Z6, Z5, Z5
+	VADDPS       Z5, Z7, Z7
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ1x19_alpha1
+	VBROADCASTSS alpha+80(FP), Z5
+	VMULPS       Y5, Y0, Y0
+	VMULPS       Y5, Y1, Y1
+	VMULPS       Z5, Z7, Z7
+
+gemmKernelZ1x19_alpha1:
+	MOVQ         ldc+64(FP), R8
+	SHLQ         $0x02, R8
+	LEAQ         (R8)(R8*2), R9
+	MOVL         $0x00000007, R9
+	KMOVW        R9, K1
+	VBROADCASTSS beta+84(FP), Z6
+	MOVQ         mode+88(FP), R9
+	ANDQ         $0x03, R9
+	CMPQ         R9, $0x00
+	JE           gemmKernelZ1x19_beta0
+	CMPQ         R9, $0x01
+	JE           gemmKernelZ1x19_beta1
+	VFMADD231PS  (SI), Y6, Y0
+	VMOVUPS      Y0, (SI)
+	VFMADD231PS  32(SI), Y6, Y1
+	VMOVUPS      Y1, 32(SI)
+	VALIGND      $0x00, Z7, Z7, Z5
+	VMOVUPS.Z    64(SI), K1, Z0
+	VFMADD231PS  Z0, Z6, Z5
+	VMOVUPS      Z5, K1, 64(SI)
+	JMP          gemmKernelZ1x19_next
+
+gemmKernelZ1x19_beta1:
+	VADDPS    (SI), Y0, Y0
+	VMOVUPS   Y0, (SI)
+	VADDPS    32(SI), Y1, Y1
+	VMOVUPS   Y1, 32(SI)
+	VALIGND   $0x00, Z7, Z7, Z5
+	VMOVUPS.Z 64(SI), K1, Z0
+	VADDPS    Z0, Z5, Z5
+	VMOVUPS   Z5, K1, 64(SI)
+	JMP       gemmKernelZ1x19_next
+
+gemmKernelZ1x19_beta0:
+	VMOVUPS   Y0, (SI)
+	VMOVUPS   Y1, 32(SI)
+	VALIGND   $0x00, Z7, Z7, Z5
+	VMOVUPS.Z 64(SI), K1, Z0
+	VMOVUPS   Z5, K1, 64(SI)
+
+gemmKernelZ1x19_next:
+	ADDQ CX, AX
+	ADDQ R8, SI
+	DECQ DI
+	JNZ  gemmKernelZ1x19_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ2x19(k int, a *float32, lda int, b *float32, bks int, bt *float32, ldb int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, tail int)
+// Requires: AVX, AVX512F, FMA3
+TEXT ·gemmKernelZ2x19(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ lda+16(FP), CX
+	SHLQ $0x02, CX
+	LEAQ (CX)(CX*2), DX
+	MOVQ bks+32(FP), DX
+	SHLQ $0x02, DX
+	MOVQ ldb+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+
+gemmKernelZ2x19_block:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	MOVQ   AX, R8
+	MOVQ   b+24(FP), R9
+	MOVQ   bt+40(FP), R10
+	MOVQ   k+0(FP), R11
+	SHRQ   $0x04, R11
+	JZ     gemmKernelZ2x19_tail
+
+gemmKernelZ2x19_k16:
+	VMOVUPS      (R10), Z13
+	VMOVUPS      (R10)(BX*1), Z14
+	VMOVUPS      (R10)(BX*2), Z15
+	VMOVUPS      (R9), Y10
+	VMOVUPS      32(R9), Y11
+	VBROADCASTSS (R8), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS (R8)(CX*1), Y12
+	VFMADD231PS  Y10, Y12, Y5
+	VFMADD231PS  Y11, Y12, Y6
+	ADDQ         DX, R9
+	VFMADD231PS  (R8), Z13, Z2
+	VMOVUPS      (R9), Y10
+	VMOVUPS      32(R9), Y11
+	VBROADCASTSS 4(R8), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS 4(R8)(CX*1), Y12
+	VFMADD231PS  Y10, Y12, Y5
+	VFMADD231PS  Y11, Y12, Y6
+	ADDQ         DX, R9
+	VFMADD231PS  (R8), Z14, Z3
+	VMOVUPS      (R9), Y10
+	VMOVUPS      32(R9), Y11
+	VBROADCASTSS 8(R8), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS 8(R8)(CX*1), Y12
+	VFMADD231PS  Y10, Y12, Y5
+	VFMADD231PS  Y11, Y12, Y6
+	ADDQ         DX, R9
+	VFMADD231PS  (R8), Z15, Z4
+	VMOVUPS      (R9), Y10
+	VMOVUPS      32(R9), Y11
+	VBROADCASTSS 12(R8), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS 12(R8)(CX*1), Y12
+	VFMADD231PS  Y10, Y12, Y5
+	VFMADD231PS  Y11, Y12, Y6
+	ADDQ         DX, R9
+	VFMADD231PS  (R8)(CX*1), Z13, Z7
+	VMOVUPS      (R9), Y10
+	VMOVUPS      32(R9), Y11
+	VBROADCASTSS 16(R8), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS 16(R8)(CX*1), Y12
+	VFMADD231PS  Y10, Y12, Y5
+	VFMADD231PS  Y11, Y12, Y6
+	ADDQ         DX, R9
+	VFMADD231PS  (R8)(CX*1), Z14, Z8
+	VMOVUPS      (R9), Y10
+	VMOVUPS      32(R9), Y11
+	VBROADCASTSS 20(R8), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS 20(R8)(CX*1), Y12
+	VFMADD231PS  Y10, Y12, Y5
+	VFMADD231PS  Y11, Y12, Y6
+	ADDQ         DX, R9
+	VFMADD231PS  (R8)(CX*1), Z15, Z9
+	VMOVUPS      (R9), Y10
+	VMOVUPS      32(R9), Y11
+	VBROADCASTSS 24(R8), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS 24(R8)(CX*1), Y12
+	VFMADD231PS  Y10, Y12, Y5
+	VFMADD231PS  Y11, Y12, Y6
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y10
+	VMOVUPS      32(R9), Y11
+	VBROADCASTSS 28(R8), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS 28(R8)(CX*1), Y12
+	VFMADD231PS  Y10, Y12, Y5
+	VFMADD231PS  Y11, Y12, Y6
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y10
+	VMOVUPS      32(R9), Y11
+	VBROADCASTSS 32(R8), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS 32(R8)(CX*1), Y12
+	VFMADD231PS  Y10, Y12, Y5
+	VFMADD231PS  Y11, Y12, Y6
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y10
+	VMOVUPS      32(R9), Y11
+	VBROADCASTSS 36(R8), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS 36(R8)(CX*1), Y12
+	VFMADD231PS  Y10, Y12, Y5
+	VFMADD231PS  Y11, Y12, Y6
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y10
+	VMOVUPS      32(R9), Y11
+	VBROADCASTSS 40(R8), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS 40(R8)(CX*1), Y12
+	VFMADD231PS  Y10, Y12, Y5
+	VFMADD231PS  Y11, Y12, Y6
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y10
+	VMOVUPS      32(R9), Y11
+	VBROADCASTSS 44(R8), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS 44(R8)(CX*1), Y12
+	VFMADD231PS  Y10, Y12, Y5
+	VFMADD231PS  Y11, Y12, Y6
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y10
+	VMOVUPS      32(R9), Y11
+	VBROADCASTSS 48(R8), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS 48(R8)(CX*1), Y12
+	VFMADD231PS  Y10, Y12, Y5
+	VFMADD231PS  Y11, Y12, Y6
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y10
+	VMOVUPS      32(R9), Y11
+	VBROADCASTSS 52(R8), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS 52(R8)(CX*1), Y12
+	VFMADD231PS  Y10, Y12, Y5
+	VFMADD231PS  Y11, Y12, Y6
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y10
+	VMOVUPS      32(R9), Y11
+	VBROADCASTSS 56(R8), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS 56(R8)(CX*1), Y12
+	VFMADD231PS  Y10, Y12, Y5
+	VFMADD231PS  Y11, Y12, Y6
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y10
+	VMOVUPS      32(R9), Y11
+	VBROADCASTSS 60(R8), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS 60(R8)(CX*1), Y12
+	VFMADD231PS  Y10, Y12, Y5
+	VFMADD231PS  Y11, Y12, Y6
+	ADDQ         DX, R9
+	ADDQ         $0x40, R8
+	ADDQ         $0x40, R10
+	DECQ         R11
+	JNZ          gemmKernelZ2x19_k16
+
+gemmKernelZ2x19_tail:
+	MOVQ        k+0(FP), R11
+	ANDQ        $0x0f, R11
+	JZ          gemmKernelZ2x19_epilogue
+	MOVQ        tail+96(FP), R12
+	KMOVW       R12, K1
+	VMOVUPS.Z   (R10), K1, Z13
+	VMOVUPS.Z   (R10)(BX*1), K1, Z14
+	VMOVUPS.Z   (R10)(BX*2), K1, Z15
+	VMOVUPS.Z   (R8), K1, Z10
+	VFMADD231PS Z13, Z10, Z2
+	VFMADD231PS Z14, Z10, Z3
+	VFMADD231PS Z15, Z10, Z4
+	VMOVUPS.Z   (R8)(CX*1), K1, Z10
+	VFMADD231PS Z13, Z10, Z7
+	VFMADD231PS Z14, Z10, Z8
+	VFMADD231PS Z15, Z10, Z9
+
+gemmKernelZ2x19_k1:
+	VMOVUPS      (R9), Y10
+	VMOVUPS      32(R9), Y11
+	VBROADCASTSS (R8), Y12
+	VFMADD231PS  Y10, Y12, Y0
+	VFMADD231PS  Y11, Y12, Y1
+	VBROADCASTSS (R8)(CX*1), Y12
+	VFMADD231PS  Y10, Y12, Y5
+	VFMADD231PS  Y11, Y12, Y6
+	ADDQ         DX, R9
+	ADDQ         $0x04, R8
+	DECQ         R11
+	JNZ          gemmKernelZ2x19_k1
+
+gemmKernelZ2x19_epilogue:
+	VPXORD       Z16, Z16, Z16
+	VSHUFF32X4   $0x44, Z8, Z2, Z10
+	VSHUFF32X4   $0xee, Z8, Z2, Z11
+	VADDPS       Z11, Z10, Z10
+	VSHUFF32X4   $0x44, Z16, Z16, Z11
+	VSHUFF32X4   $0xee, Z16, Z16, Z12
+	VADDPS       Z12, Z11, Z11
+	VSHUFF32X4   $0x88, Z11, Z10, Z12
+	VSHUFF32X4   $0xdd, Z11, Z10, Z10
+	VADDPS       Z10, Z12, Z12
+	VSHUFF32X4   $0x44, Z9, Z3, Z10
+	VSHUFF32X4   $0xee, Z9, Z3, Z11
+	VADDPS       Z11, Z10, Z10
+	VSHUFF32X4   $0x44, Z16, Z16, Z11
+	VSHUFF32X4   $0xee, Z16, Z16, Z13
+	VADDPS       Z13, Z11, Z11
+	VSHUFF32X4   $0x88, Z11, Z10, Z13
+	VSHUFF32X4   $0xdd, Z11, Z10, Z10
+	VADDPS       Z10, Z13, Z13
+	VSHUFF32X4   $0x44, Z16, Z4, Z10
+	VSHUFF32X4   $0xee, Z16, Z4, Z11
+	VADDPS       Z11, Z10, Z10
+	VSHUFF32X4   $0x44, Z16, Z16, Z11
+	VSHUFF32X4   $0xee, Z16, Z16, Z14
+	VADDPS       Z14, Z11, Z11
+	VSHUFF32X4   $0x88, Z11, Z10, Z14
+	VSHUFF32X4   $0xdd, Z11, Z10, Z10
+	VADDPS       Z10, Z14, Z14
+	VSHUFF32X4   $0x44, Z16, Z7, Z10
+	VSHUFF32X4   $0xee, Z16, Z7, Z11
+	VADDPS       Z11, Z10, Z10
+	VSHUFF32X4   $0x44, Z16, Z16, Z11
+	VSHUFF32X4   $0xee, Z16, Z16, Z15
+	VADDPS       Z15, Z11, Z11
+	VSHUFF32X4   $0x88, Z11, Z10, Z15
+	VSHUFF32X4   $0xdd, Z11, Z10, Z10
+	VADDPS       Z10, Z15, Z15
+	VUNPCKLPS    Z13, Z12, Z10
+	VUNPCKHPS    Z13, Z12, Z11
+	VADDPS       Z11, Z10, Z10
+	VUNPCKLPS    Z15, Z14, Z11
+	VUNPCKHPS    Z15, Z14, Z12
+	VADDPS       Z12, Z11, Z11
+	VSHUFPS      $0x44, Z11, Z10, Z12
+	VSHUFPS      $0xee, Z11, Z10, Z10
+	VADDPS       Z10, Z12, Z12
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ2x19_alpha1
+	VBROADCASTSS alpha+80(FP), Z10
+	VMULPS       Y10, Y0, Y0
+	VMULPS       Y10, Y1, Y1
+	VMULPS       Y10, Y5, Y5
+	VMULPS       Y10, Y6, Y6
+	VMULPS       Z10, Z12, Z12
+
+gemmKernelZ2x19_alpha1:
+	MOVQ         ldc+64(FP), R8
+	SHLQ         $0x02, R8
+	LEAQ         (R8)(R8*2), R9
+	MOVL         $0x00000007, R9
+	KMOVW        R9, K1
+	VBROADCASTSS beta+84(FP), Z11
+	MOVQ         mode+88(FP), R9
+	ANDQ         $0x03, R9
+	CMPQ         R9, $0x00
+	JE           gemmKernelZ2x19_beta0
+	CMPQ         R9, $0x01
+	JE           gemmKernelZ2x19_beta1
+	VFMADD231PS  (SI), Y11, Y0
+	VMOVUPS      Y0, (SI)
+	VFMADD231PS  32(SI), Y11, Y1
+	VMOVUPS      Y1, 32(SI)
+	VALIGND      $0x00, Z12, Z12, Z10
+	VMOVUPS.Z    64(SI), K1, Z0
+	VFMADD231PS  Z0, Z11, Z10
+	VMOVUPS      Z10, K1, 64(SI)
+	VFMADD231PS  (SI)(R8*1), Y11, Y5
+	VMOVUPS      Y5, (SI)(R8*1)
+	VFMADD231PS  32(SI)(R8*1), Y11, Y6
+	VMOVUPS      Y6, 32(SI)(R8*1)
+	VALIGND      $0x03, Z12, Z12, Z10
+	VMOVUPS.Z    64(SI)(R8*1), K1, Z0
+	VFMADD231PS  Z0, Z11, Z10
+	VMOVUPS      Z10, K1, 64(SI)(R8*1)
+	JMP          gemmKernelZ2x19_next
+
+gemmKernelZ2x19_beta1:
+	VADDPS    (SI), Y0, Y0
+	VMOVUPS   Y0, (SI)
+	VADDPS    32(SI), Y1, Y1
+	VMOVUPS   Y1, 32(SI)
+	VALIGND   $0x00, Z12, Z12, Z10
+	VMOVUPS.Z 64(SI), K1, Z0
+	VADDPS    Z0, Z10, Z10
+	VMOVUPS   Z10, K1, 64(SI)
+	VADDPS    (SI)(R8*1), Y5, Y5
+	VMOVUPS   Y5, (SI)(R8*1)
+	VADDPS    32(SI)(R8*1), Y6, Y6
+	VMOVUPS   Y6, 32(SI)(R8*1)
+	VALIGND   $0x03, Z12, Z12, Z10
+	VMOVUPS.Z 64(SI)(R8*1), K1, Z0
+	VADDPS    Z0, Z10, Z10
+	VMOVUPS   Z10, K1, 64(SI)(R8*1)
+	JMP       gemmKernelZ2x19_next
+
+gemmKernelZ2x19_beta0:
+	VMOVUPS   Y0, (SI)
+	VMOVUPS   Y1, 32(SI)
+	VALIGND   $0x00, Z12, Z12, Z10
+	VMOVUPS.Z 64(SI), K1, Z0
+	VMOVUPS   Z10, K1, 64(SI)
+	VMOVUPS   Y5, (SI)(R8*1)
+	VMOVUPS   Y6, 32(SI)(R8*1)
+	VALIGND   $0x03, Z12, Z12, Z10
+	VMOVUPS.Z 64(SI)(R8*1), K1, Z0
+	VMOVUPS   Z10, K1, 64(SI)(R8*1)
+
+gemmKernelZ2x19_next:
+	ADDQ CX, AX
+	ADDQ R8, SI
+	ADDQ CX, AX
+	ADDQ R8, SI
+	DECQ DI
+	JNZ  gemmKernelZ2x19_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ3x19(k int, a *float32, lda int, b *float32, bks int, bt *float32, ldb int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, tail int)
+// Requires: AVX, AVX512F, FMA3
+TEXT ·gemmKernelZ3x19(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ lda+16(FP), CX
+	SHLQ $0x02, CX
+	LEAQ (CX)(CX*2), DX
+	MOVQ bks+32(FP), DX
+	SHLQ $0x02, DX
+	MOVQ ldb+48(FP), BX
+	SHLQ $0x02, BX
+	MOVQ c+56(FP), SI
+	MOVQ nblk+72(FP), DI
+
+gemmKernelZ3x19_block:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	MOVQ   AX, R8
+	MOVQ   b+24(FP), R9
+	MOVQ   bt+40(FP), R10
+	MOVQ   k+0(FP), R11
+	SHRQ   $0x04, R11
+	JZ     gemmKernelZ3x19_tail
+
+gemmKernelZ3x19_k16:
+	VMOVUPS      (R10), Z18
+	VMOVUPS      (R10)(BX*1), Z19
+	VMOVUPS      (R10)(BX*2), Z20
+	VMOVUPS      (R9), Y15
+	VMOVUPS      32(R9), Y16
+	VBROADCASTSS (R8), Y17
+	VFMADD231PS  Y15, Y17, Y0
+	VFMADD231PS  Y16, Y17, Y1
+	VBROADCASTSS (R8)(CX*1), Y17
+	VFMADD231PS  Y15, Y17, Y5
+	VFMADD231PS  Y16, Y17, Y6
+	VBROADCASTSS (R8)(CX*2), Y17
+	VFMADD231PS  Y15, Y17, Y10
+	VFMADD231PS  Y16, Y17, Y11
+	ADDQ         DX, R9
+	VFMADD231PS  (R8), Z18, Z2
+	VMOVUPS      (R9), Y15
+	VMOVUPS      32(R9), Y16
+	VBROADCASTSS 4(R8), Y17
+	VFMADD231PS  Y15, Y17, Y0
+	VFMADD231PS  Y16, Y17, Y1
+	VBROADCASTSS 4(R8)(CX*1), Y17
+	VFMADD231PS  Y15, Y17, Y5
+	VFMADD231PS  Y16, Y17, Y6
+	VBROADCASTSS 4(R8)(CX*2), Y17
+	VFMADD231PS  Y15, Y17, Y10
+	VFMADD231PS  Y16, Y17, Y11
+	ADDQ         DX, R9
+	VFMADD231PS  (R8), Z19, Z3
+	VMOVUPS      (R9), Y15
+	VMOVUPS      32(R9), Y16
+	VBROADCASTSS 8(R8), Y17
+	VFMADD231PS  Y15, Y17, Y0
+	VFMADD231PS  Y16, Y17, Y1
+	VBROADCASTSS 8(R8)(CX*1), Y17
+	VFMADD231PS  Y15, Y17, Y5
+	VFMADD231PS  Y16, Y17, Y6
+	VBROADCASTSS 8(R8)(CX*2), Y17
+	VFMADD231PS  Y15, Y17, Y10
+	VFMADD231PS  Y16, Y17, Y11
+	ADDQ         DX, R9
+	VFMADD231PS  (R8), Z20, Z4
+	VMOVUPS      (R9), Y15
+	VMOVUPS      32(R9), Y16
+	VBROADCASTSS 12(R8), Y17
+	VFMADD231PS  Y15, Y17, Y0
+	VFMADD231PS  Y16, Y17, Y1
+	VBROADCASTSS 12(R8)(CX*1), Y17
+	VFMADD231PS  Y15, Y17, Y5
+	VFMADD231PS  Y16, Y17, Y6
+	VBROADCASTSS 12(R8)(CX*2), Y17
+	VFMADD231PS  Y15, Y17, Y10
+	VFMADD231PS  Y16, Y17, Y11
+	ADDQ         DX, R9
+	VFMADD231PS  (R8)(CX*1), Z18, Z7
+	VMOVUPS      (R9), Y15
+	VMOVUPS      32(R9), Y16
+	VBROADCASTSS 16(R8), Y17
+	VFMADD231PS  Y15, Y17, Y0
+	VFMADD231PS  Y16, Y17, Y1
+	VBROADCASTSS 16(R8)(CX*1), Y17
+	VFMADD231PS  Y15, Y17, Y5
+	VFMADD231PS  Y16, Y17, Y6
+	VBROADCASTSS 16(R8)(CX*2), Y17
+	VFMADD231PS  Y15, Y17, Y10
+	VFMADD231PS  Y16, Y17, Y11
+	ADDQ         DX, R9
+	VFMADD231PS  (R8)(CX*1), Z19, Z8
+	VMOVUPS      (R9), Y15
+	VMOVUPS      32(R9), Y16
+	VBROADCASTSS 20(R8), Y17
+	VFMADD231PS  Y15, Y17, Y0
+	VFMADD231PS  Y16, Y17, Y1
+	VBROADCASTSS 20(R8)(CX*1), Y17
+	VFMADD231PS  Y15, Y17, Y5
+	VFMADD231PS  Y16, Y17, Y6
+	VBROADCASTSS 20(R8)(CX*2), Y17
+	VFMADD231PS  Y15, Y17, Y10
+	VFMADD231PS  Y16, Y17, Y11
+	ADDQ         DX, R9
+	VFMADD231PS  (R8)(CX*1), Z20, Z9
+	VMOVUPS      (R9), Y15
+	VMOVUPS      32(R9), Y16
+	VBROADCASTSS 24(R8), Y17
+	VFMADD231PS  Y15, Y17, Y0
+	VFMADD231PS  Y16, Y17, Y1
+	VBROADCASTSS 24(R8)(CX*1), Y17
+	VFMADD231PS  Y15, Y17, Y5
+	VFMADD231PS  Y16, Y17, Y6
+	VBROADCASTSS 24(R8)(CX*2), Y17
+	VFMADD231PS  Y15, Y17, Y10
+	VFMADD231PS  Y16, Y17, Y11
+	ADDQ         DX, R9
+	VFMADD231PS  (R8)(CX*2), Z18, Z12
+	VMOVUPS      (R9), Y15
+	VMOVUPS      32(R9), Y16
+	VBROADCASTSS 28(R8), Y17
+	VFMADD231PS  Y15, Y17, Y0
+	VFMADD231PS  Y16, Y17, Y1
+	VBROADCASTSS 28(R8)(CX*1), Y17
+	VFMADD231PS  Y15, Y17, Y5
+	VFMADD231PS  Y16, Y17, Y6
+	VBROADCASTSS 28(R8)(CX*2), Y17
+	VFMADD231PS  Y15, Y17, Y10
+	VFMADD231PS  Y16, Y17, Y11
+	ADDQ         DX, R9
+	VFMADD231PS  (R8)(CX*2), Z19, Z13
+	VMOVUPS      (R9), Y15
+	VMOVUPS      32(R9), Y16
+	VBROADCASTSS 32(R8), Y17
+	VFMADD231PS  Y15, Y17, Y0
+	VFMADD231PS  Y16, Y17, Y1
+	VBROADCASTSS 32(R8)(CX*1), Y17
+	VFMADD231PS  Y15, Y17, Y5
+	VFMADD231PS  Y16, Y17, Y6
+	VBROADCASTSS 32(R8)(CX*2), Y17
+	VFMADD231PS  Y15, Y17, Y10
+	VFMADD231PS  Y16, Y17, Y11
+	ADDQ         DX, R9
+	VFMADD231PS  (R8)(CX*2), Z20, Z14
+	VMOVUPS      (R9), Y15
+	VMOVUPS      32(R9), Y16
+	VBROADCASTSS 36(R8), Y17
+	VFMADD231PS  Y15, Y17, Y0
+	VFMADD231PS  Y16, Y17, Y1
+	VBROADCASTSS 36(R8)(CX*1), Y17
+	VFMADD231PS  Y15, Y17, Y5
+	VFMADD231PS  Y16, Y17, Y6
+	VBROADCASTSS 36(R8)(CX*2), Y17
+	VFMADD231PS  Y15, Y17, Y10
+	VFMADD231PS  Y16, Y17, Y11
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y15
+	VMOVUPS      32(R9), Y16
+	VBROADCASTSS 40(R8), Y17
+	VFMADD231PS  Y15, Y17, Y0
+	VFMADD231PS  Y16, Y17, Y1
+	VBROADCASTSS 40(R8)(CX*1), Y17
+	VFMADD231PS  Y15, Y17, Y5
+	VFMADD231PS  Y16, Y17, Y6
+	VBROADCASTSS 40(R8)(CX*2), Y17
+	VFMADD231PS  Y15, Y17, Y10
+	VFMADD231PS  Y16, Y17, Y11
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y15
+	VMOVUPS      32(R9), Y16
+	VBROADCASTSS 44(R8), Y17
+	VFMADD231PS  Y15, Y17, Y0
+	VFMADD231PS  Y16, Y17, Y1
+	VBROADCASTSS 44(R8)(CX*1), Y17
+	VFMADD231PS  Y15, Y17, Y5
+	VFMADD231PS  Y16, Y17, Y6
+	VBROADCASTSS 44(R8)(CX*2), Y17
+	VFMADD231PS  Y15, Y17, Y10
+	VFMADD231PS  Y16, Y17, Y11
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y15
+	VMOVUPS      32(R9), Y16
+	VBROADCASTSS 48(R8), Y17
+	VFMADD231PS  Y15, Y17, Y0
+	VFMADD231PS  Y16, Y17, Y1
+	VBROADCASTSS 48(R8)(CX*1), Y17
+	VFMADD231PS  Y15, Y17, Y5
+	VFMADD231PS  Y16, Y17, Y6
+	VBROADCASTSS 48(R8)(CX*2), Y17
+	VFMADD231PS  Y15, Y17, Y10
+	VFMADD231PS  Y16, Y17, Y11
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y15
+	VMOVUPS      32(R9), Y16
+	VBROADCASTSS 52(R8), Y17
+	VFMADD231PS  Y15, Y17, Y0
+	VFMADD231PS  Y16, Y17, Y1
+	VBROADCASTSS 52(R8)(CX*1), Y17
+	VFMADD231PS  Y15, Y17, Y5
+	VFMADD231PS  Y16, Y17, Y6
+	VBROADCASTSS 52(R8)(CX*2), Y17
+	VFMADD231PS  Y15, Y17, Y10
+	VFMADD231PS  Y16, Y17, Y11
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y15
+	VMOVUPS      32(R9), Y16
+	VBROADCASTSS 56(R8), Y17
+	VFMADD231PS  Y15, Y17, Y0
+	VFMADD231PS  Y16, Y17, Y1
+	VBROADCASTSS 56(R8)(CX*1), Y17
+	VFMADD231PS  Y15, Y17, Y5
+	VFMADD231PS  Y16, Y17, Y6
+	VBROADCASTSS 56(R8)(CX*2), Y17
+	VFMADD231PS  Y15, Y17, Y10
+	VFMADD231PS  Y16, Y17, Y11
+	ADDQ         DX, R9
+	VMOVUPS      (R9), Y15
+	VMOVUPS      32(R9), Y16
+	VBROADCASTSS 60(R8), Y17
+	VFMADD231PS  Y15, Y17, Y0
+	VFMADD231PS  Y16, Y17, Y1
+	VBROADCASTSS 60(R8)(CX*1), Y17
+	VFMADD231PS  Y15, Y17, Y5
+	VFMADD231PS  Y16, Y17, Y6
+	VBROADCASTSS 60(R8)(CX*2), Y17
+	VFMADD231PS  Y15, Y17, Y10
+	VFMADD231PS  Y16, Y17, Y11
+	ADDQ         DX, R9
+	ADDQ         $0x40, R8
+	ADDQ         $0x40, R10
+	DECQ         R11
+	JNZ          gemmKernelZ3x19_k16
+
+gemmKernelZ3x19_tail:
+	MOVQ        k+0(FP), R11
+	ANDQ        $0x0f, R11
+	JZ          gemmKernelZ3x19_epilogue
+	MOVQ        tail+96(FP), R12
+	KMOVW       R12, K1
+	VMOVUPS.Z   (R10), K1, Z18
+	VMOVUPS.Z   (R10)(BX*1), K1, Z19
+	VMOVUPS.Z   (R10)(BX*2), K1, Z20
+	VMOVUPS.Z   (R8), K1, Z15
+	VFMADD231PS Z18, Z15, Z2
+	VFMADD231PS Z19, Z15, Z3
+	VFMADD231PS Z20, Z15, Z4
+	VMOVUPS.Z   (R8)(CX*1), K1, Z15
+	VFMADD231PS Z18, Z15, Z7
+	VFMADD231PS Z19, Z15, Z8
+	VFMADD231PS Z20, Z15, Z9
+	VMOVUPS.Z   (R8)(CX*2), K1, Z15
+	VFMADD231PS Z18, Z15, Z12
+	VFMADD231PS Z19, Z15, Z13
+	VFMADD231PS Z20, Z15, Z14
+
+gemmKernelZ3x19_k1:
+	VMOVUPS      (R9), Y15
+	VMOVUPS      32(R9), Y16
+	VBROADCASTSS (R8), Y17
+	VFMADD231PS  Y15, Y17, Y0
+	VFMADD231PS  Y16, Y17, Y1
+	VBROADCASTSS (R8)(CX*1), Y17
+	VFMADD231PS  Y15, Y17, Y5
+	VFMADD231PS  Y16, Y17, Y6
+	VBROADCASTSS (R8)(CX*2), Y17
+	VFMADD231PS  Y15, Y17, Y10
+	VFMADD231PS  Y16, Y17, Y11
+	ADDQ         DX, R9
+	ADDQ         $0x04, R8
+	DECQ         R11
+	JNZ          gemmKernelZ3x19_k1
+
+gemmKernelZ3x19_epilogue:
+	VPXORD       Z21, Z21, Z21
+	VSHUFF32X4   $0x44, Z8, Z2, Z15
+	VSHUFF32X4   $0xee, Z8, Z2, Z16
+	VADDPS       Z16, Z15, Z15
+	VSHUFF32X4   $0x44, Z21, Z14, Z16
+	VSHUFF32X4   $0xee, Z21, Z14, Z17
+	VADDPS       Z17, Z16, Z16
+	VSHUFF32X4   $0x88, Z16, Z15, Z17
+	VSHUFF32X4   $0xdd, Z16, Z15, Z15
+	VADDPS       Z15, Z17, Z17
+	VSHUFF32X4   $0x44, Z9, Z3, Z15
+	VSHUFF32X4   $0xee, Z9, Z3, Z16
+	VADDPS       Z16, Z15, Z15
+	VSHUFF32X4   $0x44, Z21, Z21, Z16
+	VSHUFF32X4   $0xee, Z21, Z21, Z18
+	VADDPS       Z18, Z16, Z16
+	VSHUFF32X4   $0x88, Z16, Z15, Z18
+	VSHUFF32X4   $0xdd, Z16, Z15, Z15
+	VADDPS       Z15, Z18, Z18
+	VSHUFF32X4   $0x44, Z12, Z4, Z15
+	VSHUFF32X4   $0xee, Z12, Z4, Z16
+	VADDPS       Z16, Z15, Z15
+	VSHUFF32X4   $0x44, Z21, Z21, Z16
+	VSHUFF32X4   $0xee, Z21, Z21, Z19
+	VADDPS       Z19, Z16, Z16
+	VSHUFF32X4   $0x88, Z16, Z15, Z19
+	VSHUFF32X4   $0xdd, Z16, Z15, Z15
+	VADDPS       Z15, Z19, Z19
+	VSHUFF32X4   $0x44, Z13, Z7, Z15
+	VSHUFF32X4   $0xee, Z13, Z7, Z16
+	VADDPS       Z16, Z15, Z15
+	VSHUFF32X4   $0x44, Z21, Z21, Z16
+	VSHUFF32X4   $0xee, Z21, Z21, Z20
+	VADDPS       Z20, Z16, Z16
+	VSHUFF32X4   $0x88, Z16, Z15, Z20
+	VSHUFF32X4   $0xdd, Z16, Z15, Z15
+	VADDPS       Z15, Z20, Z20
+	VUNPCKLPS    Z18, Z17, Z15
+	VUNPCKHPS    Z18, Z17, Z16
+	VADDPS       Z16, Z15, Z15
+	VUNPCKLPS    Z20, Z19, Z16
+	VUNPCKHPS    Z20, Z19, Z17
+	VADDPS       Z17, Z16, Z16
+	VSHUFPS      $0x44, Z16, Z15, Z17
+	VSHUFPS      $0xee, Z16, Z15, Z15
+	VADDPS       Z15, Z17, Z17
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ3x19_alpha1
+	VBROADCASTSS alpha+80(FP), Z15
+	VMULPS       Y15, Y0, Y0
+	VMULPS       Y15, Y1, Y1
+	VMULPS       Y15, Y5, Y5
+	VMULPS       Y15, Y6, Y6
+	VMULPS       Y15, Y10, Y10
+	VMULPS       Y15, Y11, Y11
+	VMULPS       Z15, Z17, Z17
+
+gemmKernelZ3x19_alpha1:
+	MOVQ         ldc+64(FP), R8
+	SHLQ         $0x02, R8
+	LEAQ         (R8)(R8*2), R9
+	MOVL         $0x00000007, R9
+	KMOVW        R9, K1
+	VBROADCASTSS beta+84(FP), Z16
+	MOVQ         mode+88(FP), R9
+	ANDQ         $0x03, R9
+	CMPQ         R9, $0x00
+	JE           gemmKernelZ3x19_beta0
+	CMPQ         R9, $0x01
+	JE           gemmKernelZ3x19_beta1
+	VFMADD231PS  (SI), Y16, Y0
+	VMOVUPS      Y0, (SI)
+	VFMADD231PS  32(SI), Y16, Y1
+	VMOVUPS      Y1, 32(SI)
+	VALIGND      $0x00, Z17, Z17, Z15
+	VMOVUPS.Z    64(SI), K1, Z0
+	VFMADD231PS  Z0, Z16, Z15
+	VMOVUPS      Z15, K1, 64(SI)
+	VFMADD231PS  (SI)(R8*1), Y16, Y5
+	VMOVUPS      Y5, (SI)(R8*1)
+	VFMADD231PS  32(SI)(R8*1), Y16, Y6
+	VMOVUPS      Y6, 32(SI)(R8*1)
+	VALIGND      $0x03, Z17, Z17, Z15
+	VMOVUPS.Z    64(SI)(R8*1), K1, Z0
+	VFMADD231PS  Z0, Z16, Z15
+	VMOVUPS      Z15, K1, 64(SI)(R8*1)
+	VFMADD231PS  (SI)(R8*2), Y16, Y10
+	VMOVUPS      Y10, (SI)(R8*2)
+	VFMADD231PS  32(SI)(R8*2), Y16, Y11
+	VMOVUPS      Y11, 32(SI)(R8*2)
+	VALIGND      $0x06, Z17, Z17, Z15
+	VMOVUPS.Z    64(SI)(R8*2), K1, Z0
+	VFMADD231PS  Z0, Z16, Z15
+	VMOVUPS      Z15, K1, 64(SI)(R8*2)
+	JMP          gemmKernelZ3x19_next
+
+gemmKernelZ3x19_beta1:
+	VADDPS    (SI), Y0, Y0
+	VMOVUPS   Y0, (SI)
+	VADDPS    32(SI), Y1, Y1
+	VMOVUPS   Y1, 32(SI)
+	VALIGND   $0x00, Z17, Z17, Z15
+	VMOVUPS.Z 64(SI), K1, Z0
+	VADDPS    Z0, Z15, Z15
+	VMOVUPS   Z15, K1, 64(SI)
+	VADDPS    (SI)(R8*1), Y5, Y5
+	VMOVUPS   Y5, (SI)(R8*1)
+	VADDPS    32(SI)(R8*1), Y6, Y6
+	VMOVUPS   Y6, 32(SI)(R8*1)
+	VALIGND   $0x03, Z17, Z17, Z15
+	VMOVUPS.Z 64(SI)(R8*1), K1, Z0
+	VADDPS    Z0, Z15, Z15
+	VMOVUPS   Z15, K1, 64(SI)(R8*1)
+	VADDPS    (SI)(R8*2), Y10, Y10
+	VMOVUPS   Y10, (SI)(R8*2)
+	VADDPS    32(SI)(R8*2), Y11, Y11
+	VMOVUPS   Y11, 32(SI)(R8*2)
+	VALIGND   $0x06, Z17, Z17, Z15
+	VMOVUPS.Z 64(SI)(R8*2), K1, Z0
+	VADDPS    Z0, Z15, Z15
+	VMOVUPS   Z15, K1, 64(SI)(R8*2)
+	JMP       gemmKernelZ3x19_next
+
+gemmKernelZ3x19_beta0:
+	VMOVUPS   Y0, (SI)
+	VMOVUPS   Y1, 32(SI)
+	VALIGND   $0x00, Z17, Z17, Z15
+	VMOVUPS.Z 64(SI), K1, Z0
+	VMOVUPS   Z15, K1, 64(SI)
+	VMOVUPS   Y5, (SI)(R8*1)
+	VMOVUPS   Y6, 32(SI)(R8*1)
+	VALIGND   $0x03, Z17, Z17, Z15
+	VMOVUPS.Z 64(SI)(R8*1), K1, Z0
+	VMOVUPS   Z15, K1, 64(SI)(R8*1)
+	VMOVUPS   Y10, (SI)(R8*2)
+	VMOVUPS   Y11, 32(SI)(R8*2)
+	VALIGND   $0x06, Z17, Z17, Z15
+	VMOVUPS.Z 64(SI)(R8*2), K1, Z0
+	VMOVUPS   Z15, K1, 64(SI)(R8*2)
+
+gemmKernelZ3x19_next:
+	ADDQ CX, AX
+	ADDQ R8, SI
+	ADDQ CX, AX
+	ADDQ R8, SI
+	ADDQ CX, AX
+	ADDQ R8, SI
+	DECQ DI
+	JNZ  gemmKernelZ3x19_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ4x19(k int, a *float32, lda int, b *float32, bks int, bt *float32, ldb int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, tail int)
+// Requires: AVX, AVX512F, FMA3
+TEXT ·gemmKernelZ4x19(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ lda+16(FP), CX
+	SHLQ $0x02, CX
+	LEAQ (CX)(CX*2), DX
+	MOVQ bks+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ ldb+48(FP), SI
+	SHLQ $0x02, SI
+	MOVQ c+56(FP), DI
+	MOVQ nblk+72(FP), R8
+
+gemmKernelZ4x19_block:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	VXORPS Y15, Y15, Y15
+	VXORPS Y16, Y16, Y16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	MOVQ   AX, R9
+	MOVQ   b+24(FP), R10
+	MOVQ   bt+40(FP), R11
+	MOVQ   k+0(FP), R12
+	SHRQ   $0x04, R12
+	JZ     gemmKernelZ4x19_tail
+
+gemmKernelZ4x19_k16:
+	VMOVUPS      (R11), Z23
+	VMOVUPS      (R11)(SI*1), Z24
+	VMOVUPS      (R11)(SI*2), Z25
+	VMOVUPS      (R10), Y20
+	VMOVUPS      32(R10), Y21
+	VBROADCASTSS (R9), Y22
+	VFMADD231PS  Y20, Y22, Y0
+	VFMADD231PS  Y21, Y22, Y1
+	VBROADCASTSS (R9)(CX*1), Y22
+	VFMADD231PS  Y20, Y22, Y5
+	VFMADD231PS  Y21, Y22, Y6
+	VBROADCASTSS (R9)(CX*2), Y22
+	VFMADD231PS  Y20, Y22, Y10
+	VFMADD231PS  Y21, Y22, Y11
+	VBROADCASTSS (R9)(DX*1), Y22
+	VFMADD231PS  Y20, Y22, Y15
+	VFMADD231PS  Y21, Y22, Y16
+	ADDQ         BX, R10
+	VFMADD231PS  (R9), Z23, Z2
+	VMOVUPS      (R10), Y20
+	VMOVUPS      32(R10), Y21
+	VBROADCASTSS 4(R9), Y22
+	VFMADD231PS  Y20, Y22, Y0
+	VFMADD231PS  Y21, Y22, Y1
+	VBROADCASTSS 4(R9)(CX*1), Y22
+	VFMADD231PS  Y20, Y22, Y5
+	VFMADD231PS  Y21, Y22, Y6
+	VBROADCASTSS 4(R9)(CX*2), Y22
+	VFMADD231PS  Y20, Y22, Y10
+	VFMADD231PS  Y21, Y22, Y11
+	VBROADCASTSS 4(R9)(DX*1), Y22
+	VFMADD231PS  Y20, Y22, Y15
+	VFMADD231PS  Y21, Y22, Y16
+	ADDQ         BX, R10
+	VFMADD231PS  (R9), Z24, Z3
+	VMOVUPS      (R10), Y20
+	VMOVUPS      32(R10), Y21
+	VBROADCASTSS 8(R9), Y22
+	VFMADD231PS  Y20, Y22, Y0
+	VFMADD231PS  Y21, Y22, Y1
+	VBROADCASTSS 8(R9)(CX*1), Y22
+	VFMADD231PS  Y20, Y22, Y5
+	VFMADD231PS  Y21, Y22, Y6
+	VBROADCASTSS 8(R9)(CX*2), Y22
+	VFMADD231PS  Y20, Y22, Y10
+	VFMADD231PS  Y21, Y22, Y11
+	VBROADCASTSS 8(R9)(DX*1), Y22
+	VFMADD231PS  Y20, Y22, Y15
+	VFMADD231PS  Y21, Y22, Y16
+	ADDQ         BX, R10
+	VFMADD231PS  (R9), Z25, Z4
+	VMOVUPS      (R10), Y20
+	VMOVUPS      32(R10), Y21
+	VBROADCASTSS 12(R9), Y22
+	VFMADD231PS  Y20, Y22, Y0
+	VFMADD231PS  Y21, Y22, Y1
+	VBROADCASTSS 12(R9)(CX*1), Y22
+	VFMADD231PS  Y20, Y22, Y5
+	VFMADD231PS  Y21, Y22, Y6
+	VBROADCASTSS 12(R9)(CX*2), Y22
+	VFMADD231PS  Y20, Y22, Y10
+	VFMADD231PS  Y21, Y22, Y11
+	VBROADCASTSS 12(R9)(DX*1), Y22
+	VFMADD231PS  Y20, Y22, Y15
+	VFMADD231PS  Y21, Y22, Y16
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(CX*1), Z23, Z7
+	VMOVUPS      (R10), Y20
+	VMOVUPS      32(R10), Y21
+	VBROADCASTSS 16(R9), Y22
+	VFMADD231PS  Y20, Y22, Y0
+	VFMADD231PS  Y21, Y22, Y1
+	VBROADCASTSS 16(R9)(CX*1), Y22
+	VFMADD231PS  Y20, Y22, Y5
+	VFMADD231PS  Y21, Y22, Y6
+	VBROADCASTSS 16(R9)(CX*2), Y22
+	VFMADD231PS  Y20, Y22, Y10
+	VFMADD231PS  Y21, Y22, Y11
+	VBROADCASTSS 16(R9)(DX*1), Y22
+	VFMADD231PS  Y20, Y22, Y15
+	VFMADD231PS  Y21, Y22, Y16
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(CX*1), Z24, Z8
+	VMOVUPS      (R10), Y20
+	VMOVUPS      32(R10), Y21
+	VBROADCASTSS 20(R9), Y22
+	VFMADD231PS  Y20, Y22, Y0
+	VFMADD231PS  Y21, Y22, Y1
+	VBROADCASTSS 20(R9)(CX*1), Y22
+	VFMADD231PS  Y20, Y22, Y5
+	VFMADD231PS  Y21, Y22, Y6
+	VBROADCASTSS 20(R9)(CX*2), Y22
+	VFMADD231PS  Y20, Y22, Y10
+	VFMADD231PS  Y21, Y22, Y11
+	VBROADCASTSS 20(R9)(DX*1), Y22
+	VFMADD231PS  Y20, Y22, Y15
+	VFMADD231PS  Y21, Y22, Y16
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(CX*1), Z25, Z9
+	VMOVUPS      (R10), Y20
+	VMOVUPS      32(R10), Y21
+	VBROADCASTSS 24(R9), Y22
+	VFMADD231PS  Y20, Y22, Y0
+	VFMADD231PS  Y21, Y22, Y1
+	VBROADCASTSS 24(R9)(CX*1), Y22
+	VFMADD231PS  Y20, Y22, Y5
+	VFMADD231PS  Y21, Y22, Y6
+	VBROADCASTSS 24(R9)(CX*2), Y22
+	VFMADD231PS  Y20, Y22, Y10
+	VFMADD231PS  Y21, Y22, Y11
+	VBROADCASTSS 24(R9)(DX*1), Y22
+	VFMADD231PS  Y20, Y22, Y15
+	VFMADD231PS  Y21, Y22, Y16
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(CX*2), Z23, Z12
+	VMOVUPS      (R10), Y20
+	VMOVUPS      32(R10), Y21
+	VBROADCASTSS 28(R9), Y22
+	VFMADD231PS  Y20, Y22, Y0
+	VFMADD231PS  Y21, Y22, Y1
+	VBROADCASTSS 28(R9)(CX*1), Y22
+	VFMADD231PS  Y20, Y22, Y5
+	VFMADD231PS  Y21, Y22, Y6
+	VBROADCASTSS 28(R9)(CX*2), Y22
+	VFMADD231PS  Y20, Y22, Y10
+	VFMADD231PS  Y21, Y22, Y11
+	VBROADCASTSS 28(R9)(DX*1), Y22
+	VFMADD231PS  Y20, Y22, Y15
+	VFMADD231PS  Y21, Y22, Y16
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(CX*2), Z24, Z13
+	VMOVUPS      (R10), Y20
+	VMOVUPS      32(R10), Y21
+	VBROADCASTSS 32(R9), Y22
+	VFMADD231PS  Y20, Y22, Y0
+	VFMADD231PS  Y21, Y22, Y1
+	VBROADCASTSS 32(R9)(CX*1), Y22
+	VFMADD231PS  Y20, Y22, Y5
+	VFMADD231PS  Y21, Y22, Y6
+	VBROADCASTSS 32(R9)(CX*2), Y22
+	VFMADD231PS  Y20, Y22, Y10
+	VFMADD231PS  Y21, Y22, Y11
+	VBROADCASTSS 32(R9)(DX*1), Y22
+	VFMADD231PS  Y20, Y22, Y15
+	VFMADD231PS  Y21, Y22, Y16
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(CX*2), Z25, Z14
+	VMOVUPS      (R10), Y20
+	VMOVUPS      32(R10), Y21
+	VBROADCASTSS 36(R9), Y22
+	VFMADD231PS  Y20, Y22, Y0
+	VFMADD231PS  Y21, Y22, Y1
+	VBROADCASTSS 36(R9)(CX*1), Y22
+	VFMADD231PS  Y20, Y22, Y5
+	VFMADD231PS  Y21, Y22, Y6
+	VBROADCASTSS 36(R9)(CX*2), Y22
+	VFMADD231PS  Y20, Y22, Y10
+	VFMADD231PS  Y21, Y22, Y11
+	VBROADCASTSS 36(R9)(DX*1), Y22
+	VFMADD231PS  Y20, Y22, Y15
+	VFMADD231PS  Y21, Y22, Y16
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(DX*1), Z23, Z17
+	VMOVUPS      (R10), Y20
+	VMOVUPS      32(R10), Y21
+	VBROADCASTSS 40(R9), Y22
+	VFMADD231PS  Y20, Y22, Y0
+	VFMADD231PS  Y21, Y22, Y1
+	VBROADCASTSS 40(R9)(CX*1), Y22
+	VFMADD231PS  Y20, Y22, Y5
+	VFMADD231PS  Y21, Y22, Y6
+	VBROADCASTSS 40(R9)(CX*2), Y22
+	VFMADD231PS  Y20, Y22, Y10
+	VFMADD231PS  Y21, Y22, Y11
+	VBROADCASTSS 40(R9)(DX*1), Y22
+	VFMADD231PS  Y20, Y22, Y15
+	VFMADD231PS  Y21, Y22, Y16
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(DX*1), Z24, Z18
+	VMOVUPS      (R10), Y20
+	VMOVUPS      32(R10), Y21
+	VBROADCASTSS 44(R9), Y22
+	VFMADD231PS  Y20, Y22, Y0
+	VFMADD231PS  Y21, Y22, Y1
+	VBROADCASTSS 44(R9)(CX*1), Y22
+	VFMADD231PS  Y20, Y22, Y5
+	VFMADD231PS  Y21, Y22, Y6
+	VBROADCASTSS 44(R9)(CX*2), Y22
+	VFMADD231PS  Y20, Y22, Y10
+	VFMADD231PS  Y21, Y22, Y11
+	VBROADCASTSS 44(R9)(DX*1), Y22
+	VFMADD231PS  Y20, Y22, Y15
+	VFMADD231PS  Y21, Y22, Y16
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(DX*1), Z25, Z19
+	VMOVUPS      (R10), Y20
+	VMOVUPS      32(R10), Y21
+	VBROADCASTSS 48(R9), Y22
+	VFMADD231PS  Y20, Y22, Y0
+	VFMADD231PS  Y21, Y22, Y1
+	VBROADCASTSS 48(R9)(CX*1), Y22
+	VFMADD231PS  Y20, Y22, Y5
+	VFMADD231PS  Y21, Y22, Y6
+	VBROADCASTSS 48(R9)(CX*2), Y22
+	VFMADD231PS  Y20, Y22, Y10
+	VFMADD231PS  Y21, Y22, Y11
+	VBROADCASTSS 48(R9)(DX*1), Y22
+	VFMADD231PS  Y20, Y22, Y15
+	VFMADD231PS  Y21, Y22, Y16
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Y20
+	VMOVUPS      32(R10), Y21
+	VBROADCASTSS 52(R9), Y22
+	VFMADD231PS  Y20, Y22, Y0
+	VFMADD231PS  Y21, Y22, Y1
+	VBROADCASTSS 52(R9)(CX*1), Y22
+	VFMADD231PS  Y20, Y22, Y5
+	VFMADD231PS  Y21, Y22, Y6
+	VBROADCASTSS 52(R9)(CX*2), Y22
+	VFMADD231PS  Y20, Y22, Y10
+	VFMADD231PS  Y21, Y22, Y11
+	VBROADCASTSS 52(R9)(DX*1), Y22
+	VFMADD231PS  Y20, Y22, Y15
+	VFMADD231PS  Y21, Y22, Y16
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Y20
+	VMOVUPS      32(R10), Y21
+	VBROADCASTSS 56(R9), Y22
+	VFMADD231PS  Y20, Y22, Y0
+	VFMADD231PS  Y21, Y22, Y1
+	VBROADCASTSS 56(R9)(CX*1), Y22
+	VFMADD231PS  Y20, Y22, Y5
+	VFMADD231PS  Y21, Y22, Y6
+	VBROADCASTSS 56(R9)(CX*2), Y22
+	VFMADD231PS  Y20, Y22, Y10
+	VFMADD231PS  Y21, Y22, Y11
+	VBROADCASTSS 56(R9)(DX*1), Y22
+	VFMADD231PS  Y20, Y22, Y15
+	VFMADD231PS  Y21, Y22, Y16
+	ADDQ         BX, R10
+	VMOVUPS      (R10), Y20
+	VMOVUPS      32(R10), Y21
+	VBROADCASTSS 60(R9), Y22
+	VFMADD231PS  Y20, Y22, Y0
+	VFMADD231PS  Y21, Y22, Y1
+	VBROADCASTSS 60(R9)(CX*1), Y22
+	VFMADD231PS  Y20, Y22, Y5
+	VFMADD231PS  Y21, Y22, Y6
+	VBROADCASTSS 60(R9)(CX*2), Y22
+	VFMADD231PS  Y20, Y22, Y10
+	VFMADD231PS  Y21, Y22, Y11
+	VBROADCASTSS 60(R9)(DX*1), Y22
+	VFMADD231PS  Y20, Y22, Y15
+	VFMADD231PS  Y21, Y22, Y16
+	ADDQ         BX, R10
+	ADDQ         $0x40, R9
+	ADDQ         $0x40, R11
+	DECQ         R12
+	JNZ          gemmKernelZ4x19_k16
+
+gemmKernelZ4x19_tail:
+	MOVQ        k+0(FP), R12
+	ANDQ        $0x0f, R12
+	JZ          gemmKernelZ4x19_epilogue
+	MOVQ        tail+96(FP), R13
+	KMOVW       R13, K1
+	VMOVUPS.Z   (R11), K1, Z23
+	VMOVUPS.Z   (R11)(SI*1), K1, Z24
+	VMOVUPS.Z   (R11)(SI*2), K1, Z25
+	VMOVUPS.Z   (R9), K1, Z20
+	VFMADD231PS Z23, Z20, Z2
+	VFMADD231PS Z24, Z20, Z3
+	VFMADD231PS Z25, Z20, Z4
+	VMOVUPS.Z   (R9)(CX*1), K1, Z20
+	VFMADD231PS Z23, Z20, Z7
+	VFMADD231PS Z24, Z20, Z8
+	VFMADD231PS Z25, Z20, Z9
+	VMOVUPS.Z   (R9)(CX*2), K1, Z20
+	VFMADD231PS Z23, Z20, Z12
+	VFMADD231PS Z24, Z20, Z13
+	VFMADD231PS Z25, Z20, Z14
+	VMOVUPS.Z   (R9)(DX*1), K1, Z20
+	VFMADD231PS Z23, Z20, Z17
+	VFMADD231PS Z24, Z20, Z18
+	VFMADD231PS Z25, Z20, Z19
+
+gemmKernelZ4x19_k1:
+	VMOVUPS      (R10), Y20
+	VMOVUPS      32(R10), Y21
+	VBROADCASTSS (R9), Y22
+	VFMADD231PS  Y20, Y22, Y0
+	VFMADD231PS  Y21, Y22, Y1
+	VBROADCASTSS (R9)(CX*1), Y22
+	VFMADD231PS  Y20, Y22, Y5
+	VFMADD231PS  Y21, Y22, Y6
+	VBROADCASTSS (R9)(CX*2), Y22
+	VFMADD231PS  Y20, Y22, Y10
+	VFMADD231PS  Y21, Y22, Y11
+	VBROADCASTSS (R9)(DX*1), Y22
+	VFMADD231PS  Y20, Y22, Y15
+	VFMADD231PS  Y21, Y22, Y16
+	ADDQ         BX, R10
+	ADDQ         $0x04, R9
+	DECQ         R12
+	JNZ          gemmKernelZ4x19_k1
+
+gemmKernelZ4x19_epilogue:
+	VPXORD       Z26, Z26, Z26
+	VSHUFF32X4   $0x44, Z8, Z2, Z20
+	VSHUFF32X4   $0xee, Z8, Z2, Z21
+	VADDPS       Z21, Z20, Z20
+	VSHUFF32X4   $0x44, Z26, Z14, Z21
+	VSHUFF32X4   $0xee, Z26, Z14, Z22
+	VADDPS       Z22, Z21, Z21
+	VSHUFF32X4   $0x88, Z21, Z20, Z22
+	VSHUFF32X4   $0xdd, Z21, Z20, Z20
+	VADDPS       Z20, Z22, Z22
+	VSHUFF32X4   $0x44, Z9, Z3, Z20
+	VSHUFF32X4   $0xee, Z9, Z3, Z21
+	VADDPS       Z21, Z20, Z20
+	VSHUFF32X4   $0x44, Z26, Z17, Z21
+	VSHUFF32X4   $0xee, Z26, Z17, Z23
+	VADDPS       Z23, Z21, Z21
+	VSHUFF32X4   $0x88, Z21, Z20, Z23
+	VSHUFF32X4   $0xdd, Z21, Z20, Z20
+	VADDPS       Z20, Z23, Z23
+	VSHUFF32X4   $0x44, Z12, Z4, Z20
+	VSHUFF32X4   $0xee, Z12, Z4, Z21
+	VADDPS       Z21, Z20, Z20
+	VSHUFF32X4   $0x44, Z26, Z18, Z21
+	VSHUFF32X4   $0xee, Z26, Z18, Z24
+	VADDPS       Z24, Z21, Z21
+	VSHUFF32X4   $0x88, Z21, Z20, Z24
+	VSHUFF32X4   $0xdd, Z21, Z20, Z20
+	VADDPS       Z20, Z24, Z24
+	VSHUFF32X4   $0x44, Z13, Z7, Z20
+	VSHUFF32X4   $0xee, Z13, Z7, Z21
+	VADDPS       Z21, Z20, Z20
+	VSHUFF32X4   $0x44, Z26, Z19, Z21
+	VSHUFF32X4   $0xee, Z26, Z19, Z25
+	VADDPS       Z25, Z21, Z21
+	VSHUFF32X4   $0x88, Z21, Z20, Z25
+	VSHUFF32X4   $0xdd, Z21, Z20, Z20
+	VADDPS       Z20, Z25, Z25
+	VUNPCKLPS    Z23, Z22, Z20
+	VUNPCKHPS    Z23, Z22, Z21
+	VADDPS       Z21, Z20, Z20
+	VUNPCKLPS    Z25, Z24, Z21
+	VUNPCKHPS    Z25, Z24, Z22
+	VADDPS       Z22, Z21, Z21
+	VSHUFPS      $0x44, Z21, Z20, Z22
+	VSHUFPS      $0xee, Z21, Z20, Z20
+	VADDPS       Z20, Z22, Z22
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ4x19_alpha1
+	VBROADCASTSS alpha+80(FP), Z20
+	VMULPS       Y20, Y0, Y0
+	VMULPS       Y20, Y1, Y1
+	VMULPS       Y20, Y5, Y5
+	VMULPS       Y20, Y6, Y6
+	VMULPS       Y20, Y10, Y10
+	VMULPS       Y20, Y11, Y11
+	VMULPS       Y20, Y15, Y15
+	VMULPS       Y20, Y16, Y16
+	VMULPS       Z20, Z22, Z22
+
+gemmKernelZ4x19_alpha1:
+	MOVQ         ldc+64(FP), R9
+	SHLQ         $0x02, R9
+	LEAQ         (R9)(R9*2), R10
+	MOVL         $0x00000007, R11
+	KMOVW        R11, K1
+	VBROADCASTSS beta+84(FP), Z21
+	MOVQ         mode+88(FP), R11
+	ANDQ         $0x03, R11
+	CMPQ         R11, $0x00
+	JE           gemmKernelZ4x19_beta0
+	CMPQ         R11, $0x01
+	JE           gemmKernelZ4x19_beta1
+	VFMADD231PS  (DI), Y21, Y0
+	VMOVUPS      Y0, (DI)
+	VFMADD231PS  32(DI), Y21, Y1
+	VMOVUPS      Y1, 32(DI)
+	VALIGND      $0x00, Z22, Z22, Z20
+	VMOVUPS.Z    64(DI), K1, Z0
+	VFMADD231PS  Z0, Z21, Z20
+	VMOVUPS      Z20, K1, 64(DI)
+	VFMADD231PS  (DI)(R9*1), Y21, Y5
+	VMOVUPS      Y5, (DI)(R9*1)
+	VFMADD231PS  32(DI)(R9*1), Y21, Y6
+	VMOVUPS      Y6, 32(DI)(R9*1)
+	VALIGND      $0x03, Z22, Z22, Z20
+	VMOVUPS.Z    64(DI)(R9*1), K1, Z0
+	VFMADD231PS  Z0, Z21, Z20
+	VMOVUPS      Z20, K1, 64(DI)(R9*1)
+	VFMADD231PS  (DI)(R9*2), Y21, Y10
+	VMOVUPS      Y10, (DI)(R9*2)
+	VFMADD231PS  32(DI)(R9*2), Y21, Y11
+	VMOVUPS      Y11, 32(DI)(R9*2)
+	VALIGND      $0x06, Z22, Z22, Z20
+	VMOVUPS.Z    64(DI)(R9*2), K1, Z0
+	VFMADD231PS  Z0, Z21, Z20
+	VMOVUPS      Z20, K1, 64(DI)(R9*2)
+	VFMADD231PS  (DI)(R10*1), Y21, Y15
+	VMOVUPS      Y15, (DI)(R10*1)
+	VFMADD231PS  32(DI)(R10*1), Y21, Y16
+	VMOVUPS      Y16, 32(DI)(R10*1)
+	VALIGND      $0x09, Z22, Z22, Z20
+	VMOVUPS.Z    64(DI)(R10*1), K1, Z0
+	VFMADD231PS  Z0, Z21, Z20
+	VMOVUPS      Z20, K1, 64(DI)(R10*1)
+	JMP          gemmKernelZ4x19_next
+
+gemmKernelZ4x19_beta1:
+	VADDPS    (DI), Y0, Y0
+	VMOVUPS   Y0, (DI)
+	VADDPS    32(DI), Y1, Y1
+	VMOVUPS   Y1, 32(DI)
+	VALIGND   $0x00, Z22, Z22, Z20
+	VMOVUPS.Z 64(DI), K1, Z0
+	VADDPS    Z0, Z20, Z20
+	VMOVUPS   Z20, K1, 64(DI)
+	VADDPS    (DI)(R9*1), Y5, Y5
+	VMOVUPS   Y5, (DI)(R9*1)
+	VADDPS    32(DI)(R9*1), Y6, Y6
+	VMOVUPS   Y6, 32(DI)(R9*1)
+	VALIGND   $0x03, Z22, Z22, Z20
+	VMOVUPS.Z 64(DI)(R9*1), K1, Z0
+	VADDPS    Z0, Z20, Z20
+	VMOVUPS   Z20, K1, 64(DI)(R9*1)
+	VADDPS    (DI)(R9*2), Y10, Y10
+	VMOVUPS   Y10, (DI)(R9*2)
+	VADDPS    32(DI)(R9*2), Y11, Y11
+	VMOVUPS   Y11, 32(DI)(R9*2)
+	VALIGND   $0x06, Z22, Z22, Z20
+	VMOVUPS.Z 64(DI)(R9*2), K1, Z0
+	VADDPS    Z0, Z20, Z20
+	VMOVUPS   Z20, K1, 64(DI)(R9*2)
+	VADDPS    (DI)(R10*1), Y15, Y15
+	VMOVUPS   Y15, (DI)(R10*1)
+	VADDPS    32(DI)(R10*1), Y16, Y16
+	VMOVUPS   Y16, 32(DI)(R10*1)
+	VALIGND   $0x09, Z22, Z22, Z20
+	VMOVUPS.Z 64(DI)(R10*1), K1, Z0
+	VADDPS    Z0, Z20, Z20
+	VMOVUPS   Z20, K1, 64(DI)(R10*1)
+	JMP       gemmKernelZ4x19_next
+
+gemmKernelZ4x19_beta0:
+	VMOVUPS   Y0, (DI)
+	VMOVUPS   Y1, 32(DI)
+	VALIGND   $0x00, Z22, Z22, Z20
+	VMOVUPS.Z 64(DI), K1, Z0
+	VMOVUPS   Z20, K1, 64(DI)
+	VMOVUPS   Y5, (DI)(R9*1)
+	VMOVUPS   Y6, 32(DI)(R9*1)
+	VALIGND   $0x03, Z22, Z22, Z20
+	VMOVUPS.Z 64(DI)(R9*1), K1, Z0
+	VMOVUPS   Z20, K1, 64(DI)(R9*1)
+	VMOVUPS   Y10, (DI)(R9*2)
+	VMOVUPS   Y11, 32(DI)(R9*2)
+	VALIGND   $0x06, Z22, Z22, Z20
+	VMOVUPS.Z 64(DI)(R9*2), K1, Z0
+	VMOVUPS   Z20, K1, 64(DI)(R9*2)
+	VMOVUPS   Y15, (DI)(R10*1)
+	VMOVUPS   Y16, 32(DI)(R10*1)
+	VALIGND   $0x09, Z22, Z22, Z20
+	VMOVUPS.Z 64(DI)(R10*1), K1, Z0
+	VMOVUPS   Z20, K1, 64(DI)(R10*1)
+
+gemmKernelZ4x19_next:
+	ADDQ CX, AX
+	ADDQ R9, DI
+	ADDQ CX, AX
+	ADDQ R9, DI
+	ADDQ CX, AX
+	ADDQ R9, DI
+	ADDQ CX, AX
+	ADDQ R9, DI
+	DECQ R8
+	JNZ  gemmKernelZ4x19_block
+	VZEROUPPER
+	RET
+
+// func gemmKernelZ5x19(k int, a *float32, lda int, b *float32, bks int, bt *float32, ldb int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, tail int)
+// Requires: AVX, AVX512F, FMA3
+TEXT ·gemmKernelZ5x19(SB), NOSPLIT, $0-104
+	MOVQ a+8(FP), AX
+	MOVQ lda+16(FP), CX
+	SHLQ $0x02, CX
+	LEAQ (CX)(CX*2), DX
+	MOVQ bks+32(FP), BX
+	SHLQ $0x02, BX
+	MOVQ ldb+48(FP), SI
+	SHLQ $0x02, SI
+	MOVQ c+56(FP), DI
+	MOVQ nblk+72(FP), R8
+
+gemmKernelZ5x19_block:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	VPXORD Z12, Z12, Z12
+	VPXORD Z13, Z13, Z13
+	VPXORD Z14, Z14, Z14
+	VXORPS Y15, Y15, Y15
+	VXORPS Y16, Y16, Y16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VXORPS Y20, Y20, Y20
+	VXORPS Y21, Y21, Y21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	VPXORD Z24, Z24, Z24
+	MOVQ   AX, R9
+	MOVQ   b+24(FP), R10
+	MOVQ   bt+40(FP), R11
+	MOVQ   k+0(FP), R12
+	SHRQ   $0x04, R12
+	JZ     gemmKernelZ5x19_tail
+
+gemmKernelZ5x19_k16:
+	VMOVUPS      (R11), Z28
+	VMOVUPS      (R11)(SI*1), Z29
+	VMOVUPS      (R11)(SI*2), Z30
+	VMOVUPS      (R10), Y25
+	VMOVUPS      32(R10), Y26
+	VBROADCASTSS (R9), Y27
+	VFMADD231PS  Y25, Y27, Y0
+	VFMADD231PS  Y26, Y27, Y1
+	VBROADCASTSS (R9)(CX*1), Y27
+	VFMADD231PS  Y25, Y27, Y5
+	VFMADD231PS  Y26, Y27, Y6
+	VBROADCASTSS (R9)(CX*2), Y27
+	VFMADD231PS  Y25, Y27, Y10
+	VFMADD231PS  Y26, Y27, Y11
+	VBROADCASTSS (R9)(DX*1), Y27
+	VFMADD231PS  Y25, Y27, Y15
+	VFMADD231PS  Y26, Y27, Y16
+	VBROADCASTSS (R9)(CX*4), Y27
+	VFMADD231PS  Y25, Y27, Y20
+	VFMADD231PS  Y26, Y27, Y21
+	ADDQ         BX, R10
+	VFMADD231PS  (R9), Z28, Z2
+	VMOVUPS      (R10), Y25
+	VMOVUPS      32(R10), Y26
+	VBROADCASTSS 4(R9), Y27
+	VFMADD231PS  Y25, Y27, Y0
+	VFMADD231PS  Y26, Y27, Y1
+	VBROADCASTSS 4(R9)(CX*1), Y27
+	VFMADD231PS  Y25, Y27, Y5
+	VFMADD231PS  Y26, Y27, Y6
+	VBROADCASTSS 4(R9)(CX*2), Y27
+	VFMADD231PS  Y25, Y27, Y10
+	VFMADD231PS  Y26, Y27, Y11
+	VBROADCASTSS 4(R9)(DX*1), Y27
+	VFMADD231PS  Y25, Y27, Y15
+	VFMADD231PS  Y26, Y27, Y16
+	VBROADCASTSS 4(R9)(CX*4), Y27
+	VFMADD231PS  Y25, Y27, Y20
+	VFMADD231PS  Y26, Y27, Y21
+	ADDQ         BX, R10
+	VFMADD231PS  (R9), Z29, Z3
+	VMOVUPS      (R10), Y25
+	VMOVUPS      32(R10), Y26
+	VBROADCASTSS 8(R9), Y27
+	VFMADD231PS  Y25, Y27, Y0
+	VFMADD231PS  Y26, Y27, Y1
+	VBROADCASTSS 8(R9)(CX*1), Y27
+	VFMADD231PS  Y25, Y27, Y5
+	VFMADD231PS  Y26, Y27, Y6
+	VBROADCASTSS 8(R9)(CX*2), Y27
+	VFMADD231PS  Y25, Y27, Y10
+	VFMADD231PS  Y26, Y27, Y11
+	VBROADCASTSS 8(R9)(DX*1), Y27
+	VFMADD231PS  Y25, Y27, Y15
+	VFMADD231PS  Y26, Y27, Y16
+	VBROADCASTSS 8(R9)(CX*4), Y27
+	VFMADD231PS  Y25, Y27, Y20
+	VFMADD231PS  Y26, Y27, Y21
+	ADDQ         BX, R10
+	VFMADD231PS  (R9), Z30, Z4
+	VMOVUPS      (R10), Y25
+	VMOVUPS      32(R10), Y26
+	VBROADCASTSS 12(R9), Y27
+	VFMADD231PS  Y25, Y27, Y0
+	VFMADD231PS  Y26, Y27, Y1
+	VBROADCASTSS 12(R9)(CX*1), Y27
+	VFMADD231PS  Y25, Y27, Y5
+	VFMADD231PS  Y26, Y27, Y6
+	VBROADCASTSS 12(R9)(CX*2), Y27
+	VFMADD231PS  Y25, Y27, Y10
+	VFMADD231PS  Y26, Y27, Y11
+	VBROADCASTSS 12(R9)(DX*1), Y27
+	VFMADD231PS  Y25, Y27, Y15
+	VFMADD231PS  Y26, Y27, Y16
+	VBROADCASTSS 12(R9)(CX*4), Y27
+	VFMADD231PS  Y25, Y27, Y20
+	VFMADD231PS  Y26, Y27, Y21
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(CX*1), Z28, Z7
+	VMOVUPS      (R10), Y25
+	VMOVUPS      32(R10), Y26
+	VBROADCASTSS 16(R9), Y27
+	VFMADD231PS  Y25, Y27, Y0
+	VFMADD231PS  Y26, Y27, Y1
+	VBROADCASTSS 16(R9)(CX*1), Y27
+	VFMADD231PS  Y25, Y27, Y5
+	VFMADD231PS  Y26, Y27, Y6
+	VBROADCASTSS 16(R9)(CX*2), Y27
+	VFMADD231PS  Y25, Y27, Y10
+	VFMADD231PS  Y26, Y27, Y11
+	VBROADCASTSS 16(R9)(DX*1), Y27
+	VFMADD231PS  Y25, Y27, Y15
+	VFMADD231PS  Y26, Y27, Y16
+	VBROADCASTSS 16(R9)(CX*4), Y27
+	VFMADD231PS  Y25, Y27, Y20
+	VFMADD231PS  Y26, Y27, Y21
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(CX*1), Z29, Z8
+	VMOVUPS      (R10), Y25
+	VMOVUPS      32(R10), Y26
+	VBROADCASTSS 20(R9), Y27
+	VFMADD231PS  Y25, Y27, Y0
+	VFMADD231PS  Y26, Y27, Y1
+	VBROADCASTSS 20(R9)(CX*1), Y27
+	VFMADD231PS  Y25, Y27, Y5
+	VFMADD231PS  Y26, Y27, Y6
+	VBROADCASTSS 20(R9)(CX*2), Y27
+	VFMADD231PS  Y25, Y27, Y10
+	VFMADD231PS  Y26, Y27, Y11
+	VBROADCASTSS 20(R9)(DX*1), Y27
+	VFMADD231PS  Y25, Y27, Y15
+	VFMADD231PS  Y26, Y27, Y16
+	VBROADCASTSS 20(R9)(CX*4), Y27
+	VFMADD231PS  Y25, Y27, Y20
+	VFMADD231PS  Y26, Y27, Y21
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(CX*1), Z30, Z9
+	VMOVUPS      (R10), Y25
+	VMOVUPS      32(R10), Y26
+	VBROADCASTSS 24(R9), Y27
+	VFMADD231PS  Y25, Y27, Y0
+	VFMADD231PS  Y26, Y27, Y1
+	VBROADCASTSS 24(R9)(CX*1), Y27
+	VFMADD231PS  Y25, Y27, Y5
+	VFMADD231PS  Y26, Y27, Y6
+	VBROADCASTSS 24(R9)(CX*2), Y27
+	VFMADD231PS  Y25, Y27, Y10
+	VFMADD231PS  Y26, Y27, Y11
+	VBROADCASTSS 24(R9)(DX*1), Y27
+	VFMADD231PS  Y25, Y27, Y15
+	VFMADD231PS  Y26, Y27, Y16
+	VBROADCASTSS 24(R9)(CX*4), Y27
+	VFMADD231PS  Y25, Y27, Y20
+	VFMADD231PS  Y26, Y27, Y21
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(CX*2), Z28, Z12
+	VMOVUPS      (R10), Y25
+	VMOVUPS      32(R10), Y26
+	VBROADCASTSS 28(R9), Y27
+	VFMADD231PS  Y25, Y27, Y0
+	VFMADD231PS  Y26, Y27, Y1
+	VBROADCASTSS 28(R9)(CX*1), Y27
+	VFMADD231PS  Y25, Y27, Y5
+	VFMADD231PS  Y26, Y27, Y6
+	VBROADCASTSS 28(R9)(CX*2), Y27
+	VFMADD231PS  Y25, Y27, Y10
+	VFMADD231PS  Y26, Y27, Y11
+	VBROADCASTSS 28(R9)(DX*1), Y27
+	VFMADD231PS  Y25, Y27, Y15
+	VFMADD231PS  Y26, Y27, Y16
+	VBROADCASTSS 28(R9)(CX*4), Y27
+	VFMADD231PS  Y25, Y27, Y20
+	VFMADD231PS  Y26, Y27, Y21
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(CX*2), Z29, Z13
+	VMOVUPS      (R10), Y25
+	VMOVUPS      32(R10), Y26
+	VBROADCASTSS 32(R9), Y27
+	VFMADD231PS  Y25, Y27, Y0
+	VFMADD231PS  Y26, Y27, Y1
+	VBROADCASTSS 32(R9)(CX*1), Y27
+	VFMADD231PS  Y25, Y27, Y5
+	VFMADD231PS  Y26, Y27, Y6
+	VBROADCASTSS 32(R9)(CX*2), Y27
+	VFMADD231PS  Y25, Y27, Y10
+	VFMADD231PS  Y26, Y27, Y11
+	VBROADCASTSS 32(R9)(DX*1), Y27
+	VFMADD231PS  Y25, Y27, Y15
+	VFMADD231PS  Y26, Y27, Y16
+	VBROADCASTSS 32(R9)(CX*4), Y27
+	VFMADD231PS  Y25, Y27, Y20
+	VFMADD231PS  Y26, Y27, Y21
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(CX*2), Z30, Z14
+	VMOVUPS      (R10), Y25
+	VMOVUPS      32(R10), Y26
+	VBROADCASTSS 36(R9), Y27
+	VFMADD231PS  Y25, Y27, Y0
+	VFMADD231PS  Y26, Y27, Y1
+	VBROADCASTSS 36(R9)(CX*1), Y27
+	VFMADD231PS  Y25, Y27, Y5
+	VFMADD231PS  Y26, Y27, Y6
+	VBROADCASTSS 36(R9)(CX*2), Y27
+	VFMADD231PS  Y25, Y27, Y10
+	VFMADD231PS  Y26, Y27, Y11
+	VBROADCASTSS 36(R9)(DX*1), Y27
+	VFMADD231PS  Y25, Y27, Y15
+	VFMADD231PS  Y26, Y27, Y16
+	VBROADCASTSS 36(R9)(CX*4), Y27
+	VFMADD231PS  Y25, Y27, Y20
+	VFMADD231PS  Y26, Y27, Y21
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(DX*1), Z28, Z17
+	VMOVUPS      (R10), Y25
+	VMOVUPS      32(R10), Y26
+	VBROADCASTSS 40(R9), Y27
+	VFMADD231PS  Y25, Y27, Y0
+	VFMADD231PS  Y26, Y27, Y1
+	VBROADCASTSS 40(R9)(CX*1), Y27
+	VFMADD231PS  Y25, Y27, Y5
+	VFMADD231PS  Y26, Y27, Y6
+	VBROADCASTSS 40(R9)(CX*2), Y27
+	VFMADD231PS  Y25, Y27, Y10
+	VFMADD231PS  Y26, Y27, Y11
+	VBROADCASTSS 40(R9)(DX*1), Y27
+	VFMADD231PS  Y25, Y27, Y15
+	VFMADD231PS  Y26, Y27, Y16
+	VBROADCASTSS 40(R9)(CX*4), Y27
+	VFMADD231PS  Y25, Y27, Y20
+	VFMADD231PS  Y26, Y27, Y21
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(DX*1), Z29, Z18
+	VMOVUPS      (R10), Y25
+	VMOVUPS      32(R10), Y26
+	VBROADCASTSS 44(R9), Y27
+	VFMADD231PS  Y25, Y27, Y0
+	VFMADD231PS  Y26, Y27, Y1
+	VBROADCASTSS 44(R9)(CX*1), Y27
+	VFMADD231PS  Y25, Y27, Y5
+	VFMADD231PS  Y26, Y27, Y6
+	VBROADCASTSS 44(R9)(CX*2), Y27
+	VFMADD231PS  Y25, Y27, Y10
+	VFMADD231PS  Y26, Y27, Y11
+	VBROADCASTSS 44(R9)(DX*1), Y27
+	VFMADD231PS  Y25, Y27, Y15
+	VFMADD231PS  Y26, Y27, Y16
+	VBROADCASTSS 44(R9)(CX*4), Y27
+	VFMADD231PS  Y25, Y27, Y20
+	VFMADD231PS  Y26, Y27, Y21
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(DX*1), Z30, Z19
+	VMOVUPS      (R10), Y25
+	VMOVUPS      32(R10), Y26
+	VBROADCASTSS 48(R9), Y27
+	VFMADD231PS  Y25, Y27, Y0
+	VFMADD231PS  Y26, Y27, Y1
+	VBROADCASTSS 48(R9)(CX*1), Y27
+	VFMADD231PS  Y25, Y27, Y5
+	VFMADD231PS  Y26, Y27, Y6
+	VBROADCASTSS 48(R9)(CX*2), Y27
+	VFMADD231PS  Y25, Y27, Y10
+	VFMADD231PS  Y26, Y27, Y11
+	VBROADCASTSS 48(R9)(DX*1), Y27
+	VFMADD231PS  Y25, Y27, Y15
+	VFMADD231PS  Y26, Y27, Y16
+	VBROADCASTSS 48(R9)(CX*4), Y27
+	VFMADD231PS  Y25, Y27, Y20
+	VFMADD231PS  Y26, Y27, Y21
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(CX*4), Z28, Z22
+	VMOVUPS      (R10), Y25
+	VMOVUPS      32(R10), Y26
+	VBROADCASTSS 52(R9), Y27
+	VFMADD231PS  Y25, Y27, Y0
+	VFMADD231PS  Y26, Y27, Y1
+	VBROADCASTSS 52(R9)(CX*1), Y27
+	VFMADD231PS  Y25, Y27, Y5
+	VFMADD231PS  Y26, Y27, Y6
+	VBROADCASTSS 52(R9)(CX*2), Y27
+	VFMADD231PS  Y25, Y27, Y10
+	VFMADD231PS  Y26, Y27, Y11
+	VBROADCASTSS 52(R9)(DX*1), Y27
+	VFMADD231PS  Y25, Y27, Y15
+	VFMADD231PS  Y26, Y27, Y16
+	VBROADCASTSS 52(R9)(CX*4), Y27
+	VFMADD231PS  Y25, Y27, Y20
+	VFMADD231PS  Y26, Y27, Y21
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(CX*4), Z29, Z23
+	VMOVUPS      (R10), Y25
+	VMOVUPS      32(R10), Y26
+	VBROADCASTSS 56(R9), Y27
+	VFMADD231PS  Y25, Y27, Y0
+	VFMADD231PS  Y26, Y27, Y1
+	VBROADCASTSS 56(R9)(CX*1), Y27
+	VFMADD231PS  Y25, Y27, Y5
+	VFMADD231PS  Y26, Y27, Y6
+	VBROADCASTSS 56(R9)(CX*2), Y27
+	VFMADD231PS  Y25, Y27, Y10
+	VFMADD231PS  Y26, Y27, Y11
+	VBROADCASTSS 56(R9)(DX*1), Y27
+	VFMADD231PS  Y25, Y27, Y15
+	VFMADD231PS  Y26, Y27, Y16
+	VBROADCASTSS 56(R9)(CX*4), Y27
+	VFMADD231PS  Y25, Y27, Y20
+	VFMADD231PS  Y26, Y27, Y21
+	ADDQ         BX, R10
+	VFMADD231PS  (R9)(CX*4), Z30, Z24
+	VMOVUPS      (R10), Y25
+	VMOVUPS      32(R10), Y26
+	VBROADCASTSS 60(R9), Y27
+	VFMADD231PS  Y25, Y27, Y0
+	VFMADD231PS  Y26, Y27, Y1
+	VBROADCASTSS 60(R9)(CX*1), Y27
+	VFMADD231PS  Y25, Y27, Y5
+	VFMADD231PS  Y26, Y27, Y6
+	VBROADCASTSS 60(R9)(CX*2), Y27
+	VFMADD231PS  Y25, Y27, Y10
+	VFMADD231PS  Y26, Y27, Y11
+	VBROADCASTSS 60(R9)(DX*1), Y27
+	VFMADD231PS  Y25, Y27, Y15
+	VFMADD231PS  Y26, Y27, Y16
+	VBROADCASTSS 60(R9)(CX*4), Y27
+	VFMADD231PS  Y25, Y27, Y20
+	VFMADD231PS  Y26, Y27, Y21
+	ADDQ         BX, R10
+	ADDQ         $0x40, R9
+	ADDQ         $0x40, R11
+	DECQ         R12
+	JNZ          gemmKernelZ5x19_k16
+
+gemmKernelZ5x19_tail:
+	MOVQ        k+0(FP), R12
+	ANDQ        $0x0f, R12
+	JZ          gemmKernelZ5x19_epilogue
+	MOVQ        tail+96(FP), R13
+	KMOVW       R13, K1
+	VMOVUPS.Z   (R11), K1, Z28
+	VMOVUPS.Z   (R11)(SI*1), K1, Z29
+	VMOVUPS.Z   (R11)(SI*2), K1, Z30
+	VMOVUPS.Z   (R9), K1, Z25
+	VFMADD231PS Z28, Z25, Z2
+	VFMADD231PS Z29, Z25, Z3
+	VFMADD231PS Z30, Z25, Z4
+	VMOVUPS.Z   (R9)(CX*1), K1, Z25
+	VFMADD231PS Z28, Z25, Z7
+	VFMADD231PS Z29, Z25, Z8
+	VFMADD231PS Z30, Z25, Z9
+	VMOVUPS.Z   (R9)(CX*2), K1, Z25
+	VFMADD231PS Z28, Z25, Z12
+	VFMADD231PS Z29, Z25, Z13
+	VFMADD231PS Z30, Z25, Z14
+	VMOVUPS.Z   (R9)(DX*1), K1, Z25
+	VFMADD231PS Z28, Z25, Z17
+	VFMADD231PS Z29, Z25, Z18
+	VFMADD231PS Z30, Z25, Z19
+	VMOVUPS.Z   (R9)(CX*4), K1, Z25
+	VFMADD231PS Z28, Z25, Z22
+	VFMADD231PS Z29, Z25, Z23
+	VFMADD231PS Z30, Z25, Z24
+
+gemmKernelZ5x19_k1:
+	VMOVUPS      (R10), Y25
+	VMOVUPS      32(R10), Y26
+	VBROADCASTSS (R9), Y27
+	VFMADD231PS  Y25, Y27, Y0
+	VFMADD231PS  Y26, Y27, Y1
+	VBROADCASTSS (R9)(CX*1), Y27
+	VFMADD231PS  Y25, Y27, Y5
+	VFMADD231PS  Y26, Y27, Y6
+	VBROADCASTSS (R9)(CX*2), Y27
+	VFMADD231PS  Y25, Y27, Y10
+	VFMADD231PS  Y26, Y27, Y11
+	VBROADCASTSS (R9)(DX*1), Y27
+	VFMADD231PS  Y25, Y27, Y15
+	VFMADD231PS  Y26, Y27, Y16
+	VBROADCASTSS (R9)(CX*4), Y27
+	VFMADD231PS  Y25, Y27, Y20
+	VFMADD231PS  Y26, Y27, Y21
+	ADDQ         BX, R10
+	ADDQ         $0x04, R9
+	DECQ         R12
+	JNZ          gemmKernelZ5x19_k1
+
+gemmKernelZ5x19_epilogue:
+	VPXORD       Z31, Z31, Z31
+	VSHUFF32X4   $0x44, Z8, Z2, Z25
+	VSHUFF32X4   $0xee, Z8, Z2, Z26
+	VADDPS       Z26, Z25, Z25
+	VSHUFF32X4   $0x44, Z22, Z14, Z26
+	VSHUFF32X4   $0xee, Z22, Z14, Z27
+	VADDPS       Z27, Z26, Z26
+	VSHUFF32X4   $0x88, Z26, Z25, Z27
+	VSHUFF32X4   $0xdd, Z26, Z25, Z25
+	VADDPS       Z25, Z27, Z27
+	VSHUFF32X4   $0x44, Z9, Z3, Z25
+	VSHUFF32X4   $0xee, Z9, Z3, Z26
+	VADDPS       Z26, Z25, Z25
+	VSHUFF32X4   $0x44, Z23, Z17, Z26
+	VSHUFF32X4   $0xee, Z23, Z17, Z28
+	VADDPS       Z28, Z26, Z26
+	VSHUFF32X4   $0x88, Z26, Z25, Z28
+	VSHUFF32X4   $0xdd, Z26, Z25, Z25
+	VADDPS       Z25, Z28, Z28
+	VSHUFF32X4   $0x44, Z12, Z4, Z25
+	VSHUFF32X4   $0xee, Z12, Z4, Z26
+	VADDPS       Z26, Z25, Z25
+	VSHUFF32X4   $0x44, Z24, Z18, Z26
+	VSHUFF32X4   $0xee, Z24, Z18, Z29
+	VADDPS       Z29, Z26, Z26
+	VSHUFF32X4   $0x88, Z26, Z25, Z29
+	VSHUFF32X4   $0xdd, Z26, Z25, Z25
+	VADDPS       Z25, Z29, Z29
+	VSHUFF32X4   $0x44, Z13, Z7, Z25
+	VSHUFF32X4   $0xee, Z13, Z7, Z26
+	VADDPS       Z26, Z25, Z25
+	VSHUFF32X4   $0x44, Z31, Z19, Z26
+	VSHUFF32X4   $0xee, Z31, Z19, Z30
+	VADDPS       Z30, Z26, Z26
+	VSHUFF32X4   $0x88, Z26, Z25, Z30
+	VSHUFF32X4   $0xdd, Z26, Z25, Z25
+	VADDPS       Z25, Z30, Z30
+	VUNPCKLPS    Z28, Z27, Z25
+	VUNPCKHPS    Z28, Z27, Z26
+	VADDPS       Z26, Z25, Z25
+	VUNPCKLPS    Z30, Z29, Z26
+	VUNPCKHPS    Z30, Z29, Z27
+	VADDPS       Z27, Z26, Z26
+	VSHUFPS      $0x44, Z26, Z25, Z27
+	VSHUFPS      $0xee, Z26, Z25, Z25
+	VADDPS       Z25, Z27, Z27
+	TESTQ        $0x00000004, mode+88(FP)
+	JZ           gemmKernelZ5x19_alpha1
+	VBROADCASTSS alpha+80(FP), Z25
+	VMULPS       Y25, Y0, Y0
+	VMULPS       Y25, Y1, Y1
+	VMULPS       Y25, Y5, Y5
+	VMULPS       Y25, Y6, Y6
+	VMULPS       Y25, Y10, Y10
+	VMULPS       Y25, Y11, Y11
+	VMULPS       Y25, Y15, Y15
+	VMULPS       Y25, Y16, Y16
+	VMULPS       Y25, Y20, Y20
+	VMULPS       Y25, Y21, Y21
+	VMULPS       Z25, Z27, Z27
+
+gemmKernelZ5x19_alpha1:
+	MOVQ         ldc+64(FP), R9
+	SHLQ         $0x02, R9
+	LEAQ         (R9)(R9*2), R10
+	MOVL         $0x00000007, R11
+	KMOVW        R11, K1
+	VBROADCASTSS beta+84(FP), Z26
+	MOVQ         mode+88(FP), R11
+	ANDQ         $0x03, R11
+	CMPQ         R11, $0x00
+	JE           gemmKernelZ5x19_beta0
+	CMPQ         R11, $0x01
+	JE           gemmKernelZ5x19_beta1
+	VFMADD231PS  (DI), Y26, Y0
+	VMOVUPS      Y0, (DI)
+	VFMADD231PS  32(DI), Y26, Y1
+	VMOVUPS      Y1, 32(DI)
+	VALIGND      $0x00, Z27, Z27, Z25
+	VMOVUPS.Z    64(DI), K1, Z0
+	VFMADD231PS  Z0, Z26, Z25
+	VMOVUPS      Z25, K1, 64(DI)
+	VFMADD231PS  (DI)(R9*1), Y26, Y5
+	VMOVUPS      Y5, (DI)(R9*1)
+	VFMADD231PS  32(DI)(R9*1), Y26, Y6
+	VMOVUPS      Y6, 32(DI)(R9*1)
+	VALIGND      $0x03, Z27, Z27, Z25
+	VMOVUPS.Z    64(DI)(R9*1), K1, Z0
+	VFMADD231PS  Z0, Z26, Z25
+	VMOVUPS      Z25, K1, 64(DI)(R9*1)
+	VFMADD231PS  (DI)(R9*2), Y26, Y10
+	VMOVUPS      Y10, (DI)(R9*2)
+	VFMADD231PS  32(DI)(R9*2), Y26, Y11
+	VMOVUPS      Y11, 32(DI)(R9*2)
+	VALIGND      $0x06, Z27, Z27, Z25
+	VMOVUPS.Z    64(DI)(R9*2), K1, Z0
+	VFMADD231PS  Z0, Z26, Z25
+	VMOVUPS      Z25, K1, 64(DI)(R9*2)
+	VFMADD231PS  (DI)(R10*1), Y26, Y15
+	VMOVUPS      Y15, (DI)(R10*1)
+	VFMADD231PS  32(DI)(R10*1), Y26, Y16
+	VMOVUPS      Y16, 32(DI)(R10*1)
+	VALIGND      $0x09, Z27, Z27, Z25
+	VMOVUPS.Z    64(DI)(R10*1), K1, Z0
+	VFMADD231PS  Z0, Z26, Z25
+	VMOVUPS      Z25, K1, 64(DI)(R10*1)
+	VFMADD231PS  (DI)(R9*4), Y26, Y20
+	VMOVUPS      Y20, (DI)(R9*4)
+	VFMADD231PS  32(DI)(R9*4), Y26, Y21
+	VMOVUPS      Y21, 32(DI)(R9*4)
+	VALIGND      $0x0c, Z27, Z27, Z25
+	VMOVUPS.Z    64(DI)(R9*4), K1, Z0
+	VFMADD231PS  Z0, Z26, Z25
+	VMOVUPS      Z25, K1, 64(DI)(R9*4)
+	JMP          gemmKernelZ5x19_next
+
+gemmKernelZ5x19_beta1:
+	VADDPS    (DI), Y0, Y0
+	VMOVUPS   Y0, (DI)
+	VADDPS    32(DI), Y1, Y1
+	VMOVUPS   Y1, 32(DI)
+	VALIGND   $0x00, Z27, Z27, Z25
+	VMOVUPS.Z 64(DI), K1, Z0
+	VADDPS    Z0, Z25, Z25
+	VMOVUPS   Z25, K1, 64(DI)
+	VADDPS    (DI)(R9*1), Y5, Y5
+	VMOVUPS   Y5, (DI)(R9*1)
+	VADDPS    32(DI)(R9*1), Y6, Y6
+	VMOVUPS   Y6, 32(DI)(R9*1)
+	VALIGND   $0x03, Z27, Z27, Z25
+	VMOVUPS.Z 64(DI)(R9*1), K1, Z0
+	VADDPS    Z0, Z25, Z25
+	VMOVUPS   Z25, K1, 64(DI)(R9*1)
+	VADDPS    (DI)(R9*2), Y10, Y10
+	VMOVUPS   Y10, (DI)(R9*2)
+	VADDPS    32(DI)(R9*2), Y11, Y11
+	VMOVUPS   Y11, 32(DI)(R9*2)
+	VALIGND   $0x06, Z27, Z27, Z25
+	VMOVUPS.Z 64(DI)(R9*2), K1, Z0
+	VADDPS    Z0, Z25, Z25
+	VMOVUPS   Z25, K1, 64(DI)(R9*2)
+	VADDPS    (DI)(R10*1), Y15, Y15
+	VMOVUPS   Y15, (DI)(R10*1)
+	VADDPS    32(DI)(R10*1), Y16, Y16
+	VMOVUPS   Y16, 32(DI)(R10*1)
+	VALIGND   $0x09, Z27, Z27, Z25
+	VMOVUPS.Z 64(DI)(R10*1), K1, Z0
+	VADDPS    Z0, Z25, Z25
+	VMOVUPS   Z25, K1, 64(DI)(R10*1)
+	VADDPS    (DI)(R9*4), Y20, Y20
+	VMOVUPS   Y20, (DI)(R9*4)
+	VADDPS    32(DI)(R9*4), Y21, Y21
+	VMOVUPS   Y21, 32(DI)(R9*4)
+	VALIGND   $0x0c, Z27, Z27, Z25
+	VMOVUPS.Z 64(DI)(R9*4), K1, Z0
+	VADDPS    Z0, Z25, Z25
+	VMOVUPS   Z25, K1, 64(DI)(R9*4)
+	JMP       gemmKernelZ5x19_next
+
+gemmKernelZ5x19_beta0:
+	VMOVUPS   Y0, (DI)
+	VMOVUPS   Y1, 32(DI)
+	VALIGND   $0x00, Z27, Z27, Z25
+	VMOVUPS.Z 64(DI), K1, Z0
+	VMOVUPS   Z25, K1, 64(DI)
+	VMOVUPS   Y5, (DI)(R9*1)
+	VMOVUPS   Y6, 32(DI)(R9*1)
+	VALIGND   $0x03, Z27, Z27, Z25
+	VMOVUPS.Z 64(DI)(R9*1), K1, Z0
+	VMOVUPS   Z25, K1, 64(DI)(R9*1)
+	VMOVUPS   Y10, (DI)(R9*2)
+	VMOVUPS   Y11, 32(DI)(R9*2)
+	VALIGND   $0x06, Z27, Z27, Z25
+	VMOVUPS.Z 64(DI)(R9*2), K1, Z0
+	VMOVUPS   Z25, K1, 64(DI)(R9*2)
+	VMOVUPS   Y15, (DI)(R10*1)
+	VMOVUPS   Y16, 32(DI)(R10*1)
+	VALIGND   $0x09, Z27, Z27, Z25
+	VMOVUPS.Z 64(DI)(R10*1), K1, Z0
+	VMOVUPS   Z25, K1, 64(DI)(R10*1)
+	VMOVUPS   Y20, (DI)(R9*4)
+	VMOVUPS   Y21, 32(DI)(R9*4)
+	VALIGND   $0x0c, Z27, Z27, Z25
+	VMOVUPS.Z 64(DI)(R9*4), K1, Z0
+	VMOVUPS   Z25, K1, 64(DI)(R9*4)
+
+gemmKernelZ5x19_next:
+	ADDQ CX, AX
+	ADDQ R9, DI
+	ADDQ CX, AX
+	ADDQ R9, DI
+	ADDQ CX, AX
+	ADDQ R9, DI
+	ADDQ CX, AX
+	ADDQ R9, DI
+	ADDQ CX, AX
+	ADDQ R9, DI
+	DECQ R8
+	JNZ  gemmKernelZ5x19_block
+	VZEROUPPER
+	RET
+
+// func gemmPackN48(kc int, np int, b *float32, ldb int, dst *float32, ps int)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·gemmPackN48(SB), NOSPLIT, $0-48
+	MOVQ  kc+0(FP), AX
+	TESTQ AX, AX
+	JZ    gemmPackN48_done
+	MOVQ  b+16(FP), CX
+	MOVQ  ldb+24(FP), DX
+	SHLQ  $0x02, DX
+	MOVQ  dst+32(FP), BX
+	MOVQ  ps+40(FP), SI
+	SHLQ  $0x02, SI
+	MOVQ  DX, R10
+	SHLQ  $0x03, R10
+
+gemmPackN48_row:
+	MOVQ CX, DI
+	MOVQ BX, R8
+	MOVQ np+8(FP), R9
+
+gemmPackN48_panel:
+	PREFETCHT0 (DI)(R10*1)
+	PREFETCHT0 64(DI)(R10*1)
+	PREFETCHT0 128(DI)(R10*1)
+	VMOVUPS    (DI), Z0
+	VMOVUPS    64(DI), Z1
+	VMOVUPS    128(DI), Z2
+	VMOVUPS    Z0, (R8)
+	VMOVUPS    Z1, 64(R8)
+	VMOVUPS    Z2, 128(R8)
+	ADDQ       $0xc0, DI
+	ADDQ       SI, R8
+	DECQ       R9
+	JNZ        gemmPackN48_panel
+	ADDQ       DX, CX
+	ADDQ       $0xc0, BX
+	DECQ       AX
+	JNZ        gemmPackN48_row
+
+gemmPackN48_done:
+	VZEROUPPER
+	RET
+
+// func gemmPackA8(kc int, nb int, rest int, a *float32, lda int, dst *float32, bs int)
+// Requires: AVX, MMX+
+TEXT ·gemmPackA8(SB), NOSPLIT, $0-56
+	MOVQ  kc+0(FP), AX
+	TESTQ AX, AX
+	JZ    gemmPackA8_done
+	MOVQ  a+24(FP), CX
+	MOVQ  lda+32(FP), DX
+	SHLQ  $0x02, DX
+	MOVQ  dst+40(FP), BX
+	MOVQ  bs+48(FP), SI
+	SHLQ  $0x02, SI
+	MOVQ  DX, R10
+	SHLQ  $0x03, R10
+
+gemmPackA8_row:
+	MOVQ  CX, DI
+	MOVQ  BX, R8
+	MOVQ  nb+8(FP), R9
+	TESTQ R9, R9
+	JZ    gemmPackA8_rest
+
+gemmPackA8_block:
+	PREFETCHT0 (DI)(R10*1)
+	VMOVUPS    (DI), Y0
+	VMOVUPS    Y0, (R8)
+	ADDQ       $0x20, DI
+	ADDQ       SI, R8
+	DECQ       R9
+	JNZ        gemmPackA8_block
+
+gemmPackA8_rest:
+	MOVQ  rest+16(FP), R9
+	TESTQ R9, R9
+	JZ    gemmPackA8_next
+
+gemmPackA8_elem:
+	VMOVSS (DI), X0
+	VMOVSS X0, (R8)
+	ADDQ   $0x04, DI
+	ADDQ   $0x04, R8
+	DECQ   R9
+	JNZ    gemmPackA8_elem
+
+gemmPackA8_next:
+	ADDQ DX, CX
+	ADDQ $0x20, BX
+	DECQ AX
+	JNZ  gemmPackA8_row
+
+gemmPackA8_done:
 	VZEROUPPER
 	RET

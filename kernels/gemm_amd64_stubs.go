@@ -80,3 +80,227 @@ func gemmPackA4(kc int, nb int, rest int, a *float32, lda int, dst *float32, bs 
 //
 //go:noescape
 func gemmPackT8(kc8 int, b *float32, ldb int, rows int, dst *float32)
+
+// gemmKernelZ1x16 computes nblk blocks of 1 rows × 16 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ1x16(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ1x32 computes nblk blocks of 1 rows × 32 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ1x32(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ1x48 computes nblk blocks of 1 rows × 48 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ1x48(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ2x16 computes nblk blocks of 2 rows × 16 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ2x16(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ2x32 computes nblk blocks of 2 rows × 32 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ2x32(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ2x48 computes nblk blocks of 2 rows × 48 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ2x48(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ3x16 computes nblk blocks of 3 rows × 16 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ3x16(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ3x32 computes nblk blocks of 3 rows × 32 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ3x32(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ3x48 computes nblk blocks of 3 rows × 48 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ3x48(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ4x16 computes nblk blocks of 4 rows × 16 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ4x16(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ4x32 computes nblk blocks of 4 rows × 32 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ4x32(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ4x48 computes nblk blocks of 4 rows × 48 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ4x48(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ5x16 computes nblk blocks of 5 rows × 16 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ5x16(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ5x32 computes nblk blocks of 5 rows × 32 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ5x32(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ5x48 computes nblk blocks of 5 rows × 48 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ5x48(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ6x16 computes nblk blocks of 6 rows × 16 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ6x16(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ6x32 computes nblk blocks of 6 rows × 32 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ6x32(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ6x48 computes nblk blocks of 6 rows × 48 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ6x48(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ7x16 computes nblk blocks of 7 rows × 16 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ7x16(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ7x32 computes nblk blocks of 7 rows × 32 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ7x32(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ7x48 computes nblk blocks of 7 rows × 48 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ7x48(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ8x16 computes nblk blocks of 8 rows × 16 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ8x16(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ8x32 computes nblk blocks of 8 rows × 32 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ8x32(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ8x48 computes nblk blocks of 8 rows × 48 columns of C as the
+// AVX2 kernels do, writing only the lanes of the last 16-column vector
+// selected by mask (bit j: column j of that vector).
+//
+//go:noescape
+func gemmKernelZ8x48(k int, a *float32, rs int, ks int, as int, b *float32, bks int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, mask int)
+
+// gemmKernelZ1x19 computes nblk blocks of 1 rows × 19 columns of C = alpha·A·Bᵀ + beta·C
+// (mode as for the other kernels). Row r, step p of block i of A is at
+// a[(i·1 + r)·lda + p]. Columns 0..15 come from the packed panel, step p
+// at b[p·bks]; column 16+d from bt[d·ldb + p], d < 3, as a dot product
+// (tail: the lane mask of the last k mod 16 steps).
+//
+//go:noescape
+func gemmKernelZ1x19(k int, a *float32, lda int, b *float32, bks int, bt *float32, ldb int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, tail int)
+
+// gemmKernelZ2x19 computes nblk blocks of 2 rows × 19 columns of C = alpha·A·Bᵀ + beta·C
+// (mode as for the other kernels). Row r, step p of block i of A is at
+// a[(i·2 + r)·lda + p]. Columns 0..15 come from the packed panel, step p
+// at b[p·bks]; column 16+d from bt[d·ldb + p], d < 3, as a dot product
+// (tail: the lane mask of the last k mod 16 steps).
+//
+//go:noescape
+func gemmKernelZ2x19(k int, a *float32, lda int, b *float32, bks int, bt *float32, ldb int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, tail int)
+
+// gemmKernelZ3x19 computes nblk blocks of 3 rows × 19 columns of C = alpha·A·Bᵀ + beta·C
+// (mode as for the other kernels). Row r, step p of block i of A is at
+// a[(i·3 + r)·lda + p]. Columns 0..15 come from the packed panel, step p
+// at b[p·bks]; column 16+d from bt[d·ldb + p], d < 3, as a dot product
+// (tail: the lane mask of the last k mod 16 steps).
+//
+//go:noescape
+func gemmKernelZ3x19(k int, a *float32, lda int, b *float32, bks int, bt *float32, ldb int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, tail int)
+
+// gemmKernelZ4x19 computes nblk blocks of 4 rows × 19 columns of C = alpha·A·Bᵀ + beta·C
+// (mode as for the other kernels). Row r, step p of block i of A is at
+// a[(i·4 + r)·lda + p]. Columns 0..15 come from the packed panel, step p
+// at b[p·bks]; column 16+d from bt[d·ldb + p], d < 3, as a dot product
+// (tail: the lane mask of the last k mod 16 steps).
+//
+//go:noescape
+func gemmKernelZ4x19(k int, a *float32, lda int, b *float32, bks int, bt *float32, ldb int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, tail int)
+
+// gemmKernelZ5x19 computes nblk blocks of 5 rows × 19 columns of C = alpha·A·Bᵀ + beta·C
+// (mode as for the other kernels). Row r, step p of block i of A is at
+// a[(i·5 + r)·lda + p]. Columns 0..15 come from the packed panel, step p
+// at b[p·bks]; column 16+d from bt[d·ldb + p], d < 3, as a dot product
+// (tail: the lane mask of the last k mod 16 steps).
+//
+//go:noescape
+func gemmKernelZ5x19(k int, a *float32, lda int, b *float32, bks int, bt *float32, ldb int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, tail int)
+
+// gemmPackN48 copies dst[q·ps + p·48 + j] = b[p·ldb + q·48 + j] for p < kc, q < np, j < 48.
+//
+//go:noescape
+func gemmPackN48(kc int, np int, b *float32, ldb int, dst *float32, ps int)
+
+// gemmPackA8 copies dst[i·bs + p·8 + r] = a[p·lda + i·8 + r] for p < kc and
+// either i < nb, r < 8 or i = nb, r < rest.
+//
+//go:noescape
+func gemmPackA8(kc int, nb int, rest int, a *float32, lda int, dst *float32, bs int)

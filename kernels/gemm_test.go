@@ -267,12 +267,28 @@ func checkGemmAgainstReference(t *testing.T, r *rand.Rand, name string, transA, 
 	}
 }
 
-func TestSgemmAcceleratedMatchesGeneric(t *testing.T) {
-	s := underTest(t)
-	if s == nil {
-		return // the generic twins were checked against float64 above
+// gemmSetsUnderTest lists every assembly GEMM set this CPU can run, not only
+// the one dispatch picks (on AVX-512 CPUs the AVX2 set still has to be
+// right), plus test-only sets that force code paths dispatch avoids for
+// some shapes (gemmForcedSets, per architecture). Empty when there is no
+// assembly: then only the generic twins are checked, against float64.
+func gemmSetsUnderTest(t testing.TB) []*implementation {
+	sets := append(asmSets(), gemmForcedSets()...)
+	if len(sets) == 0 {
+		t.Logf("no accelerated kernels in this build (%s); checking the generic twins only", Backend())
 	}
-	t.Logf("checking the %s GEMMs against the generic twins", s.name)
+	return sets
+}
+
+func TestSgemmAcceleratedMatchesGeneric(t *testing.T) {
+	for _, s := range gemmSetsUnderTest(t) {
+		t.Run(s.name, func(t *testing.T) { checkSgemmOddShapes(t, s) })
+	}
+}
+
+// checkSgemmOddShapes compares s's GEMMs with the generic twins on odd
+// shapes, scalars, paddings and misalignments.
+func checkSgemmOddShapes(t *testing.T, s *implementation) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for form, fm := range gemmForms {
 		t.Run(fm.name, func(t *testing.T) {
@@ -321,6 +337,24 @@ func TestSgemmAcceleratedMatchesGeneric(t *testing.T) {
 				g.padB = (64 - bc%64) % 64
 				run(g)
 			}
+			// The same for A: TN's Aᵀ, which the AVX-512 tile reads in place
+			// unless its rows are a multiple of 256 bytes apart, then packs.
+			for _, sh := range [][3]int{{5, 17, 9}, {19, 48, 40}, {97, 100, 300}, {19, 96, 600}} {
+				g := next(sh[0], sh[1], sh[2])
+				ac := sh[2]
+				if fm.transA {
+					ac = sh[0]
+				}
+				g.padA = (64 - ac%64) % 64
+				run(g)
+			}
+			// The heads' 19 columns (NT runs them through a kernel of its own on
+			// AVX-512): every row tail, k tails around 16, several k blocks.
+			for _, m := range []int{1, 2, 3, 4, 6, 9, 97} {
+				for _, k := range []int{1, 15, 16, 17, 96, 300} {
+					run(next(m, 19, k))
+				}
+			}
 			// Large: several k blocks, many panels and row blocks.
 			run(next(largeSize, 31, largeSize))
 			run(next(17, largeSize, 600))
@@ -330,20 +364,18 @@ func TestSgemmAcceleratedMatchesGeneric(t *testing.T) {
 }
 
 func TestSgemmModelShapes(t *testing.T) {
-	s := underTest(t)
-	if s == nil {
-		return
-	}
-	r := rand.New(rand.NewPCG(5, 6))
-	shapes := gemmModelShapes()
-	for form, fm := range gemmForms {
-		for x, sh := range shapes[fm.name] {
-			for y, beta := range gemmBetas {
-				if sh[0]*sh[1]*sh[2] > 50_000_000 && y != x%len(gemmBetas) {
-					continue // the largest shapes get one beta each, to keep the test quick
+	for _, s := range gemmSetsUnderTest(t) {
+		r := rand.New(rand.NewPCG(5, 6))
+		shapes := gemmModelShapes()
+		for form, fm := range gemmForms {
+			for x, sh := range shapes[fm.name] {
+				for y, beta := range gemmBetas {
+					if sh[0]*sh[1]*sh[2] > 50_000_000 && y != x%len(gemmBetas) {
+						continue // the largest shapes get one beta each, to keep the test quick
+					}
+					g := gemmCase{m: sh[0], n: sh[1], k: sh[2], alpha: gemmAlphas[(x+y)%2], beta: beta, shift: (x + y) % 4}
+					checkGemmCase(t, r, form, s, g)
 				}
-				g := gemmCase{m: sh[0], n: sh[1], k: sh[2], alpha: gemmAlphas[(x+y)%2], beta: beta, shift: (x + y) % 4}
-				checkGemmCase(t, r, form, s, g)
 			}
 		}
 	}
@@ -352,8 +384,8 @@ func TestSgemmModelShapes(t *testing.T) {
 // TestSgemmPageEdge puts A, B and C flush against an unmapped page, so a
 // kernel that touches a single element past any of them faults.
 func TestSgemmPageEdge(t *testing.T) {
-	s := underTest(t)
-	if s == nil {
+	sets := gemmSetsUnderTest(t)
+	if len(sets) == 0 {
 		return
 	}
 	if runtime.GOOS != "linux" {
@@ -377,23 +409,25 @@ func TestSgemmPageEdge(t *testing.T) {
 		}
 		return out
 	}
-	for _, fm := range gemmForms {
-		for _, sh := range [][3]int{{5, 3, 9}, {6, 19, 13}, {9, 13, 1}, {7, 47, 33}, {1, 1, 1}, {13, 25, 17}} {
-			m, n, k := sh[0], sh[1], sh[2]
-			ar, ac, br, bc := m, k, k, n
-			if fm.transA {
-				ar, ac = k, m
-			}
-			if fm.transB {
-				br, bc = n, k
-			}
-			a, b := flushEnd(ar*ac), flushEnd(br*bc)
-			for _, beta := range gemmBetas {
-				c := flushEnd(m * n)
-				want := append([]float32(nil), c...)
-				fm.pick(&generic)(m, n, k, 1, a, ac, b, bc, beta, want, n)
-				fm.pick(s)(m, n, k, 1, a, ac, b, bc, beta, c, n)
-				requireClose(t, fmt.Sprintf("%s %v beta %g", fm.name, sh, beta), c, want, 1e-5, 1e-6*float64(k+1)+1e-6)
+	for _, s := range sets {
+		for _, fm := range gemmForms {
+			for _, sh := range [][3]int{{5, 3, 9}, {6, 19, 13}, {9, 13, 1}, {7, 47, 33}, {1, 1, 1}, {13, 25, 17}, {9, 48, 5}, {3, 61, 7}} {
+				m, n, k := sh[0], sh[1], sh[2]
+				ar, ac, br, bc := m, k, k, n
+				if fm.transA {
+					ar, ac = k, m
+				}
+				if fm.transB {
+					br, bc = n, k
+				}
+				a, b := flushEnd(ar*ac), flushEnd(br*bc)
+				for _, beta := range gemmBetas {
+					c := flushEnd(m * n)
+					want := append([]float32(nil), c...)
+					fm.pick(&generic)(m, n, k, 1, a, ac, b, bc, beta, want, n)
+					fm.pick(s)(m, n, k, 1, a, ac, b, bc, beta, c, n)
+					requireClose(t, fmt.Sprintf("%s %s %v beta %g", s.name, fm.name, sh, beta), c, want, 1e-5, 1e-6*float64(k+1)+1e-6)
+				}
 			}
 		}
 	}
@@ -436,9 +470,9 @@ func FuzzSgemm(f *testing.F) {
 	f.Add(uint8(1), uint8(1), uint8(1), uint8(1), uint8(0), uint8(0), uint8(0), uint8(3), float32(1), float32(-1))
 	f.Add(uint8(0), uint8(33), uint8(47), uint8(0), uint8(2), uint8(2), uint8(2), uint8(0), float32(1), float32(0.5))
 	f.Fuzz(func(t *testing.T, form, m, n, k, padA, padB, padC, shift uint8, alpha, beta float32) {
-		s := underTest(t)
-		if s == nil {
-			s = &generic // still exercises the guards and NaN handling
+		sets := gemmSetsUnderTest(t)
+		if len(sets) == 0 {
+			sets = []*implementation{&generic} // still exercises the guards and NaN handling
 		}
 		finite := func(v float32) float32 {
 			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) || math.Abs(float64(v)) > 1e3 {
@@ -448,8 +482,10 @@ func FuzzSgemm(f *testing.F) {
 		}
 		g := gemmCase{m: int(m), n: int(n), k: int(k) * 3, padA: int(padA % 9), padB: int(padB % 9), padC: int(padC % 9),
 			shift: int(shift % 4), alpha: finite(alpha), beta: finite(beta)}
-		r := rand.New(rand.NewPCG(uint64(m)<<16|uint64(n)<<8|uint64(k), uint64(form)))
-		checkGemmCase(t, r, int(form%3), s, g)
+		for _, s := range sets {
+			r := rand.New(rand.NewPCG(uint64(m)<<16|uint64(n)<<8|uint64(k), uint64(form)))
+			checkGemmCase(t, r, int(form%3), s, g)
+		}
 	})
 }
 

@@ -1,5 +1,5 @@
-// Command gemm generates the AVX2+FMA single-precision GEMM kernels of package
-// kernels (kernels/gemm_amd64.s and its Go stubs) with avo. Run it through
+// Command gemm generates the AVX2+FMA and AVX-512 single-precision GEMM
+// kernels of package kernels (kernels/gemm_amd64.s and its Go stubs) with avo. Run it through
 // `go generate ./kernels/` from the repository root; see kernels/gemm_generate.go
 // and, for the loops around these routines, kernels/gemm_amd64.go.
 //
@@ -13,6 +13,10 @@
 //     columns of C (nv vectors, the last through a mask).
 //   - gemmPackN: copies a kc×(24·np) block of a row-major B into np panels.
 //   - gemmPackA4: packs TN's Aᵀ in blocks of 4 columns, 4 values per step of k.
+//   - gemmKernelZ{1..8}x{16,32,48}, gemmPackN48, gemmPackA8: the AVX-512
+//     tile, up to 8 rows × 3 ZMM vectors (avx512.go).
+//   - gemmKernelZ{1..5}x19: NT for 19 columns, 16 by broadcasts and 3 as
+//     dot products (heads.go).
 //   - gemmPackT8: transposes up to 8 rows × kc8 columns of B (NT) into 8
 //     columns of a panel, filling missing rows with zeros.
 package main
@@ -41,9 +45,19 @@ func main() {
 		kernel(mr, false)
 		kernel(mr, true)
 	}
-	packN()
-	packA4()
+	packN(nr)
+	packA(4)
 	packT()
+	for mr := 1; mr <= mrZ; mr++ {
+		for nv := 1; nv <= nvZ; nv++ {
+			kernelZ(mr, nv)
+		}
+	}
+	for mr := 1; mr <= mrH; mr++ {
+		kernelHeads(mr)
+	}
+	packN(nrZ)
+	packA(mrZ)
 	Generate()
 }
 
@@ -275,15 +289,20 @@ func mustAddr(c gotypes.Component) Mem {
 	return b.Addr
 }
 
-// packN copies kc rows of np panels of 24 floats from a row-major B into
-// np panels, reading B row by row.
-func packN() {
-	TEXT("gemmPackN", NOSPLIT, "func(kc, np int, b *float32, ldb int, dst *float32, ps int)")
+// packN copies kc rows of np panels of w floats (24 with YMM or 48 with ZMM
+// moves) from a row-major B into np panels, reading B row by row.
+func packN(w int) {
+	name := "gemmPackN"
+	if w != nr {
+		name = fmt.Sprintf("gemmPackN%d", w)
+	}
+	TEXT(name, NOSPLIT, "func(kc, np int, b *float32, ldb int, dst *float32, ps int)")
 	Pragma("noescape")
-	Doc("gemmPackN copies dst[q·ps + p·24 + j] = b[p·ldb + q·24 + j] for p < kc, q < np, j < 24.")
+	Doc(fmt.Sprintf("%s copies dst[q·ps + p·%d + j] = b[p·ldb + q·%d + j] for p < kc, q < np, j < %d.", name, w, w, w))
+	l := func(s string) string { return name + "_" + s }
 	kc := Load(Param("kc"), GP64())
 	TESTQ(kc, kc)
-	JZ(LabelRef("packN_done"))
+	JZ(LabelRef(l("done")))
 	b := Load(Param("b"), GP64())
 	ldb := Load(Param("ldb"), GP64())
 	SHLQ(U8(2), ldb)
@@ -294,47 +313,54 @@ func packN() {
 	pf := GP64() // prefetch distance in bytes
 	MOVQ(ldb, pf)
 	SHLQ(U8(prefetchShift), pf)
-	var y [nvec]VecVirtual
-	for v := range y {
-		y[v] = YMM()
+	vbytes, vec := 32, YMM
+	if w == nrZ {
+		vbytes, vec = 64, ZMM
 	}
-	Label("packN_row")
+	y := make([]VecVirtual, 4*w/vbytes)
+	for v := range y {
+		y[v] = vec()
+	}
+	Label(l("row"))
 	MOVQ(b, src)
 	MOVQ(dst, d)
 	Load(Param("np"), q)
-	Label("packN_panel")
-	PREFETCHT0(Mem{Base: src, Index: pf, Scale: 1})
-	PREFETCHT0(Mem{Base: src, Index: pf, Scale: 1, Disp: 64})
-	for v := range y {
-		VMOVUPS(Mem{Base: src, Disp: 32 * v}, y[v])
+	Label(l("panel"))
+	for off := 0; off < 4*w; off += 64 {
+		PREFETCHT0(Mem{Base: src, Index: pf, Scale: 1, Disp: off})
 	}
 	for v := range y {
-		VMOVUPS(y[v], Mem{Base: d, Disp: 32 * v})
+		VMOVUPS(Mem{Base: src, Disp: vbytes * v}, y[v])
 	}
-	ADDQ(U8(rowB), src)
+	for v := range y {
+		VMOVUPS(y[v], Mem{Base: d, Disp: vbytes * v})
+	}
+	ADDQ(U8(4*w), src)
 	ADDQ(ps, d)
 	DECQ(q)
-	JNZ(LabelRef("packN_panel"))
+	JNZ(LabelRef(l("panel")))
 	ADDQ(ldb, b)
-	ADDQ(U8(rowB), dst)
+	ADDQ(U8(4*w), dst)
 	DECQ(kc)
-	JNZ(LabelRef("packN_row"))
-	Label("packN_done")
+	JNZ(LabelRef(l("row")))
+	Label(l("done"))
 	VZEROUPPER()
 	RET()
 }
 
-// packA4 packs TN's Aᵀ in blocks of 4 columns so that each block's 4 values
-// of a step of k are adjacent; a last block of rest < 4 columns is copied
-// element by element.
-func packA4() {
-	TEXT("gemmPackA4", NOSPLIT, "func(kc, nb, rest int, a *float32, lda int, dst *float32, bs int)")
+// packA packs TN's Aᵀ in blocks of w (4 or 8) columns so that each block's
+// w values of a step of k are adjacent; a last block of rest < w columns is
+// copied element by element.
+func packA(w int) {
+	name := fmt.Sprintf("gemmPackA%d", w)
+	TEXT(name, NOSPLIT, "func(kc, nb, rest int, a *float32, lda int, dst *float32, bs int)")
 	Pragma("noescape")
-	Doc("gemmPackA4 copies dst[i·bs + p·4 + r] = a[p·lda + i·4 + r] for p < kc and",
-		"either i < nb, r < 4 or i = nb, r < rest.")
+	Doc(fmt.Sprintf("%s copies dst[i·bs + p·%d + r] = a[p·lda + i·%d + r] for p < kc and", name, w, w),
+		fmt.Sprintf("either i < nb, r < %d or i = nb, r < rest.", w))
+	l := func(s string) string { return name + "_" + s }
 	kc := Load(Param("kc"), GP64())
 	TESTQ(kc, kc)
-	JZ(LabelRef("packA_done"))
+	JZ(LabelRef(l("done")))
 	a := Load(Param("a"), GP64())
 	lda := Load(Param("lda"), GP64())
 	SHLQ(U8(2), lda)
@@ -345,38 +371,44 @@ func packA4() {
 	pf := GP64() // prefetch distance in bytes
 	MOVQ(lda, pf)
 	SHLQ(U8(prefetchShift), pf)
-	x := XMM()
-	Label("packA_row")
+	x, y := XMM(), XMM() // y: a block's w values
+	if w == 8 {
+		y = YMM()
+	}
+	Label(l("row"))
 	MOVQ(a, src)
 	MOVQ(dst, d)
 	Load(Param("nb"), i)
 	TESTQ(i, i)
-	JZ(LabelRef("packA_rest"))
-	Label("packA_block")
+	JZ(LabelRef(l("rest")))
+	Label(l("block"))
 	PREFETCHT0(Mem{Base: src, Index: pf, Scale: 1})
-	VMOVUPS(Mem{Base: src}, x)
-	VMOVUPS(x, Mem{Base: d})
-	ADDQ(U8(16), src)
+	VMOVUPS(Mem{Base: src}, y)
+	VMOVUPS(y, Mem{Base: d})
+	ADDQ(U8(4*w), src)
 	ADDQ(bs, d)
 	DECQ(i)
-	JNZ(LabelRef("packA_block"))
-	Label("packA_rest")
+	JNZ(LabelRef(l("block")))
+	Label(l("rest"))
 	Load(Param("rest"), i)
 	TESTQ(i, i)
-	JZ(LabelRef("packA_next"))
-	Label("packA_elem")
+	JZ(LabelRef(l("next")))
+	Label(l("elem"))
 	VMOVSS(Mem{Base: src}, x)
 	VMOVSS(x, Mem{Base: d})
 	ADDQ(U8(4), src)
 	ADDQ(U8(4), d)
 	DECQ(i)
-	JNZ(LabelRef("packA_elem"))
-	Label("packA_next")
+	JNZ(LabelRef(l("elem")))
+	Label(l("next"))
 	ADDQ(lda, a)
-	ADDQ(U8(16), dst)
+	ADDQ(U8(4*w), dst)
 	DECQ(kc)
-	JNZ(LabelRef("packA_row"))
-	Label("packA_done")
+	JNZ(LabelRef(l("row")))
+	Label(l("done"))
+	if w == 8 {
+		VZEROUPPER()
+	}
 	RET()
 }
 

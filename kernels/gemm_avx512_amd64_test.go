@@ -1,0 +1,103 @@
+//go:build !purego
+
+package kernels
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/klauspost/cpuid/v2"
+	"github.com/stretchr/testify/require"
+)
+
+// gemmForcedSets: on AVX-512 CPUs, a set whose NN and TN always run the ZMM
+// tile, so that its narrow and masked kernels (n mod 16 in 1..8, which
+// dispatch leaves to the AVX2 tile) are tested too.
+func gemmForcedSets() []*implementation {
+	if !cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512VL) {
+		return nil
+	}
+	s := generic
+	s.name = "avx512-tile-only"
+	s.sgemmNN = func(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+		gemmRun(&gemmTileAVX512, gemmNN, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	}
+	s.sgemmTN = func(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+		gemmRun(&gemmTileAVX512, gemmTN, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	}
+	s.sgemmNT = sgemmNTAVX2
+	return []*implementation{&s}
+}
+
+// TestAVX512Dispatch: where the CPU has AVX-512 the avx512 set is chosen
+// (unless forced generic), and it differs from the avx2 set in the GEMMs.
+func TestAVX512Dispatch(t *testing.T) {
+	sets := asmSets()
+	if !cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512VL) {
+		for _, s := range sets {
+			require.NotEqual(t, "avx512", s.name)
+		}
+		t.Skip("no AVX512F+VL on this CPU")
+	}
+	require.Len(t, sets, 2)
+	avx2, avx512 := sets[0], sets[1]
+	require.Equal(t, "avx2", avx2.name)
+	require.Equal(t, "avx512", avx512.name)
+	require.Equal(t, "avx512", accelerated.name)
+	require.Equal(t, funcAddr(sgemmNNAVX512), funcAddr(avx512.sgemmNN))
+	require.Equal(t, funcAddr(sgemmNTAVX512), funcAddr(avx512.sgemmNT))
+	require.Equal(t, funcAddr(sgemmTNAVX512), funcAddr(avx512.sgemmTN))
+	require.Equal(t, funcAddr(avx2.adam), funcAddr(avx512.adam))
+	// The 19 heads pad less in 24-column AVX2 panels; 96 and 288 fill ZMM ones.
+	require.False(t, gemmZWins(19))
+	require.True(t, gemmZWins(96))
+	require.True(t, gemmZWins(288))
+}
+
+// TestSgemmZTileEveryKernel runs each ZMM kernel (rows 1..8, 1..3 vectors,
+// masked or not) against the generic twins: every m up to 17 with A in place
+// (NN, TN) and packed (TN with 256-byte rows), every kind of last panel.
+func TestSgemmZTileEveryKernel(t *testing.T) {
+	forced := gemmForcedSets()
+	if len(forced) == 0 {
+		t.Skip("no AVX512F+VL on this CPU")
+	}
+	r := rand.New(rand.NewPCG(13, 14))
+	i := 0
+	for _, form := range []int{0, 2} { // NN, TN
+		for m := 1; m <= 17; m++ {
+			for _, n := range []int{5, 16, 20, 37, 48, 53, 96} {
+				for _, k := range []int{1, 6, 9} {
+					i++
+					g := gemmCase{m: m, n: n, k: k, padA: i % 3, padB: (i / 3) % 2, padC: i % 5, shift: i % 4,
+						alpha: gemmAlphas[i%2], beta: gemmBetas[(i/2)%3]}
+					checkGemmCase(t, r, form, forced[0], g)
+					if form == 2 {
+						// Aᵀ's rows 256 bytes apart: packed, not read in place.
+						g.padA = 64 - m
+						checkGemmCase(t, r, form, forced[0], g)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSgemmHeadsEveryKernel runs the 19-column NT kernels (rows 1..5, k
+// chunks of 16 and masked tails, several k blocks) against the generic twins.
+func TestSgemmHeadsEveryKernel(t *testing.T) {
+	sets := asmSets()
+	if len(sets) < 2 {
+		t.Skip("no AVX512F+VL on this CPU")
+	}
+	r := rand.New(rand.NewPCG(15, 16))
+	i := 0
+	for _, m := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 64, 97} {
+		for _, k := range []int{1, 7, 8, 15, 16, 17, 31, 33, 96, 257, 300} {
+			i++
+			g := gemmCase{m: m, n: 19, k: k, padA: i % 3, padB: (i / 3) % 3, padC: i % 4, shift: i % 4,
+				alpha: gemmAlphas[i%2], beta: gemmBetas[(i/2)%3]}
+			checkGemmCase(t, r, 1, sets[1], g)
+		}
+	}
+}

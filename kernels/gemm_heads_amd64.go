@@ -1,0 +1,66 @@
+//go:build !purego
+
+package kernels
+
+// NT with 19 columns (the policy heads, V+1 = 19) on AVX-512: each block of
+// 5 rows runs gemmKernelZ<mr>x19 (../asm/gemm/heads.go), which computes
+// columns 0..15 by broadcasts against a packed panel of Bᵀ and columns
+// 16..18 as dot products of A's rows with B's rows, both contiguous in k.
+// The AVX2 tile pads 19 columns to 24 and cannot pass 79% of peak there.
+
+const gemmMRH = 5 // rows per block of the heads kernel
+
+// gemmKernelsH[mr-1] is the heads kernel for blocks of mr rows.
+var gemmKernelsH = [gemmMRH]func(k int, a *float32, lda int, b *float32, bks int, bt *float32, ldb int, c *float32, ldc, nblk int, alpha, beta float32, mode int, tail int){
+	gemmKernelZ1x19, gemmKernelZ2x19, gemmKernelZ3x19, gemmKernelZ4x19, gemmKernelZ5x19,
+}
+
+func sgemmNTAVX512(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if n != 19 || k == 0 {
+		gemmRun(&gemmTileAVX2, gemmNT, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	s := gemmScratchFree.get()
+	gemmHeads(s.b[:], m, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	gemmScratchFree.put(s)
+}
+
+// gemmHeads runs C = alpha·A·Bᵀ + beta·C for n = 19 in blocks of k, with
+// bbuf holding the packed panel of Bᵀ's first 16 columns.
+func gemmHeads(bbuf []float32, m, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	kcStep := gemmKCStep(k, gemmKC)
+	full, rest := m/gemmMRH, m%gemmMRH
+	for pc := 0; pc < k; pc += kcStep {
+		kc := min(kcStep, k-pc)
+		bt := beta
+		if pc > 0 {
+			bt = 1 // later k blocks accumulate onto the first
+		}
+		mode := gemmMode(alpha, bt)
+		gemmPackBT16(bbuf, kc, b[pc:], ldb)
+		tail := 1<<(kc%16) - 1
+		dots := &b[16*ldb+pc]
+		if full > 0 {
+			gemmKernelsH[gemmMRH-1](kc, &a[pc], lda, &bbuf[0], gemmNR, dots, ldb, &c[0], ldc, full, alpha, bt, mode, tail)
+		}
+		if rest > 0 {
+			i := full * gemmMRH
+			gemmKernelsH[rest-1](kc, &a[i*lda+pc], lda, &bbuf[0], gemmNR, dots, ldb, &c[i*ldc], ldc, 1, alpha, bt, mode, tail)
+		}
+	}
+}
+
+// gemmPackBT16 packs the first 16 rows of B (NT), columns [0, kc), as
+// columns 0..15 of a 24-wide panel: bbuf[p·24 + j] = b[j·ldb + p].
+func gemmPackBT16(bbuf []float32, kc int, b []float32, ldb int) {
+	kc8 := kc &^ 7
+	if kc8 > 0 {
+		gemmPackT8(kc8, &b[0], ldb, 8, &bbuf[0])
+		gemmPackT8(kc8, &b[8*ldb], ldb, 8, &bbuf[8])
+	}
+	for p := kc8; p < kc; p++ {
+		for j := 0; j < 16; j++ {
+			bbuf[p*gemmNR+j] = b[j*ldb+p]
+		}
+	}
+}
