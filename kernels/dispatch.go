@@ -3,6 +3,7 @@ package kernels
 import (
 	"fmt"
 	"os"
+	"strings"
 )
 
 // implementation is one complete set of kernels. Dispatch swaps the whole set
@@ -49,15 +50,41 @@ var accelerated = accelerate()
 // impl is the set in use, chosen once at start-up.
 var impl = choose()
 
-// EnvKernels is the environment variable that forces a backend:
-// "generic" forces the Go twins; anything else (or unset) picks the fastest.
+// EnvKernels is the environment variable that picks a backend: "generic"
+// forces the Go twins, the name of another set this CPU supports picks that
+// set (e.g. "avx2" on an AVX-512 machine, to reproduce an AVX2 run bit for
+// bit); unset picks the fastest. CheckRequest reports a name that is not
+// available.
 const EnvKernels = "SIMDRL_KERNELS"
 
 func choose() implementation {
-	if accelerated != nil && os.Getenv(EnvKernels) != "generic" {
+	want := os.Getenv(EnvKernels)
+	if want == "generic" {
+		return generic
+	}
+	for _, s := range asmSets() {
+		if s.name == want {
+			return *s
+		}
+	}
+	if accelerated != nil {
 		return *accelerated
 	}
 	return generic
+}
+
+// CheckRequest returns an error when SIMDRL_KERNELS names a backend that
+// this build and CPU do not offer (the fastest one runs instead).
+func CheckRequest() error {
+	want := os.Getenv(EnvKernels)
+	if want == "" || want == Backend() {
+		return nil
+	}
+	offer := []string{"generic"}
+	for _, s := range asmSets() {
+		offer = append(offer, s.name)
+	}
+	return fmt.Errorf("%s=%s is not available on this machine (it offers %s)", EnvKernels, want, strings.Join(offer, ", "))
 }
 
 // Backend names the kernel set in use: "generic", "avx2", "avx512" (the

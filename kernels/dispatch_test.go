@@ -60,6 +60,24 @@ func TestRequiredBackendIsInUse(t *testing.T) {
 // neon cover every slot.
 var stillGeneric = map[string][]string{}
 
+// TestCheckRequest: the backend in use is always a valid request; a name
+// this machine does not offer is reported with what it does offer.
+func TestCheckRequest(t *testing.T) {
+	t.Setenv(EnvKernels, Backend())
+	require.NoError(t, CheckRequest())
+	t.Setenv(EnvKernels, "")
+	require.NoError(t, CheckRequest())
+	t.Setenv(EnvKernels, "no-such-backend")
+	require.ErrorContains(t, CheckRequest(), "SIMDRL_KERNELS=no-such-backend is not available on this machine (it offers generic")
+	// Every set this CPU supports can be picked by name.
+	for _, s := range asmSets() {
+		t.Setenv(EnvKernels, s.name)
+		require.Equal(t, s.name, choose().name)
+	}
+	t.Setenv(EnvKernels, "generic")
+	require.Equal(t, "generic", choose().name)
+}
+
 func TestForcedGeneric(t *testing.T) {
 	if os.Getenv(EnvKernels) == "generic" {
 		require.Equal(t, "generic", Backend())

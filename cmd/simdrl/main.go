@@ -16,6 +16,7 @@ import (
 
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/gpu"
+	"github.com/simdrl/simdrl/kernels"
 	"github.com/simdrl/simdrl/trainer"
 )
 
@@ -43,6 +44,9 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		return 0
 	}
 	if err != nil {
+		return usage("%v", err)
+	}
+	if err := kernels.CheckRequest(); err != nil {
 		return usage("%v", err)
 	}
 	if cfg.Device == "cuda" {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/gpu"
+	"github.com/simdrl/simdrl/kernels"
 	"github.com/stretchr/testify/require"
 )
 
@@ -46,6 +47,16 @@ func TestCudaWithoutGPUIsAClearError(t *testing.T) {
 	require.Equal(t, 2, code)
 	require.Regexp(t, `^simdrl: -device cuda: gpu: .+\n$`, stderr)
 	require.Empty(t, out, "nothing may run on the CPU instead")
+}
+
+// SIMDRL_KERNELS naming a backend this machine does not offer is a one-line
+// usage error, not a silent switch to another backend.
+func TestUnavailableKernelsAreAClearError(t *testing.T) {
+	t.Setenv(kernels.EnvKernels, "no-such-backend")
+	code, out, stderr := runCLI("-updates", "1")
+	require.Equal(t, 2, code)
+	require.Regexp(t, `^simdrl: SIMDRL_KERNELS=no-such-backend is not available on this machine \(it offers generic.*\)\n$`, stderr)
+	require.Empty(t, out)
 }
 
 func TestHelpListsEveryFlagWithDefaults(t *testing.T) {
