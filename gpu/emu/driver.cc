@@ -1,0 +1,180 @@
+// driver.cc: a CPU stand-in for the CUDA driver library (libcuda.so.1), for
+// testing gpu/ on machines without a GPU. It implements the ~20 driver calls
+// gpu/driver.go makes: memory is host memory, a "module" is the table of
+// kernels compiled into this library from gpu/kernels/*.cu (the PTX handed to
+// cuModuleLoadDataEx is ignored), and cuLaunchKernel runs every block in turn,
+// each CUDA thread a fiber. Slow, exact in control flow and synchronisation,
+// float math from the C library instead of CUDA's (results agree with a GPU to
+// rounding, not bit for bit), and blind to races (fibers interleave only at
+// barriers: compute-sanitizer's racecheck on a GPU covers those).
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <ucontext.h>
+
+#include "emu.h"
+
+dim3 threadIdx, blockIdx, blockDim, gridDim;
+char *simdrl_emu_smem;
+
+// The kernels, rewritten by build.sh (dynamic shared memory) into emu_src/.
+#include "emu_src/backward.cu"
+#include "emu_src/env.cu"
+#include "emu_src/optim.cu"
+#include "emu_src/rollout.cu"
+#include "emu_src/tasks.cu"
+
+// A kernel: its name and a call that unpacks cuLaunchKernel's parameter
+// pointers into the function's argument types.
+struct Kernel {
+    std::function<void(void **)> call;
+};
+
+template <typename... A, std::size_t... I> static void invoke(void (*f)(A...), void **p, std::index_sequence<I...>) {
+    f(*static_cast<std::remove_cv_t<std::remove_reference_t<A>> *>(p[I])...);
+}
+template <typename... A> static Kernel kernel(void (*f)(A...)) {
+    return Kernel{[f](void **p) { invoke(f, p, std::index_sequence_for<A...>{}); }};
+}
+
+#define K(name) {#name, kernel(name)}
+static const std::map<std::string, Kernel> kernels = {
+    K(simdrl_draw_tasks),    K(simdrl_action_uniforms), K(simdrl_env_score),     K(simdrl_derive),         K(simdrl_rollout_e1),
+    K(simdrl_rollout_e2),    K(simdrl_rollout_e4),      K(simdrl_rollout_e8),    K(simdrl_backward_e1),    K(simdrl_backward_e2),
+    K(simdrl_backward_e4),   K(simdrl_backward_e8),     K(simdrl_gemm_tn_m96),   K(simdrl_gemm_tn_m32),    K(simdrl_sum_slabs),
+    K(simdrl_token_partial), K(simdrl_h0_partial),      K(simdrl_input_grads),   K(simdrl_sumsq_partial),  K(simdrl_finish),
+    K(simdrl_adam),
+};
+
+// A block's CUDA threads are fibers (ucontext) on the calling OS thread: the
+// scheduler resumes each in turn until it reaches __syncthreads() or returns,
+// and starts the next round when every fiber has; so a barrier is a round,
+// exactly as CUDA defines it, and a switch costs a function call, not a trip
+// through the OS scheduler.
+static ucontext_t scheduler;
+static std::vector<ucontext_t> fibers;
+static std::vector<std::unique_ptr<char[]>> stacks;
+static std::vector<char> finished;
+static unsigned running;
+static const Kernel *current_kernel;
+static void **current_params;
+static const std::size_t stack_bytes = 256 << 10;
+
+void __syncthreads() { swapcontext(&fibers[running], &scheduler); }
+
+static void fiber_main() {
+    current_kernel->call(current_params);
+    finished[running] = 1;
+    // returning resumes uc_link, the scheduler
+}
+
+typedef int CUresult;
+enum { OK = 0, INVALID_VALUE = 1, NOT_FOUND = 500, LAUNCH_FAILED = 719 };
+
+extern "C" {
+CUresult cuInit(unsigned) { return OK; }
+CUresult cuDriverGetVersion(int *v) { *v = 13000; return OK; }
+CUresult cuDeviceGetCount(int *n) { *n = 1; return OK; }
+CUresult cuDeviceGet(int *d, int i) { *d = i; return i == 0 ? OK : INVALID_VALUE; }
+CUresult cuDeviceGetName(char *s, int n, int) { snprintf(s, n, "simdrl CPU emulator (not a GPU)"); return OK; }
+// The attributes gpu/driver.go asks for, as an H200 reports them, so that the
+// tile plans are the ones a real run uses.
+CUresult cuDeviceGetAttribute(int *v, int attr, int) {
+    switch (attr) {
+    case 16: *v = 132; return OK;      // multiprocessors
+    case 75: *v = 9; return OK;        // compute capability major
+    case 76: *v = 0; return OK;        // minor
+    case 97: *v = 232448; return OK;   // shared memory a block may opt in to
+    }
+    return INVALID_VALUE;
+}
+CUresult cuDeviceTotalMem_v2(size_t *b, int) { *b = size_t(8) << 30; return OK; }
+CUresult cuCtxCreate_v2(void **c, unsigned, int) { *c = (void *)&kernels; return OK; }
+CUresult cuCtxDestroy_v2(void *) { return OK; }
+CUresult cuCtxSynchronize(void) { return OK; }
+CUresult cuModuleLoadDataEx(void **m, const void *, unsigned, int *, void **) { *m = (void *)&kernels; return OK; }
+CUresult cuModuleGetFunction(void **f, void *, const char *name) {
+    auto it = kernels.find(name);
+    if (it == kernels.end()) return NOT_FOUND;
+    *f = (void *)&it->second;
+    return OK;
+}
+CUresult cuModuleUnload(void *) { return OK; }
+CUresult cuFuncSetAttribute(void *, int, int) { return OK; }
+CUresult cuMemAlloc_v2(unsigned long long *p, size_t n) {
+    void *q = aligned_alloc(256, (n + 255) / 256 * 256);
+    if (!q) return 2; // CUDA_ERROR_OUT_OF_MEMORY
+    *p = (unsigned long long)q;
+    return OK;
+}
+CUresult cuMemFree_v2(unsigned long long p) { free((void *)p); return OK; }
+CUresult cuMemcpyHtoD_v2(unsigned long long d, const void *s, size_t n) { memcpy((void *)d, s, n); return OK; }
+CUresult cuMemcpyDtoH_v2(void *d, unsigned long long s, size_t n) { memcpy(d, (const void *)s, n); return OK; }
+CUresult cuMemsetD8_v2(unsigned long long d, unsigned char v, size_t n) { memset((void *)d, v, n); return OK; }
+
+// cuLaunchKernel runs the grid block by block, on the calling thread. Each
+// block gets fresh dynamic shared memory filled with 0xff bytes (NaN as
+// floats), so a kernel that reads shared memory it never wrote shows it.
+CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned smem, void *,
+                        void **params, void **) {
+    const Kernel *k = static_cast<const Kernel *>(f);
+    const unsigned nthr = bx * by * bz;
+    if (nthr == 0 || nthr > 1024 || gx == 0 || gy == 0 || gz == 0) return INVALID_VALUE;
+    std::unique_ptr<char, decltype(&free)> dyn((char *)aligned_alloc(16, (smem + 16) / 16 * 16), free);
+    gridDim = dim3{gx, gy, gz};
+    blockDim = dim3{bx, by, bz};
+    for (unsigned z = 0; z < gz; z++)
+        for (unsigned y = 0; y < gy; y++)
+            for (unsigned x = 0; x < gx; x++) {
+                memset(dyn.get(), 0xff, smem);
+                simdrl_emu_smem = dyn.get();
+                blockIdx = dim3{x, y, z};
+                current_kernel = k;
+                current_params = params;
+                while (fibers.size() < nthr) {
+                    fibers.emplace_back();
+                    stacks.emplace_back(new char[stack_bytes]);
+                }
+                finished.assign(nthr, 0);
+                for (unsigned t = 0; t < nthr; t++) {
+                    getcontext(&fibers[t]);
+                    fibers[t].uc_stack.ss_sp = stacks[t].get();
+                    fibers[t].uc_stack.ss_size = stack_bytes;
+                    fibers[t].uc_link = &scheduler;
+                    makecontext(&fibers[t], fiber_main, 0);
+                }
+                for (unsigned left = nthr; left > 0;) {
+                    left = 0;
+                    for (unsigned t = 0; t < nthr; t++) {
+                        if (finished[t]) continue;
+                        running = t;
+                        threadIdx = dim3{t % bx, (t / bx) % by, t / (bx * by)};
+                        swapcontext(&scheduler, &fibers[t]);
+                        left += !finished[t];
+                    }
+                }
+            }
+    return OK;
+}
+
+static const char *error_name(CUresult r) {
+    switch (r) {
+    case OK: return "CUDA_SUCCESS";
+    case INVALID_VALUE: return "CUDA_ERROR_INVALID_VALUE";
+    case 2: return "CUDA_ERROR_OUT_OF_MEMORY";
+    case NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
+    }
+    return "CUDA_ERROR_UNKNOWN";
+}
+CUresult cuGetErrorName(CUresult r, const char **s) { *s = error_name(r); return OK; }
+CUresult cuGetErrorString(CUresult r, const char **s) { *s = error_name(r); return OK; }
+}
