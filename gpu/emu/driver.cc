@@ -166,14 +166,21 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
     return OK;
 }
 
+// cuda.h's names for the codes gpu/errors.go knows.
 static const char *error_name(CUresult r) {
-    switch (r) {
-    case OK: return "CUDA_SUCCESS";
-    case INVALID_VALUE: return "CUDA_ERROR_INVALID_VALUE";
-    case 2: return "CUDA_ERROR_OUT_OF_MEMORY";
-    case NOT_FOUND: return "CUDA_ERROR_NOT_FOUND";
-    }
-    return "CUDA_ERROR_UNKNOWN";
+    static const std::map<int, const char *> names = {
+        {0, "CUDA_SUCCESS"}, {1, "CUDA_ERROR_INVALID_VALUE"}, {2, "CUDA_ERROR_OUT_OF_MEMORY"},
+        {3, "CUDA_ERROR_NOT_INITIALIZED"}, {4, "CUDA_ERROR_DEINITIALIZED"}, {34, "CUDA_ERROR_STUB_LIBRARY"},
+        {35, "CUDA_ERROR_INSUFFICIENT_DRIVER"}, {46, "CUDA_ERROR_DEVICE_UNAVAILABLE"}, {100, "CUDA_ERROR_NO_DEVICE"},
+        {101, "CUDA_ERROR_INVALID_DEVICE"}, {200, "CUDA_ERROR_INVALID_IMAGE"}, {201, "CUDA_ERROR_INVALID_CONTEXT"},
+        {209, "CUDA_ERROR_NO_BINARY_FOR_GPU"}, {218, "CUDA_ERROR_INVALID_PTX"}, {221, "CUDA_ERROR_JIT_COMPILER_NOT_FOUND"},
+        {222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"}, {300, "CUDA_ERROR_INVALID_SOURCE"}, {400, "CUDA_ERROR_INVALID_HANDLE"},
+        {500, "CUDA_ERROR_NOT_FOUND"}, {700, "CUDA_ERROR_ILLEGAL_ADDRESS"}, {701, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"},
+        {702, "CUDA_ERROR_LAUNCH_TIMEOUT"}, {719, "CUDA_ERROR_LAUNCH_FAILED"}, {801, "CUDA_ERROR_NOT_SUPPORTED"},
+        {803, "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH"}, {804, "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE"}, {999, "CUDA_ERROR_UNKNOWN"},
+    };
+    auto it = names.find(r);
+    return it == names.end() ? "CUDA_ERROR_UNKNOWN" : it->second;
 }
 CUresult cuGetErrorName(CUresult r, const char **s) { *s = error_name(r); return OK; }
 CUresult cuGetErrorString(CUresult r, const char **s) { *s = error_name(r); return OK; }
