@@ -414,3 +414,76 @@ func TestGPUShapesMatchCPU(t *testing.T) {
 		cpu.Close()
 	}
 }
+
+// TestGPUCheckpoints: a GPU checkpoint resumes bit-identically on the GPU and
+// loads on the CPU with the same parameters; a CPU checkpoint resumes on the
+// GPU and the next update agrees with the CPU's; a checkpoint of another
+// shape is refused.
+func TestGPUCheckpoints(t *testing.T) {
+	openGPU(t).Close()
+	cfg := trainer.DefaultRecipe()
+	cfg.Batch, cfg.Updates, cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Threads = 64, 8, 0, 0, 0, 2
+	steps := func(g trainer.Engine, n int) (st trainer.UpdateStats) {
+		for i := 0; i < n; i++ {
+			var err error
+			st, err = g.Update()
+			require.NoError(t, err)
+		}
+		return st
+	}
+	hash := func(g trainer.Engine) string { h, err := g.ParamSHA256(); require.NoError(t, err); return h }
+
+	ref, err := NewEngine(cfg)
+	require.NoError(t, err)
+	steps(ref, 7)
+	want := hash(ref)
+	ref.Close()
+
+	a, err := NewEngine(cfg)
+	require.NoError(t, err)
+	steps(a, 3)
+	f, err := a.Checkpoint()
+	require.NoError(t, err)
+	atThree := hash(a)
+	a.Close()
+	b, err := NewEngine(cfg)
+	require.NoError(t, err)
+	require.NoError(t, b.Resume(f))
+	require.Equal(t, 3, b.Updates())
+	require.Equal(t, atThree, hash(b))
+	steps(b, 4)
+	require.Equal(t, want, hash(b), "resumed = uninterrupted")
+	b.Close()
+
+	cpu, err := trainer.Resume(f, cfg)
+	require.NoError(t, err)
+	require.Equal(t, atThree, cpu.ParamSHA256(), "the GPU's checkpoint on the CPU")
+	cpu.Close()
+
+	// CPU → GPU.
+	ct, err := trainer.New(cfg)
+	require.NoError(t, err)
+	defer ct.Close()
+	steps(trainer.CPUEngine{Trainer: ct}, 3)
+	c, err := NewEngine(cfg)
+	require.NoError(t, err)
+	defer c.Close()
+	require.NoError(t, c.Resume(ct.Checkpoint()))
+	require.Equal(t, ct.ParamSHA256(), hash(c))
+	wantSt, err := ct.Update()
+	require.NoError(t, err)
+	gotSt := steps(c, 1)
+	require.InDelta(t, wantSt.Loss.Total, gotSt.Loss.Total, 1e-4*math.Max(1, math.Abs(wantSt.Loss.Total)))
+	require.InEpsilon(t, wantSt.GradNorm, gotSt.GradNorm, 1e-4)
+
+	// -load: weights only.
+	require.NoError(t, c.LoadWeights(f))
+	require.Equal(t, atThree, hash(c))
+
+	other := cfg
+	other.Hidden = 64
+	d, err := NewEngine(other)
+	require.NoError(t, err)
+	defer d.Close()
+	require.ErrorContains(t, d.Resume(f), "shape")
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/trainer"
@@ -21,22 +22,23 @@ func Run(cfg trainer.Config, out io.Writer) (*trainer.Report, error) {
 }
 
 // RunWith is Run with trainer.Options: Metrics, Interrupt and Progress are
-// honoured; Trainer and Save (checkpoints) are not supported on the GPU yet.
+// honoured. Options.Trainer is a CPU trainer and is refused; for checkpoints,
+// build the engine with NewEngine and give its Checkpoint to Options.Save.
 // The loop, its output and the report are trainer.Drive's, as on the CPU.
 func RunWith(cfg trainer.Config, out io.Writer, opt trainer.Options) (*trainer.Report, error) {
-	if opt.Trainer != nil || opt.Save != nil {
-		return nil, errors.New("gpu: checkpoints (-save, -resume, -load) are not supported with -device cuda yet")
+	if opt.Trainer != nil {
+		return nil, errors.New("gpu: a CPU trainer cannot continue on the GPU; resume from its checkpoint with NewEngine and Resume")
 	}
-	g, err := newGPUEngine(cfg)
+	g, err := NewEngine(cfg)
 	if err != nil {
 		return nil, err
 	}
 	return trainer.Drive(g, out, opt)
 }
 
-// gpuEngine is the GPU as a trainer.Engine: the device, its engine and the
+// Engine is the GPU as a trainer.Engine: the device, its engine and the
 // host-side curriculum. Every call runs on the device's own goroutine.
-type gpuEngine struct {
+type Engine struct {
 	cfg     trainer.Config
 	d       *Device
 	e       *engine
@@ -45,7 +47,9 @@ type gpuEngine struct {
 	params  []float32 // host copy for hashing
 }
 
-func newGPUEngine(cfg trainer.Config) (*gpuEngine, error) {
+// NewEngine opens the GPU and builds a model with cfg's initial parameters
+// (the CPU's, bit for bit).
+func NewEngine(cfg trainer.Config) (*Engine, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -57,7 +61,7 @@ func newGPUEngine(cfg trainer.Config) (*gpuEngine, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &gpuEngine{cfg: cfg, d: d, cur: trainer.NewCurriculum(cfg), params: make([]float32, l.Size)}
+	g := &Engine{cfg: cfg, d: d, cur: trainer.NewCurriculum(cfg), params: make([]float32, l.Size)}
 	l.Init(g.params, cfg.Seed) // the CPU's initial parameters, bit for bit
 	if err := d.do(func() error {
 		var err error
@@ -72,13 +76,13 @@ func newGPUEngine(cfg trainer.Config) (*gpuEngine, error) {
 	return g, nil
 }
 
-func (g *gpuEngine) Config() trainer.Config          { return g.cfg }
-func (g *gpuEngine) Backend() string                 { return "cuda" }
-func (g *gpuEngine) Describe() string                { return g.d.Describe() }
-func (g *gpuEngine) Curriculum() *trainer.Curriculum { return g.cur }
-func (g *gpuEngine) Updates() int                    { return g.updates }
+func (g *Engine) Config() trainer.Config          { return g.cfg }
+func (g *Engine) Backend() string                 { return "cuda" }
+func (g *Engine) Describe() string                { return g.d.Describe() }
+func (g *Engine) Curriculum() *trainer.Curriculum { return g.cur }
+func (g *Engine) Updates() int                    { return g.updates }
 
-func (g *gpuEngine) Update() (st trainer.UpdateStats, err error) {
+func (g *Engine) Update() (st trainer.UpdateStats, err error) {
 	err = g.d.do(func() error {
 		var err error
 		st, err = g.e.update(g.updates+1, g.cur)
@@ -90,7 +94,7 @@ func (g *gpuEngine) Update() (st trainer.UpdateStats, err error) {
 	return st, err
 }
 
-func (g *gpuEngine) EvaluateAll(n int, round uint32) (ev [env.NumStages]trainer.EvalResult, err error) {
+func (g *Engine) EvaluateAll(n int, round uint32) (ev [env.NumStages]trainer.EvalResult, err error) {
 	err = g.d.do(func() error {
 		for s := range ev {
 			var err error
@@ -103,7 +107,7 @@ func (g *gpuEngine) EvaluateAll(n int, round uint32) (ev [env.NumStages]trainer.
 	return ev, err
 }
 
-func (g *gpuEngine) Explain(stage, count int) (exs []trainer.Explanation, err error) {
+func (g *Engine) Explain(stage, count int) (exs []trainer.Explanation, err error) {
 	err = g.d.do(func() error {
 		var err error
 		exs, err = g.e.explain(stage, count)
@@ -112,16 +116,72 @@ func (g *gpuEngine) Explain(stage, count int) (exs []trainer.Explanation, err er
 	return exs, err
 }
 
-func (g *gpuEngine) ParamSHA256() (string, error) {
+func (g *Engine) ParamSHA256() (string, error) {
 	if err := g.d.do(func() error { return g.e.getParams(g.params) }); err != nil {
 		return "", err
 	}
 	return trainer.HashParams(g.params), nil
 }
 
-func (g *gpuEngine) Close() {
+func (g *Engine) Close() {
 	g.d.do(func() error { g.e.free(); return nil })
 	g.d.Close()
 }
 
-var _ trainer.Engine = (*gpuEngine)(nil)
+// Checkpoint captures the model, Adam's moments, the update counter and the
+// curriculum in the CPU's checkpoint format (trainer.BuildCheckpoint): a GPU
+// checkpoint resumes on the CPU and the other way round.
+func (g *Engine) Checkpoint() (*checkpoint.File, error) {
+	n := g.e.l.Size
+	m, v := make([]float32, n), make([]float32, n)
+	err := g.d.do(func() error {
+		if err := g.e.getParams(g.params); err != nil {
+			return err
+		}
+		if err := download(m, g.e.m); err != nil {
+			return err
+		}
+		return download(v, g.e.v)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return trainer.BuildCheckpoint(g.cfg, g.e.l, g.params, m, v, g.updates, g.e.adamStep, g.cur), nil
+}
+
+// Resume continues from a checkpoint (written by Checkpoint or by the CPU's
+// trainer): parameters, Adam's moments and step, update counter, curriculum.
+// The engine must have been built with the checkpoint's config.
+func (g *Engine) Resume(f *checkpoint.File) error {
+	n := g.e.l.Size
+	m, v := make([]float32, n), make([]float32, n)
+	update, adamStep, err := trainer.RestoreCheckpoint(f, g.e.l, g.params, m, v, g.cur)
+	if err != nil {
+		return err
+	}
+	err = g.d.do(func() error {
+		if err := upload(g.e.m, m); err != nil {
+			return err
+		}
+		if err := upload(g.e.v, v); err != nil {
+			return err
+		}
+		return g.e.setParams(g.params)
+	})
+	if err != nil {
+		return err
+	}
+	g.updates, g.e.adamStep = update, adamStep
+	return nil
+}
+
+// LoadWeights replaces the model's parameters by f's (-load); Adam's state
+// and the counters are left as they are.
+func (g *Engine) LoadWeights(f *checkpoint.File) error {
+	if err := trainer.LoadParams(f, g.e.l, g.params); err != nil {
+		return err
+	}
+	return g.d.do(func() error { return g.e.setParams(g.params) })
+}
+
+var _ trainer.Engine = (*Engine)(nil)

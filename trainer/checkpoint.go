@@ -37,27 +37,33 @@ type trainState struct {
 
 // Checkpoint captures everything needed to continue bit-identically.
 func (t *Trainer) Checkpoint() *checkpoint.File {
+	return BuildCheckpoint(t.cfg, t.Layout, t.Params, t.opt.m, t.opt.v, t.update, t.opt.step, t.cur)
+}
+
+// BuildCheckpoint is a checkpoint of any engine's state: the parameters and
+// Adam's moments (flat, in l's order), the update counter, Adam's step count
+// and the curriculum (the GPU path writes the same files as the CPU).
+func BuildCheckpoint(cfg Config, l *gru.Layout, params, m, v []float32, update, adamStep int, c *Curriculum) *checkpoint.File {
 	f := &checkpoint.File{Metadata: map[string]string{}}
-	for _, tn := range t.Layout.Tensors {
-		f.Tensors = append(f.Tensors, checkpoint.Tensor{Name: tn.Name, Shape: tn.Shape, Data: tn.View(t.Params)})
+	for _, tn := range l.Tensors {
+		f.Tensors = append(f.Tensors, checkpoint.Tensor{Name: tn.Name, Shape: tn.Shape, Data: tn.View(params)})
 	}
-	for _, tn := range t.Layout.Tensors {
-		f.Tensors = append(f.Tensors, checkpoint.Tensor{Name: expAvgPrefix + tn.Name, Shape: tn.Shape, Data: tn.View(t.opt.m)})
+	for _, tn := range l.Tensors {
+		f.Tensors = append(f.Tensors, checkpoint.Tensor{Name: expAvgPrefix + tn.Name, Shape: tn.Shape, Data: tn.View(m)})
 	}
-	for _, tn := range t.Layout.Tensors {
-		f.Tensors = append(f.Tensors, checkpoint.Tensor{Name: expAvgSqPrefix + tn.Name, Shape: tn.Shape, Data: tn.View(t.opt.v)})
+	for _, tn := range l.Tensors {
+		f.Tensors = append(f.Tensors, checkpoint.Tensor{Name: expAvgSqPrefix + tn.Name, Shape: tn.Shape, Data: tn.View(v)})
 	}
-	c := t.cur
-	st := trainState{Update: t.update, AdamStep: t.opt.step, Unlocked: c.unlocked, HaveEval: c.haveEval, SolvedStreak: c.streak}
+	st := trainState{Update: update, AdamStep: adamStep, Unlocked: c.unlocked, HaveEval: c.haveEval, SolvedStreak: c.streak}
 	for s, e := range c.lastEval {
 		st.LastSolve[s], st.LastReward[s], st.LastEpisodes[s] = e.SolveRate, e.MeanReward, e.Episodes
 	}
-	cfg, _ := json.Marshal(t.cfg)
+	cfgJSON, _ := json.Marshal(cfg)
 	state, _ := json.Marshal(st)
 	f.Metadata["format"] = checkpointFormat
-	f.Metadata["config"] = string(cfg)
+	f.Metadata["config"] = string(cfgJSON)
 	f.Metadata["state"] = string(state)
-	f.Metadata["update"] = strconv.Itoa(t.update)
+	f.Metadata["update"] = strconv.Itoa(update)
 	f.Metadata["rng"] = "philox4x32-10, counter-based: the position is the update counter"
 	return f
 }
@@ -92,30 +98,45 @@ func Resume(f *checkpoint.File, cfg Config) (*Trainer, error) {
 	if err != nil {
 		return nil, err
 	}
-	fail := func(err error) (*Trainer, error) { t.Close(); return nil, err }
-	if err := copyTensors(f, t.Layout, "", t.Params); err != nil {
-		return fail(err)
-	}
-	if err := copyTensors(f, t.Layout, expAvgPrefix, t.opt.m); err != nil {
-		return fail(err)
-	}
-	if err := copyTensors(f, t.Layout, expAvgSqPrefix, t.opt.v); err != nil {
-		return fail(err)
-	}
-	var st trainState
-	if err := json.Unmarshal([]byte(f.Metadata["state"]), &st); err != nil {
-		return fail(fmt.Errorf("checkpoint state: %v", err))
-	}
-	c := t.cur
-	if st.Update < 0 || st.AdamStep < 0 || st.Unlocked < 1 || st.Unlocked > len(c.mix) || st.SolvedStreak < 0 {
-		return fail(fmt.Errorf("checkpoint state out of range: %+v", st))
-	}
-	t.update, t.opt.step, c.unlocked, c.haveEval, c.streak = st.Update, st.AdamStep, st.Unlocked, st.HaveEval, st.SolvedStreak
-	for s := range c.lastEval {
-		c.lastEval[s] = EvalResult{Stage: s, Episodes: st.LastEpisodes[s], SolveRate: st.LastSolve[s], MeanReward: st.LastReward[s]}
+	if t.update, t.opt.step, err = RestoreCheckpoint(f, t.Layout, t.Params, t.opt.m, t.opt.v, t.cur); err != nil {
+		t.Close()
+		return nil, err
 	}
 	t.derived.Compute(t.Layout, t.Params)
 	return t, nil
+}
+
+// RestoreCheckpoint is BuildCheckpoint's inverse: it fills params, m and v
+// (flat, in l's order) and the curriculum c from f, checking every name and
+// shape, and returns the update counter and Adam's step count.
+func RestoreCheckpoint(f *checkpoint.File, l *gru.Layout, params, m, v []float32, c *Curriculum) (update, adamStep int, err error) {
+	if err := copyTensors(f, l, "", params); err != nil {
+		return 0, 0, err
+	}
+	if err := copyTensors(f, l, expAvgPrefix, m); err != nil {
+		return 0, 0, err
+	}
+	if err := copyTensors(f, l, expAvgSqPrefix, v); err != nil {
+		return 0, 0, err
+	}
+	var st trainState
+	if err := json.Unmarshal([]byte(f.Metadata["state"]), &st); err != nil {
+		return 0, 0, fmt.Errorf("checkpoint state: %v", err)
+	}
+	if st.Update < 0 || st.AdamStep < 0 || st.Unlocked < 1 || st.Unlocked > len(c.mix) || st.SolvedStreak < 0 {
+		return 0, 0, fmt.Errorf("checkpoint state out of range: %+v", st)
+	}
+	c.unlocked, c.haveEval, c.streak = st.Unlocked, st.HaveEval, st.SolvedStreak
+	for s := range c.lastEval {
+		c.lastEval[s] = EvalResult{Stage: s, Episodes: st.LastEpisodes[s], SolveRate: st.LastSolve[s], MeanReward: st.LastReward[s]}
+	}
+	return st.Update, st.AdamStep, nil
+}
+
+// LoadParams copies the model tensors of f into params (flat, in l's order),
+// checking every name and shape (-load on any engine).
+func LoadParams(f *checkpoint.File, l *gru.Layout, params []float32) error {
+	return copyTensors(f, l, "", params)
 }
 
 // copyTensors fills dst (in layout order) from the tensors named prefix+name.

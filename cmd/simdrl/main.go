@@ -54,9 +54,6 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		if err := gpu.Available(); err != nil {
 			return usage("-device cuda: %v", err)
 		}
-		if fl.save != "" || fl.load != "" || fl.resume != "" || fl.evalOnly {
-			return usage("-device cuda: checkpoints (-save, -load, -resume, -eval-only) are CPU-only in this version")
-		}
 	}
 	for _, out := range []struct{ flag, path string }{{"-report", cfg.Report}, {"-save", fl.save}, {"-metrics", fl.metrics}, {"-plot", fl.plot}} {
 		if out.path != "" {
@@ -66,11 +63,49 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		}
 	}
 
-	// The model: fresh, weights from -load, or a whole run from -resume.
+	// The model: fresh, weights from -load, or a whole run from -resume; on
+	// the CPU (t) or the GPU (g), whose checkpoints are the same files.
 	var t *trainer.Trainer
+	var g *gpu.Engine
+	device := cfg.Device // the command line's, whatever device wrote a checkpoint
 	switch {
-	case cfg.Device == "cuda":
-		// the GPU builds its own model from the same seed
+	case device == "cuda":
+		if fl.resume != "" {
+			f, err := checkpoint.ReadFile(fl.resume)
+			if err != nil {
+				return usage("-resume: %v", err)
+			}
+			saved, err := trainer.CheckpointConfig(f)
+			if err != nil {
+				return usage("-resume %s: %v", fl.resume, err)
+			}
+			if cfg, err = override(saved); err != nil {
+				return usage("-resume: %v", err)
+			}
+			cfg.Device = device
+			if g, err = gpu.NewEngine(cfg); err != nil {
+				return usage("-device cuda: %v", err)
+			}
+			if err := g.Resume(f); err != nil {
+				g.Close()
+				return usage("-resume %s: %v", fl.resume, err)
+			}
+			break
+		}
+		var err error
+		if g, err = gpu.NewEngine(cfg); err != nil {
+			return usage("-device cuda: %v", err)
+		}
+		if fl.load != "" {
+			f, err := checkpoint.ReadFile(fl.load)
+			if err == nil {
+				err = g.LoadWeights(f)
+			}
+			if err != nil {
+				g.Close()
+				return usage("-load: %v", err)
+			}
+		}
 	case fl.resume != "":
 		f, err := checkpoint.ReadFile(fl.resume)
 		if err != nil {
@@ -83,6 +118,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		if cfg, err = override(saved); err != nil {
 			return usage("-resume: %v", err)
 		}
+		cfg.Device = device
 		if t, err = trainer.Resume(f, cfg); err != nil {
 			return usage("-resume %s: %v", fl.resume, err)
 		}
@@ -102,16 +138,30 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		}
 	}
 
+	var engine trainer.Engine = trainer.CPUEngine{Trainer: t}
+	snapshot := func() (*checkpoint.File, error) { return t.Checkpoint(), nil }
+	if g != nil {
+		engine, snapshot = g, g.Checkpoint
+	}
 	if fl.evalOnly {
-		defer t.Close()
-		rep := &trainer.Report{Config: cfg, Updates: t.Updates(), Backend: t.Backend(), ParamSHA256: t.ParamSHA256()}
-		err := trainer.Conclude(trainer.CPUEngine{Trainer: t}, rep, stdout)
+		defer engine.Close()
+		hash, err := engine.ParamSHA256()
+		rep := &trainer.Report{Config: cfg, Updates: engine.Updates(), Backend: engine.Backend(), ParamSHA256: hash}
+		if err == nil {
+			err = trainer.Conclude(engine, rep, stdout)
+		}
 		return finish(cfg, fl, rep, err, stderr)
 	}
 
-	opt := trainer.Options{Trainer: t, SaveEvery: fl.saveEvery, Progress: isTerminal(stdout) && !cfg.Quiet}
+	opt := trainer.Options{SaveEvery: fl.saveEvery, Progress: isTerminal(stdout) && !cfg.Quiet}
 	if fl.save != "" {
-		opt.Save = func() error { return checkpoint.WriteFile(fl.save, t.Checkpoint()) }
+		opt.Save = func() error {
+			f, err := snapshot()
+			if err != nil {
+				return err
+			}
+			return checkpoint.WriteFile(fl.save, f)
+		}
 	}
 	if fl.metrics != "" {
 		mf, err := os.OpenFile(fl.metrics, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -148,11 +198,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 
 	var rep *trainer.Report
 	var runErr error
-	if cfg.Device == "cuda" {
-		rep, runErr = gpu.RunWith(cfg, stdout, opt)
-	} else {
-		rep, runErr = trainer.RunWith(cfg, stdout, opt)
-	}
+	rep, runErr = trainer.Drive(engine, stdout, opt)
 	select {
 	case caught = <-caughtc:
 	default:

@@ -24,7 +24,7 @@ func TestBadFlagsExitTwoWithOneLine(t *testing.T) {
 		{"-device", "tpu"}, {"-threads", "0"}, {"-batch", "0"}, {"-lr", "-1"}, {"-lr", "abc"},
 		{"-stages", "0,3"}, {"-stages", ""}, {"-stages", "0,x"}, {"-recipe", "fast"}, {"-updates", "-5"},
 		{"-nosuchflag"}, {"-hidden", "0"}, {"-steps", "0"}, {"-clip", "0"}, {"-eval-batch", "0"},
-		{"-report", "/nonexistent-dir/r.json"}, {"stray"}, {"-seed", "-1"}, {"-device", "cuda", "-save", "x.safetensors"},
+		{"-report", "/nonexistent-dir/r.json"}, {"stray"}, {"-seed", "-1"},
 	} {
 		code, _, stderr := runCLI(append(args, "-updates", "0", "-final-episodes", "0", "-explain", "0")...)
 		if args[0] == "-updates" {
