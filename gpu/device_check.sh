@@ -39,7 +39,7 @@ fail=0
 if has gpu; then
 	echo "=== GPU tests, one process each (SIMDRL_TEST_REQUIRE=cuda: a missing GPU fails)"
 	: >"$OUT/gpu_tests.log"
-	for t in TestGPUTasksAndUniforms TestGPUEnvGolden TestGPUGoldenModel TestGPUGreedyMatchesCPU TestGPUShapesMatchCPU TestGPUTrainingMatchesCPU TestGPURun; do
+	for t in TestGPUTasksAndUniforms TestGPUEnvGolden TestGPUGoldenModel TestGPUGreedyMatchesCPU TestGPUShapesMatchCPU TestGPUTrainingMatchesCPU TestGPURun TestGPUCheckpoints; do
 		SIMDRL_TEST_REQUIRE=cuda timeout 60 ./out/gpu.test -test.run "^$t\$" -test.v -test.count=1 >"$OUT/test.tmp" 2>&1
 		rc=$?
 		cat "$OUT/test.tmp" >>"$OUT/gpu_tests.log"
