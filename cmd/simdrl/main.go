@@ -63,85 +63,67 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		}
 	}
 
-	// The model: fresh, weights from -load, or a whole run from -resume; on
-	// the CPU (t) or the GPU (g), whose checkpoints are the same files.
-	var t *trainer.Trainer
-	var g *gpu.Engine
-	device := cfg.Device // the command line's, whatever device wrote a checkpoint
-	switch {
-	case device == "cuda":
-		if fl.resume != "" {
-			f, err := checkpoint.ReadFile(fl.resume)
-			if err != nil {
-				return usage("-resume: %v", err)
-			}
-			saved, err := trainer.CheckpointConfig(f)
-			if err != nil {
-				return usage("-resume %s: %v", fl.resume, err)
-			}
-			if cfg, err = override(saved); err != nil {
-				return usage("-resume: %v", err)
-			}
-			cfg.Device = device
-			if g, err = gpu.NewEngine(cfg); err != nil {
-				return usage("-device cuda: %v", err)
-			}
-			if err := g.Resume(f); err != nil {
-				g.Close()
-				return usage("-resume %s: %v", fl.resume, err)
-			}
-			break
-		}
-		var err error
-		if g, err = gpu.NewEngine(cfg); err != nil {
-			return usage("-device cuda: %v", err)
-		}
-		if fl.load != "" {
-			f, err := checkpoint.ReadFile(fl.load)
-			if err == nil {
-				err = g.LoadWeights(f)
-			}
-			if err != nil {
-				g.Close()
-				return usage("-load: %v", err)
-			}
-		}
-	case fl.resume != "":
-		f, err := checkpoint.ReadFile(fl.resume)
-		if err != nil {
+	// The model: fresh, weights from -load, or a whole run from -resume
+	// (whose config the flags given explicitly override); on the CPU or the
+	// GPU, whose checkpoints are the same files. The device is always the
+	// command line's, whatever device wrote the checkpoint.
+	var resume, load *checkpoint.File
+	if fl.resume != "" {
+		if resume, err = checkpoint.ReadFile(fl.resume); err != nil {
 			return usage("-resume: %v", err)
 		}
-		saved, err := trainer.CheckpointConfig(f)
+		saved, err := trainer.CheckpointConfig(resume)
 		if err != nil {
 			return usage("-resume %s: %v", fl.resume, err)
 		}
+		device := cfg.Device
 		if cfg, err = override(saved); err != nil {
 			return usage("-resume: %v", err)
 		}
 		cfg.Device = device
-		if t, err = trainer.Resume(f, cfg); err != nil {
-			return usage("-resume %s: %v", fl.resume, err)
+	}
+	if fl.load != "" {
+		if load, err = checkpoint.ReadFile(fl.load); err != nil {
+			return usage("-load: %v", err)
 		}
-	default:
-		if t, err = trainer.New(cfg); err != nil {
-			return usage("%v", err)
+	}
+	var engine trainer.Engine
+	var snapshot func() (*checkpoint.File, error)
+	if cfg.Device == "cuda" {
+		g, err := gpu.NewEngine(cfg)
+		if err != nil {
+			return usage("-device cuda: %v", err)
 		}
-		if fl.load != "" {
-			f, err := checkpoint.ReadFile(fl.load)
-			if err == nil {
-				err = t.LoadWeights(f)
+		if resume != nil {
+			if err := g.Resume(resume); err != nil {
+				g.Close()
+				return usage("-resume %s: %v", fl.resume, err)
 			}
-			if err != nil {
-				t.Close()
+		} else if load != nil {
+			if err := g.LoadWeights(load); err != nil {
+				g.Close()
 				return usage("-load: %v", err)
 			}
 		}
-	}
-
-	var engine trainer.Engine = trainer.CPUEngine{Trainer: t}
-	snapshot := func() (*checkpoint.File, error) { return t.Checkpoint(), nil }
-	if g != nil {
 		engine, snapshot = g, g.Checkpoint
+	} else {
+		var t *trainer.Trainer
+		if resume != nil {
+			if t, err = trainer.Resume(resume, cfg); err != nil {
+				return usage("-resume %s: %v", fl.resume, err)
+			}
+		} else {
+			if t, err = trainer.New(cfg); err != nil {
+				return usage("%v", err)
+			}
+			if load != nil {
+				if err := t.LoadWeights(load); err != nil {
+					t.Close()
+					return usage("-load: %v", err)
+				}
+			}
+		}
+		engine, snapshot = trainer.CPUEngine{Trainer: t}, func() (*checkpoint.File, error) { return t.Checkpoint(), nil }
 	}
 	if fl.evalOnly {
 		defer engine.Close()
