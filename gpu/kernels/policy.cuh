@@ -8,33 +8,48 @@
 
 #define SIMDRL_ENTROPY_EPS 1e-9f
 
-// simdrl_policy_row writes logp[j] = log-softmax(x)[j] for j < V and returns
-// −Σ p·log(p + 1e-9) with p = exp(logp) (kernels.PolicyForward).
-SIMDRL_HD float simdrl_policy_row(const float *x, int V, float *logp) {
+// The forward of one row of logits x[0..V) (kernels.PolicyForward) in
+// phases, so that a block can run the exponentials and logarithms of many
+// rows in parallel and keep only the running sums, in the CPU's order, one
+// thread per row:
+//   mx = simdrl_row_max(x);  ex[j] = simdrl_shifted_exp(x[j], mx);
+//   lse = simdrl_row_lse(mx, ex);  term[j] = simdrl_policy_col(x[j], lse, &logp[j], &p[j]);
+//   entropy = simdrl_row_entropy(term)  (= −Σ p·log(p + 1e-9), the seed's).
+SIMDRL_HD float simdrl_row_max(const float *x, int V) {
     float mx = x[0];
     for (int j = 1; j < V; j++) mx = x[j] > mx ? x[j] : mx;
+    return mx;
+}
+
+SIMDRL_HD float simdrl_shifted_exp(float x, float mx) { return expf(x - mx); }
+
+SIMDRL_HD float simdrl_row_lse(float mx, const float *ex, int V) {
     float sum = 0.0f;
-    for (int j = 0; j < V; j++) sum += expf(x[j] - mx);
-    const float lse = mx + logf(sum);
+    for (int j = 0; j < V; j++) sum += ex[j];
+    return mx + logf(sum);
+}
+
+SIMDRL_HD float simdrl_policy_col(float x, float lse, float *logp, float *p) {
+    *logp = x - lse;
+    *p = expf(*logp);
+    return *p * logf(*p + SIMDRL_ENTROPY_EPS);
+}
+
+SIMDRL_HD float simdrl_row_entropy(const float *term, int V) {
     float e = 0.0f;
-    for (int j = 0; j < V; j++) {
-        const float l = x[j] - lse;
-        logp[j] = l;
-        const float p = expf(l);
-        e -= p * logf(p + SIMDRL_ENTROPY_EPS);
-    }
+    for (int j = 0; j < V; j++) e -= term[j];
     return e;
 }
 
-// kernels.SampleRows for one row: the first column whose running sum of
-// p = exp(logp) exceeds u, else the last column with p > 0.
-SIMDRL_HD int simdrl_sample_row(const float *logp, int V, float u) {
+// kernels.SampleRows for one row of probabilities p (exp of the row's
+// log-probabilities): the first column whose running sum exceeds u, else the
+// last column with p > 0.
+SIMDRL_HD int simdrl_sample_probs(const float *p, int V, float u) {
     float cum = 0.0f;
     int last_positive = 0;
     for (int j = 0; j < V; j++) {
-        const float p = expf(logp[j]);
-        if (p > 0.0f) last_positive = j;
-        cum += p;
+        if (p[j] > 0.0f) last_positive = j;
+        cum += p[j];
         if (u < cum) return j;
     }
     return last_positive;

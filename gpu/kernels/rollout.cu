@@ -232,71 +232,40 @@ template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
             sHeads[e * V1 + v] = sHB[v] + s;
         }
         __syncthreads();
-        // The policy (simdrl_policy_row and simdrl_sample_row, same operations
-        // in the same order): the exponentials and logarithms run over every
-        // (episode, column) pair in parallel, only the running sums and the
-        // maximum run one thread per episode.
-        for (int e = tid; e < nE; e += nthr) {
-            const float *x = sHeads + e * V1;
-            float mx = x[0];
-            for (int v = 1; v < V; v++) mx = x[v] > mx ? x[v] : mx;
-            sMax[e] = mx;
-        }
+        // The policy, in policy.cuh's phases: the exponentials and logarithms
+        // run over every (episode, column) pair in parallel, the maximum and
+        // the running sums one thread per episode.
+        for (int e = tid; e < nE; e += nthr) sMax[e] = simdrl_row_max(sHeads + e * V1, V);
         __syncthreads();
         for (int i = tid; i < nE * V; i += nthr) {
             const int e = i / V, v = i % V;
-            sP[i] = expf(sHeads[e * V1 + v] - sMax[e]);
+            sP[i] = simdrl_shifted_exp(sHeads[e * V1 + v], sMax[e]);
         }
         __syncthreads();
-        for (int e = tid; e < nE; e += nthr) {
-            float sum = 0.0f;
-            for (int v = 0; v < V; v++) sum += sP[e * V + v];
-            sMax[e] = sMax[e] + logf(sum);
-        }
+        for (int e = tid; e < nE; e += nthr) sMax[e] = simdrl_row_lse(sMax[e], sP + e * V, V);
         __syncthreads();
         for (int i = tid; i < nE * V; i += nthr) {
             const int e = i / V, v = i % V;
-            const float l = sHeads[e * V1 + v] - sMax[e];
-            const float p = expf(l);
-            sLogp[i] = l;
-            sP[i] = p;
-            sEnt[i] = p * logf(p + SIMDRL_ENTROPY_EPS);
-            if (train) logp[((size_t)t * B + b0 + e) * V + v] = l;
+            sEnt[i] = simdrl_policy_col(sHeads[e * V1 + v], sMax[e], &sLogp[i], &sP[i]);
+            if (train) logp[((size_t)t * B + b0 + e) * V + v] = sLogp[i];
         }
         __syncthreads();
         for (int e = tid; e < nE; e += nthr) {
             const size_t b = b0 + e, row = (size_t)t * B + b;
             const float *x = sHeads + e * V1;
-            const float *p = sP + e * V;
-            float en = 0.0f;
-            for (int v = 0; v < V; v++) en -= sEnt[e * V + v];
             int a;
             if (mode == 2)
                 a = tokens[row + B];
             else if (mode == 1)
                 a = simdrl_argmax_row(x, V);
-            else {
-                // simdrl_sample_row on the p already computed.
-                const float u = simdrl_uniform(k0, k1, round, (uint32_t)b, (uint32_t)t, SIMDRL_PURPOSE_ACTION);
-                float cum = 0.0f;
-                int last_positive = 0;
-                a = -1;
-                for (int v = 0; v < V; v++) {
-                    if (p[v] > 0.0f) last_positive = v;
-                    cum += p[v];
-                    if (u < cum) {
-                        a = v;
-                        break;
-                    }
-                }
-                if (a < 0) a = last_positive;
-            }
+            else
+                a = simdrl_sample_probs(sP + e * V, V, simdrl_uniform(k0, k1, round, (uint32_t)b, (uint32_t)t, SIMDRL_PURPOSE_ACTION));
             sTok[e] = a;
             tokens[row + B] = a;
             if (train) {
                 logpa[row] = sLogp[e * V + a];
                 val[row] = x[V];
-                ent[row] = en;
+                ent[row] = simdrl_row_entropy(sEnt + e * V, V);
             }
         }
         __syncthreads();

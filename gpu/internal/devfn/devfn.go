@@ -58,16 +58,30 @@ func AnswerStep(actions []int32) int {
 	return int(C.simdrl_answer_step((*C.int32_t)(unsafe.Pointer(&actions[0])), 1, C.int(len(actions))))
 }
 
-// PolicyRow is simdrl_policy_row: logp and the entropy.
+// PolicyRow runs policy.cuh's phases on one row as the rollout kernel does:
+// logp and the entropy.
 func PolicyRow(x []float32) ([]float32, float32) {
-	lp := make([]float32, len(x))
-	e := C.simdrl_policy_row((*C.float)(unsafe.Pointer(&x[0])), C.int(len(x)), (*C.float)(unsafe.Pointer(&lp[0])))
-	return lp, float32(e)
+	V := len(x)
+	lp, p, ex, term := make([]float32, V), make([]float32, V), make([]float32, V), make([]float32, V)
+	mx := C.simdrl_row_max((*C.float)(unsafe.Pointer(&x[0])), C.int(V))
+	for j := range x {
+		ex[j] = float32(C.simdrl_shifted_exp(C.float(x[j]), mx))
+	}
+	lse := C.simdrl_row_lse(mx, (*C.float)(unsafe.Pointer(&ex[0])), C.int(V))
+	for j := range x {
+		term[j] = float32(C.simdrl_policy_col(C.float(x[j]), lse, (*C.float)(unsafe.Pointer(&lp[j])), (*C.float)(unsafe.Pointer(&p[j]))))
+	}
+	return lp, float32(C.simdrl_row_entropy((*C.float)(unsafe.Pointer(&term[0])), C.int(V)))
 }
 
-// SampleRow is simdrl_sample_row; ArgmaxRow is simdrl_argmax_row.
+// SampleRow is simdrl_sample_probs on p = exp(logp) (as simdrl_policy_col
+// computes it); ArgmaxRow is simdrl_argmax_row.
 func SampleRow(logp []float32, u float32) int {
-	return int(C.simdrl_sample_row((*C.float)(unsafe.Pointer(&logp[0])), C.int(len(logp)), C.float(u)))
+	p := make([]float32, len(logp))
+	for j, l := range logp {
+		p[j] = float32(C.expf(C.float(l)))
+	}
+	return int(C.simdrl_sample_probs((*C.float)(unsafe.Pointer(&p[0])), C.int(len(p)), C.float(u)))
 }
 func ArgmaxRow(x []float32) int {
 	return int(C.simdrl_argmax_row((*C.float)(unsafe.Pointer(&x[0])), C.int(len(x))))
