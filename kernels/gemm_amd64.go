@@ -343,15 +343,22 @@ func gemmPanels(opB gemmOpB, kc, nc int, opA gemmOpA, m int, alpha, beta float32
 // into panels of 24 columns, panel q at bbuf[q·kc·24:], element (p, j) at
 // p·24 + j, zero-padding the last panel.
 func gemmPackB(bbuf []float32, kc, nc int, b []float32, ldb int) {
-	full := nc / gemmNR
+	gemmPackPanels(bbuf, kc, nc, b, ldb, gemmNR, gemmPackN)
+}
+
+// gemmPackPanels packs B as gemmPackB does into panels of nr columns: the
+// full panels with pack (the assembly for that width), the last one, padded
+// with zeros, in Go.
+func gemmPackPanels(bbuf []float32, kc, nc int, b []float32, ldb, nr int, pack func(kc, np int, b *float32, ldb int, dst *float32, ps int)) {
+	full := nc / nr
 	if full > 0 {
-		gemmPackN(kc, full, &b[0], ldb, &bbuf[0], kc*gemmNR)
+		pack(kc, full, &b[0], ldb, &bbuf[0], kc*nr)
 	}
-	if rest := nc - full*gemmNR; rest > 0 {
-		panel := bbuf[full*kc*gemmNR : (full+1)*kc*gemmNR]
+	if rest := nc - full*nr; rest > 0 {
+		panel := bbuf[full*kc*nr : (full+1)*kc*nr]
 		for p := 0; p < kc; p++ {
-			row := panel[p*gemmNR : (p+1)*gemmNR]
-			copy(row, b[p*ldb+full*gemmNR:p*ldb+nc])
+			row := panel[p*nr : (p+1)*nr]
+			copy(row, b[p*ldb+full*nr:p*ldb+nc])
 			clear(row[rest:])
 		}
 	}

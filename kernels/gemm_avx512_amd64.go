@@ -114,18 +114,7 @@ func gemmPanelsZ(opB gemmOpB, kc, nc int, opA gemmOpA, m int, alpha, beta float3
 // panels of 48 columns, panel q at bbuf[q·kc·48:], element (p, j) at
 // p·48 + j, zero-padding the last panel.
 func gemmPackBZ(bbuf []float32, kc, nc int, b []float32, ldb int) {
-	full := nc / gemmNRZ
-	if full > 0 {
-		gemmPackN48(kc, full, &b[0], ldb, &bbuf[0], kc*gemmNRZ)
-	}
-	if rest := nc - full*gemmNRZ; rest > 0 {
-		panel := bbuf[full*kc*gemmNRZ : (full+1)*kc*gemmNRZ]
-		for p := 0; p < kc; p++ {
-			row := panel[p*gemmNRZ : (p+1)*gemmNRZ]
-			copy(row, b[p*ldb+full*gemmNRZ:p*ldb+nc])
-			clear(row[rest:])
-		}
-	}
+	gemmPackPanels(bbuf, kc, nc, b, ldb, gemmNRZ, gemmPackN48)
 }
 
 // gemmPackedAStrideZ is the distance between blocks of 8 rows of TN's
