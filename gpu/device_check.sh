@@ -70,9 +70,17 @@ fi
 
 if has timing; then
 	echo "=== simdrl update timings on the GPU (seed recipe, stage 0, as the PyTorch bench)"
-	SIMDRL_GPU_BENCH=$BATCHES timeout 150 ./out/gpu.test -test.run '^TestGPUTiming$' -test.v -test.count=1 >"$OUT/gpu_timing.log" 2>&1
-	grep -E '^(timing|kernel)' "$OUT/gpu_timing.log"
-	grep -q '^--- PASS: TestGPUTiming' "$OUT/gpu_timing.log" || { echo "TestGPUTiming failed:"; tail -20 "$OUT/gpu_timing.log"; fail=1; }
+	timeout 200 ./out/gpu.test -test.run '^$' -test.bench "^BenchmarkGPUUpdate\$/^B=(${BATCHES//,/|})\$" >"$OUT/gpu_timing.log" 2>&1
+	python3 - "$OUT/gpu_timing.log" <<'PY'
+import sys
+for line in open(sys.argv[1]):
+    if line.startswith("BenchmarkGPUUpdate/"):
+        f = line.split()
+        metrics = {f[i + 1]: f[i] for i in range(2, len(f) - 1, 2)}
+        kern = sorted(((float(v), k[:-3]) for k, v in metrics.items() if k.endswith("-ms")), reverse=True)
+        print(f[0], metrics["ms/update"], "ms/update", metrics["steps/s"], "steps/s |", ", ".join(f"{k} {v:.3f}" for v, k in kern))
+PY
+	grep -q '^PASS' "$OUT/gpu_timing.log" || { echo "BenchmarkGPUUpdate failed:"; tail -20 "$OUT/gpu_timing.log"; fail=1; }
 fi
 
 if has runs; then
@@ -154,8 +162,11 @@ def lines(name):
     return open(p, errors="replace").read().splitlines() if os.path.exists(p) else []
 gpu = {}
 for line in lines("gpu_timing.log"):
-    m = re.search(r"^timing batch=(\d+) ms_per_update=([\d.]+) policy_steps_per_s=([\d.e+]+)", line)
-    if m: gpu[int(m.group(1))] = (float(m.group(2)), float(m.group(3)))
+    m = re.match(r"BenchmarkGPUUpdate/B=(\d+)", line)
+    if m:
+        f = line.split()
+        metrics = {f[i + 1]: float(f[i]) for i in range(2, len(f) - 1, 2)}
+        gpu[int(m.group(1))] = (metrics["ms/update"], metrics["steps/s"])
 torch = {}
 for line in lines("torch.log"):
     if line.startswith("{"):

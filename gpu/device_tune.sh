@@ -16,8 +16,9 @@ for tile in $TILES; do
 	echo "=== tile ${tile}" | tee -a "$OUT/tune.log"
 	SIMDRL_GPU_TILE=$t SIMDRL_TEST_REQUIRE=cuda timeout 60 ./out/gpu.test -test.run '^TestGPUShapesMatchCPU$' -test.count=1 >>"$OUT/tune.log" 2>&1 \
 		&& echo "shapes test PASS" || echo "shapes test FAIL"
-	SIMDRL_GPU_TILE=$t SIMDRL_GPU_BENCH=$BATCHES timeout 90 ./out/gpu.test -test.run '^TestGPUTiming$' -test.v -test.count=1 >"$OUT/tune.tmp" 2>&1
+	SIMDRL_GPU_TILE=$t timeout 90 ./out/gpu.test -test.run '^$' -test.bench "^BenchmarkGPUUpdate\$/^B=(${BATCHES//,/|})\$" >"$OUT/tune.tmp" 2>&1
 	cat "$OUT/tune.tmp" >>"$OUT/tune.log"
-	grep -E '^timing|^kernel batch=65536 simdrl_(rollout|backward|gemm)' "$OUT/tune.tmp"
+	grep -E '^BenchmarkGPUUpdate' "$OUT/tune.tmp" | grep -oE '^\S+|[0-9.e+]+ (ms/update|steps/s|simdrl_(rollout|backward|gemm)\S*)' | tr '\n' ' '
+	echo
 done
 rm -f "$OUT/tune.tmp"

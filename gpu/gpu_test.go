@@ -17,7 +17,7 @@ import (
 
 // openGPU opens the GPU, or skips the test saying why; with
 // SIMDRL_TEST_REQUIRE=cuda a missing GPU fails the test instead.
-func openGPU(t *testing.T) *Device {
+func openGPU(t testing.TB) *Device {
 	t.Helper()
 	d, err := Open()
 	if err != nil {
@@ -32,7 +32,7 @@ func openGPU(t *testing.T) *Device {
 }
 
 // testEngine builds an engine for cfg with params (nil: the seed's init).
-func testEngine(t *testing.T, d *Device, cfg trainer.Config, params []float32) *engine {
+func testEngine(t testing.TB, d *Device, cfg trainer.Config, params []float32) *engine {
 	l, err := gru.NewLayout(gru.Config{Vocab: env.Vocab, Hidden: cfg.Hidden, Stages: env.NumStages})
 	require.NoError(t, err)
 	if params == nil {
