@@ -32,8 +32,27 @@ func (a *args) flag(v bool) *args {
 	return a.i32(0)
 }
 
-// signature is the parameter sizes the packed values stand for, as
-// ptxInfo.Params spells them ('8' for pointers and float64, '4' otherwise).
+// matches reports whether the packed values have the parameter sizes sig
+// spells (ptxInfo.Params: '8' for pointers and float64, '4' otherwise); it
+// allocates nothing, since every launch checks it.
+func (a *args) matches(sig string) bool {
+	if len(a.kinds) != len(sig) {
+		return false
+	}
+	for i, k := range a.kinds {
+		want := byte('4')
+		if k == 'p' || k == 'd' {
+			want = '8'
+		}
+		if sig[i] != want {
+			return false
+		}
+	}
+	return true
+}
+
+// signature spells the packed values' sizes as ptxInfo.Params does (for
+// error messages).
 func (a *args) signature() string {
 	b := make([]byte, len(a.kinds))
 	for i, k := range a.kinds {

@@ -467,8 +467,8 @@ func (d *Device) launch(name string, grid, block [3]int, smem int, a *args) erro
 	}
 	// The driver reads each parameter's size from the pointer it is given:
 	// a wrong count or width would launch with garbage, so refuse it here.
-	if got := a.signature(); got != d.sigs[name] {
-		return fmt.Errorf("gpu: launching %s with parameter sizes %s, but its PTX declares %s", name, got, d.sigs[name])
+	if !a.matches(d.sigs[name]) {
+		return fmt.Errorf("gpu: launching %s with parameter sizes %s, but its PTX declares %s", name, a.signature(), d.sigs[name])
 	}
 	t0 := time.Now()
 	var p *C.uint64_t

@@ -137,6 +137,12 @@ func (e *engine) free() {
 	e.bufs = nil
 }
 
+// The rollout and backward kernels by episodes per thread (tileChoices).
+var (
+	rolloutKernel  = map[int]string{1: "simdrl_rollout_e1", 2: "simdrl_rollout_e2", 4: "simdrl_rollout_e4", 8: "simdrl_rollout_e8"}
+	backwardKernel = map[int]string{1: "simdrl_backward_e1", 2: "simdrl_backward_e2", 4: "simdrl_backward_e4", 8: "simdrl_backward_e8"}
+)
+
 // gridFor is a 1-D grid of 256-thread blocks covering n elements.
 func gridFor(n int) [3]int { return [3]int{max(1, min(ceilDiv(n, 256), 65535)), 1, 1} }
 
@@ -204,7 +210,7 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	a.i32(s.mode).flag(s.givenTasks).flag(s.train).flag(step).flag(mask).f64(e.cfg.ValueCoef).f64(s.entropy).i32(s.n).ptr(rin)
 	a.ptr(e.h).ptr(e.act).ptr(e.ghn).ptr(e.logp).ptr(e.logpa).ptr(e.val).ptr(e.ent).ptr(e.tokens).ptr(e.tasks)
 	a.ptr(e.dlogp).ptr(e.dent).ptr(e.dval).ptr(e.stats)
-	name := fmt.Sprintf("simdrl_rollout_e%d", p.EPT)
+	name := rolloutKernel[p.EPT]
 	return p.Blocks, e.d.launch(name, [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a)
 }
 
@@ -218,7 +224,7 @@ func (e *engine) gradients() error {
 	a.ptr(e.P).ptr(e.headsN).i32(B).i32(T).i32(H).i32(V).flag(p.SmemW)
 	a.ptr(e.h).ptr(e.act).ptr(e.ghn).ptr(e.logp).ptr(e.tokens).ptr(e.dlogp).ptr(e.dent).ptr(e.dval)
 	a.ptr(e.dheads).ptr(e.dgh).ptr(e.dgin).ptr(e.dh0g)
-	if err := e.d.launch(fmt.Sprintf("simdrl_backward_e%d", p.EPT), [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a); err != nil {
+	if err := e.d.launch(backwardKernel[p.EPT], [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a); err != nil {
 		return err
 	}
 	// dW_hh and db_hh: dghᵀ·h_t over all rows.

@@ -39,6 +39,10 @@ func TestParsePTX(t *testing.T) {
 	require.Equal(t, "8844", info.Params["k"])
 	var a args
 	require.Equal(t, "8844", a.ptr(1).f64(2).i32(3).f32(4).signature())
+	require.True(t, a.matches("8844"))
+	require.False(t, a.matches("8444"), "a width differs")
+	require.False(t, a.matches("884"), "a count differs")
+	require.Zero(t, testing.AllocsPerRun(10, func() { a.matches("8844") }))
 	_, err = parsePTX(".version 7.8\n.target sm_80\n.entry k(\n\t.param .align 4 .b8 k_param_0[12]\n)\n{}\n")
 	require.ErrorContains(t, err, "1 parameters, 0 of them")
 	_, err = parsePTX(".target sm_80\n")
