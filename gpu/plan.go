@@ -34,10 +34,10 @@ func carve(regions ...int) int {
 // stride4 mirrors simdrl_stride4: a row of n floats padded to a multiple of 4.
 func stride4(n int) int { return (n + 3) &^ 3 }
 
-// maxThreads mirrors SIMDRL_MAX_BLOCK_THREADS (kernels/common.cuh), the
+// maxBlockThreads mirrors SIMDRL_MAX_BLOCK_THREADS (kernels/common.cuh), the
 // launch bound of the rollout and backward kernels (up to 128 registers a
-// thread), whatever the episodes per thread.
-func maxThreads(ept int) int { return 512 }
+// thread).
+const maxBlockThreads = 512
 
 // tileOverride is SIMDRL_GPU_TILE ("EPTxG", optionally ":l1" to read W_hh
 // through the L1 cache instead of staging it in shared memory): a tuning knob
@@ -94,7 +94,7 @@ func planTiles(B, d, V, sms, smemLimit int, backward bool) (tilePlan, error) {
 		p := tilePlan{EPT: ept, G: g, E: ept * g, DP: DP, SmemW: !l1}
 		p.Blocks = (B + p.E - 1) / p.E
 		p.Smem = size(p.E, d, V, p.SmemW)
-		if DP*g > maxThreads(ept) || p.Smem > smemLimit {
+		if DP*g > maxBlockThreads || p.Smem > smemLimit {
 			return tilePlan{}, fmt.Errorf("gpu: SIMDRL_GPU_TILE=%s does not fit -hidden %d (%d threads, %d bytes of shared memory)", tileOverride, d, DP*g, p.Smem)
 		}
 		return p, nil
@@ -102,7 +102,7 @@ func planTiles(B, d, V, sms, smemLimit int, backward bool) (tilePlan, error) {
 	var fallback *tilePlan
 	for _, c := range tileChoices {
 		p := tilePlan{EPT: c[0], G: c[1], E: c[0] * c[1], DP: DP}
-		if DP*p.G > maxThreads(p.EPT) {
+		if DP*p.G > maxBlockThreads {
 			continue
 		}
 		p.Blocks = (B + p.E - 1) / p.E
@@ -118,8 +118,8 @@ func planTiles(B, d, V, sms, smemLimit int, backward bool) (tilePlan, error) {
 		fallback = &q
 	}
 	if fallback == nil {
-		if DP > maxThreads(1) {
-			return tilePlan{}, fmt.Errorf("gpu: -hidden %d is more than the %d hidden units a block of the CUDA kernels handles", d, maxThreads(1))
+		if DP > maxBlockThreads {
+			return tilePlan{}, fmt.Errorf("gpu: -hidden %d is more than the %d hidden units a block of the CUDA kernels handles", d, maxBlockThreads)
 		}
 		return tilePlan{}, fmt.Errorf("gpu: -hidden %d needs more shared memory per block than this GPU's %d bytes", d, smemLimit)
 	}
