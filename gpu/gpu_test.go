@@ -225,11 +225,7 @@ func (e *engine) teacher(b *golden.Batch) (logp, ent, val, grad []float32, err e
 // golden batches, each tensor within golden.Tolerance of PyTorch.
 func TestGPUGoldenModel(t *testing.T) {
 	d := openGPU(t)
-	m, err := golden.LoadModel(golden.Dir())
-	require.NoError(t, err)
-	l, err := m.Layout()
-	require.NoError(t, err)
-	init, err := golden.Flatten(l, golden.Tensors(m.Init))
+	m, l, init, err := golden.LoadInit(golden.Dir())
 	require.NoError(t, err)
 	cfg := trainer.SeedRecipe()
 	cfg.Batch, cfg.Steps, cfg.Hidden, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain = len(m.Batches[0].Ctx), m.Steps, m.Hidden, 1, 0, 0

@@ -12,11 +12,7 @@ import (
 // TestGoldenForward checks the teacher-forced rollout against PyTorch:
 // per-step logp of the given action, entropy, value, and greedy actions.
 func TestGoldenForward(t *testing.T) {
-	m, err := golden.LoadModel(golden.Dir())
-	require.NoError(t, err)
-	l, err := m.Layout()
-	require.NoError(t, err)
-	params, err := golden.Flatten(l, golden.Tensors(m.Init))
+	m, l, params, err := golden.LoadInit(golden.Dir())
 	require.NoError(t, err)
 	dv := gru.NewDerived(l)
 	dv.Compute(l, params)

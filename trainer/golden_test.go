@@ -34,11 +34,7 @@ func goldenBatchGrad(t *testing.T, l *gru.Layout, params []float32, steps int, b
 // TestGoldenLossAndGradients: the four loss terms and d total / d every
 // parameter at init, per batch, against PyTorch in float64.
 func TestGoldenLossAndGradients(t *testing.T) {
-	m, err := golden.LoadModel(golden.Dir())
-	require.NoError(t, err)
-	l, err := m.Layout()
-	require.NoError(t, err)
-	params, err := golden.Flatten(l, golden.Tensors(m.Init))
+	m, l, params, err := golden.LoadInit(golden.Dir())
 	require.NoError(t, err)
 	require.NotEmpty(t, m.Batches)
 	for bi := range m.Batches {
@@ -66,11 +62,7 @@ func TestGoldenLossAndGradients(t *testing.T) {
 // backward, clip_grad_norm_, Adam step; the norms before clipping and every
 // parameter afterwards against PyTorch.
 func TestGoldenAdam(t *testing.T) {
-	m, err := golden.LoadModel(golden.Dir())
-	require.NoError(t, err)
-	l, err := m.Layout()
-	require.NoError(t, err)
-	params, err := golden.Flatten(l, golden.Tensors(m.Init))
+	m, l, params, err := golden.LoadInit(golden.Dir())
 	require.NoError(t, err)
 	opt := NewAdam(l.Size, m.Adam.LR, m.Adam.Clip)
 	opt.Beta1, opt.Beta2, opt.Eps = m.Adam.Betas[0], m.Adam.Betas[1], m.Adam.Eps

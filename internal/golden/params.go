@@ -12,6 +12,24 @@ func (m *Model) Layout() (*gru.Layout, error) {
 	return gru.NewLayout(gru.Config{Vocab: m.Vocab, Hidden: m.Hidden, Stages: 3})
 }
 
+// LoadInit loads the golden model from dir with its layout and its initial
+// parameters, flat in the layout's order: what every golden test starts from.
+func LoadInit(dir string) (*Model, *gru.Layout, []float32, error) {
+	m, err := LoadModel(dir)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	l, err := m.Layout()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	params, err := Flatten(l, Tensors(m.Init))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return m, l, params, nil
+}
+
 // Flatten packs named tensors (init, after, or a batch's grad) into the flat
 // layout, checking that every tensor is present with the right size.
 func Flatten(l *gru.Layout, named func(name string) ([]float64, bool)) ([]float32, error) {
