@@ -13,7 +13,7 @@
 // rows in parallel and keep only the running sums, in the CPU's order, one
 // thread per row:
 //   mx = simdrl_row_max(x);  ex[j] = simdrl_shifted_exp(x[j], mx);
-//   lse = simdrl_row_lse(mx, ex);  term[j] = simdrl_policy_col(x[j], lse, &logp[j], &p[j]);
+//   lse = simdrl_row_lse(mx, ex);  (logp[j], p[j], term[j]) = simdrl_policy_col(x[j], lse);
 //   entropy = simdrl_row_entropy(term)  (= −Σ p·log(p + 1e-9), the seed's).
 SIMDRL_HD float simdrl_row_max(const float *x, int V) {
     float mx = x[0];
@@ -29,10 +29,16 @@ SIMDRL_HD float simdrl_row_lse(float mx, const float *ex, int V) {
     return mx + logf(sum);
 }
 
-SIMDRL_HD float simdrl_policy_col(float x, float lse, float *logp, float *p) {
-    *logp = x - lse;
-    *p = expf(*logp);
-    return *p * logf(*p + SIMDRL_ENTROPY_EPS);
+typedef struct {
+    float logp, p, term; // log p, p, and the entropy term p·log(p + 1e-9)
+} simdrl_col;
+
+SIMDRL_HD simdrl_col simdrl_policy_col(float x, float lse) {
+    simdrl_col c;
+    c.logp = x - lse;
+    c.p = expf(c.logp);
+    c.term = c.p * logf(c.p + SIMDRL_ENTROPY_EPS);
+    return c;
 }
 
 SIMDRL_HD float simdrl_row_entropy(const float *term, int V) {

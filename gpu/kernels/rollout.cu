@@ -246,13 +246,19 @@ template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
         __syncthreads();
         for (int i = tid; i < nE * V; i += nthr) {
             const int e = i / V, v = i % V;
-            sEnt[i] = simdrl_policy_col(sHeads[e * V1 + v], sMax[e], &sLogp[i], &sP[i]);
-            if (train) logp[((size_t)t * B + b0 + e) * V + v] = sLogp[i];
+            const simdrl_col c = simdrl_policy_col(sHeads[e * V1 + v], sMax[e]);
+            sLogp[i] = c.logp;
+            sP[i] = c.p;
+            sEnt[i] = c.term;
+            if (train) logp[((size_t)t * B + b0 + e) * V + v] = c.logp;
         }
         __syncthreads();
         for (int e = tid; e < nE; e += nthr) {
             const size_t b = b0 + e, row = (size_t)t * B + b;
             const float *x = sHeads + e * V1;
+            // (Summed before the action, not inside `if (train)`: that
+            // placement made nvcc 11.8's PTX vary from run to run.)
+            const float en = simdrl_row_entropy(sEnt + e * V, V);
             int a;
             if (mode == 2)
                 a = tokens[row + B];
@@ -265,7 +271,7 @@ template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
             if (train) {
                 logpa[row] = sLogp[e * V + a];
                 val[row] = x[V];
-                ent[row] = simdrl_row_entropy(sEnt + e * V, V);
+                ent[row] = en;
             }
         }
         __syncthreads();

@@ -69,7 +69,8 @@ func PolicyRow(x []float32) ([]float32, float32) {
 	}
 	lse := C.simdrl_row_lse(mx, (*C.float)(unsafe.Pointer(&ex[0])), C.int(V))
 	for j := range x {
-		term[j] = float32(C.simdrl_policy_col(C.float(x[j]), lse, (*C.float)(unsafe.Pointer(&lp[j])), (*C.float)(unsafe.Pointer(&p[j]))))
+		c := C.simdrl_policy_col(C.float(x[j]), lse)
+		lp[j], p[j], term[j] = float32(c.logp), float32(c.p), float32(c.term)
 	}
 	return lp, float32(C.simdrl_row_entropy((*C.float)(unsafe.Pointer(&term[0])), C.int(V)))
 }
