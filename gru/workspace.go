@@ -56,7 +56,7 @@ type Workspace struct {
 	dh      []float32 // n×d
 	dhPrev  []float32 // n×d
 	dHeadsW []float32 // (V+1)×d
-	bias    []float32 // 3d column sums
+	bias    []float32 // column sums: max(3d, V+1)
 }
 
 // NewWorkspace allocates a workspace for chunks of up to capacity episodes of
@@ -86,7 +86,7 @@ func NewWorkspace(l *Layout, capacity, steps int) (*Workspace, error) {
 		dh:      make([]float32, C*d),
 		dhPrev:  make([]float32, C*d),
 		dHeadsW: make([]float32, (V+1)*d),
-		bias:    make([]float32, 3*d),
+		bias:    make([]float32, max(3*d, V+1)), // column sums of dgh (3d) and of the heads (V+1)
 	}, nil
 }
 
