@@ -368,7 +368,14 @@ func (e *engine) evaluate(stage, n int, round uint32) (trainer.EvalResult, error
 // greedyActions plays n greedy episodes of stage on round and returns their
 // actions, episode-major (n×T).
 func (e *engine) greedyActions(stage, n int, round uint32) ([]int32, error) {
-	if _, err := e.rollout(rolloutSpec{n: n, mode: modeGreedy, stage: stage, purpose: trainer.EvalPurpose(stage), round: round}); err != nil {
+	return e.greedyRollout(rolloutSpec{n: n, mode: modeGreedy, stage: stage, purpose: trainer.EvalPurpose(stage), round: round})
+}
+
+// greedyRollout runs the greedy rollout s and returns its actions,
+// episode-major (s.n×T).
+func (e *engine) greedyRollout(s rolloutSpec) ([]int32, error) {
+	n := s.n
+	if _, err := e.rollout(s); err != nil {
 		return nil, err
 	}
 	tok := make([]int32, (e.T+1)*n)
@@ -380,6 +387,31 @@ func (e *engine) greedyActions(stage, n int, round uint32) ([]int32, error) {
 		for t := 0; t < e.T; t++ {
 			out[b*e.T+t] = tok[(t+1)*n+b]
 		}
+	}
+	return out, nil
+}
+
+// greedyPrograms plays the given tasks greedily, at most maxN a launch, and
+// returns their actions, episode-major.
+func (e *engine) greedyPrograms(tasks []env.Task) ([]int32, error) {
+	out := make([]int32, 0, len(tasks)*e.T)
+	packed := make([]int32, 6*min(len(tasks), e.maxN))
+	for first := 0; first < len(tasks); first += e.maxN {
+		part := tasks[first:min(first+e.maxN, len(tasks))]
+		for i, task := range part {
+			packed[6*i] = int32(task.Stage)
+			for k, dgt := range task.Digits {
+				packed[6*i+1+k] = int32(dgt)
+			}
+		}
+		if err := upload(e.tasks, packed[:6*len(part)]); err != nil {
+			return nil, err
+		}
+		acts, err := e.greedyRollout(rolloutSpec{n: len(part), mode: modeGreedy, givenTasks: true})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, acts...)
 	}
 	return out, nil
 }

@@ -396,8 +396,8 @@ func TestGPUShapesMatchCPU(t *testing.T) {
 		require.NoError(t, d.do(func() error { var err error; got, err = e.update(1, trainer.NewCurriculum(cfg)); return err }))
 		params := make([]float32, e.l.Size)
 		require.NoError(t, d.do(func() error { return e.getParams(params) }))
-		want64 := make([]float64, len(cpu.Params))
-		for i, v := range cpu.Params {
+		want64 := make([]float64, len(cpu.Params()))
+		for i, v := range cpu.Params() {
 			want64[i] = float64(v)
 		}
 		re := golden.RelErr(params, want64)
@@ -482,4 +482,40 @@ func TestGPUCheckpoints(t *testing.T) {
 	require.NoError(t, err)
 	defer d.Close()
 	require.ErrorContains(t, d.Resume(f), "shape")
+}
+
+// TestGPULoadActsAsSaved: a CPU run of one -seed saves; GPU engines of other
+// seeds load the file and play the saver's greedy programs on the same tasks.
+func TestGPULoadActsAsSaved(t *testing.T) {
+	openGPU(t).Close()
+	cfg := trainer.DefaultRecipe()
+	cfg.Batch, cfg.Updates, cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Threads, cfg.Seed = 64, 40, 0, 0, 0, 2, 2
+	saver, err := trainer.New(cfg)
+	require.NoError(t, err)
+	defer saver.Close()
+	for i := 0; i < cfg.Updates; i++ {
+		_, err := saver.Update()
+		require.NoError(t, err)
+	}
+	key := rng.NewKey(0x5eed_cafe)
+	tasks := make([]env.Task, 300)
+	for i := range tasks {
+		tasks[i] = env.DrawTask(key, 1, uint32(i), rng.PurposeTask, i%env.NumStages)
+	}
+	want := saver.GreedyPrograms(tasks)
+	f := saver.Checkpoint()
+	for _, seed := range []uint64{0, 9} {
+		c := cfg
+		c.Seed = seed
+		g, err := NewEngine(c)
+		require.NoError(t, err)
+		before, err := g.GreedyPrograms(tasks)
+		require.NoError(t, err)
+		require.NotEqual(t, want, before, "seed %d: the untrained model already plays like the saved one", seed)
+		require.NoError(t, g.LoadWeights(f))
+		got, err := g.GreedyPrograms(tasks)
+		require.NoError(t, err)
+		require.Equalf(t, want, got, "GPU -load with -seed %d", seed)
+		g.Close()
+	}
 }

@@ -116,6 +116,15 @@ func (g *Engine) Explain(stage, count int) (exs []trainer.Explanation, err error
 	return exs, err
 }
 
+func (g *Engine) GreedyPrograms(tasks []env.Task) (progs []int32, err error) {
+	err = g.d.do(func() error {
+		var err error
+		progs, err = g.e.greedyPrograms(tasks)
+		return err
+	})
+	return progs, err
+}
+
 func (g *Engine) ParamSHA256() (string, error) {
 	if err := g.d.do(func() error { return g.e.getParams(g.params) }); err != nil {
 		return "", err

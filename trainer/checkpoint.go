@@ -37,7 +37,7 @@ type trainState struct {
 
 // Checkpoint captures everything needed to continue bit-identically.
 func (t *Trainer) Checkpoint() *checkpoint.File {
-	return BuildCheckpoint(t.cfg, t.Layout, t.Params, t.opt.m, t.opt.v, t.update, t.opt.step, t.cur)
+	return BuildCheckpoint(t.cfg, t.Layout, t.model.params, t.opt.m, t.opt.v, t.update, t.opt.step, t.cur)
 }
 
 // BuildCheckpoint is a checkpoint of any engine's state: the parameters and
@@ -87,7 +87,7 @@ func CheckpointConfig(f *checkpoint.File) (Config, error) {
 // name and shape; the optimiser and the training state are left as they are
 // (-load).
 func (t *Trainer) LoadWeights(f *checkpoint.File) error {
-	return copyTensors(f, t.Layout, "", t.Params)
+	return t.model.set(func(p []float32) error { return LoadParams(f, t.Layout, p) })
 }
 
 // Resume builds a trainer from a checkpoint written by Checkpoint: cfg must
@@ -98,11 +98,14 @@ func Resume(f *checkpoint.File, cfg Config) (*Trainer, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.update, t.opt.step, err = RestoreCheckpoint(f, t.Layout, t.Params, t.opt.m, t.opt.v, t.cur); err != nil {
+	err = t.model.set(func(p []float32) error {
+		t.update, t.opt.step, err = RestoreCheckpoint(f, t.Layout, p, t.opt.m, t.opt.v, t.cur)
+		return err
+	})
+	if err != nil {
 		t.Close()
 		return nil, err
 	}
-	t.derived.Compute(t.Layout, t.Params)
 	return t, nil
 }
 

@@ -56,7 +56,7 @@ func (j *evalJob) work(w *worker, r *result) {
 		w.tasks[b] = env.DrawTask(t.key, j.round, uint32(first+b), EvalPurpose(j.stage), j.stage)
 		w.setContext(b, w.tasks[b])
 	}
-	w.ws.Forward(t.Params, t.derived, gru.Greedy, gru.Stream{})
+	w.ws.Forward(t.model.params, t.model.derived, gru.Greedy, gru.Stream{})
 	r.rsum = 0
 	for b := 0; b < n; b++ {
 		o := env.Run(w.tasks[b], w.episodeProgram(b))

@@ -27,7 +27,7 @@ func (t *Trainer) Explain(stage, i int) Explanation {
 	w := t.pool.workers[0] // the pool is idle between updates
 	w.ws.Reset(1)
 	w.setContext(0, task)
-	w.ws.Forward(t.Params, t.derived, gru.Greedy, gru.Stream{})
+	w.ws.Forward(t.model.params, t.model.derived, gru.Greedy, gru.Stream{})
 	prog := append([]int32(nil), w.episodeProgram(0)...)
 	o, trace := env.Trace(task, prog, nil)
 	ex := Explanation{

@@ -80,6 +80,9 @@ type Engine interface {
 	Update() (UpdateStats, error)
 	EvaluateAll(episodes int, round uint32) ([env.NumStages]EvalResult, error)
 	Explain(stage, count int) ([]Explanation, error)
+	// GreedyPrograms plays the given tasks greedily: len(tasks)×Steps
+	// tokens, episode-major.
+	GreedyPrograms(tasks []env.Task) ([]int32, error)
 	ParamSHA256() (string, error)
 	Close()
 }
@@ -292,6 +295,11 @@ func (c CPUEngine) Explain(stage, count int) ([]Explanation, error) {
 		out[i] = c.Trainer.Explain(stage, i)
 	}
 	return out, nil
+}
+
+// GreedyPrograms plays the given tasks greedily; the CPU cannot fail here.
+func (c CPUEngine) GreedyPrograms(tasks []env.Task) ([]int32, error) {
+	return c.Trainer.GreedyPrograms(tasks), nil
 }
 
 // ParamSHA256 hashes the parameters.

@@ -17,16 +17,15 @@ import (
 // update needs; after New, Update and Evaluate allocate nothing. Call Close
 // to stop the workers.
 type Trainer struct {
-	cfg     Config
-	Layout  *gru.Layout
-	Params  []float32
-	grad    []float32 // the update's gradient, summed over chunks in order
-	dTable  []float32 // the update's token-table gradient, likewise
-	opt     *Adam
-	derived *gru.Derived
-	key     rng.Key
-	update  int
-	pool    *pool
+	cfg    Config
+	Layout *gru.Layout
+	model  *model    // the parameters and their derived state; set only through model.set
+	grad   []float32 // the update's gradient, summed over chunks in order
+	dTable []float32 // the update's token-table gradient, likewise
+	opt    *Adam
+	key    rng.Key
+	update int
+	pool   *pool
 
 	cur *Curriculum
 
@@ -56,12 +55,11 @@ func New(cfg Config) (*Trainer, error) {
 	}
 	t := &Trainer{
 		cfg: cfg, Layout: l,
-		Params:  make([]float32, l.Size),
-		grad:    make([]float32, l.Size),
-		dTable:  make([]float32, l.Vocab*3*l.Hidden),
-		opt:     NewAdam(l.Size, cfg.LR, cfg.Clip),
-		derived: gru.NewDerived(l),
-		key:     rng.NewKey(cfg.Seed),
+		model:  newModel(l),
+		grad:   make([]float32, l.Size),
+		dTable: make([]float32, l.Vocab*3*l.Hidden),
+		opt:    NewAdam(l.Size, cfg.LR, cfg.Clip),
+		key:    rng.NewKey(cfg.Seed),
 	}
 	workers := make([]*worker, cfg.Threads)
 	for i := range workers {
@@ -72,8 +70,7 @@ func New(cfg Config) (*Trainer, error) {
 	t.pool = newPool(workers, cfg.Chunk, max(cfg.Batch, cfg.EvalBatch, cfg.FinalEpisodes))
 	t.train.t, t.eval.t = t, t
 	t.cur = NewCurriculum(cfg)
-	l.Init(t.Params, cfg.Seed)
-	t.derived.Compute(l, t.Params)
+	_ = t.model.set(func(p []float32) error { l.Init(p, cfg.Seed); return nil })
 	return t, nil
 }
 
@@ -102,7 +99,7 @@ func (t *Trainer) Update() (UpdateStats, error) {
 	clear(t.dTable)
 	t.pool.run(j, t.cfg.Batch)
 	// The token-table part of the gradient once per update, not per chunk.
-	t.pool.workers[0].ws.ApplyTableGradient(t.Params, t.dTable, t.grad)
+	t.pool.workers[0].ws.ApplyTableGradient(t.model.params, t.dTable, t.grad)
 	st := UpdateStats{Update: u, Stage: j.stage, Loss: j.loss,
 		MeanReward: j.rewardSum / float64(j.batch), SolveRate: float64(j.solved) / float64(j.batch)}
 	if math.IsNaN(st.Loss.Total) || math.IsInf(st.Loss.Total, 0) {
@@ -114,10 +111,19 @@ func (t *Trainer) Update() (UpdateStats, error) {
 		t.update--
 		return st, fmt.Errorf("update %d: the gradient norm is %v; parameters left as after update %d", u, st.GradNorm, u-1)
 	}
-	t.opt.Step(t.Params, t.grad)
-	t.derived.Compute(t.Layout, t.Params)
+	_ = t.model.set(t.step)
 	return st, nil
 }
+
+// step is the optimiser step on the update's gradient (through model.set).
+func (t *Trainer) step(params []float32) error {
+	t.opt.Step(params, t.grad)
+	return nil
+}
+
+// Params is the model's flat parameter buffer, in state_dict order; read it,
+// never write it (the derived state would not follow).
+func (t *Trainer) Params() []float32 { return t.model.params }
 
 // Curriculum is the trainer's curriculum.
 func (t *Trainer) Curriculum() *Curriculum { return t.cur }
@@ -154,7 +160,7 @@ func (j *trainJob) work(w *worker, r *result) {
 		w.tasks[b] = env.DrawTask(t.key, uint32(j.update), uint32(first+b), rng.PurposeTask, stage)
 		w.setContext(b, w.tasks[b])
 	}
-	w.ws.Forward(t.Params, t.derived, gru.Sample, gru.Stream{Key: t.key, Round: uint32(j.update), FirstEpisode: uint32(first)})
+	w.ws.Forward(t.model.params, t.model.derived, gru.Sample, gru.Stream{Key: t.key, Round: uint32(j.update), FirstEpisode: uint32(first)})
 	r.rsum = 0
 	for b := 0; b < n; b++ {
 		o := env.Run(w.tasks[b], w.episodeProgram(b))
@@ -170,7 +176,7 @@ func (j *trainJob) work(w *worker, r *result) {
 	} else {
 		r.loss = seedLoss(w.ws, w.rewards[:n], j.batch, t.cfg.ValueCoef, j.entropyCoef)
 	}
-	w.ws.Backward(t.Params, t.derived, r.grad, r.dTable)
+	w.ws.Backward(t.model.params, t.model.derived, r.grad, r.dTable)
 }
 
 func (j *trainJob) merge(r *result) {
@@ -186,7 +192,7 @@ func (j *trainJob) merge(r *result) {
 }
 
 // ParamSHA256 hashes the parameters (HashParams).
-func (t *Trainer) ParamSHA256() string { return HashParams(t.Params) }
+func (t *Trainer) ParamSHA256() string { return HashParams(t.model.params) }
 
 // HashParams hashes parameters as little-endian float32 in state_dict order:
 // equal hashes mean bit-identical models, on any engine.

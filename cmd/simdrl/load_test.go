@@ -1,0 +1,45 @@
+package main
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestLoadWithOtherSeeds: a model saved by a run of -seed 2 and evaluated
+// with -load under other seeds plays as the same file under -resume with
+// those seeds, on the CPU and (when there is one, gpu/emu in CI) the GPU.
+// The evaluation tasks follow -seed, so each -load is compared with a
+// -resume of the same seed; -load once kept the token table of its own
+// seed's initialisation and scored 0.000 where the saver scored 1.000.
+func TestLoadWithOtherSeeds(t *testing.T) {
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "s2.safetensors")
+	code, _, stderr := runCLI("-seed", "2", "-batch", "64", "-chunk", "32", "-updates", "60", "-eval-every", "0", "-final-episodes", "0",
+		"-explain", "0", "-save", ck)
+	require.Equal(t, 0, code, stderr)
+	eval := []string{"-eval-only", "-final-episodes", "150", "-explain", "3", "-chunk", "32"} // the chunk orders the sums
+	report := func(name string, args ...string) map[string]any {
+		p := filepath.Join(dir, name+".json")
+		code, _, stderr := runCLI(append(append(args, eval...), "-report", p)...)
+		require.Equal(t, 0, code, stderr)
+		return readReport(t, p)
+	}
+	for _, seed := range []string{"0", "9"} {
+		want := report("resume-"+seed, "-resume", ck, "-seed", seed)
+		for _, device := range []string{"cpu", "cuda"} {
+			t.Run(device+"/seed="+seed, func(t *testing.T) {
+				if device == "cuda" {
+					needGPU(t)
+				}
+				got := report("load-"+device+"-"+seed, "-device", device, "-load", ck, "-seed", seed)
+				require.Equal(t, want["param_sha256"], got["param_sha256"])
+				w, g := want["final"].(map[string]any), got["final"].(map[string]any)
+				require.Equal(t, w["solve_rate"], g["solve_rate"])
+				require.InDeltaSlice(t, w["mean_reward"], g["mean_reward"], 1e-9, "sums over episodes in each engine's order")
+				require.Equal(t, want["explanations"], got["explanations"])
+			})
+		}
+	}
+}
