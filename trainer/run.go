@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"time"
 
 	"github.com/simdrl/simdrl/env"
@@ -265,10 +266,15 @@ func Conclude(e Engine, rep *Report, out io.Writer) error {
 	return nil
 }
 
+// interrupted reports whether c is closed. It first yields: on one CPU the
+// hand-offs between the loop and the pool's workers can keep the goroutines
+// that deliver a signal (os/signal's and the command's) from running for a
+// whole run, and an interrupt must take effect after the current update.
 func interrupted(c <-chan struct{}) bool {
 	if c == nil {
 		return false
 	}
+	runtime.Gosched()
 	select {
 	case <-c:
 		return true
