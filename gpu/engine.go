@@ -83,12 +83,15 @@ func newEngine(d *Device, cfg trainer.Config, l *gru.Layout) (*engine, error) {
 	e.sH0, e.slabH0 = slabPlan(B, ceilDiv(H, 128), d.SMs)
 	e.nsq = min(256, ceilDiv(l.Size, 256))
 
-	f32 := func(p *devPtr, n int) {
-		if err == nil {
-			*p, err = d.alloc(4 * n)
-			e.bufs = append(e.bufs, *p)
-		}
+	// Every buffer is listed first and allocated only when the total fits in
+	// the device's memory: a configuration too large is refused, not half
+	// allocated.
+	type buffer struct {
+		p     *devPtr
+		bytes int
 	}
+	var plan []buffer
+	f32 := func(p *devPtr, n int) { plan = append(plan, buffer{p, 4 * n}) }
 	f64 := func(p *devPtr, n int) { f32(p, 2*n) }
 	N := l.Size
 	f32(&e.P, N)
@@ -123,6 +126,19 @@ func newEngine(d *Device, cfg trainer.Config, l *gru.Layout) (*engine, error) {
 	f32(&e.h0s, (V+3)*H)
 	f64(&e.sq, 256)
 	f64(&e.fin, nFin)
+	total := 0.0
+	for _, b := range plan {
+		total += float64(b.bytes)
+	}
+	if d.TotalMem > 0 && total > float64(d.TotalMem) {
+		return nil, &trainer.ResourceError{Need: total, Have: float64(d.TotalMem), Knob: "batch"}
+	}
+	for _, b := range plan {
+		if err == nil {
+			*b.p, err = d.alloc(b.bytes)
+			e.bufs = append(e.bufs, *b.p)
+		}
+	}
 	if err != nil {
 		e.free()
 		return nil, err

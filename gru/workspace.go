@@ -90,6 +90,18 @@ func NewWorkspace(l *Layout, capacity, steps int) (*Workspace, error) {
 	}, nil
 }
 
+// WorkspaceBytes is what NewWorkspace(l, capacity, steps) allocates, computed
+// in float64 so that absurd sizes are estimated instead of overflowing
+// (a configuration is checked against memory before anything is allocated).
+func WorkspaceBytes(l *Layout, capacity, steps int) float64 {
+	V, S, d, C, T := float64(l.Vocab), float64(l.Stages), float64(l.Hidden), float64(capacity), float64(steps)
+	words := C*MaxContext + 2*C + C*(V+S) + (T+1)*C + // ctx, ctxLen, stage, mix, tokens
+		(T+1)*C*d + 2*T*C*3*d + T*C*(V+1) + T*C*V + T*C + C + C*V + // h, gh, act, heads, logp, ent, u, probs
+		max(T*C, V) + 3*T*C + // ones, DLogp, DEnt, DValue
+		T*C*(V+1) + T*C*3*d + 2*C*d + (V+1)*d + max(3*d, V+1) // dheads, dgh, dh, dhPrev, dHeadsW, bias
+	return 4 * words // every element is 4 bytes (float32 or int32)
+}
+
 // Reset starts a chunk of n episodes (1 ≤ n ≤ Cap).
 func (w *Workspace) Reset(n int) {
 	if n < 1 || n > w.Cap {

@@ -87,17 +87,26 @@ func Recipe(name string) (Config, error) {
 	return Config{}, fmt.Errorf("unknown recipe %q (want seed or default)", name)
 }
 
+// Upper bounds of the settings that size buffers or passes: far above any
+// useful run, low enough that sizes computed from them cannot overflow.
+const (
+	MaxThreads  = 4096
+	MaxUpdates  = 1 << 30
+	MaxEpisodes = 1 << 24 // per update or evaluation round
+	MaxExplain  = 10000
+)
+
 // Validate reports the first invalid setting, phrased for a command line.
 func (c *Config) Validate() error {
 	switch {
 	case c.Device != "cpu" && c.Device != "cuda":
 		return fmt.Errorf("-device must be cpu or cuda, got %q", c.Device)
-	case c.Threads < 1:
-		return fmt.Errorf("-threads must be ≥ 1, got %d", c.Threads)
-	case c.Updates < 0:
-		return fmt.Errorf("-updates must be ≥ 0, got %d", c.Updates)
-	case c.Batch < 1:
-		return fmt.Errorf("-batch must be ≥ 1, got %d", c.Batch)
+	case c.Threads < 1 || c.Threads > MaxThreads:
+		return fmt.Errorf("-threads must be in 1..%d, got %d", MaxThreads, c.Threads)
+	case c.Updates < 0 || c.Updates > MaxUpdates:
+		return fmt.Errorf("-updates must be in 0..%d, got %d", MaxUpdates, c.Updates)
+	case c.Batch < 1 || c.Batch > MaxEpisodes:
+		return fmt.Errorf("-batch must be in 1..%d, got %d", MaxEpisodes, c.Batch)
 	case len(c.Stages) == 0:
 		return fmt.Errorf("-stages must list at least one stage")
 	case !(c.LR > 0) || c.LR > 10:
@@ -114,12 +123,12 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("-clip must be > 0, got %v", c.Clip)
 	case c.EvalEvery < 0:
 		return fmt.Errorf("-eval-every must be ≥ 0, got %d", c.EvalEvery)
-	case c.EvalBatch < 1:
-		return fmt.Errorf("-eval-batch must be ≥ 1, got %d", c.EvalBatch)
-	case c.FinalEpisodes < 0:
-		return fmt.Errorf("-final-episodes must be ≥ 0, got %d", c.FinalEpisodes)
-	case c.Explain < 0:
-		return fmt.Errorf("-explain must be ≥ 0, got %d", c.Explain)
+	case c.EvalBatch < 1 || c.EvalBatch > MaxEpisodes:
+		return fmt.Errorf("-eval-batch must be in 1..%d, got %d", MaxEpisodes, c.EvalBatch)
+	case c.FinalEpisodes < 0 || c.FinalEpisodes > MaxEpisodes:
+		return fmt.Errorf("-final-episodes must be in 0..%d, got %d", MaxEpisodes, c.FinalEpisodes)
+	case c.Explain < 0 || c.Explain > MaxExplain:
+		return fmt.Errorf("-explain must be in 0..%d, got %d", MaxExplain, c.Explain)
 	case c.Chunk < 1:
 		return fmt.Errorf("-chunk must be ≥ 1, got %d", c.Chunk)
 	case c.Curriculum != "blocks" && c.Curriculum != "mixed":
@@ -144,10 +153,13 @@ func (c *Config) Validate() error {
 // ParseStages reads a curriculum such as "0,0,0,1,1,2".
 func ParseStages(s string) ([]int, error) {
 	var out []int
-	for _, f := range strings.Split(s, ",") {
+	if strings.TrimSpace(s) == "" {
+		return nil, fmt.Errorf("-stages: empty curriculum")
+	}
+	for i, f := range strings.Split(s, ",") {
 		f = strings.TrimSpace(f)
 		if f == "" {
-			continue
+			return nil, fmt.Errorf("-stages: entry %d of %q is empty", i+1, s)
 		}
 		var v int
 		if _, err := fmt.Sscanf(f, "%d", &v); err != nil || fmt.Sprint(v) != f {

@@ -118,8 +118,8 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 		if e.Updates() > 0 {
 			from = fmt.Sprintf(", resuming after update %d", e.Updates())
 		}
-		fmt.Fprintf(out, "simdrl: recipe %s, seed %d, %d updates of %d episodes, stages %v (%s), %d threads, backend %s%s\n",
-			cfg.Recipe, cfg.Seed, cfg.Updates, cfg.Batch, cfg.Stages, cfg.Curriculum, cfg.Threads, rep.Backend, from)
+		fmt.Fprintf(out, "simdrl: recipe %s, seed %d, %d updates of %d episodes, stages %v (%s), %s, backend %s%s\n",
+			cfg.Recipe, cfg.Seed, cfg.Updates, cfg.Batch, cfg.Stages, cfg.Curriculum, plural(cfg.Threads, "thread"), rep.Backend, from)
 		if d := e.Describe(); d != "" {
 			fmt.Fprintln(out, d)
 		}
@@ -259,7 +259,7 @@ func Conclude(e Engine, rep *Report, out io.Writer) error {
 			rep.Final.MeanReward = append(rep.Final.MeanReward, r.MeanReward)
 		}
 		f := rep.Final
-		fmt.Fprintf(out, "\nFinal greedy accuracies → T0=%.3f, T1=%.3f, T2=%.3f (mean reward, %d episodes per stage)\n",
+		fmt.Fprintf(out, "\nFinal greedy mean rewards → T0=%.3f, T1=%.3f, T2=%.3f (%d episodes per stage; the shaped bonus can take them above 1)\n",
 			f.MeanReward[0], f.MeanReward[1], f.MeanReward[2], cfg.FinalEpisodes)
 		fmt.Fprintf(out, "Final greedy solve rates → T0=%.3f, T1=%.3f, T2=%.3f\n", f.SolveRate[0], f.SolveRate[1], f.SolveRate[2])
 	}
@@ -312,3 +312,11 @@ func (c CPUEngine) GreedyPrograms(tasks []env.Task) ([]int32, error) {
 func (c CPUEngine) ParamSHA256() (string, error) { return c.Trainer.ParamSHA256(), nil }
 
 var _ Engine = CPUEngine{}
+
+// plural counts a noun: "1 thread", "2 threads".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

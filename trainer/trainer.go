@@ -44,9 +44,14 @@ type UpdateStats struct {
 }
 
 // New builds a trainer: the model initialised from cfg.Seed, cfg.Threads
-// workers, chunks of cfg.Chunk episodes.
+// workers (at most one per chunk of the largest pass), chunks of cfg.Chunk
+// episodes (at most the batch). A configuration that needs more memory than
+// is available is refused before anything is allocated (ResourceError).
 func New(cfg Config) (*Trainer, error) {
 	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := CheckMemory(cfg); err != nil {
 		return nil, err
 	}
 	l, err := gru.NewLayout(gru.Config{Vocab: env.Vocab, Hidden: cfg.Hidden, Stages: env.NumStages})
@@ -61,13 +66,13 @@ func New(cfg Config) (*Trainer, error) {
 		opt:    NewAdam(l.Size, cfg.LR, cfg.Clip),
 		key:    rng.NewKey(cfg.Seed),
 	}
-	workers := make([]*worker, cfg.Threads)
+	workers := make([]*worker, cfg.workers())
 	for i := range workers {
-		if workers[i], err = newWorker(l, cfg.Chunk, cfg.Steps); err != nil {
+		if workers[i], err = newWorker(l, cfg.chunkSize(), cfg.Steps); err != nil {
 			return nil, err
 		}
 	}
-	t.pool = newPool(workers, cfg.Chunk, max(cfg.Batch, cfg.EvalBatch, cfg.FinalEpisodes))
+	t.pool = newPool(workers, cfg.chunkSize(), cfg.largestPass())
 	t.train.t, t.eval.t = t, t
 	t.cur = NewCurriculum(cfg)
 	_ = t.model.set(func(p []float32) error { l.Init(p, cfg.Seed); return nil })

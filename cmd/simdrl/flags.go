@@ -76,7 +76,12 @@ func parseCommandLine(args []string, stdout io.Writer) (trainer.Config, files, f
 		return trainer.Config{}, fl, nil, err
 	}
 	if err := fs.Parse(normalizeArgs(args, fs)); err != nil {
-		return fail(err)
+		// pflag names the long flag it was handed (--foo for -foo).
+		msg := strings.Replace(err.Error(), "unknown flag: --", "unknown flag -", 1)
+		if msg != err.Error() {
+			msg += " (simdrl -h lists the flags)"
+		}
+		return fail(errors.New(msg))
 	}
 	if *help {
 		fmt.Fprintf(stdout, "Usage: simdrl [flags]\n\nTrains the GRU actor-critic tool-use agent with batched REINFORCE.\n"+
@@ -151,17 +156,18 @@ func parseCommandLine(args []string, stdout io.Writer) (trainer.Config, files, f
 }
 
 // normalizeArgs turns Go-style single-dash long flags (-threads 16,
-// -lr=1e-3) into pflag's --threads, so both spellings work. Only names of
-// defined long flags are rewritten; values such as -0.5 are left alone.
+// -lr=1e-3) into pflag's --threads, so both spellings work. A single dash
+// followed by a letter and more is a long name, known or not (so -foo is an
+// unknown flag, not the shorthand f); values such as -0.5 are left alone.
 func normalizeArgs(args []string, fs *flag.FlagSet) []string {
 	out := make([]string, 0, len(args))
 	for i, a := range args {
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
-		if len(a) > 2 && a[0] == '-' && a[1] != '-' {
+		if len(a) > 2 && a[0] == '-' && isLetter(a[1]) {
 			name, _, _ := strings.Cut(a[1:], "=")
-			if fs.Lookup(name) != nil {
+			if len(name) > 1 || fs.Lookup(name) != nil {
 				a = "-" + a
 			}
 		}
@@ -169,6 +175,8 @@ func normalizeArgs(args []string, fs *flag.FlagSet) []string {
 	}
 	return out
 }
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 func joinInts(v []int) string {
 	s := make([]string, len(v))

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/simdrl/simdrl/checkpoint"
@@ -36,6 +37,11 @@ func main() {
 // run is the whole command; sigs delivers interruptions (nil: none).
 func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	usage := func(format string, a ...any) int {
+		for i, v := range a {
+			if err, ok := v.(error); ok {
+				a[i] = flagError(err)
+			}
+		}
 		fmt.Fprintf(stderr, "simdrl: "+format+"\n", a...)
 		return exitUsage
 	}
@@ -219,6 +225,17 @@ func finish(cfg trainer.Config, fl files, rep *trainer.Report, runErr error, std
 		}
 	}
 	return code
+}
+
+// flagError phrases an engine's error for the command line: a refused
+// resource names the flag that lowers it.
+func flagError(err error) string {
+	var re *trainer.ResourceError
+	if errors.As(err, &re) {
+		flag := "-" + strings.ReplaceAll(re.Knob, "_", "-")
+		return fmt.Sprintf("this run needs %s of memory and %s is available: lower %s", trainer.FormatBytes(re.Need), trainer.FormatBytes(re.Have), flag)
+	}
+	return err.Error()
 }
 
 func exitCodeFor(s os.Signal) int {
