@@ -30,50 +30,90 @@ func parseFlags(args []string, stdout io.Writer) (trainer.Config, error) {
 	return cfg, err
 }
 
-func parseCommandLine(args []string, stdout io.Writer) (trainer.Config, files, func(trainer.Config) (trainer.Config, error), error) {
+// flagValues are where the flag set writes what the command line says.
+type flagValues struct {
+	device       *string
+	threads      *int
+	seed         *uint64
+	recipe       *string
+	updates      *int
+	batch        *int
+	stages       *string
+	lr           *float64
+	hidden       *int
+	steps        *int
+	entropy      *float64
+	value        *float64
+	clip         *float64
+	evalEvery    *int
+	evalBatch    *int
+	final        *int
+	explain      *int
+	chunk        *int
+	curriculum   *string
+	unlockAt     *float64
+	baseline     *string
+	mask         *bool
+	entropyFinal *float64
+	focus        *bool
+	stopAt       *float64
+	report       *string
+	quiet        *bool
+	help         *bool
+	fl           files
+}
+
+// newFlagSet defines every flag of the command, with the default recipe's
+// values as defaults.
+func newFlagSet() (*flag.FlagSet, *flagValues) {
 	def := trainer.DefaultRecipe()
 	fs := flag.NewFlagSet("simdrl", flag.ContinueOnError)
+	o := &flagValues{}
 	fs.SetOutput(io.Discard) // errors are printed once, by the caller
 	fs.SortFlags = false
-	device := fs.String("device", def.Device, "where to train: cpu or cuda")
-	threads := fs.Int("threads", runtime.NumCPU(), "CPU threads")
-	seed := fs.Uint64("seed", def.Seed, "random seed: model init, tasks and sampling")
-	recipe := fs.String("recipe", def.Recipe, "hyper-parameter recipe: default or seed (seed.py exactly); flags given explicitly override it")
-	updates := fs.Int("updates", def.Updates, "training updates")
-	batch := fs.Int("batch", def.Batch, "episodes per update")
-	stages := fs.String("stages", joinInts(def.Stages), "stages to train: with -curriculum blocks, the stage of each equal block of updates (e.g. 0,0,0,1,1,2); with mixed, the set mixed in every batch")
-	lr := fs.Float64("lr", def.LR, "Adam learning rate")
-	hidden := fs.Int("hidden", def.Hidden, "GRU hidden size d")
-	steps := fs.Int("steps", def.Steps, "tokens the policy writes per episode")
-	entropy := fs.Float64("entropy-coef", def.EntropyCoef, "weight of the entropy bonus")
-	value := fs.Float64("value-coef", def.ValueCoef, "weight of the value loss")
-	clip := fs.Float64("clip", def.Clip, "gradient-norm clip")
-	evalEvery := fs.Int("eval-every", def.EvalEvery, "greedy evaluation every N updates (0 disables)")
-	evalBatch := fs.Int("eval-batch", def.EvalBatch, "episodes per stage in each periodic evaluation")
-	final := fs.Int("final-episodes", def.FinalEpisodes, "episodes per stage in the final evaluation (0 disables)")
-	explain := fs.Int("explain", def.Explain, "greedy samples per stage to explain at the end")
-	chunk := fs.Int("chunk", def.Chunk, "episodes per chunk (the unit of work; decides the arithmetic, not -threads)")
-	curriculum := fs.String("curriculum", def.Curriculum, "blocks: -stages as equal blocks of updates (seed); mixed: every batch mixes the unlocked stages")
-	unlockAt := fs.Float64("unlock-at", def.UnlockAt, "mixed curriculum: unlock the next stage when the newest one's eval solve rate reaches this (0: all stages from the start)")
-	baseline := fs.String("baseline", def.Baseline, "sum: advantage R − Σ_t value_t (seed); step: advantage R − value_t per step")
-	mask := fs.Bool("mask-after-answer", def.MaskAfterAnswer, "leave the tokens after the first ANS out of the loss")
-	entropyFinal := fs.Float64("entropy-final", def.EntropyFinal, "entropy coefficient decays linearly to this over the run (< 0: constant)")
-	focus := fs.Bool("focus", def.Focus, "mixed curriculum: draw stages in proportion to 0.1 + their last eval failure rate")
-	stopAt := fs.Float64("stop-at", def.StopAt, "stop once two evaluations in a row solve every stage at this rate (0: never)")
-	var fl files
-	fs.StringVar(&fl.save, "save", "", "write a checkpoint (safetensors) to this file every -save-every updates and at the end")
-	fs.IntVar(&fl.saveEvery, "save-every", 0, "with -save: also save every N updates (0: only at the end)")
-	fs.StringVar(&fl.load, "load", "", "start from the weights of this checkpoint (not its optimiser or schedule)")
-	fs.StringVar(&fl.resume, "resume", "", "continue the run saved in this checkpoint exactly where it stopped")
-	fs.BoolVar(&fl.evalOnly, "eval-only", false, "with -load or -resume: evaluate and explain, no training")
-	fs.StringVar(&fl.metrics, "metrics", "", "append one JSON line per evaluation to this file")
-	fs.StringVar(&fl.plot, "plot", "", "draw the learning curves into this PNG file at the end")
-	report := fs.String("report", "", "write a JSON report to this file")
-	quiet := fs.Bool("quiet", false, "print only the final lines")
-	help := fs.BoolP("help", "h", false, "show this help")
+	o.device = fs.String("device", def.Device, "where to train: cpu or cuda")
+	o.threads = fs.Int("threads", runtime.NumCPU(), "CPU threads")
+	o.seed = fs.Uint64("seed", def.Seed, "random seed: model init, tasks and sampling")
+	o.recipe = fs.String("recipe", def.Recipe, "hyper-parameter recipe: default or seed (seed.py exactly); flags given explicitly override it")
+	o.updates = fs.Int("updates", def.Updates, "training updates")
+	o.batch = fs.Int("batch", def.Batch, "episodes per update")
+	o.stages = fs.String("stages", joinInts(def.Stages), "stages to train: with -curriculum blocks, the stage of each equal block of updates (e.g. 0,0,0,1,1,2); with mixed, the set mixed in every batch")
+	o.lr = fs.Float64("lr", def.LR, "Adam learning rate")
+	o.hidden = fs.Int("hidden", def.Hidden, "GRU hidden size d")
+	o.steps = fs.Int("steps", def.Steps, "tokens the policy writes per episode")
+	o.entropy = fs.Float64("entropy-coef", def.EntropyCoef, "weight of the entropy bonus")
+	o.value = fs.Float64("value-coef", def.ValueCoef, "weight of the value loss")
+	o.clip = fs.Float64("clip", def.Clip, "gradient-norm clip")
+	o.evalEvery = fs.Int("eval-every", def.EvalEvery, "greedy evaluation every N updates (0 disables)")
+	o.evalBatch = fs.Int("eval-batch", def.EvalBatch, "episodes per stage in each periodic evaluation")
+	o.final = fs.Int("final-episodes", def.FinalEpisodes, "episodes per stage in the final evaluation (0 disables)")
+	o.explain = fs.Int("explain", def.Explain, "greedy samples per stage to explain at the end")
+	o.chunk = fs.Int("chunk", def.Chunk, "episodes per chunk (the unit of work; decides the arithmetic, not -threads)")
+	o.curriculum = fs.String("curriculum", def.Curriculum, "blocks: -stages as equal blocks of updates (seed); mixed: every batch mixes the unlocked stages")
+	o.unlockAt = fs.Float64("unlock-at", def.UnlockAt, "mixed curriculum: unlock the next stage when the newest one's eval solve rate reaches this (0: all stages from the start)")
+	o.baseline = fs.String("baseline", def.Baseline, "sum: advantage R − Σ_t value_t (seed); step: advantage R − value_t per step")
+	o.mask = fs.Bool("mask-after-answer", def.MaskAfterAnswer, "leave the tokens after the first ANS out of the loss")
+	o.entropyFinal = fs.Float64("entropy-final", def.EntropyFinal, "entropy coefficient decays linearly to this over the run (< 0: constant)")
+	o.focus = fs.Bool("focus", def.Focus, "mixed curriculum: draw stages in proportion to 0.1 + their last eval failure rate")
+	o.stopAt = fs.Float64("stop-at", def.StopAt, "stop once two evaluations in a row solve every stage at this rate (0: never)")
+	fs.StringVar(&o.fl.save, "save", "", "write a checkpoint (safetensors) to this file every -save-every updates and at the end")
+	fs.IntVar(&o.fl.saveEvery, "save-every", 0, "with -save: also save every N updates (0: only at the end)")
+	fs.StringVar(&o.fl.load, "load", "", "start from the weights of this checkpoint (not its optimiser or schedule)")
+	fs.StringVar(&o.fl.resume, "resume", "", "continue the run saved in this checkpoint exactly where it stopped")
+	fs.BoolVar(&o.fl.evalOnly, "eval-only", false, "with -load or -resume: evaluate and explain, no training")
+	fs.StringVar(&o.fl.metrics, "metrics", "", "append one JSON line per evaluation to this file")
+	fs.StringVar(&o.fl.plot, "plot", "", "draw the learning curves into this PNG file at the end")
+	o.report = fs.String("report", "", "write a JSON report to this file")
+	o.quiet = fs.Bool("quiet", false, "print only the final lines")
+	o.help = fs.BoolP("help", "h", false, "show this help")
 
+	return fs, o
+}
+
+func parseCommandLine(args []string, stdout io.Writer) (trainer.Config, files, func(trainer.Config) (trainer.Config, error), error) {
+	fs, o := newFlagSet()
 	fail := func(err error) (trainer.Config, files, func(trainer.Config) (trainer.Config, error), error) {
-		return trainer.Config{}, fl, nil, err
+		return trainer.Config{}, o.fl, nil, err
 	}
 	if err := fs.Parse(normalizeArgs(args, fs)); err != nil {
 		// pflag names the long flag it was handed (--foo for -foo).
@@ -83,7 +123,7 @@ func parseCommandLine(args []string, stdout io.Writer) (trainer.Config, files, f
 		}
 		return fail(errors.New(msg))
 	}
-	if *help {
+	if *o.help {
 		fmt.Fprintf(stdout, "Usage: simdrl [flags]\n\nTrains the GRU actor-critic tool-use agent with batched REINFORCE.\n"+
 			"Flags may be written -flag or --flag. Defaults are the default recipe's.\n\n%s", fs.FlagUsages())
 		return fail(errHelp)
@@ -92,67 +132,67 @@ func parseCommandLine(args []string, stdout io.Writer) (trainer.Config, files, f
 		return fail(fmt.Errorf("unexpected argument %q (flags only; see -h)", fs.Arg(0)))
 	}
 	switch {
-	case fl.load != "" && fl.resume != "":
+	case o.fl.load != "" && o.fl.resume != "":
 		return fail(fmt.Errorf("-load and -resume exclude each other: -resume continues a run, -load only takes its weights"))
-	case fl.evalOnly && fl.load == "" && fl.resume == "":
+	case o.fl.evalOnly && o.fl.load == "" && o.fl.resume == "":
 		return fail(fmt.Errorf("-eval-only needs a model: give -load FILE"))
-	case fl.saveEvery < 0:
-		return fail(fmt.Errorf("-save-every must be ≥ 0, got %d", fl.saveEvery))
-	case fl.saveEvery > 0 && fl.save == "":
+	case o.fl.saveEvery < 0:
+		return fail(fmt.Errorf("-save-every must be ≥ 0, got %d", o.fl.saveEvery))
+	case o.fl.saveEvery > 0 && o.fl.save == "":
 		return fail(fmt.Errorf("-save-every needs -save FILE"))
 	}
-	base, err := trainer.Recipe(*recipe)
+	base, err := trainer.Recipe(*o.recipe)
 	if err != nil {
 		return fail(fmt.Errorf("-recipe: %v", err))
 	}
 	var stageList []int
 	if fs.Changed("stages") {
-		if stageList, err = trainer.ParseStages(*stages); err != nil {
+		if stageList, err = trainer.ParseStages(*o.stages); err != nil {
 			return fail(err)
 		}
 	}
 	override := func(cfg trainer.Config) (trainer.Config, error) {
-		if fs.Changed("recipe") && fl.resume != "" && *recipe != cfg.Recipe {
-			return cfg, fmt.Errorf("-recipe %s differs from the checkpoint's %s; -resume keeps the run's recipe", *recipe, cfg.Recipe)
+		if fs.Changed("recipe") && o.fl.resume != "" && *o.recipe != cfg.Recipe {
+			return cfg, fmt.Errorf("-recipe %s differs from the checkpoint's %s; -resume keeps the run's recipe", *o.recipe, cfg.Recipe)
 		}
 		set := func(name string, apply func()) {
 			if fs.Changed(name) {
 				apply()
 			}
 		}
-		cfg.Threads = *threads // not part of the arithmetic: always this machine's
-		set("device", func() { cfg.Device = *device })
-		set("seed", func() { cfg.Seed = *seed })
-		set("updates", func() { cfg.Updates = *updates })
-		set("batch", func() { cfg.Batch = *batch })
-		set("lr", func() { cfg.LR = *lr })
-		set("hidden", func() { cfg.Hidden = *hidden })
-		set("steps", func() { cfg.Steps = *steps })
-		set("entropy-coef", func() { cfg.EntropyCoef = *entropy })
-		set("value-coef", func() { cfg.ValueCoef = *value })
-		set("clip", func() { cfg.Clip = *clip })
-		set("eval-every", func() { cfg.EvalEvery = *evalEvery })
-		set("eval-batch", func() { cfg.EvalBatch = *evalBatch })
-		set("final-episodes", func() { cfg.FinalEpisodes = *final })
-		set("explain", func() { cfg.Explain = *explain })
-		set("chunk", func() { cfg.Chunk = *chunk })
-		set("curriculum", func() { cfg.Curriculum = *curriculum })
-		set("unlock-at", func() { cfg.UnlockAt = *unlockAt })
-		set("baseline", func() { cfg.Baseline = *baseline })
-		set("mask-after-answer", func() { cfg.MaskAfterAnswer = *mask })
-		set("entropy-final", func() { cfg.EntropyFinal = *entropyFinal })
-		set("focus", func() { cfg.Focus = *focus })
-		set("stop-at", func() { cfg.StopAt = *stopAt })
+		cfg.Threads = *o.threads // not part of the arithmetic: always this machine's
+		set("device", func() { cfg.Device = *o.device })
+		set("seed", func() { cfg.Seed = *o.seed })
+		set("updates", func() { cfg.Updates = *o.updates })
+		set("batch", func() { cfg.Batch = *o.batch })
+		set("lr", func() { cfg.LR = *o.lr })
+		set("hidden", func() { cfg.Hidden = *o.hidden })
+		set("steps", func() { cfg.Steps = *o.steps })
+		set("entropy-coef", func() { cfg.EntropyCoef = *o.entropy })
+		set("value-coef", func() { cfg.ValueCoef = *o.value })
+		set("clip", func() { cfg.Clip = *o.clip })
+		set("eval-every", func() { cfg.EvalEvery = *o.evalEvery })
+		set("eval-batch", func() { cfg.EvalBatch = *o.evalBatch })
+		set("final-episodes", func() { cfg.FinalEpisodes = *o.final })
+		set("explain", func() { cfg.Explain = *o.explain })
+		set("chunk", func() { cfg.Chunk = *o.chunk })
+		set("curriculum", func() { cfg.Curriculum = *o.curriculum })
+		set("unlock-at", func() { cfg.UnlockAt = *o.unlockAt })
+		set("baseline", func() { cfg.Baseline = *o.baseline })
+		set("mask-after-answer", func() { cfg.MaskAfterAnswer = *o.mask })
+		set("entropy-final", func() { cfg.EntropyFinal = *o.entropyFinal })
+		set("focus", func() { cfg.Focus = *o.focus })
+		set("stop-at", func() { cfg.StopAt = *o.stopAt })
 		set("stages", func() { cfg.Stages = stageList })
-		cfg.Report = *report
-		cfg.Quiet = *quiet
+		cfg.Report = *o.report
+		cfg.Quiet = *o.quiet
 		return cfg, cfg.Validate()
 	}
 	cfg, err := override(base)
 	if err != nil {
 		return fail(err)
 	}
-	return cfg, fl, override, nil
+	return cfg, o.fl, override, nil
 }
 
 // normalizeArgs turns Go-style single-dash long flags (-threads 16,
