@@ -167,6 +167,7 @@ func brokenCases() []brokenCase {
 		{"absurd header", withLength(1<<40, `{}`), "header length 1099511627776 is absurd"},
 		{"absurd header, huge", withLength(math.MaxUint64, `{}`), "is absurd"},
 		{"not json", file(`{"a":`, nil), "not valid JSON"},
+		{"json cut after a comma", file(`{"a":{},`, nil), "not valid JSON: unexpected EOF"},
 		{"not json garbage", file(`{garbage}`, nil), "not valid JSON"},
 		{"json array", file(`[]`, nil), "not a JSON object"},
 		{"leading space", file(` {}`, nil), "must start with '{'"},

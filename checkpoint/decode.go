@@ -138,7 +138,12 @@ type entry struct {
 // rejecting invalid JSON, duplicate keys (named as what, e.g. "tensor") and
 // anything but whitespace after the object.
 func objectEntries(data []byte, what string) ([]entry, error) {
-	invalid := func(err error) error { return fmt.Errorf("not valid JSON: %w", err) }
+	invalid := func(err error) error {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF // the object was cut short
+		}
+		return fmt.Errorf("not valid JSON: %w", err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if tok, err := dec.Token(); err != nil {
