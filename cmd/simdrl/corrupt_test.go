@@ -99,7 +99,17 @@ func runGuarded(t *testing.T, args ...string) (code int, stdout, stderr string) 
 // `simdrl -resume F` on every file of the corpus: the valid one loads (exit
 // 0), every other is refused with exit 2 and exactly one line that starts
 // with "simdrl: " and says what is wrong.
-func TestCorruptCheckpointsAreRefused(t *testing.T) {
+func TestCorruptCheckpointsAreRefused(t *testing.T) { checkCorpus(t) }
+
+// TestCorruptCheckpointsAreRefusedOnCuda: the same with -device cuda, whose
+// engine reads checkpoints through the same trainer functions.
+func TestCorruptCheckpointsAreRefusedOnCuda(t *testing.T) {
+	needGPU(t)
+	checkCorpus(t, "-device", "cuda")
+}
+
+// checkCorpus runs the corpus test with extra flags on every command line.
+func checkCorpus(t *testing.T, extra ...string) {
 	onDisk, err := filepath.Glob(filepath.Join(corpusDir, "*.safetensors"))
 	require.NoError(t, err)
 	var files, listed []string
@@ -123,7 +133,7 @@ func TestCorruptCheckpointsAreRefused(t *testing.T) {
 				modes["-load"] = append([]string{"-eval-only", "-load", path}, loadFlags...)
 			}
 			for mode, args := range modes {
-				code, stdout, stderr := runGuarded(t, args...)
+				code, stdout, stderr := runGuarded(t, append(args, extra...)...)
 				if c.ok {
 					require.Equalf(t, 0, code, "%s: %s", mode, stderr)
 					require.Contains(t, stdout, "Final greedy solve rates", mode)
