@@ -126,6 +126,7 @@ func TestEncodeRejects(t *testing.T) {
 		{[]Tensor{{Name: "a", Shape: []int{-1}, Data: one}}, nil, "tensor a has invalid shape [-1]"},
 		{[]Tensor{{Name: "bad\xff", Shape: []int{1}, Data: one}}, nil, "not valid UTF-8"},
 		{nil, map[string]string{"k": "\xff"}, "not valid UTF-8"},
+		{[]Tensor{{Name: "emb\nweight", Shape: []int{1}, Data: one}}, nil, `tensor name "emb\nweight" holds a non-printable character`},
 	} {
 		_, err := Encode(&File{Metadata: c.md, Tensors: c.tensors})
 		require.ErrorContains(t, err, c.want)
@@ -166,6 +167,7 @@ func brokenCases() []brokenCase {
 		{"absurd header", withLength(1<<40, `{}`), "header length 1099511627776 is absurd"},
 		{"absurd header, huge", withLength(math.MaxUint64, `{}`), "is absurd"},
 		{"not json", file(`{"a":`, nil), "not valid JSON"},
+		{"json cut after a comma", file(`{"a":{},`, nil), "not valid JSON: unexpected EOF"},
 		{"not json garbage", file(`{garbage}`, nil), "not valid JSON"},
 		{"json array", file(`[]`, nil), "not a JSON object"},
 		{"leading space", file(` {}`, nil), "must start with '{'"},
@@ -181,6 +183,14 @@ func brokenCases() []brokenCase {
 			"tensor pi.weight has dtype F16; simdrl checkpoints hold F32"},
 		{"dtype F64", file(`{"v.bias":{"dtype":"F64","shape":[1],"data_offsets":[0,8]}}`, zeros(8)),
 			"tensor v.bias has dtype F64; simdrl checkpoints hold F32"},
+		{"dtype with a newline", file(`{"v.bias":{"dtype":"F3\n2","shape":[1],"data_offsets":[0,4]}}`, zeros(4)),
+			`tensor v.bias has dtype "F3\n2"; simdrl checkpoints hold F32`},
+		{"dtype empty", file(`{"v.bias":{"dtype":"","shape":[1],"data_offsets":[0,4]}}`, zeros(4)), `tensor v.bias has dtype ""`},
+		{"name with a newline", file(`{"emb\nweight":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}`, zeros(4)),
+			`tensor name "emb\nweight" holds a non-printable character`},
+		{"name with a line separator", file("{\"a\u2028b\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}}", zeros(4)),
+			`tensor name "a\u2028b" holds a non-printable character`},
+		{"duplicate names with a newline", file(`{"a\tb":{},"a\tb":{}}`, nil), `duplicate tensor "a\tb"`},
 		{"dtype not string", file(`{"w":{"dtype":32,"shape":[2],"data_offsets":[0,8]}}`, zeros(8)), "tensor w: dtype is a number, not a string"},
 		{"unknown field", file(`{"w":{`+w+`,"stride":[1]}}`, zeros(8)), `tensor w: unknown field "stride"`},
 		{"duplicate field", file(`{"w":{`+w+`,"dtype":"F32"}}`, zeros(8)), "tensor w: duplicate field dtype"},
@@ -228,6 +238,7 @@ func TestDecodeRejects(t *testing.T) {
 			require.Nil(t, f)
 			require.ErrorContains(t, err, c.want)
 			require.True(t, strings.HasPrefix(err.Error(), "checkpoint: "), err.Error())
+			require.NotContains(t, err.Error(), "\n", "an error is one line")
 			t.Log(err)
 		})
 	}

@@ -11,6 +11,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -69,7 +70,7 @@ func Decode(b []byte) (*File, error) {
 			return nil, fmt.Errorf("checkpoint: %w", err)
 		}
 		if info.dtype != dtypeF32 {
-			return nil, fmt.Errorf("checkpoint: tensor %s has dtype %s; simdrl checkpoints hold F32", name, info.dtype)
+			return nil, fmt.Errorf("checkpoint: tensor %s has dtype %s; simdrl checkpoints hold F32", name, quoteOdd(info.dtype))
 		}
 		begin, end := info.offsets[0], info.offsets[1]
 		if begin > end || end > len(buf) {
@@ -137,7 +138,12 @@ type entry struct {
 // rejecting invalid JSON, duplicate keys (named as what, e.g. "tensor") and
 // anything but whitespace after the object.
 func objectEntries(data []byte, what string) ([]entry, error) {
-	invalid := func(err error) error { return fmt.Errorf("not valid JSON: %w", err) }
+	invalid := func(err error) error {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF // the object was cut short
+		}
+		return fmt.Errorf("not valid JSON: %w", err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if tok, err := dec.Token(); err != nil {
@@ -160,7 +166,7 @@ func objectEntries(data []byte, what string) ([]entry, error) {
 			if key == metadataKey && what == "tensor" {
 				return nil, fmt.Errorf("duplicate %s", key)
 			}
-			return nil, fmt.Errorf("duplicate %s %s", what, key)
+			return nil, fmt.Errorf("duplicate %s %s", what, quoteOdd(key))
 		}
 		keys[key] = true
 		var raw json.RawMessage
@@ -287,6 +293,21 @@ func intArray(raw json.RawMessage) ([]int, error) {
 		out[i] = n
 	}
 	return out, nil
+}
+
+// quoteOdd returns s as it is when it is made of printable characters other
+// than spaces, and quoted otherwise, so that an error message naming a
+// string from a file stays one readable line.
+func quoteOdd(s string) string {
+	if s == "" {
+		return `""`
+	}
+	for _, r := range s {
+		if r == ' ' || !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
 
 // kind names the JSON type of a raw value, for error messages.

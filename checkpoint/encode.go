@@ -8,6 +8,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -91,7 +93,10 @@ func Encode(f *File) ([]byte, error) {
 	return out, nil
 }
 
-// checkName rejects names that no safetensors file can hold twice or at all.
+// checkName rejects names that no safetensors file can hold twice or at all,
+// and names with a non-printable character (a newline, a tab, a control or
+// format character: no state_dict has them, and they would break error
+// messages and logs that print the name).
 func checkName(name string, seen map[string]bool) error {
 	switch {
 	case name == "":
@@ -100,6 +105,8 @@ func checkName(name string, seen map[string]bool) error {
 		return fmt.Errorf("tensor named %s (reserved for the metadata)", metadataKey)
 	case !utf8.ValidString(name):
 		return fmt.Errorf("tensor name %q is not valid UTF-8", name)
+	case strings.IndexFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0:
+		return fmt.Errorf("tensor name %q holds a non-printable character", name)
 	case seen[name]:
 		return fmt.Errorf("duplicate tensor %s", name)
 	}

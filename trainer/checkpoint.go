@@ -1,9 +1,13 @@
 package trainer
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"math"
 	"strconv"
+	"strings"
 
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/env"
@@ -68,16 +72,29 @@ func BuildCheckpoint(cfg Config, l *gru.Layout, params, m, v []float32, update, 
 	return f
 }
 
-// CheckpointConfig reads the config stored in a checkpoint.
+// CheckpointConfig reads the config stored in a checkpoint and validates it
+// as strictly as a command line: besides cfg.Validate and the recipe's name
+// (which the flags check through Recipe), the JSON must name every field of
+// Config exactly once and nothing else (json.Unmarshal alone would match keys
+// case-insensitively, ignore unknown ones, keep the last of duplicates and
+// leave missing fields at their zero values, which for some fields, such as
+// entropy_final, silently changes the run).
 func CheckpointConfig(f *checkpoint.File) (Config, error) {
 	if got := f.Metadata["format"]; got != checkpointFormat {
 		return Config{}, fmt.Errorf("not a simdrl checkpoint (format %q, want %q)", got, checkpointFormat)
 	}
+	raw, ok := f.Metadata["config"]
+	if !ok {
+		return Config{}, fmt.Errorf("checkpoint has no config (metadata key \"config\")")
+	}
 	var cfg Config
-	if err := json.Unmarshal([]byte(f.Metadata["config"]), &cfg); err != nil {
+	if err := decodeStrict(raw, &cfg); err != nil {
 		return Config{}, fmt.Errorf("checkpoint config: %v", err)
 	}
 	if err := cfg.Validate(); err != nil {
+		return Config{}, fmt.Errorf("checkpoint config: %v", err)
+	}
+	if _, err := Recipe(cfg.Recipe); err != nil {
 		return Config{}, fmt.Errorf("checkpoint config: %v", err)
 	}
 	return cfg, nil
@@ -110,24 +127,37 @@ func Resume(f *checkpoint.File, cfg Config) (*Trainer, error) {
 }
 
 // RestoreCheckpoint is BuildCheckpoint's inverse: it fills params, m and v
-// (flat, in l's order) and the curriculum c from f, checking every name and
-// shape, and returns the update counter and Adam's step count.
+// (flat, in l's order) and the curriculum c from f, checking every name,
+// shape and value (no NaN or Inf anywhere, no negative second moment), the
+// training state's fields and ranges, and that f holds no other tensors, and
+// returns the update counter and Adam's step count. On an error it changes
+// nothing.
 func RestoreCheckpoint(f *checkpoint.File, l *gru.Layout, params, m, v []float32, c *Curriculum) (update, adamStep int, err error) {
-	if err := copyTensors(f, l, "", params); err != nil {
+	var src [3][][]float32
+	for i, prefix := range []string{"", expAvgPrefix, expAvgSqPrefix} {
+		if src[i], err = checkTensors(f, l, prefix); err != nil {
+			return 0, 0, err
+		}
+	}
+	if err := checkNoOtherTensors(f, l); err != nil {
 		return 0, 0, err
 	}
-	if err := copyTensors(f, l, expAvgPrefix, m); err != nil {
-		return 0, 0, err
-	}
-	if err := copyTensors(f, l, expAvgSqPrefix, v); err != nil {
-		return 0, 0, err
+	raw, ok := f.Metadata["state"]
+	if !ok {
+		return 0, 0, fmt.Errorf("checkpoint has no training state (metadata key \"state\")")
 	}
 	var st trainState
-	if err := json.Unmarshal([]byte(f.Metadata["state"]), &st); err != nil {
+	if err := decodeStrict(raw, &st); err != nil {
 		return 0, 0, fmt.Errorf("checkpoint state: %v", err)
 	}
-	if st.Update < 0 || st.AdamStep < 0 || st.Unlocked < 1 || st.Unlocked > len(c.mix) || st.SolvedStreak < 0 {
-		return 0, 0, fmt.Errorf("checkpoint state out of range: %+v", st)
+	if err := st.check(len(c.mix)); err != nil {
+		return 0, 0, fmt.Errorf("checkpoint state: %v", err)
+	}
+	if u, ok := f.Metadata["update"]; ok && u != strconv.Itoa(st.Update) {
+		return 0, 0, fmt.Errorf("checkpoint metadata update %q disagrees with the state's update %d", u, st.Update)
+	}
+	for i, dst := range [][]float32{params, m, v} {
+		copyChecked(l, src[i], dst)
 	}
 	c.unlocked, c.haveEval, c.streak = st.Unlocked, st.HaveEval, st.SolvedStreak
 	for s := range c.lastEval {
@@ -136,25 +166,223 @@ func RestoreCheckpoint(f *checkpoint.File, l *gru.Layout, params, m, v []float32
 	return st.Update, st.AdamStep, nil
 }
 
+// check reports the first field of the state out of its range, by its JSON
+// name and value; stages is the number of stages the curriculum can unlock.
+func (st *trainState) check(stages int) error {
+	switch {
+	case st.Update < 0:
+		return fmt.Errorf("update %d is negative", st.Update)
+	case st.AdamStep < 0:
+		return fmt.Errorf("adam_step %d is negative", st.AdamStep)
+	case st.Unlocked < 1 || st.Unlocked > stages:
+		return fmt.Errorf("unlocked %d is out of range 1..%d", st.Unlocked, stages)
+	case st.SolvedStreak < 0:
+		return fmt.Errorf("solved_streak %d is negative", st.SolvedStreak)
+	}
+	for s := range st.LastSolve {
+		if r := st.LastSolve[s]; !(r >= 0 && r <= 1) {
+			return fmt.Errorf("last_solve_rate[%d] %v is out of range 0..1", s, r)
+		}
+		if r := st.LastReward[s]; math.IsNaN(r) || math.IsInf(r, 0) {
+			return fmt.Errorf("last_mean_reward[%d] %v is not a finite number", s, r)
+		}
+		if n := st.LastEpisodes[s]; n < 0 {
+			return fmt.Errorf("last_episodes[%d] %d is negative", s, n)
+		}
+	}
+	return nil
+}
+
 // LoadParams copies the model tensors of f into params (flat, in l's order),
 // checking every name and shape (-load on any engine).
 func LoadParams(f *checkpoint.File, l *gru.Layout, params []float32) error {
 	return copyTensors(f, l, "", params)
 }
 
-// copyTensors fills dst (in layout order) from the tensors named prefix+name.
+// copyTensors fills dst (in layout order) from the tensors named prefix+name,
+// after checking them all (checkTensors): on an error dst is unchanged.
 func copyTensors(f *checkpoint.File, l *gru.Layout, prefix string, dst []float32) error {
-	for _, tn := range l.Tensors {
+	src, err := checkTensors(f, l, prefix)
+	if err != nil {
+		return err
+	}
+	copyChecked(l, src, dst)
+	return nil
+}
+
+// checkTensors returns the data of the tensors named prefix+name, in layout
+// order, after checking that each exists, has the layout's shape and length,
+// and holds only finite values (NaN or Inf in a weight or a moment would
+// spread through the first update, or make an evaluation meaningless), and,
+// for Adam's second moment, no negative value (its square root is taken).
+func checkTensors(f *checkpoint.File, l *gru.Layout, prefix string) ([][]float32, error) {
+	src := make([][]float32, len(l.Tensors))
+	for i, tn := range l.Tensors {
 		ct, ok := f.Lookup(prefix + tn.Name)
 		if !ok {
-			return fmt.Errorf("checkpoint has no tensor %s", prefix+tn.Name)
+			return nil, fmt.Errorf("checkpoint has no tensor %s", prefix+tn.Name)
 		}
 		if !equalShape(ct.Shape, tn.Shape) {
-			return fmt.Errorf("checkpoint tensor %s has shape %v, this model needs %v (check -hidden)", ct.Name, ct.Shape, tn.Shape)
+			return nil, fmt.Errorf("checkpoint tensor %s has shape %v, this model needs %v (check -hidden)", ct.Name, ct.Shape, tn.Shape)
 		}
-		copy(tn.View(dst), ct.Data)
+		if len(ct.Data) != tn.Size {
+			return nil, fmt.Errorf("checkpoint tensor %s has shape %v but %d values", ct.Name, ct.Shape, len(ct.Data))
+		}
+		for j, x := range ct.Data {
+			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+				return nil, fmt.Errorf("checkpoint tensor %s holds a non-finite value (%s at index %d)", ct.Name, nonFinite(x), j)
+			}
+			if prefix == expAvgSqPrefix && x < 0 {
+				return nil, fmt.Errorf("checkpoint tensor %s holds a negative value (%v at index %d); Adam's second moment is never negative", ct.Name, x, j)
+			}
+		}
+		src[i] = ct.Data
+	}
+	return src, nil
+}
+
+// copyChecked copies what checkTensors returned into dst.
+func copyChecked(l *gru.Layout, src [][]float32, dst []float32) {
+	for i, tn := range l.Tensors {
+		copy(tn.View(dst), src[i])
+	}
+}
+
+// nonFinite names a NaN or infinite x.
+func nonFinite(x float32) string {
+	switch {
+	case math.IsInf(float64(x), 1):
+		return "+Inf"
+	case math.IsInf(float64(x), -1):
+		return "-Inf"
+	}
+	return "NaN"
+}
+
+// checkNoOtherTensors rejects a tensor of f that is neither a parameter of l
+// nor one of its Adam moments (a resumed checkpoint is the whole state).
+func checkNoOtherTensors(f *checkpoint.File, l *gru.Layout) error {
+	want := make(map[string]bool, 3*len(l.Tensors))
+	for _, tn := range l.Tensors {
+		want[tn.Name], want[expAvgPrefix+tn.Name], want[expAvgSqPrefix+tn.Name] = true, true, true
+	}
+	for _, t := range f.Tensors {
+		if !want[t.Name] {
+			return fmt.Errorf("checkpoint has an unexpected tensor %q (neither a parameter of this model nor an Adam moment of one)", t.Name)
+		}
 	}
 	return nil
+}
+
+// decodeStrict unmarshals the JSON object raw into v, a pointer to a struct
+// whose fields all have json names, refusing what json.Unmarshal lets
+// through: a key that is not exactly one of the struct's names (Unmarshal
+// matches case-insensitively and ignores unknown keys), a duplicate key
+// (Unmarshal keeps the last), a missing key (Unmarshal leaves the zero
+// value), an array of another length than the struct's fixed-size array
+// (Unmarshal pads with zeros or drops the rest), and data after the object.
+func decodeStrict(raw string, v any) error {
+	tmpl, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	want, err := objectFields(tmpl)
+	if err != nil {
+		return err
+	}
+	got, err := objectFields([]byte(raw))
+	if err != nil {
+		return err
+	}
+	template := make(map[string]json.RawMessage, len(want))
+	for _, kv := range want {
+		template[kv.key] = kv.value
+	}
+	seen := make(map[string]bool, len(got))
+	for _, kv := range got {
+		tv, ok := template[kv.key]
+		if !ok {
+			return fmt.Errorf("unknown field %q", kv.key)
+		}
+		if n := arrayLen(tv); n >= 0 {
+			if m := arrayLen(kv.value); m >= 0 && m != n {
+				return fmt.Errorf("field %s has %d elements, want %d", kv.key, m, n)
+			}
+		}
+		seen[kv.key] = true
+	}
+	for _, kv := range want {
+		if !seen[kv.key] {
+			return fmt.Errorf("no field %s", kv.key)
+		}
+	}
+	dec := json.NewDecoder(strings.NewReader(raw))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+type field struct {
+	key   string
+	value json.RawMessage
+}
+
+// objectFields splits a JSON object into its fields in order, rejecting
+// invalid JSON, anything but an object, duplicate keys and trailing data.
+func objectFields(data []byte) ([]field, error) {
+	invalid := func(err error) error {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return fmt.Errorf("not valid JSON: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err == io.EOF {
+		return nil, fmt.Errorf("empty, not a JSON object")
+	}
+	if err != nil {
+		return nil, invalid(err)
+	}
+	if tok != json.Delim('{') {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	var out []field
+	keys := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, invalid(err)
+		}
+		key, ok := tok.(string)
+		if !ok {
+			return nil, invalid(fmt.Errorf("want a key, found %v", tok))
+		}
+		if keys[key] {
+			return nil, fmt.Errorf("duplicate field %q", key)
+		}
+		keys[key] = true
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, invalid(err)
+		}
+		out = append(out, field{key, raw})
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, invalid(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, invalid(fmt.Errorf("data after the object"))
+	}
+	return out, nil
+}
+
+// arrayLen is the number of elements of a JSON array, or -1 for another value.
+func arrayLen(raw json.RawMessage) int {
+	var a []json.RawMessage
+	if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &a) != nil {
+		return -1
+	}
+	return len(a)
 }
 
 func equalShape(a, b []int) bool {
