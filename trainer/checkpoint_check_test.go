@@ -88,11 +88,11 @@ func TestNonFiniteValuesAreRefused(t *testing.T) {
 
 			other, err := New(func() Config { c := cfg; c.Seed = 7; return c }())
 			require.NoError(t, err)
-			before := slices.Clone(other.Params)
+			before := slices.Clone(other.Params())
 			err = other.LoadWeights(bad)
 			if c.model {
 				require.EqualError(t, err, want)
-				require.Equal(t, before, other.Params, "a refused checkpoint changes nothing")
+				require.Equal(t, before, other.Params(), "a refused checkpoint changes nothing")
 				require.EqualError(t, LoadParams(bad, l, params), want)
 				require.Equal(t, make([]float32, l.Size), params)
 			} else {
@@ -236,7 +236,7 @@ func TestCheckpointConfigIsStrict(t *testing.T) {
 		want   string
 	}{
 		{set("hidden", 0), "checkpoint config: -hidden must be in 1..4096, got 0"},
-		{set("batch", -1), "checkpoint config: -batch must be ≥ 1, got -1"},
+		{set("batch", -1), "checkpoint config: -batch must be in 1..16777216, got -1"},
 		{set("stages", []int{}), "checkpoint config: -stages must list at least one stage"},
 		{set("stages", nil), "checkpoint config: -stages must list at least one stage"},
 		{set("curriculum", "spiral"), `checkpoint config: -curriculum must be blocks or mixed, got "spiral"`},

@@ -70,7 +70,7 @@ var corruptCases = []struct {
 	{"config-broken.safetensors", "checkpoint config: not valid JSON: unexpected EOF", false, false},
 	{"config-hidden-zero.safetensors", "checkpoint config: -hidden must be in 1..4096, got 0", false, false},
 	{"config-hidden-mismatch.safetensors", "checkpoint tensor emb.weight has shape [18 4], this model needs [18 8] (check -hidden)", false, false},
-	{"config-batch-negative.safetensors", "checkpoint config: -batch must be ≥ 1, got -1", false, false},
+	{"config-batch-negative.safetensors", "checkpoint config: -batch must be in 1..16777216, got -1", false, false},
 	{"config-unknown-field.safetensors", `checkpoint config: unknown field "hiddne"`, false, false},
 	{"config-missing-field.safetensors", "checkpoint config: no field entropy_final", false, false},
 	{"config-duplicate-field.safetensors", `checkpoint config: duplicate field "hidden"`, false, false},
