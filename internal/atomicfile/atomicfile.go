@@ -323,7 +323,13 @@ func resolve(path string) (target, error) {
 				return target{}, err
 			}
 			if !filepath.IsAbs(l) {
-				l = filepath.Join(filepath.Dir(p), l)
+				// Relative to the link's directory as the kernel sees it:
+				// resolved first, so that a ".." in l is not undone lexically.
+				dir := filepath.Dir(p)
+				if d, err := filepath.EvalSymlinks(dir); err == nil {
+					dir = d
+				}
+				l = filepath.Join(dir, l)
 			}
 			p = l
 		case m.IsDir():

@@ -93,6 +93,22 @@ func TestSymlinkChainStaysALink(t *testing.T) {
 	require.NoError(t, Check(l2))
 }
 
+// A relative link's ".." is taken from where its directory really is.
+func TestSymlinkInLinkedDirectory(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "b", "c"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join("b", "c"), filepath.Join(dir, "alias")))
+	link := filepath.Join(dir, "alias", "l")
+	require.NoError(t, os.Symlink(filepath.Join("..", "t"), link))
+	require.NoError(t, Write(link, []byte("x")))
+	requireSymlink(t, link)
+	requireContent(t, filepath.Join(dir, "b", "t"), "x")
+	require.NoFileExists(t, filepath.Join(dir, "t"))
+	same, err := SameFile(link, filepath.Join(dir, "b", "t"))
+	require.NoError(t, err)
+	require.True(t, same)
+}
+
 func TestDanglingSymlinkCreatesTarget(t *testing.T) {
 	dir := t.TempDir()
 	link := filepath.Join(dir, "link")
