@@ -2,28 +2,69 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/simdrl/simdrl/internal/atomicfile"
 	"github.com/simdrl/simdrl/trainer"
 )
 
-// checkWritable fails early, before any training, when path cannot be written.
+// checkWritable fails early, before any training, when path cannot be written
+// (atomicfile.Check: a directory, a missing directory, one where no file can
+// be created, a device or FIFO this process may not write).
 func checkWritable(path string) error {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return &os.PathError{Op: "write", Path: path, Err: os.ErrExist}
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".simdrl-check-*")
-	if err != nil {
-		return err
-	}
-	name := f.Name()
-	f.Close()
-	return os.Remove(name)
+	return atomicfile.Check(path)
 }
 
-// writeReport writes the JSON report atomically.
+// output is an output flag and its path ("" when not given).
+type output struct{ flag, path string }
+
+// checkOutputs checks each given output with checkWritable (the error names
+// the flag) and refuses two outputs that name the same file, however spelled
+// (a symbolic or hard link, dir/./x): one would overwrite the other. Two
+// outputs to one device or FIFO (-report /dev/null -save /dev/null, or
+// /dev/stdout as a terminal or pipe) are let through: writing there replaces
+// nothing.
+func checkOutputs(outs []output) error {
+	var given []output
+	for _, o := range outs {
+		if o.path == "" {
+			continue
+		}
+		if err := checkWritable(o.path); err != nil {
+			return fmt.Errorf("%s: %v", o.flag, err)
+		}
+		given = append(given, o)
+	}
+	for i, a := range given {
+		for _, b := range given[i+1:] {
+			same, err := atomicfile.SameFile(a.path, b.path)
+			if err != nil {
+				return fmt.Errorf("%s: %v", b.flag, err)
+			}
+			if !same {
+				continue
+			}
+			if fi, err := os.Stat(a.path); err == nil && !fi.Mode().IsRegular() {
+				continue
+			}
+			if a.path == b.path {
+				return fmt.Errorf("%s and %s name the same file %s", a.flag, b.flag, a.path)
+			}
+			return fmt.Errorf("%s %s and %s %s name the same file", a.flag, a.path, b.flag, b.path)
+		}
+	}
+	return nil
+}
+
+// openMetrics opens the -metrics file for appending (atomicfile.OpenAppend: a
+// regular file created if missing, a symbolic link followed, a device or FIFO
+// opened in place, a directory refused).
+func openMetrics(path string) (*os.File, error) {
+	return atomicfile.OpenAppend(path)
+}
+
+// writeReport writes the JSON report (atomically to a regular file).
 func writeReport(path string, rep *trainer.Report) error {
 	b, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {

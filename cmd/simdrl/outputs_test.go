@@ -1,0 +1,55 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestCheckOutputsRefusesTheSameFileTwice(t *testing.T) {
+	dir := t.TempDir()
+	x := filepath.Join(dir, "x")
+
+	// Not there yet: the same path, then the same path spelled another way.
+	err := checkOutputs([]output{{"-report", ""}, {"-save", x}, {"-metrics", ""}, {"-report", x}})
+	require.EqualError(t, err, "-save and -report name the same file "+x)
+	err = checkOutputs([]output{{"-save", x}, {"-report", dir + "/./x"}})
+	require.EqualError(t, err, "-save "+x+" and -report "+dir+"/./x name the same file")
+
+	// There: a hard link and a symbolic link name it too.
+	require.NoError(t, os.WriteFile(x, []byte("checkpoint"), 0o644))
+	hard, sym := filepath.Join(dir, "hard"), filepath.Join(dir, "sym")
+	require.NoError(t, os.Link(x, hard))
+	require.NoError(t, os.Symlink("x", sym))
+	require.ErrorContains(t, checkOutputs([]output{{"-save", x}, {"-plot", hard}}), "-save "+x+" and -plot "+hard+" name the same file")
+	require.ErrorContains(t, checkOutputs([]output{{"-metrics", sym}, {"-save", x}}), "name the same file")
+
+	// Different files, and one device twice, are fine.
+	require.NoError(t, checkOutputs([]output{{"-save", x}, {"-report", filepath.Join(dir, "r.json")}, {"-metrics", filepath.Join(dir, "m.jsonl")}, {"-plot", ""}}))
+	require.NoError(t, checkOutputs([]output{{"-save", "/dev/null"}, {"-report", "/dev/null"}}))
+	b, err := os.ReadFile(x)
+	require.NoError(t, err)
+	require.Equal(t, "checkpoint", string(b), "a check writes nothing")
+}
+
+func TestCheckOutputsNamesTheFlag(t *testing.T) {
+	dir := t.TempDir()
+	err := checkOutputs([]output{{"-save", filepath.Join(dir, "ok")}, {"-report", dir}})
+	require.EqualError(t, err, "-report: "+dir+": is a directory")
+	err = checkOutputs([]output{{"-plot", filepath.Join(dir, "missing", "c.png")}})
+	require.EqualError(t, err, "-plot: "+filepath.Join(dir, "missing", "c.png")+": directory "+filepath.Join(dir, "missing")+" does not exist")
+}
+
+func TestOpenMetrics(t *testing.T) {
+	dir := t.TempDir()
+	_, err := openMetrics(dir)
+	require.ErrorContains(t, err, "is a directory")
+	f, err := openMetrics("/dev/null")
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	fi, err := os.Lstat("/dev/null")
+	require.NoError(t, err)
+	require.NotZero(t, fi.Mode()&os.ModeCharDevice)
+}
