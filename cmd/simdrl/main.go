@@ -61,12 +61,13 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 			return usage("-device cuda: %v", err)
 		}
 	}
-	for _, out := range []struct{ flag, path string }{{"-report", cfg.Report}, {"-save", fl.save}, {"-metrics", fl.metrics}, {"-plot", fl.plot}} {
-		if out.path != "" {
-			if err := checkWritable(out.path); err != nil {
-				return usage("%s: %v", out.flag, err)
-			}
-		}
+	// Every output is checked before any work, the plot's name included, so
+	// that no run is lost to a path it cannot write at the end.
+	if err := checkOutputs([]output{{"-report", cfg.Report}, {"-save", fl.save}, {"-metrics", fl.metrics}, {"-plot", fl.plot}}); err != nil {
+		return usage("%v", err)
+	}
+	if err := checkPlotName(fl.plot); err != nil {
+		return usage("%v", err)
 	}
 
 	// The model: fresh, weights from -load, or a whole run from -resume
@@ -131,6 +132,10 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		}
 		engine, snapshot = trainer.CPUEngine{Trainer: t}, func() (*checkpoint.File, error) { return t.Checkpoint(), nil }
 	}
+	if fl.plot != "" && (fl.evalOnly || cfg.EvalEvery == 0 || cfg.Updates <= engine.Updates()) {
+		engine.Close()
+		return usage("-plot: this run makes no evaluations to draw (it needs training updates and -eval-every > 0)")
+	}
 	if fl.evalOnly {
 		defer engine.Close()
 		hash, err := engine.ParamSHA256()
@@ -152,7 +157,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		}
 	}
 	if fl.metrics != "" {
-		mf, err := os.OpenFile(fl.metrics, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		mf, err := openMetrics(fl.metrics)
 		if err != nil {
 			return usage("-metrics: %v", err)
 		}

@@ -22,11 +22,19 @@ var stageColors = []color.Color{
 	color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff},
 }
 
+// checkPlotName refuses a plot name that is not a PNG's (checked at start).
+func checkPlotName(path string) error {
+	if path != "" && !strings.EqualFold(filepath.Ext(path), ".png") {
+		return fmt.Errorf("-plot: %s: the plot is a PNG; name the file *.png", path)
+	}
+	return nil
+}
+
 // writePlot draws the learning curves of a run, greedy solve rate (top) and
 // mean reward (bottom) of each stage against updates, into a PNG.
 func writePlot(path string, rep *trainer.Report) error {
-	if !strings.EqualFold(filepath.Ext(path), ".png") {
-		return fmt.Errorf("-plot: %s: the plot is a PNG; name the file *.png", path)
+	if err := checkPlotName(path); err != nil {
+		return err
 	}
 	if len(rep.Evaluations) == 0 {
 		return fmt.Errorf("-plot: no evaluations to draw (set -eval-every)")
