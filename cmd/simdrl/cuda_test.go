@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/simdrl/simdrl/gpu"
@@ -50,4 +51,14 @@ func TestCudaSaveResume(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	require.Equal(t, readReport(t, cpu)["param_sha256"], readReport(t, evalOnGPU)["param_sha256"])
 	require.Equal(t, 3.0, readReport(t, cpu)["updates"])
+}
+
+// TestCudaRefusesWhatTheDeviceCannotHold: a batch beyond the device's memory
+// is one usage line naming the flag, before any buffer is allocated.
+func TestCudaRefusesWhatTheDeviceCannotHold(t *testing.T) {
+	needGPU(t)
+	code, _, stderr := runCLI("-device", "cuda", "-batch", "16777216", "-steps", "64", "-updates", "1")
+	require.Equal(t, 2, code, stderr)
+	require.Contains(t, stderr, "lower -batch")
+	require.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
 }
