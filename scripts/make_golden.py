@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Writes a golden folder (env.jsonl, model.json) for simdrl's parity tests;
+testdata/golden/README.md describes the format and the two folders' commands.
+
+usage: make_golden.py OUTDIR [--seed N] [--env-cases N] [--batch N]
+
+Needs PyTorch (Debian's python3-torch) and the standard library. Every case
+is a function of the arguments: one random.Random(1000 + seed) draws the
+environment cases and then the batches, torch.manual_seed(seed) the network.
+The network runs in float64.
+"""
+import argparse
+import json
+import os
+import random
+
+import torch
+import torch.nn.functional as F
+
+from simdrl_env import score
+from simdrl_torch import CTX, HIDDEN, STAGES, TOKENS, VOCAB, Policy, context_batch
+
+STEPS = 6  # actions per teacher-forced episode
+LR, CLIP = 3e-4, 1.0
+ADAM_ORDER = "for step in 0..1: for batch in batches: forward, loss, backward, clip, step"
+
+T = TOKENS
+TOOLS = [T["MUL"], T["ADD"], T["SUB"], T["ANS"], T["STO"], T["RCL"]]
+NOT_ANS = [t for t in TOOLS if t != T["ANS"]]
+# Programs one edit away from solving some stage, so that env cases reach
+# every bonus and both answers.
+NEAR = [
+    ["MUL", "ANS"], ["MUL", "ADD", "ANS"], ["MUL", "ADD", "SUB", "ANS"], ["MUL", "ADD", "STO", "SUB", "ANS"],
+    ["STO", "MUL", "ADD", "SUB", "ANS"], ["MUL", "STO", "RCL", "ANS"], ["MUL", "ADD", "STO", "RCL", "SUB", "ANS"],
+]
+
+
+def env_case(rng, i):
+    stage = rng.randrange(STAGES)
+    digits = [rng.randint(0, 9) for _ in range(5)]
+    length = rng.randint(0, 9)
+    if i % 4 == 3:
+        program = edit(rng, [T[name] for name in rng.choice(NEAR)])
+    elif i % 3 == 0:
+        program = [rng.choice(TOOLS) for _ in range(length)]
+    elif i % 3 == 1:
+        program = [rng.randrange(VOCAB) for _ in range(length)]
+    else:
+        program = [rng.choice(NOT_ANS) for _ in range(max(length - 1, 0))] + [T["ANS"]]
+    reward, steps = score(stage, digits, program)
+    return dict(stage=stage, digits=digits, actions=program, reward=reward, steps=steps)
+
+
+def edit(rng, program):
+    """One random insertion, deletion or tool substitution."""
+    kind, at = rng.randrange(3), rng.randrange(len(program))
+    if kind == 0:
+        program.insert(at, rng.randrange(VOCAB))
+    elif kind == 1:
+        del program[at]  # every NEAR program has two tokens or more
+    else:
+        program[at] = rng.choice(TOOLS)
+    return program
+
+
+def draw_batch(rng, stage, size):
+    ctx, actions, rewards = [], [], []
+    for _ in range(size):
+        ctx.append([rng.randint(0, 9) for _ in range(3 + stage)] + [CTX])
+        actions.append([rng.randrange(VOCAB) for _ in range(STEPS)])
+        rewards.append(round(rng.uniform(-0.2, 1.3), 6))
+    return dict(ctx=ctx, stage=[stage] * size, actions=actions, rewards=rewards)
+
+
+def teacher_forced(net, batch):
+    """Per-step log-prob of the given action, entropy, value and argmax, each
+    (B, STEPS): the given actions are fed back, nothing is sampled."""
+    ctx, lengths = context_batch(batch["ctx"])
+    h = net.initial_state(ctx, lengths, torch.tensor(batch["stage"]))
+    given = torch.tensor(batch["actions"])
+    token = torch.full((len(ctx),), CTX, dtype=torch.long)
+    logp, entropy, value, greedy = [], [], [], []
+    for t in range(STEPS):
+        logits, v, h = net.step(token, h)
+        log_probs = F.log_softmax(logits, dim=-1)
+        probs = log_probs.exp()
+        entropy.append(-(probs * torch.log(probs + 1e-9)).sum(1))  # the seed's epsilon
+        logp.append(log_probs.gather(1, given[:, t, None])[:, 0])
+        value.append(v)
+        greedy.append(logits.argmax(1))
+        token = given[:, t]
+    return [torch.stack(x, 1) for x in (logp, entropy, value, greedy)]
+
+
+def losses(logp, entropy, value, rewards):
+    """pg, value, entropy and total loss, with the advantage detached."""
+    returns = torch.tensor(rewards, dtype=torch.float64)
+    predicted = value.sum(1)
+    advantage = (returns - predicted).detach()
+    pg = -(logp.sum(1) * advantage).mean()
+    value_loss = F.mse_loss(predicted, returns)
+    entropy_loss = -entropy.mean()
+    return pg, value_loss, entropy_loss, pg + 0.5 * value_loss + 0.01 * entropy_loss
+
+
+def rounded(t):
+    """Row-major floats to 12 significant digits: float64 noise stays out of
+    the files, and the tests' tolerance is far looser."""
+    return [float(f"{x:.12g}") for x in t.detach().reshape(-1).tolist()]
+
+
+def tensors(net):
+    return {name: dict(shape=list(p.shape), data=rounded(p)) for name, p in net.named_parameters()}
+
+
+def model_case(net, batches, seed):
+    out = dict(seed=seed, vocab=VOCAB, hidden=HIDDEN, steps=STEPS, tokens=TOKENS,
+               param_order=[name for name, _ in net.named_parameters()], init=tensors(net), batches=[])
+    for batch in batches:  # each at the initial parameters
+        net.zero_grad()
+        logp, entropy, value, greedy = teacher_forced(net, batch)
+        pg, value_loss, entropy_loss, total = losses(logp, entropy, value, batch["rewards"])
+        total.backward()
+        out["batches"].append(dict(
+            **batch, logp=rounded(logp), entropy=rounded(entropy), value=rounded(value),
+            greedy=greedy.reshape(-1).tolist(),
+            loss=dict(pg=pg.item(), value=value_loss.item(), entropy=entropy_loss.item(), total=total.item()),
+            grad={name: rounded(p.grad) for name, p in net.named_parameters()}))
+    opt = torch.optim.Adam(net.parameters(), lr=LR)
+    norms = []
+    for _ in range(2):
+        for batch in batches:
+            total = losses(*teacher_forced(net, batch)[:3], batch["rewards"])[3]
+            opt.zero_grad()
+            total.backward()
+            norms.append(torch.nn.utils.clip_grad_norm_(net.parameters(), CLIP).item())
+            opt.step()
+    betas = opt.defaults["betas"]
+    out["adam"] = dict(lr=LR, betas=list(betas), eps=opt.defaults["eps"], clip=CLIP, order=ADAM_ORDER,
+                       grad_norms_before_clip=norms, after=tensors(net))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("outdir")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--env-cases", type=int, default=6000)
+    ap.add_argument("--batch", type=int, default=6)
+    args = ap.parse_args()
+    os.makedirs(args.outdir, exist_ok=True)
+
+    rng = random.Random(1000 + args.seed)
+    with open(os.path.join(args.outdir, "env.jsonl"), "w") as f:
+        for i in range(args.env_cases):
+            f.write(json.dumps(env_case(rng, i)) + "\n")
+    batches = [draw_batch(rng, stage, args.batch) for stage in range(STAGES)]
+
+    torch.manual_seed(args.seed)
+    net = Policy().double()  # drawn in float32 as PyTorch does by default, then widened
+    with open(os.path.join(args.outdir, "model.json"), "w") as f:
+        json.dump(model_case(net, batches, args.seed), f)
+    print("wrote", args.outdir)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""simdrl's policy network as a PyTorch module, shared by make_golden.py and
+torch_interop.py.
+
+The architecture README.md describes: a token embedding and a stage
+embedding, one GRU layer, a policy head over the 18 tokens and a value head.
+The initial state is per sample, h0 = tanh(mean over the context tokens of
+emb + stage_emb[stage]); the first input is CTX, then each chosen (or given)
+action. Parameter names are simdrl's checkpoint and golden-file names.
+"""
+import torch
+from torch import nn
+
+VOCAB, HIDDEN, STAGES = 18, 96, 3
+TOKENS = dict(CTX=10, MUL=11, ADD=12, SUB=13, ANS=14, STO=15, RCL=16, EOS=17)
+CTX, EOS = TOKENS["CTX"], TOKENS["EOS"]
+
+
+class Policy(nn.Module):
+    def __init__(self, vocab=VOCAB, hidden=HIDDEN, stages=STAGES):
+        super().__init__()
+        # Built in this order: after torch.manual_seed(s) it draws the initial
+        # values the golden files hold as `init`.
+        self.emb = nn.Embedding(vocab, hidden)
+        self.stage_emb = nn.Embedding(stages, hidden)
+        self.rnn = nn.GRU(hidden, hidden)  # weight rows in gate order r, z, n
+        self.pi = nn.Linear(hidden, vocab)
+        self.v = nn.Linear(hidden, 1)
+
+    def initial_state(self, ctx, lengths, stage):
+        """h0 (1, B, d) for contexts ctx (B, L), row b holding lengths[b]
+        tokens then padding, and stages (B,)."""
+        width = self.emb.weight.dtype
+        keep = (torch.arange(ctx.shape[1]) < lengths[:, None]).to(width)[:, :, None]
+        mean = (self.emb(ctx) * keep).sum(1) / lengths[:, None].to(width)
+        return torch.tanh(mean + self.stage_emb(stage))[None]
+
+    def step(self, tokens, h):
+        """Feeds one token (B,) per row: logits (B, V), values (B,), next h."""
+        out, h = self.rnn(self.emb(tokens)[None], h)
+        return self.pi(out[0]), self.v(out[0])[:, 0], h
+
+
+def context_batch(contexts):
+    """Token tensor (B, L) padded with EOS, and the lengths (B,), for lists
+    of context tokens."""
+    width = max(len(c) for c in contexts)
+    ctx = torch.full((len(contexts), width), EOS, dtype=torch.long)
+    for row, c in enumerate(contexts):
+        ctx[row, :len(c)] = torch.tensor(c, dtype=torch.long)
+    return ctx, torch.tensor([len(c) for c in contexts], dtype=torch.long)
