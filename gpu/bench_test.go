@@ -23,7 +23,7 @@ func BenchmarkGPUUpdate(b *testing.B) {
 	for _, B := range []int{192, 4096, 65536, 262144} {
 		b.Run(fmt.Sprintf("B=%d", B), func(b *testing.B) {
 			d := openGPU(b)
-			cfg := trainer.SeedRecipe()
+			cfg := trainer.ReferenceRecipe()
 			cfg.Batch, cfg.Updates, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain = B, 1<<30, 1, 0, 0
 			e := testEngine(b, d, cfg, nil)
 			cur := trainer.NewCurriculum(cfg)

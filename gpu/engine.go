@@ -210,7 +210,9 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	if s.n > e.maxN {
 		return 0, fmt.Errorf("gpu: rollout of %d episodes in an engine sized for %d", s.n, e.maxN)
 	}
-	mix, unlocked, cdf := 0, 1, [3]float64{1, 1, 1}
+	// The kernel draws a stage from the first two cumulative weights (the
+	// environment has three stages).
+	mix, unlocked, cdf := 0, 1, []float64{1, 1, 1}
 	if s.cur != nil && s.stage < 0 {
 		mix, unlocked, cdf = packMix(s.cur.Played()), len(s.cur.Played()), s.cur.CDF()
 	}
@@ -306,7 +308,7 @@ func (e *engine) finish(nblocks int, withGrad bool, entropy float64) error {
 // adam launches the optimiser step (skipped on the device when fin says the
 // loss or norm is not finite) and refreshes the derived tensors.
 func (e *engine) adam() error {
-	const beta1, beta2, eps = 0.9, 0.999, 1e-8
+	const beta1, beta2, eps = trainer.AdamBeta1, trainer.AdamBeta2, trainer.AdamEps
 	step := e.adamStep + 1
 	bc1 := 1 - math.Pow(beta1, float64(step))
 	bc2 := 1 - math.Pow(beta2, float64(step))
@@ -352,12 +354,12 @@ func (e *engine) readStats(u int, ec float64, st trainer.UpdateStats) (trainer.U
 	st.MeanReward, st.SolveRate = f[finReward]/B, f[finSolved]/B
 	st.Loss = trainer.LossTerms{PG: f[finPG], Value: f[finValue], Entropy: f[finEntropy]}
 	st.Loss.Total = st.Loss.PG + e.cfg.ValueCoef*st.Loss.Value + ec*st.Loss.Entropy
-	if math.IsNaN(st.Loss.Total) || math.IsInf(st.Loss.Total, 0) {
-		return st, fmt.Errorf("update %d: the loss is %v; parameters left as after update %d", u, st.Loss.Total, u-1)
+	if err := trainer.CheckLoss(u, st.Loss.Total); err != nil {
+		return st, err
 	}
 	st.GradNorm = f[finNorm]
-	if math.IsNaN(st.GradNorm) || math.IsInf(st.GradNorm, 0) {
-		return st, fmt.Errorf("update %d: the gradient norm is %v; parameters left as after update %d", u, st.GradNorm, u-1)
+	if err := trainer.CheckGradNorm(u, st.GradNorm); err != nil {
+		return st, err
 	}
 	e.adamStep++
 	return st, nil
@@ -438,20 +440,9 @@ func (e *engine) explain(stage, count int) ([]trainer.Explanation, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []trainer.Explanation
-	for i := 0; i < count; i++ {
-		task := env.DrawTask(e.key, trainer.ExplainRound, uint32(i), trainer.EvalPurpose(stage), stage)
-		prog := acts[i*e.T : (i+1)*e.T]
-		o, trace := env.Trace(task, prog, nil)
-		ex := trainer.Explanation{
-			Stage: stage, Context: task.Digits[:env.ContextLen(stage)],
-			RewardedTarget: task.RewardedTarget(), SeedTarget: task.SampleTarget(),
-			Trace: trace, Reward: o.Reward, Correct: o.Correct,
-		}
-		for _, a := range prog {
-			ex.Tokens = append(ex.Tokens, env.TokenName(int(a)))
-		}
-		out = append(out, ex)
+	out := make([]trainer.Explanation, count)
+	for i := range out {
+		out[i] = trainer.NewExplanation(trainer.ExplainTask(e.key, stage, i), acts[i*e.T:(i+1)*e.T])
 	}
 	return out, nil
 }

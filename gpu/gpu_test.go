@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/simdrl/simdrl/cpu"
 	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/internal/golden"
@@ -227,7 +228,7 @@ func TestGPUGoldenModel(t *testing.T) {
 	d := openGPU(t)
 	m, l, init, err := golden.LoadInit(golden.Dir())
 	require.NoError(t, err)
-	cfg := trainer.SeedRecipe()
+	cfg := trainer.ReferenceRecipe()
 	cfg.Batch, cfg.Steps, cfg.Hidden, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain = len(m.Batches[0].Ctx), m.Steps, m.Hidden, 1, 0, 0
 	cfg.LR, cfg.Clip = m.Adam.LR, m.Adam.Clip
 	e := testEngine(t, d, cfg, init)
@@ -291,7 +292,7 @@ func TestGPUGoldenModel(t *testing.T) {
 // greedy programs are the CPU's (an episode may differ only at a tie).
 func TestGPUGreedyMatchesCPU(t *testing.T) {
 	d := openGPU(t)
-	cfg := trainer.SeedRecipe()
+	cfg := trainer.ReferenceRecipe()
 	cfg.Seed, cfg.EvalBatch = 3, 700
 	e := testEngine(t, d, cfg, nil)
 	l := e.l
@@ -335,13 +336,13 @@ func TestGPUTrainingMatchesCPU(t *testing.T) {
 		cfg, err := trainer.Recipe(recipe)
 		require.NoError(t, err)
 		cfg.Updates, cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Threads = 8, 0, 0, 0, 2
-		cpu, err := trainer.New(cfg)
+		host, err := cpu.New(cfg)
 		require.NoError(t, err)
-		defer cpu.Close()
+		defer host.Close()
 		e := testEngine(t, d, cfg, nil)
 		cur := trainer.NewCurriculum(cfg)
 		for u := 1; u <= cfg.Updates; u++ {
-			want, err := cpu.Update()
+			want, err := host.Update()
 			require.NoError(t, err)
 			var got trainer.UpdateStats
 			require.NoError(t, d.do(func() error { var err error; got, err = e.update(u, cur); return err }))
@@ -361,10 +362,12 @@ func TestGPUTrainingMatchesCPU(t *testing.T) {
 // TestGPURun: the whole command path on the GPU.
 func TestGPURun(t *testing.T) {
 	openGPU(t).Close()
-	cfg := trainer.SeedRecipe()
+	cfg := trainer.ReferenceRecipe()
 	cfg.Updates, cfg.EvalEvery, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain = 10, 5, 64, 100, 2
 	var out testWriter
-	rep, err := Run(cfg, &out)
+	g, err := New(cfg)
+	require.NoError(t, err)
+	rep, err := trainer.Drive(g, &out, trainer.Options{})
 	require.NoError(t, err)
 	require.Equal(t, "cuda", rep.Backend)
 	require.Equal(t, 10, rep.Updates)
@@ -387,17 +390,17 @@ func TestGPUShapesMatchCPU(t *testing.T) {
 	for _, c := range []struct{ hidden, batch int }{{37, 5}, {37, 700}, {37, 8192}, {96, 4096}, {64, 333}} {
 		cfg := trainer.DefaultRecipe()
 		cfg.Hidden, cfg.Batch, cfg.Updates, cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Threads = c.hidden, c.batch, 1, 0, 0, 0, 2
-		cpu, err := trainer.New(cfg)
+		host, err := cpu.New(cfg)
 		require.NoError(t, err)
-		want, err := cpu.Update()
+		want, err := host.Update()
 		require.NoError(t, err)
 		e := testEngine(t, d, cfg, nil)
 		var got trainer.UpdateStats
 		require.NoError(t, d.do(func() error { var err error; got, err = e.update(1, trainer.NewCurriculum(cfg)); return err }))
 		params := make([]float32, e.l.Size)
 		require.NoError(t, d.do(func() error { return e.getParams(params) }))
-		want64 := make([]float64, len(cpu.Params()))
-		for i, v := range cpu.Params() {
+		want64 := make([]float64, len(host.Params()))
+		for i, v := range host.Params() {
 			want64[i] = float64(v)
 		}
 		re := golden.RelErr(params, want64)
@@ -407,7 +410,7 @@ func TestGPUShapesMatchCPU(t *testing.T) {
 		require.InEpsilon(t, want.GradNorm, got.GradNorm, golden.Tolerance, "hidden %d batch %d grad norm", c.hidden, c.batch)
 		require.InDelta(t, want.MeanReward, got.MeanReward, 1e-9, "hidden %d batch %d reward", c.hidden, c.batch)
 		require.LessOrEqual(t, re, golden.Tolerance, "hidden %d batch %d parameters after the update", c.hidden, c.batch)
-		cpu.Close()
+		host.Close()
 	}
 }
 
@@ -444,28 +447,31 @@ func TestGPUCheckpoints(t *testing.T) {
 	a.Close()
 	b, err := NewEngine(cfg)
 	require.NoError(t, err)
-	require.NoError(t, b.Resume(f))
+	require.NoError(t, b.Restore(f))
 	require.Equal(t, 3, b.Updates())
 	require.Equal(t, atThree, hash(b))
 	steps(b, 4)
 	require.Equal(t, want, hash(b), "resumed = uninterrupted")
 	b.Close()
 
-	cpu, err := trainer.Resume(f, cfg)
+	host, err := cpu.New(cfg)
 	require.NoError(t, err)
-	require.Equal(t, atThree, cpu.ParamSHA256(), "the GPU's checkpoint on the CPU")
-	cpu.Close()
+	require.NoError(t, host.Restore(f))
+	require.Equal(t, atThree, hash(host), "the GPU's checkpoint on the CPU")
+	host.Close()
 
 	// CPU → GPU.
-	ct, err := trainer.New(cfg)
+	ct, err := cpu.New(cfg)
 	require.NoError(t, err)
 	defer ct.Close()
-	steps(trainer.CPUEngine{Trainer: ct}, 3)
+	steps(ct, 3)
 	c, err := NewEngine(cfg)
 	require.NoError(t, err)
 	defer c.Close()
-	require.NoError(t, c.Resume(ct.Checkpoint()))
-	require.Equal(t, ct.ParamSHA256(), hash(c))
+	fc, err := ct.Checkpoint()
+	require.NoError(t, err)
+	require.NoError(t, c.Restore(fc))
+	require.Equal(t, hash(ct), hash(c))
 	wantSt, err := ct.Update()
 	require.NoError(t, err)
 	gotSt := steps(c, 1)
@@ -481,7 +487,7 @@ func TestGPUCheckpoints(t *testing.T) {
 	d, err := NewEngine(other)
 	require.NoError(t, err)
 	defer d.Close()
-	require.ErrorContains(t, d.Resume(f), "shape")
+	require.ErrorContains(t, d.Restore(f), "shape")
 }
 
 // TestGPULoadActsAsSaved: a CPU run of one -seed saves; GPU engines of other
@@ -490,7 +496,7 @@ func TestGPULoadActsAsSaved(t *testing.T) {
 	openGPU(t).Close()
 	cfg := trainer.DefaultRecipe()
 	cfg.Batch, cfg.Updates, cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Threads, cfg.Seed = 64, 40, 0, 0, 0, 2, 2
-	saver, err := trainer.New(cfg)
+	saver, err := cpu.New(cfg)
 	require.NoError(t, err)
 	defer saver.Close()
 	for i := 0; i < cfg.Updates; i++ {
@@ -502,8 +508,10 @@ func TestGPULoadActsAsSaved(t *testing.T) {
 	for i := range tasks {
 		tasks[i] = env.DrawTask(key, 1, uint32(i), rng.PurposeTask, i%env.NumStages)
 	}
-	want := saver.GreedyPrograms(tasks)
-	f := saver.Checkpoint()
+	want, err := saver.GreedyPrograms(tasks)
+	require.NoError(t, err)
+	f, err := saver.Checkpoint()
+	require.NoError(t, err)
 	for _, seed := range []uint64{0, 9} {
 		c := cfg
 		c.Seed = seed

@@ -13,6 +13,6 @@ func TestNoCgo(t *testing.T) {
 	require.ErrorContains(t, Available(), "without cgo")
 	_, err := Open()
 	require.ErrorContains(t, err, "CGO_ENABLED=0")
-	_, err = Run(trainer.SeedRecipe(), nil)
-	require.Error(t, err)
+	_, err = New(trainer.DefaultRecipe())
+	require.ErrorContains(t, err, "without cgo")
 }

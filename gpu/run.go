@@ -3,38 +3,10 @@
 package gpu
 
 import (
-	"errors"
-	"io"
-
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/env"
-	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/trainer"
 )
-
-// Run trains with cfg on the GPU as trainer.Run does on the CPU: the same
-// initial parameters, tasks and sampling numbers, the same printed lines and
-// the same report, with Backend "cuda". It returns the report even when
-// training stops early, with what was done until then; it never falls back
-// to the CPU.
-func Run(cfg trainer.Config, out io.Writer) (*trainer.Report, error) {
-	return RunWith(cfg, out, trainer.Options{})
-}
-
-// RunWith is Run with trainer.Options: Metrics, Interrupt and Progress are
-// honoured. Options.Trainer is a CPU trainer and is refused; for checkpoints,
-// build the engine with NewEngine and give its Checkpoint to Options.Save.
-// The loop, its output and the report are trainer.Drive's, as on the CPU.
-func RunWith(cfg trainer.Config, out io.Writer, opt trainer.Options) (*trainer.Report, error) {
-	if opt.Trainer != nil {
-		return nil, errors.New("gpu: a CPU trainer cannot continue on the GPU; resume from its checkpoint with NewEngine and Resume")
-	}
-	g, err := NewEngine(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return trainer.Drive(g, out, opt)
-}
 
 // Engine is the GPU as a trainer.Engine: the device, its engine and the
 // host-side curriculum. Every call runs on the device's own goroutine.
@@ -47,13 +19,23 @@ type Engine struct {
 	params  []float32 // host copy for hashing
 }
 
+// New opens the GPU and builds a model with cfg's initial parameters, as a
+// trainer.Engine (cmd opens engines by name through it).
+func New(cfg trainer.Config) (trainer.Engine, error) {
+	g, err := NewEngine(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
 // NewEngine opens the GPU and builds a model with cfg's initial parameters
 // (the CPU's, bit for bit).
 func NewEngine(cfg trainer.Config) (*Engine, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	l, err := gru.NewLayout(gru.Config{Vocab: env.Vocab, Hidden: cfg.Hidden, Stages: env.NumStages})
+	l, err := trainer.NewLayout(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +76,8 @@ func (g *Engine) Update() (st trainer.UpdateStats, err error) {
 	return st, err
 }
 
-func (g *Engine) EvaluateAll(n int, round uint32) (ev [env.NumStages]trainer.EvalResult, err error) {
+func (g *Engine) EvaluateAll(n int, round uint32) (ev []trainer.EvalResult, err error) {
+	ev = make([]trainer.EvalResult, trainer.Stages())
 	err = g.d.do(func() error {
 		for s := range ev {
 			var err error
@@ -158,10 +141,10 @@ func (g *Engine) Checkpoint() (*checkpoint.File, error) {
 	return trainer.BuildCheckpoint(g.cfg, g.e.l, g.params, m, v, g.updates, g.e.adamStep, g.cur), nil
 }
 
-// Resume continues from a checkpoint (written by Checkpoint or by the CPU's
+// Restore continues from a checkpoint (written by Checkpoint or by the CPU's
 // trainer): parameters, Adam's moments and step, update counter, curriculum.
 // The engine must have been built with the checkpoint's config.
-func (g *Engine) Resume(f *checkpoint.File) error {
+func (g *Engine) Restore(f *checkpoint.File) error {
 	n := g.e.l.Size
 	m, v := make([]float32, n), make([]float32, n)
 	update, adamStep, err := trainer.RestoreCheckpoint(f, g.e.l, g.params, m, v, g.cur)

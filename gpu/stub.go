@@ -4,9 +4,7 @@ package gpu
 
 import (
 	"errors"
-	"io"
 
-	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/trainer"
 )
 
@@ -28,25 +26,5 @@ func (d *Device) Close() {}
 // Describe is empty without cgo.
 func (d *Device) Describe() string { return "" }
 
-// Run fails without cgo.
-func Run(cfg trainer.Config, out io.Writer) (*trainer.Report, error) { return nil, errNoCgo }
-
-// Engine is unavailable without cgo (NewEngine always fails).
-type Engine struct{ trainer.Engine }
-
-// NewEngine fails without cgo.
-func NewEngine(cfg trainer.Config) (*Engine, error) { return nil, errNoCgo }
-
-// Checkpoint fails without cgo.
-func (g *Engine) Checkpoint() (*checkpoint.File, error) { return nil, errNoCgo }
-
-// Resume fails without cgo.
-func (g *Engine) Resume(f *checkpoint.File) error { return errNoCgo }
-
-// LoadWeights fails without cgo.
-func (g *Engine) LoadWeights(f *checkpoint.File) error { return errNoCgo }
-
-// RunWith fails without cgo.
-func RunWith(cfg trainer.Config, out io.Writer, opt trainer.Options) (*trainer.Report, error) {
-	return nil, errNoCgo
-}
+// New fails without cgo.
+func New(cfg trainer.Config) (trainer.Engine, error) { return nil, errNoCgo }

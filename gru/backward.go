@@ -6,8 +6,9 @@ import "github.com/simdrl/simdrl/kernels"
 // the T steps of the last Forward. It ADDS the gradient of every parameter
 // into grad (same layout as params), except the part that flows through the
 // token table (W_ih, b_ih and the embeddings' input role): that gradient,
-// dL/dtable (V×3d), is ADDED to dTable, to be applied once per update by
-// ApplyTableGradient however many chunks the update has. dv must be the
+// dL/dtable (V×3d), is ADDED to dTable (a TableGradient's Buffer), to be
+// applied once per update by TableGradient.Apply however many chunks the
+// update has. dv must be the
 // Derived that Forward used.
 func (w *Workspace) Backward(params []float32, dv *Derived, grad, dTable []float32) {
 	l, n, T := w.l, w.n, w.T
@@ -52,17 +53,6 @@ func (w *Workspace) Backward(params []float32, dv *Derived, grad, dTable []float
 		dh[i] *= 1 - y*y
 	}
 	kernels.SgemmTN(V+l.Stages, d, n, 1, w.mix[:n*(V+l.Stages)], V+l.Stages, dh, d, 1, l.embeddings(grad), d)
-}
-
-// ApplyTableGradient adds the gradient that flows through the token table
-// (table = emb·W_ihᵀ + b_ih) to grad: dW_ih += dTableᵀ·emb,
-// db_ih += Σ_rows dTable, demb += dTable·W_ih.
-func (w *Workspace) ApplyTableGradient(params, dTable, grad []float32) {
-	l := w.l
-	V, d := l.Vocab, l.Hidden
-	kernels.SgemmTN(3*d, d, V, 1, dTable, 3*d, l.Emb.View(params), d, 1, l.WIH.View(grad), d)
-	w.addColumnSums(l.BIH.View(grad), dTable, V)
-	kernels.SgemmNN(V, d, 3*d, 1, dTable, 3*d, l.WIH.View(params), d, 1, l.Emb.View(grad), d)
 }
 
 // addColumnSums adds the column sums of the rows×len(dst) packed matrix m

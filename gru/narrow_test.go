@@ -49,9 +49,9 @@ func TestNarrowModelsBackward(t *testing.T) {
 		dv := gru.NewDerived(l)
 		dv.Compute(l, params)
 		grad := make([]float32, l.Size)
-		dTable := make([]float32, V*3*d)
-		require.NotPanicsf(t, func() { w.Backward(params, dv, grad, dTable) }, "hidden %d", d)
-		w.ApplyTableGradient(params, dTable, grad)
+		table := gru.NewTableGradient(l)
+		require.NotPanicsf(t, func() { w.Backward(params, dv, grad, table.Buffer()) }, "hidden %d", d)
+		table.Apply(params, grad)
 		for _, tn := range []gru.Tensor{l.PiB, l.VB} {
 			for i := 0; i < tn.Size; i++ {
 				p := &params[tn.Offset+i]

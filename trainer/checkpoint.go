@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/simdrl/simdrl/checkpoint"
-	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/gru"
 )
 
@@ -29,19 +28,14 @@ const (
 
 // trainState is the part of a trainer that is neither config nor tensor.
 type trainState struct {
-	Update       int                    `json:"update"`
-	AdamStep     int                    `json:"adam_step"`
-	Unlocked     int                    `json:"unlocked"`
-	HaveEval     bool                   `json:"have_eval"`
-	LastSolve    [env.NumStages]float64 `json:"last_solve_rate"`
-	LastReward   [env.NumStages]float64 `json:"last_mean_reward"`
-	LastEpisodes [env.NumStages]int     `json:"last_episodes"`
-	SolvedStreak int                    `json:"solved_streak"`
-}
-
-// Checkpoint captures everything needed to continue bit-identically.
-func (t *Trainer) Checkpoint() *checkpoint.File {
-	return BuildCheckpoint(t.cfg, t.Layout, t.model.params, t.opt.m, t.opt.v, t.update, t.opt.step, t.cur)
+	Update       int       `json:"update"`
+	AdamStep     int       `json:"adam_step"`
+	Unlocked     int       `json:"unlocked"`
+	HaveEval     bool      `json:"have_eval"`
+	LastSolve    []float64 `json:"last_solve_rate"` // by stage
+	LastReward   []float64 `json:"last_mean_reward"`
+	LastEpisodes []int     `json:"last_episodes"`
+	SolvedStreak int       `json:"solved_streak"`
 }
 
 // BuildCheckpoint is a checkpoint of any engine's state: the parameters and
@@ -59,8 +53,10 @@ func BuildCheckpoint(cfg Config, l *gru.Layout, params, m, v []float32, update, 
 		f.Tensors = append(f.Tensors, checkpoint.Tensor{Name: expAvgSqPrefix + tn.Name, Shape: tn.Shape, Data: tn.View(v)})
 	}
 	st := trainState{Update: update, AdamStep: adamStep, Unlocked: c.unlocked, HaveEval: c.haveEval, SolvedStreak: c.streak}
-	for s, e := range c.lastEval {
-		st.LastSolve[s], st.LastReward[s], st.LastEpisodes[s] = e.SolveRate, e.MeanReward, e.Episodes
+	for _, e := range c.lastEval {
+		st.LastSolve = append(st.LastSolve, e.SolveRate)
+		st.LastReward = append(st.LastReward, e.MeanReward)
+		st.LastEpisodes = append(st.LastEpisodes, e.Episodes)
 	}
 	cfgJSON, _ := json.Marshal(cfg)
 	state, _ := json.Marshal(st)
@@ -88,7 +84,7 @@ func CheckpointConfig(f *checkpoint.File) (Config, error) {
 		return Config{}, fmt.Errorf("checkpoint has no config (metadata key \"config\")")
 	}
 	var cfg Config
-	if err := decodeStrict(raw, &cfg); err != nil {
+	if err := decodeStrict(raw, &cfg, legacyConfigKeys); err != nil {
 		return Config{}, fmt.Errorf("checkpoint config: %v", err)
 	}
 	if err := cfg.Validate(); err != nil {
@@ -98,32 +94,6 @@ func CheckpointConfig(f *checkpoint.File) (Config, error) {
 		return Config{}, fmt.Errorf("checkpoint config: %v", err)
 	}
 	return cfg, nil
-}
-
-// LoadWeights copies the model tensors of f into the trainer, checking every
-// name and shape; the optimiser and the training state are left as they are
-// (-load).
-func (t *Trainer) LoadWeights(f *checkpoint.File) error {
-	return t.model.set(func(p []float32) error { return LoadParams(f, t.Layout, p) })
-}
-
-// Resume builds a trainer from a checkpoint written by Checkpoint: cfg must
-// be the checkpoint's config (possibly with flags applied on top; changing
-// -updates or the recipe changes what happens next).
-func Resume(f *checkpoint.File, cfg Config) (*Trainer, error) {
-	t, err := New(cfg)
-	if err != nil {
-		return nil, err
-	}
-	err = t.model.set(func(p []float32) error {
-		t.update, t.opt.step, err = RestoreCheckpoint(f, t.Layout, p, t.opt.m, t.opt.v, t.cur)
-		return err
-	})
-	if err != nil {
-		t.Close()
-		return nil, err
-	}
-	return t, nil
 }
 
 // RestoreCheckpoint is BuildCheckpoint's inverse: it fills params, m and v
@@ -147,10 +117,10 @@ func RestoreCheckpoint(f *checkpoint.File, l *gru.Layout, params, m, v []float32
 		return 0, 0, fmt.Errorf("checkpoint has no training state (metadata key \"state\")")
 	}
 	var st trainState
-	if err := decodeStrict(raw, &st); err != nil {
+	if err := decodeStrict(raw, &st, nil); err != nil {
 		return 0, 0, fmt.Errorf("checkpoint state: %v", err)
 	}
-	if err := st.check(len(c.mix)); err != nil {
+	if err := st.check(len(c.mix), len(c.lastEval)); err != nil {
 		return 0, 0, fmt.Errorf("checkpoint state: %v", err)
 	}
 	if u, ok := f.Metadata["update"]; ok && u != strconv.Itoa(st.Update) {
@@ -167,15 +137,19 @@ func RestoreCheckpoint(f *checkpoint.File, l *gru.Layout, params, m, v []float32
 }
 
 // check reports the first field of the state out of its range, by its JSON
-// name and value; stages is the number of stages the curriculum can unlock.
-func (st *trainState) check(stages int) error {
+// name and value; unlockable is the number of stages the curriculum can
+// unlock, stages the number the environment has.
+func (st *trainState) check(unlockable, stages int) error {
 	switch {
+	case len(st.LastSolve) != stages || len(st.LastReward) != stages || len(st.LastEpisodes) != stages:
+		return fmt.Errorf("the last evaluation has %d, %d and %d entries, want %d (one per stage)",
+			len(st.LastSolve), len(st.LastReward), len(st.LastEpisodes), stages)
 	case st.Update < 0:
 		return fmt.Errorf("update %d is negative", st.Update)
 	case st.AdamStep < 0:
 		return fmt.Errorf("adam_step %d is negative", st.AdamStep)
-	case st.Unlocked < 1 || st.Unlocked > stages:
-		return fmt.Errorf("unlocked %d is out of range 1..%d", st.Unlocked, stages)
+	case st.Unlocked < 1 || st.Unlocked > unlockable:
+		return fmt.Errorf("unlocked %d is out of range 1..%d", st.Unlocked, unlockable)
 	case st.SolvedStreak < 0:
 		return fmt.Errorf("solved_streak %d is negative", st.SolvedStreak)
 	}
@@ -281,7 +255,7 @@ func checkNoOtherTensors(f *checkpoint.File, l *gru.Layout) error {
 // (Unmarshal keeps the last), a missing key (Unmarshal leaves the zero
 // value), an array of another length than the struct's fixed-size array
 // (Unmarshal pads with zeros or drops the rest), and data after the object.
-func decodeStrict(raw string, v any) error {
+func decodeStrict(raw string, v any, legacy map[string]bool) error {
 	tmpl, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -299,7 +273,12 @@ func decodeStrict(raw string, v any) error {
 		template[kv.key] = kv.value
 	}
 	seen := make(map[string]bool, len(got))
+	kept := got[:0]
 	for _, kv := range got {
+		if legacy[kv.key] {
+			continue
+		}
+		kept = append(kept, kv)
 		tv, ok := template[kv.key]
 		if !ok {
 			return fmt.Errorf("unknown field %q", kv.key)
@@ -316,10 +295,27 @@ func decodeStrict(raw string, v any) error {
 			return fmt.Errorf("no field %s", kv.key)
 		}
 	}
-	dec := json.NewDecoder(strings.NewReader(raw))
+	var obj strings.Builder // the object without its legacy keys
+	obj.WriteByte('{')
+	for i, kv := range kept {
+		if i > 0 {
+			obj.WriteByte(',')
+		}
+		k, _ := json.Marshal(kv.key)
+		obj.Write(k)
+		obj.WriteByte(':')
+		obj.Write(kv.value)
+	}
+	obj.WriteByte('}')
+	dec := json.NewDecoder(strings.NewReader(obj.String()))
 	dec.DisallowUnknownFields()
 	return dec.Decode(v)
 }
+
+// legacyConfigKeys were part of the config in earlier checkpoints and are
+// command-line state now (the device, the report path, quiet output): read
+// and ignored, so those checkpoints still load.
+var legacyConfigKeys = map[string]bool{"device": true, "report": true, "quiet": true}
 
 type field struct {
 	key   string

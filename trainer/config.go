@@ -1,19 +1,15 @@
-// Package trainer owns the training loop: the curriculum, batched REINFORCE
-// with a value baseline, Adam with gradient-norm clipping, greedy evaluation
-// and explanations. It contains no model math (that is gru/) and no tool
-// semantics (that is env/).
 package trainer
 
 import (
 	"fmt"
 	"math"
-	"strings"
 )
 
-// Config is everything a run depends on. The flags of cmd/simdrl map onto it
-// one to one.
+// Config is everything a training run's arithmetic depends on, plus the
+// thread count (which never changes the arithmetic). The flags of cmd/simdrl
+// map onto it; where the run's outputs go and which engine runs it are the
+// command's business, not the config's.
 type Config struct {
-	Device        string  `json:"device"`
 	Threads       int     `json:"threads"`
 	Seed          uint64  `json:"seed"`
 	Recipe        string  `json:"recipe"`
@@ -40,17 +36,16 @@ type Config struct {
 	EntropyFinal    float64 `json:"entropy_final"`     // entropy coefficient decays linearly to this over the run (< 0: constant)
 	Focus           bool    `json:"focus"`             // mixed: draw stages in proportion to 0.1 + their last eval failure rate
 	StopAt          float64 `json:"stop_at"`           // stop once two evaluations in a row solve every stage in Stages at this rate (0: never)
-	Report          string  `json:"report"`
-	Quiet           bool    `json:"quiet"`
 }
 
-// SeedRecipe is seed.py's schedule and loss exactly: 60 updates of 192
+// ReferenceRecipe (recipe "seed") is the reference script's schedule and
+// loss exactly: 60 updates of 192
 // episodes, curriculum blocks [0,0,0,1,1,2] of 10 updates, Adam lr 3e-4,
 // entropy 0.01, value 0.5, clip 1.0, greedy evaluation every 5 updates on 128
 // episodes per stage, final evaluation on 1000, 5 explanations per stage.
-func SeedRecipe() Config {
+func ReferenceRecipe() Config {
 	return Config{
-		Device: "cpu", Threads: 1, Seed: 0, Recipe: "seed",
+		Threads: 1, Seed: 0, Recipe: "seed",
 		Updates: 60, Batch: 192, Stages: []int{0, 0, 0, 1, 1, 2},
 		LR: 3e-4, Hidden: 96, Steps: 6, EntropyCoef: 0.01, ValueCoef: 0.5, Clip: 1.0,
 		EvalEvery: 5, EvalBatch: 128, FinalEpisodes: 1000, Explain: 5, Chunk: 96,
@@ -65,7 +60,7 @@ func SeedRecipe() Config {
 // ANS; a strong entropy bonus that decays to zero; lr 1e-3; and it stops once
 // two evaluations in a row solve every stage at ≥ 0.99.
 func DefaultRecipe() Config {
-	c := SeedRecipe()
+	c := ReferenceRecipe()
 	c.Recipe = "default"
 	c.Stages = []int{0, 1, 2}
 	c.Curriculum, c.Focus = "mixed", true
@@ -80,7 +75,7 @@ func DefaultRecipe() Config {
 func Recipe(name string) (Config, error) {
 	switch name {
 	case "seed":
-		return SeedRecipe(), nil
+		return ReferenceRecipe(), nil
 	case "default":
 		return DefaultRecipe(), nil
 	}
@@ -96,84 +91,56 @@ const (
 	MaxExplain  = 10000
 )
 
-// Validate reports the first invalid setting, phrased for a command line.
+// Validate reports the first invalid setting as a *FieldError.
 func (c *Config) Validate() error {
 	switch {
-	case c.Device != "cpu" && c.Device != "cuda":
-		return fmt.Errorf("-device must be cpu or cuda, got %q", c.Device)
 	case c.Threads < 1 || c.Threads > MaxThreads:
-		return fmt.Errorf("-threads must be in 1..%d, got %d", MaxThreads, c.Threads)
+		return fieldError("threads", "must be in 1..%d, got %d", MaxThreads, c.Threads)
 	case c.Updates < 0 || c.Updates > MaxUpdates:
-		return fmt.Errorf("-updates must be in 0..%d, got %d", MaxUpdates, c.Updates)
+		return fieldError("updates", "must be in 0..%d, got %d", MaxUpdates, c.Updates)
 	case c.Batch < 1 || c.Batch > MaxEpisodes:
-		return fmt.Errorf("-batch must be in 1..%d, got %d", MaxEpisodes, c.Batch)
+		return fieldError("batch", "must be in 1..%d, got %d", MaxEpisodes, c.Batch)
 	case len(c.Stages) == 0:
-		return fmt.Errorf("-stages must list at least one stage")
+		return fieldError("stages", "must list at least one stage")
 	case !(c.LR > 0) || c.LR > 10:
-		return fmt.Errorf("-lr must be in (0, 10], got %v", c.LR)
+		return fieldError("lr", "must be in (0, 10], got %v", c.LR)
 	case c.Hidden < 1 || c.Hidden > 4096:
-		return fmt.Errorf("-hidden must be in 1..4096, got %d", c.Hidden)
+		return fieldError("hidden", "must be in 1..4096, got %d", c.Hidden)
 	case c.Steps < 1 || c.Steps > 64:
-		return fmt.Errorf("-steps must be in 1..64, got %d", c.Steps)
+		return fieldError("steps", "must be in 1..64, got %d", c.Steps)
 	case !(c.EntropyCoef >= 0) || c.EntropyCoef > 1e3:
-		return fmt.Errorf("-entropy-coef must be ≥ 0, got %v", c.EntropyCoef)
+		return fieldError("entropy_coef", "must be ≥ 0, got %v", c.EntropyCoef)
 	case !(c.ValueCoef >= 0) || c.ValueCoef > 1e3:
-		return fmt.Errorf("-value-coef must be ≥ 0, got %v", c.ValueCoef)
+		return fieldError("value_coef", "must be ≥ 0, got %v", c.ValueCoef)
 	case !(c.Clip > 0) || c.Clip > 1e30:
-		return fmt.Errorf("-clip must be > 0, got %v", c.Clip)
+		return fieldError("clip", "must be > 0, got %v", c.Clip)
 	case c.EvalEvery < 0:
-		return fmt.Errorf("-eval-every must be ≥ 0, got %d", c.EvalEvery)
+		return fieldError("eval_every", "must be ≥ 0, got %d", c.EvalEvery)
 	case c.EvalBatch < 1 || c.EvalBatch > MaxEpisodes:
-		return fmt.Errorf("-eval-batch must be in 1..%d, got %d", MaxEpisodes, c.EvalBatch)
+		return fieldError("eval_batch", "must be in 1..%d, got %d", MaxEpisodes, c.EvalBatch)
 	case c.FinalEpisodes < 0 || c.FinalEpisodes > MaxEpisodes:
-		return fmt.Errorf("-final-episodes must be in 0..%d, got %d", MaxEpisodes, c.FinalEpisodes)
+		return fieldError("final_episodes", "must be in 0..%d, got %d", MaxEpisodes, c.FinalEpisodes)
 	case c.Explain < 0 || c.Explain > MaxExplain:
-		return fmt.Errorf("-explain must be in 0..%d, got %d", MaxExplain, c.Explain)
+		return fieldError("explain", "must be in 0..%d, got %d", MaxExplain, c.Explain)
 	case c.Chunk < 1:
-		return fmt.Errorf("-chunk must be ≥ 1, got %d", c.Chunk)
+		return fieldError("chunk", "must be ≥ 1, got %d", c.Chunk)
 	case c.Curriculum != "blocks" && c.Curriculum != "mixed":
-		return fmt.Errorf("-curriculum must be blocks or mixed, got %q", c.Curriculum)
+		return fieldError("curriculum", "must be blocks or mixed, got %q", c.Curriculum)
 	case c.Baseline != "sum" && c.Baseline != "step":
-		return fmt.Errorf("-baseline must be sum or step, got %q", c.Baseline)
+		return fieldError("baseline", "must be sum or step, got %q", c.Baseline)
 	case !(c.UnlockAt >= 0 && c.UnlockAt <= 1):
-		return fmt.Errorf("-unlock-at must be in [0, 1], got %v", c.UnlockAt)
+		return fieldError("unlock_at", "must be in [0, 1], got %v", c.UnlockAt)
 	case !(c.StopAt >= 0 && c.StopAt <= 1):
-		return fmt.Errorf("-stop-at must be in [0, 1], got %v", c.StopAt)
+		return fieldError("stop_at", "must be in [0, 1], got %v", c.StopAt)
 	case math.IsNaN(c.EntropyFinal) || c.EntropyFinal > 1e3:
-		return fmt.Errorf("-entropy-final must be a number ≤ 1000 (< 0 keeps the coefficient constant), got %v", c.EntropyFinal)
+		return fieldError("entropy_final", "must be a number ≤ 1000 (< 0 keeps the coefficient constant), got %v", c.EntropyFinal)
 	}
 	for _, s := range c.Stages {
-		if s < 0 || s > 2 {
-			return fmt.Errorf("-stages: unknown stage %d (stages are 0, 1, 2)", s)
+		if s < 0 || s >= Stages() {
+			return fieldError("stages", "has an unknown stage %d (stages are 0..%d)", s, Stages()-1)
 		}
 	}
 	return nil
-}
-
-// ParseStages reads a curriculum such as "0,0,0,1,1,2".
-func ParseStages(s string) ([]int, error) {
-	var out []int
-	if strings.TrimSpace(s) == "" {
-		return nil, fmt.Errorf("-stages: empty curriculum")
-	}
-	for i, f := range strings.Split(s, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			return nil, fmt.Errorf("-stages: entry %d of %q is empty", i+1, s)
-		}
-		var v int
-		if _, err := fmt.Sscanf(f, "%d", &v); err != nil || fmt.Sprint(v) != f {
-			return nil, fmt.Errorf("-stages: %q is not a stage number", f)
-		}
-		if v < 0 || v > 2 {
-			return nil, fmt.Errorf("-stages: unknown stage %d (stages are 0, 1, 2)", v)
-		}
-		out = append(out, v)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("-stages: empty curriculum")
-	}
-	return out, nil
 }
 
 // EntropyAt is the entropy coefficient for update u (1-based).
@@ -192,4 +159,16 @@ func (c *Config) StageAt(u int) int {
 	block := max(c.Updates/len(c.Stages), 1)
 	i := min((u-1)/block, len(c.Stages)-1)
 	return c.Stages[i]
+}
+
+// FieldError is an invalid setting: Field is the Config field's JSON name
+// (the command line shows it as its flag).
+type FieldError struct {
+	Field, Problem string
+}
+
+func (e *FieldError) Error() string { return e.Field + " " + e.Problem }
+
+func fieldError(field, format string, a ...any) error {
+	return &FieldError{Field: field, Problem: fmt.Sprintf(format, a...)}
 }

@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/rng"
 )
 
@@ -17,18 +16,19 @@ import (
 // evaluation. The CPU trainer and the GPU path share it.
 type Curriculum struct {
 	cfg      Config
-	mix      []int // distinct stages of cfg.Stages, ascending
-	unlocked int   // how many of mix are played (1..len(mix))
-	cdf      [env.NumStages]float64
-	lastEval [env.NumStages]EvalResult
+	mix      []int        // distinct stages of cfg.Stages, ascending
+	unlocked int          // how many of mix are played (1..len(mix))
+	cdf      []float64    // cumulative weights of the played stages, in Played order
+	lastEval []EvalResult // by stage
 	haveEval bool
 	streak   int // evaluations in a row that solved every trained stage at cfg.StopAt
 }
 
 // NewCurriculum starts the curriculum of cfg.
 func NewCurriculum(cfg Config) *Curriculum {
-	c := &Curriculum{cfg: cfg}
-	for s := 0; s < env.NumStages; s++ {
+	n := Stages()
+	c := &Curriculum{cfg: cfg, cdf: make([]float64, n), lastEval: make([]EvalResult, n)}
+	for s := 0; s < n; s++ {
 		if slices.Contains(cfg.Stages, s) {
 			c.mix = append(c.mix, s)
 		}
@@ -55,21 +55,22 @@ func (c *Curriculum) StageOf(u int) int {
 func (c *Curriculum) Played() []int { return c.mix[:c.unlocked] }
 
 // CDF is the cumulative probability of each played stage, in Played order.
-func (c *Curriculum) CDF() [env.NumStages]float64 { return c.cdf }
+func (c *Curriculum) CDF() []float64 { return c.cdf }
 
 func (c *Curriculum) updateWeights() {
-	var w [env.NumStages]float64
+	// The weights go through cdf itself: nothing is allocated per update.
 	var sum float64
+	clear(c.cdf)
 	for i, s := range c.Played() {
-		w[i] = 1
+		c.cdf[i] = 1
 		if c.cfg.Focus && c.haveEval {
-			w[i] = 0.1 + (1 - c.lastEval[s].SolveRate)
+			c.cdf[i] = 0.1 + (1 - c.lastEval[s].SolveRate)
 		}
-		sum += w[i]
+		sum += c.cdf[i]
 	}
 	var acc float64
 	for i := range c.cdf {
-		acc += w[i] / sum
+		acc += c.cdf[i] / sum
 		c.cdf[i] = acc
 	}
 }
@@ -90,8 +91,9 @@ func (c *Curriculum) DrawStage(key rng.Key, round, episode uint32) int {
 // Observe takes a greedy evaluation of every stage: it sets the focus
 // weights, unlocks the next stage once the newest one is solved at
 // cfg.UnlockAt, and counts toward the stop criterion.
-func (c *Curriculum) Observe(ev [env.NumStages]EvalResult) {
-	c.lastEval, c.haveEval = ev, true
+func (c *Curriculum) Observe(ev []EvalResult) {
+	copy(c.lastEval, ev)
+	c.haveEval = true
 	c.streak++
 	for _, s := range c.mix { // the stages this run trains
 		if c.cfg.StopAt == 0 || ev[s].SolveRate < c.cfg.StopAt {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/simdrl/simdrl/trainer"
@@ -13,8 +14,12 @@ import (
 
 var errHelp = errors.New("help requested")
 
-// files are the command's own options around training.
+// files are the command's own options around training: which engine, where
+// the outputs go, what is printed. None of them is part of a checkpoint.
 type files struct {
+	device             string
+	report             string
+	quiet              bool
 	save, load, resume string
 	saveEvery          int
 	evalOnly           bool
@@ -32,7 +37,6 @@ func parseFlags(args []string, stdout io.Writer) (trainer.Config, error) {
 
 // flagValues are where the flag set writes what the command line says.
 type flagValues struct {
-	device       *string
 	threads      *int
 	seed         *uint64
 	recipe       *string
@@ -57,8 +61,6 @@ type flagValues struct {
 	entropyFinal *float64
 	focus        *bool
 	stopAt       *float64
-	report       *string
-	quiet        *bool
 	help         *bool
 	fl           files
 }
@@ -71,7 +73,7 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o := &flagValues{}
 	fs.SetOutput(io.Discard) // errors are printed once, by the caller
 	fs.SortFlags = false
-	o.device = fs.String("device", def.Device, "where to train: cpu or cuda")
+	fs.StringVar(&o.fl.device, "device", "cpu", "where to train: cpu or cuda")
 	o.threads = fs.Int("threads", runtime.NumCPU(), "CPU threads")
 	o.seed = fs.Uint64("seed", def.Seed, "random seed: model init, tasks and sampling")
 	o.recipe = fs.String("recipe", def.Recipe, "hyper-parameter recipe: default or seed (seed.py exactly); flags given explicitly override it")
@@ -103,8 +105,8 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	fs.BoolVar(&o.fl.evalOnly, "eval-only", false, "with -load or -resume: evaluate and explain, no training")
 	fs.StringVar(&o.fl.metrics, "metrics", "", "append one JSON line per evaluation to this file")
 	fs.StringVar(&o.fl.plot, "plot", "", "draw the learning curves into this PNG file at the end")
-	o.report = fs.String("report", "", "write a JSON report to this file")
-	o.quiet = fs.Bool("quiet", false, "print only the final lines")
+	fs.StringVar(&o.fl.report, "report", "", "write a JSON report to this file")
+	fs.BoolVar(&o.fl.quiet, "quiet", false, "print only the final lines")
 	o.help = fs.BoolP("help", "h", false, "show this help")
 
 	return fs, o
@@ -132,6 +134,8 @@ func parseCommandLine(args []string, stdout io.Writer) (trainer.Config, files, f
 		return fail(fmt.Errorf("unexpected argument %q (flags only; see -h)", fs.Arg(0)))
 	}
 	switch {
+	case engines[o.fl.device] == nil:
+		return fail(fmt.Errorf("-device must be cpu or cuda, got %q", o.fl.device))
 	case o.fl.load != "" && o.fl.resume != "":
 		return fail(fmt.Errorf("-load and -resume exclude each other: -resume continues a run, -load only takes its weights"))
 	case o.fl.evalOnly && o.fl.load == "" && o.fl.resume == "":
@@ -147,7 +151,7 @@ func parseCommandLine(args []string, stdout io.Writer) (trainer.Config, files, f
 	}
 	var stageList []int
 	if fs.Changed("stages") {
-		if stageList, err = trainer.ParseStages(*o.stages); err != nil {
+		if stageList, err = parseStages(*o.stages); err != nil {
 			return fail(err)
 		}
 	}
@@ -161,7 +165,6 @@ func parseCommandLine(args []string, stdout io.Writer) (trainer.Config, files, f
 			}
 		}
 		cfg.Threads = *o.threads // not part of the arithmetic: always this machine's
-		set("device", func() { cfg.Device = *o.device })
 		set("seed", func() { cfg.Seed = *o.seed })
 		set("updates", func() { cfg.Updates = *o.updates })
 		set("batch", func() { cfg.Batch = *o.batch })
@@ -184,9 +187,10 @@ func parseCommandLine(args []string, stdout io.Writer) (trainer.Config, files, f
 		set("focus", func() { cfg.Focus = *o.focus })
 		set("stop-at", func() { cfg.StopAt = *o.stopAt })
 		set("stages", func() { cfg.Stages = stageList })
-		cfg.Report = *o.report
-		cfg.Quiet = *o.quiet
-		return cfg, cfg.Validate()
+		if err := cfg.Validate(); err != nil {
+			return cfg, errors.New(flagError(err))
+		}
+		return cfg, nil
 	}
 	cfg, err := override(base)
 	if err != nil {
@@ -217,6 +221,29 @@ func normalizeArgs(args []string, fs *flag.FlagSet) []string {
 }
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// parseStages reads a curriculum such as "0,0,0,1,1,2".
+func parseStages(s string) ([]int, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, fmt.Errorf("-stages: empty curriculum")
+	}
+	var out []int
+	for i, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			return nil, fmt.Errorf("-stages: entry %d of %q is empty", i+1, s)
+		}
+		v, err := strconv.Atoi(f)
+		if err != nil || strconv.Itoa(v) != f {
+			return nil, fmt.Errorf("-stages: %q is not a stage number", f)
+		}
+		if v < 0 || v >= trainer.Stages() {
+			return nil, fmt.Errorf("-stages: unknown stage %d (stages are 0..%d)", v, trainer.Stages()-1)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
 
 func joinInts(v []int) string {
 	s := make([]string, len(v))

@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/simdrl/simdrl/checkpoint"
+	"github.com/simdrl/simdrl/cpu"
 	"github.com/simdrl/simdrl/gpu"
 	"github.com/simdrl/simdrl/kernels"
 	"github.com/simdrl/simdrl/trainer"
@@ -55,7 +56,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	if err := kernels.CheckRequest(); err != nil {
 		return usage("%v", err)
 	}
-	if cfg.Device == "cuda" {
+	if fl.device == "cuda" {
 		// Never falls back to the CPU: no usable GPU is a usage error.
 		if err := gpu.Available(); err != nil {
 			return usage("-device cuda: %v", err)
@@ -63,7 +64,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	}
 	// Every output is checked before any work, the plot's name included, so
 	// that no run is lost to a path it cannot write at the end.
-	if err := checkOutputs([]output{{"-report", cfg.Report}, {"-save", fl.save}, {"-metrics", fl.metrics}, {"-plot", fl.plot}}); err != nil {
+	if err := checkOutputs([]output{{"-report", fl.report}, {"-save", fl.save}, {"-metrics", fl.metrics}, {"-plot", fl.plot}}); err != nil {
 		return usage("%v", err)
 	}
 	if err := checkPlotName(fl.plot); err != nil {
@@ -71,9 +72,9 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	}
 
 	// The model: fresh, weights from -load, or a whole run from -resume
-	// (whose config the flags given explicitly override); on the CPU or the
-	// GPU, whose checkpoints are the same files. The device is always the
-	// command line's, whatever device wrote the checkpoint.
+	// (whose config the flags given explicitly override); on whichever
+	// engine -device names, since every engine reads and writes the same
+	// checkpoints.
 	var resume, load *checkpoint.File
 	if fl.resume != "" {
 		if resume, err = checkpoint.ReadFile(fl.resume); err != nil {
@@ -83,54 +84,30 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		if err != nil {
 			return usage("-resume %s: %v", fl.resume, err)
 		}
-		device := cfg.Device
 		if cfg, err = override(saved); err != nil {
 			return usage("-resume: %v", err)
 		}
-		cfg.Device = device
 	}
 	if fl.load != "" {
 		if load, err = checkpoint.ReadFile(fl.load); err != nil {
 			return usage("-load: %v", err)
 		}
 	}
-	var engine trainer.Engine
-	var snapshot func() (*checkpoint.File, error)
-	if cfg.Device == "cuda" {
-		g, err := gpu.NewEngine(cfg)
-		if err != nil {
-			return usage("-device cuda: %v", err)
-		}
-		if resume != nil {
-			if err := g.Resume(resume); err != nil {
-				g.Close()
-				return usage("-resume %s: %v", fl.resume, err)
-			}
-		} else if load != nil {
-			if err := g.LoadWeights(load); err != nil {
-				g.Close()
-				return usage("-load: %v", err)
-			}
-		}
-		engine, snapshot = g, g.Checkpoint
-	} else {
-		var t *trainer.Trainer
-		if resume != nil {
-			if t, err = trainer.Resume(resume, cfg); err != nil {
-				return usage("-resume %s: %v", fl.resume, err)
-			}
-		} else {
-			if t, err = trainer.New(cfg); err != nil {
-				return usage("%v", err)
-			}
-			if load != nil {
-				if err := t.LoadWeights(load); err != nil {
-					t.Close()
-					return usage("-load: %v", err)
-				}
-			}
-		}
-		engine, snapshot = trainer.CPUEngine{Trainer: t}, func() (*checkpoint.File, error) { return t.Checkpoint(), nil }
+	engine, err := engines[fl.device](cfg)
+	if err != nil && fl.device == "cpu" {
+		return usage("%v", err)
+	} else if err != nil {
+		return usage("-device %s: %v", fl.device, err)
+	}
+	switch {
+	case resume != nil:
+		err = engine.Restore(resume)
+	case load != nil:
+		err = engine.LoadWeights(load)
+	}
+	if err != nil {
+		engine.Close()
+		return usage("%s: %v", map[bool]string{true: "-resume " + fl.resume, false: "-load " + fl.load}[resume != nil], err)
 	}
 	if fl.plot != "" && (fl.evalOnly || cfg.EvalEvery == 0 || cfg.Updates <= engine.Updates()) {
 		engine.Close()
@@ -141,15 +118,15 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		hash, err := engine.ParamSHA256()
 		rep := &trainer.Report{Config: cfg, Updates: engine.Updates(), Backend: engine.Backend(), ParamSHA256: hash}
 		if err == nil {
-			err = trainer.Conclude(engine, rep, stdout)
+			err = trainer.Conclude(engine, rep, stdout, fl.quiet)
 		}
-		return finish(cfg, fl, rep, err, stderr)
+		return finish(fl, rep, err, stderr)
 	}
 
-	opt := trainer.Options{SaveEvery: fl.saveEvery, Progress: isTerminal(stdout) && !cfg.Quiet}
+	opt := trainer.Options{SaveEvery: fl.saveEvery, Quiet: fl.quiet, Progress: isTerminal(stdout) && !fl.quiet}
 	if fl.save != "" {
 		opt.Save = func() error {
-			f, err := snapshot()
+			f, err := engine.Checkpoint()
 			if err != nil {
 				return err
 			}
@@ -196,7 +173,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	case caught = <-caughtc:
 	default:
 	}
-	code := finish(cfg, fl, rep, runErr, stderr)
+	code := finish(fl, rep, runErr, stderr)
 	if errors.Is(runErr, trainer.ErrInterrupted) && caught != nil {
 		if fl.save != "" {
 			fmt.Fprintf(stderr, "simdrl: checkpoint after update %d in %s; continue with -resume %s\n", rep.Updates, fl.save, fl.save)
@@ -208,7 +185,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 
 // finish writes the report and the plot and turns the run's error into an
 // exit code.
-func finish(cfg trainer.Config, fl files, rep *trainer.Report, runErr error, stderr io.Writer) int {
+func finish(fl files, rep *trainer.Report, runErr error, stderr io.Writer) int {
 	code := 0
 	if runErr != nil && !errors.Is(runErr, trainer.ErrInterrupted) {
 		fmt.Fprintf(stderr, "simdrl: %v\n", runErr)
@@ -217,8 +194,9 @@ func finish(cfg trainer.Config, fl files, rep *trainer.Report, runErr error, std
 	if rep == nil {
 		return code
 	}
-	if cfg.Report != "" {
-		if err := writeReport(cfg.Report, rep); err != nil {
+	rep.Device = fl.device
+	if fl.report != "" {
+		if err := writeReport(fl.report, rep); err != nil {
 			fmt.Fprintf(stderr, "simdrl: -report: %v\n", err)
 			code = exitFail
 		}
@@ -232,9 +210,26 @@ func finish(cfg trainer.Config, fl files, rep *trainer.Report, runErr error, std
 	return code
 }
 
+// engines opens a training engine by its -device name. Every engine
+// implements trainer.Engine; a new one is a new line here.
+var engines = map[string]func(trainer.Config) (trainer.Engine, error){
+	"cpu": func(cfg trainer.Config) (trainer.Engine, error) {
+		e, err := cpu.New(cfg)
+		if err != nil {
+			return nil, err // not a nil *cpu.Engine inside a non-nil interface
+		}
+		return e, nil
+	},
+	"cuda": gpu.New,
+}
+
 // flagError phrases an engine's error for the command line: a refused
 // resource names the flag that lowers it.
 func flagError(err error) string {
+	var fe *trainer.FieldError
+	if errors.As(err, &fe) && err == error(fe) {
+		return "-" + strings.ReplaceAll(fe.Field, "_", "-") + " " + fe.Problem
+	}
 	var re *trainer.ResourceError
 	if errors.As(err, &re) {
 		flag := "-" + strings.ReplaceAll(re.Knob, "_", "-")

@@ -71,7 +71,7 @@ func TestHelpListsEveryFlagWithDefaults(t *testing.T) {
 
 func TestSingleAndDoubleDashAgree(t *testing.T) {
 	var buf bytes.Buffer
-	a, err := parseFlags([]string{"-threads", "3", "-lr=0.002", "--batch", "7", "-stages", "1,2", "-quiet"}, &buf)
+	a, fa, _, err := parseCommandLine([]string{"-threads", "3", "-lr=0.002", "--batch", "7", "-stages", "1,2", "-quiet"}, &buf)
 	require.NoError(t, err)
 	b, err := parseFlags([]string{"--threads", "3", "--lr=0.002", "-batch", "7", "--stages", "1,2", "--quiet"}, &buf)
 	require.NoError(t, err)
@@ -80,7 +80,7 @@ func TestSingleAndDoubleDashAgree(t *testing.T) {
 	require.Equal(t, 0.002, a.LR)
 	require.Equal(t, 7, a.Batch)
 	require.Equal(t, []int{1, 2}, a.Stages)
-	require.True(t, a.Quiet)
+	require.True(t, fa.quiet)
 	// A negative value after a flag is a value, not a flag.
 	_, err = parseFlags([]string{"-entropy-coef", "-0.5"}, &buf)
 	require.ErrorContains(t, err, "-entropy-coef must be ≥ 0")
@@ -107,17 +107,21 @@ func TestReportHasTheKeys(t *testing.T) {
 	require.NoError(t, err)
 	var rep map[string]any
 	require.NoError(t, json.Unmarshal(raw, &rep))
-	for _, k := range []string{"config", "final", "updates", "wall_seconds", "updates_per_second", "env_steps_per_second", "backend", "param_sha256"} {
+	for _, k := range []string{"config", "device", "final", "updates", "wall_seconds", "updates_per_second", "env_steps_per_second", "backend", "param_sha256"} {
 		require.Containsf(t, rep, k, "report lacks %s", k)
 	}
 	final := rep["final"].(map[string]any)
 	require.Len(t, final["solve_rate"], 3)
 	require.Len(t, final["mean_reward"], 3)
 	cfg := rep["config"].(map[string]any)
-	for _, k := range []string{"device", "threads", "seed", "recipe", "updates", "batch", "stages", "lr", "hidden", "steps",
-		"entropy_coef", "value_coef", "clip", "eval_every", "eval_batch", "final_episodes", "explain", "report", "quiet"} {
+	for _, k := range []string{"threads", "seed", "recipe", "updates", "batch", "stages", "lr", "hidden", "steps",
+		"entropy_coef", "value_coef", "clip", "eval_every", "eval_batch", "final_episodes", "explain"} {
 		require.Containsf(t, cfg, k, "report config lacks %s", k)
 	}
+	for _, k := range []string{"device", "report", "quiet"} {
+		require.NotContainsf(t, cfg, k, "%s is the command's, not the training config's", k)
+	}
+	require.Equal(t, "cpu", rep["device"])
 	require.EqualValues(t, 4, rep["updates"])
 	require.Len(t, rep["param_sha256"], 64)
 }

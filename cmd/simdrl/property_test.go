@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/simdrl/simdrl/cpu"
 	"github.com/simdrl/simdrl/trainer"
 	flag "github.com/spf13/pflag"
 	"github.com/stretchr/testify/require"
@@ -43,7 +44,7 @@ var flagBoundaries = map[string][]string{
 // checkCommandLine runs args in-process and requires success or a one-line
 // usage error, never a panic. A configuration too long to run here is built
 // and closed (memory checked, nothing trained), and the heap New allocates
-// stays within trainer.CPUMemory's estimate.
+// stays within cpu.Memory's estimate.
 func checkCommandLine(t *testing.T, args []string) {
 	t.Helper()
 	var cfg trainer.Config
@@ -55,7 +56,7 @@ func checkCommandLine(t *testing.T, args []string) {
 		requireOneUsageLine(t, args, stderr)
 		return
 	}
-	need, _ := trainer.CPUMemory(cfg)
+	need, _ := cpu.Memory(cfg)
 	require.Falsef(t, math.IsNaN(need) || need <= 0, "%v: memory estimate %v", args, need)
 	episodes := float64(cfg.Updates)*float64(cfg.Batch) + 3*float64(cfg.FinalEpisodes+cfg.Explain)
 	if cfg.EvalEvery > 0 {
@@ -68,8 +69,8 @@ func checkCommandLine(t *testing.T, args []string) {
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		var tr *trainer.Trainer
-		require.NotPanicsf(t, func() { tr, err = trainer.New(cfg) }, "%v", args)
+		var tr *cpu.Engine
+		require.NotPanicsf(t, func() { tr, err = cpu.New(cfg) }, "%v", args)
 		if err != nil {
 			var re *trainer.ResourceError
 			require.ErrorAsf(t, err, &re, "%v: a valid configuration refused by New: %v", args, err)

@@ -1,4 +1,4 @@
-package trainer
+package cpu
 
 import (
 	"testing"
@@ -6,12 +6,13 @@ import (
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/internal/golden"
 	"github.com/simdrl/simdrl/kernels"
+	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
 
 // goldenBatchGrad runs one golden batch teacher-forced, computes the seed's
 // loss and returns its terms and the gradient of every parameter.
-func goldenBatchGrad(t *testing.T, l *gru.Layout, params []float32, steps int, b *golden.Batch) (LossTerms, []float32) {
+func goldenBatchGrad(t *testing.T, l *gru.Layout, params []float32, steps int, b *golden.Batch) (trainer.LossTerms, []float32) {
 	dv := gru.NewDerived(l)
 	dv.Compute(l, params)
 	B := len(b.Ctx)
@@ -23,11 +24,11 @@ func goldenBatchGrad(t *testing.T, l *gru.Layout, params []float32, steps int, b
 	for i, r := range b.Rewards {
 		R[i] = float32(r)
 	}
-	terms := seedLoss(w, R, B, 0.5, 0.01)
+	terms := sumLoss(w, R, B, 0.5, 0.01)
 	grad := make([]float32, l.Size)
-	dTable := make([]float32, l.Vocab*3*l.Hidden)
-	w.Backward(params, dv, grad, dTable)
-	w.ApplyTableGradient(params, dTable, grad)
+	table := gru.NewTableGradient(l)
+	w.Backward(params, dv, grad, table.Buffer())
+	table.Apply(params, grad)
 	return terms, grad
 }
 
@@ -64,13 +65,16 @@ func TestGoldenLossAndGradients(t *testing.T) {
 func TestGoldenAdam(t *testing.T) {
 	m, l, params, err := golden.LoadInit(golden.Dir())
 	require.NoError(t, err)
-	opt := NewAdam(l.Size, m.Adam.LR, m.Adam.Clip)
-	opt.Beta1, opt.Beta2, opt.Eps = m.Adam.Betas[0], m.Adam.Betas[1], m.Adam.Eps
+	require.Equal(t, []float64{trainer.AdamBeta1, trainer.AdamBeta2, trainer.AdamEps}, []float64{m.Adam.Betas[0], m.Adam.Betas[1], m.Adam.Eps},
+		"the golden cases were made with other Adam constants than the engines use")
+	opt := newAdam(l.Size, m.Adam.LR, m.Adam.Clip)
 	var norms []float64
 	for step := 0; step < 2; step++ {
 		for bi := range m.Batches {
 			_, grad := goldenBatchGrad(t, l, params, m.Steps, &m.Batches[bi])
-			norms = append(norms, opt.Step(params, grad))
+			norm := gradNorm(grad)
+			opt.step(params, grad, norm)
+			norms = append(norms, norm)
 		}
 	}
 	require.Len(t, m.Adam.GradNormsBeforeClip, len(norms))

@@ -1,6 +1,7 @@
-package trainer
+package cpu
 
 import (
+	"github.com/simdrl/simdrl/trainer"
 	"testing"
 
 	"github.com/simdrl/simdrl/env"
@@ -22,10 +23,10 @@ func fixedTasks(n int) []env.Task {
 
 // requireDerivedFresh fails when the trainer's derived state (the token
 // table, the packed heads) is not what its parameters give now.
-func requireDerivedFresh(t *testing.T, tr *Trainer, when string) {
+func requireDerivedFresh(t *testing.T, tr *Engine, when string) {
 	t.Helper()
-	want := gru.NewDerived(tr.Layout)
-	want.Compute(tr.Layout, tr.model.params)
+	want := gru.NewDerived(tr.layout)
+	want.Compute(tr.layout, tr.model.params)
 	require.Equalf(t, want.Table, tr.model.derived.Table, "%s: token table stale", when)
 	require.Equalf(t, want.HeadsW, tr.model.derived.HeadsW, "%s: heads stale", when)
 	require.Equalf(t, want.HeadsBias, tr.model.derived.HeadsBias, "%s: head biases stale", when)
@@ -36,7 +37,7 @@ func requireDerivedFresh(t *testing.T, tr *Trainer, when string) {
 // before and after training on (once, -load kept the token table of the
 // loading seed's initialisation).
 func TestLoadedModelActsAsSaved(t *testing.T) {
-	cfg := DefaultRecipe()
+	cfg := trainer.DefaultRecipe()
 	cfg.Batch, cfg.Updates, cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Chunk, cfg.Threads = 64, 40, 0, 0, 0, 32, 2
 	cfg.Seed = 2
 	saver, err := New(cfg)
@@ -48,9 +49,9 @@ func TestLoadedModelActsAsSaved(t *testing.T) {
 		require.NoError(t, err)
 	}
 	requireDerivedFresh(t, saver, "after updates")
-	f := saver.Checkpoint()
+	f := snapshot(t, saver)
 	tasks := fixedTasks(300)
-	want := saver.GreedyPrograms(tasks)
+	want := programs(t, saver, tasks)
 
 	for _, seed := range []uint64{0, 2, 9} {
 		c := cfg
@@ -58,21 +59,21 @@ func TestLoadedModelActsAsSaved(t *testing.T) {
 		fresh, err := New(c)
 		require.NoError(t, err)
 		if seed != cfg.Seed {
-			require.NotEqual(t, want, fresh.GreedyPrograms(tasks), "seed %d: an untrained model plays like the saved one; the test could not fail", seed)
+			require.NotEqual(t, want, programs(t, fresh, tasks), "seed %d: an untrained model plays like the saved one; the test could not fail", seed)
 		}
 		require.NoError(t, fresh.LoadWeights(f))
 		requireDerivedFresh(t, fresh, "after LoadWeights")
-		require.Equal(t, saver.ParamSHA256(), fresh.ParamSHA256())
-		require.Equalf(t, want, fresh.GreedyPrograms(tasks), "-load with -seed %d", seed)
+		require.Equal(t, hash(t, saver), hash(t, fresh))
+		require.Equalf(t, want, programs(t, fresh, tasks), "-load with -seed %d", seed)
 		_, err = fresh.Update()
 		require.NoError(t, err)
 		requireDerivedFresh(t, fresh, "after an update from loaded weights")
 		fresh.Close()
 
-		resumed, err := Resume(f, c)
+		resumed, err := resume(f, c)
 		require.NoError(t, err)
 		requireDerivedFresh(t, resumed, "after Resume")
-		require.Equalf(t, want, resumed.GreedyPrograms(tasks), "-resume with -seed %d", seed)
+		require.Equalf(t, want, programs(t, resumed, tasks), "-resume with -seed %d", seed)
 		resumed.Close()
 	}
 }

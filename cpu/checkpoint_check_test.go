@@ -1,7 +1,8 @@
-package trainer
+package cpu
 
 import (
 	"encoding/json"
+	"github.com/simdrl/simdrl/trainer"
 	"math"
 	"slices"
 	"strings"
@@ -12,7 +13,7 @@ import (
 )
 
 // tinyConfig is shortConfig with a model small enough to copy freely.
-func tinyConfig() Config {
+func tinyConfig() trainer.Config {
 	c := shortConfig()
 	c.Hidden = 4
 	return c
@@ -42,7 +43,7 @@ func edited(f *checkpoint.File, name string, edit func(data []float32)) *checkpo
 // TestNonFiniteValuesAreRefused: a NaN, +Inf or -Inf anywhere in a
 // parameter or in one of Adam's moments is refused, naming the tensor, the
 // value and its index, by every path that reads tensors (LoadWeights and
-// LoadParams for -load, Resume and RestoreCheckpoint for -resume, on the CPU
+// trainer.LoadParams for -load, Resume and trainer.RestoreCheckpoint for -resume, on the CPU
 // and the GPU alike), and nothing is copied.
 func TestNonFiniteValuesAreRefused(t *testing.T) {
 	cfg := tinyConfig()
@@ -68,36 +69,36 @@ func TestNonFiniteValuesAreRefused(t *testing.T) {
 			{"rnn.weight_hh_l0", 17, true},
 			{"emb.weight", 0, true},
 			{"v.bias", 0, true},
-			{expAvgPrefix + "pi.weight", 5, false},
-			{expAvgSqPrefix + "rnn.bias_ih_l0", 11, false},
+			{"optimizer.exp_avg." + "pi.weight", 5, false},
+			{"optimizer.exp_avg_sq." + "rnn.bias_ih_l0", 11, false},
 		} {
 			bad := edited(f, c.tensor, func(d []float32) { d[c.index] = v.x })
 			want := "checkpoint tensor " + c.tensor + " holds a non-finite value (" + v.name + " at index " + itoa(c.index) + ")"
 
-			_, err := Resume(bad, cfg)
+			_, err := resume(bad, cfg)
 			require.EqualError(t, err, want)
 
-			l := tr.Layout
+			l := tr.layout
 			params, m, vv := make([]float32, l.Size), make([]float32, l.Size), make([]float32, l.Size)
-			cur := NewCurriculum(cfg)
-			_, _, err = RestoreCheckpoint(bad, l, params, m, vv, cur)
+			cur := trainer.NewCurriculum(cfg)
+			_, _, err = trainer.RestoreCheckpoint(bad, l, params, m, vv, cur)
 			require.EqualError(t, err, want)
 			for _, buf := range [][]float32{params, m, vv} {
 				require.Equal(t, make([]float32, l.Size), buf, "a refused checkpoint changes nothing")
 			}
 
-			other, err := New(func() Config { c := cfg; c.Seed = 7; return c }())
+			other, err := New(func() trainer.Config { c := cfg; c.Seed = 7; return c }())
 			require.NoError(t, err)
 			before := slices.Clone(other.Params())
 			err = other.LoadWeights(bad)
 			if c.model {
 				require.EqualError(t, err, want)
 				require.Equal(t, before, other.Params(), "a refused checkpoint changes nothing")
-				require.EqualError(t, LoadParams(bad, l, params), want)
+				require.EqualError(t, trainer.LoadParams(bad, l, params), want)
 				require.Equal(t, make([]float32, l.Size), params)
 			} else {
 				require.NoError(t, err, "-load reads the weights only")
-				require.NoError(t, LoadParams(bad, l, params))
+				require.NoError(t, trainer.LoadParams(bad, l, params))
 			}
 			other.Close()
 		}
@@ -116,13 +117,13 @@ func TestNegativeSecondMomentIsRefused(t *testing.T) {
 	defer tr.Close()
 	f := roundTrip(t, tr)
 
-	bad := edited(f, expAvgSqPrefix+"pi.bias", func(d []float32) { d[3] = -0.25 })
-	_, err = Resume(bad, cfg)
+	bad := edited(f, "optimizer.exp_avg_sq."+"pi.bias", func(d []float32) { d[3] = -0.25 })
+	_, err = resume(bad, cfg)
 	require.EqualError(t, err, "checkpoint tensor optimizer.exp_avg_sq.pi.bias holds a negative value (-0.25 at index 3); Adam's second moment is never negative")
 
-	ok := edited(f, expAvgSqPrefix+"pi.bias", func(d []float32) { d[3] = float32(math.Copysign(0, -1)) })
-	ok = edited(ok, expAvgPrefix+"pi.bias", func(d []float32) { d[3] = -0.25 })
-	r, err := Resume(ok, cfg)
+	ok := edited(f, "optimizer.exp_avg_sq."+"pi.bias", func(d []float32) { d[3] = float32(math.Copysign(0, -1)) })
+	ok = edited(ok, "optimizer.exp_avg."+"pi.bias", func(d []float32) { d[3] = -0.25 })
+	r, err := resume(ok, cfg)
 	require.NoError(t, err)
 	r.Close()
 }
@@ -161,8 +162,8 @@ func TestStateErrorsNameTheField(t *testing.T) {
 		{withState(t, f, set("last_solve_rate", []float64{0, 1.5, 0})), "checkpoint state: last_solve_rate[1] 1.5 is out of range 0..1"},
 		{withState(t, f, set("last_solve_rate", []float64{-0.5, 0, 0})), "checkpoint state: last_solve_rate[0] -0.5 is out of range 0..1"},
 		{withState(t, f, set("last_episodes", []int{0, 0, -4})), "checkpoint state: last_episodes[2] -4 is negative"},
-		{withState(t, f, set("last_episodes", []int{0, 0})), "checkpoint state: field last_episodes has 2 elements, want 3"},
-		{withState(t, f, set("last_mean_reward", []float64{0, 0, 0, 0})), "checkpoint state: field last_mean_reward has 4 elements, want 3"},
+		{withState(t, f, set("last_episodes", []int{0, 0})), "checkpoint state: the last evaluation has 3, 3 and 2 entries, want 3 (one per stage)"},
+		{withState(t, f, set("last_mean_reward", []float64{0, 0, 0, 0})), "checkpoint state: the last evaluation has 3, 4 and 3 entries, want 3 (one per stage)"},
 		{withState(t, f, set("update", "3")), "checkpoint state: json: cannot unmarshal string into Go struct field trainState.update of type int"},
 		{withState(t, f, set("update", 2.5)), "checkpoint state: json: cannot unmarshal number 2.5 into Go struct field trainState.update of type int"},
 		{withState(t, f, func(st map[string]any) { delete(st, "update") }), "checkpoint state: no field update"},
@@ -190,7 +191,7 @@ func TestStateErrorsNameTheField(t *testing.T) {
 			return g
 		}(), `checkpoint has an unexpected tensor "rnn.weight_hh_l1" (neither a parameter of this model nor an Adam moment of one)`},
 	} {
-		_, err := Resume(c.f, cfg)
+		_, err := resume(c.f, cfg)
 		require.EqualError(t, err, c.want)
 		require.NotContains(t, err.Error(), "\n")
 	}
@@ -217,7 +218,7 @@ func TestCheckpointConfigIsStrict(t *testing.T) {
 	require.NoError(t, err)
 	defer tr.Close()
 	f := roundTrip(t, tr)
-	got, err := CheckpointConfig(f)
+	got, err := trainer.CheckpointConfig(f)
 	require.NoError(t, err)
 	require.Equal(t, cfg, got)
 
@@ -235,11 +236,11 @@ func TestCheckpointConfigIsStrict(t *testing.T) {
 		config string
 		want   string
 	}{
-		{set("hidden", 0), "checkpoint config: -hidden must be in 1..4096, got 0"},
-		{set("batch", -1), "checkpoint config: -batch must be in 1..16777216, got -1"},
-		{set("stages", []int{}), "checkpoint config: -stages must list at least one stage"},
-		{set("stages", nil), "checkpoint config: -stages must list at least one stage"},
-		{set("curriculum", "spiral"), `checkpoint config: -curriculum must be blocks or mixed, got "spiral"`},
+		{set("hidden", 0), "checkpoint config: hidden must be in 1..4096, got 0"},
+		{set("batch", -1), "checkpoint config: batch must be in 1..16777216, got -1"},
+		{set("stages", []int{}), "checkpoint config: stages must list at least one stage"},
+		{set("stages", nil), "checkpoint config: stages must list at least one stage"},
+		{set("curriculum", "spiral"), `checkpoint config: curriculum must be blocks or mixed, got "spiral"`},
 		{set("recipe", "fast"), `checkpoint config: unknown recipe "fast" (want seed or default)`},
 		{set("hiddne", 8), `checkpoint config: unknown field "hiddne"`},
 		{set("HIDDEN", 8), `checkpoint config: unknown field "HIDDEN"`},
@@ -252,11 +253,11 @@ func TestCheckpointConfigIsStrict(t *testing.T) {
 		{"null", "checkpoint config: not a JSON object"},
 		{"", "checkpoint config: empty, not a JSON object"},
 	} {
-		_, err := CheckpointConfig(withConfig(f, c.config))
+		_, err := trainer.CheckpointConfig(withConfig(f, c.config))
 		require.EqualError(t, err, c.want, c.config)
 	}
 	g := edited(f, "", nil)
 	delete(g.Metadata, "config")
-	_, err = CheckpointConfig(g)
+	_, err = trainer.CheckpointConfig(g)
 	require.EqualError(t, err, `checkpoint has no config (metadata key "config")`)
 }

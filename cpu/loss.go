@@ -1,36 +1,30 @@
-package trainer
+package cpu
 
 import (
 	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/trainer"
 )
 
-// LossTerms are the loss terms over a batch. For the seed's loss:
+// The loss terms (trainer.LossTerms) over a batch. With the sum baseline
+// (the reference's loss):
 //
 //	adv   = R − Σ_t value_t            (detached)
 //	pg    = −mean_b(Σ_t logp_t · adv)
 //	value = mean_b((Σ_t value_t − R)²)
 //	ent   = −mean_{b,t}(entropy_t)
 //	total = pg + ValueCoef·value + EntropyCoef·ent
-type LossTerms struct {
-	PG, Value, Entropy, Total float64
-}
+//
+// With the step baseline see stepLoss.
 
-func (l *LossTerms) add(o LossTerms) {
-	l.PG += o.PG
-	l.Value += o.Value
-	l.Entropy += o.Entropy
-	l.Total += o.Total
-}
-
-// seedLoss writes the seed's loss weights into the workspace for a chunk
+// sumLoss writes the reference's loss weights (the sum baseline) into the workspace for a chunk
 // whose episodes earned rewards (as float32, like torch.tensor(...).float()),
 // and returns the chunk's share of the loss terms. batch is the whole
 // update's episode count, the denominator of every mean.
-func seedLoss(w *gru.Workspace, rewards []float32, batch int, valueCoef, entropyCoef float64) LossTerms {
+func sumLoss(w *gru.Workspace, rewards []float32, batch int, valueCoef, entropyCoef float64) trainer.LossTerms {
 	n, T := w.Rows(), w.T
 	B := float64(batch)
-	var out LossTerms
+	var out trainer.LossTerms
 	for b := 0; b < n; b++ {
 		var vsum, lpsum, esum float64
 		for t := 0; t < T; t++ {
@@ -76,10 +70,10 @@ func answerStep(w *gru.Workspace, b int) int {
 //	ent   = −(1/(B·T)) Σ_b Σ_t m_t · entropy_t
 //
 // with m_t = 0 after the first ANS when mask is set, else 1.
-func stepLoss(w *gru.Workspace, rewards []float32, batch int, valueCoef, entropyCoef float64, mask bool) LossTerms {
+func stepLoss(w *gru.Workspace, rewards []float32, batch int, valueCoef, entropyCoef float64, mask bool) trainer.LossTerms {
 	n, T := w.Rows(), w.T
 	B := float64(batch)
-	var out LossTerms
+	var out trainer.LossTerms
 	for b := 0; b < n; b++ {
 		last := T - 1
 		if mask {

@@ -1,7 +1,8 @@
-package trainer
+package cpu
 
 import (
 	"bytes"
+	"github.com/simdrl/simdrl/trainer"
 	"runtime"
 	"testing"
 	"time"
@@ -12,12 +13,12 @@ import (
 // TestThreadsGiveIdenticalResults: the chunk size, not the thread count,
 // decides the arithmetic, so parameters and metrics are bit-identical.
 func TestThreadsGiveIdenticalResults(t *testing.T) {
-	var ref *Report
+	var ref *trainer.Report
 	for _, n := range []int{1, 2, 3, 8} {
 		c := shortConfig()
 		c.Threads = n
 		c.Batch = 70 // 5 chunks of 16, the last one short
-		rep, err := Run(c, &bytes.Buffer{})
+		rep, err := run(t, c, &bytes.Buffer{})
 		require.NoError(t, err)
 		for i := range rep.Evaluations {
 			rep.Evaluations[i].UpdatesPerSecond = 0 // timing, not arithmetic
@@ -41,7 +42,7 @@ func TestParallelUpdateAllocatesNothing(t *testing.T) {
 	_, err = tr.Update()
 	require.NoError(t, err)
 	require.Zero(t, testing.AllocsPerRun(3, func() { _, _ = tr.Update() }), "the parallel update allocates")
-	require.Zero(t, testing.AllocsPerRun(3, func() { tr.Evaluate(2, 50, 9) }), "parallel evaluation allocates")
+	require.Zero(t, testing.AllocsPerRun(3, func() { tr.evaluate(2, 50, 9) }), "parallel evaluation allocates")
 }
 
 func TestCloseLeavesNoGoroutines(t *testing.T) {

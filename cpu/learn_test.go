@@ -1,7 +1,8 @@
-package trainer
+package cpu
 
 import (
 	"bytes"
+	"github.com/simdrl/simdrl/trainer"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -12,7 +13,7 @@ import (
 // stages 0 and 1 (only stage 0 under -short, which CI also runs under the
 // race detector).
 func TestRecipeLearnsFromScratch(t *testing.T) {
-	c := DefaultRecipe()
+	c := trainer.DefaultRecipe()
 	c.Seed = 11
 	c.Batch, c.Updates, c.EvalEvery, c.EvalBatch = 256, 300, 10, 100
 	c.FinalEpisodes, c.Explain, c.Threads = 300, 0, 2
@@ -21,7 +22,7 @@ func TestRecipeLearnsFromScratch(t *testing.T) {
 		c.Stages, c.Updates = []int{0}, 100
 	}
 	var out bytes.Buffer
-	rep, err := Run(c, &out)
+	rep, err := run(t, c, &out)
 	require.NoError(t, err)
 	t.Logf("%d updates, final solve rates %v", rep.Updates, rep.Final.SolveRate)
 	for _, s := range c.Stages {

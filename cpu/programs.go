@@ -1,4 +1,4 @@
-package trainer
+package cpu
 
 import (
 	"github.com/simdrl/simdrl/env"
@@ -6,23 +6,21 @@ import (
 )
 
 // GreedyPrograms plays the given tasks greedily and returns their programs,
-// len(tasks)×Steps tokens, episode-major. Unlike Evaluate it does not draw
-// the tasks from the run's seed, so two engines, or two runs of any seeds,
-// can be compared on the same episodes.
-func (t *Trainer) GreedyPrograms(tasks []env.Task) []int32 {
-	T := t.cfg.Steps
+// len(tasks)×Steps tokens, episode-major (trainer.Engine).
+func (e *Engine) GreedyPrograms(tasks []env.Task) ([]int32, error) {
+	T := e.cfg.Steps
 	out := make([]int32, len(tasks)*T)
-	w := t.pool.workers[0] // the pool is idle between updates
+	w := e.pool.workers[0] // the pool is idle between updates
 	for first := 0; first < len(tasks); first += w.ws.Cap {
 		n := min(w.ws.Cap, len(tasks)-first)
 		w.ws.Reset(n)
 		for b := 0; b < n; b++ {
 			w.setContext(b, tasks[first+b])
 		}
-		w.ws.Forward(t.model.params, t.model.derived, gru.Greedy, gru.Stream{})
+		w.ws.Forward(e.model.params, e.model.derived, gru.Greedy, gru.Stream{})
 		for b := 0; b < n; b++ {
 			copy(out[(first+b)*T:(first+b+1)*T], w.episodeProgram(b))
 		}
 	}
-	return out
+	return out, nil
 }

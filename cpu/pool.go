@@ -1,4 +1,4 @@
-package trainer
+package cpu
 
 import (
 	"sync"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/trainer"
 )
 
 // worker owns one chunk's worth of working memory (a workspace, the chunk's
@@ -28,11 +29,11 @@ type result struct {
 	busy   bool // owned by a chunk not merged yet (guarded by pool.mu)
 	first  int  // the chunk's first episode and its size
 	n      int
-	grad   []float32 // training: the chunk's gradient, but for the token table's
-	dTable []float32 // training: the chunk's token-table gradient (V×3d)
-	solved []bool    // per episode: answered correctly
-	rsum   float64   // sum of rewards
-	loss   LossTerms // training: the chunk's share of the loss terms
+	grad   []float32          // training: the chunk's gradient, but for the token table's
+	table  *gru.TableGradient // training: the chunk's token-table gradient
+	solved []bool             // per episode: answered correctly
+	rsum   float64            // sum of rewards
+	loss   trainer.LossTerms  // training: the chunk's share of the loss terms
 }
 
 func newWorker(l *gru.Layout, chunk, steps int) (*worker, error) {
@@ -42,7 +43,7 @@ func newWorker(l *gru.Layout, chunk, steps int) (*worker, error) {
 	}
 	w := &worker{ws: ws, tasks: make([]env.Task, chunk), rewards: make([]float32, chunk), program: make([]int32, steps)}
 	for i := range w.results {
-		w.results[i] = &result{grad: make([]float32, l.Size), dTable: make([]float32, l.Vocab*3*l.Hidden), solved: make([]bool, chunk)}
+		w.results[i] = &result{grad: make([]float32, l.Size), table: gru.NewTableGradient(l), solved: make([]bool, chunk)}
 	}
 	return w, nil
 }

@@ -1,15 +1,16 @@
-package trainer
+package cpu
 
 import (
 	"bytes"
+	"github.com/simdrl/simdrl/trainer"
 	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 )
 
-func shortConfig() Config {
-	c := SeedRecipe()
+func shortConfig() trainer.Config {
+	c := trainer.ReferenceRecipe()
 	c.Updates, c.Batch, c.EvalEvery, c.EvalBatch, c.FinalEpisodes, c.Explain = 6, 40, 3, 16, 20, 1
 	c.Chunk = 16
 	return c
@@ -17,9 +18,9 @@ func shortConfig() Config {
 
 func TestRunIsDeterministic(t *testing.T) {
 	var out1, out2 bytes.Buffer
-	r1, err := Run(shortConfig(), &out1)
+	r1, err := run(t, shortConfig(), &out1)
 	require.NoError(t, err)
-	r2, err := Run(shortConfig(), &out2)
+	r2, err := run(t, shortConfig(), &out2)
 	require.NoError(t, err)
 	require.Equal(t, r1.ParamSHA256, r2.ParamSHA256)
 	require.Equal(t, r1.Final, r2.Final)
@@ -29,7 +30,7 @@ func TestRunIsDeterministic(t *testing.T) {
 	require.Contains(t, out1.String(), "Final greedy solve rates")
 	c := shortConfig()
 	c.Seed = 1
-	r3, err := Run(c, &bytes.Buffer{})
+	r3, err := run(t, c, &bytes.Buffer{})
 	require.NoError(t, err)
 	require.NotEqual(t, r1.ParamSHA256, r3.ParamSHA256)
 }
@@ -45,19 +46,7 @@ func TestUpdateAllocatesNothing(t *testing.T) {
 		require.NoError(t, err)
 	})
 	require.Zero(t, allocs, "the steady-state update allocates")
-	require.Zero(t, testing.AllocsPerRun(3, func() { tr.Evaluate(1, 30, 7) }), "evaluation allocates")
-}
-
-func TestStageAt(t *testing.T) {
-	c := SeedRecipe()
-	got := []int{}
-	for u := 1; u <= 60; u += 10 {
-		got = append(got, c.StageAt(u))
-	}
-	require.Equal(t, []int{0, 0, 0, 1, 1, 2}, got)
-	require.Equal(t, 0, c.StageAt(30))
-	require.Equal(t, 1, c.StageAt(31))
-	require.Equal(t, 2, c.StageAt(61))
+	require.Zero(t, testing.AllocsPerRun(3, func() { tr.evaluate(1, 30, 7) }), "evaluation allocates")
 }
 
 // A non-finite loss stops training with an error naming the update, leaves
@@ -68,11 +57,11 @@ func TestNonFiniteLossStopsAndKeepsLastGood(t *testing.T) {
 	require.NoError(t, err)
 	_, err = tr.Update()
 	require.NoError(t, err)
-	good := tr.ParamSHA256()
-	_ = tr.model.set(func(p []float32) error { tr.Layout.VB.View(p)[0] = float32(math.NaN()); return nil }) // poison the value head
-	poisoned := tr.ParamSHA256()
+	good := hash(t, tr)
+	_ = tr.model.set(func(p []float32) error { tr.layout.VB.View(p)[0] = float32(math.NaN()); return nil }) // poison the value head
+	poisoned := hash(t, tr)
 	saves := 0
-	rep, err := RunWith(c, &bytes.Buffer{}, Options{Trainer: tr, SaveEvery: 1, Save: func() error { saves++; return nil }})
+	rep, err := trainer.Drive(tr, &bytes.Buffer{}, trainer.Options{SaveEvery: 1, Save: func() error { saves++; return nil }})
 	require.ErrorContains(t, err, "update 2: the loss is NaN")
 	require.Equal(t, 1, rep.Updates)
 	require.Equal(t, poisoned, rep.ParamSHA256, "the failed update must not change the parameters")

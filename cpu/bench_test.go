@@ -1,7 +1,8 @@
-package trainer
+package cpu
 
 import (
 	"fmt"
+	"github.com/simdrl/simdrl/trainer"
 	"testing"
 )
 
@@ -19,7 +20,7 @@ func BenchmarkUpdate(b *testing.B) {
 	for _, batch := range []int{192, 4096, 65536} {
 		for _, threads := range []int{1, 2, 4, 8, 16} {
 			b.Run(fmt.Sprintf("B=%d/threads=%d", batch, threads), func(b *testing.B) {
-				benchUpdate(b, batch, threads, DefaultRecipe().Chunk)
+				benchUpdate(b, batch, threads, trainer.DefaultRecipe().Chunk)
 			})
 		}
 	}
@@ -37,7 +38,7 @@ func BenchmarkUpdateChunk(b *testing.B) {
 }
 
 func benchUpdate(b *testing.B, batch, threads, chunk int) {
-	c := DefaultRecipe()
+	c := trainer.DefaultRecipe()
 	c.Batch, c.Threads, c.Chunk = batch, threads, chunk
 	t, err := New(c)
 	if err != nil {

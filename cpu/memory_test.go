@@ -1,7 +1,8 @@
-package trainer
+package cpu
 
 import (
 	"errors"
+	"github.com/simdrl/simdrl/trainer"
 	"runtime"
 	"testing"
 
@@ -23,12 +24,12 @@ func TestCPUMemoryEstimate(t *testing.T) {
 		{96, 192, 96, 1, 1000}, {96, 192, 96, 2, 1000}, {8, 4096, 4096, 2, 0}, {256, 512, 64, 3, 200},
 		{96, 192, 100000, 16, 0}, // the chunk capped at the batch, the threads at the chunks
 	} {
-		if tr, err := New(DefaultRecipe()); err == nil {
+		if tr, err := New(trainer.DefaultRecipe()); err == nil {
 			tr.Close() // once: what the first New sets up for the process is not the config's
 		}
-		cfg := DefaultRecipe()
+		cfg := trainer.DefaultRecipe()
 		cfg.Hidden, cfg.Batch, cfg.Chunk, cfg.Threads, cfg.FinalEpisodes, cfg.EvalBatch = c.hidden, c.batch, c.chunk, c.threads, c.final, 10
-		est, _ := CPUMemory(cfg)
+		est, _ := Memory(cfg)
 		before := heapInUse()
 		tr, err := New(cfg)
 		require.NoError(t, err)
@@ -41,25 +42,25 @@ func TestCPUMemoryEstimate(t *testing.T) {
 }
 
 // TestMemoryRefusedBeforeAllocation: a configuration beyond the available
-// memory is a ResourceError naming the knob that drives it.
+// memory is a trainer.ResourceError naming the knob that drives it.
 func TestMemoryRefusedBeforeAllocation(t *testing.T) {
-	saved := AvailableMemory
-	defer func() { AvailableMemory = saved }()
-	AvailableMemory = func() float64 { return 64 << 20 }
+	saved := trainer.AvailableMemory
+	defer func() { trainer.AvailableMemory = saved }()
+	trainer.AvailableMemory = func() float64 { return 64 << 20 }
 	for _, c := range []struct {
 		hidden, batch, chunk, threads int
 		knob                          string
 	}{{96, 1 << 20, 1 << 20, 1, "chunk"}, {1024, 192, 96, 1, "hidden"}, {512, 4096, 8, 64, "threads"}} {
-		cfg := DefaultRecipe()
+		cfg := trainer.DefaultRecipe()
 		cfg.Hidden, cfg.Batch, cfg.Chunk, cfg.Threads = c.hidden, c.batch, c.chunk, c.threads
 		before := heapInUse()
 		_, err := New(cfg)
-		var re *ResourceError
+		var re *trainer.ResourceError
 		require.Truef(t, errors.As(err, &re), "%+v: %v", c, err)
 		require.Equal(t, c.knob, re.Knob)
 		require.Less(t, heapInUse()-before, float64(1<<20), "refused after allocating")
 	}
-	cfg := DefaultRecipe()
+	cfg := trainer.DefaultRecipe()
 	tr, err := New(cfg)
 	require.NoError(t, err, "the default recipe fits in 64 MiB")
 	tr.Close()

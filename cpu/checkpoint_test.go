@@ -1,15 +1,16 @@
-package trainer
+package cpu
 
 import (
 	"bytes"
+	"github.com/simdrl/simdrl/trainer"
 	"testing"
 
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/stretchr/testify/require"
 )
 
-func roundTrip(t *testing.T, tr *Trainer) *checkpoint.File {
-	b, err := checkpoint.Encode(tr.Checkpoint())
+func roundTrip(t *testing.T, tr *Engine) *checkpoint.File {
+	b, err := checkpoint.Encode(snapshot(t, tr))
 	require.NoError(t, err)
 	f, err := checkpoint.Decode(b)
 	require.NoError(t, err)
@@ -20,34 +21,34 @@ func roundTrip(t *testing.T, tr *Trainer) *checkpoint.File {
 // hook), checkpoint it, resume from the file, and finish: the parameters,
 // and the evaluations after the break, equal the uninterrupted run's.
 func TestResumeIsBitIdentical(t *testing.T) {
-	cfg := DefaultRecipe()
+	cfg := trainer.DefaultRecipe()
 	cfg.Batch, cfg.Updates, cfg.EvalEvery, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain, cfg.Chunk = 48, 12, 2, 20, 30, 0, 16
 	cfg.Threads = 2
-	full, err := Run(cfg, &bytes.Buffer{})
+	full, err := run(t, cfg, &bytes.Buffer{})
 	require.NoError(t, err)
 
 	var saved *checkpoint.File
 	stop := make(chan struct{})
 	tr0, err := New(cfg)
 	require.NoError(t, err)
-	first, err := RunWith(cfg, &bytes.Buffer{}, Options{Trainer: tr0, SaveEvery: 5, Interrupt: stop, Save: func() error {
+	first, err := trainer.Drive(tr0, &bytes.Buffer{}, trainer.Options{SaveEvery: 5, Interrupt: stop, Save: func() error {
 		if saved == nil {
 			saved = roundTrip(t, tr0)
 			close(stop)
 		}
 		return nil
 	}})
-	require.ErrorIs(t, err, ErrInterrupted)
+	require.ErrorIs(t, err, trainer.ErrInterrupted)
 	require.Equal(t, 5, first.Updates)
 	require.True(t, first.Interrupted)
 
-	got, err := CheckpointConfig(saved)
+	got, err := trainer.CheckpointConfig(saved)
 	require.NoError(t, err)
 	require.Equal(t, cfg, got)
 	got.Threads = 3 // another machine: threads are not part of the arithmetic
-	tr, err := Resume(saved, got)
+	tr, err := resume(saved, got)
 	require.NoError(t, err)
-	rest, err := RunWith(got, &bytes.Buffer{}, Options{Trainer: tr})
+	rest, err := trainer.Drive(tr, &bytes.Buffer{}, trainer.Options{})
 	require.NoError(t, err)
 	require.Equal(t, full.ParamSHA256, rest.ParamSHA256)
 	require.Equal(t, full.Final, rest.Final)
@@ -68,7 +69,7 @@ func TestCheckpointRejectsMismatches(t *testing.T) {
 
 	other := cfg
 	other.Hidden = 32
-	_, err = Resume(f, other)
+	_, err = resume(f, other)
 	require.ErrorContains(t, err, "emb.weight has shape [18 96], this model needs [18 32] (check -hidden)")
 
 	small, err := New(other)
@@ -78,20 +79,20 @@ func TestCheckpointRejectsMismatches(t *testing.T) {
 
 	missing := *f
 	missing.Tensors = f.Tensors[1:]
-	_, err = Resume(&missing, cfg)
+	_, err = resume(&missing, cfg)
 	require.ErrorContains(t, err, "no tensor emb.weight")
 
 	bad := *f
 	bad.Metadata = map[string]string{"format": "something else"}
-	_, err = CheckpointConfig(&bad)
+	_, err = trainer.CheckpointConfig(&bad)
 	require.ErrorContains(t, err, "not a simdrl checkpoint")
 
 	// LoadWeights takes the weights and nothing else.
-	fresh, err := New(func() Config { c := cfg; c.Seed = 99; return c }())
+	fresh, err := New(func() trainer.Config { c := cfg; c.Seed = 99; return c }())
 	require.NoError(t, err)
 	defer fresh.Close()
-	require.NotEqual(t, tr.ParamSHA256(), fresh.ParamSHA256())
+	require.NotEqual(t, hash(t, tr), hash(t, fresh))
 	require.NoError(t, fresh.LoadWeights(f))
-	require.Equal(t, tr.ParamSHA256(), fresh.ParamSHA256())
+	require.Equal(t, hash(t, tr), hash(t, fresh))
 	require.Zero(t, fresh.Updates())
 }

@@ -1,4 +1,4 @@
-package trainer
+package cpu
 
 import (
 	"github.com/simdrl/simdrl/gru"

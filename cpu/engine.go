@@ -1,0 +1,171 @@
+package cpu
+
+import (
+	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/kernels"
+	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/trainer"
+)
+
+// Engine holds a model, its optimiser, a pool of workers and every buffer an
+// update needs; after New, Update and the evaluations allocate nothing. Call
+// Close to stop the workers.
+type Engine struct {
+	cfg    trainer.Config
+	layout *gru.Layout
+	model  *model // the parameters and their derived state; set only through model.set
+	grad   []float32
+	table  *gru.TableGradient // the update's token-table gradient, summed over chunks in order
+	opt    *adam
+	key    rng.Key
+	update int
+	pool   *pool
+	cur    *trainer.Curriculum
+
+	train trainJob
+	eval  evalJob
+}
+
+// New builds a CPU engine: the model initialised from cfg.Seed, cfg.Threads
+// workers (at most one per chunk of the largest pass), chunks of cfg.Chunk
+// episodes (at most the batch). A configuration that needs more memory than
+// is available is refused before anything is allocated
+// (trainer.ResourceError).
+func New(cfg trainer.Config) (*Engine, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkMemory(cfg); err != nil {
+		return nil, err
+	}
+	l, err := trainer.NewLayout(cfg)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{
+		cfg: cfg, layout: l,
+		model: newModel(l),
+		grad:  make([]float32, l.Size),
+		table: gru.NewTableGradient(l),
+		opt:   newAdam(l.Size, cfg.LR, cfg.Clip),
+		key:   rng.NewKey(cfg.Seed),
+	}
+	workers := make([]*worker, workerCount(cfg))
+	for i := range workers {
+		if workers[i], err = newWorker(l, chunkSize(cfg), cfg.Steps); err != nil {
+			return nil, err
+		}
+	}
+	e.pool = newPool(workers, chunkSize(cfg), largestPass(cfg))
+	e.train.e, e.eval.e = e, e
+	e.cur = trainer.NewCurriculum(cfg)
+	_ = e.model.set(func(p []float32) error { l.Init(p, cfg.Seed); return nil })
+	return e, nil
+}
+
+// Close stops the worker goroutines.
+func (e *Engine) Close() { e.pool.close() }
+
+// Backend names the kernels the engine runs on.
+func (e *Engine) Backend() string { return kernels.Backend() }
+
+// Describe adds nothing for the CPU.
+func (e *Engine) Describe() string { return "" }
+
+// Config is the engine's configuration.
+func (e *Engine) Config() trainer.Config { return e.cfg }
+
+// Updates is the number of updates applied so far.
+func (e *Engine) Updates() int { return e.update }
+
+// Curriculum is the engine's curriculum.
+func (e *Engine) Curriculum() *trainer.Curriculum { return e.cur }
+
+// Params is the model's flat parameter buffer, in state_dict order; read it,
+// never write it (the derived state would not follow).
+func (e *Engine) Params() []float32 { return e.model.params }
+
+// ParamSHA256 hashes the parameters (trainer.HashParams).
+func (e *Engine) ParamSHA256() (string, error) { return trainer.HashParams(e.model.params), nil }
+
+// Update runs one training update: for every chunk of the batch (in
+// parallel), draw tasks, roll out with sampling, score the programs, weight
+// the loss and backpropagate into the chunk's gradient; sum the chunk
+// gradients in chunk order; clip and take an Adam step.
+func (e *Engine) Update() (trainer.UpdateStats, error) {
+	u := e.update + 1
+	j := &e.train
+	*j = trainJob{e: e, update: u, stage: e.cur.StageOf(u), batch: e.cfg.Batch, entropyCoef: e.cfg.EntropyAt(u)}
+	clear(e.grad)
+	e.table.Clear()
+	e.pool.run(j, e.cfg.Batch)
+	// The token-table part of the gradient once per update, not per chunk.
+	e.table.Apply(e.model.params, e.grad)
+	st := trainer.UpdateStats{Update: u, Stage: j.stage, Loss: j.loss,
+		MeanReward: j.rewardSum / float64(j.batch), SolveRate: float64(j.solved) / float64(j.batch)}
+	if err := trainer.CheckLoss(u, st.Loss.Total); err != nil {
+		return st, err // the failed update is not applied
+	}
+	st.GradNorm = gradNorm(e.grad)
+	if err := trainer.CheckGradNorm(u, st.GradNorm); err != nil {
+		return st, err
+	}
+	_ = e.model.set(func(p []float32) error { e.opt.step(p, e.grad, st.GradNorm); return nil })
+	e.update = u
+	return st, nil
+}
+
+// trainJob is one update's pass over its chunks.
+type trainJob struct {
+	e             *Engine
+	update, stage int // stage < 0: each episode draws its stage (mixed curriculum)
+	batch         int
+	entropyCoef   float64
+	// totals, merged in chunk order
+	rewardSum float64
+	solved    int
+	loss      trainer.LossTerms
+}
+
+func (j *trainJob) work(w *worker, r *result) {
+	e, first, n := j.e, r.first, r.n
+	w.ws.Reset(n)
+	for b := 0; b < n; b++ {
+		stage := j.stage
+		if stage < 0 {
+			stage = e.cur.DrawStage(e.key, uint32(j.update), uint32(first+b))
+		}
+		w.tasks[b] = env.DrawTask(e.key, uint32(j.update), uint32(first+b), rng.PurposeTask, stage)
+		w.setContext(b, w.tasks[b])
+	}
+	w.ws.Forward(e.model.params, e.model.derived, gru.Sample, gru.Stream{Key: e.key, Round: uint32(j.update), FirstEpisode: uint32(first)})
+	r.rsum = 0
+	for b := 0; b < n; b++ {
+		o := env.Run(w.tasks[b], w.episodeProgram(b))
+		w.rewards[b] = float32(o.Reward)
+		r.rsum += float64(w.rewards[b])
+		r.solved[b] = o.Correct
+	}
+	clear(r.grad)
+	r.table.Clear()
+	// loss weights depend only on this chunk; the loss terms are merged in order.
+	if e.cfg.Baseline == "step" {
+		r.loss = stepLoss(w.ws, w.rewards[:n], j.batch, e.cfg.ValueCoef, j.entropyCoef, e.cfg.MaskAfterAnswer)
+	} else {
+		r.loss = sumLoss(w.ws, w.rewards[:n], j.batch, e.cfg.ValueCoef, j.entropyCoef)
+	}
+	w.ws.Backward(e.model.params, e.model.derived, r.grad, r.table.Buffer())
+}
+
+func (j *trainJob) merge(r *result) {
+	j.rewardSum += r.rsum
+	for _, s := range r.solved[:r.n] {
+		if s {
+			j.solved++
+		}
+	}
+	j.loss.Add(r.loss)
+	kernels.Add(j.e.grad, r.grad)
+	kernels.Add(j.e.table.Buffer(), r.table.Buffer())
+}

@@ -1,0 +1,66 @@
+package cpu
+
+import (
+	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/trainer"
+)
+
+// evaluate plays episodes greedy episodes of stage on tasks drawn from round
+// of the evaluation stream, in parallel chunks. It changes nothing in the
+// model.
+func (e *Engine) evaluate(stage, episodes int, round uint32) trainer.EvalResult {
+	res := trainer.EvalResult{Stage: stage, Episodes: episodes}
+	if episodes <= 0 {
+		return res
+	}
+	j := &e.eval
+	*j = evalJob{e: e, stage: stage, round: round}
+	e.pool.run(j, episodes)
+	res.MeanReward = j.rewardSum / float64(episodes)
+	res.SolveRate = float64(j.solved) / float64(episodes)
+	return res
+}
+
+// EvaluateAll evaluates every stage on the same round (trainer.Engine).
+func (e *Engine) EvaluateAll(episodes int, round uint32) ([]trainer.EvalResult, error) {
+	out := make([]trainer.EvalResult, trainer.Stages())
+	for s := range out {
+		out[s] = e.evaluate(s, episodes, round)
+	}
+	return out, nil
+}
+
+// evalJob is one evaluation's pass over its chunks.
+type evalJob struct {
+	e         *Engine
+	stage     int
+	round     uint32
+	rewardSum float64
+	solved    int
+}
+
+func (j *evalJob) work(w *worker, r *result) {
+	e, first, n := j.e, r.first, r.n
+	w.ws.Reset(n)
+	for b := 0; b < n; b++ {
+		w.tasks[b] = env.DrawTask(e.key, j.round, uint32(first+b), trainer.EvalPurpose(j.stage), j.stage)
+		w.setContext(b, w.tasks[b])
+	}
+	w.ws.Forward(e.model.params, e.model.derived, gru.Greedy, gru.Stream{})
+	r.rsum = 0
+	for b := 0; b < n; b++ {
+		o := env.Run(w.tasks[b], w.episodeProgram(b))
+		r.rsum += o.Reward
+		r.solved[b] = o.Correct
+	}
+}
+
+func (j *evalJob) merge(r *result) {
+	j.rewardSum += r.rsum
+	for _, s := range r.solved[:r.n] {
+		if s {
+			j.solved++
+		}
+	}
+}

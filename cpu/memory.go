@@ -1,0 +1,62 @@
+package cpu
+
+import (
+	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/trainer"
+)
+
+// chunkSize is the episodes per chunk the CPU engine uses: the configured
+// chunk, at most the batch (a larger chunk would only hold memory no pass uses in training).
+func chunkSize(c trainer.Config) int { return max(1, min(c.Chunk, c.Batch)) }
+
+// largestPass is the most episodes one pass (an update, an evaluation round)
+// plays.
+func largestPass(c trainer.Config) int { return max(c.Batch, c.EvalBatch, c.FinalEpisodes, 1) }
+
+// workerCount is how many pool workers the CPU engine starts: the threads,
+// at most the chunks of the largest pass (the others would never get one).
+func workerCount(c trainer.Config) int {
+	chunk := chunkSize(c)
+	return max(1, min(c.Threads, (largestPass(c)+chunk-1)/chunk))
+}
+
+// Memory estimates the bytes the CPU engine allocates for c: the model
+// and its derived tables, the gradient, Adam's moments, and per worker a
+// chunk workspace and two chunk results. It reports which knob dominates.
+func Memory(c trainer.Config) (bytes float64, knob string) {
+	V, S, d := float64(env.Vocab), float64(trainer.Stages()), float64(c.Hidden)
+	size := V*d + S*d + 2*3*d*d + 2*3*d + V*d + V + d + 1 // the state_dict
+	table := V * 3 * d
+	derived := table + (V+1)*d + V + 1
+	model := 4 * (4*size + table + derived) // params, grad, m, v; dTable; derived
+	chunk, workers := chunkSize(c), float64(workerCount(c))
+	c.Hidden = max(1, min(c.Hidden, 4096))
+	l, err := trainer.NewLayout(c)
+	ws := 0.0
+	if err == nil {
+		ws = gru.WorkspaceBytes(l, chunk, max(1, c.Steps))
+	}
+	results := 2 * (4*(size+table) + float64(chunk))
+	pool := 8 * float64((largestPass(c)+chunk-1)/chunk)
+	bytes = model + workers*(ws+results) + pool
+	bytes += 0.03*bytes + 256<<10 // the allocator rounds large buffers up to whole pages
+	switch {
+	case workers*ws >= model && workers*ws >= workers*results:
+		knob = "chunk"
+	case workers*results >= model:
+		knob = "threads"
+	default:
+		knob = "hidden"
+	}
+	return bytes, knob
+}
+
+// checkMemory refuses c when Memory(c) exceeds the memory available.
+func checkMemory(c trainer.Config) error {
+	need, knob := Memory(c)
+	if have := trainer.AvailableMemory(); have > 0 && need > have {
+		return &trainer.ResourceError{Need: need, Have: have, Knob: knob}
+	}
+	return nil
+}

@@ -1,0 +1,39 @@
+package trainer
+
+// Report is what a run writes with -report.
+type Report struct {
+	Config            Config        `json:"config"`
+	Device            string        `json:"device"` // the engine that ran it (the command's -device)
+	Backend           string        `json:"backend"`
+	Final             FinalReport   `json:"final"`
+	Updates           int           `json:"updates"`
+	WallSeconds       float64       `json:"wall_seconds"`
+	TrainSeconds      float64       `json:"train_seconds"`
+	UpdatesPerSecond  float64       `json:"updates_per_second"`
+	EnvStepsPerSecond float64       `json:"env_steps_per_second"`
+	ParamSHA256       string        `json:"param_sha256"`
+	Interrupted       bool          `json:"interrupted,omitempty"`
+	Evaluations       []EvalPoint   `json:"evaluations"`
+	FinalByStage      []EvalResult  `json:"final_by_stage"`
+	Explanations      []Explanation `json:"explanations,omitempty"`
+}
+
+// FinalReport holds the closing evaluation, one entry per stage.
+type FinalReport struct {
+	Episodes   int       `json:"episodes"`
+	SolveRate  []float64 `json:"solve_rate"`
+	MeanReward []float64 `json:"mean_reward"`
+}
+
+// EvalPoint is one periodic evaluation; -metrics writes one per line.
+type EvalPoint struct {
+	Update           int       `json:"update"`
+	Stage            string    `json:"stage"`
+	TrainReward      float64   `json:"train_reward"`
+	TrainSolve       float64   `json:"train_solve_rate"`
+	Loss             LossTerms `json:"loss"`
+	GradNorm         float64   `json:"grad_norm"`
+	MeanReward       []float64 `json:"eval_mean_reward"`
+	SolveRate        []float64 `json:"eval_solve_rate"`
+	UpdatesPerSecond float64   `json:"updates_per_second"`
+}
