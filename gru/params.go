@@ -75,16 +75,6 @@ func (l *Layout) embeddings(buf []float32) []float32 {
 // View returns tensor t's slice of a flat buffer.
 func (t Tensor) View(buf []float32) []float32 { return buf[t.Offset : t.Offset+t.Size] }
 
-// Find returns the tensor with PyTorch name name.
-func (l *Layout) Find(name string) (Tensor, bool) {
-	for _, t := range l.Tensors {
-		if t.Name == name {
-			return t, true
-		}
-	}
-	return Tensor{}, false
-}
-
 // Init fills params as PyTorch initialises the seed's modules: embeddings
 // N(0,1); GRU weights and biases U(−1/√d, 1/√d); Linear weights and biases
 // U(−1/√fan_in, 1/√fan_in) (kaiming_uniform with a=√5 gives the same bound).

@@ -91,15 +91,6 @@ func CheckRequest() error {
 // avx2 set with AVX-512 GEMMs, see gemm_avx512_amd64.go) or "neon".
 func Backend() string { return impl.name }
 
-// AcceleratedBackend names the assembly set this CPU supports, or "" when
-// there is none (other architectures, missing CPU features, purego builds).
-func AcceleratedBackend() string {
-	if accelerated == nil {
-		return ""
-	}
-	return accelerated.name
-}
-
 func mustLen(kernel, arg string, got, need int) {
 	if got < need {
 		panic(fmt.Sprintf("kernels.%s: %s has %d elements, needs %d", kernel, arg, got, need))
