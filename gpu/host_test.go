@@ -109,7 +109,7 @@ func TestPlans(t *testing.T) {
 		require.GreaterOrEqual(t, p.Blocks*p.E, 4096)
 	}
 	_, err := planTiles(192, 4096, 18, sms, smem, false)
-	require.ErrorContains(t, err, "-hidden 4096")
+	require.ErrorContains(t, err, "hidden size of 4096")
 	for _, R := range []int{1, 15, 16, 1152, 6 * 262144} {
 		S, slab := slabPlan(R, 10, sms)
 		require.Zero(t, slab%16)

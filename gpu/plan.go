@@ -95,7 +95,7 @@ func planTiles(B, d, V, sms, smemLimit int, backward bool) (tilePlan, error) {
 		p.Blocks = (B + p.E - 1) / p.E
 		p.Smem = size(p.E, d, V, p.SmemW)
 		if DP*g > maxBlockThreads || p.Smem > smemLimit {
-			return tilePlan{}, fmt.Errorf("gpu: SIMDRL_GPU_TILE=%s does not fit -hidden %d (%d threads, %d bytes of shared memory)", tileOverride, d, DP*g, p.Smem)
+			return tilePlan{}, fmt.Errorf("gpu: SIMDRL_GPU_TILE=%s does not fit a hidden size of %d (%d threads, %d bytes of shared memory)", tileOverride, d, DP*g, p.Smem)
 		}
 		return p, nil
 	}
@@ -119,9 +119,9 @@ func planTiles(B, d, V, sms, smemLimit int, backward bool) (tilePlan, error) {
 	}
 	if fallback == nil {
 		if DP > maxBlockThreads {
-			return tilePlan{}, fmt.Errorf("gpu: -hidden %d is more than the %d hidden units a block of the CUDA kernels handles", d, maxBlockThreads)
+			return tilePlan{}, fmt.Errorf("gpu: a hidden size of %d is more than the %d hidden units a block of the CUDA kernels handles", d, maxBlockThreads)
 		}
-		return tilePlan{}, fmt.Errorf("gpu: -hidden %d needs more shared memory per block than this GPU's %d bytes", d, smemLimit)
+		return tilePlan{}, fmt.Errorf("gpu: a hidden size of %d needs more shared memory per block than this GPU's %d bytes", d, smemLimit)
 	}
 	return *fallback, nil
 }

@@ -197,7 +197,7 @@ func checkTensors(f *checkpoint.File, l *gru.Layout, prefix string) ([][]float32
 			return nil, fmt.Errorf("checkpoint has no tensor %s", prefix+tn.Name)
 		}
 		if !equalShape(ct.Shape, tn.Shape) {
-			return nil, fmt.Errorf("checkpoint tensor %s has shape %v, this model needs %v (check -hidden)", ct.Name, ct.Shape, tn.Shape)
+			return nil, &ShapeError{Tensor: ct.Name, Got: ct.Shape, Want: tn.Shape}
 		}
 		if len(ct.Data) != tn.Size {
 			return nil, fmt.Errorf("checkpoint tensor %s has shape %v but %d values", ct.Name, ct.Shape, len(ct.Data))
@@ -391,4 +391,15 @@ func equalShape(a, b []int) bool {
 		}
 	}
 	return true
+}
+
+// ShapeError is a checkpoint tensor whose shape is not this model's: the
+// file holds a model of another size.
+type ShapeError struct {
+	Tensor    string
+	Got, Want []int
+}
+
+func (e *ShapeError) Error() string {
+	return fmt.Sprintf("checkpoint tensor %s has shape %v, this model needs %v", e.Tensor, e.Got, e.Want)
 }

@@ -230,6 +230,10 @@ func flagError(err error) string {
 	if errors.As(err, &fe) && err == error(fe) {
 		return "-" + strings.ReplaceAll(fe.Field, "_", "-") + " " + fe.Problem
 	}
+	var se *trainer.ShapeError
+	if errors.As(err, &se) {
+		return err.Error() + " (check -hidden)"
+	}
 	var re *trainer.ResourceError
 	if errors.As(err, &re) {
 		flag := "-" + strings.ReplaceAll(re.Knob, "_", "-")
