@@ -93,47 +93,51 @@ const (
 
 // Validate reports the first invalid setting as a *FieldError.
 func (c *Config) Validate() error {
+	const none = math.MaxInt // no upper bound
+	for _, r := range []struct {
+		field     string
+		v, lo, hi int
+	}{
+		{"threads", c.Threads, 1, MaxThreads}, {"updates", c.Updates, 0, MaxUpdates}, {"batch", c.Batch, 1, MaxEpisodes},
+		{"hidden", c.Hidden, 1, 4096}, {"steps", c.Steps, 1, 64}, {"eval_every", c.EvalEvery, 0, none},
+		{"eval_batch", c.EvalBatch, 1, MaxEpisodes}, {"final_episodes", c.FinalEpisodes, 0, MaxEpisodes},
+		{"explain", c.Explain, 0, MaxExplain}, {"chunk", c.Chunk, 1, none},
+	} {
+		switch {
+		case r.v >= r.lo && r.v <= r.hi:
+		case r.hi == none:
+			return fieldError(r.field, "must be ≥ %d, got %d", r.lo, r.v)
+		default:
+			return fieldError(r.field, "must be in %d..%d, got %d", r.lo, r.hi, r.v)
+		}
+	}
+	for _, r := range []struct {
+		field  string
+		v      float64
+		lo, hi float64 // v in [lo, hi], or (lo, hi] when open
+		open   bool
+		note   string
+	}{
+		{"lr", c.LR, 0, 10, true, ""}, {"entropy_coef", c.EntropyCoef, 0, 1e3, false, ""},
+		{"value_coef", c.ValueCoef, 0, 1e3, false, ""}, {"clip", c.Clip, 0, 1e30, true, ""},
+		{"unlock_at", c.UnlockAt, 0, 1, false, ""}, {"stop_at", c.StopAt, 0, 1, false, ""},
+		{"entropy_final", c.EntropyFinal, math.Inf(-1), 1e3, false, " (< 0 keeps the coefficient constant)"},
+	} {
+		if ok := r.v >= r.lo && r.v <= r.hi && !(r.open && r.v == r.lo); !ok {
+			bracket := "["
+			if r.open {
+				bracket = "("
+			}
+			return fieldError(r.field, "must be in %s%v, %v]%s, got %v", bracket, r.lo, r.hi, r.note, r.v)
+		}
+	}
 	switch {
-	case c.Threads < 1 || c.Threads > MaxThreads:
-		return fieldError("threads", "must be in 1..%d, got %d", MaxThreads, c.Threads)
-	case c.Updates < 0 || c.Updates > MaxUpdates:
-		return fieldError("updates", "must be in 0..%d, got %d", MaxUpdates, c.Updates)
-	case c.Batch < 1 || c.Batch > MaxEpisodes:
-		return fieldError("batch", "must be in 1..%d, got %d", MaxEpisodes, c.Batch)
 	case len(c.Stages) == 0:
 		return fieldError("stages", "must list at least one stage")
-	case !(c.LR > 0) || c.LR > 10:
-		return fieldError("lr", "must be in (0, 10], got %v", c.LR)
-	case c.Hidden < 1 || c.Hidden > 4096:
-		return fieldError("hidden", "must be in 1..4096, got %d", c.Hidden)
-	case c.Steps < 1 || c.Steps > 64:
-		return fieldError("steps", "must be in 1..64, got %d", c.Steps)
-	case !(c.EntropyCoef >= 0) || c.EntropyCoef > 1e3:
-		return fieldError("entropy_coef", "must be ≥ 0, got %v", c.EntropyCoef)
-	case !(c.ValueCoef >= 0) || c.ValueCoef > 1e3:
-		return fieldError("value_coef", "must be ≥ 0, got %v", c.ValueCoef)
-	case !(c.Clip > 0) || c.Clip > 1e30:
-		return fieldError("clip", "must be > 0, got %v", c.Clip)
-	case c.EvalEvery < 0:
-		return fieldError("eval_every", "must be ≥ 0, got %d", c.EvalEvery)
-	case c.EvalBatch < 1 || c.EvalBatch > MaxEpisodes:
-		return fieldError("eval_batch", "must be in 1..%d, got %d", MaxEpisodes, c.EvalBatch)
-	case c.FinalEpisodes < 0 || c.FinalEpisodes > MaxEpisodes:
-		return fieldError("final_episodes", "must be in 0..%d, got %d", MaxEpisodes, c.FinalEpisodes)
-	case c.Explain < 0 || c.Explain > MaxExplain:
-		return fieldError("explain", "must be in 0..%d, got %d", MaxExplain, c.Explain)
-	case c.Chunk < 1:
-		return fieldError("chunk", "must be ≥ 1, got %d", c.Chunk)
 	case c.Curriculum != "blocks" && c.Curriculum != "mixed":
 		return fieldError("curriculum", "must be blocks or mixed, got %q", c.Curriculum)
 	case c.Baseline != "sum" && c.Baseline != "step":
 		return fieldError("baseline", "must be sum or step, got %q", c.Baseline)
-	case !(c.UnlockAt >= 0 && c.UnlockAt <= 1):
-		return fieldError("unlock_at", "must be in [0, 1], got %v", c.UnlockAt)
-	case !(c.StopAt >= 0 && c.StopAt <= 1):
-		return fieldError("stop_at", "must be in [0, 1], got %v", c.StopAt)
-	case math.IsNaN(c.EntropyFinal) || c.EntropyFinal > 1e3:
-		return fieldError("entropy_final", "must be a number ≤ 1000 (< 0 keeps the coefficient constant), got %v", c.EntropyFinal)
 	}
 	for _, s := range c.Stages {
 		if s < 0 || s >= Stages() {

@@ -82,10 +82,7 @@ func TestInterruptSavesAndResumes(t *testing.T) {
 		t.Skip("builds and runs the binary several times; covered by the full test run")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "simdrl")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Stderr = os.Stderr
-	require.NoError(t, build.Run())
+	bin := buildBinary(t, dir)
 	args := append([]string{"-updates", "400", "-stop-at", "0", "-eval-every", "1", "-threads", "2"}, small[:len(small)-4]...)
 	args = append(args, "-final-episodes", "0", "-explain", "0")
 
@@ -95,13 +92,7 @@ func TestInterruptSavesAndResumes(t *testing.T) {
 
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		ck := filepath.Join(dir, sig.String()+".safetensors")
-		cmd := exec.Command(bin, append(args, "-updates", "40", "-save", ck)...)
-		stdout, err := cmd.StdoutPipe()
-		require.NoError(t, err)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		require.NoError(t, cmd.Start())
-		sc := bufio.NewScanner(stdout)
+		cmd, sc, stderr := start(t, bin, append(args, "-updates", "40", "-save", ck)...)
 		seen := 0
 		for sc.Scan() && seen < 3 {
 			if strings.HasPrefix(sc.Text(), "ep=") {
@@ -143,19 +134,10 @@ func TestSecondSignalQuitsAtOnce(t *testing.T) {
 		t.Skip("builds and runs the binary; covered by the full test run")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "simdrl")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Stderr = os.Stderr
-	require.NoError(t, build.Run())
+	bin := buildBinary(t, dir)
 	// Updates of 80000 episodes take about a second here: both signals land
 	// inside the second update.
-	cmd := exec.Command(bin, "-batch", "80000", "-updates", "50", "-eval-every", "1", "-eval-batch", "10", "-stop-at", "0", "-threads", "1")
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	require.NoError(t, cmd.Start())
-	sc := bufio.NewScanner(stdout)
+	cmd, sc, stderr := start(t, bin, "-batch", "80000", "-updates", "50", "-eval-every", "1", "-eval-batch", "10", "-stop-at", "0", "-threads", "1")
 	for sc.Scan() && !strings.HasPrefix(sc.Text(), "ep=") {
 	}
 	go func() {
@@ -166,11 +148,33 @@ func TestSecondSignalQuitsAtOnce(t *testing.T) {
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
 	time.Sleep(20 * time.Millisecond)
 	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
-	start := time.Now()
-	err = cmd.Wait()
+	begun := time.Now()
+	err := cmd.Wait()
 	var exitErr *exec.ExitError
 	require.ErrorAs(t, err, &exitErr)
 	require.Equal(t, 130, exitErr.ExitCode(), stderr.String())
 	require.Contains(t, stderr.String(), "again: quitting now")
-	require.Less(t, time.Since(start), 2*time.Second)
+	require.Less(t, time.Since(begun), 2*time.Second)
+}
+
+// buildBinary builds the command into dir (signal tests need a process of
+// their own).
+func buildBinary(t *testing.T, dir string) string {
+	bin := filepath.Join(dir, "simdrl")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Stderr = os.Stderr
+	require.NoError(t, build.Run())
+	return bin
+}
+
+// start runs the binary with args, its stdout read line by line through the
+// returned scanner and its stderr collected.
+func start(t *testing.T, bin string, args ...string) (*exec.Cmd, *bufio.Scanner, *bytes.Buffer) {
+	cmd := exec.Command(bin, args...)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	stderr := &bytes.Buffer{}
+	cmd.Stderr = stderr
+	require.NoError(t, cmd.Start())
+	return cmd, bufio.NewScanner(stdout), stderr
 }

@@ -83,7 +83,7 @@ func TestSingleAndDoubleDashAgree(t *testing.T) {
 	require.True(t, fa.quiet)
 	// A negative value after a flag is a value, not a flag.
 	_, err = parseFlags([]string{"-entropy-coef", "-0.5"}, &buf)
-	require.ErrorContains(t, err, "-entropy-coef must be ≥ 0")
+	require.ErrorContains(t, err, "-entropy-coef must be in [0, 1000], got -0.5")
 }
 
 func TestExplicitFlagOverridesRecipe(t *testing.T) {
