@@ -13,6 +13,8 @@ func TestDefaultLevels(t *testing.T) {
 	for i, c := range documentedShortest {
 		require.Equal(t, c.expr, ls[i].Expr.String())
 		require.Len(t, ls[i].Shortest, c.length)
+		// The package doc's table spells the same programs.
+		require.Equal(t, c.program, strings.NewReplacer("[", "", "]", "").Replace(ProgramString(ls[i].Shortest)))
 		require.Equal(t, c.length+BudgetSlack, ls[i].Budget, "the default budget is the shortest length plus 2")
 	}
 	require.Equal(t, []int{2, 3, 4, 4, 5, 6}, []int{ls[0].Vars(), ls[1].Vars(), ls[2].Vars(), ls[3].Vars(), ls[4].Vars(), ls[5].Vars()})

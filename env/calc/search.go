@@ -69,7 +69,7 @@ type searcher struct {
 
 const (
 	stateWords  = 2 * NumProbes
-	blockStates = 1 << 12
+	blockStates = 1 << 10
 	hashProbes  = 16 // the hash reads this many probes; equality reads them all
 )
 
@@ -284,7 +284,7 @@ func (s *searcher) accept(prog []int32) bool {
 	return true
 }
 
-// Computes reports whether the program's first ANS yields e on every digit
+// Computes reports whether the program's first ANS (within MaxBudget tokens) yields e on every digit
 // tuple (or, when there are more than verifyAllUpTo, on verifySamples tuples
 // drawn from a fixed stream).
 func Computes(e *Expr, prog []int32) bool {
@@ -309,10 +309,11 @@ func Computes(e *Expr, prog []int32) bool {
 	return true
 }
 
-// answer runs prog on the digits and returns v at the first ANS.
+// answer runs prog on the digits and returns v at the first ANS within
+// MaxBudget tokens (beyond them int64 could overflow).
 func answer(prog []int32, digits *[MaxVars]int32, n int32) (int64, bool) {
 	var m Machine
-	for _, tok := range prog {
+	for _, tok := range prog[:min(len(prog), MaxBudget)] {
 		op := OpOf(tok)
 		if op.Kind == KindAnswer {
 			return m.V, true

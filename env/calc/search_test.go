@@ -9,15 +9,16 @@ import (
 
 // The default curriculum with the lengths its README and package doc document.
 var documentedShortest = []struct {
-	expr   string
-	length int
+	expr    string
+	length  int
+	program string
 }{
-	{"a*b", 3},
-	{"a*b+c", 4},
-	{"(a*b+c)-d", 5},
-	{"a*b+c*d", 7},
-	{"(a*b+c)-(d*e)", 8},
-	{"a*b+c*d-e*f", 11},
+	{"a*b", 3, "LOAD MUL ANS"},
+	{"a*b+c", 4, "LOAD MUL ADD ANS"},
+	{"(a*b+c)-d", 5, "LOAD MUL ADD SUB ANS"},
+	{"a*b+c*d", 7, "LOAD MUL STO LOAD MUL M+V ANS"},
+	{"(a*b+c)-(d*e)", 8, "LOAD MUL ADD STO LOAD MUL M-V ANS"},
+	{"a*b+c*d-e*f", 11, "LOAD MUL STO LOAD MUL M+V STO LOAD MUL M-V ANS"},
 }
 
 var memoryTools = []int32{STO, MADD, MSUB}
