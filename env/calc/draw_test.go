@@ -121,3 +121,26 @@ func TestInstanceContext(t *testing.T) {
 	require.Equal(t, []int64{12, 17}, in.Inner[:in.NInner])
 	require.Zero(t, in.Digits[4], "digits beyond the level's are not kept")
 }
+
+// When rejection runs out of tries, Draw walks to the next tuple of the part.
+// On a split of "a" that holds out a single tuple of 10, an evaluation draw
+// exhausts its 64 tries with probability 0.9^64 ≈ 0.12 %, about 24 times in
+// 20 000 draws; every draw must still be that tuple.
+func TestDrawFallsBackToTheOnlyTuple(t *testing.T) {
+	ls := Levels{{Expr: mustExpr(t, "a"), Budget: 3}}
+	for ls[0].salt = 0; ; ls[0].salt++ {
+		if _, held := ls[0].splitCounts(); held == 1 {
+			break
+		}
+	}
+	var only [MaxVars]int32
+	for idx := uint64(0); idx < 10; idx++ {
+		if isHeldOut(ls[0].salt, idx) {
+			tupleDigits(idx, 1, &only)
+		}
+	}
+	for ep := uint32(0); ep < 20000; ep++ {
+		require.Equal(t, only, ls.Draw(rng.NewKey(2), 0, ep, rng.PurposeEval, 0, true).Digits)
+		require.NotEqual(t, only, ls.Draw(rng.NewKey(2), 0, ep, rng.PurposeTask, 0, false).Digits)
+	}
+}

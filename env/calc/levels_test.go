@@ -72,3 +72,13 @@ func TestSplitMustHaveBothParts(t *testing.T) {
 	lv.salt = exprSalt("a")
 	require.NoError(t, lv.checkSplit())
 }
+
+// BenchmarkParseDefaultLevels is the parse-time cost of the default curriculum
+// (six searches and verifications).
+func BenchmarkParseDefaultLevels(b *testing.B) {
+	for b.Loop() {
+		if _, err := ParseLevels(DefaultLevelsSpec); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
