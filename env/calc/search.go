@@ -38,7 +38,10 @@ func (r SearchResult) Found() bool { return r.Program != nil }
 // on, so each state vector is expanded once (compared whole, not by hash).
 // A program whose v equals e on every probe is then verified on every digit
 // tuple (or verifySamples of them when there are more than verifyAllUpTo);
-// one that fails is counted in Rejected and the search goes on.
+// one that fails is counted in Rejected and the search goes on. The answer
+// is exact when Rejected is 0: a program that the probe-level merging could
+// hide has a stand-in, equal on every probe, which the search reaches at the
+// same length and would have rejected.
 //
 // One sound pruning keeps it fast: if e depends on digit k (some probe
 // changes e when only digit k changes), a program must consume operands up to
