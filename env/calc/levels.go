@@ -3,6 +3,7 @@ package calc
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -56,9 +57,9 @@ var defaultLevels = sync.OnceValue(func() Levels {
 	return ls
 })
 
-// DefaultLevels returns the default curriculum (parsed and searched once per
-// process; the caller must not modify it).
-func DefaultLevels() Levels { return defaultLevels() }
+// DefaultLevels returns the default curriculum, parsed and searched once per
+// process (the levels share their Expr and Shortest, which are read-only).
+func DefaultLevels() Levels { return slices.Clone(defaultLevels()) }
 
 // ParseLevels reads a comma-separated list of levels, each an expression with
 // an optional budget, "expr" or "expr:budget" (e.g. "a*b, a*b+c*d:9"). Every
