@@ -1,0 +1,100 @@
+package calc
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// Outcome is what running a program on an instance gives.
+type Outcome struct {
+	Reward    float64 // 1[Correct] + partialCredit × InnerHeld / NInner
+	Correct   bool    // the first ANS answered the target
+	Answered  bool    // an ANS came within the budget
+	Answer    int64   // v at the first ANS (0 if none)
+	Steps     int32   // tokens consumed, ANS included
+	InnerHeld int32   // inner values v held after some token before the first ANS
+}
+
+// TraceStep is the machine after one token, for explanations.
+type TraceStep struct {
+	Token   int32
+	Operand int32 // the context digit the token consumed, or -1
+	Machine Machine
+}
+
+// Name is the token's name, as in TokenName.
+func (t TraceStep) Name() string { return TokenName(t.Token) }
+
+func (t TraceStep) String() string {
+	s := fmt.Sprintf("%-6s v=%d m=%d", t.Name(), t.Machine.V, t.Machine.M)
+	if t.Operand >= 0 {
+		s += fmt.Sprintf(" (operand %c=%d)", 'a'+t.Machine.P-1, t.Operand)
+	}
+	return s
+}
+
+// Run executes at most instance.Budget tokens of the program, stopping at the
+// first ANS, and scores it:
+//
+//	Reward = 1[answer == target] + partialCredit × held / NInner
+//
+// where held counts the expression's inner subexpressions (every operator
+// node except the whole expression: a·b and c·d in a·b+c·d) whose value v
+// held after some token before the first ANS (or before the budget ran out,
+// with no ANS); each subexpression counts once, and two with equal values
+// are both credited by one. A level without inner subexpressions (a·b) gives
+// no partial credit. The reward is computed in float64 in exactly that order,
+// base + partialCredit*(float64(held)/float64(NInner)), so a twin can match
+// its bits. Tokens outside the vocabulary do nothing. It allocates nothing.
+func Run(in Instance, program []int32, partialCredit float64) Outcome {
+	return run(&in, program, partialCredit, nil)
+}
+
+// Trace is Run that also appends one TraceStep per consumed token to dst.
+func Trace(in Instance, program []int32, partialCredit float64, dst []TraceStep) (Outcome, []TraceStep) {
+	o := run(&in, program, partialCredit, &dst)
+	return o, dst
+}
+
+func run(in *Instance, program []int32, partialCredit float64, trace *[]TraceStep) Outcome {
+	var m Machine
+	var o Outcome
+	held := uint32(0) // bit j: v has held Inner[j]
+	for _, tok := range program {
+		if o.Steps >= in.Budget {
+			break
+		}
+		o.Steps++
+		op := OpOf(tok)
+		if op.Kind == KindAnswer {
+			o.Answered, o.Answer = true, m.V
+			o.Correct = m.V == in.Target
+			if trace != nil {
+				*trace = append(*trace, TraceStep{Token: tok, Operand: -1, Machine: m})
+			}
+			break
+		}
+		p := m.P
+		m.Apply(op, &in.Digits, in.Vars)
+		for j := int32(0); j < in.NInner; j++ {
+			if m.V == in.Inner[j] {
+				held |= 1 << j
+			}
+		}
+		if trace != nil {
+			operand := int32(-1)
+			if m.P != p {
+				operand = in.Digits[p]
+			}
+			*trace = append(*trace, TraceStep{Token: tok, Operand: operand, Machine: m})
+		}
+	}
+	o.InnerHeld = int32(bits.OnesCount32(held))
+	if o.Correct {
+		o.Reward = 1
+	}
+	if in.NInner > 0 {
+		o.Reward += partialCredit * (float64(o.InnerHeld) / float64(in.NInner))
+	}
+	return o
+}
