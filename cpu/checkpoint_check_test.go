@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"encoding/json"
+	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/trainer"
 	"math"
 	"slices"
@@ -80,7 +81,7 @@ func TestNonFiniteValuesAreRefused(t *testing.T) {
 
 			l := tr.layout
 			params, m, vv := make([]float32, l.Size), make([]float32, l.Size), make([]float32, l.Size)
-			cur := trainer.NewCurriculum(cfg)
+			cur := trainer.NewCurriculum(cfg, env.NumStages)
 			_, _, err = trainer.RestoreCheckpoint(bad, l, params, m, vv, cur)
 			require.EqualError(t, err, want)
 			for _, buf := range [][]float32{params, m, vv} {

@@ -1,10 +1,10 @@
 package cpu
 
 import (
-	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/kernels"
 	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
 
@@ -13,6 +13,7 @@ import (
 // Close to stop the workers.
 type Engine struct {
 	cfg    trainer.Config
+	task   task.Task
 	layout *gru.Layout
 	model  *model // the parameters and their derived state; set only through model.set
 	grad   []float32
@@ -39,12 +40,16 @@ func New(cfg trainer.Config) (*Engine, error) {
 	if err := checkMemory(cfg); err != nil {
 		return nil, err
 	}
-	l, err := trainer.NewLayout(cfg)
+	t, err := cfg.OpenTask()
+	if err != nil {
+		return nil, err
+	}
+	l, err := trainer.NewLayout(cfg, t)
 	if err != nil {
 		return nil, err
 	}
 	e := &Engine{
-		cfg: cfg, layout: l,
+		cfg: cfg, task: t, layout: l,
 		model: newModel(l),
 		grad:  make([]float32, l.Size),
 		table: gru.NewTableGradient(l),
@@ -59,7 +64,7 @@ func New(cfg trainer.Config) (*Engine, error) {
 	}
 	e.pool = newPool(workers, chunkSize(cfg), largestPass(cfg))
 	e.train.e, e.eval.e = e, e
-	e.cur = trainer.NewCurriculum(cfg)
+	e.cur = trainer.NewCurriculum(cfg, len(t.Levels()))
 	_ = e.model.set(func(p []float32) error { l.Init(p, cfg.Seed); return nil })
 	return e, nil
 }
@@ -72,6 +77,9 @@ func (e *Engine) Backend() string { return kernels.Backend() }
 
 // Describe adds nothing for the CPU.
 func (e *Engine) Describe() string { return "" }
+
+// Task is the task the engine trains on.
+func (e *Engine) Task() task.Task { return e.task }
 
 // Config is the engine's configuration.
 func (e *Engine) Config() trainer.Config { return e.cfg }
@@ -136,13 +144,13 @@ func (j *trainJob) work(w *worker, r *result) {
 		if stage < 0 {
 			stage = e.cur.DrawStage(e.key, uint32(j.update), uint32(first+b))
 		}
-		w.tasks[b] = env.DrawTask(e.key, uint32(j.update), uint32(first+b), rng.PurposeTask, stage)
-		w.setContext(b, w.tasks[b])
+		w.tasks[b] = e.task.Draw(e.key, uint32(j.update), uint32(first+b), rng.PurposeTask, stage, task.Training)
+		w.setContext(b, &w.tasks[b])
 	}
 	w.ws.Forward(e.model.params, e.model.derived, gru.Sample, gru.Stream{Key: e.key, Round: uint32(j.update), FirstEpisode: uint32(first)})
 	r.rsum = 0
 	for b := 0; b < n; b++ {
-		o := env.Run(w.tasks[b], w.episodeProgram(b))
+		o := e.task.Score(&w.tasks[b], w.episodeProgram(b))
 		w.rewards[b] = float32(o.Reward)
 		r.rsum += float64(w.rewards[b])
 		r.solved[b] = o.Correct
@@ -151,7 +159,7 @@ func (j *trainJob) work(w *worker, r *result) {
 	r.table.Clear()
 	// loss weights depend only on this chunk; the loss terms are merged in order.
 	if e.cfg.Baseline == "step" {
-		r.loss = stepLoss(w.ws, w.rewards[:n], j.batch, e.cfg.ValueCoef, j.entropyCoef, e.cfg.MaskAfterAnswer)
+		r.loss = stepLoss(w.ws, w.rewards[:n], j.batch, e.cfg.ValueCoef, j.entropyCoef, e.cfg.MaskAfterAnswer, e.task.Answer())
 	} else {
 		r.loss = sumLoss(w.ws, w.rewards[:n], j.batch, e.cfg.ValueCoef, j.entropyCoef)
 	}

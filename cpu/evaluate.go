@@ -1,32 +1,32 @@
 package cpu
 
 import (
-	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
 
 // evaluate plays episodes greedy episodes of stage on tasks drawn from round
 // of the evaluation stream, in parallel chunks. It changes nothing in the
 // model.
-func (e *Engine) evaluate(stage, episodes int, round uint32) trainer.EvalResult {
+func (e *Engine) evaluate(stage, episodes int, round uint32, split task.Split) trainer.EvalResult {
 	res := trainer.EvalResult{Stage: stage, Episodes: episodes}
 	if episodes <= 0 {
 		return res
 	}
 	j := &e.eval
-	*j = evalJob{e: e, stage: stage, round: round}
+	*j = evalJob{e: e, stage: stage, round: round, split: split}
 	e.pool.run(j, episodes)
 	res.MeanReward = j.rewardSum / float64(episodes)
 	res.SolveRate = float64(j.solved) / float64(episodes)
 	return res
 }
 
-// EvaluateAll evaluates every stage on the same round (trainer.Engine).
-func (e *Engine) EvaluateAll(episodes int, round uint32) ([]trainer.EvalResult, error) {
-	out := make([]trainer.EvalResult, trainer.Stages())
+// EvaluateAll evaluates every level on the same round (trainer.Engine).
+func (e *Engine) EvaluateAll(episodes int, round uint32, split task.Split) ([]trainer.EvalResult, error) {
+	out := make([]trainer.EvalResult, len(e.task.Levels()))
 	for s := range out {
-		out[s] = e.evaluate(s, episodes, round)
+		out[s] = e.evaluate(s, episodes, round, split)
 	}
 	return out, nil
 }
@@ -36,6 +36,7 @@ type evalJob struct {
 	e         *Engine
 	stage     int
 	round     uint32
+	split     task.Split
 	rewardSum float64
 	solved    int
 }
@@ -44,13 +45,13 @@ func (j *evalJob) work(w *worker, r *result) {
 	e, first, n := j.e, r.first, r.n
 	w.ws.Reset(n)
 	for b := 0; b < n; b++ {
-		w.tasks[b] = env.DrawTask(e.key, j.round, uint32(first+b), trainer.EvalPurpose(j.stage), j.stage)
-		w.setContext(b, w.tasks[b])
+		w.tasks[b] = e.task.Draw(e.key, j.round, uint32(first+b), trainer.EvalPurpose(j.stage), j.stage, j.split)
+		w.setContext(b, &w.tasks[b])
 	}
 	w.ws.Forward(e.model.params, e.model.derived, gru.Greedy, gru.Stream{})
 	r.rsum = 0
 	for b := 0; b < n; b++ {
-		o := env.Run(w.tasks[b], w.episodeProgram(b))
+		o := e.task.Score(&w.tasks[b], w.episodeProgram(b))
 		r.rsum += o.Reward
 		r.solved[b] = o.Correct
 	}

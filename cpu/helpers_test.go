@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/checkpoint"
-	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -43,7 +43,7 @@ func snapshot(t testing.TB, e *Engine) *checkpoint.File {
 	return f
 }
 
-func programs(t testing.TB, e *Engine, tasks []env.Task) []int32 {
+func programs(t testing.TB, e *Engine, tasks []task.Instance) []int32 {
 	p, err := e.GreedyPrograms(tasks)
 	require.NoError(t, err)
 	return p

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 	"testing"
 
@@ -12,11 +13,11 @@ import (
 
 // FixedTasks are episodes of every stage drawn from a key of their own, so
 // models initialised from any -seed are compared on the same tasks.
-func fixedTasks(n int) []env.Task {
+func fixedTasks(n int) []task.Instance {
 	key := rng.NewKey(0x5eed_cafe)
-	tasks := make([]env.Task, n)
+	tasks := make([]task.Instance, n)
 	for i := range tasks {
-		tasks[i] = env.DrawTask(key, 1, uint32(i), rng.PurposeTask, i%env.NumStages)
+		tasks[i] = task.FromEnv(env.DrawTask(key, 1, uint32(i), rng.PurposeTask, i%env.NumStages))
 	}
 	return tasks
 }

@@ -1,7 +1,6 @@
 package cpu
 
 import (
-	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/trainer"
 )
@@ -50,11 +49,11 @@ func sumLoss(w *gru.Workspace, rewards []float32, batch int, valueCoef, entropyC
 	return out
 }
 
-// answerStep is the step of episode b's first ANS, or T−1 when it never answers:
-// the tokens after it change nothing in the environment.
-func answerStep(w *gru.Workspace, b int) int {
+// answerStep is the step of episode b's first answer token, or T−1 when it
+// never answers: the tokens after it change nothing in the environment.
+func answerStep(w *gru.Workspace, b int, answer int32) int {
 	for t := 0; t < w.T; t++ {
-		if w.Action(b, t) == env.ANS {
+		if w.Action(b, t) == answer {
 			return t
 		}
 	}
@@ -69,15 +68,15 @@ func answerStep(w *gru.Workspace, b int) int {
 //	value =  (1/B) Σ_b Σ_t m_t · (v_t − R)²
 //	ent   = −(1/(B·T)) Σ_b Σ_t m_t · entropy_t
 //
-// with m_t = 0 after the first ANS when mask is set, else 1.
-func stepLoss(w *gru.Workspace, rewards []float32, batch int, valueCoef, entropyCoef float64, mask bool) trainer.LossTerms {
+// with m_t = 0 after the first answer token when mask is set, else 1.
+func stepLoss(w *gru.Workspace, rewards []float32, batch int, valueCoef, entropyCoef float64, mask bool, answer int32) trainer.LossTerms {
 	n, T := w.Rows(), w.T
 	B := float64(batch)
 	var out trainer.LossTerms
 	for b := 0; b < n; b++ {
 		last := T - 1
 		if mask {
-			last = answerStep(w, b)
+			last = answerStep(w, b, answer)
 		}
 		R := float64(rewards[b])
 		for t := 0; t < T; t++ {

@@ -1,8 +1,10 @@
 package cpu
 
 import (
-	"github.com/simdrl/simdrl/env"
+	"unsafe"
+
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
 
@@ -25,19 +27,25 @@ func workerCount(c trainer.Config) int {
 // and its derived tables, the gradient, Adam's moments, and per worker a
 // chunk workspace and two chunk results. It reports which knob dominates.
 func Memory(c trainer.Config) (bytes float64, knob string) {
-	V, S, d := float64(env.Vocab), float64(trainer.Stages()), float64(c.Hidden)
+	V, S, d := 19.0, 8.0, float64(c.Hidden) // the largest task's vocabulary and levels, when its own cannot be read
+	t, err := c.OpenTask()
+	if err == nil {
+		V, S = float64(t.Vocab()), float64(len(t.Levels()))
+	}
 	size := V*d + S*d + 2*3*d*d + 2*3*d + V*d + V + d + 1 // the state_dict
 	table := V * 3 * d
 	derived := table + (V+1)*d + V + 1
 	model := 4 * (4*size + table + derived) // params, grad, m, v; dTable; derived
 	chunk, workers := chunkSize(c), float64(workerCount(c))
-	c.Hidden = max(1, min(c.Hidden, 4096))
-	l, err := trainer.NewLayout(c)
 	ws := 0.0
 	if err == nil {
-		ws = gru.WorkspaceBytes(l, chunk, max(1, c.Steps))
+		if l, err := trainer.NewLayout(trainer.Config{Hidden: max(1, min(c.Hidden, 4096))}, t); err == nil {
+			ws = gru.WorkspaceBytes(l, chunk, max(1, c.Steps))
+		}
 	}
 	results := 2 * (4*(size+table) + float64(chunk))
+	// the worker's own: a chunk of instances and rewards, one program
+	ws += float64(chunk)*(float64(unsafe.Sizeof(task.Instance{}))+4) + 4*float64(max(1, c.Steps))
 	pool := 8 * float64((largestPass(c)+chunk-1)/chunk)
 	bytes = model + workers*(ws+results) + pool
 	bytes += 0.03*bytes + 256<<10 // the allocator rounds large buffers up to whole pages

@@ -9,12 +9,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// heapInUse is the live heap after a full collection.
-func heapInUse() float64 {
-	runtime.GC()
+// allocated is the bytes allocated so far by the process, freed or not: the
+// difference over a call is what the call allocated, whatever the collector
+// frees meanwhile (the live heap moves with garbage of earlier tests).
+func allocated() float64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return float64(ms.HeapAlloc)
+	return float64(ms.TotalAlloc)
 }
 
 // TestCPUMemoryEstimate: what New allocates stays within CPUMemory's
@@ -30,10 +31,10 @@ func TestCPUMemoryEstimate(t *testing.T) {
 		cfg := trainer.DefaultRecipe()
 		cfg.Hidden, cfg.Batch, cfg.Chunk, cfg.Threads, cfg.FinalEpisodes, cfg.EvalBatch = c.hidden, c.batch, c.chunk, c.threads, c.final, 10
 		est, _ := Memory(cfg)
-		before := heapInUse()
+		before := allocated()
 		tr, err := New(cfg)
 		require.NoError(t, err)
-		used := heapInUse() - before
+		used := allocated() - before
 		tr.Close()
 		t.Logf("%+v: allocated %.2f MiB, estimated %.2f MiB", c, used/(1<<20), est/(1<<20))
 		require.LessOrEqualf(t, used, est, "%+v", c)
@@ -53,12 +54,12 @@ func TestMemoryRefusedBeforeAllocation(t *testing.T) {
 	}{{96, 1 << 20, 1 << 20, 1, "chunk"}, {1024, 192, 96, 1, "hidden"}, {512, 4096, 8, 64, "threads"}} {
 		cfg := trainer.DefaultRecipe()
 		cfg.Hidden, cfg.Batch, cfg.Chunk, cfg.Threads = c.hidden, c.batch, c.chunk, c.threads
-		before := heapInUse()
+		before := allocated()
 		_, err := New(cfg)
 		var re *trainer.ResourceError
 		require.Truef(t, errors.As(err, &re), "%+v: %v", c, err)
 		require.Equal(t, c.knob, re.Knob)
-		require.Less(t, heapInUse()-before, float64(1<<20), "refused after allocating")
+		require.Less(t, allocated()-before, float64(1<<20), "refused after allocating")
 	}
 	cfg := trainer.DefaultRecipe()
 	tr, err := New(cfg)

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"bytes"
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 	"runtime"
 	"testing"
@@ -42,7 +43,7 @@ func TestParallelUpdateAllocatesNothing(t *testing.T) {
 	_, err = tr.Update()
 	require.NoError(t, err)
 	require.Zero(t, testing.AllocsPerRun(3, func() { _, _ = tr.Update() }), "the parallel update allocates")
-	require.Zero(t, testing.AllocsPerRun(3, func() { tr.evaluate(2, 50, 9) }), "parallel evaluation allocates")
+	require.Zero(t, testing.AllocsPerRun(3, func() { tr.evaluate(2, 50, 9, task.HeldOut) }), "parallel evaluation allocates")
 }
 
 func TestCloseLeavesNoGoroutines(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
 
@@ -13,7 +13,7 @@ import (
 // tasks and rewards) and a few result buffers. A worker processes whole chunks.
 type worker struct {
 	ws      *gru.Workspace
-	tasks   []env.Task
+	tasks   []task.Instance
 	rewards []float32
 	program []int32
 	ctx     [gru.MaxContext]int32
@@ -41,16 +41,16 @@ func newWorker(l *gru.Layout, chunk, steps int) (*worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &worker{ws: ws, tasks: make([]env.Task, chunk), rewards: make([]float32, chunk), program: make([]int32, steps)}
+	w := &worker{ws: ws, tasks: make([]task.Instance, chunk), rewards: make([]float32, chunk), program: make([]int32, steps)}
 	for i := range w.results {
 		w.results[i] = &result{grad: make([]float32, l.Size), table: gru.NewTableGradient(l), solved: make([]bool, chunk)}
 	}
 	return w, nil
 }
 
-func (w *worker) setContext(b int, task env.Task) {
-	k := task.Context(w.ctx[:])
-	w.ws.SetContext(b, task.Stage, w.ctx[:k])
+func (w *worker) setContext(b int, in *task.Instance) {
+	k := in.Context(w.ctx[:])
+	w.ws.SetContext(b, int(in.Level), w.ctx[:k])
 }
 
 // episodeProgram gathers episode b's actions (stored step-major) in order.
@@ -79,8 +79,9 @@ type pool struct {
 	workers []*worker
 	chunk   int
 
-	start chan struct{} // one token per worker per pass
-	done  sync.WaitGroup
+	start  chan struct{} // one token per worker per pass
+	done   sync.WaitGroup
+	exited sync.WaitGroup // the goroutines, until close
 
 	// the current pass
 	j      job
@@ -99,6 +100,7 @@ func newPool(workers []*worker, chunk, maxEpisodes int) *pool {
 	p := &pool{workers: workers, chunk: chunk, start: make(chan struct{})}
 	p.ready = make([]*result, (maxEpisodes+chunk-1)/chunk)
 	p.freed.L = &p.mu
+	p.exited.Add(len(workers))
 	for _, w := range workers {
 		go p.loop(w)
 	}
@@ -106,6 +108,7 @@ func newPool(workers []*worker, chunk, maxEpisodes int) *pool {
 }
 
 func (p *pool) loop(w *worker) {
+	defer p.exited.Done()
 	for range p.start {
 		for {
 			r := p.acquire(w)
@@ -176,10 +179,12 @@ func (p *pool) run(j job, episodes int) {
 	p.j = nil
 }
 
-// close stops the goroutines; the pool cannot be used afterwards.
+// close stops the goroutines and waits for them to end, so that nothing of
+// the pool is alive afterwards; the pool cannot be used again.
 func (p *pool) close() {
 	if !p.stopped {
 		p.stopped = true
 		close(p.start)
+		p.exited.Wait()
 	}
 }

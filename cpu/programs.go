@@ -1,13 +1,13 @@
 package cpu
 
 import (
-	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/task"
 )
 
-// GreedyPrograms plays the given tasks greedily and returns their programs,
-// len(tasks)×Steps tokens, episode-major (trainer.Engine).
-func (e *Engine) GreedyPrograms(tasks []env.Task) ([]int32, error) {
+// GreedyPrograms plays the given instances greedily and returns their
+// programs, len(tasks)×Steps tokens, episode-major (trainer.Engine).
+func (e *Engine) GreedyPrograms(tasks []task.Instance) ([]int32, error) {
 	T := e.cfg.Steps
 	out := make([]int32, len(tasks)*T)
 	w := e.pool.workers[0] // the pool is idle between updates
@@ -15,7 +15,7 @@ func (e *Engine) GreedyPrograms(tasks []env.Task) ([]int32, error) {
 		n := min(w.ws.Cap, len(tasks)-first)
 		w.ws.Reset(n)
 		for b := 0; b < n; b++ {
-			w.setContext(b, tasks[first+b])
+			w.setContext(b, &tasks[first+b])
 		}
 		w.ws.Forward(e.model.params, e.model.derived, gru.Greedy, gru.Stream{})
 		for b := 0; b < n; b++ {

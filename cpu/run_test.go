@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"bytes"
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 	"math"
 	"testing"
@@ -46,7 +47,7 @@ func TestUpdateAllocatesNothing(t *testing.T) {
 		require.NoError(t, err)
 	})
 	require.Zero(t, allocs, "the steady-state update allocates")
-	require.Zero(t, testing.AllocsPerRun(3, func() { tr.evaluate(1, 30, 7) }), "evaluation allocates")
+	require.Zero(t, testing.AllocsPerRun(3, func() { tr.evaluate(1, 30, 7, task.HeldOut) }), "evaluation allocates")
 }
 
 // A non-finite loss stops training with an error naming the update, leaves

@@ -4,6 +4,7 @@ package gpu
 
 import (
 	"fmt"
+	"github.com/simdrl/simdrl/env"
 	"sort"
 	"testing"
 	"time"
@@ -26,7 +27,7 @@ func BenchmarkGPUUpdate(b *testing.B) {
 			cfg := trainer.ReferenceRecipe()
 			cfg.Batch, cfg.Updates, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain = B, 1<<30, 1, 0, 0
 			e := testEngine(b, d, cfg, nil)
-			cur := trainer.NewCurriculum(cfg)
+			cur := trainer.NewCurriculum(cfg, env.NumStages)
 			u := 0
 			step := func() {
 				u++

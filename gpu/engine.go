@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
 
@@ -411,16 +411,14 @@ func (e *engine) greedyRollout(s rolloutSpec) ([]int32, error) {
 
 // greedyPrograms plays the given tasks greedily, at most maxN a launch, and
 // returns their actions, episode-major.
-func (e *engine) greedyPrograms(tasks []env.Task) ([]int32, error) {
+func (e *engine) greedyPrograms(tasks []task.Instance) ([]int32, error) {
 	out := make([]int32, 0, len(tasks)*e.T)
 	packed := make([]int32, 6*min(len(tasks), e.maxN))
 	for first := 0; first < len(tasks); first += e.maxN {
 		part := tasks[first:min(first+e.maxN, len(tasks))]
-		for i, task := range part {
-			packed[6*i] = int32(task.Stage)
-			for k, dgt := range task.Digits {
-				packed[6*i+1+k] = int32(dgt)
-			}
+		for i, in := range part {
+			packed[6*i] = in.Level
+			copy(packed[6*i+1:6*i+6], in.Digits[:5])
 		}
 		if err := upload(e.tasks, packed[:6*len(part)]); err != nil {
 			return nil, err
@@ -435,14 +433,16 @@ func (e *engine) greedyPrograms(tasks []env.Task) ([]int32, error) {
 }
 
 // explain is Trainer.Explain with the GPU's greedy actions.
-func (e *engine) explain(stage, count int) ([]trainer.Explanation, error) {
+func (e *engine) explain(stage, count int) ([]task.Explanation, error) {
 	acts, err := e.greedyActions(stage, count, trainer.ExplainRound)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]trainer.Explanation, count)
+	t := task.Seed()
+	out := make([]task.Explanation, count)
 	for i := range out {
-		out[i] = trainer.NewExplanation(trainer.ExplainTask(e.key, stage, i), acts[i*e.T:(i+1)*e.T])
+		in := trainer.ExplainInstance(t, e.key, stage, i)
+		out[i] = t.Explain(&in, acts[i*e.T:(i+1)*e.T])
 	}
 	return out, nil
 }

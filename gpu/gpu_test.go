@@ -3,6 +3,7 @@
 package gpu
 
 import (
+	"github.com/simdrl/simdrl/task"
 	"math"
 	"os"
 	"testing"
@@ -340,7 +341,7 @@ func TestGPUTrainingMatchesCPU(t *testing.T) {
 		require.NoError(t, err)
 		defer host.Close()
 		e := testEngine(t, d, cfg, nil)
-		cur := trainer.NewCurriculum(cfg)
+		cur := trainer.NewCurriculum(cfg, env.NumStages)
 		for u := 1; u <= cfg.Updates; u++ {
 			want, err := host.Update()
 			require.NoError(t, err)
@@ -396,7 +397,11 @@ func TestGPUShapesMatchCPU(t *testing.T) {
 		require.NoError(t, err)
 		e := testEngine(t, d, cfg, nil)
 		var got trainer.UpdateStats
-		require.NoError(t, d.do(func() error { var err error; got, err = e.update(1, trainer.NewCurriculum(cfg)); return err }))
+		require.NoError(t, d.do(func() error {
+			var err error
+			got, err = e.update(1, trainer.NewCurriculum(cfg, env.NumStages))
+			return err
+		}))
 		params := make([]float32, e.l.Size)
 		require.NoError(t, d.do(func() error { return e.getParams(params) }))
 		want64 := make([]float64, len(host.Params()))
@@ -504,9 +509,9 @@ func TestGPULoadActsAsSaved(t *testing.T) {
 		require.NoError(t, err)
 	}
 	key := rng.NewKey(0x5eed_cafe)
-	tasks := make([]env.Task, 300)
+	tasks := make([]task.Instance, 300)
 	for i := range tasks {
-		tasks[i] = env.DrawTask(key, 1, uint32(i), rng.PurposeTask, i%env.NumStages)
+		tasks[i] = task.FromEnv(env.DrawTask(key, 1, uint32(i), rng.PurposeTask, i%env.NumStages))
 	}
 	want, err := saver.GreedyPrograms(tasks)
 	require.NoError(t, err)

@@ -3,8 +3,10 @@
 package gpu
 
 import (
+	"fmt"
+
 	"github.com/simdrl/simdrl/checkpoint"
-	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
 
@@ -12,6 +14,7 @@ import (
 // host-side curriculum. Every call runs on the device's own goroutine.
 type Engine struct {
 	cfg     trainer.Config
+	task    task.Task
 	d       *Device
 	e       *engine
 	cur     *trainer.Curriculum
@@ -35,7 +38,14 @@ func NewEngine(cfg trainer.Config) (*Engine, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	l, err := trainer.NewLayout(cfg)
+	t, err := cfg.OpenTask()
+	if err != nil {
+		return nil, err
+	}
+	if t.Name() != "seed" {
+		return nil, fmt.Errorf("gpu: the CUDA kernels run the seed task only, not %s", t.Name())
+	}
+	l, err := trainer.NewLayout(cfg, t)
 	if err != nil {
 		return nil, err
 	}
@@ -43,7 +53,7 @@ func NewEngine(cfg trainer.Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Engine{cfg: cfg, d: d, cur: trainer.NewCurriculum(cfg), params: make([]float32, l.Size)}
+	g := &Engine{cfg: cfg, task: t, d: d, cur: trainer.NewCurriculum(cfg, len(t.Levels())), params: make([]float32, l.Size)}
 	l.Init(g.params, cfg.Seed) // the CPU's initial parameters, bit for bit
 	if err := d.do(func() error {
 		var err error
@@ -60,6 +70,7 @@ func NewEngine(cfg trainer.Config) (*Engine, error) {
 
 func (g *Engine) Config() trainer.Config          { return g.cfg }
 func (g *Engine) Backend() string                 { return "cuda" }
+func (g *Engine) Task() task.Task                 { return g.task }
 func (g *Engine) Describe() string                { return g.d.Describe() }
 func (g *Engine) Curriculum() *trainer.Curriculum { return g.cur }
 func (g *Engine) Updates() int                    { return g.updates }
@@ -76,8 +87,10 @@ func (g *Engine) Update() (st trainer.UpdateStats, err error) {
 	return st, err
 }
 
-func (g *Engine) EvaluateAll(n int, round uint32) (ev []trainer.EvalResult, err error) {
-	ev = make([]trainer.EvalResult, trainer.Stages())
+// EvaluateAll evaluates every level; the seed task holds nothing out, so
+// both splits are the same draws.
+func (g *Engine) EvaluateAll(n int, round uint32, _ task.Split) (ev []trainer.EvalResult, err error) {
+	ev = make([]trainer.EvalResult, len(g.task.Levels()))
 	err = g.d.do(func() error {
 		for s := range ev {
 			var err error
@@ -90,7 +103,7 @@ func (g *Engine) EvaluateAll(n int, round uint32) (ev []trainer.EvalResult, err 
 	return ev, err
 }
 
-func (g *Engine) Explain(stage, count int) (exs []trainer.Explanation, err error) {
+func (g *Engine) Explain(stage, count int) (exs []task.Explanation, err error) {
 	err = g.d.do(func() error {
 		var err error
 		exs, err = g.e.explain(stage, count)
@@ -99,7 +112,7 @@ func (g *Engine) Explain(stage, count int) (exs []trainer.Explanation, err error
 	return exs, err
 }
 
-func (g *Engine) GreedyPrograms(tasks []env.Task) (progs []int32, err error) {
+func (g *Engine) GreedyPrograms(tasks []task.Instance) (progs []int32, err error) {
 	err = g.d.do(func() error {
 		var err error
 		progs, err = g.e.greedyPrograms(tasks)

@@ -6,8 +6,9 @@ import (
 	"github.com/simdrl/simdrl/rng"
 )
 
-// MaxContext is the longest context a workspace accepts (digits plus CTX).
-const MaxContext = 8
+// MaxContext is the longest context a workspace accepts (digits plus CTX;
+// the calc task shows up to 8 digits).
+const MaxContext = 9
 
 // Mode says how a rollout picks each action.
 type Mode int

@@ -83,8 +83,8 @@ func CheckpointConfig(f *checkpoint.File) (Config, error) {
 	if !ok {
 		return Config{}, fmt.Errorf("checkpoint has no config (metadata key \"config\")")
 	}
-	var cfg Config
-	if err := decodeStrict(raw, &cfg, legacyConfigKeys); err != nil {
+	cfg := Config{Task: "seed"} // what a checkpoint from before tasks trained
+	if err := decodeStrict(raw, &cfg, legacyConfigKeys, addedConfigKeys); err != nil {
 		return Config{}, fmt.Errorf("checkpoint config: %v", err)
 	}
 	if err := cfg.Validate(); err != nil {
@@ -117,7 +117,7 @@ func RestoreCheckpoint(f *checkpoint.File, l *gru.Layout, params, m, v []float32
 		return 0, 0, fmt.Errorf("checkpoint has no training state (metadata key \"state\")")
 	}
 	var st trainState
-	if err := decodeStrict(raw, &st, nil); err != nil {
+	if err := decodeStrict(raw, &st, nil, nil); err != nil {
 		return 0, 0, fmt.Errorf("checkpoint state: %v", err)
 	}
 	if err := st.check(len(c.mix), len(c.lastEval)); err != nil {
@@ -255,7 +255,7 @@ func checkNoOtherTensors(f *checkpoint.File, l *gru.Layout) error {
 // (Unmarshal keeps the last), a missing key (Unmarshal leaves the zero
 // value), an array of another length than the struct's fixed-size array
 // (Unmarshal pads with zeros or drops the rest), and data after the object.
-func decodeStrict(raw string, v any, legacy map[string]bool) error {
+func decodeStrict(raw string, v any, legacy, added map[string]bool) error {
 	tmpl, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -291,7 +291,7 @@ func decodeStrict(raw string, v any, legacy map[string]bool) error {
 		seen[kv.key] = true
 	}
 	for _, kv := range want {
-		if !seen[kv.key] {
+		if !seen[kv.key] && !added[kv.key] {
 			return fmt.Errorf("no field %s", kv.key)
 		}
 	}
@@ -311,6 +311,10 @@ func decodeStrict(raw string, v any, legacy map[string]bool) error {
 	dec.DisallowUnknownFields()
 	return dec.Decode(v)
 }
+
+// addedConfigKeys came after the first checkpoints: missing, they keep the
+// value v held before decoding (the seed task, no levels, no partial credit).
+var addedConfigKeys = map[string]bool{"task": true, "levels": true, "partial_credit": true}
 
 // legacyConfigKeys were part of the config in earlier checkpoints and are
 // command-line state now (the device, the report path, quiet output): read

@@ -3,6 +3,8 @@ package trainer
 import (
 	"fmt"
 	"math"
+
+	"github.com/simdrl/simdrl/task"
 )
 
 // Config is everything a training run's arithmetic depends on, plus the
@@ -10,6 +12,9 @@ import (
 // map onto it; where the run's outputs go and which engine runs it are the
 // command's business, not the config's.
 type Config struct {
+	Task          string  `json:"task"`           // "seed" (the reference's) or "calc"
+	Levels        string  `json:"levels"`         // calc: the curriculum as expressions ("" for the default)
+	PartialCredit float64 `json:"partial_credit"` // calc: the weight of the inner values held
 	Threads       int     `json:"threads"`
 	Seed          uint64  `json:"seed"`
 	Recipe        string  `json:"recipe"`
@@ -45,7 +50,7 @@ type Config struct {
 // episodes per stage, final evaluation on 1000, 5 explanations per stage.
 func ReferenceRecipe() Config {
 	return Config{
-		Threads: 1, Seed: 0, Recipe: "seed",
+		Task: "seed", Threads: 1, Seed: 0, Recipe: "seed",
 		Updates: 60, Batch: 192, Stages: []int{0, 0, 0, 1, 1, 2},
 		LR: 3e-4, Hidden: 96, Steps: 6, EntropyCoef: 0.01, ValueCoef: 0.5, Clip: 1.0,
 		EvalEvery: 5, EvalBatch: 128, FinalEpisodes: 1000, Explain: 5, Chunk: 96,
@@ -131,6 +136,10 @@ func (c *Config) Validate() error {
 			return fieldError(r.field, "must be in %s%v, %v]%s, got %v", bracket, r.lo, r.hi, r.note, r.v)
 		}
 	}
+	t, err := c.OpenTask()
+	if err != nil {
+		return err
+	}
 	switch {
 	case len(c.Stages) == 0:
 		return fieldError("stages", "must list at least one stage")
@@ -140,8 +149,8 @@ func (c *Config) Validate() error {
 		return fieldError("baseline", "must be sum or step, got %q", c.Baseline)
 	}
 	for _, s := range c.Stages {
-		if s < 0 || s >= Stages() {
-			return fieldError("stages", "has an unknown stage %d (stages are 0..%d)", s, Stages()-1)
+		if s < 0 || s >= len(t.Levels()) {
+			return fieldError("stages", "has an unknown level %d (the %s task has levels 0..%d)", s, t.Name(), len(t.Levels())-1)
 		}
 	}
 	return nil
@@ -165,13 +174,64 @@ func (c *Config) StageAt(u int) int {
 	return c.Stages[i]
 }
 
+// WithTask gives cfg its task's defaults: a rollout as long as the longest
+// level's budget and a curriculum of every level; under the default recipe
+// the calc task also gets partial credit and a longer schedule
+// (README, "The calc task"). The seed task keeps cfg as it is.
+func WithTask(cfg Config) (Config, error) {
+	t, err := cfg.OpenTask()
+	if err != nil || t.Name() == "seed" {
+		return cfg, err
+	}
+	cfg.Steps = 0
+	cfg.Stages = cfg.Stages[:0:0]
+	for i, l := range t.Levels() {
+		cfg.Steps = max(cfg.Steps, l.Budget)
+		cfg.Stages = append(cfg.Stages, i)
+	}
+	if cfg.Recipe == "default" {
+		cfg.PartialCredit = 0.3
+		cfg.Updates = 6000
+	}
+	return cfg, nil
+}
+
+// OpenTask opens the configuration's task. Its errors are FieldErrors (of
+// task, levels or partial_credit).
+func (c *Config) OpenTask() (task.Task, error) {
+	switch {
+	case c.Task != "seed" && c.Task != "calc":
+		return nil, fieldError("task", "must be seed or calc, got %q", c.Task)
+	case c.Task == "seed" && c.Levels != "":
+		return nil, fieldError("levels", "applies to the calc task (the seed task's stages are fixed)")
+	case c.Task == "seed" && c.PartialCredit != 0:
+		return nil, fieldError("partial_credit", "applies to the calc task (the seed task's reward is the reference's)")
+	case !(c.PartialCredit >= 0 && c.PartialCredit <= 10):
+		return nil, fieldError("partial_credit", "must be in [0, 10], got %v", c.PartialCredit)
+	}
+	t, err := task.Open(c.Task, c.Levels, c.PartialCredit)
+	if err != nil {
+		return nil, &FieldError{Field: "levels", Problem: err.Error(), bare: true}
+	}
+	return t, nil
+}
+
 // FieldError is an invalid setting: Field is the Config field's JSON name
 // (the command line shows it as its flag).
 type FieldError struct {
 	Field, Problem string
+	bare           bool // Problem is a whole sentence of its own ("level 2 …")
 }
 
-func (e *FieldError) Error() string { return e.Field + " " + e.Problem }
+func (e *FieldError) Error() string {
+	if e.bare {
+		return e.Field + ": " + e.Problem
+	}
+	return e.Field + " " + e.Problem
+}
+
+// Bare reports that Problem reads on its own, after "field: ".
+func (e *FieldError) Bare() bool { return e.bare }
 
 func fieldError(field, format string, a ...any) error {
 	return &FieldError{Field: field, Problem: fmt.Sprintf(format, a...)}

@@ -24,9 +24,9 @@ type Curriculum struct {
 	streak   int // evaluations in a row that solved every trained stage at cfg.StopAt
 }
 
-// NewCurriculum starts the curriculum of cfg.
-func NewCurriculum(cfg Config) *Curriculum {
-	n := Stages()
+// NewCurriculum starts the curriculum of cfg over a task of levels levels.
+func NewCurriculum(cfg Config, levels int) *Curriculum {
+	n := levels
 	c := &Curriculum{cfg: cfg, cdf: make([]float64, n), lastEval: make([]EvalResult, n)}
 	for s := 0; s < n; s++ {
 		if slices.Contains(cfg.Stages, s) {

@@ -5,8 +5,8 @@ import (
 	"math"
 
 	"github.com/simdrl/simdrl/checkpoint"
-	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/task"
 )
 
 // Engine is what the training loop drives: cpu.Engine or gpu.Engine. Both
@@ -15,20 +15,21 @@ import (
 // model may fail (a GPU can); the CPU's never do.
 type Engine interface {
 	Config() Config
+	Task() task.Task
 	Backend() string
 	Describe() string // an extra line about the device, or ""
 	Curriculum() *Curriculum
 	Updates() int
 	Update() (UpdateStats, error)
-	// EvaluateAll plays episodes greedy episodes of every stage on round of
-	// the evaluation stream; one result per stage.
-	EvaluateAll(episodes int, round uint32) ([]EvalResult, error)
-	// Explain plays the first count explanation tasks of stage greedily.
-	Explain(stage, count int) ([]Explanation, error)
-	// GreedyPrograms plays the given tasks greedily: len(tasks)×Steps
-	// tokens, episode-major. The tasks do not depend on the seed, so models
-	// and engines can be compared on the same episodes.
-	GreedyPrograms(tasks []env.Task) ([]int32, error)
+	// EvaluateAll plays episodes greedy episodes of every level on round of
+	// the evaluation stream, drawn from split; one result per level.
+	EvaluateAll(episodes int, round uint32, split task.Split) ([]EvalResult, error)
+	// Explain plays the first count explanation instances of level greedily.
+	Explain(level, count int) ([]task.Explanation, error)
+	// GreedyPrograms plays the given instances greedily: len(ins)×Steps
+	// tokens, episode-major. The instances do not depend on the seed, so
+	// models and engines can be compared on the same episodes.
+	GreedyPrograms(ins []task.Instance) ([]int32, error)
 	ParamSHA256() (string, error)
 	// Checkpoint captures everything needed to continue bit-identically.
 	Checkpoint() (*checkpoint.File, error)
@@ -90,12 +91,8 @@ const (
 	AdamEps   = 1e-8
 )
 
-// NewLayout is the parameter layout of cfg's model for the environment's
-// vocabulary and stages, the same on every engine.
-func NewLayout(cfg Config) (*gru.Layout, error) {
-	return gru.NewLayout(gru.Config{Vocab: env.Vocab, Hidden: cfg.Hidden, Stages: env.NumStages})
+// NewLayout is the parameter layout of cfg's model for task t: its
+// vocabulary and one level embedding per level; the same on every engine.
+func NewLayout(cfg Config, t task.Task) (*gru.Layout, error) {
+	return gru.NewLayout(gru.Config{Vocab: t.Vocab(), Hidden: cfg.Hidden, Stages: len(t.Levels())})
 }
-
-// Stages is the number of stages the environment has (the number of
-// evaluation results, report entries and stage embeddings).
-func Stages() int { return env.NumStages }

@@ -8,6 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/simdrl/simdrl/task"
 )
 
 // Options are what a command adds around training; the zero value trains
@@ -85,7 +87,7 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 			fmt.Fprintf(out, "\r\033[Kupdate %d/%d  %.1f updates/s  ETA %v (at most)", u, cfg.Updates, rate, eta)
 		}
 		if cfg.EvalEvery > 0 && u%cfg.EvalEvery == 0 {
-			ev, err := e.EvaluateAll(cfg.EvalBatch, uint32(u))
+			ev, err := e.EvaluateAll(cfg.EvalBatch, uint32(u), task.HeldOut)
 			if err != nil {
 				runErr = err
 				break
@@ -155,10 +157,10 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 // Conclude explains cfg.Explain greedy samples per stage and runs the final
 // evaluation, printing both and filling rep.
 func Conclude(e Engine, rep *Report, out io.Writer, quiet bool) error {
-	cfg := e.Config()
-	for s := 0; s < Stages() && cfg.Explain > 0; s++ {
+	cfg, t := e.Config(), e.Task()
+	for s := 0; s < len(t.Levels()) && cfg.Explain > 0; s++ {
 		if !quiet {
-			fmt.Fprintf(out, "\nStage %d samples:\n", s)
+			fmt.Fprintf(out, "\n%s samples:\n", levelTitle(t, s))
 		}
 		exs, err := e.Explain(s, cfg.Explain)
 		if err != nil {
@@ -167,12 +169,12 @@ func Conclude(e Engine, rep *Report, out io.Writer, quiet bool) error {
 		for _, ex := range exs {
 			rep.Explanations = append(rep.Explanations, ex)
 			if !quiet {
-				fmt.Fprintln(out, ex.String())
+				fmt.Fprintln(out, FormatExplanation(ex))
 			}
 		}
 	}
 	if cfg.FinalEpisodes > 0 {
-		ev, err := e.EvaluateAll(cfg.FinalEpisodes, FinalRound)
+		ev, err := e.EvaluateAll(cfg.FinalEpisodes, FinalRound, task.HeldOut)
 		if err != nil {
 			return err
 		}
@@ -182,10 +184,22 @@ func Conclude(e Engine, rep *Report, out io.Writer, quiet bool) error {
 			rep.Final.SolveRate = append(rep.Final.SolveRate, r.SolveRate)
 			rep.Final.MeanReward = append(rep.Final.MeanReward, r.MeanReward)
 		}
+		if t.HoldsOut() {
+			tr, err := e.EvaluateAll(cfg.FinalEpisodes, FinalRound, task.Training)
+			if err != nil {
+				return err
+			}
+			for _, r := range tr {
+				rep.Final.TrainSolveRate = append(rep.Final.TrainSolveRate, r.SolveRate)
+			}
+		}
 		f := rep.Final
 		fmt.Fprintf(out, "\nFinal greedy mean rewards → %s (%d episodes per stage; the shaped bonus can take them above 1)\n",
 			perStage(f.MeanReward, ", "), cfg.FinalEpisodes)
-		fmt.Fprintf(out, "Final greedy solve rates → %s\n", perStage(f.SolveRate, ", "))
+		fmt.Fprintf(out, "Final greedy solve rates → %s%s\n", perStage(f.SolveRate, ", "), map[bool]string{true: " (held-out instances)"}[t.HoldsOut()])
+		if t.HoldsOut() {
+			fmt.Fprintf(out, "On training instances  → %s\n", perStage(f.TrainSolveRate, ", "))
+		}
 	}
 	return nil
 }
@@ -205,6 +219,15 @@ func interrupted(c <-chan struct{}) bool {
 	default:
 		return false
 	}
+}
+
+// levelTitle names level s for a heading: "Stage 1" for the seed task,
+// "Level 3 (a*b+c*d)" for others.
+func levelTitle(t task.Task, s int) string {
+	if t.Name() == "seed" {
+		return fmt.Sprintf("Stage %d", s)
+	}
+	return fmt.Sprintf("Level %d (%s)", s, t.Levels()[s].Name)
 }
 
 // perStage prints one value per stage: T0=1.000 T1=0.500 …

@@ -1,28 +1,33 @@
 package trainer
 
+import "github.com/simdrl/simdrl/task"
+
 // Report is what a run writes with -report.
 type Report struct {
-	Config            Config        `json:"config"`
-	Device            string        `json:"device"` // the engine that ran it (the command's -device)
-	Backend           string        `json:"backend"`
-	Final             FinalReport   `json:"final"`
-	Updates           int           `json:"updates"`
-	WallSeconds       float64       `json:"wall_seconds"`
-	TrainSeconds      float64       `json:"train_seconds"`
-	UpdatesPerSecond  float64       `json:"updates_per_second"`
-	EnvStepsPerSecond float64       `json:"env_steps_per_second"`
-	ParamSHA256       string        `json:"param_sha256"`
-	Interrupted       bool          `json:"interrupted,omitempty"`
-	Evaluations       []EvalPoint   `json:"evaluations"`
-	FinalByStage      []EvalResult  `json:"final_by_stage"`
-	Explanations      []Explanation `json:"explanations,omitempty"`
+	Config            Config             `json:"config"`
+	Device            string             `json:"device"` // the engine that ran it (the command's -device)
+	Backend           string             `json:"backend"`
+	Final             FinalReport        `json:"final"`
+	Updates           int                `json:"updates"`
+	WallSeconds       float64            `json:"wall_seconds"`
+	TrainSeconds      float64            `json:"train_seconds"`
+	UpdatesPerSecond  float64            `json:"updates_per_second"`
+	EnvStepsPerSecond float64            `json:"env_steps_per_second"`
+	ParamSHA256       string             `json:"param_sha256"`
+	Interrupted       bool               `json:"interrupted,omitempty"`
+	Evaluations       []EvalPoint        `json:"evaluations"`
+	FinalByStage      []EvalResult       `json:"final_by_stage"`
+	Explanations      []task.Explanation `json:"explanations,omitempty"`
 }
 
-// FinalReport holds the closing evaluation, one entry per stage.
+// FinalReport holds the closing evaluation, one entry per level, on
+// held-out instances; for a task that holds tuples out, also the solve rate
+// on training instances.
 type FinalReport struct {
-	Episodes   int       `json:"episodes"`
-	SolveRate  []float64 `json:"solve_rate"`
-	MeanReward []float64 `json:"mean_reward"`
+	Episodes       int       `json:"episodes"`
+	SolveRate      []float64 `json:"solve_rate"`
+	MeanReward     []float64 `json:"mean_reward"`
+	TrainSolveRate []float64 `json:"train_solve_rate,omitempty"`
 }
 
 // EvalPoint is one periodic evaluation; -metrics writes one per line.

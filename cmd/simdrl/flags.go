@@ -37,32 +37,35 @@ func parseFlags(args []string, stdout io.Writer) (trainer.Config, error) {
 
 // flagValues are where the flag set writes what the command line says.
 type flagValues struct {
-	threads      *int
-	seed         *uint64
-	recipe       *string
-	updates      *int
-	batch        *int
-	stages       *string
-	lr           *float64
-	hidden       *int
-	steps        *int
-	entropy      *float64
-	value        *float64
-	clip         *float64
-	evalEvery    *int
-	evalBatch    *int
-	final        *int
-	explain      *int
-	chunk        *int
-	curriculum   *string
-	unlockAt     *float64
-	baseline     *string
-	mask         *bool
-	entropyFinal *float64
-	focus        *bool
-	stopAt       *float64
-	help         *bool
-	fl           files
+	threads       *int
+	seed          *uint64
+	recipe        *string
+	task          *string
+	levels        *string
+	partialCredit *float64
+	updates       *int
+	batch         *int
+	stages        *string
+	lr            *float64
+	hidden        *int
+	steps         *int
+	entropy       *float64
+	value         *float64
+	clip          *float64
+	evalEvery     *int
+	evalBatch     *int
+	final         *int
+	explain       *int
+	chunk         *int
+	curriculum    *string
+	unlockAt      *float64
+	baseline      *string
+	mask          *bool
+	entropyFinal  *float64
+	focus         *bool
+	stopAt        *float64
+	help          *bool
+	fl            files
 }
 
 // newFlagSet defines every flag of the command, with the default recipe's
@@ -76,6 +79,9 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	fs.StringVar(&o.fl.device, "device", "cpu", "where to train: cpu or cuda")
 	o.threads = fs.Int("threads", runtime.NumCPU(), "CPU threads")
 	o.seed = fs.Uint64("seed", def.Seed, "random seed: model init, tasks and sampling")
+	o.task = fs.String("task", def.Task, "what to learn: seed (the reference's tool environment) or calc (a calculator that needs memory)")
+	o.levels = fs.String("levels", "", "calc: the curriculum as comma-separated expressions over a, b, c, … with + - * and parentheses, each optionally :budget (default: the six levels of README)")
+	o.partialCredit = fs.Float64("partial-credit", 0, "calc: reward weight of the expression's inner values held on the way (0: only correct answers earn; default recipe: 0.3)")
 	o.recipe = fs.String("recipe", def.Recipe, "hyper-parameter recipe: default or seed (seed.py exactly); flags given explicitly override it")
 	o.updates = fs.Int("updates", def.Updates, "training updates")
 	o.batch = fs.Int("batch", def.Batch, "episodes per update")
@@ -149,6 +155,12 @@ func parseCommandLine(args []string, stdout io.Writer) (trainer.Config, files, f
 	if err != nil {
 		return fail(fmt.Errorf("-recipe: %v", err))
 	}
+	// The task's defaults are part of the recipe's values: flags given
+	// explicitly override them too.
+	base.Task, base.Levels = *o.task, *o.levels
+	if base, err = trainer.WithTask(base); err != nil {
+		return fail(errors.New(flagError(err)))
+	}
 	var stageList []int
 	if fs.Changed("stages") {
 		if stageList, err = parseStages(*o.stages); err != nil {
@@ -187,6 +199,9 @@ func parseCommandLine(args []string, stdout io.Writer) (trainer.Config, files, f
 		set("focus", func() { cfg.Focus = *o.focus })
 		set("stop-at", func() { cfg.StopAt = *o.stopAt })
 		set("stages", func() { cfg.Stages = stageList })
+		set("task", func() { cfg.Task = *o.task })
+		set("levels", func() { cfg.Levels = *o.levels })
+		set("partial-credit", func() { cfg.PartialCredit = *o.partialCredit })
 		if err := cfg.Validate(); err != nil {
 			return cfg, errors.New(flagError(err))
 		}
@@ -237,8 +252,8 @@ func parseStages(s string) ([]int, error) {
 		if err != nil || strconv.Itoa(v) != f {
 			return nil, fmt.Errorf("-stages: %q is not a stage number", f)
 		}
-		if v < 0 || v >= trainer.Stages() {
-			return nil, fmt.Errorf("-stages: unknown stage %d (stages are 0..%d)", v, trainer.Stages()-1)
+		if v < 0 {
+			return nil, fmt.Errorf("-stages: %d is not a level", v)
 		}
 		out = append(out, v)
 	}

@@ -228,7 +228,11 @@ var engines = map[string]func(trainer.Config) (trainer.Engine, error){
 func flagError(err error) string {
 	var fe *trainer.FieldError
 	if errors.As(err, &fe) && err == error(fe) {
-		return "-" + strings.ReplaceAll(fe.Field, "_", "-") + " " + fe.Problem
+		flag := "-" + strings.ReplaceAll(fe.Field, "_", "-")
+		if fe.Bare() {
+			return flag + ": " + fe.Problem
+		}
+		return flag + " " + fe.Problem
 	}
 	var se *trainer.ShapeError
 	if errors.As(err, &se) {

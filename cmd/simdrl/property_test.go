@@ -23,6 +23,7 @@ var flagBoundaries = map[string][]string{
 	"threads":        {"1", "2", "4096", "4097", "0", "-1", "1e3"},
 	"seed":           {"0", "18446744073709551615", "18446744073709551616", "-1"},
 	"updates":        {"0", "1", "1073741824", "1073741825", "-1"},
+	"partial-credit": {"0", "10", "10.5", "-0.1", "NaN"},
 	"batch":          {"1", "2", "16777216", "16777217", "0", "-1"},
 	"lr":             {"1e-300", "10", "10.000001", "0", "-1e-3", "NaN", "Inf", "1e400"},
 	"hidden":         {"1", "2", "6", "4096", "4097", "0", "-1"},
@@ -78,7 +79,7 @@ func checkCommandLine(t *testing.T, args []string) {
 		}
 		runtime.ReadMemStats(&after)
 		tr.Close()
-		require.LessOrEqualf(t, float64(after.HeapAlloc)-float64(before.HeapAlloc), need, "%v: beyond the estimate", args)
+		require.LessOrEqualf(t, float64(after.TotalAlloc)-float64(before.TotalAlloc), need, "%v: beyond the estimate", args)
 		return
 	}
 	var code int

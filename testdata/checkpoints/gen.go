@@ -144,7 +144,7 @@ func valid() *checkpoint.File {
 		m[i] = float32(i*53%61-30) / 4096
 		v[i] = float32(i*29%47+1) / 65536
 	}
-	return trainer.BuildCheckpoint(cfg, l, params, m, v, 2, 2, trainer.NewCurriculum(cfg))
+	return trainer.BuildCheckpoint(cfg, l, params, m, v, 2, 2, trainer.NewCurriculum(cfg, env.NumStages))
 }
 
 func encode(f *checkpoint.File) []byte {

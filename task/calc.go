@@ -1,0 +1,96 @@
+package task
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/rng"
+)
+
+// calcTask is the calculator (package env/calc) on a curriculum of levels
+// written as expressions, with partial credit for the inner values held.
+type calcTask struct {
+	levels        calc.Levels
+	info          []Level
+	partialCredit float64
+}
+
+// parsedLevels caches parsed curricula: parsing searches every level's
+// shortest program, which takes a noticeable part of a second.
+var parsedLevels sync.Map // spec → calc.Levels
+
+// Calc is the calculator task on the curriculum spec ("" for the default,
+// calc.DefaultLevelsSpec), rewarding 1 for a correct answer plus
+// partialCredit × the share of the expression's inner values held.
+func Calc(spec string, partialCredit float64) (Task, error) {
+	if spec == "" {
+		spec = calc.DefaultLevelsSpec
+	}
+	ls, ok := parsedLevels.Load(spec)
+	if !ok {
+		parsed, err := calc.ParseLevels(spec)
+		if err != nil {
+			return nil, err
+		}
+		ls, _ = parsedLevels.LoadOrStore(spec, parsed)
+	}
+	t := &calcTask{levels: ls.(calc.Levels), partialCredit: partialCredit}
+	for i := range t.levels {
+		l := &t.levels[i]
+		t.info = append(t.info, Level{Name: l.Expr.String(), Context: l.Vars(), Budget: l.Budget})
+	}
+	return t, nil
+}
+
+func (*calcTask) Name() string               { return "calc" }
+func (*calcTask) Answer() int32              { return calc.ANS }
+func (*calcTask) HoldsOut() bool             { return true }
+func (*calcTask) Vocab() int                 { return calc.Vocab }
+func (*calcTask) TokenName(tok int32) string { return calc.TokenName(tok) }
+func (t *calcTask) Levels() []Level          { return t.info }
+
+func (t *calcTask) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split Split) Instance {
+	return fromCalc(t.levels.Draw(key, round, episode, purpose, level, split == HeldOut))
+}
+
+func (t *calcTask) Score(in *Instance, program []int32) Outcome {
+	o := calc.Run(toCalc(in), program, t.partialCredit)
+	return Outcome{Reward: o.Reward, Correct: o.Correct}
+}
+
+func (t *calcTask) Explain(in *Instance, program []int32) Explanation {
+	o, trace := calc.Trace(toCalc(in), program, t.partialCredit, nil)
+	ex := Explanation{
+		Level: int(in.Level), Name: t.info[in.Level].Name, Context: append([]int32(nil), in.Digits[:in.Vars]...),
+		Target: in.Target, Reward: o.Reward, Correct: o.Correct,
+	}
+	if !o.Answered {
+		ex.Note = "no answer within the budget"
+	}
+	for _, a := range program {
+		ex.Tokens = append(ex.Tokens, calc.TokenName(a))
+	}
+	for _, s := range trace {
+		state := fmt.Sprintf("v=%d m=%d", s.Machine.V, s.Machine.M)
+		if s.Operand >= 0 {
+			state += fmt.Sprintf(" (%c=%d)", 'a'+s.Machine.P-1, s.Operand)
+		}
+		ex.Trace = append(ex.Trace, Step{Token: s.Name(), State: state})
+	}
+	return ex
+}
+
+func fromCalc(c calc.Instance) Instance {
+	in := Instance{Level: c.Level, Vars: c.Vars, Budget: c.Budget, Target: c.Target, NInner: c.NInner}
+	copy(in.Digits[:], c.Digits[:])
+	copy(in.Inner[:], c.Inner[:c.NInner])
+	return in
+}
+
+func toCalc(in *Instance) calc.Instance {
+	c := calc.Instance{Level: in.Level, Vars: in.Vars, Budget: in.Budget, Target: in.Target, NInner: in.NInner}
+	copy(c.Digits[:], in.Digits[:])
+	copy(c.Inner[:], in.Inner[:in.NInner])
+	return c
+}

@@ -1,0 +1,14 @@
+// Package task is what the engines see of an environment: a Task has a
+// vocabulary, a curriculum of levels (each with its context length and step
+// budget), draws an instance of a level from the counter-based stream, scores
+// a program on it, and explains a program token by token. The model's
+// vocabulary, its level embeddings and its rollout length come from the task.
+//
+// Two tasks are registered: "seed", the reference script's tool environment
+// (package env, bit-exact), and "calc", a calculator whose tools do what
+// their names say and in which memory is necessary (package env/calc). To add
+// a task, implement Task beside them and add it to Open.
+//
+// It imports the environments and rng; never gru, trainer, the engines or
+// cmd.
+package task

@@ -1,0 +1,79 @@
+package task
+
+import (
+	"fmt"
+
+	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/rng"
+)
+
+// seedTask is the reference script's tool environment (package env), kept
+// bit-exact: its levels are the three stages, it has no held-out split, and
+// its rewards are step_seq's.
+type seedTask struct{ levels []Level }
+
+// Seed is the reference script's task.
+func Seed() Task {
+	t := &seedTask{}
+	for s := 0; s < env.NumStages; s++ {
+		t.levels = append(t.levels, Level{Name: fmt.Sprintf("stage %d", s), Context: env.ContextLen(s), Budget: env.MaxSteps})
+	}
+	return t
+}
+
+func (*seedTask) Name() string               { return "seed" }
+func (*seedTask) Answer() int32              { return env.ANS }
+func (*seedTask) HoldsOut() bool             { return false }
+func (*seedTask) Vocab() int                 { return env.Vocab }
+func (*seedTask) TokenName(tok int32) string { return env.TokenName(int(tok)) }
+func (t *seedTask) Levels() []Level          { return t.levels }
+func (*seedTask) Score(in *Instance, program []int32) Outcome {
+	o := env.Run(envTask(in), program)
+	return Outcome{Reward: o.Reward, Correct: o.Correct}
+}
+
+// Draw draws the stage's digits as the reference does (all five, whatever
+// the stage shows); the split does not apply.
+func (*seedTask) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, _ Split) Instance {
+	return FromEnv(env.DrawTask(key, round, episode, purpose, level))
+}
+
+// FromEnv is the instance of one of env's tasks.
+func FromEnv(t env.Task) Instance {
+	in := Instance{Level: int32(t.Stage), Vars: int32(env.ContextLen(t.Stage)), Budget: env.MaxSteps, Target: int64(t.RewardedTarget())}
+	for i, d := range t.Digits {
+		in.Digits[i] = int32(d)
+	}
+	return in
+}
+
+func envTask(in *Instance) env.Task {
+	t := env.Task{Stage: int(in.Level)}
+	for i := range t.Digits {
+		t.Digits[i] = int(in.Digits[i])
+	}
+	return t
+}
+
+// Explain shows the register and memory after every token, and what the
+// reference's sample() calls the target (it is not what is rewarded).
+func (*seedTask) Explain(in *Instance, program []int32) Explanation {
+	t := envTask(in)
+	o, trace := env.Trace(t, program, nil)
+	ex := Explanation{
+		Level: int(in.Level), Name: fmt.Sprintf("stage %d", in.Level), Context: append([]int32(nil), in.Digits[:in.Vars]...),
+		Target: in.Target, Note: fmt.Sprintf("seed's sample() says %d", t.SampleTarget()),
+		Reward: o.Reward, Correct: o.Correct,
+	}
+	for _, a := range program {
+		ex.Tokens = append(ex.Tokens, env.TokenName(int(a)))
+	}
+	for _, s := range trace {
+		last := "None"
+		if s.HasLast {
+			last = fmt.Sprint(s.Last)
+		}
+		ex.Trace = append(ex.Trace, Step{Token: env.TokenName(s.Token), State: fmt.Sprintf("last=%s mem=%s", last, s.Mem)})
+	}
+	return ex
+}

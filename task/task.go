@@ -1,0 +1,109 @@
+package task
+
+import "github.com/simdrl/simdrl/rng"
+
+// CTX is the token that ends every context and is every program's first
+// input, in every task's vocabulary.
+const CTX = 10
+
+// MaxDigits is the most context digits an instance shows; MaxInner the most
+// inner values it carries for partial credit.
+const (
+	MaxDigits = 8
+	MaxInner  = 16
+)
+
+// Task is an environment the engines train on.
+type Task interface {
+	// Name is the task's name on the command line (-task).
+	Name() string
+	// Vocab is the number of tokens, digits and CTX included.
+	Vocab() int
+	// TokenName spells a token for people.
+	TokenName(tok int32) string
+	// Answer is the token that ends a program; the tokens after it change
+	// nothing.
+	Answer() int32
+	// HoldsOut reports whether evaluations draw from tuples training never
+	// sees (Split); without, both splits are the same draws.
+	HoldsOut() bool
+	// Levels is the curriculum, in order.
+	Levels() []Level
+	// Draw draws an instance of level from the counter-based stream: a pure
+	// function of its arguments. split says which of the level's digit
+	// tuples it may be (tasks without a split ignore it).
+	Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split Split) Instance
+	// Score runs program on in and rewards it. It allocates nothing.
+	Score(in *Instance, program []int32) Outcome
+	// Explain scores program on in and says what every token did.
+	Explain(in *Instance, program []int32) Explanation
+}
+
+// Level is one step of a curriculum.
+type Level struct {
+	Name    string // e.g. "a*b+c*d", or "stage 1"
+	Context int    // digits shown
+	Budget  int    // tokens scored per episode, ANS included
+}
+
+// Split selects which of a level's digit tuples an instance may be: the
+// training part (80 %) or the held-out part (20 %) that evaluations use.
+type Split int
+
+const (
+	Training Split = iota
+	HeldOut
+)
+
+func (s Split) String() string {
+	if s == HeldOut {
+		return "held-out"
+	}
+	return "training"
+}
+
+// Instance is one episode's input, self-contained: scoring needs nothing
+// else (a GPU copies the struct as it is).
+type Instance struct {
+	Level  int32
+	Vars   int32 // context digits shown
+	Budget int32 // tokens scored, ANS included
+	Digits [MaxDigits]int32
+	Target int64 // what a correct answer holds
+	NInner int32
+	Inner  [MaxInner]int64 // the expression's inner values (partial credit)
+}
+
+// Context writes the policy's context, the shown digits then CTX, into dst
+// and returns its length.
+func (in *Instance) Context(dst []int32) int {
+	n := int(in.Vars)
+	copy(dst, in.Digits[:n])
+	dst[n] = CTX
+	return n + 1
+}
+
+// Outcome is what a program earns.
+type Outcome struct {
+	Reward  float64
+	Correct bool // the answer was the target: solve rates count only these
+}
+
+// Explanation is one program on one instance, token by token.
+type Explanation struct {
+	Level   int      `json:"level"`
+	Name    string   `json:"level_name"`
+	Context []int32  `json:"ctx"`
+	Target  int64    `json:"target"`
+	Note    string   `json:"note,omitempty"` // anything else worth saying about the instance
+	Tokens  []string `json:"actions"`
+	Trace   []Step   `json:"trace"` // the tokens run, up to the answer
+	Reward  float64  `json:"reward"`
+	Correct bool     `json:"correct"`
+}
+
+// Step is one token run and the machine after it.
+type Step struct {
+	Token string `json:"token"`
+	State string `json:"state"`
+}
