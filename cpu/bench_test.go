@@ -15,7 +15,7 @@ func usefulFlopsPerEpisode(d, V, T int) float64 {
 
 // BenchmarkUpdate times whole training updates (env, rollout, loss, backward,
 // clip, Adam) of the default recipe's loss at several batch sizes and thread
-// counts: go test -run XXX -bench Update ./trainer
+// counts: go test -run XXX -bench Update ./cpu
 func BenchmarkUpdate(b *testing.B) {
 	for _, batch := range []int{192, 4096, 65536} {
 		for _, threads := range []int{1, 2, 4, 8, 16} {

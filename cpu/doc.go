@@ -8,5 +8,6 @@
 // and their gradients are summed in chunk order, so results are
 // bit-identical for any number of threads.
 //
-// It must not import gpu/ (the engines are siblings) or cmd/.
+// It imports trainer, gru, env, kernels, rng and checkpoint; it must not
+// import gpu/ (the engines are siblings) or cmd/.
 package cpu

@@ -1,6 +1,3 @@
-// Package env is the seed's tool environment (ToolEnv in seed.py): a task is a
-// few digits and a stage; a program of tool tokens is run on it and rewarded.
-// It knows nothing about the model.
 package env
 
 // The 18-token vocabulary: the digits 0–9, then the marker and tool tokens.

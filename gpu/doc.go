@@ -9,7 +9,11 @@
 // needs a C compiler but no CUDA toolkit or headers. The kernels
 // (kernels/*.cu) are compiled to PTX for compute_80 by gen.sh (go generate)
 // and embedded (ptx/*.ptx); the driver compiles them for the GPU at load.
-// Without cgo, Open, Available and Run return an error saying so.
+// Without cgo, New, Open and Available return an error saying so.
+//
+// It imports trainer, gru, env, rng and checkpoint (its kernels are its own,
+// in CUDA, not kernels/); it must not import cpu/ (the engines are siblings;
+// only its tests use cpu/, to compare the two) or cmd/.
 //
 // README.md in this folder explains the design choices.
 package gpu

@@ -205,7 +205,7 @@ type Device struct {
 	funcs  map[string]C.CUfunction
 	sigs   map[string]string // each kernel's parameter sizes (ptxInfo.Params)
 	// prof, when not nil, makes every launch wait for its kernel and adds
-	// the launch-to-finish time under the kernel's name (timing_test.go).
+	// the launch-to-finish time under the kernel's name (BenchmarkGPUUpdate in bench_test.go).
 	prof map[string]time.Duration
 	args args
 	mu   sync.Mutex

@@ -347,7 +347,8 @@ func (e *engine) update(u int, cur *trainer.Curriculum) (trainer.UpdateStats, er
 
 func (e *engine) sync() error { return e.d.sync() }
 
-// readStats reads the update's statistics from fin and checks them as Trainer.Update does.
+// readStats reads the update's statistics from fin and checks them as cpu.Engine.Update does
+// (trainer.CheckLoss, trainer.CheckGradNorm).
 func (e *engine) readStats(u int, ec float64, st trainer.UpdateStats) (trainer.UpdateStats, error) {
 	f := e.finHost
 	B := float64(e.B)
@@ -432,7 +433,7 @@ func (e *engine) greedyPrograms(tasks []task.Instance) ([]int32, error) {
 	return out, nil
 }
 
-// explain is Trainer.Explain with the GPU's greedy actions.
+// explain is cpu.Engine.Explain with the GPU's greedy actions.
 func (e *engine) explain(stage, count int) ([]task.Explanation, error) {
 	acts, err := e.greedyActions(stage, count, trainer.ExplainRound)
 	if err != nil {

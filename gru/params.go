@@ -1,7 +1,3 @@
-// Package gru is the GRU actor-critic policy of the seed (ActorCritic in
-// seed.py): token and stage embeddings, one GRU cell, a policy head and a
-// value head. It decides what to compute and in which order and calls
-// kernels/ for the arithmetic; it holds no SIMD code.
 package gru
 
 import (

@@ -12,4 +12,8 @@
 // Shapes are row-major. Sizes are checked before any work so that an assembly
 // kernel never reads past a slice; a wrong size is a programming error and
 // panics with a message naming the kernel and the argument.
+//
+// It imports nothing of the project (only the standard library and
+// github.com/klauspost/cpuid/v2, which detects the CPU features); gru and the
+// CPU engine call it, and cmd/simdrl checks SIMDRL_KERNELS through it.
 package kernels

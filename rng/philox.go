@@ -1,10 +1,3 @@
-// Package rng provides counter-based random numbers: every draw is a pure
-// function of (seed, counter), so any thread, any chunking of the batch and the
-// GPU draw the same numbers for the same episode (see ../DESIGN notes in README).
-//
-// The generator is Philox4x32-10 (Salmon et al., "Parallel random numbers: as
-// easy as 1, 2, 3", SC'11), the same one cuRAND uses; it is a handful of
-// integer multiplies, so a CUDA kernel can reproduce it bit for bit.
 package rng
 
 import "math/bits"

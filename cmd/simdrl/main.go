@@ -1,9 +1,3 @@
-// Command simdrl trains the GRU actor-critic tool-use agent with batched
-// REINFORCE and a value baseline, in pure Go.
-//
-//	simdrl                           # the default recipe
-//	simdrl -recipe seed              # seed.py's schedule and loss exactly
-//	simdrl -device cpu -threads 16 -report run.json
 package main
 
 import (

@@ -96,7 +96,7 @@ SIMDRL_HD simdrl_outcome simdrl_env_run(const int32_t *task, const int32_t *acti
 }
 
 // The step of the first ANS among the n actions, or n-1 when there is none
-// (trainer/loss.go's answerStep): the tokens after it change nothing.
+// (cpu/loss.go's answerStep): the tokens after it change nothing.
 SIMDRL_HD int simdrl_answer_step(const int32_t *actions, int stride, int n) {
     for (int t = 0; t < n; t++)
         if (actions[t * stride] == SIMDRL_ANS) return t;

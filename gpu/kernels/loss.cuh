@@ -1,4 +1,4 @@
-// loss.cuh: the loss weights of one episode (../../trainer/loss.go): the
+// loss.cuh: the loss weights of one episode (../../cpu/loss.go): the
 // seed's loss (advantage R − Σ_t v_t) and the per-step baseline (advantage
 // R − v_t) with the tokens after the first ANS optionally masked out. The
 // episode's share of the loss terms is returned in float64; every mean is

@@ -1,6 +1,6 @@
 // optim.cu: the gradient norm (float64, in a fixed order), the update's
 // closing reduction, and Adam with clip_grad_norm_'s scale folded in
-// (trainer/adam.go, kernels/adam_generic.go).
+// (cpu/adam.go, kernels/adam_generic.go).
 #include "common.cuh"
 
 // Block i sums g² over elements i·256+tid + k·gridDim·256 in float64, then a

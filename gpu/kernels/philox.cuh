@@ -12,7 +12,7 @@
 #define SIMDRL_PURPOSE_STAGE 3u
 #define SIMDRL_PURPOSE_EVAL 4u
 
-// trainer/evaluate.go's evalPurpose: PurposeEval + stage<<8.
+// trainer/rounds.go's EvalPurpose: PurposeEval + stage<<8.
 SIMDRL_HD uint32_t simdrl_eval_purpose(int stage) { return SIMDRL_PURPOSE_EVAL + ((uint32_t)stage << 8); }
 
 // rng.Philox4x32: ten rounds on counter c under key (k0, k1).

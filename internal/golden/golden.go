@@ -1,7 +1,3 @@
-// Package golden reads the PyTorch golden cases (see testdata/golden/README.md).
-// Tests take the folder from SIMDRL_GOLDEN_DIR when it is set, else the
-// project's own copy under testdata/golden. Nothing here assumes a case count,
-// a batch size or a seed.
 package golden
 
 import (

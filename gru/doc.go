@@ -1,0 +1,12 @@
+// Package gru is the GRU actor-critic policy of the seed (ActorCritic in
+// seed.py): token and stage embeddings, one GRU cell, a policy head and a
+// value head. It owns the flat parameter layout (Layout, with a named view
+// per tensor in state_dict order), the quantities derived from the
+// parameters (Derived, such as the token table), the per-chunk workspaces
+// and the forward and backward passes through time, and TableGradient,
+// which applies the token table's gradient once per update.
+//
+// It decides what to compute and in which order and calls kernels/ for the
+// arithmetic; it holds no SIMD code. It imports nothing of the project but
+// kernels and rng: no environment, no loss, no optimiser, no engine.
+package gru
