@@ -3,7 +3,7 @@
 # scaling of issue 5) on a machine with an NVIDIA GPU and PyTorch but no Go.
 # It builds nothing: prepare, on a build machine, from the repository root:
 #
-#   gpu/prepare_device_check.sh      # builds out/: gpu.test, trainer.test, simdrl, peak, the PyTorch bench
+#   gpu/prepare_device_check.sh      # builds out/: gpu.test, cpu.test, simdrl, peak, the PyTorch bench
 #
 # then run from the repository root on the GPU machine (out/ carried along):
 #
@@ -21,7 +21,7 @@ BATCHES=${BATCHES:-192,4096,65536,262144}
 TORCH_BATCHES=${TORCH_BATCHES:-$BATCHES}
 export SIMDRL_GOLDEN_DIR="$PWD/testdata/golden"
 has() { [[ ",$PARTS," == *",$1,"* ]]; }
-for f in out/gpu.test out/trainer.test out/simdrl out/peak out/torch_seed_bench.py out/seed.py; do
+for f in out/gpu.test out/cpu.test out/simdrl out/peak out/torch_seed_bench.py out/seed.py; do
 	[ -e "$f" ] || { echo "device_check: $f missing (run gpu/prepare_device_check.sh first)"; exit 2; }
 done
 # The driver library may live outside the loader's path (a mounted driver folder).
@@ -119,7 +119,7 @@ fi
 
 if has cpu; then
 	echo "=== CPU: trainer updates at 1..16 threads (issue 5)"
-	GOMAXPROCS=$(nproc) timeout 150 ./out/trainer.test -test.run '^$' -test.bench '^BenchmarkUpdate$/B=(4096|65536)/' -test.benchtime 3x -test.count 3 >"$OUT/cpu_threads.log" 2>&1
+	GOMAXPROCS=$(nproc) timeout 150 ./out/cpu.test -test.run '^$' -test.bench '^BenchmarkUpdate$/B=(4096|65536)/' -test.benchtime 3x -test.count 3 >"$OUT/cpu_threads.log" 2>&1
 	grep -E '^Benchmark|^cpu:' "$OUT/cpu_threads.log" | awk '{print $1, $2, $3, $4}'
 fi
 
@@ -136,9 +136,9 @@ if has cpuscale; then
 		for B in 4096 65536; do
 			iters=$([ $B = 4096 ] && echo 10x || echo 2x)
 			echo "--- update B=$B threads=1, core 0 alone"
-			taskset -c 0 ./out/trainer.test -test.run '^$' -test.bench "^BenchmarkUpdate\$/B=$B/threads=1\$" -test.benchtime $iters -test.count 3 | grep ^Benchmark
+			taskset -c 0 ./out/cpu.test -test.run '^$' -test.bench "^BenchmarkUpdate\$/B=$B/threads=1\$" -test.benchtime $iters -test.count 3 | grep ^Benchmark
 			echo "--- update B=$B threads=1, $n copies at once (one per core)"
-			for c in $(seq 0 $((n - 1))); do taskset -c $c ./out/trainer.test -test.run '^$' -test.bench "^BenchmarkUpdate\$/B=$B/threads=1\$" -test.benchtime $iters >/tmp/upd.$c & done; wait; cat /tmp/upd.* | grep ^Benchmark
+			for c in $(seq 0 $((n - 1))); do taskset -c $c ./out/cpu.test -test.run '^$' -test.bench "^BenchmarkUpdate\$/B=$B/threads=1\$" -test.benchtime $iters >/tmp/upd.$c & done; wait; cat /tmp/upd.* | grep ^Benchmark
 		done
 	} >"$OUT/cpu_scale.log" 2>&1
 	python3 - "$OUT/cpu_scale.log" <<'PY'
