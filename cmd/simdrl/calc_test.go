@@ -1,0 +1,58 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestCalcWithUserLevels: a user's -levels curriculum trains, and the report
+// has one final entry per level, held out and on training instances.
+func TestCalcWithUserLevels(t *testing.T) {
+	rep := filepath.Join(t.TempDir(), "r.json")
+	code, out, stderr := runCLI("-task", "calc", "-levels", "a*b, a*b+c, (a*b+c)-d:9", "-updates", "30", "-batch", "64", "-eval-every", "10",
+		"-eval-batch", "50", "-final-episodes", "100", "-explain", "1", "-report", rep)
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, out, "Level 2 ((a*b+c)-d) samples:")
+	require.Contains(t, out, "held-out instances")
+	r := readReport(t, rep)
+	final := r["final"].(map[string]any)
+	require.Len(t, final["solve_rate"], 3)
+	require.Len(t, final["train_solve_rate"], 3)
+	cfg := r["config"].(map[string]any)
+	require.Equal(t, "calc", cfg["task"])
+	require.EqualValues(t, 9, cfg["steps"], "the rollout is as long as the longest budget")
+	require.EqualValues(t, 0.3, cfg["partial_credit"], "the default recipe's partial credit for calc")
+	ex := r["explanations"].([]any)[2].(map[string]any)
+	require.Equal(t, "(a*b+c)-d", ex["level_name"])
+	require.Contains(t, ex["trace"].([]any)[0].(map[string]any)["state"], "v=")
+}
+
+// TestLevelsRefused: a level no program can compute within its budget, a
+// syntax error, and levels for the seed task are one usage line each.
+func TestLevelsRefused(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-task", "calc", "-levels", "a*b, a*c+b"}, "no program"},
+		{[]string{"-task", "calc", "-levels", "a*b+c*d:5"}, "no program of at most 5"},
+		{[]string{"-task", "calc", "-levels", "a*(b"}, "-levels: "},
+		{[]string{"-task", "calc", "-levels", ""}, ""},
+		{[]string{"-levels", "a*b"}, "-levels applies to the calc task"},
+		{[]string{"-partial-credit", "0.3"}, "-partial-credit applies to the calc task"},
+		{[]string{"-task", "chess"}, `-task must be seed or calc, got "chess"`},
+		{[]string{"-task", "calc", "-stages", "0,6"}, "unknown level 6"},
+	} {
+		code, _, stderr := runCLI(append(c.args, "-updates", "0", "-final-episodes", "0", "-explain", "0")...)
+		if c.want == "" { // the empty spec is the default curriculum
+			require.Equalf(t, 0, code, "%v: %s", c.args, stderr)
+			continue
+		}
+		require.Equalf(t, 2, code, "%v: %s", c.args, stderr)
+		require.Containsf(t, stderr, c.want, "%v", c.args)
+		require.Equalf(t, 1, strings.Count(stderr, "\n"), "%v: %q", c.args, stderr)
+	}
+}

@@ -1,0 +1,125 @@
+package task
+
+import (
+	"testing"
+
+	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/rng"
+	"github.com/stretchr/testify/require"
+)
+
+// TestSeedTaskIsTheEnvironment: the seed task draws and scores exactly as
+// package env does (the goldens and hashes rest on it).
+func TestSeedTaskIsTheEnvironment(t *testing.T) {
+	st := Seed()
+	key := rng.NewKey(7)
+	prog := make([]int32, 6)
+	for i := uint32(0); i < 3000; i++ {
+		stage := int(i % 3)
+		want := env.DrawTask(key, 5, i, rng.PurposeTask, stage)
+		in := st.Draw(key, 5, i, rng.PurposeTask, stage, HeldOut)
+		require.Equal(t, FromEnv(want), in)
+		require.Equal(t, in, st.Draw(key, 5, i, rng.PurposeTask, stage, Training), "the seed task holds nothing out")
+		var ctx [MaxDigits + 1]int32
+		n := in.Context(ctx[:])
+		var wantCtx [8]int32
+		require.Equal(t, want.Context(wantCtx[:]), n)
+		require.Equal(t, wantCtx[:n], ctx[:n])
+		for s := range prog {
+			prog[s] = int32(key.Block(9, i, uint32(s), rng.PurposeAction)[0] % env.Vocab)
+		}
+		o := env.Run(want, prog)
+		require.Equal(t, Outcome{Reward: o.Reward, Correct: o.Correct}, st.Score(&in, prog))
+	}
+	ins := make([]Instance, 1) // as the engines hold them
+	require.Zero(t, testing.AllocsPerRun(100, func() {
+		ins[0] = st.Draw(key, 1, 2, rng.PurposeTask, 2, Training)
+		st.Score(&ins[0], prog)
+	}))
+}
+
+// TestCalcSplitsAreDisjoint: training draws and held-out draws of a calc
+// level never share a digit tuple, and the held-out part is about a fifth.
+func TestCalcSplitsAreDisjoint(t *testing.T) {
+	ct, err := Calc("a*b+c, a*b+c*d", 0)
+	require.NoError(t, err)
+	key := rng.NewKey(3)
+	for lv := range ct.Levels() {
+		seen := map[[MaxDigits]int32]Split{}
+		for i := uint32(0); i < 4000; i++ {
+			for _, split := range []Split{Training, HeldOut} {
+				in := ct.Draw(key, 1, i, rng.PurposeTask, lv, split)
+				require.Equal(t, int32(lv), in.Level)
+				if prev, ok := seen[in.Digits]; ok {
+					require.Equalf(t, prev, split, "level %d: tuple %v drawn for both splits", lv, in.Digits)
+				}
+				seen[in.Digits] = split
+			}
+		}
+		held := 0
+		for _, s := range seen {
+			if s == HeldOut {
+				held++
+			}
+		}
+		t.Logf("level %d: %d distinct tuples, %d held out", lv, len(seen), held)
+		require.Greater(t, held, 0)
+	}
+	ins, prog := make([]Instance, 1), []int32{calc.LOAD, calc.MUL, calc.ANS}
+	require.Zero(t, testing.AllocsPerRun(100, func() {
+		ins[0] = ct.Draw(key, 1, 2, rng.PurposeTask, 1, HeldOut)
+		ct.Score(&ins[0], prog)
+	}))
+}
+
+// TestCalcScoresAndExplains: the shortest program of every default level is
+// correct on its instances and the explanation says what each tool did.
+func TestCalcScoresAndExplains(t *testing.T) {
+	ct, err := Calc("", 0.3)
+	require.NoError(t, err)
+	require.Len(t, ct.Levels(), 6)
+	key := rng.NewKey(11)
+	for lv, l := range calc.DefaultLevels() {
+		in := ct.Draw(key, 2, uint32(lv), rng.PurposeTask, lv, HeldOut)
+		o := ct.Score(&in, l.Shortest)
+		require.Truef(t, o.Correct, "level %d (%s)", lv, l.Expr)
+		require.Equal(t, 1.0, o.Reward-0.3*float64(in.NInner)/float64(max(in.NInner, 1))*boolf(in.NInner > 0), "level %d: 1 plus all the partial credit", lv)
+		ex := ct.Explain(&in, l.Shortest)
+		require.True(t, ex.Correct)
+		require.Equal(t, l.Expr.String(), ex.Name)
+		require.Len(t, ex.Trace, len(l.Shortest))
+		require.Contains(t, ex.Trace[0].State, "v=")
+		require.Contains(t, ex.Trace[0].State, "m=")
+	}
+	// A wrong program earns no more than the partial credit.
+	in := ct.Draw(key, 3, 0, rng.PurposeTask, 3, HeldOut)
+	o := ct.Score(&in, []int32{calc.LOAD, calc.MUL, calc.ANS})
+	require.False(t, o.Correct && in.Target != in.Inner[0])
+	require.LessOrEqual(t, o.Reward, 1.3)
+}
+
+func boolf(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestOpenRefuses: unknown tasks, levels for the seed task, and a level no
+// program within its budget computes are refused with a line that says why.
+func TestOpenRefuses(t *testing.T) {
+	_, err := Open("chess", "", 0)
+	require.ErrorContains(t, err, `unknown task "chess"`)
+	_, err = Open("seed", "a*b", 0)
+	require.ErrorContains(t, err, "levels are written for calc")
+	_, err = Open("seed", "", 0.3)
+	require.ErrorContains(t, err, "partial credit is calc's")
+	_, err = Open("calc", "a*b, a*c+b", 0)
+	require.ErrorContains(t, err, "no program")
+	_, err = Open("calc", "a*b, (a*b", 0)
+	require.Error(t, err)
+	ct, err := Open("calc", "a*b, a*b+c*d", 0)
+	require.NoError(t, err)
+	require.Equal(t, []Level{{Name: "a*b", Context: 2, Budget: 5}, {Name: "a*b+c*d", Context: 4, Budget: 9}}, ct.Levels())
+}
