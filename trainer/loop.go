@@ -39,7 +39,7 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 	start := time.Now()
 	cfg, cur := e.Config(), e.Curriculum()
 	defer e.Close()
-	rep := &Report{Config: cfg, Backend: e.Backend()}
+	rep := &Report{Config: cfg, Backend: e.Backend(), Levels: LevelNames(e.Task())}
 	if !opt.Quiet {
 		from := ""
 		if e.Updates() > 0 {
@@ -80,6 +80,7 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 			break
 		}
 		done++
+		rep.TrainReward = append(rep.TrainReward, st.MeanReward)
 		u := e.Updates()
 		rate := float64(done) / trainTime.Seconds()
 		if opt.Progress && !opt.Quiet {
@@ -219,6 +220,15 @@ func interrupted(c <-chan struct{}) bool {
 	default:
 		return false
 	}
+}
+
+// LevelNames are the task's levels by name, for reports.
+func LevelNames(t task.Task) []string {
+	var names []string
+	for _, l := range t.Levels() {
+		names = append(names, l.Name)
+	}
+	return names
 }
 
 // levelTitle names level s for a heading: "Stage 1" for the seed task,

@@ -15,6 +15,8 @@ type Report struct {
 	EnvStepsPerSecond float64            `json:"env_steps_per_second"`
 	ParamSHA256       string             `json:"param_sha256"`
 	Interrupted       bool               `json:"interrupted,omitempty"`
+	Levels            []string           `json:"levels"`       // the task's levels by name
+	TrainReward       []float64          `json:"train_reward"` // the batch's mean reward, every update of this run
 	Evaluations       []EvalPoint        `json:"evaluations"`
 	FinalByStage      []EvalResult       `json:"final_by_stage"`
 	Explanations      []task.Explanation `json:"explanations,omitempty"`

@@ -40,9 +40,9 @@ func TestPartialCredit(t *testing.T) {
 	o = Run(in, []int32{LOAD, MUL, ADD, STO, LOAD, MUL, MSUB, ANS}, credit)
 	require.True(t, o.Correct)
 	require.Equal(t, 1+credit*third(3), o.Reward)
-	// No ANS: no answer, partial credit still counts (v held 6).
+	// No ANS: no answer, and no partial credit either (v held 6).
 	o = Run(in, []int32{LOAD, MUL}, credit)
-	require.Equal(t, Outcome{Reward: credit * third(1), Steps: 2, InnerHeld: 1}, o)
+	require.Equal(t, Outcome{Reward: 0, Steps: 2, InnerHeld: 1}, o)
 	// Values held after the first ANS do not count.
 	o = Run(in, []int32{ANS, LOAD, MUL}, 0.3)
 	require.Equal(t, Outcome{Answered: true, Steps: 1}, o)
