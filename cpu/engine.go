@@ -159,7 +159,7 @@ func (j *trainJob) work(w *worker, r *result) {
 	r.table.Clear()
 	// loss weights depend only on this chunk; the loss terms are merged in order.
 	if e.cfg.Baseline == "step" {
-		r.loss = stepLoss(w.ws, w.rewards[:n], j.batch, e.cfg.ValueCoef, j.entropyCoef, e.cfg.MaskAfterAnswer, e.task.Answer())
+		r.loss = stepLoss(w.ws, w.rewards[:n], w.tasks[:n], j.batch, e.cfg.ValueCoef, j.entropyCoef, e.cfg.MaskAfterAnswer, e.task.Answer())
 	} else {
 		r.loss = sumLoss(w.ws, w.rewards[:n], j.batch, e.cfg.ValueCoef, j.entropyCoef)
 	}

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
 
@@ -68,15 +69,16 @@ func answerStep(w *gru.Workspace, b int, answer int32) int {
 //	value =  (1/B) Σ_b Σ_t m_t · (v_t − R)²
 //	ent   = −(1/(B·T)) Σ_b Σ_t m_t · entropy_t
 //
-// with m_t = 0 after the first answer token when mask is set, else 1.
-func stepLoss(w *gru.Workspace, rewards []float32, batch int, valueCoef, entropyCoef float64, mask bool, answer int32) trainer.LossTerms {
+// with m_t = 0 after the first answer token or past the episode's budget
+// (the tokens that change nothing) when mask is set, else 1.
+func stepLoss(w *gru.Workspace, rewards []float32, ins []task.Instance, batch int, valueCoef, entropyCoef float64, mask bool, answer int32) trainer.LossTerms {
 	n, T := w.Rows(), w.T
 	B := float64(batch)
 	var out trainer.LossTerms
 	for b := 0; b < n; b++ {
 		last := T - 1
 		if mask {
-			last = answerStep(w, b, answer)
+			last = min(answerStep(w, b, answer), int(ins[b].Budget)-1)
 		}
 		R := float64(rewards[b])
 		for t := 0; t < T; t++ {

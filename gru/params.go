@@ -12,6 +12,9 @@ type Config struct {
 	Vocab  int // tokens (18)
 	Hidden int // d (96)
 	Stages int // stage embeddings (3)
+	// NotActions are tokens the policy never writes (a task's context
+	// digits): their logits get NotActionLogit, so their probability is 0.
+	NotActions []int32
 }
 
 // Tensor names one parameter tensor in PyTorch's state_dict order.
@@ -38,6 +41,11 @@ func NewLayout(c Config) (*Layout, error) {
 		return nil, fmt.Errorf("gru: invalid model size vocab=%d hidden=%d stages=%d", c.Vocab, c.Hidden, c.Stages)
 	}
 	V, d, S := c.Vocab, c.Hidden, c.Stages
+	for _, tok := range c.NotActions {
+		if tok < 0 || int(tok) >= c.Vocab {
+			return nil, fmt.Errorf("gru: token %d outside the vocabulary of %d cannot be a non-action", tok, c.Vocab)
+		}
+	}
 	l := &Layout{Config: c}
 	add := func(name string, shape ...int) Tensor {
 		n := 1

@@ -13,6 +13,12 @@ type Derived struct {
 	HeadsBias []float32 // V+1:     pi.bias, then v.bias
 }
 
+// NotActionLogit is added to the logit of a token that is not an action:
+// exp of it underflows to 0 in float32, so the token is never sampled or
+// chosen, adds nothing to the entropy and gets no gradient, while its log
+// probability stays finite.
+const NotActionLogit = -1e4
+
 // NewDerived allocates the derived tensors for layout l.
 func NewDerived(l *Layout) *Derived {
 	V, d := l.Vocab, l.Hidden
@@ -35,5 +41,8 @@ func (dv *Derived) Compute(l *Layout, params []float32) {
 	copy(dv.HeadsW, l.PiW.View(params))
 	copy(dv.HeadsW[V*d:], l.VW.View(params))
 	copy(dv.HeadsBias, l.PiB.View(params))
+	for _, tok := range l.NotActions {
+		dv.HeadsBias[tok] += NotActionLogit
+	}
 	dv.HeadsBias[V] = l.VB.View(params)[0]
 }

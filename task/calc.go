@@ -43,8 +43,12 @@ func Calc(spec string, partialCredit float64) (Task, error) {
 	return t, nil
 }
 
-func (*calcTask) Name() string               { return "calc" }
-func (*calcTask) Answer() int32              { return calc.ANS }
+func (*calcTask) Name() string  { return "calc" }
+func (*calcTask) Answer() int32 { return calc.ANS }
+
+// NotActions are the digits and CTX: they do nothing as actions, and a
+// policy that may write them spends its budget and its exploration on them.
+func (*calcTask) NotActions() []int32        { return []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, CTX} }
 func (*calcTask) HoldsOut() bool             { return true }
 func (*calcTask) Vocab() int                 { return calc.Vocab }
 func (*calcTask) TokenName(tok int32) string { return calc.TokenName(tok) }

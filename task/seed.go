@@ -23,6 +23,7 @@ func Seed() Task {
 
 func (*seedTask) Name() string               { return "seed" }
 func (*seedTask) Answer() int32              { return env.ANS }
+func (*seedTask) NotActions() []int32        { return nil } // the reference samples every token
 func (*seedTask) HoldsOut() bool             { return false }
 func (*seedTask) Vocab() int                 { return env.Vocab }
 func (*seedTask) TokenName(tok int32) string { return env.TokenName(int(tok)) }

@@ -21,6 +21,9 @@ type Task interface {
 	Vocab() int
 	// TokenName spells a token for people.
 	TokenName(tok int32) string
+	// NotActions are tokens the policy never writes (what only the context
+	// holds); nil when every token is an action, as in the reference.
+	NotActions() []int32
 	// Answer is the token that ends a program; the tokens after it change
 	// nothing.
 	Answer() int32

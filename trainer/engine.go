@@ -94,5 +94,5 @@ const (
 // NewLayout is the parameter layout of cfg's model for task t: its
 // vocabulary and one level embedding per level; the same on every engine.
 func NewLayout(cfg Config, t task.Task) (*gru.Layout, error) {
-	return gru.NewLayout(gru.Config{Vocab: t.Vocab(), Hidden: cfg.Hidden, Stages: len(t.Levels())})
+	return gru.NewLayout(gru.Config{Vocab: t.Vocab(), Hidden: cfg.Hidden, Stages: len(t.Levels()), NotActions: t.NotActions()})
 }
