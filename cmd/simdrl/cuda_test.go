@@ -62,3 +62,13 @@ func TestCudaRefusesWhatTheDeviceCannotHold(t *testing.T) {
 	require.Contains(t, stderr, "lower -batch")
 	require.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
 }
+
+// TestCudaSaysItRunsTheSeedTaskOnly: the CUDA kernels interpret the seed's
+// environment; -task calc on them is one usage line, never a silent CPU run.
+func TestCudaSaysItRunsTheSeedTaskOnly(t *testing.T) {
+	needGPU(t)
+	code, _, stderr := runCLI("-device", "cuda", "-task", "calc", "-updates", "1")
+	require.Equal(t, 2, code, stderr)
+	require.Contains(t, stderr, "seed task only")
+	require.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
+}
