@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -43,7 +42,7 @@ func Decode(b []byte) (*File, error) {
 	if len(header) == 0 || header[0] != '{' {
 		return nil, fmt.Errorf("checkpoint: header is not a JSON object (it must start with '{')")
 	}
-	entries, err := objectEntries(header, "tensor")
+	entries, err := ObjectFields(header, "tensor")
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: header: %w", err)
 	}
@@ -55,17 +54,17 @@ func Decode(b []byte) (*File, error) {
 	var spans []span
 	seen := map[string]bool{}
 	for _, e := range entries {
-		if e.key == metadataKey {
-			if err := decodeMetadata(e.value, f.Metadata); err != nil {
+		if e.Key == metadataKey {
+			if err := decodeMetadata(e.Value, f.Metadata); err != nil {
 				return nil, fmt.Errorf("checkpoint: %w", err)
 			}
 			continue
 		}
-		name := e.key
+		name := e.Key
 		if err := checkName(name, seen); err != nil {
 			return nil, fmt.Errorf("checkpoint: %w", err)
 		}
-		info, err := decodeInfo(name, e.value)
+		info, err := decodeInfo(name, e.Value)
 		if err != nil {
 			return nil, fmt.Errorf("checkpoint: %w", err)
 		}
@@ -129,63 +128,6 @@ func Decode(b []byte) (*File, error) {
 	return f, nil
 }
 
-type entry struct {
-	key   string
-	value json.RawMessage
-}
-
-// objectEntries splits a JSON object into its key/value pairs in order,
-// rejecting invalid JSON, duplicate keys (named as what, e.g. "tensor") and
-// anything but whitespace after the object.
-func objectEntries(data []byte, what string) ([]entry, error) {
-	invalid := func(err error) error {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF // the object was cut short
-		}
-		return fmt.Errorf("not valid JSON: %w", err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if tok, err := dec.Token(); err != nil {
-		return nil, invalid(err)
-	} else if tok != json.Delim('{') {
-		return nil, fmt.Errorf("not a JSON object")
-	}
-	var out []entry
-	keys := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, invalid(err)
-		}
-		key, ok := tok.(string)
-		if !ok {
-			return nil, invalid(fmt.Errorf("want a key, found %v", tok))
-		}
-		if keys[key] {
-			if key == metadataKey && what == "tensor" {
-				return nil, fmt.Errorf("duplicate %s", key)
-			}
-			return nil, fmt.Errorf("duplicate %s %s", what, quoteOdd(key))
-		}
-		keys[key] = true
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, invalid(fmt.Errorf("value of %q: %w", key, err))
-		}
-		out = append(out, entry{key, raw})
-	}
-	if tok, err := dec.Token(); err != nil {
-		return nil, invalid(err)
-	} else if tok != json.Delim('}') {
-		return nil, invalid(fmt.Errorf("want the end of the object, found %v", tok))
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, invalid(fmt.Errorf("data after the object"))
-	}
-	return out, nil
-}
-
 // decodeMetadata adds the string→string object raw to m.
 func decodeMetadata(raw json.RawMessage, m map[string]string) error {
 	if string(raw) == "null" {
@@ -194,16 +136,16 @@ func decodeMetadata(raw json.RawMessage, m map[string]string) error {
 	if len(raw) == 0 || raw[0] != '{' {
 		return fmt.Errorf("%s is %s, not an object of strings", metadataKey, kind(raw))
 	}
-	entries, err := objectEntries(raw, "metadata key")
+	entries, err := ObjectFields(raw, "metadata key")
 	if err != nil {
 		return fmt.Errorf("%s: %w", metadataKey, err)
 	}
 	for _, e := range entries {
 		var s string
-		if len(e.value) == 0 || e.value[0] != '"' || json.Unmarshal(e.value, &s) != nil {
-			return fmt.Errorf("metadata key %q has a non-string value (%s); safetensors metadata values are strings", e.key, kind(e.value))
+		if len(e.Value) == 0 || e.Value[0] != '"' || json.Unmarshal(e.Value, &s) != nil {
+			return fmt.Errorf("metadata key %q has a non-string value (%s); safetensors metadata values are strings", e.Key, kind(e.Value))
 		}
-		m[e.key] = s
+		m[e.Key] = s
 	}
 	return nil
 }
@@ -220,20 +162,20 @@ func decodeInfo(name string, raw json.RawMessage) (tensorInfo, error) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return info, fmt.Errorf("tensor %s: header entry is %s, not an object", name, kind(raw))
 	}
-	entries, err := objectEntries(raw, "field")
+	entries, err := ObjectFields(raw, "field")
 	if err != nil {
 		return info, fmt.Errorf("tensor %s: %w", name, err)
 	}
 	var haveDtype, haveShape, haveOffsets bool
 	for _, e := range entries {
-		switch e.key {
+		switch e.Key {
 		case "dtype":
-			if len(e.value) == 0 || e.value[0] != '"' || json.Unmarshal(e.value, &info.dtype) != nil {
-				return info, fmt.Errorf("tensor %s: dtype is %s, not a string", name, kind(e.value))
+			if len(e.Value) == 0 || e.Value[0] != '"' || json.Unmarshal(e.Value, &info.dtype) != nil {
+				return info, fmt.Errorf("tensor %s: dtype is %s, not a string", name, kind(e.Value))
 			}
 			haveDtype = true
 		case "shape":
-			if info.shape, err = intArray(e.value); err != nil {
+			if info.shape, err = intArray(e.Value); err != nil {
 				return info, fmt.Errorf("tensor %s: shape: %w", name, err)
 			}
 			if info.shape == nil {
@@ -241,7 +183,7 @@ func decodeInfo(name string, raw json.RawMessage) (tensorInfo, error) {
 			}
 			haveShape = true
 		case "data_offsets":
-			offs, err := intArray(e.value)
+			offs, err := intArray(e.Value)
 			if err != nil {
 				return info, fmt.Errorf("tensor %s: data_offsets: %w", name, err)
 			}
@@ -251,7 +193,7 @@ func decodeInfo(name string, raw json.RawMessage) (tensorInfo, error) {
 			info.offsets = [2]int{offs[0], offs[1]}
 			haveOffsets = true
 		default:
-			return info, fmt.Errorf("tensor %s: unknown field %q", name, e.key)
+			return info, fmt.Errorf("tensor %s: unknown field %q", name, e.Key)
 		}
 	}
 	switch {

@@ -175,7 +175,7 @@ func TestStateErrorsNameTheField(t *testing.T) {
 			g.Metadata["state"] = `{"update":0,"update":0}`
 			return g
 		}(),
-			`checkpoint state: duplicate field "update"`},
+			"checkpoint state: duplicate field update"},
 		{func() *checkpoint.File { g := edited(f, "", nil); g.Metadata["state"] = `{"update":0,`; return g }(),
 			"checkpoint state: not valid JSON: unexpected EOF"},
 		{func() *checkpoint.File { g := edited(f, "", nil); g.Metadata["state"] = `[0]`; return g }(),
@@ -248,7 +248,7 @@ func TestCheckpointConfigIsStrict(t *testing.T) {
 		{edit(func(m map[string]any) { delete(m, "entropy_final") }), "checkpoint config: no field entropy_final"},
 		{edit(func(m map[string]any) { delete(m, "chunk") }), "checkpoint config: no field chunk"},
 		{set("seed", -1), "checkpoint config: json: cannot unmarshal number -1 into Go struct field Config.seed of type uint64"},
-		{strings.Replace(raw, `{`, `{"hidden":4,`, 1), `checkpoint config: duplicate field "hidden"`},
+		{strings.Replace(raw, `{`, `{"hidden":4,`, 1), "checkpoint config: duplicate field hidden"},
 		{raw[:len(raw)/2], "checkpoint config: not valid JSON: unexpected EOF"},
 		{raw + "x", "checkpoint config: not valid JSON: data after the object"},
 		{"null", "checkpoint config: not a JSON object"},

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -270,29 +269,29 @@ func decodeStrict(raw string, v any, legacy, added map[string]bool) error {
 	}
 	template := make(map[string]json.RawMessage, len(want))
 	for _, kv := range want {
-		template[kv.key] = kv.value
+		template[kv.Key] = kv.Value
 	}
 	seen := make(map[string]bool, len(got))
 	kept := got[:0]
 	for _, kv := range got {
-		if legacy[kv.key] {
+		if legacy[kv.Key] {
 			continue
 		}
 		kept = append(kept, kv)
-		tv, ok := template[kv.key]
+		tv, ok := template[kv.Key]
 		if !ok {
-			return fmt.Errorf("unknown field %q", kv.key)
+			return fmt.Errorf("unknown field %q", kv.Key)
 		}
 		if n := arrayLen(tv); n >= 0 {
-			if m := arrayLen(kv.value); m >= 0 && m != n {
-				return fmt.Errorf("field %s has %d elements, want %d", kv.key, m, n)
+			if m := arrayLen(kv.Value); m >= 0 && m != n {
+				return fmt.Errorf("field %s has %d elements, want %d", kv.Key, m, n)
 			}
 		}
-		seen[kv.key] = true
+		seen[kv.Key] = true
 	}
 	for _, kv := range want {
-		if !seen[kv.key] && !added[kv.key] {
-			return fmt.Errorf("no field %s", kv.key)
+		if !seen[kv.Key] && !added[kv.Key] {
+			return fmt.Errorf("no field %s", kv.Key)
 		}
 	}
 	var obj strings.Builder // the object without its legacy keys
@@ -301,10 +300,10 @@ func decodeStrict(raw string, v any, legacy, added map[string]bool) error {
 		if i > 0 {
 			obj.WriteByte(',')
 		}
-		k, _ := json.Marshal(kv.key)
+		k, _ := json.Marshal(kv.Key)
 		obj.Write(k)
 		obj.WriteByte(':')
-		obj.Write(kv.value)
+		obj.Write(kv.Value)
 	}
 	obj.WriteByte('}')
 	dec := json.NewDecoder(strings.NewReader(obj.String()))
@@ -321,59 +320,13 @@ var addedConfigKeys = map[string]bool{"task": true, "levels": true, "partial_cre
 // and ignored, so those checkpoints still load.
 var legacyConfigKeys = map[string]bool{"device": true, "report": true, "quiet": true}
 
-type field struct {
-	key   string
-	value json.RawMessage
-}
-
-// objectFields splits a JSON object into its fields in order, rejecting
-// invalid JSON, anything but an object, duplicate keys and trailing data.
-func objectFields(data []byte) ([]field, error) {
-	invalid := func(err error) error {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
-		return fmt.Errorf("not valid JSON: %v", err)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err == io.EOF {
+// objectFields splits a JSON object into its fields in order (see
+// checkpoint.ObjectFields); an empty value is said to be one.
+func objectFields(data []byte) ([]checkpoint.Field, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fmt.Errorf("empty, not a JSON object")
 	}
-	if err != nil {
-		return nil, invalid(err)
-	}
-	if tok != json.Delim('{') {
-		return nil, fmt.Errorf("not a JSON object")
-	}
-	var out []field
-	keys := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, invalid(err)
-		}
-		key, ok := tok.(string)
-		if !ok {
-			return nil, invalid(fmt.Errorf("want a key, found %v", tok))
-		}
-		if keys[key] {
-			return nil, fmt.Errorf("duplicate field %q", key)
-		}
-		keys[key] = true
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, invalid(err)
-		}
-		out = append(out, field{key, raw})
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, invalid(err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, invalid(fmt.Errorf("data after the object"))
-	}
-	return out, nil
+	return checkpoint.ObjectFields(data, "field")
 }
 
 // arrayLen is the number of elements of a JSON array, or -1 for another value.
