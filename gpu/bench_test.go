@@ -14,8 +14,7 @@ import (
 )
 
 // BenchmarkGPUUpdate times whole training updates (seed recipe, stage 0, as
-// the developers' PyTorch bench torch_seed_bench.py, which is not part of this
-// repository, does with run_batch(0)) at each batch, reporting policy
+// the PyTorch bench scripts/torch_update_bench.py does) at each batch, reporting policy
 // steps/s; then the same updates once more with a wait after every launch,
 // reporting each kernel's milliseconds per update (each includes one launch
 // latency). device_check.sh reads these lines:

@@ -21,7 +21,7 @@ BATCHES=${BATCHES:-192,4096,65536,262144}
 TORCH_BATCHES=${TORCH_BATCHES:-$BATCHES}
 export SIMDRL_GOLDEN_DIR="$PWD/testdata/golden"
 has() { [[ ",$PARTS," == *",$1,"* ]]; }
-for f in out/gpu.test out/cpu.test out/simdrl out/peak out/torch_seed_bench.py out/seed.py; do
+for f in out/gpu.test out/cpu.test out/simdrl out/peak out/torch_update_bench.py out/simdrl_torch.py out/simdrl_env.py; do
 	[ -e "$f" ] || { echo "device_check: $f missing (run gpu/prepare_device_check.sh first)"; exit 2; }
 done
 # The driver library may live outside the loader's path (a mounted driver folder).
@@ -108,12 +108,12 @@ if has runs; then
 fi
 
 if has torch; then
-	echo "=== PyTorch (seed.py, --fix-broadcast) update timings on the GPU"
+	echo "=== PyTorch (scripts/torch_update_bench.py: simdrl's model, vectorised scoring) update timings on the GPU"
 	: >"$OUT/torch.log"
 	for B in ${TORCH_BATCHES//,/ }; do
 		iters=$([ "$B" -le 4096 ] && echo 10 || echo 2)
 		[ "$B" -gt 65536 ] && iters=1
-		PYTHONUNBUFFERED=1 timeout 90 python3 out/torch_seed_bench.py out/seed.py --device cuda --fix-broadcast --batches "$B" --parts full --iters "$iters" 2>&1 | tee -a "$OUT/torch.log" | grep full_update
+		PYTHONUNBUFFERED=1 timeout 90 python3 out/torch_update_bench.py --device cuda --batches "$B" --iters "$iters" 2>&1 | tee -a "$OUT/torch.log" | grep full_update
 	done
 fi
 
@@ -148,6 +148,8 @@ for line in open(sys.argv[1]):
     if line.startswith("---"): sec = line.strip("- \n"); continue
     m = re.search(r"peak_avx2_fma_gflops ([\d.]+)", line) or re.search(r"\s(\d+) ns/op", line)
     if m and sec: vals.setdefault(sec, []).append(float(m.group(1)))
+    m = re.search(r"peak_avx512_fma_gflops ([\d.]+)", line)  # scripts/peak.c, where the CPU has AVX-512F
+    if m and sec: vals.setdefault(sec + " (avx512)", []).append(float(m.group(1)))
 for k, v in vals.items():
     print(f"{k}: median {statistics.median(v):.4g} (min {min(v):.4g}, max {max(v):.4g}, n={len(v)})")
 PY
@@ -172,7 +174,7 @@ for line in lines("torch.log"):
     if line.startswith("{"):
         try: r = json.loads(line)
         except ValueError: continue
-        if r.get("part") == "full_update": torch[r["batch"]] = 1e3 * r["median_s"]
+        if r.get("part") == "full_update": torch[r["batch"]] = r["median_ms"]
 if gpu or torch:
     print("| batch | simdrl cuda ms/update | policy steps/s | PyTorch cuda ms/update | speed-up | goal |")
     print("|---|---|---|---|---|---|")

@@ -30,7 +30,7 @@ class Policy(nn.Module):
         """h0 (1, B, d) for contexts ctx (B, L), row b holding lengths[b]
         tokens then padding, and stages (B,)."""
         width = self.emb.weight.dtype
-        keep = (torch.arange(ctx.shape[1]) < lengths[:, None]).to(width)[:, :, None]
+        keep = (torch.arange(ctx.shape[1], device=ctx.device) < lengths[:, None]).to(width)[:, :, None]
         mean = (self.emb(ctx) * keep).sum(1) / lengths[:, None].to(width)
         return torch.tanh(mean + self.stage_emb(stage))[None]
 
