@@ -2,8 +2,9 @@ package cpu
 
 import (
 	"fmt"
-	"github.com/simdrl/simdrl/trainer"
 	"testing"
+
+	"github.com/simdrl/simdrl/trainer"
 )
 
 // usefulFlopsPerEpisode counts the arithmetic an episode needs with the
@@ -37,9 +38,33 @@ func BenchmarkUpdateChunk(b *testing.B) {
 	}
 }
 
+// BenchmarkCalcUpdate times updates of the calc task's default curriculum
+// (six levels mixed, 13-step rollouts) under its default recipe.
+func BenchmarkCalcUpdate(b *testing.B) {
+	c := trainer.DefaultRecipe()
+	c.Task = "calc"
+	c, err := trainer.WithTask(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, batch := range []int{192, 4096} {
+		b.Run(fmt.Sprintf("B=%d/threads=1", batch), func(b *testing.B) {
+			cc := c
+			cc.Batch, cc.Threads = batch, 1
+			runUpdates(b, cc)
+		})
+	}
+}
+
 func benchUpdate(b *testing.B, batch, threads, chunk int) {
 	c := trainer.DefaultRecipe()
 	c.Batch, c.Threads, c.Chunk = batch, threads, chunk
+	runUpdates(b, c)
+}
+
+// runUpdates times b.N updates of a fresh engine of c and reports them.
+func runUpdates(b *testing.B, c trainer.Config) {
+	batch := c.Batch
 	t, err := New(c)
 	if err != nil {
 		b.Fatal(err)
@@ -57,6 +82,6 @@ func benchUpdate(b *testing.B, batch, threads, chunk int) {
 	s := b.Elapsed().Seconds()
 	b.ReportMetric(float64(b.N)/s, "updates/s")
 	b.ReportMetric(float64(b.N*batch*c.Steps)/s, "env-steps/s")
-	b.ReportMetric(float64(b.N)*float64(batch)*usefulFlopsPerEpisode(c.Hidden, 18, c.Steps)/s/1e9, "GFLOP/s")
+	b.ReportMetric(float64(b.N)*float64(batch)*usefulFlopsPerEpisode(c.Hidden, t.Task().Vocab(), c.Steps)/s/1e9, "GFLOP/s")
 	b.ReportMetric(s/float64(b.N)*1e3, "ms/update")
 }
