@@ -40,7 +40,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch  # noqa: E402
 import torch.nn.functional as F  # noqa: E402
 
-from simdrl_env import MAX_STEPS, score  # noqa: E402
+from simdrl_env import MAX_STEPS, goals, rewarded_target, score  # noqa: E402
 from simdrl_torch import CTX, TOKENS, Policy, context_batch  # noqa: E402
 
 MUL, ADD, SUB, ANS, STO, RCL = (TOKENS[k] for k in ("MUL", "ADD", "SUB", "ANS", "STO", "RCL"))
@@ -88,16 +88,10 @@ def vector_score(stage, digits, programs):
         answered_has = answered_has | (m & has)
         hit_ans = hit_ans | m
         done = done | m
-    ab = a * b
-    goals = [(0.25, ab), (0.5, ab + c)]
-    if stage == 1:
-        goals.append((0.75, ab + c - d))
-    elif stage == 2:
-        goals = [(0.2, ab), (0.4, ab + c), (0.6, ab + c - d * e), (0.6, d * e)]
     bonus = torch.zeros(B, dtype=torch.float64, device=dev)
-    for w, g in goals:  # left to right from zero, as simdrl_env does
+    for w, g in goals(stage, a, b, c, d, e):  # left to right from zero, as simdrl_env does
         bonus = bonus + w * (answered_has & (answered == g)).to(torch.float64)
-    target = (ab, ab + c, ab + c - d)[stage]
+    target = rewarded_target(stage, a, b, c, d, e)
     hit = (answered_has & (answered == target)).to(torch.float64)
     return torch.where(hit_ans, hit + 0.2 * bonus, torch.zeros_like(bonus))
 
