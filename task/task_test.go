@@ -84,7 +84,11 @@ func TestCalcScoresAndExplains(t *testing.T) {
 		in := ct.Draw(key, 2, uint32(lv), rng.PurposeTask, lv, HeldOut)
 		o := ct.Score(&in, l.Shortest)
 		require.Truef(t, o.Correct, "level %d (%s)", lv, l.Expr)
-		require.Equal(t, 1.0, o.Reward-0.3*float64(in.NInner)/float64(max(in.NInner, 1))*boolf(in.NInner > 0), "level %d: 1 plus all the partial credit", lv)
+		want := 1.0 // a shortest program holds every inner value on its way: all the partial credit
+		if in.NInner > 0 {
+			want += 0.3
+		}
+		require.Equalf(t, want, o.Reward, "level %d", lv)
 		ex := ct.Explain(&in, l.Shortest)
 		require.True(t, ex.Correct)
 		require.Equal(t, l.Expr.String(), ex.Name)
@@ -92,18 +96,18 @@ func TestCalcScoresAndExplains(t *testing.T) {
 		require.Contains(t, ex.Trace[0].State, "v=")
 		require.Contains(t, ex.Trace[0].State, "m=")
 	}
-	// A wrong program earns no more than the partial credit.
-	in := ct.Draw(key, 3, 0, rng.PurposeTask, 3, HeldOut)
-	o := ct.Score(&in, []int32{calc.LOAD, calc.MUL, calc.ANS})
-	require.False(t, o.Correct && in.Target != in.Inner[0])
-	require.LessOrEqual(t, o.Reward, 1.3)
-}
-
-func boolf(b bool) float64 {
-	if b {
-		return 1
+	// a·b answered on a·b+c·d: right only when c·d = 0; wrong, it earns the
+	// credit for the one inner value it held (a·b), 0.3 × 1/2, unless c·d
+	// happened to equal a value v held on the way (a, or a·b).
+	for i := uint32(0); i < 200; i++ {
+		in := ct.Draw(key, 3, i, rng.PurposeTask, 3, HeldOut)
+		o := ct.Score(&in, []int32{calc.LOAD, calc.MUL, calc.ANS})
+		cd := int64(in.Digits[2] * in.Digits[3])
+		require.Equal(t, cd == 0, o.Correct, "%v", in.Digits)
+		if !o.Correct && int64(in.Digits[0]*in.Digits[1]) != cd && int64(in.Digits[0]) != cd {
+			require.Equal(t, 0.3*(1.0/2.0), o.Reward, "%v", in.Digits)
+		}
 	}
-	return 0
 }
 
 // TestOpenRefuses: unknown tasks, levels for the seed task, and a level no
