@@ -2,14 +2,14 @@ package cpu
 
 import (
 	"encoding/json"
-	"github.com/simdrl/simdrl/env"
-	"github.com/simdrl/simdrl/trainer"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/simdrl/simdrl/checkpoint"
+	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
 

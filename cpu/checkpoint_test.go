@@ -2,10 +2,10 @@ package cpu
 
 import (
 	"bytes"
-	"github.com/simdrl/simdrl/trainer"
 	"testing"
 
 	"github.com/simdrl/simdrl/checkpoint"
+	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
 

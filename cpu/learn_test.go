@@ -2,9 +2,9 @@ package cpu
 
 import (
 	"bytes"
-	"github.com/simdrl/simdrl/trainer"
 	"testing"
 
+	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
 

@@ -1,13 +1,13 @@
 package cpu
 
 import (
-	"github.com/simdrl/simdrl/task"
-	"github.com/simdrl/simdrl/trainer"
 	"testing"
 
 	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
 

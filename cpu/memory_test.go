@@ -2,10 +2,10 @@ package cpu
 
 import (
 	"errors"
-	"github.com/simdrl/simdrl/trainer"
 	"runtime"
 	"testing"
 
+	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
 

@@ -2,35 +2,45 @@ package cpu
 
 import (
 	"bytes"
-	"github.com/simdrl/simdrl/task"
-	"github.com/simdrl/simdrl/trainer"
 	"runtime"
 	"testing"
 	"time"
 
+	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
 
 // TestThreadsGiveIdenticalResults: the chunk size, not the thread count,
 // decides the arithmetic, so parameters and metrics are bit-identical.
+// Both tasks: calc's held-out draws, partial credit and budget mask go
+// through the same chunks.
 func TestThreadsGiveIdenticalResults(t *testing.T) {
-	var ref *trainer.Report
-	for _, n := range []int{1, 2, 3, 8} {
-		c := shortConfig()
-		c.Threads = n
-		c.Batch = 70 // 5 chunks of 16, the last one short
-		rep, err := run(t, c, &bytes.Buffer{})
-		require.NoError(t, err)
-		for i := range rep.Evaluations {
-			rep.Evaluations[i].UpdatesPerSecond = 0 // timing, not arithmetic
+	calc := shortConfig()
+	calc.Recipe, calc.Task, calc.Levels = "default", "calc", "a*b, a*b+c*d"
+	calc, err := trainer.WithTask(calc)
+	require.NoError(t, err)
+	calc.Updates = shortConfig().Updates // WithTask gives the task's long schedule
+	for _, base := range []trainer.Config{shortConfig(), calc} {
+		var ref *trainer.Report
+		for _, n := range []int{1, 2, 3, 8} {
+			c := base
+			c.Threads = n
+			c.Batch = 70 // 5 chunks of 16, the last one short
+			rep, err := run(t, c, &bytes.Buffer{})
+			require.NoError(t, err)
+			for i := range rep.Evaluations {
+				rep.Evaluations[i].UpdatesPerSecond = 0 // timing, not arithmetic
+			}
+			if ref == nil {
+				ref = rep
+				continue
+			}
+			require.Equalf(t, ref.ParamSHA256, rep.ParamSHA256, "%s threads=%d", c.Task, n)
+			require.Equalf(t, ref.Final, rep.Final, "%s threads=%d", c.Task, n)
+			require.Equalf(t, ref.Evaluations, rep.Evaluations, "%s threads=%d", c.Task, n)
+			require.Equalf(t, ref.TrainReward, rep.TrainReward, "%s threads=%d", c.Task, n)
 		}
-		if ref == nil {
-			ref = rep
-			continue
-		}
-		require.Equalf(t, ref.ParamSHA256, rep.ParamSHA256, "threads=%d", n)
-		require.Equalf(t, ref.Final, rep.Final, "threads=%d", n)
-		require.Equalf(t, ref.Evaluations, rep.Evaluations, "threads=%d", n)
 	}
 }
 

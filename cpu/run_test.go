@@ -2,11 +2,11 @@ package cpu
 
 import (
 	"bytes"
-	"github.com/simdrl/simdrl/task"
-	"github.com/simdrl/simdrl/trainer"
 	"math"
 	"testing"
 
+	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
 

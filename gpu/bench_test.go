@@ -4,11 +4,11 @@ package gpu
 
 import (
 	"fmt"
-	"github.com/simdrl/simdrl/env"
 	"sort"
 	"testing"
 	"time"
 
+	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )

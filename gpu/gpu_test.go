@@ -3,7 +3,6 @@
 package gpu
 
 import (
-	"github.com/simdrl/simdrl/task"
 	"math"
 	"os"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/internal/golden"
 	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
