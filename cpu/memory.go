@@ -26,23 +26,22 @@ func workerCount(c trainer.Config) int {
 // Memory estimates the bytes the CPU engine allocates for c: the model
 // and its derived tables, the gradient, Adam's moments, and per worker a
 // chunk workspace and two chunk results. It reports which knob dominates.
+// A configuration that is not valid gets 0: New refuses it before.
 func Memory(c trainer.Config) (bytes float64, knob string) {
-	V, S, d := 19.0, 8.0, float64(c.Hidden) // the largest task's vocabulary and levels, when its own cannot be read
 	t, err := c.OpenTask()
-	if err == nil {
-		V, S = float64(t.Vocab()), float64(len(t.Levels()))
+	if err != nil || c.Validate() != nil {
+		return 0, ""
 	}
-	size := V*d + S*d + 2*3*d*d + 2*3*d + V*d + V + d + 1 // the state_dict
-	table := V * 3 * d
+	l, err := trainer.NewLayout(c, t)
+	if err != nil {
+		return 0, ""
+	}
+	V, d := float64(l.Vocab), float64(l.Hidden)
+	size, table := float64(l.Size), V*3*d
 	derived := table + (V+1)*d + V + 1
-	model := 4 * (4*size + table + derived) // params, grad, m, v; dTable; derived
+	model := 4 * (4*size + table + derived) // params, grad, m, v; the table gradient; derived
 	chunk, workers := chunkSize(c), float64(workerCount(c))
-	ws := 0.0
-	if err == nil {
-		if l, err := trainer.NewLayout(trainer.Config{Hidden: max(1, min(c.Hidden, 4096))}, t); err == nil {
-			ws = gru.WorkspaceBytes(l, chunk, max(1, c.Steps))
-		}
-	}
+	ws := gru.WorkspaceBytes(l, chunk, c.Steps)
 	results := 2 * (4*(size+table) + float64(chunk))
 	// the worker's own: a chunk of instances and rewards, one program
 	ws += float64(chunk)*(float64(unsafe.Sizeof(task.Instance{}))+4) + 4*float64(max(1, c.Steps))

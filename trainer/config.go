@@ -184,7 +184,7 @@ func WithTask(cfg Config) (Config, error) {
 		return cfg, err
 	}
 	cfg.Steps = 0
-	cfg.Stages = cfg.Stages[:0:0]
+	cfg.Stages = nil
 	for i, l := range t.Levels() {
 		cfg.Steps = max(cfg.Steps, l.Budget)
 		cfg.Stages = append(cfg.Stages, i)
