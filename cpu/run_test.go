@@ -37,17 +37,23 @@ func TestRunIsDeterministic(t *testing.T) {
 }
 
 func TestUpdateAllocatesNothing(t *testing.T) {
-	tr, err := New(shortConfig())
+	calc := shortConfig()
+	calc.Recipe, calc.Task = "default", "calc"
+	calc, err := trainer.WithTask(calc)
 	require.NoError(t, err)
-	defer tr.Close()
-	_, err = tr.Update()
-	require.NoError(t, err)
-	allocs := testing.AllocsPerRun(3, func() {
-		_, err := tr.Update()
+	for _, c := range []trainer.Config{shortConfig(), calc} {
+		tr, err := New(c)
 		require.NoError(t, err)
-	})
-	require.Zero(t, allocs, "the steady-state update allocates")
-	require.Zero(t, testing.AllocsPerRun(3, func() { tr.evaluate(1, 30, 7, task.HeldOut) }), "evaluation allocates")
+		_, err = tr.Update()
+		require.NoError(t, err)
+		allocs := testing.AllocsPerRun(3, func() {
+			_, err := tr.Update()
+			require.NoError(t, err)
+		})
+		require.Zerof(t, allocs, "%s: the steady-state update allocates", c.Task)
+		require.Zerof(t, testing.AllocsPerRun(3, func() { tr.evaluate(1, 30, 7, task.HeldOut) }), "%s: evaluation allocates", c.Task)
+		tr.Close()
+	}
 }
 
 // A non-finite loss stops training with an error naming the update, leaves
