@@ -95,13 +95,15 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	}
 	switch {
 	case resume != nil:
-		err = engine.Restore(resume)
+		if err := engine.Restore(resume); err != nil {
+			engine.Close()
+			return usage("-resume %s: %v", fl.resume, err)
+		}
 	case load != nil:
-		err = engine.LoadWeights(load)
-	}
-	if err != nil {
-		engine.Close()
-		return usage("%s: %v", map[bool]string{true: "-resume " + fl.resume, false: "-load " + fl.load}[resume != nil], err)
+		if err := engine.LoadWeights(load); err != nil {
+			engine.Close()
+			return usage("-load %s: %v", fl.load, err)
+		}
 	}
 	if fl.plot != "" && (fl.evalOnly || cfg.EvalEvery == 0 || cfg.Updates <= engine.Updates()) {
 		engine.Close()
@@ -110,7 +112,8 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	if fl.evalOnly {
 		defer engine.Close()
 		hash, err := engine.ParamSHA256()
-		rep := &trainer.Report{Config: cfg, Updates: engine.Updates(), Backend: engine.Backend(), ParamSHA256: hash}
+		rep := &trainer.Report{Config: cfg, Updates: engine.Updates(), Backend: engine.Backend(), ParamSHA256: hash,
+			Levels: trainer.LevelNames(engine.Task())}
 		if err == nil {
 			err = trainer.Conclude(engine, rep, stdout, fl.quiet)
 		}
@@ -130,6 +133,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	if fl.metrics != "" {
 		mf, err := openMetrics(fl.metrics)
 		if err != nil {
+			engine.Close()
 			return usage("-metrics: %v", err)
 		}
 		defer mf.Close()
