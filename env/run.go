@@ -125,7 +125,9 @@ func run(t Task, actions []int32, record func(TraceStep)) Outcome {
 			if correct {
 				base = 1.0
 			}
-			return Outcome{Reward: base + 0.2*shaped, Steps: steps, Answered: true, Correct: correct}
+			// float64(…) rounds the product before the sum: Go may fuse a*b+c
+			// into one FMA on arm64, the seed (and the GPU) does not.
+			return Outcome{Reward: base + float64(0.2*shaped), Steps: steps, Answered: true, Correct: correct}
 		}
 		if record != nil {
 			record(TraceStep{Token: int(act), HasLast: hasLast, Last: int(last), Mem: mem})

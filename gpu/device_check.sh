@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# device_check.sh: the GPU checks and timings of issue 6 (and the CPU thread
-# scaling of issue 5) on a machine with an NVIDIA GPU and PyTorch but no Go.
+# device_check.sh: the GPU checks and timings of issues 6, 13 (the calc task)
+# and 14 (and the CPU thread scaling of issue 5) on a machine with an NVIDIA
+# GPU and PyTorch but no Go.
 # It builds nothing: prepare, on a build machine, from the repository root:
 #
 #   gpu/prepare_device_check.sh      # builds out/: gpu.test, cpu.test, simdrl, peak, the PyTorch bench
@@ -39,7 +40,8 @@ fail=0
 if has gpu; then
 	echo "=== GPU tests, one process each (SIMDRL_TEST_REQUIRE=cuda: a missing GPU fails)"
 	: >"$OUT/gpu_tests.log"
-	for t in TestGPUTasksAndUniforms TestGPUEnvGolden TestGPUGoldenModel TestGPUGreedyMatchesCPU TestGPUShapesMatchCPU TestGPUTrainingMatchesCPU TestGPURun TestGPUCheckpoints; do
+	for t in TestGPUTasksAndUniforms TestGPUEnvGolden TestGPUGoldenModel TestGPUGreedyMatchesCPU TestGPUShapesMatchCPU TestGPUTrainingMatchesCPU TestGPURun TestGPUCheckpoints \
+		TestGPULoadActsAsSaved TestGPUCalcScoresAsCPU TestGPUCalcGreedyMatchesCPU TestGPUCalcTrainingMatchesCPU; do
 		SIMDRL_TEST_REQUIRE=cuda timeout 60 ./out/gpu.test -test.run "^$t\$" -test.v -test.count=1 >"$OUT/test.tmp" 2>&1
 		rc=$?
 		cat "$OUT/test.tmp" >>"$OUT/gpu_tests.log"
@@ -57,8 +59,9 @@ if has gpu; then
 	if command -v compute-sanitizer >/dev/null; then
 		for tool in memcheck racecheck; do
 			# The shapes test runs every tile plan (1 to 32 episodes a block) and vector tails.
-			echo "--- compute-sanitizer $tool on TestGPUGoldenModel and TestGPUShapesMatchCPU" | tee -a "$OUT/gpu_tests.log"
-			SIMDRL_TEST_REQUIRE=cuda timeout 120 compute-sanitizer --tool $tool --print-limit 20 ./out/gpu.test -test.run '^(TestGPUGoldenModel|TestGPUShapesMatchCPU)$' -test.count=1 >"$OUT/sanitizer.tmp" 2>&1
+			# The calc scoring test runs the op-table interpreter on every default level.
+			echo "--- compute-sanitizer $tool on TestGPUGoldenModel, TestGPUShapesMatchCPU and TestGPUCalcScoresAsCPU" | tee -a "$OUT/gpu_tests.log"
+			SIMDRL_TEST_REQUIRE=cuda timeout 150 compute-sanitizer --tool $tool --print-limit 20 ./out/gpu.test -test.run '^(TestGPUGoldenModel|TestGPUShapesMatchCPU|TestGPUCalcScoresAsCPU)$' -test.count=1 >"$OUT/sanitizer.tmp" 2>&1
 			tail -40 "$OUT/sanitizer.tmp" >>"$OUT/gpu_tests.log"
 			summary+=("$(printf '%-28s %s' "sanitizer $tool" "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer.tmp" | tail -1)")")
 			echo "${summary[-1]}"
@@ -104,6 +107,7 @@ if has runs; then
 	run "default (cuda) seed 1" -device cuda -seed 1
 	run "seed recipe (cuda)" -device cuda -recipe seed
 	run "default, batch 65536 (cuda)" -device cuda -batch 65536
+	run "calc (cuda)" -device cuda -task calc -explain 0
 	run "default (cpu, all threads)" -device cpu
 fi
 

@@ -5,7 +5,11 @@ package gpu
 import (
 	"fmt"
 	"math"
+	"runtime"
+	"sync"
 
+	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
@@ -33,17 +37,35 @@ const (
 	modeTeacher = 2
 )
 
+// Scorers (kernels/common.cuh, SIMDRL_SCORE_*).
+const (
+	scoreSeed = 0 // env.cuh: the reference's tool environment
+	scoreCalc = 1 // calc.cuh: a task.Interpreted's op table
+)
+
 // engine holds a model and every device buffer an update needs; its methods
 // run on the device thread (inside Device.do).
 type engine struct {
-	d    *Device
-	cfg  trainer.Config
-	l    *gru.Layout
-	V, H int // vocabulary, hidden width
-	T    int // steps
-	B    int // training batch: the activations are sized for it
-	maxN int // most episodes of any rollout (evaluations too)
-	key  rng.Key
+	d       *Device
+	cfg     trainer.Config
+	task    task.Task
+	l       *gru.Layout
+	V, H, S int // vocabulary, hidden width, levels
+	T       int // steps
+	B       int // training batch: the activations are sized for it
+	maxN    int // most episodes of any rollout (evaluations too)
+	key     rng.Key
+
+	// How the kernels see the task: the scorer, its op table and partial
+	// credit, the answer token, and whether the kernel draws the instances
+	// (the seed task's) or the host does (task.Draw) and uploads them.
+	scorer        int
+	partialCredit float64
+	answer        int32
+	hostDraw      bool
+	records       []int32         // host: the instances of a rollout, record.Words each
+	instances     []task.Instance // host: the same, as drawn
+	ops, notAct   devPtr
 
 	// parameters, gradient, Adam moments, derived tensors
 	P, grad, m, v                       devPtr
@@ -64,13 +86,37 @@ type engine struct {
 	a                                   args
 }
 
-// newEngine allocates everything for cfg on d (device thread).
-func newEngine(d *Device, cfg trainer.Config, l *gru.Layout) (*engine, error) {
-	e := &engine{d: d, cfg: cfg, l: l, V: l.Vocab, H: l.Hidden, T: cfg.Steps, B: cfg.Batch, key: rng.NewKey(cfg.Seed)}
+// scorerOf says how the kernels score t: the seed task by its own
+// environment, an Interpreted task by its op table; no other task runs on
+// the GPU.
+func scorerOf(t task.Task) (scorer int, ops []calc.Op, partialCredit float64, err error) {
+	if t.Name() == "seed" {
+		return scoreSeed, nil, 0, nil
+	}
+	if it, ok := t.(task.Interpreted); ok {
+		return scoreCalc, it.Ops(), it.PartialCredit(), nil
+	}
+	return 0, nil, 0, fmt.Errorf("gpu: the CUDA kernels score the seed task and tasks on the calculator's op table (task.Interpreted), not %s", t.Name())
+}
+
+// newEngine allocates everything for cfg and task t on d (device thread).
+func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engine, error) {
+	e := &engine{d: d, cfg: cfg, task: t, l: l, V: l.Vocab, H: l.Hidden, S: l.Stages, T: cfg.Steps, B: cfg.Batch, key: rng.NewKey(cfg.Seed)}
 	e.maxN = max(cfg.Batch, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain, 1)
 	V, H, T, B := e.V, e.H, e.T, e.B
-	V1, G3, R := V+1, 3*H, T*B
+	var ops []calc.Op
 	var err error
+	if e.scorer, ops, e.partialCredit, err = scorerOf(t); err != nil {
+		return nil, err
+	}
+	if len(ops) != 0 && len(ops) != V {
+		return nil, fmt.Errorf("gpu: task %s has %d ops for a vocabulary of %d tokens", t.Name(), len(ops), V)
+	}
+	e.answer, e.hostDraw = t.Answer(), e.scorer != scoreSeed
+	if e.hostDraw {
+		e.records, e.instances = make([]int32, record.Words*e.maxN), make([]task.Instance, e.maxN)
+	}
+	V1, G3, R := V+1, 3*H, T*B
 	if e.fwd, err = planTiles(B, H, V, d.SMs, d.SmemOptin, false); err != nil {
 		return nil, err
 	}
@@ -111,7 +157,9 @@ func newEngine(d *Device, cfg trainer.Config, l *gru.Layout) (*engine, error) {
 		f32(p, T*B)
 	}
 	f32(&e.tokens, (T+1)*e.maxN)
-	f32(&e.tasks, 6*e.maxN)
+	f32(&e.tasks, record.Words*e.maxN)
+	f32(&e.ops, 3*V)
+	f32(&e.notAct, V)
 	f32(&e.rewardsIn, B)
 	f64(&e.stats, 5*e.maxN)
 	f32(&e.dheads, T*B*V1)
@@ -121,9 +169,9 @@ func newEngine(d *Device, cfg trainer.Config, l *gru.Layout) (*engine, error) {
 	f32(&e.partWhh, e.sWhh*G3*(H+1))
 	f32(&e.partHeads, e.sHeads*V1*(H+1))
 	f32(&e.partTok, e.sTok*V*G3)
-	f32(&e.partH0, e.sH0*(V+3)*H)
+	f32(&e.partH0, e.sH0*(V+e.S)*H)
 	f32(&e.dT, V*G3)
-	f32(&e.h0s, (V+3)*H)
+	f32(&e.h0s, (V+e.S)*H)
 	f64(&e.sq, 256)
 	f64(&e.fin, nFin)
 	total := 0.0
@@ -139,11 +187,31 @@ func newEngine(d *Device, cfg trainer.Config, l *gru.Layout) (*engine, error) {
 			e.bufs = append(e.bufs, *b.p)
 		}
 	}
+	if err == nil {
+		err = e.uploadTask(ops, l.NotActions)
+	}
 	if err != nil {
 		e.free()
 		return nil, err
 	}
 	return e, nil
+}
+
+// uploadTask writes the op table (three int32 per token, zero for the seed
+// task, which does not read it) and the not-action logit offsets.
+func (e *engine) uploadTask(ops []calc.Op, notActions []int32) error {
+	table := make([]int32, 3*e.V)
+	for tok, op := range ops {
+		table[3*tok], table[3*tok+1], table[3*tok+2] = int32(op.Kind), int32(op.Src), int32(op.Dst)
+	}
+	offset := make([]float32, e.V)
+	for _, tok := range notActions {
+		offset[tok] = gru.NotActionLogit
+	}
+	if err := upload(e.ops, table); err != nil {
+		return err
+	}
+	return upload(e.notAct, offset)
 }
 
 func (e *engine) free() {
@@ -177,7 +245,7 @@ func (e *engine) getParams(dst []float32) error { return download(dst, e.P) }
 func (e *engine) derive() error {
 	V, H := e.V, e.H
 	total := V*3*H + H*3*H + 2*H*(V+1) + V + 1
-	e.a.reset().ptr(e.P).i32(H).i32(V).ptr(e.table).ptr(e.whhT).ptr(e.headsT).ptr(e.headsN).ptr(e.headsB)
+	e.a.reset().ptr(e.P).i32(H).i32(V).i32(e.S).ptr(e.notAct).ptr(e.table).ptr(e.whhT).ptr(e.headsT).ptr(e.headsN).ptr(e.headsB)
 	return e.d.launch("simdrl_derive", gridFor(total), block256, 0, &e.a)
 }
 
@@ -189,7 +257,7 @@ type rolloutSpec struct {
 	stage      int // fixed stage, or -1: drawn (mixed curriculum)
 	purpose    rng.Purpose
 	round      uint32
-	givenTasks bool
+	givenTasks bool // the instances are in the tasks buffer (uploaded by drawOnHost or greedyPrograms)
 	rewardsIn  bool
 	cur        *trainer.Curriculum
 	entropy    float64 // the update's entropy coefficient
@@ -223,7 +291,7 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	step, mask := e.cfg.Baseline == "step", e.cfg.MaskAfterAnswer
 	a := e.a.reset()
 	a.ptr(e.P).ptr(e.table).ptr(e.whhT).ptr(e.headsT).ptr(e.headsB)
-	a.i32(s.n).i32(e.T).i32(e.H).i32(e.V).flag(p.SmemW)
+	a.i32(s.n).i32(e.T).i32(e.H).i32(e.V).i32(e.S).flag(p.SmemW).i32(e.scorer).ptr(e.ops).f64(e.partialCredit).i32(int(e.answer))
 	a.u32(e.key[0]).u32(e.key[1]).u32(s.round).u32(uint32(s.purpose)).i32(s.stage).i32(mix).i32(unlocked).f64(cdf[0]).f64(cdf[1])
 	a.i32(s.mode).flag(s.givenTasks).flag(s.train).flag(step).flag(mask).f64(e.cfg.ValueCoef).f64(s.entropy).i32(s.n).ptr(rin)
 	a.ptr(e.h).ptr(e.act).ptr(e.ghn).ptr(e.logp).ptr(e.logpa).ptr(e.val).ptr(e.ent).ptr(e.tokens).ptr(e.tasks)
@@ -239,7 +307,7 @@ func (e *engine) gradients() error {
 	V1, G3, R := V+1, 3*H, T*B
 	p := e.bwd
 	a := e.a.reset()
-	a.ptr(e.P).ptr(e.headsN).i32(B).i32(T).i32(H).i32(V).flag(p.SmemW)
+	a.ptr(e.P).ptr(e.headsN).i32(B).i32(T).i32(H).i32(V).i32(e.S).flag(p.SmemW)
 	a.ptr(e.h).ptr(e.act).ptr(e.ghn).ptr(e.logp).ptr(e.tokens).ptr(e.dlogp).ptr(e.dent).ptr(e.dval)
 	a.ptr(e.dheads).ptr(e.dgh).ptr(e.dgin).ptr(e.dh0g)
 	if err := e.d.launch(backwardKernel[p.EPT], [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a); err != nil {
@@ -260,8 +328,8 @@ func (e *engine) gradients() error {
 	if err := e.d.launch("simdrl_token_partial", [3]int{ceilDiv(G3, 128), e.sTok, 1}, [3]int{128, 1, 1}, 4*V*128, a); err != nil {
 		return err
 	}
-	a.reset().ptr(e.dh0g).ptr(e.tasks).i32(B).i32(H).i32(V).i32(e.slabH0).ptr(e.partH0)
-	if err := e.d.launch("simdrl_h0_partial", [3]int{ceilDiv(H, 128), e.sH0, 1}, [3]int{128, 1, 1}, 4*(V+3)*128, a); err != nil {
+	a.reset().ptr(e.dh0g).ptr(e.tasks).i32(B).i32(H).i32(V).i32(e.S).i32(e.slabH0).ptr(e.partH0)
+	if err := e.d.launch("simdrl_h0_partial", [3]int{ceilDiv(H, 128), e.sH0, 1}, [3]int{128, 1, 1}, 4*(V+e.S)*128, a); err != nil {
 		return err
 	}
 	l := e.l
@@ -275,7 +343,7 @@ func (e *engine) gradients() error {
 		{e.partWhh, e.sWhh, G3, H, 1, G3, e.grad.at(l.WHH.Offset), H, e.grad.at(l.BHH.Offset), 0, 0},
 		{e.partHeads, e.sHeads, V1, H, 1, V, e.grad.at(l.PiW.Offset), H, e.grad.at(l.PiB.Offset), e.grad.at(l.VW.Offset), e.grad.at(l.VB.Offset)},
 		{e.partTok, e.sTok, V, G3, 0, V, e.dT, G3, 0, 0, 0},
-		{e.partH0, e.sH0, V + 3, H, 0, V + 3, e.h0s, H, 0, 0, 0},
+		{e.partH0, e.sH0, V + e.S, H, 0, V + e.S, e.h0s, H, 0, 0, 0},
 	}
 	for _, s := range sums {
 		a.reset().ptr(s.part).i32(s.S).i32(s.M).i32(s.N).i32(s.ones).i32(s.split).ptr(s.out).i32(s.ldo).ptr(s.bias).ptr(s.out2).ptr(s.bias2)
@@ -283,8 +351,8 @@ func (e *engine) gradients() error {
 			return err
 		}
 	}
-	a.reset().ptr(e.P).ptr(e.dT).ptr(e.h0s).i32(H).i32(V).ptr(e.grad)
-	return e.d.launch("simdrl_input_grads", gridFor(G3*H+G3+V*H+3*H), block256, 0, a)
+	a.reset().ptr(e.P).ptr(e.dT).ptr(e.h0s).i32(H).i32(V).i32(e.S).ptr(e.grad)
+	return e.d.launch("simdrl_input_grads", gridFor(G3*H+G3+V*H+e.S*H), block256, 0, a)
 }
 
 // finish reduces the statistics of a rollout of nblocks blocks (and the
@@ -325,8 +393,20 @@ func (e *engine) update(u int, cur *trainer.Curriculum) (trainer.UpdateStats, er
 	stage := cur.StageOf(u) // also refreshes a mixed curriculum's weights
 	ec := e.cfg.EntropyAt(u)
 	st := trainer.UpdateStats{Update: u, Stage: stage}
-	nb, err := e.rollout(rolloutSpec{n: e.B, mode: modeSample, train: true, stage: stage, purpose: rng.PurposeTask,
-		round: uint32(u), cur: cur, entropy: ec})
+	spec := rolloutSpec{n: e.B, mode: modeSample, train: true, stage: stage, purpose: rng.PurposeTask, round: uint32(u), cur: cur, entropy: ec}
+	if e.hostDraw {
+		level := func(b int) int {
+			if stage >= 0 {
+				return stage
+			}
+			return cur.DrawStage(e.key, uint32(u), uint32(b))
+		}
+		if err := e.drawOnHost(e.B, uint32(u), rng.PurposeTask, level, task.Training); err != nil {
+			return st, err
+		}
+		spec.givenTasks = true
+	}
+	nb, err := e.rollout(spec)
 	if err == nil {
 		err = e.gradients()
 	}
@@ -366,13 +446,21 @@ func (e *engine) readStats(u int, ec float64, st trainer.UpdateStats) (trainer.U
 	return st, nil
 }
 
-// evaluate plays n greedy episodes of stage on round of the evaluation stream.
-func (e *engine) evaluate(stage, n int, round uint32) (trainer.EvalResult, error) {
+// evaluate plays n greedy episodes of stage on round of the evaluation
+// stream, drawn from split.
+func (e *engine) evaluate(stage, n int, round uint32, split task.Split) (trainer.EvalResult, error) {
 	res := trainer.EvalResult{Stage: stage, Episodes: n}
 	if n <= 0 {
 		return res, nil
 	}
-	nb, err := e.rollout(rolloutSpec{n: n, mode: modeGreedy, stage: stage, purpose: trainer.EvalPurpose(stage), round: round})
+	spec := rolloutSpec{n: n, mode: modeGreedy, stage: stage, purpose: trainer.EvalPurpose(stage), round: round}
+	if e.hostDraw {
+		if err := e.drawOnHost(n, round, trainer.EvalPurpose(stage), func(int) int { return stage }, split); err != nil {
+			return res, err
+		}
+		spec.givenTasks = true
+	}
+	nb, err := e.rollout(spec)
 	if err == nil {
 		err = e.finish(nb, false, 0)
 	}
@@ -382,12 +470,6 @@ func (e *engine) evaluate(stage, n int, round uint32) (trainer.EvalResult, error
 	res.MeanReward = e.finHost[finReward] / float64(n)
 	res.SolveRate = e.finHost[finSolved] / float64(n)
 	return res, nil
-}
-
-// greedyActions plays n greedy episodes of stage on round and returns their
-// actions, episode-major (n×T).
-func (e *engine) greedyActions(stage, n int, round uint32) ([]int32, error) {
-	return e.greedyRollout(rolloutSpec{n: n, mode: modeGreedy, stage: stage, purpose: trainer.EvalPurpose(stage), round: round})
 }
 
 // greedyRollout runs the greedy rollout s and returns its actions,
@@ -414,14 +496,16 @@ func (e *engine) greedyRollout(s rolloutSpec) ([]int32, error) {
 // returns their actions, episode-major.
 func (e *engine) greedyPrograms(tasks []task.Instance) ([]int32, error) {
 	out := make([]int32, 0, len(tasks)*e.T)
-	packed := make([]int32, 6*min(len(tasks), e.maxN))
+	packed := make([]int32, record.Words*min(len(tasks), e.maxN))
 	for first := 0; first < len(tasks); first += e.maxN {
 		part := tasks[first:min(first+e.maxN, len(tasks))]
-		for i, in := range part {
-			packed[6*i] = in.Level
-			copy(packed[6*i+1:6*i+6], in.Digits[:5])
+		for i := range part {
+			if err := e.checkInstance(&part[i]); err != nil {
+				return nil, err
+			}
+			record.Pack(packed[record.Words*i:], &part[i])
 		}
-		if err := upload(e.tasks, packed[:6*len(part)]); err != nil {
+		if err := upload(e.tasks, packed[:record.Words*len(part)]); err != nil {
 			return nil, err
 		}
 		acts, err := e.greedyRollout(rolloutSpec{n: len(part), mode: modeGreedy, givenTasks: true})
@@ -433,17 +517,67 @@ func (e *engine) greedyPrograms(tasks []task.Instance) ([]int32, error) {
 	return out, nil
 }
 
-// explain is cpu.Engine.Explain with the GPU's greedy actions.
+// checkInstance refuses an instance the kernels would read out of bounds: a
+// level without an embedding, a context longer than the digits, a digit
+// outside the vocabulary, more inner values than the record holds.
+func (e *engine) checkInstance(in *task.Instance) error {
+	if in.Level < 0 || int(in.Level) >= e.S || in.Vars < 0 || in.Vars > task.MaxDigits || in.NInner < 0 || in.NInner > task.MaxInner {
+		return fmt.Errorf("gpu: instance of level %d with %d digits and %d inner values does not fit a model of %d levels", in.Level, in.Vars, in.NInner, e.S)
+	}
+	for _, dg := range in.Digits[:in.Vars] {
+		if dg < 0 || int(dg) >= e.V {
+			return fmt.Errorf("gpu: instance digit %d outside the vocabulary of %d tokens", dg, e.V)
+		}
+	}
+	return nil
+}
+
+// drawOnHost draws the instances of n episodes with the task's Draw, episode
+// b of level level(b) from purpose on round, and uploads them as records
+// (rolloutSpec.givenTasks). Each instance is a pure function of its
+// arguments, so the parts drawn in parallel give the CPU's instances.
+func (e *engine) drawOnHost(n int, round uint32, purpose rng.Purpose, level func(b int) int, split task.Split) error {
+	if n > e.maxN {
+		return fmt.Errorf("gpu: %d episodes in an engine sized for %d", n, e.maxN)
+	}
+	// Levels come first, in episode order: a mixed curriculum's draw is pure
+	// too, but reading it once keeps the parallel part free of the curriculum.
+	for b := 0; b < n; b++ {
+		e.instances[b].Level = int32(level(b))
+	}
+	const perPart = 2048
+	parts := min(runtime.GOMAXPROCS(0), ceilDiv(n, perPart))
+	var wg sync.WaitGroup
+	for p := 0; p < parts; p++ {
+		lo, hi := p*n/parts, (p+1)*n/parts
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := lo; b < hi; b++ {
+				in := &e.instances[b]
+				*in = e.task.Draw(e.key, round, uint32(b), purpose, int(in.Level), split)
+				record.Pack(e.records[record.Words*b:], in)
+			}
+		}()
+	}
+	wg.Wait()
+	return upload(e.tasks, e.records[:record.Words*n])
+}
+
+// explain is cpu.Engine.Explain with the GPU's greedy programs on the same
+// instances (trainer.ExplainInstance).
 func (e *engine) explain(stage, count int) ([]task.Explanation, error) {
-	acts, err := e.greedyActions(stage, count, trainer.ExplainRound)
+	ins := make([]task.Instance, count)
+	for i := range ins {
+		ins[i] = trainer.ExplainInstance(e.task, e.key, stage, i)
+	}
+	acts, err := e.greedyPrograms(ins)
 	if err != nil {
 		return nil, err
 	}
-	t := task.Seed()
 	out := make([]task.Explanation, count)
 	for i := range out {
-		in := trainer.ExplainInstance(t, e.key, stage, i)
-		out[i] = t.Explain(&in, acts[i*e.T:(i+1)*e.T])
+		out[i] = e.task.Explain(&ins[i], acts[i*e.T:(i+1)*e.T])
 	}
 	return out, nil
 }

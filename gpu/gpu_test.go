@@ -9,6 +9,7 @@ import (
 
 	"github.com/simdrl/simdrl/cpu"
 	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/internal/golden"
 	"github.com/simdrl/simdrl/rng"
@@ -33,9 +34,12 @@ func openGPU(t testing.TB) *Device {
 	return d
 }
 
-// testEngine builds an engine for cfg with params (nil: the seed's init).
+// testEngine builds an engine for cfg and its task with params (nil: the
+// seed's init).
 func testEngine(t testing.TB, d *Device, cfg trainer.Config, params []float32) *engine {
-	l, err := gru.NewLayout(gru.Config{Vocab: env.Vocab, Hidden: cfg.Hidden, Stages: env.NumStages})
+	tk, err := cfg.OpenTask()
+	require.NoError(t, err)
+	l, err := trainer.NewLayout(cfg, tk)
 	require.NoError(t, err)
 	if params == nil {
 		params = make([]float32, l.Size)
@@ -44,7 +48,7 @@ func testEngine(t testing.TB, d *Device, cfg trainer.Config, params []float32) *
 	var e *engine
 	require.NoError(t, d.do(func() error {
 		var err error
-		if e, err = newEngine(d, cfg, l); err != nil {
+		if e, err = newEngine(d, cfg, tk, l); err != nil {
 			return err
 		}
 		return e.setParams(params)
@@ -53,17 +57,18 @@ func testEngine(t testing.TB, d *Device, cfg trainer.Config, params []float32) *
 	return e
 }
 
-// TestGPUTasksAndUniforms: the kernels' Philox draws the CPU's tasks, stages
-// and sampling numbers bit for bit.
+// TestGPUTasksAndUniforms: the kernels' Philox draws the CPU's tasks (the
+// whole instance record, as task.FromEnv makes it), stages and sampling
+// numbers bit for bit.
 func TestGPUTasksAndUniforms(t *testing.T) {
 	d := openGPU(t)
 	const n, T = 5000, 6
 	key := rng.NewKey(42)
 	mix, cdf := packMix([]int{0, 1, 2}), [3]float64{0.2, 0.7, 1}
-	tasks := make([]int32, 6*n)
+	tasks := make([]int32, record.Words*n)
 	u := make([]float32, T*n)
 	require.NoError(t, d.do(func() error {
-		tb, err := d.alloc(4 * 6 * n)
+		tb, err := d.alloc(4 * record.Words * n)
 		if err != nil {
 			return err
 		}
@@ -96,11 +101,8 @@ func TestGPUTasksAndUniforms(t *testing.T) {
 		} else if uu < 0.7 {
 			stage = 1
 		}
-		want := env.DrawTask(key, 9, uint32(b), rng.PurposeTask, stage)
-		require.Equal(t, int32(stage), tasks[6*b], "stage of episode %d", b)
-		for i := 0; i < 5; i++ {
-			require.Equal(t, int32(want.Digits[i]), tasks[6*b+1+i], "digit %d of episode %d", i, b)
-		}
+		want := task.FromEnv(env.DrawTask(key, 9, uint32(b), rng.PurposeTask, stage))
+		require.Equal(t, want, record.Unpack(tasks[record.Words*b:]), "instance of episode %d", b)
 		for s := 0; s < T; s++ {
 			require.Equal(t, key.Uniform(9, uint32(b), uint32(s), rng.PurposeAction), u[s*n+b])
 		}
@@ -117,19 +119,17 @@ func TestGPUEnvGolden(t *testing.T) {
 	for _, c := range cases {
 		maxlen = max(maxlen, len(c.Actions))
 	}
-	tasks, acts, lens := make([]int32, 6*n), make([]int32, n*maxlen), make([]int32, n)
+	tasks, acts, lens := make([]int32, record.Words*n), make([]int32, n*maxlen), make([]int32, n)
 	for i, c := range cases {
-		tasks[6*i] = int32(c.Stage)
-		for k := 0; k < 5; k++ {
-			tasks[6*i+1+k] = int32(c.Digits[k])
-		}
+		in := task.FromEnv(env.Task{Stage: c.Stage, Digits: c.Digits})
+		record.Pack(tasks[record.Words*i:], &in)
 		copy(acts[i*maxlen:], c.Actions)
 		lens[i] = int32(len(c.Actions))
 	}
 	reward, steps, correct := make([]float64, n), make([]int32, n), make([]int32, n)
 	require.NoError(t, d.do(func() error {
 		var bufs [6]devPtr
-		sizes := []int{4 * 6 * n, 4 * n * maxlen, 4 * n, 8 * n, 4 * n, 4 * n}
+		sizes := []int{4 * record.Words * n, 4 * n * maxlen, 4 * n, 8 * n, 4 * n, 4 * n}
 		for i := range bufs {
 			var err error
 			if bufs[i], err = d.alloc(sizes[i]); err != nil {
@@ -147,7 +147,7 @@ func TestGPUEnvGolden(t *testing.T) {
 			return err
 		}
 		var a args
-		a.ptr(bufs[0]).ptr(bufs[1]).ptr(bufs[2]).i32(n).i32(maxlen).ptr(bufs[3]).ptr(bufs[4]).ptr(bufs[5])
+		a.i32(scoreSeed).ptr(0).i32(env.Vocab).f64(0).ptr(bufs[0]).ptr(bufs[1]).ptr(bufs[2]).i32(n).i32(maxlen).ptr(bufs[3]).ptr(bufs[4]).ptr(bufs[5])
 		if err := d.launch("simdrl_env_score", gridFor(n), block256, 0, &a); err != nil {
 			return err
 		}
@@ -171,12 +171,12 @@ func TestGPUEnvGolden(t *testing.T) {
 // returns logp, entropy and value (episode-major) and the gradient.
 func (e *engine) teacher(b *golden.Batch) (logp, ent, val, grad []float32, err error) {
 	B, T := len(b.Ctx), e.T
-	tasks, tok, rew := make([]int32, 6*B), make([]int32, (T+1)*B), make([]float32, B)
+	tasks, tok, rew := make([]int32, record.Words*B), make([]int32, (T+1)*B), make([]float32, B)
 	for i := 0; i < B; i++ {
-		tasks[6*i] = int32(b.Stage[i])
-		for k, c := range b.Ctx[i][:len(b.Ctx[i])-1] {
-			tasks[6*i+1+k] = c
-		}
+		digits := b.Ctx[i][:len(b.Ctx[i])-1]
+		in := task.Instance{Level: int32(b.Stage[i]), Vars: int32(len(digits)), Budget: env.MaxSteps}
+		copy(in.Digits[:], digits)
+		record.Pack(tasks[record.Words*i:], &in)
 		tok[i] = env.CTX
 		for s := 0; s < T; s++ {
 			tok[(s+1)*B+i] = b.Actions[i][s]
@@ -304,7 +304,11 @@ func TestGPUGreedyMatchesCPU(t *testing.T) {
 	for stage := 0; stage < 3; stage++ {
 		const n, round = 700, 77
 		var acts []int32
-		require.NoError(t, d.do(func() error { var err error; acts, err = e.greedyActions(stage, n, round); return err }))
+		require.NoError(t, d.do(func() error {
+			var err error
+			acts, err = e.greedyRollout(rolloutSpec{n: n, mode: modeGreedy, stage: stage, purpose: trainer.EvalPurpose(stage), round: round})
+			return err
+		}))
 		w, err := gru.NewWorkspace(l, n, cfg.Steps)
 		require.NoError(t, err)
 		w.Reset(n)
@@ -384,12 +388,15 @@ func (w *testWriter) Write(p []byte) (int, error) { *w = append(*w, p...); retur
 
 // TestGPUShapesMatchCPU: one default-recipe update on both devices at hidden
 // sizes that leave vector tails (37: rows of 37 and 111 floats) and at tile
-// plans from one to 32 episodes per block; loss, gradient norm and the
+// plans from one to 32 episodes per block, and with a rollout longer than
+// the seed's budget; loss, gradient norm and the
 // parameters after Adam agree with the CPU's within the golden tolerance.
 func TestGPUShapesMatchCPU(t *testing.T) {
 	d := openGPU(t)
-	for _, c := range []struct{ hidden, batch int }{{37, 5}, {37, 700}, {37, 8192}, {96, 4096}, {64, 333}} {
+	// Steps 9 runs past the seed's budget of 7: the loss mask ends there.
+	for _, c := range []struct{ hidden, batch, steps int }{{37, 5, 6}, {37, 700, 6}, {37, 8192, 6}, {96, 4096, 6}, {64, 333, 6}, {37, 333, 9}} {
 		cfg := trainer.DefaultRecipe()
+		cfg.Steps = c.steps
 		cfg.Hidden, cfg.Batch, cfg.Updates, cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Threads = c.hidden, c.batch, 1, 0, 0, 0, 2
 		host, err := cpu.New(cfg)
 		require.NoError(t, err)

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/simdrl/simdrl/gpu/internal/record"
 )
 
 // tilePlan is how the rollout or backward kernel is launched over a batch:
@@ -63,7 +65,7 @@ func rolloutSmem(E, d, V int, smemW bool) int {
 		w = d * 3 * d
 	}
 	V1, dS := V+1, stride4(d)
-	return carve(8*E*5, 4*E*6, 4*E, 4*w, 4*d*V1, 4*V1, 4*3*d, 4*E*dS, 4*E*dS, 4*E*V1, 4*E*V, 4*E*V, 4*E*V, 4*E)
+	return carve(8*E*5, 4*E*record.Words, 4*E, 4*w, 4*d*V1, 4*V1, 4*3*d, 4*E*dS, 4*E*dS, 4*E*V1, 4*E*V, 4*E*V, 4*E*V, 4*E)
 }
 
 // backwardSmem is the backward kernel's dynamic shared memory (backward.cu).

@@ -3,8 +3,6 @@
 package gpu
 
 import (
-	"fmt"
-
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
@@ -42,8 +40,8 @@ func NewEngine(cfg trainer.Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.Name() != "seed" {
-		return nil, fmt.Errorf("gpu: the CUDA kernels run the seed task only, not %s", t.Name())
+	if _, _, _, err := scorerOf(t); err != nil {
+		return nil, err
 	}
 	l, err := trainer.NewLayout(cfg, t)
 	if err != nil {
@@ -57,7 +55,7 @@ func NewEngine(cfg trainer.Config) (*Engine, error) {
 	l.Init(g.params, cfg.Seed) // the CPU's initial parameters, bit for bit
 	if err := d.do(func() error {
 		var err error
-		if g.e, err = newEngine(d, cfg, l); err != nil {
+		if g.e, err = newEngine(d, cfg, t, l); err != nil {
 			return err
 		}
 		return g.e.setParams(g.params)
@@ -87,14 +85,14 @@ func (g *Engine) Update() (st trainer.UpdateStats, err error) {
 	return st, err
 }
 
-// EvaluateAll evaluates every level; the seed task holds nothing out, so
-// both splits are the same draws.
-func (g *Engine) EvaluateAll(n int, round uint32, _ task.Split) (ev []trainer.EvalResult, err error) {
+// EvaluateAll evaluates every level on split (the seed task holds nothing
+// out: both splits are the same draws).
+func (g *Engine) EvaluateAll(n int, round uint32, split task.Split) (ev []trainer.EvalResult, err error) {
 	ev = make([]trainer.EvalResult, len(g.task.Levels()))
 	err = g.d.do(func() error {
 		for s := range ev {
 			var err error
-			if ev[s], err = g.e.evaluate(s, n, round); err != nil {
+			if ev[s], err = g.e.evaluate(s, n, round, split); err != nil {
 				return err
 			}
 		}

@@ -53,6 +53,10 @@ func (*calcTask) HoldsOut() bool             { return true }
 func (*calcTask) Vocab() int                 { return calc.Vocab }
 func (*calcTask) TokenName(tok int32) string { return calc.TokenName(tok) }
 func (t *calcTask) Levels() []Level          { return t.info }
+func (*calcTask) Ops() []calc.Op             { return append([]calc.Op(nil), calc.Ops[:]...) }
+func (t *calcTask) PartialCredit() float64   { return t.partialCredit }
+
+var _ Interpreted = (*calcTask)(nil)
 
 func (t *calcTask) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split Split) Instance {
 	return fromCalc(t.levels.Draw(key, round, episode, purpose, level, split == HeldOut))

@@ -1,6 +1,9 @@
 package task
 
-import "github.com/simdrl/simdrl/rng"
+import (
+	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/rng"
+)
 
 // CTX is the token that ends every context and is every program's first
 // input, in every task's vocabulary.
@@ -40,6 +43,18 @@ type Task interface {
 	Score(in *Instance, program []int32) Outcome
 	// Explain scores program on in and says what every token did.
 	Explain(in *Instance, program []int32) Explanation
+}
+
+// Interpreted is a task whose programs run on env/calc's machine from an op
+// table: an engine with its own interpreter of the table scores them without
+// the task's Go code (the CUDA kernels do, calc.cuh). Score must give what
+// calc.Run gives with Ops and PartialCredit.
+type Interpreted interface {
+	Task
+	// Ops is the instruction table, one op per token (Vocab long).
+	Ops() []calc.Op
+	// PartialCredit is the weight of the inner values held (calc.Run).
+	PartialCredit() float64
 }
 
 // Level is one step of a curriculum.

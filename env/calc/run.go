@@ -98,7 +98,9 @@ func run(in *Instance, program []int32, partialCredit float64, trace *[]TraceSte
 	// and never answering a resting place (measured: levels 4 and 5 stayed
 	// near 0.25 with programs that ran out of budget).
 	if in.NInner > 0 && o.Answered {
-		o.Reward += partialCredit * (float64(o.InnerHeld) / float64(in.NInner))
+		// float64(…) rounds the product before the sum: Go may fuse a*b+c
+		// into one FMA on arm64; the CUDA twin does not.
+		o.Reward += float64(partialCredit * (float64(o.InnerHeld) / float64(in.NInner)))
 	}
 	return o
 }

@@ -8,11 +8,11 @@
 #include "policy.cuh"
 
 #define BACKWARD_PARAMS                                                                                                                 \
-    const float *__restrict__ P, const float *__restrict__ headsN, int B, int T, int d, int V, int use_smem_w, const float *__restrict__ h, \
+    const float *__restrict__ P, const float *__restrict__ headsN, int B, int T, int d, int V, int S, int use_smem_w, const float *__restrict__ h, \
         const float *__restrict__ act, const float *__restrict__ ghn, const float *__restrict__ logp, const int32_t *__restrict__ tokens, \
         const float *__restrict__ dlogp, const float *__restrict__ dent, const float *__restrict__ dval, float *dheads, float *dgh,      \
         float *dgin, float *dh0g
-#define BACKWARD_ARGS P, headsN, B, T, d, V, use_smem_w, h, act, ghn, logp, tokens, dlogp, dent, dval, dheads, dgh, dgin, dh0g
+#define BACKWARD_ARGS P, headsN, B, T, d, V, S, use_smem_w, h, act, ghn, logp, tokens, dlogp, dent, dval, dheads, dgh, dgin, dh0g
 
 // Writes dheads T×B×(V+1) (dL/dlogits, then dL/dvalue), dgh T×B×3d (dL/d(W_hh·h
 // + b_hh)), dgin T×B×d (dL/d of the token table's n rows: dgh's n part
@@ -25,7 +25,7 @@ template <int EPT> __device__ __forceinline__ void backward(BACKWARD_PARAMS) {
     const int b0 = blockIdx.x * E;
     const int nE = min(E, B - b0);
     const int G3 = 3 * d, V1 = V + 1, G3S = simdrl_stride4(G3);
-    const simdrl_layout L = simdrl_layout_of(V, d);
+    const simdrl_layout L = simdrl_layout_of(V, d, S);
 
     // Shared memory, in the order gpu/plan.go's backwardSmem takes it.
     simdrl_carver cv = {(char *)smem_v, 0};
@@ -285,36 +285,37 @@ extern "C" __global__ void simdrl_token_partial(const float *__restrict__ dgh, c
 }
 
 // simdrl_h0_partial: per slab of episodes, the gradient of h0's inputs:
-// rows 0..V−1 of part[s] for emb (each context token gets dh0g/len), rows
-// V..V+2 for stage_emb. Grid: (ceil(d/blockDim.x), slabs).
-extern "C" __global__ void simdrl_h0_partial(const float *__restrict__ dh0g, const int32_t *__restrict__ tasks, int B, int d, int V, int slab,
+// rows 0..V−1 of part[s] for emb (each context token, the shown digits then
+// CTX, gets dh0g/len), rows V..V+S−1 for stage_emb (one per level). Grid:
+// (ceil(d/blockDim.x), slabs).
+extern "C" __global__ void simdrl_h0_partial(const float *__restrict__ dh0g, const int32_t *__restrict__ tasks, int B, int d, int V, int S, int slab,
                                              float *part) {
     extern __shared__ float acc[];
     const int bd = blockDim.x, tx = threadIdx.x;
-    const int j = blockIdx.x * bd + tx, s = blockIdx.y, rows = V + SIMDRL_STAGES;
+    const int j = blockIdx.x * bd + tx, s = blockIdx.y, rows = V + S;
     const int r0 = s * slab, r1 = min(B, r0 + slab);
     for (int v = 0; v < rows; v++) acc[v * bd + tx] = 0.0f;
     if (j >= d) return;
     for (int b = r0; b < r1; b++) {
         const float g = dh0g[(size_t)b * d + j];
         const int32_t *tk = tasks + (size_t)b * SIMDRL_TASK_WORDS;
-        const int stage = tk[0], n = 3 + stage;
-        acc[(V + stage) * bd + tx] += g;
+        const int level = tk[SIMDRL_REC_LEVEL], n = tk[SIMDRL_REC_VARS];
+        acc[(V + level) * bd + tx] += g;
         const float inv = 1.0f / (float)(n + 1);
-        for (int q = 0; q < n; q++) acc[tk[1 + q] * bd + tx] += g * inv;
+        for (int q = 0; q < n; q++) acc[tk[SIMDRL_REC_DIGITS + q] * bd + tx] += g * inv;
         acc[SIMDRL_CTX * bd + tx] += g * inv;
     }
     for (int v = 0; v < rows; v++) part[((size_t)s * rows + v) * d + j] = acc[v * bd + tx];
 }
 
 // simdrl_input_grads: from the token table's gradient dT (V×3d) and h0's
-// (h0s: V rows for emb, 3 for stage_emb, d columns): dW_ih = dTᵀ·emb,
+// (h0s: V rows for emb, S for stage_emb, d columns): dW_ih = dTᵀ·emb,
 // db_ih = Σ_v dT, demb = dT·W_ih + h0's part, dstage_emb.
 extern "C" __global__ void simdrl_input_grads(const float *__restrict__ P, const float *__restrict__ dT, const float *__restrict__ h0s, int d, int V,
-                                              float *grad) {
-    const simdrl_layout L = simdrl_layout_of(V, d);
+                                              int S, float *grad) {
+    const simdrl_layout L = simdrl_layout_of(V, d, S);
     const int G3 = 3 * d;
-    const long nW = (long)G3 * d, nB = G3, nE = (long)V * d, nS = (long)SIMDRL_STAGES * d, total = nW + nB + nE + nS;
+    const long nW = (long)G3 * d, nB = G3, nE = (long)V * d, nS = (long)S * d, total = nW + nB + nE + nS;
     for (long q = (long)blockIdx.x * blockDim.x + threadIdx.x; q < total; q += (long)gridDim.x * blockDim.x) {
         long k = q;
         if (k < nW) {

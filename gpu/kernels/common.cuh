@@ -23,12 +23,15 @@
 #ifdef __CUDA_ARCH__
 #define SIMDRL_DMUL(a, b) __dmul_rn((a), (b))
 #define SIMDRL_DADD(a, b) __dadd_rn((a), (b))
+#define SIMDRL_DDIV(a, b) __ddiv_rn((a), (b))
 #else
 #define SIMDRL_DMUL(a, b) ((a) * (b))
 #define SIMDRL_DADD(a, b) ((a) + (b))
+#define SIMDRL_DDIV(a, b) ((a) / (b))
 #endif
 
-// The vocabulary (env/tokens.go).
+// The seed task's vocabulary (env/tokens.go); CTX is every task's context
+// marker and first input (task.CTX).
 #define SIMDRL_CTX 10
 #define SIMDRL_MUL 11
 #define SIMDRL_ADD 12
@@ -40,9 +43,33 @@
 #define SIMDRL_MAX_STEPS 7 // env.MaxSteps
 #define SIMDRL_STAGES 3    // env.NumStages
 
-// A task as the kernels store it: TASK_WORDS int32 per episode, the stage then
-// the five digits a..e.
-#define SIMDRL_TASK_WORDS 6
+// An episode's instance as the kernels store it: task.Instance
+// (../../task/task.go) word for word, TASK_WORDS int32 per episode. int64
+// fields are two words, low then high. The seed task uses level (its stage),
+// vars, budget and the first five digits; the calculator all of it.
+#define SIMDRL_REC_LEVEL 0
+#define SIMDRL_REC_VARS 1   // context digits shown
+#define SIMDRL_REC_BUDGET 2 // tokens scored, the answer included
+#define SIMDRL_REC_DIGITS 3 // SIMDRL_MAX_DIGITS words
+#define SIMDRL_REC_TARGET 12
+#define SIMDRL_REC_NINNER 14
+#define SIMDRL_REC_INNER 16 // SIMDRL_MAX_INNER int64
+#define SIMDRL_MAX_DIGITS 8
+#define SIMDRL_MAX_INNER 16
+#define SIMDRL_TASK_WORDS 48
+
+SIMDRL_HD int64_t simdrl_rec_i64(const int32_t *rec, int word) {
+    return (int64_t)(((uint64_t)(uint32_t)rec[word + 1] << 32) | (uint64_t)(uint32_t)rec[word]);
+}
+
+SIMDRL_HD void simdrl_rec_set_i64(int32_t *rec, int word, int64_t v) {
+    rec[word] = (int32_t)(uint32_t)((uint64_t)v & 0xffffffffu);
+    rec[word + 1] = (int32_t)(uint32_t)((uint64_t)v >> 32);
+}
+
+// How the rollout scores a program (gpu/engine.go's scorer).
+#define SIMDRL_SCORE_SEED 0 // env.cuh: the reference's tool environment
+#define SIMDRL_SCORE_CALC 1 // calc.cuh: the calculator's op table
 
 // Per-block statistics written by the rollout kernel (float64 each).
 #define SIMDRL_STAT_REWARD 0
@@ -64,18 +91,19 @@
 #define SIMDRL_FIN_OK 8
 #define SIMDRL_NFIN 9
 
-// The flat parameter layout (gru/params.go): emb V×d, stage_emb 3×d,
+// The flat parameter layout (gru/params.go): emb V×d, stage_emb S×d (one row
+// per level),
 // W_ih 3d×d, W_hh 3d×d, b_ih 3d, b_hh 3d, pi.weight V×d, pi.bias V,
 // v.weight d, v.bias 1.
 typedef struct {
     int emb, stage, wih, whh, bih, bhh, piw, pib, vw, vb, size;
 } simdrl_layout;
 
-SIMDRL_HD simdrl_layout simdrl_layout_of(int V, int d) {
+SIMDRL_HD simdrl_layout simdrl_layout_of(int V, int d, int S) {
     simdrl_layout l;
     l.emb = 0;
     l.stage = l.emb + V * d;
-    l.wih = l.stage + SIMDRL_STAGES * d;
+    l.wih = l.stage + S * d;
     l.whh = l.wih + 3 * d * d;
     l.bih = l.whh + 3 * d * d;
     l.bhh = l.bih + 3 * d;

@@ -1,14 +1,17 @@
-// env.cu: the environment's scoring as a standalone kernel (the rollout kernel
-// calls the same simdrl_env_run at the end of each episode). Tests run it on
-// every golden environment case and compare with env.Run bit for bit.
-#include "env.cuh"
+// env.cu: the tasks' scoring as a standalone kernel (the rollout kernel calls
+// the same simdrl_score at the end of each episode). Tests run it on every
+// golden environment case and on calculator programs and compare with the
+// CPU's env.Run and calc.Run bit for bit.
+#include "calc.cuh"
 
-// One program per thread: program i is actions[i*maxlen .. i*maxlen+len[i]).
-extern "C" __global__ void simdrl_env_score(const int32_t *tasks, const int32_t *actions, const int32_t *len, int n, int maxlen, double *reward,
-                                            int32_t *steps, int32_t *correct) {
+// One program per thread: program i is actions[i*maxlen .. i*maxlen+len[i])
+// on the instance tasks[i*SIMDRL_TASK_WORDS ..]; scorer, ops, V and
+// partial_credit as the rollout's.
+extern "C" __global__ void simdrl_env_score(int scorer, const int32_t *ops, int V, double partial_credit, const int32_t *tasks, const int32_t *actions,
+                                            const int32_t *len, int n, int maxlen, double *reward, int32_t *steps, int32_t *correct) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    const simdrl_outcome o = simdrl_env_run(tasks + i * SIMDRL_TASK_WORDS, actions + (size_t)i * maxlen, 1, len[i]);
+    const simdrl_outcome o = simdrl_score(scorer, tasks + (size_t)i * SIMDRL_TASK_WORDS, ops, V, partial_credit, actions + (size_t)i * maxlen, 1, len[i]);
     reward[i] = o.reward;
     steps[i] = o.steps;
     correct[i] = o.correct;

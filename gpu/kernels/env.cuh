@@ -17,10 +17,12 @@ typedef struct {
 SIMDRL_HD double simdrl_is(int has_last, int64_t last, int64_t v) { return (has_last && last == v) ? 1.0 : 0.0; }
 
 // simdrl_env_run scores a program of n actions, actions[i*stride], on the
-// task (stage, a..e) of task[] (SIMDRL_TASK_WORDS layout).
-SIMDRL_HD simdrl_outcome simdrl_env_run(const int32_t *task, const int32_t *actions, int stride, int n) {
-    const int stage = task[0];
-    const int64_t a = task[1], b = task[2], c = task[3], d = task[4], e = task[5];
+// seed task's instance rec (SIMDRL_TASK_WORDS layout: the stage is the level,
+// a..e the first five digits).
+SIMDRL_HD simdrl_outcome simdrl_env_run(const int32_t *rec, const int32_t *actions, int stride, int n) {
+    const int32_t *dg = rec + SIMDRL_REC_DIGITS;
+    const int stage = rec[SIMDRL_REC_LEVEL];
+    const int64_t a = dg[0], b = dg[1], c = dg[2], d = dg[3], e = dg[4];
     int64_t last = 0;
     int has_last = 0;
     int mem = 0; // 0 None, 1 "ok", 2 "use_d"
@@ -95,11 +97,11 @@ SIMDRL_HD simdrl_outcome simdrl_env_run(const int32_t *task, const int32_t *acti
     return o;
 }
 
-// The step of the first ANS among the n actions, or n-1 when there is none
-// (cpu/loss.go's answerStep): the tokens after it change nothing.
-SIMDRL_HD int simdrl_answer_step(const int32_t *actions, int stride, int n) {
+// The step of the first answer token among the n actions, or n-1 when there
+// is none (cpu/loss.go's answerStep): the tokens after it change nothing.
+SIMDRL_HD int simdrl_answer_step(const int32_t *actions, int stride, int n, int answer) {
     for (int t = 0; t < n; t++)
-        if (actions[t * stride] == SIMDRL_ANS) return t;
+        if (actions[t * stride] == answer) return t;
     return n - 1;
 }
 

@@ -51,17 +51,25 @@ SIMDRL_HD float simdrl_uniform(uint32_t k0, uint32_t k1, uint32_t round, uint32_
     return (float)(w[0] >> 8) * (1.0f / 16777216.0f);
 }
 
-// env.DrawTask: the five digits of a task; task[0] is the stage.
-SIMDRL_HD void simdrl_draw_task(uint32_t k0, uint32_t k1, uint32_t round, uint32_t episode, uint32_t purpose, int stage, int32_t task[SIMDRL_TASK_WORDS]) {
+// env.DrawTask as task.FromEnv stores it: the seed task's instance of stage
+// (the five digits, the context length, the budget and the rewarded target;
+// every other word zero).
+SIMDRL_HD void simdrl_draw_task(uint32_t k0, uint32_t k1, uint32_t round, uint32_t episode, uint32_t purpose, int stage, int32_t rec[SIMDRL_TASK_WORDS]) {
     uint32_t w0[4], w1[4];
     simdrl_block(k0, k1, round, episode, 0, purpose, w0);
     simdrl_block(k0, k1, round, episode, 1, purpose, w1);
-    task[0] = stage;
-    task[1] = (int32_t)simdrl_below(w0[0], 10);
-    task[2] = (int32_t)simdrl_below(w0[1], 10);
-    task[3] = (int32_t)simdrl_below(w0[2], 10);
-    task[4] = (int32_t)simdrl_below(w0[3], 10);
-    task[5] = (int32_t)simdrl_below(w1[0], 10);
+    for (int q = 0; q < SIMDRL_TASK_WORDS; q++) rec[q] = 0;
+    int32_t *dg = rec + SIMDRL_REC_DIGITS;
+    dg[0] = (int32_t)simdrl_below(w0[0], 10);
+    dg[1] = (int32_t)simdrl_below(w0[1], 10);
+    dg[2] = (int32_t)simdrl_below(w0[2], 10);
+    dg[3] = (int32_t)simdrl_below(w0[3], 10);
+    dg[4] = (int32_t)simdrl_below(w1[0], 10);
+    rec[SIMDRL_REC_LEVEL] = stage;
+    rec[SIMDRL_REC_VARS] = 3 + stage; // env.ContextLen
+    rec[SIMDRL_REC_BUDGET] = SIMDRL_MAX_STEPS;
+    const int64_t ab = (int64_t)dg[0] * dg[1]; // env.Task.RewardedTarget
+    simdrl_rec_set_i64(rec, SIMDRL_REC_TARGET, stage == 0 ? ab : stage == 1 ? ab + dg[2] : ab + dg[2] - dg[3]);
 }
 
 // Trainer.drawStage: the mixed curriculum's stage of one episode. mix packs

@@ -3,7 +3,8 @@
 // builds h0, and for every step computes gh = W_hh·h + b_hh fused with the
 // GRU gates (gru.cuh), the policy and value heads, log-softmax, entropy and
 // the sampled or greedy action (policy.cuh); then it scores the programs
-// (env.cuh) and writes the loss weights (loss.cuh). The hidden states of the
+// (calc.cuh: the seed's environment or the calculator's op table) and writes
+// the loss weights (loss.cuh). The hidden states of the
 // tile live in shared memory, and so does W_hhᵀ when the tile is large enough
 // to pay for loading it (use_smem_w).
 //
@@ -11,7 +12,7 @@
 // unit j = x), blockDim.y = G groups; each thread computes the three gate rows
 // of its unit for EPT episodes (E = EPT·G), so the gates are applied in
 // registers, never stored as a 3d-wide row.
-#include "env.cuh"
+#include "calc.cuh"
 #include "gru.cuh"
 #include "loss.cuh"
 #include "philox.cuh"
@@ -20,10 +21,12 @@
 // simdrl_derive refreshes the tensors derived from the parameters after each
 // change: the token table V×3d (emb·W_ihᵀ + b_ih, gru/prepare.go), W_hhᵀ
 // (d×3d), the stacked heads [pi.weight; v.weight] transposed (d×(V+1)) and
-// natural ((V+1)×d), and their bias (V+1).
-extern "C" __global__ void simdrl_derive(const float *__restrict__ P, int d, int V, float *table, float *whhT, float *headsT, float *headsN,
-                                         float *headsB) {
-    const simdrl_layout L = simdrl_layout_of(V, d);
+// natural ((V+1)×d), and their bias (V+1), to which not_action adds
+// gru.NotActionLogit for the tokens the policy never writes (non-zero
+// entries only, as gru.Derived.Compute).
+extern "C" __global__ void simdrl_derive(const float *__restrict__ P, int d, int V, int S, const float *__restrict__ not_action, float *table, float *whhT,
+                                         float *headsT, float *headsN, float *headsB) {
+    const simdrl_layout L = simdrl_layout_of(V, d, S);
     const int G3 = 3 * d, V1 = V + 1;
     const long nTable = (long)V * G3, nWT = (long)d * G3, nHT = (long)d * V1, nHN = (long)V1 * d, total = nTable + nWT + nHT + nHN + V1;
     for (long q = (long)blockIdx.x * blockDim.x + threadIdx.x; q < total; q += (long)gridDim.x * blockDim.x) {
@@ -55,29 +58,34 @@ extern "C" __global__ void simdrl_derive(const float *__restrict__ P, int d, int
             continue;
         }
         k -= nHN;
-        headsB[k] = k < V ? P[L.pib + k] : P[L.vb];
+        if (k < V)
+            headsB[k] = not_action[k] != 0.0f ? P[L.pib + k] + not_action[k] : P[L.pib + k];
+        else
+            headsB[k] = P[L.vb];
     }
 }
 
 // The rollout's parameters, in launch order (gpu/engine.go packs them).
 #define ROLLOUT_PARAMS                                                                                                                  \
     const float *__restrict__ P, const float *__restrict__ table, const float *__restrict__ whhT, const float *__restrict__ headsT,       \
-        const float *__restrict__ headsB, int B, int T, int d, int V, int use_smem_w, uint32_t k0, uint32_t k1, uint32_t round,          \
-        uint32_t purpose, int fixed_stage, int mix, int unlocked, double cdf0, double cdf1, int mode, int given_tasks, int train,               \
+        const float *__restrict__ headsB, int B, int T, int d, int V, int S, int use_smem_w, int scorer, const int32_t *__restrict__ ops,  \
+        double partial_credit, int answer, uint32_t k0, uint32_t k1, uint32_t round, uint32_t purpose, int fixed_stage, int mix, int unlocked, double cdf0, double cdf1, int mode, int given_tasks, int train,               \
         int step_baseline, int mask, double value_coef, double entropy_coef, int loss_batch, const float *rewards_in, float *h, float *act, float *ghn, float *logp, float *logpa,  \
         float *val, float *ent, int32_t *tokens, int32_t *tasks, float *dlogp, float *dent, float *dval, double *block_stats
 #define ROLLOUT_ARGS                                                                                                                    \
-    P, table, whhT, headsT, headsB, B, T, d, V, use_smem_w, k0, k1, round, purpose, fixed_stage, mix, unlocked, cdf0, cdf1, mode,        \
+    P, table, whhT, headsT, headsB, B, T, d, V, S, use_smem_w, scorer, ops, partial_credit, answer, k0, k1, round, purpose, fixed_stage, mix, unlocked, cdf0, cdf1, mode,        \
         given_tasks, train, step_baseline, mask, value_coef, entropy_coef, loss_batch, rewards_in, h, act, ghn, logp, logpa, val, ent, tokens, tasks, dlogp,     \
         dent, dval, block_stats
 
 // Layouts written (step-major, as gru.Workspace): h (T+1)×B×d, act T×B×3d
 // (r, z, n), ghn T×B×d (W_hh·h + b_hh, n rows), logp T×B×V, logpa/val/ent and
-// the loss weights T×B, tokens (T+1)×B (CTX, then the actions), tasks B×6.
+// the loss weights T×B, tokens (T+1)×B (CTX, then the actions), tasks
+// B×SIMDRL_TASK_WORDS (common.cuh's instance records).
 // With train = 0 (evaluation) only tokens, tasks and block_stats are written.
 // mode: 0 samples with the counter-based stream, 1 is greedy, 2 takes the
 // actions already in tokens (teacher forcing, for the golden tests). With
-// given_tasks the tasks are read from tasks instead of drawn; with rewards_in
+// given_tasks the tasks are read from tasks instead of drawn (the kernel draws
+// only the seed task's; the host draws every other task's); with rewards_in
 // (not null) the loss uses those rewards instead of the environment's.
 template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
     extern __shared__ float4 smem_v[];
@@ -86,12 +94,12 @@ template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
     const int b0 = blockIdx.x * E;
     const int nE = min(E, B - b0);
     const int G3 = 3 * d, V1 = V + 1, dS = simdrl_stride4(d);
-    const simdrl_layout L = simdrl_layout_of(V, d);
+    const simdrl_layout L = simdrl_layout_of(V, d, S);
 
     // Shared memory, in the order gpu/plan.go's rolloutSmem takes it.
     simdrl_carver cv = {(char *)smem_v, 0};
     double *sStat = (double *)simdrl_carve(&cv, 8u * E * SIMDRL_NSTATS);      // E×NSTATS
-    int32_t *sTask = (int32_t *)simdrl_carve(&cv, 4u * E * SIMDRL_TASK_WORDS); // E×6
+    int32_t *sTask = (int32_t *)simdrl_carve(&cv, 4u * E * SIMDRL_TASK_WORDS); // E×TASK_WORDS
     int32_t *sTok = (int32_t *)simdrl_carve(&cv, 4u * E);                     // E
     float *sW = (float *)simdrl_carve(&cv, use_smem_w ? 4u * d * G3 : 0u);    // d×3d (use_smem_w)
     float *sHT = (float *)simdrl_carve(&cv, 4u * d * V1);                     // d×(V+1)
@@ -131,19 +139,20 @@ template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
     }
     __syncthreads();
 
-    // h0 = tanh(mean of emb over the context tokens + stage_emb[stage]); the
-    // padding columns of each row (d..dS) stay zero.
+    // h0 = tanh(mean of emb over the context tokens, the shown digits then
+    // CTX, + stage_emb[level]); the padding columns of each row (d..dS) stay
+    // zero.
     for (int i = tid; i < E * dS; i += nthr) {
         const int e = i / dS, j = i % dS;
         float x = 0.0f;
         if (e < nE && j < d) {
             const int32_t *tk = sTask + e * SIMDRL_TASK_WORDS;
-            const int stage = tk[0], n = 3 + stage;
+            const int level = tk[SIMDRL_REC_LEVEL], n = tk[SIMDRL_REC_VARS];
             float s = 0.0f;
-            for (int q = 0; q < n; q++) s += P[L.emb + tk[1 + q] * d + j];
+            for (int q = 0; q < n; q++) s += P[L.emb + tk[SIMDRL_REC_DIGITS + q] * d + j];
             s += P[L.emb + SIMDRL_CTX * d + j];
             const float inv = 1.0f / (float)(n + 1);
-            x = tanhf(s * inv + P[L.stage + stage * d + j]);
+            x = tanhf(s * inv + P[L.stage + level * d + j]);
             if (train) h[(size_t)(b0 + e) * d + j] = x;
         }
         sH0[i] = x;
@@ -285,12 +294,14 @@ template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
         if (e < nE) {
             const size_t b = b0 + e;
             const int32_t *prog = tokens + B + b;
-            const simdrl_outcome o = simdrl_env_run(sTask + e * SIMDRL_TASK_WORDS, prog, B, T);
+            const int32_t *rec = sTask + e * SIMDRL_TASK_WORDS;
+            const simdrl_outcome o = simdrl_score(scorer, rec, ops, V, partial_credit, prog, B, T);
             st[SIMDRL_STAT_SOLVED] = o.correct ? 1.0 : 0.0;
             if (train) {
                 const float R = rewards_in ? rewards_in[b] : (float)o.reward; // rewards are float32 in training, as torch.tensor(...).float()
                 st[SIMDRL_STAT_REWARD] = (double)R;
-                const int last = (step_baseline && mask) ? simdrl_answer_step(prog, B, T) : T - 1;
+                // The mask keeps the steps up to the first answer and within the budget.
+                const int last = (step_baseline && mask) ? min(simdrl_answer_step(prog, B, T, answer), rec[SIMDRL_REC_BUDGET] - 1) : T - 1;
                 const simdrl_terms tr = simdrl_episode_loss(T, B, logpa + b, val + b, ent + b, R, loss_batch, value_coef, entropy_coef,
                                                             step_baseline, last, dlogp + b, dent + b, dval + b);
                 st[SIMDRL_STAT_PG] = tr.pg;

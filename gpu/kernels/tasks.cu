@@ -3,7 +3,8 @@
 // that tests can compare the GPU's Philox with the rng package bit for bit.
 #include "philox.cuh"
 
-// One episode per thread: tasks[b*6..] = stage, a..e for episode first+b.
+// One episode per thread: tasks[b*SIMDRL_TASK_WORDS..] is the seed task's
+// instance record of episode b (philox.cuh's simdrl_draw_task).
 // fixed_stage >= 0 plays that stage; otherwise the stage is drawn as the mixed
 // curriculum does (mix, unlocked, cdf0, cdf1).
 extern "C" __global__ void simdrl_draw_tasks(uint32_t k0, uint32_t k1, uint32_t round, uint32_t purpose, int fixed_stage, int mix, int unlocked,

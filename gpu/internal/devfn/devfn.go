@@ -7,6 +7,7 @@ package devfn
 #cgo LDFLAGS: -lm
 #include "../../kernels/philox.cuh"
 #include "../../kernels/env.cuh"
+#include "../../kernels/calc.cuh"
 #include "../../kernels/policy.cuh"
 #include "../../kernels/gru.cuh"
 #include "../../kernels/loss.cuh"
@@ -27,11 +28,31 @@ func Uniform(key [2]uint32, round, episode, step, purpose uint32) float32 {
 	return float32(C.simdrl_uniform(C.uint32_t(key[0]), C.uint32_t(key[1]), C.uint32_t(round), C.uint32_t(episode), C.uint32_t(step), C.uint32_t(purpose)))
 }
 
-// DrawTask is simdrl_draw_task: stage then the five digits.
-func DrawTask(key [2]uint32, round, episode, purpose uint32, stage int) [6]int32 {
-	var t [6]C.int32_t
+// RecordWords is SIMDRL_TASK_WORDS, the int32 of an instance record.
+const RecordWords = C.SIMDRL_TASK_WORDS
+
+// RecordLayout is the record's word offsets (SIMDRL_REC_*): level, vars,
+// budget, digits, target, ninner, inner, then the record's length.
+func RecordLayout() [8]int {
+	return [8]int{C.SIMDRL_REC_LEVEL, C.SIMDRL_REC_VARS, C.SIMDRL_REC_BUDGET, C.SIMDRL_REC_DIGITS, C.SIMDRL_REC_TARGET,
+		C.SIMDRL_REC_NINNER, C.SIMDRL_REC_INNER, C.SIMDRL_TASK_WORDS}
+}
+
+// OpEncoding is calc.cuh's numbering of the op table: the kinds none, set,
+// add, sub, mul, sub-from, answer; the sources none, operand, v, m; the
+// registers v, m.
+func OpEncoding() (kinds [7]int32, sources [4]int32, registers [2]int32) {
+	kinds = [7]int32{C.SIMDRL_KIND_NONE, C.SIMDRL_KIND_SET, C.SIMDRL_KIND_ADD, C.SIMDRL_KIND_SUB, C.SIMDRL_KIND_MUL, C.SIMDRL_KIND_SUB_FROM, C.SIMDRL_KIND_ANSWER}
+	sources = [4]int32{C.SIMDRL_SRC_NONE, C.SIMDRL_SRC_OPERAND, C.SIMDRL_SRC_V, C.SIMDRL_SRC_M}
+	registers = [2]int32{C.SIMDRL_REG_V, C.SIMDRL_REG_M}
+	return
+}
+
+// DrawTask is simdrl_draw_task: the seed task's instance record.
+func DrawTask(key [2]uint32, round, episode, purpose uint32, stage int) [RecordWords]int32 {
+	var t [RecordWords]C.int32_t
 	C.simdrl_draw_task(C.uint32_t(key[0]), C.uint32_t(key[1]), C.uint32_t(round), C.uint32_t(episode), C.uint32_t(purpose), C.int(stage), &t[0])
-	var out [6]int32
+	var out [RecordWords]int32
 	for i := range t {
 		out[i] = int32(t[i])
 	}
@@ -43,19 +64,30 @@ func DrawStage(key [2]uint32, round, episode uint32, mix, unlocked int, cdf0, cd
 	return int(C.simdrl_draw_stage(C.uint32_t(key[0]), C.uint32_t(key[1]), C.uint32_t(round), C.uint32_t(episode), C.int(mix), C.int(unlocked), C.double(cdf0), C.double(cdf1)))
 }
 
-// EnvRun is simdrl_env_run on a task (stage, a..e) and a program.
-func EnvRun(task [6]int32, actions []int32) (reward float64, steps int, correct bool) {
-	var p *C.int32_t
-	if len(actions) > 0 {
-		p = (*C.int32_t)(unsafe.Pointer(&actions[0]))
-	}
-	o := C.simdrl_env_run((*C.int32_t)(unsafe.Pointer(&task[0])), p, 1, C.int(len(actions)))
+// EnvRun is simdrl_env_run on a seed task's record and a program.
+func EnvRun(rec []int32, actions []int32) (reward float64, steps int, correct bool) {
+	o := C.simdrl_env_run(i32s(rec[:RecordWords]), i32s(actions), 1, C.int(len(actions)))
 	return float64(o.reward), int(o.steps), o.correct != 0
 }
 
+// CalcRun is simdrl_calc_run on a record, an op table (three int32 per
+// token) and a program.
+func CalcRun(rec []int32, ops []int32, partialCredit float64, actions []int32) (reward float64, steps int, answered, correct bool) {
+	o := C.simdrl_calc_run(i32s(rec[:RecordWords]), i32s(ops), C.int(len(ops)/3), C.double(partialCredit), i32s(actions), 1, C.int(len(actions)))
+	return float64(o.reward), int(o.steps), o.answered != 0, o.correct != 0
+}
+
+// i32s is x's first element for C, or NULL when x is empty.
+func i32s(x []int32) *C.int32_t {
+	if len(x) == 0 {
+		return nil
+	}
+	return (*C.int32_t)(unsafe.Pointer(&x[0]))
+}
+
 // AnswerStep is simdrl_answer_step.
-func AnswerStep(actions []int32) int {
-	return int(C.simdrl_answer_step((*C.int32_t)(unsafe.Pointer(&actions[0])), 1, C.int(len(actions))))
+func AnswerStep(actions []int32, answer int32) int {
+	return int(C.simdrl_answer_step(i32s(actions), 1, C.int(len(actions)), C.int(answer)))
 }
 
 // PolicyRow runs policy.cuh's phases on one row as the rollout kernel does:
@@ -140,7 +172,7 @@ func EpisodeLoss(logpa, val, ent []float32, reward float32, batch int, vc, ec fl
 }
 
 // Layout is simdrl_layout_of: the offsets of the ten tensors and the size.
-func Layout(V, d int) [11]int {
-	l := C.simdrl_layout_of(C.int(V), C.int(d))
+func Layout(V, d, S int) [11]int {
+	l := C.simdrl_layout_of(C.int(V), C.int(d), C.int(S))
 	return [11]int{int(l.emb), int(l.stage), int(l.wih), int(l.whh), int(l.bih), int(l.bhh), int(l.piw), int(l.pib), int(l.vw), int(l.vb), int(l.size)}
 }

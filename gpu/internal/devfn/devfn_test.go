@@ -8,10 +8,13 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/internal/golden"
 	"github.com/simdrl/simdrl/kernels"
 	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
 	"github.com/stretchr/testify/require"
 )
 
@@ -29,12 +32,9 @@ func TestPhiloxAndDraws(t *testing.T) {
 			require.Equal(t, k.Uniform(4, b, s, rng.PurposeAction), Uniform(k, 4, b, s, uint32(rng.PurposeAction)))
 		}
 		stage := int(b % 3)
-		want := env.DrawTask(k, 4, b, rng.PurposeEval+rng.Purpose(stage<<8), stage)
+		want := task.FromEnv(env.DrawTask(k, 4, b, rng.PurposeEval+rng.Purpose(stage<<8), stage))
 		got := DrawTask(k, 4, b, uint32(rng.PurposeEval)+uint32(stage<<8), stage)
-		require.Equal(t, int32(stage), got[0])
-		for i := 0; i < 5; i++ {
-			require.Equal(t, int32(want.Digits[i]), got[1+i])
-		}
+		require.Equal(t, want, record.Unpack(got[:]), "episode %d", b)
 		// the trainer's drawStage with mix {0,1,2} all unlocked
 		u := float64(k.Block(4, b, 0, rng.PurposeStage)[0]) / (1 << 32)
 		ws := 2
@@ -53,11 +53,10 @@ func TestEnvGolden(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, cases)
 	for i, c := range cases {
-		task := [6]int32{int32(c.Stage)}
-		for k := 0; k < 5; k++ {
-			task[1+k] = int32(c.Digits[k])
-		}
-		r, steps, correct := EnvRun(task, c.Actions)
+		in := task.FromEnv(env.Task{Stage: c.Stage, Digits: c.Digits})
+		var rec [RecordWords]int32
+		record.Pack(rec[:], &in)
+		r, steps, correct := EnvRun(rec[:], c.Actions)
 		require.Equalf(t, math.Float64bits(c.Reward), math.Float64bits(r), "case %d: %v want %v", i, r, c.Reward)
 		require.Equal(t, c.Steps, steps, "case %d", i)
 		require.Equal(t, env.Run(env.Task{Stage: c.Stage, Digits: c.Digits}, c.Actions).Correct, correct, "case %d", i)
@@ -69,7 +68,7 @@ func TestEnvGolden(t *testing.T) {
 					break
 				}
 			}
-			require.Equal(t, want, AnswerStep(c.Actions))
+			require.Equal(t, want, AnswerStep(c.Actions, env.ANS))
 		}
 	}
 }
@@ -173,10 +172,79 @@ func TestStepLossMask(t *testing.T) {
 
 func TestLayout(t *testing.T) {
 	for _, d := range []int{1, 7, 96, 128} {
-		l, err := gru.NewLayout(gru.Config{Vocab: 18, Hidden: d, Stages: 3})
-		require.NoError(t, err)
-		got := Layout(18, d)
-		want := [11]int{l.Emb.Offset, l.StageEmb.Offset, l.WIH.Offset, l.WHH.Offset, l.BIH.Offset, l.BHH.Offset, l.PiW.Offset, l.PiB.Offset, l.VW.Offset, l.VB.Offset, l.Size}
-		require.Equal(t, want, got, "d=%d", d)
+		for _, c := range []struct{ V, S int }{{18, 3}, {19, 6}, {19, 1}} {
+			l, err := gru.NewLayout(gru.Config{Vocab: c.V, Hidden: d, Stages: c.S})
+			require.NoError(t, err)
+			got := Layout(c.V, d, c.S)
+			want := [11]int{l.Emb.Offset, l.StageEmb.Offset, l.WIH.Offset, l.WHH.Offset, l.BIH.Offset, l.BHH.Offset, l.PiW.Offset, l.PiB.Offset, l.VW.Offset, l.VB.Offset, l.Size}
+			require.Equal(t, want, got, "V=%d d=%d S=%d", c.V, d, c.S)
+		}
 	}
+}
+
+// TestRecordLayout: the kernels' instance record is package record's.
+func TestRecordLayout(t *testing.T) {
+	require.Equal(t, [8]int{record.Level, record.Vars, record.Budget, record.Digits, record.Target, record.NInner, record.Inner, record.Words}, RecordLayout())
+}
+
+// TestCalcRun: calc.cuh's interpreter of the op table is calc.Run, bit for
+// bit: on every default level, random programs (tokens outside the
+// vocabulary, budgets run out, operands exhausted) and each level's shortest
+// program, at partial-credit weights whose quotients round.
+func TestCalcRun(t *testing.T) {
+	kinds, sources, registers := OpEncoding()
+	require.Equal(t, [7]int32{int32(calc.KindNone), int32(calc.KindSet), int32(calc.KindAdd), int32(calc.KindSub), int32(calc.KindMul), int32(calc.KindSubFrom), int32(calc.KindAnswer)}, kinds)
+	require.Equal(t, [4]int32{int32(calc.SrcNone), int32(calc.SrcOperand), int32(calc.SrcV), int32(calc.SrcM)}, sources)
+	require.Equal(t, [2]int32{int32(calc.RegV), int32(calc.RegM)}, registers)
+	ops := make([]int32, 0, 3*calc.Vocab)
+	for _, op := range calc.Ops {
+		ops = append(ops, int32(op.Kind), int32(op.Src), int32(op.Dst))
+	}
+	ls, err := calc.ParseLevels(calc.DefaultLevelsSpec)
+	require.NoError(t, err)
+	r := rand.New(rand.NewPCG(9, 10))
+	key := rng.NewKey(3)
+	counts := map[string]int{}
+	for _, pc := range []float64{0, 0.3, 1.0 / 3, 0.7} {
+		tk, err := task.Calc("", pc)
+		require.NoError(t, err)
+		for lv := range ls {
+			for i := 0; i < 3000; i++ {
+				in := tk.Draw(key, 1, uint32(i), rng.PurposeTask, lv, task.Split(i%2))
+				var prog []int32
+				switch {
+				case i%7 == 0:
+					prog = ls[lv].Shortest
+				case i%2 == 0: // tools only: long programs that compute
+					prog = make([]int32, r.IntN(int(in.Budget)+4))
+					for s := range prog {
+						prog[s] = calc.FirstTool + r.Int32N(calc.Vocab-calc.FirstTool)
+					}
+				default:
+					prog = make([]int32, r.IntN(int(in.Budget)+4))
+					for s := range prog {
+						prog[s] = r.Int32N(calc.Vocab+3) - 1
+					}
+				}
+				var rec [RecordWords]int32
+				record.Pack(rec[:], &in)
+				reward, _, answered, correct := CalcRun(rec[:], ops, pc, prog)
+				want := tk.Score(&in, prog)
+				require.Equalf(t, math.Float64bits(want.Reward), math.Float64bits(reward), "pc %v level %d %s: %v want %v", pc, lv, calc.ProgramString(prog), reward, want.Reward)
+				require.Equal(t, want.Correct, correct)
+				if correct {
+					counts["correct"]++
+				}
+				if answered {
+					counts["answered"]++
+				}
+				if reward != 0 && reward != 1 {
+					counts["credited"]++
+				}
+			}
+		}
+	}
+	t.Log(counts)
+	require.Positive(t, counts["correct"])
+	require.Positive(t, counts["credited"])
 }

@@ -1,0 +1,285 @@
+//go:build cgo
+
+package gpu
+
+import (
+	"math"
+	"testing"
+
+	"github.com/simdrl/simdrl/cpu"
+	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/gpu/internal/record"
+	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/trainer"
+	"github.com/stretchr/testify/require"
+)
+
+// calcConfig is the calc task's default recipe, cut to a test's size.
+func calcConfig(t testing.TB, levels string, partialCredit float64) trainer.Config {
+	cfg := trainer.DefaultRecipe()
+	cfg.Task, cfg.Levels = "calc", levels
+	cfg, err := trainer.WithTask(cfg)
+	require.NoError(t, err)
+	if partialCredit >= 0 {
+		cfg.PartialCredit = partialCredit
+	}
+	cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Threads = 0, 0, 0, 2
+	return cfg
+}
+
+// scoreOnGPU runs simdrl_env_score with the calculator's scorer on the
+// instances and programs (episode i: progs[i]) and returns rewards and
+// correct flags.
+func scoreOnGPU(t *testing.T, d *Device, ops []calc.Op, partialCredit float64, ins []task.Instance, progs [][]int32) ([]float64, []bool) {
+	n, maxlen := len(ins), 1
+	for _, p := range progs {
+		maxlen = max(maxlen, len(p))
+	}
+	recs, acts, lens := make([]int32, record.Words*n), make([]int32, n*maxlen), make([]int32, n)
+	for i := range ins {
+		record.Pack(recs[record.Words*i:], &ins[i])
+		copy(acts[i*maxlen:], progs[i])
+		lens[i] = int32(len(progs[i]))
+	}
+	table := make([]int32, 3*len(ops))
+	for tok, op := range ops {
+		table[3*tok], table[3*tok+1], table[3*tok+2] = int32(op.Kind), int32(op.Src), int32(op.Dst)
+	}
+	reward, correct := make([]float64, n), make([]int32, n)
+	require.NoError(t, d.do(func() error {
+		var bufs [7]devPtr // the op table, records, actions, lengths; rewards, steps (unread), correct
+		sizes := []int{4 * len(table), 4 * len(recs), 4 * len(acts), 4 * n, 8 * n, 4 * n, 4 * n}
+		for i := range bufs {
+			var err error
+			if bufs[i], err = d.alloc(sizes[i]); err != nil {
+				return err
+			}
+			defer d.free(bufs[i])
+		}
+		for i, src := range [][]int32{table, recs, acts, lens} {
+			if err := upload(bufs[i], src); err != nil {
+				return err
+			}
+		}
+		var a args
+		a.i32(scoreCalc).ptr(bufs[0]).i32(len(ops)).f64(partialCredit).ptr(bufs[1]).ptr(bufs[2]).ptr(bufs[3]).i32(n).i32(maxlen).ptr(bufs[4]).ptr(bufs[5]).ptr(bufs[6])
+		if err := d.launch("simdrl_env_score", gridFor(n), block256, 0, &a); err != nil {
+			return err
+		}
+		if err := download(reward, bufs[4]); err != nil {
+			return err
+		}
+		return download(correct, bufs[6])
+	}))
+	ok := make([]bool, n)
+	for i, c := range correct {
+		ok[i] = c != 0
+	}
+	return reward, ok
+}
+
+// TestGPUCalcScoresAsCPU: the calculator's op-table interpreter (calc.cuh)
+// rewards programs bit for bit as calc.Run does, on every default level, both
+// splits, partial-credit weights whose quotients round, and programs that
+// answer, run out of budget, read past the operands or hold tokens outside
+// the vocabulary; besides random programs, each level's shortest program.
+func TestGPUCalcScoresAsCPU(t *testing.T) {
+	d := openGPU(t)
+	for _, pc := range []float64{0, 0.3, 1.0 / 3, 0.7} {
+		tk, err := task.Calc("", pc)
+		require.NoError(t, err)
+		it := tk.(task.Interpreted)
+		key := rng.NewKey(11)
+		var ins []task.Instance
+		var progs [][]int32
+		for lv, l := range tk.Levels() {
+			short := shortestProgram(t, lv)
+			for b := 0; b < 400; b++ {
+				split := task.Split(b % 2)
+				in := tk.Draw(key, 5, uint32(b), rng.PurposeTask, lv, split)
+				w := key.Block(6, uint32(b), uint32(lv), rng.PurposeAction)
+				prog := make([]int32, int(w[0]%uint32(l.Budget+4)))
+				for s := range prog {
+					prog[s] = int32(key.Block(7, uint32(b), uint32(s), rng.PurposeAction)[lv%4]%uint32(calc.Vocab+3)) - 1 // −1 … Vocab+1
+					if b%3 == 0 && s < len(prog)-1 {
+						prog[s] = calc.FirstTool + prog[s]%(calc.ANS-calc.FirstTool) // tools but ANS: exercises budget and memory
+						if prog[s] < calc.FirstTool {
+							prog[s] += calc.ANS - calc.FirstTool
+						}
+					}
+				}
+				if b%5 == 0 {
+					prog = short
+				}
+				ins, progs = append(ins, in), append(progs, prog)
+			}
+		}
+		reward, correct := scoreOnGPU(t, d, it.Ops(), pc, ins, progs)
+		solved, credited := 0, 0
+		for i := range ins {
+			o := tk.Score(&ins[i], progs[i])
+			require.Equalf(t, math.Float64bits(o.Reward), math.Float64bits(reward[i]), "pc %v episode %d (level %d, %s): reward %v, want %v",
+				pc, i, ins[i].Level, calc.ProgramString(progs[i]), reward[i], o.Reward)
+			require.Equal(t, o.Correct, correct[i], "pc %v episode %d correct", pc, i)
+			if o.Correct {
+				solved++
+			}
+			if o.Reward != 0 && o.Reward != 1 {
+				credited++
+			}
+		}
+		t.Logf("partial credit %v: %d programs, %d correct, %d with partial credit", pc, len(ins), solved, credited)
+		require.Positive(t, solved)
+		if pc > 0 {
+			require.Positive(t, credited)
+		}
+	}
+}
+
+// shortestProgram is the search's shortest program for default level lv.
+func shortestProgram(t *testing.T, lv int) []int32 {
+	t.Helper()
+	ls, err := calc.ParseLevels(calc.DefaultLevelsSpec)
+	require.NoError(t, err)
+	return ls[lv].Shortest
+}
+
+// trainedCalc trains the calc task on the CPU for updates updates and
+// returns the CPU engine (closed by the test's cleanup).
+func trainedCalc(t *testing.T, cfg trainer.Config, updates int) *cpu.Engine {
+	host, err := cpu.New(cfg)
+	require.NoError(t, err)
+	t.Cleanup(host.Close)
+	for u := 0; u < updates; u++ {
+		_, err := host.Update()
+		require.NoError(t, err)
+	}
+	return host
+}
+
+// TestGPUCalcGreedyMatchesCPU: with a CPU-trained calc model loaded, the GPU
+// masks the tokens that are not actions as the CPU does (the derived head
+// bias, bit for bit), writes the CPU's greedy programs on the same held-out
+// instances (an episode may differ only at a near-tie), and evaluates every
+// level to the CPU's solve rates and rewards on both splits.
+func TestGPUCalcGreedyMatchesCPU(t *testing.T) {
+	d := openGPU(t)
+	cfg := calcConfig(t, "a*b, a*b+c, a*b+c*d", -1)
+	cfg.Seed, cfg.EvalBatch = 3, 500
+	host := trainedCalc(t, cfg, 150)
+	e := testEngine(t, d, cfg, host.Params())
+	l := e.l
+	dv := gru.NewDerived(l)
+	dv.Compute(l, host.Params())
+	bias := make([]float32, l.Vocab+1)
+	require.NoError(t, d.do(func() error { return download(bias, e.headsB) }))
+	require.Equal(t, dv.HeadsBias, bias, "derived head bias with the not-action offsets")
+	tk := host.Task()
+	const n, round = 500, 77
+	for lv := range tk.Levels() {
+		ins := make([]task.Instance, n)
+		for b := range ins {
+			ins[b] = tk.Draw(e.key, round, uint32(b), trainer.EvalPurpose(lv), lv, task.HeldOut)
+		}
+		var acts []int32
+		require.NoError(t, d.do(func() error { var err error; acts, err = e.greedyPrograms(ins); return err }))
+		w, err := gru.NewWorkspace(l, n, cfg.Steps)
+		require.NoError(t, err)
+		w.Reset(n)
+		var ctx [gru.MaxContext]int32
+		for b := range ins {
+			k := ins[b].Context(ctx[:])
+			w.SetContext(b, lv, ctx[:k])
+		}
+		w.Forward(host.Params(), dv, gru.Greedy, gru.Stream{})
+		ties, solvedGPU, solvedCPU := 0, 0, 0
+		for b := 0; b < n; b++ {
+			for s := 0; s < cfg.Steps; s++ {
+				got := acts[b*cfg.Steps+s]
+				require.NotContains(t, tk.NotActions(), got, "level %d episode %d step %d: the GPU wrote a token that is not an action", lv, b, s)
+				if want := w.Action(b, s); got != want {
+					require.InDeltaf(t, w.LogpOf(b, s, want), w.LogpOf(b, s, got), 1e-5, "level %d episode %d step %d: GPU %d, CPU %d", lv, b, s, got, want)
+					ties++
+					break
+				}
+			}
+			cpuProg := make([]int32, cfg.Steps)
+			for s := range cpuProg {
+				cpuProg[s] = w.Action(b, s)
+			}
+			if tk.Score(&ins[b], acts[b*cfg.Steps:(b+1)*cfg.Steps]).Correct {
+				solvedGPU++
+			}
+			if tk.Score(&ins[b], cpuProg).Correct {
+				solvedCPU++
+			}
+		}
+		t.Logf("level %d (%s): %d episodes, solved GPU %d CPU %d, %d differ at a near-tie", lv, tk.Levels()[lv].Name, n, solvedGPU, solvedCPU, ties)
+		require.LessOrEqual(t, ties, n/50)
+	}
+	for _, split := range []task.Split{task.HeldOut, task.Training} {
+		want, err := host.EvaluateAll(n, round, split)
+		require.NoError(t, err)
+		got := make([]trainer.EvalResult, len(want))
+		require.NoError(t, d.do(func() error {
+			for lv := range got {
+				var err error
+				if got[lv], err = e.evaluate(lv, n, round, split); err != nil {
+					return err
+				}
+			}
+			return nil
+		}))
+		for lv := range want {
+			t.Logf("%s level %d: solve rate CPU %.3f GPU %.3f, reward %.4f %.4f", split, lv, want[lv].SolveRate, got[lv].SolveRate, want[lv].MeanReward, got[lv].MeanReward)
+			require.InDelta(t, want[lv].SolveRate, got[lv].SolveRate, 0.02, "%s level %d solve rate", split, lv)
+			require.InDelta(t, want[lv].MeanReward, got[lv].MeanReward, 0.03, "%s level %d reward", split, lv)
+		}
+	}
+}
+
+// TestGPUCalcTrainingMatchesCPU: a few calc updates on both devices, on the
+// default curriculum (every level drawn per episode) and on one level, from
+// the initial model and from a CPU-trained one: the host-drawn instances, the op-table rewards, the
+// budget mask and the level embeddings give the CPU's loss, reward and
+// gradient norm.
+func TestGPUCalcTrainingMatchesCPU(t *testing.T) {
+	openGPU(t).Close()
+	for _, c := range []struct {
+		name       string
+		curriculum string
+		pretrain   int
+	}{{"mixed", "mixed", 0}, {"blocks", "blocks", 0}, {"trained", "mixed", 120}} {
+		cfg := calcConfig(t, "", -1)
+		cfg.Batch, cfg.Curriculum = 96, c.curriculum
+		if c.curriculum == "blocks" {
+			cfg.Stages = []int{5} // every update plays the last level, a·b+c·d−e·f: six digits, the longest budget
+		}
+		host := trainedCalc(t, cfg, c.pretrain)
+		g, err := NewEngine(cfg)
+		require.NoError(t, err)
+		t.Cleanup(g.Close)
+		if c.pretrain > 0 { // the CPU's model, Adam's moments and counters
+			f, err := host.Checkpoint()
+			require.NoError(t, err)
+			require.NoError(t, g.Restore(f))
+		}
+		for u := c.pretrain + 1; u <= c.pretrain+4; u++ {
+			want, err := host.Update()
+			require.NoError(t, err)
+			got, err := g.Update()
+			require.NoError(t, err)
+			t.Logf("%s update %d: loss CPU %.6f GPU %.6f, reward %.4f %.4f, solved %.3f %.3f, norm %.5f %.5f", c.name, u,
+				want.Loss.Total, got.Loss.Total, want.MeanReward, got.MeanReward, want.SolveRate, got.SolveRate, want.GradNorm, got.GradNorm)
+			tol := 1e-4
+			if u > c.pretrain+1 {
+				tol = 2e-2 // sampling near a CDF boundary may pick another action once rounding differs
+			}
+			require.InDelta(t, want.Loss.Total, got.Loss.Total, tol*math.Max(1, math.Abs(want.Loss.Total)), "%s update %d loss", c.name, u)
+			require.InDelta(t, want.MeanReward, got.MeanReward, math.Max(tol, 0.01), "%s update %d reward", c.name, u)
+			require.InDelta(t, want.GradNorm, got.GradNorm, tol*math.Max(1, want.GradNorm)*5, "%s update %d grad norm", c.name, u)
+		}
+	}
+}
