@@ -283,3 +283,27 @@ func TestGPUCalcTrainingMatchesCPU(t *testing.T) {
 		}
 	}
 }
+
+// opaqueTask is a task the kernels cannot score: another task behind an
+// interface that hides its op table (it is no task.Interpreted) and its
+// identity.
+type opaqueTask struct{ task.Task }
+
+// TestGPURefusesTasksItCannotScore: the seed task and task.Interpreted ones
+// have a scorer; any other task is refused by name, before any launch.
+func TestGPURefusesTasksItCannotScore(t *testing.T) {
+	seed, err := scorerOf(task.Seed())
+	require.NoError(t, err)
+	require.Equal(t, scoreSeed, seed.kind)
+	tk, err := task.Calc("", 0.3)
+	require.NoError(t, err)
+	c, err := scorerOf(tk)
+	require.NoError(t, err)
+	require.Equal(t, scoreCalc, c.kind)
+	require.Equal(t, calc.Ops[:], c.ops)
+	require.Equal(t, 0.3, c.partialCredit)
+	_, err = scorerOf(opaqueTask{tk})
+	require.ErrorContains(t, err, "not calc")
+	_, err = scorerOf(opaqueTask{task.Seed()})
+	require.ErrorContains(t, err, "not seed", "a task is the seed task by identity, not by name")
+}

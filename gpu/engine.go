@@ -86,17 +86,27 @@ type engine struct {
 	a                                   args
 }
 
+// scorer is how the kernels score a task's programs.
+type scorer struct {
+	kind          int       // scoreSeed or scoreCalc
+	ops           []calc.Op // scoreCalc: the op table, one per token
+	partialCredit float64   // scoreCalc
+}
+
 // scorerOf says how the kernels score t: the seed task by its own
 // environment, an Interpreted task by its op table; no other task runs on
 // the GPU.
-func scorerOf(t task.Task) (scorer int, ops []calc.Op, partialCredit float64, err error) {
-	if t.Name() == "seed" {
-		return scoreSeed, nil, 0, nil
+func scorerOf(t task.Task) (scorer, error) {
+	if task.IsSeed(t) {
+		return scorer{kind: scoreSeed}, nil
 	}
 	if it, ok := t.(task.Interpreted); ok {
-		return scoreCalc, it.Ops(), it.PartialCredit(), nil
+		if len(it.Ops()) != it.Vocab() {
+			return scorer{}, fmt.Errorf("gpu: task %s has %d ops for a vocabulary of %d tokens", t.Name(), len(it.Ops()), it.Vocab())
+		}
+		return scorer{kind: scoreCalc, ops: it.Ops(), partialCredit: it.PartialCredit()}, nil
 	}
-	return 0, nil, 0, fmt.Errorf("gpu: the CUDA kernels score the seed task and tasks on the calculator's op table (task.Interpreted), not %s", t.Name())
+	return scorer{}, fmt.Errorf("gpu: the CUDA kernels score the seed task and tasks on the calculator's op table (task.Interpreted), not %s", t.Name())
 }
 
 // newEngine allocates everything for cfg and task t on d (device thread).
@@ -104,14 +114,11 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	e := &engine{d: d, cfg: cfg, task: t, l: l, V: l.Vocab, H: l.Hidden, S: l.Stages, T: cfg.Steps, B: cfg.Batch, key: rng.NewKey(cfg.Seed)}
 	e.maxN = max(cfg.Batch, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain, 1)
 	V, H, T, B := e.V, e.H, e.T, e.B
-	var ops []calc.Op
-	var err error
-	if e.scorer, ops, e.partialCredit, err = scorerOf(t); err != nil {
+	sc, err := scorerOf(t)
+	if err != nil {
 		return nil, err
 	}
-	if len(ops) != 0 && len(ops) != V {
-		return nil, fmt.Errorf("gpu: task %s has %d ops for a vocabulary of %d tokens", t.Name(), len(ops), V)
-	}
+	e.scorer, e.partialCredit = sc.kind, sc.partialCredit
 	e.answer, e.hostDraw = t.Answer(), e.scorer != scoreSeed
 	if e.hostDraw {
 		e.records, e.instances = make([]int32, record.Words*e.maxN), make([]task.Instance, e.maxN)
@@ -188,7 +195,7 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 		}
 	}
 	if err == nil {
-		err = e.uploadTask(ops, l.NotActions)
+		err = e.uploadTask(sc.ops, l.NotActions)
 	}
 	if err != nil {
 		e.free()

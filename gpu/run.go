@@ -40,7 +40,7 @@ func NewEngine(cfg trainer.Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, _, _, err := scorerOf(t); err != nil {
+	if _, err := scorerOf(t); err != nil {
 		return nil, err
 	}
 	l, err := trainer.NewLayout(cfg, t)

@@ -21,6 +21,10 @@ func Seed() Task {
 	return t
 }
 
+// IsSeed reports whether t is the reference's task (Seed), whose scoring
+// engines may implement themselves (the CUDA kernels' env.cuh).
+func IsSeed(t Task) bool { _, ok := t.(*seedTask); return ok }
+
 func (*seedTask) Name() string               { return "seed" }
 func (*seedTask) Answer() int32              { return env.ANS }
 func (*seedTask) NotActions() []int32        { return nil } // the reference samples every token
