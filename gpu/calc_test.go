@@ -43,10 +43,7 @@ func scoreOnGPU(t *testing.T, d *Device, ops []calc.Op, partialCredit float64, i
 		copy(acts[i*maxlen:], progs[i])
 		lens[i] = int32(len(progs[i]))
 	}
-	table := make([]int32, 3*len(ops))
-	for tok, op := range ops {
-		table[3*tok], table[3*tok+1], table[3*tok+2] = int32(op.Kind), int32(op.Src), int32(op.Dst)
-	}
+	table := record.OpTable(ops)
 	reward, correct := make([]float64, n), make([]int32, n)
 	require.NoError(t, d.do(func() error {
 		var bufs [7]devPtr // the op table, records, actions, lengths; rewards, steps (unread), correct

@@ -165,7 +165,7 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	}
 	f32(&e.tokens, (T+1)*e.maxN)
 	f32(&e.tasks, record.Words*e.maxN)
-	f32(&e.ops, 3*V)
+	f32(&e.ops, record.OpWords*V)
 	f32(&e.notAct, V)
 	f32(&e.rewardsIn, B)
 	f64(&e.stats, 5*e.maxN)
@@ -207,10 +207,8 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 // uploadTask writes the op table (three int32 per token, zero for the seed
 // task, which does not read it) and the not-action logit offsets.
 func (e *engine) uploadTask(ops []calc.Op, notActions []int32) error {
-	table := make([]int32, 3*e.V)
-	for tok, op := range ops {
-		table[3*tok], table[3*tok+1], table[3*tok+2] = int32(op.Kind), int32(op.Src), int32(op.Dst)
-	}
+	table := make([]int32, record.OpWords*e.V) // zero: the seed's scorer reads no table
+	copy(table, record.OpTable(ops))
 	offset := make([]float32, e.V)
 	for _, tok := range notActions {
 		offset[tok] = gru.NotActionLogit

@@ -32,10 +32,11 @@ func Uniform(key [2]uint32, round, episode, step, purpose uint32) float32 {
 const RecordWords = C.SIMDRL_TASK_WORDS
 
 // RecordLayout is the record's word offsets (SIMDRL_REC_*): level, vars,
-// budget, digits, target, ninner, inner, then the record's length.
-func RecordLayout() [8]int {
-	return [8]int{C.SIMDRL_REC_LEVEL, C.SIMDRL_REC_VARS, C.SIMDRL_REC_BUDGET, C.SIMDRL_REC_DIGITS, C.SIMDRL_REC_TARGET,
-		C.SIMDRL_REC_NINNER, C.SIMDRL_REC_INNER, C.SIMDRL_TASK_WORDS}
+// budget, digits, target, ninner, inner, then the record's length and the
+// op table's words per token.
+func RecordLayout() [9]int {
+	return [9]int{C.SIMDRL_REC_LEVEL, C.SIMDRL_REC_VARS, C.SIMDRL_REC_BUDGET, C.SIMDRL_REC_DIGITS, C.SIMDRL_REC_TARGET,
+		C.SIMDRL_REC_NINNER, C.SIMDRL_REC_INNER, C.SIMDRL_TASK_WORDS, C.SIMDRL_OP_WORDS}
 }
 
 // OpEncoding is calc.cuh's numbering of the op table: the kinds none, set,
@@ -73,7 +74,7 @@ func EnvRun(rec []int32, actions []int32) (reward float64, steps int, correct bo
 // CalcRun is simdrl_calc_run on a record, an op table (three int32 per
 // token) and a program.
 func CalcRun(rec []int32, ops []int32, partialCredit float64, actions []int32) (reward float64, steps int, answered, correct bool) {
-	o := C.simdrl_calc_run(i32s(rec[:RecordWords]), i32s(ops), C.int(len(ops)/3), C.double(partialCredit), i32s(actions), 1, C.int(len(actions)))
+	o := C.simdrl_calc_run(i32s(rec[:RecordWords]), i32s(ops), C.int(len(ops)/C.SIMDRL_OP_WORDS), C.double(partialCredit), i32s(actions), 1, C.int(len(actions)))
 	return float64(o.reward), int(o.steps), o.answered != 0, o.correct != 0
 }
 

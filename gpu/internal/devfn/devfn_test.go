@@ -184,7 +184,7 @@ func TestLayout(t *testing.T) {
 
 // TestRecordLayout: the kernels' instance record is package record's.
 func TestRecordLayout(t *testing.T) {
-	require.Equal(t, [8]int{record.Level, record.Vars, record.Budget, record.Digits, record.Target, record.NInner, record.Inner, record.Words}, RecordLayout())
+	require.Equal(t, [9]int{record.Level, record.Vars, record.Budget, record.Digits, record.Target, record.NInner, record.Inner, record.Words, record.OpWords}, RecordLayout())
 }
 
 // TestCalcRun: calc.cuh's interpreter of the op table is calc.Run, bit for
@@ -196,10 +196,7 @@ func TestCalcRun(t *testing.T) {
 	require.Equal(t, [7]int32{int32(calc.KindNone), int32(calc.KindSet), int32(calc.KindAdd), int32(calc.KindSub), int32(calc.KindMul), int32(calc.KindSubFrom), int32(calc.KindAnswer)}, kinds)
 	require.Equal(t, [4]int32{int32(calc.SrcNone), int32(calc.SrcOperand), int32(calc.SrcV), int32(calc.SrcM)}, sources)
 	require.Equal(t, [2]int32{int32(calc.RegV), int32(calc.RegM)}, registers)
-	ops := make([]int32, 0, 3*calc.Vocab)
-	for _, op := range calc.Ops {
-		ops = append(ops, int32(op.Kind), int32(op.Src), int32(op.Dst))
-	}
+	ops := record.OpTable(calc.Ops[:])
 	ls, err := calc.ParseLevels(calc.DefaultLevelsSpec)
 	require.NoError(t, err)
 	r := rand.New(rand.NewPCG(9, 10))

@@ -1,9 +1,13 @@
-// Package record is task.Instance as the CUDA kernels store it: Words int32
-// per episode (gpu/kernels/common.cuh, SIMDRL_REC_*; devfn's tests compare the
-// two). int64 fields take two words, low then high.
+// Package record is what the CUDA kernels read of a task: task.Instance as a
+// record of Words int32 per episode (gpu/kernels/common.cuh, SIMDRL_REC_*;
+// devfn's tests compare the two; int64 fields take two words, low then high),
+// and the calculator's op table.
 package record
 
-import "github.com/simdrl/simdrl/task"
+import (
+	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/task"
+)
 
 // Word offsets of the fields.
 const (
@@ -53,4 +57,17 @@ func putInt64(dst []int32, v int64) {
 
 func getInt64(src []int32) int64 {
 	return int64(uint64(uint32(src[0])) | uint64(uint32(src[1]))<<32)
+}
+
+// OpWords is the number of int32 per token in an op table.
+const OpWords = 3
+
+// OpTable is an instruction table as the kernels read it (calc.cuh): kind,
+// source and destination of each token's op.
+func OpTable(ops []calc.Op) []int32 {
+	table := make([]int32, 0, OpWords*len(ops))
+	for _, op := range ops {
+		table = append(table, int32(op.Kind), int32(op.Src), int32(op.Dst))
+	}
+	return table
 }
