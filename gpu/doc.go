@@ -3,7 +3,10 @@
 // loss, backward through time, the gradient norm, clipping and Adam) runs in
 // CUDA kernels over the same flat parameter layout and the same
 // counter-based random numbers as the CPU engine; only a few scalars per
-// update come back to the host.
+// update come back to the host. It runs the seed task (its environment in
+// CUDA, env.cuh) and every task.Interpreted task, whose op table the kernels
+// interpret (calc.cuh); those tasks' instances are drawn on the host by the
+// task itself and uploaded as records (internal/record).
 //
 // The CUDA driver is loaded at run time with dlopen("libcuda.so.1"): building
 // needs a C compiler but no CUDA toolkit or headers. The kernels
@@ -11,7 +14,7 @@
 // and embedded (ptx/*.ptx); the driver compiles them for the GPU at load.
 // Without cgo, New, Open and Available return an error saying so.
 //
-// It imports trainer, gru, env, rng and checkpoint (its kernels are its own,
+// It imports trainer, task, env/calc, gru, rng, checkpoint and internal/record (its kernels are its own,
 // in CUDA, not kernels/); it must not import cpu/ (the engines are siblings;
 // only its tests use cpu/, to compare the two) or cmd/.
 //

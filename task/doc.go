@@ -7,7 +7,9 @@
 // Two tasks are registered: "seed", the reference script's tool environment
 // (package env, bit-exact), and "calc", a calculator whose tools do what
 // their names say and in which memory is necessary (package env/calc). To add
-// a task, implement Task beside them and add it to Open.
+// a task, implement Task beside them and add it to Open; a task on the
+// calculator's machine that also implements Interpreted (its op table) runs on
+// the GPU too.
 //
 // It imports the environments and rng; never gru, trainer, the engines or
 // cmd.
