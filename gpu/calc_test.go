@@ -78,33 +78,37 @@ func scoreOnGPU(t *testing.T, d *Device, ops []calc.Op, partialCredit float64, i
 }
 
 // TestGPUCalcScoresAsCPU: the calculator's op-table interpreter (calc.cuh)
-// rewards programs bit for bit as calc.Run does, on every default level, both
-// splits, partial-credit weights whose quotients round, and programs that
+// rewards programs bit for bit as calc.Run does, on every default level and
+// on levels of all eight digits, both splits, partial-credit weights whose
+// quotients round, and programs that
 // answer, run out of budget, read past the operands or hold tokens outside
 // the vocabulary; besides random programs, each level's shortest program.
 func TestGPUCalcScoresAsCPU(t *testing.T) {
 	d := openGPU(t)
-	for _, pc := range []float64{0, 0.3, 1.0 / 3, 0.7} {
-		tk, err := task.Calc("", pc)
+	for _, c := range []struct {
+		levels string
+		pc     float64
+	}{{"", 0}, {"", 0.3}, {"", 1.0 / 3}, {"", 0.7}, {eightDigits, 0.3}} {
+		pc := c.pc
+		tk, err := task.Calc(c.levels, pc)
 		require.NoError(t, err)
 		it := tk.(task.Interpreted)
 		key := rng.NewKey(11)
 		var ins []task.Instance
 		var progs [][]int32
 		for lv, l := range tk.Levels() {
-			short := shortestProgram(t, lv)
-			for b := 0; b < 400; b++ {
+			short := shortestProgram(t, c.levels, lv)
+			for b := 0; b < 300; b++ {
 				split := task.Split(b % 2)
 				in := tk.Draw(key, 5, uint32(b), rng.PurposeTask, lv, split)
 				w := key.Block(6, uint32(b), uint32(lv), rng.PurposeAction)
 				prog := make([]int32, int(w[0]%uint32(l.Budget+4)))
 				for s := range prog {
-					prog[s] = int32(key.Block(7, uint32(b), uint32(s), rng.PurposeAction)[lv%4]%uint32(calc.Vocab+3)) - 1 // −1 … Vocab+1
+					w := key.Block(7, uint32(b), uint32(s), rng.PurposeAction)[lv%4]
 					if b%3 == 0 && s < len(prog)-1 {
-						prog[s] = calc.FirstTool + prog[s]%(calc.ANS-calc.FirstTool) // tools but ANS: exercises budget and memory
-						if prog[s] < calc.FirstTool {
-							prog[s] += calc.ANS - calc.FirstTool
-						}
+						prog[s] = calc.FirstTool + int32(w%uint32(calc.ANS-calc.FirstTool)) // a tool but ANS: programs that compute, use memory, run out of budget
+					} else {
+						prog[s] = int32(w%uint32(calc.Vocab+3)) - 1 // −1 … Vocab+1: tokens outside the vocabulary too
 					}
 				}
 				if b%5 == 0 {
@@ -127,7 +131,7 @@ func TestGPUCalcScoresAsCPU(t *testing.T) {
 				credited++
 			}
 		}
-		t.Logf("partial credit %v: %d programs, %d correct, %d with partial credit", pc, len(ins), solved, credited)
+		t.Logf("levels %q, partial credit %v: %d programs, %d correct, %d with partial credit", c.levels, pc, len(ins), solved, credited)
 		require.Positive(t, solved)
 		if pc > 0 {
 			require.Positive(t, credited)
@@ -135,10 +139,18 @@ func TestGPUCalcScoresAsCPU(t *testing.T) {
 	}
 }
 
-// shortestProgram is the search's shortest program for default level lv.
-func shortestProgram(t *testing.T, lv int) []int32 {
+// eightDigits is a curriculum whose levels show all eight digits a–h and
+// five with memory.
+const eightDigits = "a+b+c+d+e+f+g+h, a*b-c*d+e"
+
+// shortestProgram is the search's shortest program for level lv of the
+// curriculum spec ("" for the default).
+func shortestProgram(t *testing.T, spec string, lv int) []int32 {
 	t.Helper()
-	ls, err := calc.ParseLevels(calc.DefaultLevelsSpec)
+	if spec == "" {
+		spec = calc.DefaultLevelsSpec
+	}
+	ls, err := calc.ParseLevels(spec)
 	require.NoError(t, err)
 	return ls[lv].Shortest
 }

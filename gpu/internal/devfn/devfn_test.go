@@ -188,7 +188,7 @@ func TestRecordLayout(t *testing.T) {
 }
 
 // TestCalcRun: calc.cuh's interpreter of the op table is calc.Run, bit for
-// bit: on every default level, random programs (tokens outside the
+// bit: on every default level and on levels of all eight digits, random programs (tokens outside the
 // vocabulary, budgets run out, operands exhausted) and each level's shortest
 // program, at partial-credit weights whose quotients round.
 func TestCalcRun(t *testing.T) {
@@ -197,13 +197,18 @@ func TestCalcRun(t *testing.T) {
 	require.Equal(t, [4]int32{int32(calc.SrcNone), int32(calc.SrcOperand), int32(calc.SrcV), int32(calc.SrcM)}, sources)
 	require.Equal(t, [2]int32{int32(calc.RegV), int32(calc.RegM)}, registers)
 	ops := record.OpTable(calc.Ops[:])
-	ls, err := calc.ParseLevels(calc.DefaultLevelsSpec)
-	require.NoError(t, err)
 	r := rand.New(rand.NewPCG(9, 10))
 	key := rng.NewKey(3)
 	counts := map[string]int{}
-	for _, pc := range []float64{0, 0.3, 1.0 / 3, 0.7} {
-		tk, err := task.Calc("", pc)
+	for _, c := range []struct {
+		levels string
+		pc     float64
+	}{{calc.DefaultLevelsSpec, 0}, {calc.DefaultLevelsSpec, 0.3}, {calc.DefaultLevelsSpec, 1.0 / 3}, {calc.DefaultLevelsSpec, 0.7},
+		{"a+b+c+d+e+f+g+h, a*b-c*d+e", 0.3}} { // all eight digits
+		pc := c.pc
+		ls, err := calc.ParseLevels(c.levels)
+		require.NoError(t, err)
+		tk, err := task.Calc(c.levels, pc)
 		require.NoError(t, err)
 		for lv := range ls {
 			for i := 0; i < 3000; i++ {
