@@ -56,15 +56,15 @@ type engine struct {
 	maxN    int // most episodes of any rollout (evaluations too)
 	key     rng.Key
 
-	// How the kernels see the task: the scorer, its op table and partial
-	// credit, the answer token, and whether the kernel draws the instances
-	// (the seed task's) or the host does (task.Draw) and uploads them.
-	scorer        int
+	// How the kernels see the task: the scorer's kind (its op table is in
+	// ops) and partial credit, the answer token, the not-action logit
+	// offsets, and whether the kernel draws the instances (the seed task's)
+	// or the host does (task.Draw) and uploads them.
+	scoreKind     int
 	partialCredit float64
 	answer        int32
 	hostDraw      bool
-	records       []int32         // host: the instances of a rollout, record.Words each
-	instances     []task.Instance // host: the same, as drawn
+	records       []int32 // host: the instances of a rollout, record.Words each
 	ops, notAct   devPtr
 
 	// parameters, gradient, Adam moments, derived tensors
@@ -118,10 +118,10 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	if err != nil {
 		return nil, err
 	}
-	e.scorer, e.partialCredit = sc.kind, sc.partialCredit
-	e.answer, e.hostDraw = t.Answer(), e.scorer != scoreSeed
+	e.scoreKind, e.partialCredit = sc.kind, sc.partialCredit
+	e.answer, e.hostDraw = t.Answer(), sc.kind != scoreSeed
 	if e.hostDraw {
-		e.records, e.instances = make([]int32, record.Words*e.maxN), make([]task.Instance, e.maxN)
+		e.records = make([]int32, record.Words*e.maxN)
 	}
 	V1, G3, R := V+1, 3*H, T*B
 	if e.fwd, err = planTiles(B, H, V, d.SMs, d.SmemOptin, false); err != nil {
@@ -296,7 +296,7 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	step, mask := e.cfg.Baseline == "step", e.cfg.MaskAfterAnswer
 	a := e.a.reset()
 	a.ptr(e.P).ptr(e.table).ptr(e.whhT).ptr(e.headsT).ptr(e.headsB)
-	a.i32(s.n).i32(e.T).i32(e.H).i32(e.V).i32(e.S).flag(p.SmemW).i32(e.scorer).ptr(e.ops).f64(e.partialCredit).i32(int(e.answer))
+	a.i32(s.n).i32(e.T).i32(e.H).i32(e.V).i32(e.S).flag(p.SmemW).i32(e.scoreKind).ptr(e.ops).f64(e.partialCredit).i32(int(e.answer))
 	a.u32(e.key[0]).u32(e.key[1]).u32(s.round).u32(uint32(s.purpose)).i32(s.stage).i32(mix).i32(unlocked).f64(cdf[0]).f64(cdf[1])
 	a.i32(s.mode).flag(s.givenTasks).flag(s.train).flag(step).flag(mask).f64(e.cfg.ValueCoef).f64(s.entropy).i32(s.n).ptr(rin)
 	a.ptr(e.h).ptr(e.act).ptr(e.ghn).ptr(e.logp).ptr(e.logpa).ptr(e.val).ptr(e.ent).ptr(e.tokens).ptr(e.tasks)
@@ -539,16 +539,12 @@ func (e *engine) checkInstance(in *task.Instance) error {
 
 // drawOnHost draws the instances of n episodes with the task's Draw, episode
 // b of level level(b) from purpose on round, and uploads them as records
-// (rolloutSpec.givenTasks). Each instance is a pure function of its
-// arguments, so the parts drawn in parallel give the CPU's instances.
+// (rolloutSpec.givenTasks). Each instance, and each episode's level, is a pure
+// function of its counters, so the parts drawn in parallel give the CPU's
+// instances.
 func (e *engine) drawOnHost(n int, round uint32, purpose rng.Purpose, level func(b int) int, split task.Split) error {
 	if n > e.maxN {
 		return fmt.Errorf("gpu: %d episodes in an engine sized for %d", n, e.maxN)
-	}
-	// Levels come first, in episode order: a mixed curriculum's draw is pure
-	// too, but reading it once keeps the parallel part free of the curriculum.
-	for b := 0; b < n; b++ {
-		e.instances[b].Level = int32(level(b))
 	}
 	const perPart = 2048
 	parts := min(runtime.GOMAXPROCS(0), ceilDiv(n, perPart))
@@ -559,9 +555,8 @@ func (e *engine) drawOnHost(n int, round uint32, purpose rng.Purpose, level func
 		go func() {
 			defer wg.Done()
 			for b := lo; b < hi; b++ {
-				in := &e.instances[b]
-				*in = e.task.Draw(e.key, round, uint32(b), purpose, int(in.Level), split)
-				record.Pack(e.records[record.Words*b:], in)
+				in := e.task.Draw(e.key, round, uint32(b), purpose, level(b), split)
+				record.Pack(e.records[record.Words*b:], &in)
 			}
 		}()
 	}

@@ -76,7 +76,8 @@ func (c *Curriculum) updateWeights() {
 }
 
 // DrawStage picks episode's stage in a mixed update from the counter-based
-// stream: u = word/2³² against the cumulative weights.
+// stream: u = word/2³² against the cumulative weights. It only reads the
+// curriculum: the engines call it from many goroutines at once.
 func (c *Curriculum) DrawStage(key rng.Key, round, episode uint32) int {
 	u := float64(key.Block(round, episode, 0, rng.PurposeStage)[0]) / (1 << 32)
 	played := c.Played()
