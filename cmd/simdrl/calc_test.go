@@ -56,3 +56,33 @@ func TestLevelsRefused(t *testing.T) {
 		require.Equalf(t, 1, strings.Count(stderr, "\n"), "%v: %q", c.args, stderr)
 	}
 }
+
+// TestLoadNamesTheCheckpointsTask: -load of a calc model into a run of
+// another task or curriculum says with which flags it was trained, in one
+// line (it used to say "check -hidden" whatever differed).
+func TestLoadNamesTheCheckpointsTask(t *testing.T) {
+	ck := filepath.Join(t.TempDir(), "calc.safetensors")
+	code, _, stderr := runCLI("-task", "calc", "-levels", "a*b, a*b+c*d", "-updates", "1", "-batch", "16", "-eval-every", "0",
+		"-final-episodes", "0", "-explain", "0", "-save", ck)
+	require.Equal(t, 0, code, stderr)
+	defaults := filepath.Join(t.TempDir(), "calc-default.safetensors")
+	code, _, stderr = runCLI("-task", "calc", "-updates", "1", "-batch", "16", "-eval-every", "0", "-final-episodes", "0", "-explain", "0", "-save", defaults)
+	require.Equal(t, 0, code, stderr)
+	code, _, stderr = runCLI("-task", "calc", "-levels", "a*b", "-load", defaults, "-eval-only", "-final-episodes", "10", "-explain", "0")
+	require.Equal(t, 2, code, stderr)
+	require.Contains(t, stderr, "it was trained with the default levels (no -levels)")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "it was trained with -task calc and -levels 'a*b, a*b+c*d'"},
+		{[]string{"-task", "calc"}, "it was trained with -levels 'a*b, a*b+c*d'"},
+		{[]string{"-task", "calc", "-levels", "a*b, a*b+c*d", "-hidden", "32"}, "it was trained with -hidden 96"},
+		{[]string{"-task", "calc", "-levels", "a*b, a*b+c*d, a*b+c"}, "it was trained with -levels 'a*b, a*b+c*d'"},
+	} {
+		code, _, stderr := runCLI(append(c.args, "-load", ck, "-eval-only", "-final-episodes", "10", "-explain", "0")...)
+		require.Equal(t, 2, code, "%v: %s", c.args, stderr)
+		require.Contains(t, stderr, c.want, "%v", c.args)
+		require.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
+	}
+}

@@ -54,10 +54,12 @@ func TestSaveLoadEvalOnlyMetricsPlot(t *testing.T) {
 	require.Equal(t, a["param_sha256"], b["param_sha256"])
 	require.Equal(t, a["final"], b["final"])
 
-	// A checkpoint of another size is refused with a clear line.
+	// A checkpoint of another size is refused with a clear line that names
+	// the flags it was trained with.
 	code, _, stderr = runCLI("-load", ck, "-hidden", "32", "-eval-only")
 	require.Equal(t, 2, code)
-	require.Contains(t, stderr, "check -hidden")
+	require.Contains(t, stderr, "it was trained with -hidden 96")
+	require.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
 	for _, args := range [][]string{{"-resume", ck, "-load", ck}, {"-eval-only"}, {"-save-every", "3"},
 		{"-load", filepath.Join(dir, "missing.safetensors")}, {"-resume", png}, {"-plot", filepath.Join(dir, "x.jpg"), "-updates", "2", "-eval-every", "1"}} {
 		code, _, stderr = runCLI(args...)

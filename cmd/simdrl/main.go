@@ -102,6 +102,10 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	case load != nil:
 		if err := engine.LoadWeights(load); err != nil {
 			engine.Close()
+			var se *trainer.ShapeError
+			if errors.As(err, &se) {
+				return usage("-load %s: %v (%s)", fl.load, se.Error(), loadHint(load, cfg))
+			}
 			return usage("-load %s: %v", fl.load, err)
 		}
 	}
@@ -242,6 +246,32 @@ func flagError(err error) string {
 		return fmt.Sprintf("this run needs %s of memory and %s is available: lower %s", trainer.FormatBytes(re.Need), trainer.FormatBytes(re.Have), flag)
 	}
 	return err.Error()
+}
+
+// loadHint says how to make a model of a -load checkpoint's shape: the flags
+// its saved configuration differs in (task, levels, hidden width), else
+// -hidden.
+func loadHint(f *checkpoint.File, cfg trainer.Config) string {
+	saved, err := trainer.CheckpointConfig(f)
+	if err != nil {
+		return "check -hidden"
+	}
+	var flags []string
+	if saved.Task != cfg.Task {
+		flags = append(flags, "-task "+saved.Task)
+	}
+	if saved.Levels != cfg.Levels && saved.Levels == "" {
+		flags = append(flags, "the default levels (no -levels)")
+	} else if saved.Levels != cfg.Levels {
+		flags = append(flags, "-levels '"+saved.Levels+"'")
+	}
+	if saved.Hidden != cfg.Hidden {
+		flags = append(flags, fmt.Sprintf("-hidden %d", saved.Hidden))
+	}
+	if len(flags) == 0 {
+		return "check -hidden"
+	}
+	return "it was trained with " + strings.Join(flags, " and ")
 }
 
 func exitCodeFor(s os.Signal) int {
