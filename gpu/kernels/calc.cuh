@@ -77,15 +77,19 @@ SIMDRL_HD simdrl_outcome simdrl_calc_run(const int32_t *rec, const int32_t *ops,
             s = m;
         }
         if (apply) {
-            int64_t *r = dst == SIMDRL_REG_M ? &m : &v;
+            // The destination by value, not by pointer: a pointer to v or m
+            // would put both in local memory.
+            int64_t r = dst == SIMDRL_REG_M ? m : v;
             switch (kind) {
-            case SIMDRL_KIND_SET: *r = s; break;
-            case SIMDRL_KIND_ADD: *r += s; break;
-            case SIMDRL_KIND_SUB: *r -= s; break;
-            case SIMDRL_KIND_MUL: *r *= s; break;
-            case SIMDRL_KIND_SUB_FROM: *r = s - *r; break;
+            case SIMDRL_KIND_SET: r = s; break;
+            case SIMDRL_KIND_ADD: r += s; break;
+            case SIMDRL_KIND_SUB: r -= s; break;
+            case SIMDRL_KIND_MUL: r *= s; break;
+            case SIMDRL_KIND_SUB_FROM: r = s - r; break;
             default: break;
             }
+            if (dst == SIMDRL_REG_M) m = r;
+            else v = r;
         }
         for (int j = 0; j < ninner && j < SIMDRL_MAX_INNER; j++)
             if (v == simdrl_rec_i64(rec, SIMDRL_REC_INNER + 2 * j)) held |= 1u << j;
