@@ -563,21 +563,3 @@ func (e *engine) drawOnHost(n int, round uint32, purpose rng.Purpose, level func
 	wg.Wait()
 	return upload(e.tasks, e.records[:record.Words*n])
 }
-
-// explain is cpu.Engine.Explain with the GPU's greedy programs on the same
-// instances (trainer.ExplainInstance).
-func (e *engine) explain(stage, count int) ([]task.Explanation, error) {
-	ins := make([]task.Instance, count)
-	for i := range ins {
-		ins[i] = trainer.ExplainInstance(e.task, e.key, stage, i)
-	}
-	acts, err := e.greedyPrograms(ins)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]task.Explanation, count)
-	for i := range out {
-		out[i] = e.task.Explain(&ins[i], acts[i*e.T:(i+1)*e.T])
-	}
-	return out, nil
-}

@@ -101,15 +101,6 @@ func (g *Engine) EvaluateAll(n int, round uint32, split task.Split) (ev []traine
 	return ev, err
 }
 
-func (g *Engine) Explain(stage, count int) (exs []task.Explanation, err error) {
-	err = g.d.do(func() error {
-		var err error
-		exs, err = g.e.explain(stage, count)
-		return err
-	})
-	return exs, err
-}
-
 func (g *Engine) GreedyPrograms(tasks []task.Instance) (progs []int32, err error) {
 	err = g.d.do(func() error {
 		var err error

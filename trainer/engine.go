@@ -24,8 +24,6 @@ type Engine interface {
 	// EvaluateAll plays episodes greedy episodes of every level on round of
 	// the evaluation stream, drawn from split; one result per level.
 	EvaluateAll(episodes int, round uint32, split task.Split) ([]EvalResult, error)
-	// Explain plays the first count explanation instances of level greedily.
-	Explain(level, count int) ([]task.Explanation, error)
 	// GreedyPrograms plays the given instances greedily: len(ins)×Steps
 	// tokens, episode-major. The instances do not depend on the seed, so
 	// models and engines can be compared on the same episodes.

@@ -14,6 +14,28 @@ func ExplainInstance(t task.Task, key rng.Key, level, i int) task.Instance {
 	return t.Draw(key, ExplainRound, uint32(i), EvalPurpose(level), level, task.HeldOut)
 }
 
+// Explain plays the first count explanation instances of level greedily on
+// e and explains each: one implementation for every engine, through
+// GreedyPrograms.
+func Explain(e Engine, level, count int) ([]task.Explanation, error) {
+	cfg, t := e.Config(), e.Task()
+	key := rng.NewKey(cfg.Seed)
+	ins := make([]task.Instance, count)
+	for i := range ins {
+		ins[i] = ExplainInstance(t, key, level, i)
+	}
+	progs, err := e.GreedyPrograms(ins)
+	if err != nil {
+		return nil, err
+	}
+	T := cfg.Steps
+	out := make([]task.Explanation, count)
+	for i := range ins {
+		out[i] = t.Explain(&ins[i], progs[i*T:(i+1)*T])
+	}
+	return out, nil
+}
+
 // FormatExplanation renders an explanation on two lines: the episode, then
 // the state after every token run.
 func FormatExplanation(e task.Explanation) string {

@@ -163,7 +163,7 @@ func Conclude(e Engine, rep *Report, out io.Writer, quiet bool) error {
 		if !quiet {
 			fmt.Fprintf(out, "\n%s samples:\n", levelTitle(t, s))
 		}
-		exs, err := e.Explain(s, cfg.Explain)
+		exs, err := Explain(e, s, cfg.Explain)
 		if err != nil {
 			return err
 		}
