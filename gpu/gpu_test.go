@@ -388,15 +388,25 @@ func (w *testWriter) Write(p []byte) (int, error) { *w = append(*w, p...); retur
 
 // TestGPUShapesMatchCPU: one default-recipe update on both devices at hidden
 // sizes that leave vector tails (37: rows of 37 and 111 floats) and at tile
-// plans from one to 32 episodes per block, and with a rollout longer than
-// the seed's budget; loss, gradient norm and the
-// parameters after Adam agree with the CPU's within the golden tolerance.
+// plans from one to 32 episodes per block, with a rollout longer than the
+// seed's budget, and on the calc task; loss, gradient norm and the parameters
+// after Adam agree with the CPU's within the golden tolerance, rewards exactly.
 func TestGPUShapesMatchCPU(t *testing.T) {
 	d := openGPU(t)
-	// Steps 9 runs past the seed's budget of 7: the loss mask ends there.
-	for _, c := range []struct{ hidden, batch, steps int }{{37, 5, 6}, {37, 700, 6}, {37, 8192, 6}, {96, 4096, 6}, {64, 333, 6}, {37, 333, 9}} {
+	// Steps 9 runs past the seed's budget of 7: the loss mask ends there. The
+	// calc cases have 19 tokens and 6 levels, and 4500 episodes are drawn on
+	// the host in parallel parts.
+	for _, c := range []struct {
+		hidden, batch, steps int
+		task                 string
+	}{{37, 5, 6, "seed"}, {37, 700, 6, "seed"}, {37, 8192, 6, "seed"}, {96, 4096, 6, "seed"}, {64, 333, 6, "seed"}, {37, 333, 9, "seed"},
+		{37, 333, 0, "calc"}, {64, 4500, 0, "calc"}} {
 		cfg := trainer.DefaultRecipe()
-		cfg.Steps = c.steps
+		if c.task == "calc" {
+			cfg = calcConfig(t, "", -1)
+		} else {
+			cfg.Steps = c.steps
+		}
 		cfg.Hidden, cfg.Batch, cfg.Updates, cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Threads = c.hidden, c.batch, 1, 0, 0, 0, 2
 		host, err := cpu.New(cfg)
 		require.NoError(t, err)
@@ -406,7 +416,7 @@ func TestGPUShapesMatchCPU(t *testing.T) {
 		var got trainer.UpdateStats
 		require.NoError(t, d.do(func() error {
 			var err error
-			got, err = e.update(1, trainer.NewCurriculum(cfg, env.NumStages))
+			got, err = e.update(1, trainer.NewCurriculum(cfg, e.S))
 			return err
 		}))
 		params := make([]float32, e.l.Size)
@@ -416,8 +426,8 @@ func TestGPUShapesMatchCPU(t *testing.T) {
 			want64[i] = float64(v)
 		}
 		re := golden.RelErr(params, want64)
-		t.Logf("hidden %d batch %d (tiles of %d, %d): loss CPU %.7f GPU %.7f, norm %.6f %.6f, params rel err %.2e",
-			c.hidden, c.batch, e.fwd.E, e.bwd.E, want.Loss.Total, got.Loss.Total, want.GradNorm, got.GradNorm, re)
+		t.Logf("%s hidden %d batch %d (tiles of %d, %d): loss CPU %.7f GPU %.7f, norm %.6f %.6f, params rel err %.2e",
+			c.task, c.hidden, c.batch, e.fwd.E, e.bwd.E, want.Loss.Total, got.Loss.Total, want.GradNorm, got.GradNorm, re)
 		require.InDelta(t, want.Loss.Total, got.Loss.Total, golden.Tolerance*math.Max(1, math.Abs(want.Loss.Total)), "hidden %d batch %d loss", c.hidden, c.batch)
 		require.InEpsilon(t, want.GradNorm, got.GradNorm, golden.Tolerance, "hidden %d batch %d grad norm", c.hidden, c.batch)
 		require.InDelta(t, want.MeanReward, got.MeanReward, 1e-9, "hidden %d batch %d reward", c.hidden, c.batch)

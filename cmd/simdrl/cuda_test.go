@@ -92,11 +92,20 @@ func TestCudaRunsCalc(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	eval := func(device string) map[string]any {
 		out := filepath.Join(dir, device+"-eval.json")
-		code, _, stderr := runCLI(append(calc, "-device", device, "-load", ckpt, "-eval-only", "-final-episodes", "400", "-explain", "0", "-report", out)...)
+		// Another -seed than the training run's: the evaluation draws follow the run's seed on both devices.
+		code, _, stderr := runCLI(append(calc, "-device", device, "-seed", "5", "-load", ckpt, "-eval-only", "-final-episodes", "400", "-explain", "2",
+			"-report", out)...)
 		require.Equal(t, 0, code, stderr)
-		return readReport(t, out)["final"].(map[string]any)
+		r := readReport(t, out)
+		exs = append(exs, r["explanations"].([]any)...)
+		return r["final"].(map[string]any)
 	}
+	exs = nil
 	onCPU, onGPU := eval("cpu"), eval("cuda")
+	require.Len(t, exs, 8)
+	for i := 0; i < 4; i++ { // the same explanation instances; programs equal but at a near-tie
+		require.Equal(t, exs[i].(map[string]any)["ctx"], exs[4+i].(map[string]any)["ctx"], "explanation %d", i)
+	}
 	t.Logf("CPU %v\nGPU %v", onCPU, onGPU)
 	for _, field := range []string{"solve_rate", "train_solve_rate", "mean_reward"} {
 		want, got := onCPU[field].([]any), onGPU[field].([]any)
