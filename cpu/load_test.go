@@ -78,3 +78,19 @@ func TestLoadedModelActsAsSaved(t *testing.T) {
 		resumed.Close()
 	}
 }
+
+// TestGreedyProgramsRefusesBadInstances: an instance outside the task's
+// tables is an error, not a panic in the model.
+func TestGreedyProgramsRefusesBadInstances(t *testing.T) {
+	cfg := trainer.DefaultRecipe()
+	cfg.Batch, cfg.Threads = 16, 1
+	e, err := New(cfg)
+	require.NoError(t, err)
+	defer e.Close()
+	in := e.Task().Draw(rng.NewKey(1), 1, 0, rng.PurposeTask, 0, task.HeldOut)
+	_, err = e.GreedyPrograms([]task.Instance{in})
+	require.NoError(t, err)
+	in.Level = 3
+	_, err = e.GreedyPrograms([]task.Instance{in})
+	require.ErrorContains(t, err, "levels 0..2")
+}

@@ -8,6 +8,11 @@ import (
 // GreedyPrograms plays the given instances greedily and returns their
 // programs, len(tasks)×Steps tokens, episode-major (trainer.Engine).
 func (e *Engine) GreedyPrograms(tasks []task.Instance) ([]int32, error) {
+	for i := range tasks {
+		if err := task.Check(e.task, &tasks[i]); err != nil {
+			return nil, err
+		}
+	}
 	T := e.cfg.Steps
 	out := make([]int32, len(tasks)*T)
 	w := e.pool.workers[0] // the pool is idle between updates

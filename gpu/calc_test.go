@@ -169,7 +169,8 @@ func trainedCalc(t *testing.T, cfg trainer.Config, updates int) *cpu.Engine {
 }
 
 // TestGPUCalcGreedyMatchesCPU: with a CPU-trained calc model loaded, the GPU
-// masks the tokens that are not actions as the CPU does (the derived head
+// refuses an instance outside the task's tables, masks the tokens that are
+// not actions as the CPU does (the derived head
 // bias, bit for bit), writes the CPU's greedy programs on the same held-out
 // instances (an episode may differ only at a near-tie), and evaluates every
 // level to the CPU's solve rates and rewards on both splits.
@@ -186,6 +187,13 @@ func TestGPUCalcGreedyMatchesCPU(t *testing.T) {
 	require.NoError(t, d.do(func() error { return download(bias, e.headsB) }))
 	require.Equal(t, dv.HeadsBias, bias, "derived head bias with the not-action offsets")
 	tk := host.Task()
+	bad := tk.Draw(e.key, 1, 0, rng.PurposeTask, 0, task.HeldOut)
+	bad.Level = int32(len(tk.Levels())) // no embedding: refused, not read out of bounds
+	require.NoError(t, d.do(func() error {
+		_, err := e.greedyPrograms([]task.Instance{bad})
+		require.ErrorContains(t, err, "has levels 0..2")
+		return nil
+	}))
 	const n, round = 500, 77
 	for lv := range tk.Levels() {
 		ins := make([]task.Instance, n)

@@ -505,8 +505,8 @@ func (e *engine) greedyPrograms(tasks []task.Instance) ([]int32, error) {
 	for first := 0; first < len(tasks); first += e.maxN {
 		part := tasks[first:min(first+e.maxN, len(tasks))]
 		for i := range part {
-			if err := e.checkInstance(&part[i]); err != nil {
-				return nil, err
+			if err := task.Check(e.task, &part[i]); err != nil {
+				return nil, fmt.Errorf("gpu: %w", err)
 			}
 			record.Pack(packed[record.Words*i:], &part[i])
 		}
@@ -520,21 +520,6 @@ func (e *engine) greedyPrograms(tasks []task.Instance) ([]int32, error) {
 		out = append(out, acts...)
 	}
 	return out, nil
-}
-
-// checkInstance refuses an instance the kernels would read out of bounds: a
-// level without an embedding, a context longer than the digits, a digit
-// outside the vocabulary, more inner values than the record holds.
-func (e *engine) checkInstance(in *task.Instance) error {
-	if in.Level < 0 || int(in.Level) >= e.S || in.Vars < 0 || in.Vars > task.MaxDigits || in.NInner < 0 || in.NInner > task.MaxInner {
-		return fmt.Errorf("gpu: instance of level %d with %d digits and %d inner values does not fit a model of %d levels", in.Level, in.Vars, in.NInner, e.S)
-	}
-	for _, dg := range in.Digits[:in.Vars] {
-		if dg < 0 || int(dg) >= e.V {
-			return fmt.Errorf("gpu: instance digit %d outside the vocabulary of %d tokens", dg, e.V)
-		}
-	}
-	return nil
 }
 
 // drawOnHost draws the instances of n episodes with the task's Draw, episode

@@ -1,6 +1,8 @@
 package task
 
 import (
+	"fmt"
+
 	"github.com/simdrl/simdrl/env/calc"
 	"github.com/simdrl/simdrl/rng"
 )
@@ -90,6 +92,28 @@ type Instance struct {
 	Target int64 // what a correct answer holds
 	NInner int32
 	Inner  [MaxInner]int64 // the expression's inner values (partial credit)
+}
+
+// Check refuses an instance that is not one of t's: a level t does not
+// have, more digits than an instance holds, a digit that is not a digit
+// token, more inner values than it holds. Engines check the instances they
+// are handed (GreedyPrograms) with it: the model would read outside its
+// tables.
+func Check(t Task, in *Instance) error {
+	switch {
+	case in.Level < 0 || int(in.Level) >= len(t.Levels()):
+		return fmt.Errorf("instance of level %d: the %s task has levels 0..%d", in.Level, t.Name(), len(t.Levels())-1)
+	case in.Vars < 0 || in.Vars > MaxDigits:
+		return fmt.Errorf("instance shows %d digits (0..%d)", in.Vars, MaxDigits)
+	case in.NInner < 0 || in.NInner > MaxInner:
+		return fmt.Errorf("instance has %d inner values (0..%d)", in.NInner, MaxInner)
+	}
+	for _, d := range in.Digits[:in.Vars] {
+		if d < 0 || d >= CTX {
+			return fmt.Errorf("instance digit %d is not a digit (0..%d)", d, CTX-1)
+		}
+	}
+	return nil
 }
 
 // Context writes the policy's context, the shown digits then CTX, into dst

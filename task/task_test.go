@@ -127,3 +127,36 @@ func TestOpenRefuses(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []Level{{Name: "a*b", Context: 2, Budget: 5}, {Name: "a*b+c*d", Context: 4, Budget: 9}}, ct.Levels())
 }
+
+// TestCheck: every drawn instance passes; one field out of range at a time
+// is refused with a line naming it.
+func TestCheck(t *testing.T) {
+	ct, err := Calc("a*b, a*b+c*d", 0.3)
+	require.NoError(t, err)
+	key := rng.NewKey(1)
+	for _, tk := range []Task{Seed(), ct} {
+		for lv := range tk.Levels() {
+			for i := uint32(0); i < 200; i++ {
+				in := tk.Draw(key, 1, i, rng.PurposeTask, lv, HeldOut)
+				require.NoError(t, Check(tk, &in))
+			}
+		}
+	}
+	good := ct.Draw(key, 1, 0, rng.PurposeTask, 1, HeldOut)
+	for _, c := range []struct {
+		edit func(*Instance)
+		want string
+	}{
+		{func(in *Instance) { in.Level = 2 }, "levels 0..1"},
+		{func(in *Instance) { in.Level = -1 }, "levels 0..1"},
+		{func(in *Instance) { in.Vars = MaxDigits + 1 }, "9 digits"},
+		{func(in *Instance) { in.Vars = -1 }, "-1 digits"},
+		{func(in *Instance) { in.NInner = MaxInner + 1 }, "17 inner values"},
+		{func(in *Instance) { in.Digits[3] = CTX }, "digit 10 is not a digit"},
+		{func(in *Instance) { in.Digits[0] = -2 }, "digit -2 is not a digit"},
+	} {
+		in := good
+		c.edit(&in)
+		require.ErrorContains(t, Check(ct, &in), c.want)
+	}
+}
