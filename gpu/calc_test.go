@@ -170,10 +170,10 @@ func trainedCalc(t *testing.T, cfg trainer.Config, updates int) *cpu.Engine {
 
 // TestGPUCalcGreedyMatchesCPU: with a CPU-trained calc model loaded, the GPU
 // refuses an instance outside the task's tables, masks the tokens that are
-// not actions as the CPU does (the derived head
-// bias, bit for bit), writes the CPU's greedy programs on the same held-out
-// instances (an episode may differ only at a near-tie), and evaluates every
-// level to the CPU's solve rates and rewards on both splits.
+// not actions as the CPU does (the derived head bias, bit for bit), writes
+// the CPU's greedy programs on the same held-out instances (an episode may
+// differ only at a near-tie), and evaluates every level to the CPU's solve
+// rates and rewards on both splits.
 func TestGPUCalcGreedyMatchesCPU(t *testing.T) {
 	d := openGPU(t)
 	cfg := calcConfig(t, "a*b, a*b+c, a*b+c*d", -1)
