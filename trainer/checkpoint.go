@@ -67,14 +67,29 @@ func BuildCheckpoint(cfg Config, l *gru.Layout, params, m, v []float32, update, 
 	return f
 }
 
-// CheckpointConfig reads the config stored in a checkpoint and validates it
-// as strictly as a command line: besides cfg.Validate and the recipe's name
-// (which the flags check through Recipe), the JSON must name every field of
+// CheckpointConfig reads the config stored in a checkpoint
+// (ReadCheckpointConfig) and validates it as strictly as a command line
+// (cfg.Validate, which opens its task: a calc curriculum is parsed and
+// searched, within the limits of env/calc).
+func CheckpointConfig(f *checkpoint.File) (Config, error) {
+	cfg, err := ReadCheckpointConfig(f)
+	if err != nil {
+		return Config{}, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return Config{}, fmt.Errorf("checkpoint config: %v", err)
+	}
+	return cfg, nil
+}
+
+// ReadCheckpointConfig reads the config stored in a checkpoint without
+// opening its task (the caller may then parse its levels with an interrupt
+// and progress, or compare them first): besides the recipe's name, the JSON must name every field of
 // Config exactly once and nothing else (json.Unmarshal alone would match keys
 // case-insensitively, ignore unknown ones, keep the last of duplicates and
 // leave missing fields at their zero values, which for some fields, such as
 // entropy_final, silently changes the run).
-func CheckpointConfig(f *checkpoint.File) (Config, error) {
+func ReadCheckpointConfig(f *checkpoint.File) (Config, error) {
 	if got := f.Metadata["format"]; got != checkpointFormat {
 		return Config{}, fmt.Errorf("not a simdrl checkpoint (format %q, want %q)", got, checkpointFormat)
 	}
@@ -84,9 +99,6 @@ func CheckpointConfig(f *checkpoint.File) (Config, error) {
 	}
 	cfg := Config{Task: "seed"} // what a checkpoint from before tasks trained
 	if err := decodeStrict(raw, &cfg, legacyConfigKeys, addedConfigKeys); err != nil {
-		return Config{}, fmt.Errorf("checkpoint config: %v", err)
-	}
-	if err := cfg.Validate(); err != nil {
 		return Config{}, fmt.Errorf("checkpoint config: %v", err)
 	}
 	if _, err := Recipe(cfg.Recipe); err != nil {
@@ -147,6 +159,10 @@ func (st *trainState) check(unlockable, stages int) error {
 		return fmt.Errorf("update %d is negative", st.Update)
 	case st.AdamStep < 0:
 		return fmt.Errorf("adam_step %d is negative", st.AdamStep)
+	case st.AdamStep != st.Update:
+		// Every update takes one Adam step (a failed one is not applied, and
+		// -load restarts both at 0): a mismatch is a damaged file.
+		return fmt.Errorf("adam_step %d disagrees with update %d (every update takes one Adam step)", st.AdamStep, st.Update)
 	case st.Unlocked < 1 || st.Unlocked > unlockable:
 		return fmt.Errorf("unlocked %d is out of range 1..%d", st.Unlocked, unlockable)
 	case st.SolvedStreak < 0:
@@ -167,9 +183,30 @@ func (st *trainState) check(unlockable, stages int) error {
 }
 
 // LoadParams copies the model tensors of f into params (flat, in l's order),
-// checking every name and shape (-load on any engine).
+// checking every name and shape (-load on any engine). The optimiser is not
+// taken, but a file that holds Adam's moments has them checked as -resume
+// would (all present, finite, second moments not negative): "any tensor" of
+// a checkpoint is sound or the file is refused. A weights-only file (no
+// optimizer.* tensor at all) loads.
 func LoadParams(f *checkpoint.File, l *gru.Layout, params []float32) error {
+	for _, prefix := range []string{expAvgPrefix, expAvgSqPrefix} {
+		if hasPrefix(f, prefix) {
+			if _, err := checkTensors(f, l, prefix); err != nil {
+				return err
+			}
+		}
+	}
 	return copyTensors(f, l, "", params)
+}
+
+// hasPrefix reports whether some tensor of f is named prefix….
+func hasPrefix(f *checkpoint.File, prefix string) bool {
+	for _, t := range f.Tensors {
+		if strings.HasPrefix(t.Name, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // copyTensors fills dst (in layout order) from the tensors named prefix+name,

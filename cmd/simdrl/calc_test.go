@@ -75,14 +75,35 @@ func TestLoadNamesTheCheckpointsTask(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "it was trained with -task calc and -levels 'a*b, a*b+c*d'"},
-		{[]string{"-task", "calc"}, "it was trained with -levels 'a*b, a*b+c*d'"},
+		{[]string{"-task", "seed"}, "it was trained with -task calc and -levels 'a*b, a*b+c*d'"},
 		{[]string{"-task", "calc", "-levels", "a*b, a*b+c*d", "-hidden", "32"}, "it was trained with -hidden 96"},
-		{[]string{"-task", "calc", "-levels", "a*b, a*b+c*d, a*b+c"}, "it was trained with -levels 'a*b, a*b+c*d'"},
+		{[]string{"-levels", "a*b, a*b+c*d, a*b+c"}, "it was trained with -levels 'a*b, a*b+c*d'"},
 	} {
 		code, _, stderr := runCLI(append(c.args, "-load", ck, "-eval-only", "-final-episodes", "10", "-explain", "0")...)
 		require.Equal(t, 2, code, "%v: %s", c.args, stderr)
 		require.Contains(t, stderr, c.want, "%v", c.args)
 		require.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
+	}
+}
+
+// TestLoadTakesTheCheckpointsTask: -load, like -resume, runs the task, the
+// levels and the width the checkpoint was trained with unless flags say
+// otherwise (a calc model once needed -task calc -levels … repeated).
+func TestLoadTakesTheCheckpointsTask(t *testing.T) {
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "calc.safetensors")
+	code, _, stderr := runCLI("-task", "calc", "-levels", "a*b, a*b+c*d", "-hidden", "24", "-updates", "1", "-batch", "16",
+		"-eval-every", "0", "-final-episodes", "0", "-explain", "0", "-save", ck)
+	require.Equal(t, 0, code, stderr)
+	for _, args := range [][]string{nil, {"-task", "calc"}} {
+		rep := filepath.Join(dir, "r.json")
+		code, _, stderr = runCLI(append(args, "-load", ck, "-eval-only", "-final-episodes", "10", "-explain", "0", "-report", rep)...)
+		require.Equal(t, 0, code, "%v: %s", args, stderr)
+		r := readReport(t, rep)
+		cfg := r["config"].(map[string]any)
+		require.Equal(t, "calc", cfg["task"], "%v", args)
+		require.Equal(t, "a*b, a*b+c*d", cfg["levels"], "%v", args)
+		require.EqualValues(t, 24, cfg["hidden"], "%v", args)
+		require.EqualValues(t, 9, cfg["steps"], "%v: the checkpoint's levels' longest budget", args)
 	}
 }

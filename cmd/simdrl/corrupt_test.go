@@ -18,8 +18,9 @@ const corpusDir = "../../testdata/checkpoints"
 // corruptCases covers every file of the corpus, and nothing else. want is a
 // substring of the one line the command must print (exit 2); ok marks the
 // valid file (exit 0). load: -eval-only -load must refuse the file too;
-// -load reads only the weights, so it is not run on files whose weights are
-// sound (broken metadata, state or Adam moments, extra tensors).
+// -load takes only the weights (and checks Adam's moments when the file has
+// them), so it is not run on files whose tensors are sound (broken metadata
+// or state, extra tensors).
 var corruptCases = []struct {
 	file string
 	want string
@@ -51,7 +52,7 @@ var corruptCases = []struct {
 	{"shape-offset-mismatch.safetensors", "tensor emb.weight has shape [18 5] (90 float32 = 360 bytes) but data_offsets [0, 288] span 288 bytes", true, false},
 	{"shape-transposed.safetensors", "checkpoint tensor emb.weight has shape [4 18], this model needs [18 4]", true, false},
 	{"tensor-missing.safetensors", "checkpoint has no tensor rnn.weight_hh_l0", true, false},
-	{"tensor-missing-moment.safetensors", "checkpoint has no tensor optimizer.exp_avg_sq.pi.weight", false, false},
+	{"tensor-missing-moment.safetensors", "checkpoint has no tensor optimizer.exp_avg_sq.pi.weight", true, false},
 	{"tensor-duplicate.safetensors", "duplicate tensor pi.bias", true, false},
 	{"tensor-extra.safetensors", `checkpoint has an unexpected tensor "rnn.weight_hh_l1"`, false, false},
 	{"tensor-name-newline.safetensors", `tensor name "v\nweight" holds a non-printable character`, true, false},
@@ -60,9 +61,9 @@ var corruptCases = []struct {
 	{"nan-weight.safetensors", "checkpoint tensor rnn.weight_hh_l0 holds a non-finite value (NaN at index 9)", true, false},
 	{"inf-weight.safetensors", "checkpoint tensor pi.bias holds a non-finite value (+Inf at index 3)", true, false},
 	{"neg-inf-weight.safetensors", "checkpoint tensor emb.weight holds a non-finite value (-Inf at index 40)", true, false},
-	{"nan-exp-avg.safetensors", "checkpoint tensor optimizer.exp_avg.rnn.weight_ih_l0 holds a non-finite value (NaN at index 7)", false, false},
-	{"inf-exp-avg-sq.safetensors", "checkpoint tensor optimizer.exp_avg_sq.v.weight holds a non-finite value (+Inf at index 2)", false, false},
-	{"negative-exp-avg-sq.safetensors", "checkpoint tensor optimizer.exp_avg_sq.pi.bias holds a negative value (-0.25 at index 1)", false, false},
+	{"nan-exp-avg.safetensors", "checkpoint tensor optimizer.exp_avg.rnn.weight_ih_l0 holds a non-finite value (NaN at index 7)", true, false},
+	{"inf-exp-avg-sq.safetensors", "checkpoint tensor optimizer.exp_avg_sq.v.weight holds a non-finite value (+Inf at index 2)", true, false},
+	{"negative-exp-avg-sq.safetensors", "checkpoint tensor optimizer.exp_avg_sq.pi.bias holds a negative value (-0.25 at index 1)", true, false},
 
 	{"format-wrong.safetensors", `not a simdrl checkpoint (format "simdrl-checkpoint/2", want "simdrl-checkpoint/1")`, false, false},
 	{"format-missing.safetensors", `not a simdrl checkpoint (format ""`, false, false},
@@ -81,6 +82,7 @@ var corruptCases = []struct {
 	{"state-update-negative.safetensors", "checkpoint state: update -2 is negative", false, false},
 	{"state-missing-field.safetensors", "checkpoint state: no field update", false, false},
 	{"state-solve-rate-out-of-range.safetensors", "checkpoint state: last_solve_rate[1] 1.5 is out of range 0..1", false, false},
+	{"state-adam-step-disagrees.safetensors", "checkpoint state: adam_step 5 disagrees with update 2", false, false},
 	{"metadata-update-lies.safetensors", `checkpoint metadata update "7" disagrees with the state's update 2`, false, false},
 }
 

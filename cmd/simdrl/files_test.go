@@ -115,7 +115,7 @@ func TestInterruptSavesAndResumes(t *testing.T) {
 			t.Fatalf("%v: the run did not stop", sig)
 		}
 		var exitErr *exec.ExitError
-		require.ErrorAs(t, err, &exitErr)
+		require.ErrorAs(t, err, &exitErr, stderr.String())
 		require.Equal(t, 128+int(sig), exitErr.ExitCode(), stderr.String())
 		require.Contains(t, stderr.String(), "checkpoint after update")
 		require.Contains(t, stderr.String(), "-resume "+ck)

@@ -26,13 +26,15 @@ type files struct {
 	metrics, plot      string
 }
 
-// parseFlags reads the command line into a Config: the recipe's values, then
-// every flag given explicitly on top. Both -flag and --flag spellings work.
-// The returned override applies the explicit flags to another base config
-// (a resumed checkpoint's).
+// parseFlags reads a command line for a fresh run into a Config: the
+// recipe's values, then every flag given explicitly on top. Both -flag and
+// --flag spellings work.
 func parseFlags(args []string, stdout io.Writer) (trainer.Config, error) {
-	cfg, _, _, err := parseCommandLine(args, stdout)
-	return cfg, err
+	cl, err := parseCommandLine(args, stdout)
+	if err != nil {
+		return trainer.Config{}, err
+	}
+	return cl.fresh(nil)
 }
 
 // flagValues are where the flag set writes what the command line says.
@@ -77,35 +79,35 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	fs.SetOutput(io.Discard) // errors are printed once, by the caller
 	fs.SortFlags = false
 	fs.StringVar(&o.fl.device, "device", "cpu", "where to train: cpu or cuda")
-	o.threads = fs.Int("threads", runtime.NumCPU(), "CPU threads")
-	o.seed = fs.Uint64("seed", def.Seed, "random seed: model init, tasks and sampling")
+	o.threads = fs.Int("threads", runtime.NumCPU(), fmt.Sprintf("CPU threads [1, %d]; the results do not depend on it", trainer.MaxThreads))
+	o.seed = fs.Uint64("seed", def.Seed, "random seed: model init, tasks and sampling [0, 2^64−1]")
 	o.task = fs.String("task", def.Task, "what to learn: seed (the reference's tool environment) or calc (a calculator that needs memory)")
 	o.levels = fs.String("levels", "", "calc: the curriculum as comma-separated expressions over a, b, c, … with + - * and parentheses, each optionally :budget (default: the six levels of README)")
-	o.partialCredit = fs.Float64("partial-credit", 0, "calc: reward weight of the expression's inner values held on the way (0: only correct answers earn; default recipe: 0.3)")
+	o.partialCredit = fs.Float64("partial-credit", 0, "calc: reward weight of the expression's inner values held on the way [0, 10] (0: only correct answers earn; default recipe: 0.3)")
 	o.recipe = fs.String("recipe", def.Recipe, "hyper-parameter recipe: default or seed (seed.py exactly); flags given explicitly override it")
-	o.updates = fs.Int("updates", def.Updates, "training updates")
-	o.batch = fs.Int("batch", def.Batch, "episodes per update")
+	o.updates = fs.Int("updates", def.Updates, fmt.Sprintf("training updates [0, %d]", trainer.MaxUpdates))
+	o.batch = fs.Int("batch", def.Batch, fmt.Sprintf("episodes per update [1, %d]", trainer.MaxEpisodes))
 	o.stages = fs.String("stages", joinInts(def.Stages), "stages to train: with -curriculum blocks, the stage of each equal block of updates (e.g. 0,0,0,1,1,2); with mixed, the set mixed in every batch")
-	o.lr = fs.Float64("lr", def.LR, "Adam learning rate")
-	o.hidden = fs.Int("hidden", def.Hidden, "GRU hidden size d")
-	o.steps = fs.Int("steps", def.Steps, "tokens the policy writes per episode")
-	o.entropy = fs.Float64("entropy-coef", def.EntropyCoef, "weight of the entropy bonus")
-	o.value = fs.Float64("value-coef", def.ValueCoef, "weight of the value loss")
-	o.clip = fs.Float64("clip", def.Clip, "gradient-norm clip")
-	o.evalEvery = fs.Int("eval-every", def.EvalEvery, "greedy evaluation every N updates (0 disables)")
-	o.evalBatch = fs.Int("eval-batch", def.EvalBatch, "episodes per stage in each periodic evaluation")
-	o.final = fs.Int("final-episodes", def.FinalEpisodes, "episodes per stage in the final evaluation (0 disables)")
-	o.explain = fs.Int("explain", def.Explain, "greedy samples per stage to explain at the end")
-	o.chunk = fs.Int("chunk", def.Chunk, "episodes per chunk (the unit of work; decides the arithmetic, not -threads)")
+	o.lr = fs.Float64("lr", def.LR, "Adam learning rate (0, 10]")
+	o.hidden = fs.Int("hidden", def.Hidden, "GRU hidden size d [1, 4096]")
+	o.steps = fs.Int("steps", def.Steps, "tokens the policy writes per episode [1, 64], at least every level's budget (calc: the longest budget by default)")
+	o.entropy = fs.Float64("entropy-coef", def.EntropyCoef, "weight of the entropy bonus [0, 1000]")
+	o.value = fs.Float64("value-coef", def.ValueCoef, "weight of the value loss [0, 1000]")
+	o.clip = fs.Float64("clip", def.Clip, "gradient-norm clip (0, 1e30]")
+	o.evalEvery = fs.Int("eval-every", def.EvalEvery, "greedy evaluation every N updates, ≥ 0 (0 disables)")
+	o.evalBatch = fs.Int("eval-batch", def.EvalBatch, fmt.Sprintf("episodes per stage in each periodic evaluation [1, %d]", trainer.MaxEpisodes))
+	o.final = fs.Int("final-episodes", def.FinalEpisodes, fmt.Sprintf("episodes per stage in the final evaluation [0, %d] (0 disables)", trainer.MaxEpisodes))
+	o.explain = fs.Int("explain", def.Explain, fmt.Sprintf("greedy samples per stage to explain at the end [0, %d]", trainer.MaxExplain))
+	o.chunk = fs.Int("chunk", def.Chunk, "episodes per chunk, ≥ 1 (the unit of work; decides the arithmetic, not -threads; above -batch it acts as -batch)")
 	o.curriculum = fs.String("curriculum", def.Curriculum, "blocks: -stages as equal blocks of updates (seed); mixed: every batch mixes the unlocked stages")
-	o.unlockAt = fs.Float64("unlock-at", def.UnlockAt, "mixed curriculum: unlock the next stage when the newest one's eval solve rate reaches this (0: all stages from the start)")
+	o.unlockAt = fs.Float64("unlock-at", def.UnlockAt, "mixed curriculum: unlock the next stage when the newest one's eval solve rate reaches this [0, 1] (0: all stages from the start)")
 	o.baseline = fs.String("baseline", def.Baseline, "sum: advantage R − Σ_t value_t (seed); step: advantage R − value_t per step")
 	o.mask = fs.Bool("mask-after-answer", def.MaskAfterAnswer, "leave the tokens after the first ANS out of the loss")
-	o.entropyFinal = fs.Float64("entropy-final", def.EntropyFinal, "entropy coefficient decays linearly to this over the run (< 0: constant)")
+	o.entropyFinal = fs.Float64("entropy-final", def.EntropyFinal, "entropy coefficient decays linearly to this over the run, ≤ 1000 (< 0: constant)")
 	o.focus = fs.Bool("focus", def.Focus, "mixed curriculum: draw stages in proportion to 0.1 + their last eval failure rate")
-	o.stopAt = fs.Float64("stop-at", def.StopAt, "stop once two evaluations in a row solve every stage at this rate (0: never)")
+	o.stopAt = fs.Float64("stop-at", def.StopAt, "stop once every stage is solved at this rate [0, 1] (0: never; README: the stop rule)")
 	fs.StringVar(&o.fl.save, "save", "", "write a checkpoint (safetensors) to this file every -save-every updates and at the end")
-	fs.IntVar(&o.fl.saveEvery, "save-every", 0, "with -save: also save every N updates (0: only at the end)")
+	fs.IntVar(&o.fl.saveEvery, "save-every", 0, "with -save: also save every N updates, ≥ 0 (0: only at the end)")
 	fs.StringVar(&o.fl.load, "load", "", "start from the weights of this checkpoint (not its optimiser or schedule)")
 	fs.StringVar(&o.fl.resume, "resume", "", "continue the run saved in this checkpoint exactly where it stopped")
 	fs.BoolVar(&o.fl.evalOnly, "eval-only", false, "with -load or -resume: evaluate and explain, no training")
@@ -118,100 +120,171 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	return fs, o
 }
 
-func parseCommandLine(args []string, stdout io.Writer) (trainer.Config, files, func(trainer.Config) (trainer.Config, error), error) {
+// commandLine is a parsed command line: the command's own options (files)
+// and the settings given explicitly, which apply on top of a base config:
+// the recipe's for a fresh run or a -load, the checkpoint's for -resume.
+// Nothing here opens a task: the caller decides which config will run first
+// (a checkpoint's task and levels), so that every message names the right
+// flag and no level is searched twice.
+type commandLine struct {
+	fs     *flag.FlagSet
+	o      *flagValues
+	fl     files
+	stages []int
+}
+
+// parseCommandLine reads args. -h prints the help and returns errHelp.
+func parseCommandLine(args []string, stdout io.Writer) (*commandLine, error) {
 	fs, o := newFlagSet()
-	fail := func(err error) (trainer.Config, files, func(trainer.Config) (trainer.Config, error), error) {
-		return trainer.Config{}, o.fl, nil, err
-	}
 	if err := fs.Parse(normalizeArgs(args, fs)); err != nil {
 		// pflag names the long flag it was handed (--foo for -foo).
 		msg := strings.Replace(err.Error(), "unknown flag: --", "unknown flag -", 1)
 		if msg != err.Error() {
 			msg += " (simdrl -h lists the flags)"
 		}
-		return fail(errors.New(msg))
+		return nil, errors.New(msg)
 	}
 	if *o.help {
 		fmt.Fprintf(stdout, "Usage: simdrl [flags]\n\nTrains the GRU actor-critic tool-use agent with batched REINFORCE.\n"+
-			"Flags may be written -flag or --flag. Defaults are the default recipe's.\n\n%s", fs.FlagUsages())
-		return fail(errHelp)
+			"Flags may be written -flag or --flag. Defaults are the default recipe's; [lo, hi] is a flag's range.\n\n%s", fs.FlagUsages())
+		return nil, errHelp
 	}
 	if fs.NArg() > 0 {
-		return fail(fmt.Errorf("unexpected argument %q (flags only; see -h)", fs.Arg(0)))
+		return nil, fmt.Errorf("unexpected argument %q (flags only; see -h)", fs.Arg(0))
 	}
+	cl := &commandLine{fs: fs, o: o, fl: o.fl}
+	f := cl.fl
 	switch {
-	case engines[o.fl.device] == nil:
-		return fail(fmt.Errorf("-device must be cpu or cuda, got %q", o.fl.device))
-	case o.fl.load != "" && o.fl.resume != "":
-		return fail(fmt.Errorf("-load and -resume exclude each other: -resume continues a run, -load only takes its weights"))
-	case o.fl.evalOnly && o.fl.load == "" && o.fl.resume == "":
-		return fail(fmt.Errorf("-eval-only needs a model: give -load FILE"))
-	case o.fl.saveEvery < 0:
-		return fail(fmt.Errorf("-save-every must be ≥ 0, got %d", o.fl.saveEvery))
-	case o.fl.saveEvery > 0 && o.fl.save == "":
-		return fail(fmt.Errorf("-save-every needs -save FILE"))
+	case engines[f.device] == nil:
+		return nil, fmt.Errorf("-device must be cpu or cuda, got %q", f.device)
+	case f.load != "" && f.resume != "":
+		return nil, fmt.Errorf("-load and -resume exclude each other: -resume continues a run, -load only takes its weights")
+	case f.evalOnly && f.load == "" && f.resume == "":
+		return nil, fmt.Errorf("-eval-only needs a model: give -load FILE")
+	case f.saveEvery < 0:
+		return nil, fmt.Errorf("-save-every must be ≥ 0, got %d", f.saveEvery)
+	case f.saveEvery > 0 && f.save == "":
+		return nil, fmt.Errorf("-save-every needs -save FILE")
+	case f.evalOnly && f.save != "":
+		return nil, fmt.Errorf("-eval-only trains nothing to save: drop -save (the model stays in its file)")
+	case f.evalOnly && f.metrics != "":
+		return nil, fmt.Errorf("-eval-only makes no periodic evaluations for -metrics: use -report FILE for the final evaluation")
+	case f.evalOnly && f.plot != "":
+		return nil, fmt.Errorf("-plot: an -eval-only run makes no evaluations to draw (it needs training updates and -eval-every > 0)")
 	}
-	base, err := trainer.Recipe(*o.recipe)
-	if err != nil {
-		return fail(fmt.Errorf("-recipe: %v", err))
-	}
-	// The task's defaults are part of the recipe's values: flags given
-	// explicitly override them too.
-	base.Task, base.Levels = *o.task, *o.levels
-	if base, err = trainer.WithTask(base); err != nil {
-		return fail(errors.New(flagError(err)))
-	}
-	var stageList []int
 	if fs.Changed("stages") {
-		if stageList, err = parseStages(*o.stages); err != nil {
-			return fail(err)
+		var err error
+		if cl.stages, err = parseStages(*o.stages); err != nil {
+			return nil, err
 		}
 	}
-	override := func(cfg trainer.Config) (trainer.Config, error) {
-		if fs.Changed("recipe") && o.fl.resume != "" && *o.recipe != cfg.Recipe {
-			return cfg, fmt.Errorf("-recipe %s differs from the checkpoint's %s; -resume keeps the run's recipe", *o.recipe, cfg.Recipe)
-		}
-		set := func(name string, apply func()) {
-			if fs.Changed(name) {
-				apply()
+	return cl, nil
+}
+
+// changed reports whether the flag was given explicitly.
+func (cl *commandLine) changed(name string) bool { return cl.fs.Changed(name) }
+
+// fresh is the config of a run that starts from the recipe: the flags'
+// task, levels and hidden width, except where from (a -load checkpoint's
+// config) says otherwise and no flag does; then the task's defaults
+// (trainer.WithTask), then every explicit flag.
+func (cl *commandLine) fresh(from *trainer.Config) (trainer.Config, error) {
+	base, err := trainer.Recipe(*cl.o.recipe)
+	if err != nil {
+		return base, fmt.Errorf("-recipe: %v", err)
+	}
+	base.Task, base.Levels = *cl.o.task, *cl.o.levels
+	if from != nil {
+		if !cl.changed("task") || base.Task == from.Task {
+			base.Task = from.Task
+			if !cl.changed("levels") {
+				base.Levels = from.Levels
 			}
 		}
-		cfg.Threads = *o.threads // not part of the arithmetic: always this machine's
-		set("seed", func() { cfg.Seed = *o.seed })
-		set("updates", func() { cfg.Updates = *o.updates })
-		set("batch", func() { cfg.Batch = *o.batch })
-		set("lr", func() { cfg.LR = *o.lr })
-		set("hidden", func() { cfg.Hidden = *o.hidden })
-		set("steps", func() { cfg.Steps = *o.steps })
-		set("entropy-coef", func() { cfg.EntropyCoef = *o.entropy })
-		set("value-coef", func() { cfg.ValueCoef = *o.value })
-		set("clip", func() { cfg.Clip = *o.clip })
-		set("eval-every", func() { cfg.EvalEvery = *o.evalEvery })
-		set("eval-batch", func() { cfg.EvalBatch = *o.evalBatch })
-		set("final-episodes", func() { cfg.FinalEpisodes = *o.final })
-		set("explain", func() { cfg.Explain = *o.explain })
-		set("chunk", func() { cfg.Chunk = *o.chunk })
-		set("curriculum", func() { cfg.Curriculum = *o.curriculum })
-		set("unlock-at", func() { cfg.UnlockAt = *o.unlockAt })
-		set("baseline", func() { cfg.Baseline = *o.baseline })
-		set("mask-after-answer", func() { cfg.MaskAfterAnswer = *o.mask })
-		set("entropy-final", func() { cfg.EntropyFinal = *o.entropyFinal })
-		set("focus", func() { cfg.Focus = *o.focus })
-		set("stop-at", func() { cfg.StopAt = *o.stopAt })
-		set("stages", func() { cfg.Stages = stageList })
-		set("task", func() { cfg.Task = *o.task })
-		set("levels", func() { cfg.Levels = *o.levels })
-		set("partial-credit", func() { cfg.PartialCredit = *o.partialCredit })
-		if err := cfg.Validate(); err != nil {
-			return cfg, errors.New(flagError(err))
+		if !cl.changed("hidden") {
+			base.Hidden = from.Hidden
 		}
-		return cfg, nil
 	}
-	cfg, err := override(base)
-	if err != nil {
-		return fail(err)
+	if base, err = trainer.WithTask(base); err != nil {
+		return base, errors.New(flagError(err))
 	}
-	return cfg, o.fl, override, nil
+	return cl.apply(base)
+}
+
+// resumed is the config of a -resume run: the checkpoint's, with every flag
+// given explicitly on top. A new task or curriculum brings its own rollout
+// length and stages unless -steps or -stages say otherwise.
+func (cl *commandLine) resumed(saved trainer.Config) (trainer.Config, error) {
+	if cl.changed("recipe") && *cl.o.recipe != saved.Recipe {
+		return saved, fmt.Errorf("-recipe %s differs from the checkpoint's %s; -resume keeps the run's recipe", *cl.o.recipe, saved.Recipe)
+	}
+	if cl.changed("task") || cl.changed("levels") {
+		next := saved
+		if cl.changed("task") {
+			next.Task = *cl.o.task
+			next.Levels = ""
+		}
+		if cl.changed("levels") {
+			next.Levels = *cl.o.levels
+		}
+		if next.Task != "seed" {
+			t, err := next.OpenTask()
+			if err != nil {
+				return saved, errors.New(flagError(err))
+			}
+			next.Steps, next.Stages = 0, nil
+			for i, l := range t.Levels() {
+				next.Steps = max(next.Steps, l.Budget)
+				next.Stages = append(next.Stages, i)
+			}
+		} else {
+			def := trainer.DefaultRecipe()
+			next.Steps, next.Stages, next.PartialCredit = def.Steps, def.Stages, 0
+		}
+		saved = next
+	}
+	return cl.apply(saved)
+}
+
+// apply sets every flag given explicitly onto cfg and validates the result;
+// the error names the flag.
+func (cl *commandLine) apply(cfg trainer.Config) (trainer.Config, error) {
+	o, fs := cl.o, cl.fs
+	set := func(name string, apply func()) {
+		if fs.Changed(name) {
+			apply()
+		}
+	}
+	cfg.Threads = *o.threads // not part of the arithmetic: always this machine's
+	set("seed", func() { cfg.Seed = *o.seed })
+	set("updates", func() { cfg.Updates = *o.updates })
+	set("batch", func() { cfg.Batch = *o.batch })
+	set("lr", func() { cfg.LR = *o.lr })
+	set("hidden", func() { cfg.Hidden = *o.hidden })
+	set("steps", func() { cfg.Steps = *o.steps })
+	set("entropy-coef", func() { cfg.EntropyCoef = *o.entropy })
+	set("value-coef", func() { cfg.ValueCoef = *o.value })
+	set("clip", func() { cfg.Clip = *o.clip })
+	set("eval-every", func() { cfg.EvalEvery = *o.evalEvery })
+	set("eval-batch", func() { cfg.EvalBatch = *o.evalBatch })
+	set("final-episodes", func() { cfg.FinalEpisodes = *o.final })
+	set("explain", func() { cfg.Explain = *o.explain })
+	set("chunk", func() { cfg.Chunk = *o.chunk })
+	set("curriculum", func() { cfg.Curriculum = *o.curriculum })
+	set("unlock-at", func() { cfg.UnlockAt = *o.unlockAt })
+	set("baseline", func() { cfg.Baseline = *o.baseline })
+	set("mask-after-answer", func() { cfg.MaskAfterAnswer = *o.mask })
+	set("entropy-final", func() { cfg.EntropyFinal = *o.entropyFinal })
+	set("focus", func() { cfg.Focus = *o.focus })
+	set("stop-at", func() { cfg.StopAt = *o.stopAt })
+	set("stages", func() { cfg.Stages = cl.stages })
+	set("task", func() { cfg.Task = *o.task })
+	set("levels", func() { cfg.Levels = *o.levels })
+	set("partial-credit", func() { cfg.PartialCredit = *o.partialCredit })
+	if err := cfg.Validate(); err != nil {
+		return cfg, errors.New(flagError(err))
+	}
+	return cfg, nil
 }
 
 // normalizeArgs turns Go-style single-dash long flags (-threads 16,
@@ -220,15 +293,28 @@ func parseCommandLine(args []string, stdout io.Writer) (trainer.Config, files, f
 // unknown flag, not the shorthand f); values such as -0.5 are left alone.
 func normalizeArgs(args []string, fs *flag.FlagSet) []string {
 	out := make([]string, 0, len(args))
+	wantsValue := false // the previous argument is a flag that takes the next one as its value
 	for i, a := range args {
 		if a == "--" {
 			return append(out, args[i:]...)
+		}
+		if wantsValue {
+			// A value, however it looks: -report -out.json writes -out.json.
+			out, wantsValue = append(out, a), false
+			continue
 		}
 		if len(a) > 2 && a[0] == '-' && isLetter(a[1]) {
 			name, _, _ := strings.Cut(a[1:], "=")
 			if len(name) > 1 || fs.Lookup(name) != nil {
 				a = "-" + a
 			}
+		}
+		if strings.HasPrefix(a, "--") && !strings.Contains(a, "=") {
+			f := fs.Lookup(a[2:])
+			wantsValue = f != nil && f.NoOptDefVal == ""
+		} else if len(a) == 2 && a[0] == '-' && a[1] != '-' {
+			f := fs.ShorthandLookup(a[1:])
+			wantsValue = f != nil && f.NoOptDefVal == ""
 		}
 		out = append(out, a)
 	}

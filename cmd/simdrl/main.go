@@ -26,27 +26,36 @@ const (
 func main() {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, sigs))
+	// A closed stdout or stderr (simdrl | head -1) must not kill the run
+	// before it saves: writes there fail instead, and console drops them.
+	signal.Ignore(syscall.SIGPIPE)
+	os.Exit(run(os.Args[1:], &console{w: os.Stdout}, &console{w: os.Stderr}, sigs))
 }
 
 // run is the whole command; sigs delivers interruptions (nil: none).
 func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
+	in := watch(sigs, stderr)
+	defer in.end()
 	usage := func(format string, a ...any) int {
 		for i, v := range a {
 			if err, ok := v.(error); ok {
 				a[i] = flagError(err)
 			}
 		}
+		if in.stopped() {
+			return in.code() // the interrupt, not what it cut short, is the news
+		}
 		fmt.Fprintf(stderr, "simdrl: "+format+"\n", a...)
 		return exitUsage
 	}
-	cfg, fl, override, err := parseCommandLine(args, stdout)
+	cl, err := parseCommandLine(args, stdout)
 	if errors.Is(err, errHelp) {
 		return 0
 	}
 	if err != nil {
 		return usage("%v", err)
 	}
+	fl := cl.fl
 	if err := kernels.CheckRequest(); err != nil {
 		return usage("%v", err)
 	}
@@ -57,35 +66,70 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		}
 	}
 	// Every output is checked before any work, the plot's name included, so
-	// that no run is lost to a path it cannot write at the end.
-	if err := checkOutputs([]output{{"-report", fl.report}, {"-save", fl.save}, {"-metrics", fl.metrics}, {"-plot", fl.plot}}); err != nil {
+	// that no run is lost to a path it cannot write at the end; none may be
+	// an input.
+	outs := []output{{"-report", fl.report}, {"-save", fl.save}, {"-metrics", fl.metrics}, {"-plot", fl.plot}}
+	if err := checkOutputs(outs, []output{{"-load", fl.load}, {"-resume", fl.resume}}); err != nil {
 		return usage("%v", err)
 	}
 	if err := checkPlotName(fl.plot); err != nil {
 		return usage("%v", err)
 	}
 
-	// The model: fresh, weights from -load, or a whole run from -resume
-	// (whose config the flags given explicitly override); on whichever
-	// engine -device names, since every engine reads and writes the same
-	// checkpoints.
+	// The config: the checkpoint's after -resume (flags given explicitly on
+	// top), the recipe's otherwise, with a -load checkpoint's task, levels
+	// and width unless flags say otherwise. A checkpoint's levels are parsed
+	// (and searched) once, interruptibly, before anything else uses them.
+	var cfg trainer.Config
 	var resume, load *checkpoint.File
-	if fl.resume != "" {
+	var loaded *trainer.Config // the -load checkpoint's config, when it has one
+	switch {
+	case fl.resume != "":
 		if resume, err = checkpoint.ReadFile(fl.resume); err != nil {
 			return usage("-resume: %v", err)
 		}
-		saved, err := trainer.CheckpointConfig(resume)
+		saved, err := trainer.ReadCheckpointConfig(resume)
+		if err == nil {
+			err = prepareTask(saved, in, stderr)
+		}
+		if err == nil {
+			err = saved.Validate()
+		}
 		if err != nil {
+			return usage("-resume %s: %s", fl.resume, checkpointConfigError(err))
+		}
+		if err := prepareFlagTask(cl, saved, in, stderr); err != nil {
+			return usage("%v", err)
+		}
+		if cfg, err = cl.resumed(saved); err != nil {
 			return usage("-resume %s: %v", fl.resume, err)
 		}
-		if cfg, err = override(saved); err != nil {
-			return usage("-resume: %v", err)
-		}
-	}
-	if fl.load != "" {
+	case fl.load != "":
 		if load, err = checkpoint.ReadFile(fl.load); err != nil {
 			return usage("-load: %v", err)
 		}
+		if saved, err := trainer.ReadCheckpointConfig(load); err == nil {
+			if err := prepareTask(saved, in, stderr); err != nil {
+				return usage("-load %s: %s", fl.load, checkpointConfigError(err))
+			}
+			loaded = &saved
+		}
+		if err := prepareFlagTask(cl, trainer.Config{}, in, stderr); err != nil {
+			return usage("%v", err)
+		}
+		if cfg, err = cl.fresh(loaded); err != nil {
+			return usage("%v", err)
+		}
+	default:
+		if err := prepareFlagTask(cl, trainer.Config{}, in, stderr); err != nil {
+			return usage("%v", err)
+		}
+		if cfg, err = cl.fresh(nil); err != nil {
+			return usage("%v", err)
+		}
+	}
+	if in.stopped() {
+		return in.code()
 	}
 	engine, err := engines[fl.device](cfg)
 	if err != nil && fl.device == "cpu" {
@@ -97,6 +141,11 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	case resume != nil:
 		if err := engine.Restore(resume); err != nil {
 			engine.Close()
+			var se *trainer.ShapeError
+			if errors.As(err, &se) {
+				saved, _ := trainer.ReadCheckpointConfig(resume)
+				return usage("-resume %s: %v (%s)", fl.resume, se.Error(), loadHint(&saved, cfg))
+			}
 			return usage("-resume %s: %v", fl.resume, err)
 		}
 	case load != nil:
@@ -104,27 +153,37 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 			engine.Close()
 			var se *trainer.ShapeError
 			if errors.As(err, &se) {
-				return usage("-load %s: %v (%s)", fl.load, se.Error(), loadHint(load, cfg))
+				return usage("-load %s: %v (%s)", fl.load, se.Error(), loadHint(loaded, cfg))
 			}
 			return usage("-load %s: %v", fl.load, err)
 		}
 	}
-	if fl.plot != "" && (fl.evalOnly || cfg.EvalEvery == 0 || cfg.Updates <= engine.Updates()) {
+	if err := checkPlan(cl, cfg, engine.Updates()); err != nil {
 		engine.Close()
-		return usage("-plot: this run makes no evaluations to draw (it needs training updates and -eval-every > 0)")
+		return usage("%v", err)
 	}
 	if fl.evalOnly {
 		defer engine.Close()
+		if e, ok := engine.(interface{ SetInterrupt(<-chan struct{}) }); ok {
+			e.SetInterrupt(in.stop) // TODO: the Engine method once it lands
+		}
 		hash, err := engine.ParamSHA256()
 		rep := &trainer.Report{Config: cfg, Updates: engine.Updates(), Backend: engine.Backend(), ParamSHA256: hash,
 			Levels: trainer.LevelNames(engine.Task())}
 		if err == nil {
 			err = trainer.Conclude(engine, rep, stdout, fl.quiet)
 		}
-		return finish(fl, rep, err, stderr)
+		if errors.Is(err, trainer.ErrInterrupted) {
+			rep.Interrupted = true
+		}
+		code := finish(fl, rep, err, stderr)
+		if in.stopped() {
+			return in.code()
+		}
+		return code
 	}
 
-	opt := trainer.Options{SaveEvery: fl.saveEvery, Quiet: fl.quiet, Progress: isTerminal(stdout) && !fl.quiet}
+	opt := trainer.Options{SaveEvery: fl.saveEvery, Quiet: fl.quiet, Progress: isTerminal(stdout) && !fl.quiet, Interrupt: in.stop}
 	if fl.save != "" {
 		opt.Save = func() error {
 			f, err := engine.Checkpoint()
@@ -135,7 +194,8 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		}
 	}
 	if fl.metrics != "" {
-		mf, err := openMetrics(fl.metrics)
+		// A FIFO's open waits for a reader: an interrupt must not.
+		mf, err := openInterruptibly(func() (*os.File, error) { return openMetrics(fl.metrics) }, in.stop)
 		if err != nil {
 			engine.Close()
 			return usage("-metrics: %v", err)
@@ -143,46 +203,70 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		defer mf.Close()
 		opt.Metrics = mf
 	}
-	// The first signal finishes the current update (and saves); a second
-	// one exits at once.
-	interrupt := make(chan struct{})
-	opt.Interrupt = interrupt
-	var caught os.Signal
-	stop := make(chan struct{})
-	defer close(stop)
-	caughtc := make(chan os.Signal, 1)
-	go func() {
-		select {
-		case s := <-sigs:
-			caughtc <- s
-			fmt.Fprintf(stderr, "\nsimdrl: %v: finishing the current update (again to quit at once)\n", s)
-			close(interrupt)
-		case <-stop:
-			return
-		}
-		select {
-		case s := <-sigs:
-			fmt.Fprintf(stderr, "simdrl: %v again: quitting now\n", s)
-			os.Exit(exitCodeFor(s))
-		case <-stop:
-		}
-	}()
-
-	var rep *trainer.Report
-	var runErr error
-	rep, runErr = trainer.Drive(engine, stdout, opt)
-	select {
-	case caught = <-caughtc:
-	default:
-	}
+	in.training.Store(true)
+	rep, runErr := trainer.Drive(engine, stdout, opt)
+	in.training.Store(false)
 	code := finish(fl, rep, runErr, stderr)
-	if errors.Is(runErr, trainer.ErrInterrupted) && caught != nil {
-		if fl.save != "" {
+	if errors.Is(runErr, trainer.ErrInterrupted) && in.stopped() {
+		if fl.save != "" && rep != nil {
 			fmt.Fprintf(stderr, "simdrl: checkpoint after update %d in %s; continue with -resume %s\n", rep.Updates, fl.save, fl.save)
 		}
-		return exitCodeFor(caught)
+		return in.code()
 	}
 	return code
+}
+
+// checkPlan refuses, before any work, what the configuration that will run
+// contradicts: an explicit -updates not above the updates a resumed run has
+// done, a -plot of a run that makes no evaluation. (A complete run resumed
+// without -updates only evaluates, as -eval-only would.)
+func checkPlan(cl *commandLine, cfg trainer.Config, done int) error {
+	fl := cl.fl
+	if fl.evalOnly {
+		return nil
+	}
+	if fl.resume != "" && cl.changed("updates") && cfg.Updates <= done {
+		return fmt.Errorf("-updates %d is not above the %d updates the checkpoint has done: nothing would train (-eval-only evaluates it)", cfg.Updates, done)
+	}
+	if fl.plot != "" && (cfg.EvalEvery == 0 || cfg.Updates/cfg.EvalEvery <= done/cfg.EvalEvery) {
+		return fmt.Errorf("-plot: this run makes no evaluations to draw (it needs -eval-every > 0 and at most the updates it trains, %d)", cfg.Updates-done)
+	}
+	return nil
+}
+
+// openInterruptibly runs open, returning early with ErrInterrupted when stop
+// closes first (the open goes on in the background; the process is ending).
+func openInterruptibly(open func() (*os.File, error), stop <-chan struct{}) (*os.File, error) {
+	type result struct {
+		f   *os.File
+		err error
+	}
+	c := make(chan result, 1)
+	go func() {
+		f, err := open()
+		c <- result{f, err}
+	}()
+	select {
+	case r := <-c:
+		return r.f, r.err
+	case <-stop:
+		go func() {
+			if r := <-c; r.f != nil {
+				r.f.Close()
+			}
+		}()
+		return nil, trainer.ErrInterrupted
+	}
+}
+
+// checkpointConfigError phrases an invalid checkpoint config: its fields are
+// the file's, not flags.
+func checkpointConfigError(err error) string {
+	var fe *trainer.FieldError
+	if errors.As(err, &fe) && err == error(fe) {
+		return "checkpoint config: " + fe.Error()
+	}
+	return err.Error()
 }
 
 // finish writes the report and the plot and turns the run's error into an
@@ -249,11 +333,10 @@ func flagError(err error) string {
 }
 
 // loadHint says how to make a model of a -load checkpoint's shape: the flags
-// its saved configuration differs in (task, levels, hidden width), else
-// -hidden.
-func loadHint(f *checkpoint.File, cfg trainer.Config) string {
-	saved, err := trainer.CheckpointConfig(f)
-	if err != nil {
+// its saved configuration (nil: it has none) differs in (task, levels, hidden
+// width), else -hidden.
+func loadHint(saved *trainer.Config, cfg trainer.Config) string {
+	if saved == nil {
 		return "check -hidden"
 	}
 	var flags []string
@@ -274,17 +357,13 @@ func loadHint(f *checkpoint.File, cfg trainer.Config) string {
 	return "it was trained with " + strings.Join(flags, " and ")
 }
 
-func exitCodeFor(s os.Signal) int {
-	if s == syscall.SIGTERM {
-		return 128 + int(syscall.SIGTERM)
-	}
-	return 128 + int(syscall.SIGINT)
-}
-
 // isTerminal reports whether w is a character device (a live progress line
 // is drawn there; a pipe or file gets plain lines).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
+	if c, isConsole := w.(*console); isConsole {
+		f, ok = c.file()
+	}
 	if !ok {
 		return false
 	}

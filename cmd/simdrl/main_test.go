@@ -71,8 +71,11 @@ func TestHelpListsEveryFlagWithDefaults(t *testing.T) {
 
 func TestSingleAndDoubleDashAgree(t *testing.T) {
 	var buf bytes.Buffer
-	a, fa, _, err := parseCommandLine([]string{"-threads", "3", "-lr=0.002", "--batch", "7", "-stages", "1,2", "-quiet"}, &buf)
+	cl, err := parseCommandLine([]string{"-threads", "3", "-lr=0.002", "--batch", "7", "-stages", "1,2", "-quiet"}, &buf)
 	require.NoError(t, err)
+	a, err := cl.fresh(nil)
+	require.NoError(t, err)
+	fa := cl.fl
 	b, err := parseFlags([]string{"--threads", "3", "--lr=0.002", "-batch", "7", "--stages", "1,2", "--quiet"}, &buf)
 	require.NoError(t, err)
 	require.Equal(t, a, b)

@@ -24,8 +24,9 @@ type output struct{ flag, path string }
 // (a symbolic or hard link, dir/./x): one would overwrite the other. Two
 // outputs to one device or FIFO (-report /dev/null -save /dev/null, or
 // /dev/stdout as a terminal or pipe) are let through: writing there replaces
-// nothing.
-func checkOutputs(outs []output) error {
+// nothing. No output may name an input (-load, -resume) at all: the run
+// would replace or append to the checkpoint it reads.
+func checkOutputs(outs, inputs []output) error {
 	var given []output
 	for _, o := range outs {
 		if o.path == "" {
@@ -35,6 +36,20 @@ func checkOutputs(outs []output) error {
 			return fmt.Errorf("%s: %v", o.flag, err)
 		}
 		given = append(given, o)
+	}
+	for _, in := range inputs {
+		if in.path == "" {
+			continue
+		}
+		for _, o := range given {
+			same, err := atomicfile.SameFile(in.path, o.path)
+			if err != nil {
+				return fmt.Errorf("%s: %v", o.flag, err)
+			}
+			if same {
+				return fmt.Errorf("%s %s names the file that %s reads (%s): it would be overwritten; write to another file", o.flag, o.path, in.flag, in.path)
+			}
+		}
 	}
 	for i, a := range given {
 		for _, b := range given[i+1:] {

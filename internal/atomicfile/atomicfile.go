@@ -141,6 +141,11 @@ func Check(path string) error {
 		}
 		return nil
 	}
+	if t.kind == kindRegular && (t.perm&0o222 == 0 || canWrite(t.path) != nil) {
+		// Replacing it would work (the directory is writable), but a file
+		// its owner made read-only is not one to destroy.
+		return &Error{Msg: fmt.Sprintf("%s: is read-only (mode %04o): make it writable or write elsewhere", path, t.perm), Err: fs.ErrPermission}
+	}
 	dir := filepath.Dir(t.path)
 	fi, err := os.Stat(dir)
 	switch {

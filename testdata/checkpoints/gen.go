@@ -365,7 +365,7 @@ func variants() []variant {
 		{"nan-weight.safetensors", "a NaN in rnn.weight_hh_l0 (index 9)", withValue("rnn.weight_hh_l0", 9, nan)},
 		{"inf-weight.safetensors", "+Inf in pi.bias (index 3)", withValue("pi.bias", 3, posInf)},
 		{"neg-inf-weight.safetensors", "-Inf in emb.weight (index 40)", withValue("emb.weight", 40, negInf)},
-		{"nan-exp-avg.safetensors", "a NaN with a payload in Adam's first moment of rnn.weight_ih_l0 (index 7; -load does not read moments)", withValue("optimizer.exp_avg.rnn.weight_ih_l0", 7, nanPayload)},
+		{"nan-exp-avg.safetensors", "a NaN with a payload in Adam's first moment of rnn.weight_ih_l0 (index 7; -load checks moments too)", withValue("optimizer.exp_avg.rnn.weight_ih_l0", 7, nanPayload)},
 		{"inf-exp-avg-sq.safetensors", "+Inf in Adam's second moment of v.weight (index 2)", withValue("optimizer.exp_avg_sq.v.weight", 2, posInf)},
 		{"negative-exp-avg-sq.safetensors", "-0.25 in Adam's second moment of pi.bias (index 1), which is never negative", withValue("optimizer.exp_avg_sq.pi.bias", 1, math.Float32bits(-0.25))},
 
@@ -396,6 +396,7 @@ func variants() []variant {
 		})},
 		{"state-missing-field.safetensors", "state lacks update (json.Unmarshal alone would restart the schedule at 0)", withMeta("state", `"update":2,`, ``)},
 		{"state-solve-rate-out-of-range.safetensors", "state last_solve_rate [0,1.5,0]", withMeta("state", `"last_solve_rate":[0,0,0]`, `"last_solve_rate":[0,1.5,0]`)},
+		{"state-adam-step-disagrees.safetensors", "state adam_step 5 after update 2 (every update takes one Adam step)", withMeta("state", `"adam_step":2`, `"adam_step":5`)},
 		{"metadata-update-lies.safetensors", `the metadata's update is "7", the state's 2`, withMeta("update", "", "7")},
 	}
 }

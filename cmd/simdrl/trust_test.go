@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	flag "github.com/spf13/pflag"
+	"github.com/stretchr/testify/require"
+)
+
+// quick is a run of a few updates with no evaluation.
+var quick = []string{"-batch", "16", "-chunk", "16", "-eval-every", "0", "-final-episodes", "0", "-explain", "0"}
+
+// saveRun trains a few updates into a checkpoint at dir/name.
+func saveRun(t *testing.T, dir, name string, args ...string) string {
+	ck := filepath.Join(dir, name)
+	code, _, stderr := runCLI(append(append(append([]string{}, quick...), "-updates", "3", "-save", ck), args...)...)
+	require.Equal(t, 0, code, stderr)
+	return ck
+}
+
+// requireUsage checks a one-line exit 2 that contains want.
+func requireUsage(t *testing.T, want string, args ...string) {
+	t.Helper()
+	code, stdout, stderr := runCLI(args...)
+	require.Equalf(t, 2, code, "%v: %s", args, stderr)
+	require.Containsf(t, stderr, want, "%v", args)
+	require.Equalf(t, 1, strings.Count(stderr, "\n"), "%v: %q", args, stderr)
+	require.NotContains(t, stdout, "Training", "%v: refused before any work", args)
+}
+
+// TestOutputsNeverNameAnInput: -resume run.st -report run.st once replaced
+// the checkpoint with the JSON report, and -load run.st -metrics run.st
+// appended JSON to it.
+func TestOutputsNeverNameAnInput(t *testing.T) {
+	dir := t.TempDir()
+	ck := saveRun(t, dir, "run.st")
+	before, err := os.ReadFile(ck)
+	require.NoError(t, err)
+	sym, hard := filepath.Join(dir, "sym.st"), filepath.Join(dir, "hard.st")
+	require.NoError(t, os.Symlink(ck, sym))
+	require.NoError(t, os.Link(ck, hard))
+	for _, args := range [][]string{
+		{"-resume", ck, "-report", ck},
+		{"-resume", ck, "-updates", "5", "-save", filepath.Join(dir, ".", "x", "..", "run.st")},
+		{"-resume", ck, "-updates", "5", "-save", sym},
+		{"-resume", sym, "-updates", "5", "-metrics", hard},
+		{"-load", ck, "-metrics", ck},
+		{"-load", ck, "-eval-only", "-report", hard},
+		{"-load", ck, "-plot", ck},
+	} {
+		requireUsage(t, "names the file that -", append(args, quick...)...)
+	}
+	after, err := os.ReadFile(ck)
+	require.NoError(t, err)
+	require.Equal(t, before, after, "the checkpoint must be untouched")
+	// -save next to the input is fine.
+	code, _, stderr := runCLI(append([]string{"-resume", ck, "-updates", "4", "-save", filepath.Join(dir, "next.st")}, quick...)...)
+	require.Equal(t, 0, code, stderr)
+}
+
+// TestReadOnlyOutputIsRefused: an existing output its owner made read-only
+// was replaced (the directory allowed it).
+func TestReadOnlyOutputIsRefused(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "keep.json")
+	require.NoError(t, os.WriteFile(p, []byte("mine\n"), 0o444))
+	requireUsage(t, "is read-only", append([]string{"-report", p, "-updates", "1"}, quick...)...)
+	got, err := os.ReadFile(p)
+	require.NoError(t, err)
+	require.Equal(t, "mine\n", string(got))
+}
+
+// TestContradictionsAreRefusedAtStart: flags that the run would silently
+// ignore, or that leave it nothing to do.
+func TestContradictionsAreRefusedAtStart(t *testing.T) {
+	dir := t.TempDir()
+	ck := saveRun(t, dir, "run.st")
+	requireUsage(t, "-eval-only trains nothing to save", "-load", ck, "-eval-only", "-save", filepath.Join(dir, "x.st"))
+	requireUsage(t, "-eval-only makes no periodic evaluations for -metrics", "-load", ck, "-eval-only", "-metrics", filepath.Join(dir, "m.jsonl"))
+	requireUsage(t, "-eval-only trains nothing to save", "-resume", ck, "-eval-only", "-save", filepath.Join(dir, "x.st"), "-save-every", "2")
+	requireUsage(t, "-updates 2 is not above the 3 updates the checkpoint has done", "-resume", ck, "-updates", "2")
+	requireUsage(t, "-updates 3 is not above the 3 updates", "-resume", ck, "-updates", "3")
+	// -plot of a run whose -eval-every exceeds its updates: refused before
+	// training, not after.
+	requireUsage(t, "-plot: this run makes no evaluations to draw", append([]string{"-updates", "5", "-eval-every", "10", "-plot", filepath.Join(dir, "c.png")}, quick[:4]...)...)
+	requireUsage(t, "-plot: this run makes no evaluations to draw", "-resume", ck, "-updates", "5", "-eval-every", "6", "-plot", filepath.Join(dir, "c.png"))
+}
+
+// TestValuesThatLookLikeFlags: -report -out.json wrote --out.json.
+func TestValuesThatLookLikeFlags(t *testing.T) {
+	cl, err := parseCommandLine([]string{"-report", "-out.json", "-save", "-x.st", "--metrics", "-m", "-seed", "3"}, nil)
+	require.NoError(t, err)
+	require.Equal(t, "-out.json", cl.fl.report)
+	require.Equal(t, "-x.st", cl.fl.save)
+	require.Equal(t, "-m", cl.fl.metrics)
+	cfg, err := cl.fresh(nil)
+	require.NoError(t, err)
+	require.EqualValues(t, 3, cfg.Seed)
+	// A boolean flag takes no value: the next argument is a flag again.
+	cl, err = parseCommandLine([]string{"-quiet", "-report", "r.json"}, nil)
+	require.NoError(t, err)
+	require.True(t, cl.fl.quiet)
+	require.Equal(t, "r.json", cl.fl.report)
+}
+
+// TestHelpShowsEveryRange: README says -h shows each numeric flag's range.
+func TestHelpShowsEveryRange(t *testing.T) {
+	fs, _ := newFlagSet()
+	n := 0
+	fs.VisitAll(func(f *flag.Flag) {
+		switch f.Value.Type() {
+		case "int", "float64", "uint64":
+			n++
+			require.Regexpf(t, `[\[(][^\]]*, [^\]]*\]|≥ 0|≥ 1|≤ 1000`, f.Usage, "-%s shows no range: %q", f.Name, f.Usage)
+		}
+	})
+	require.Greater(t, n, 15)
+}
+
+// TestResumeMessagesNameTheCheckpointsTask: flags were checked against the
+// seed task before the checkpoint was read.
+func TestResumeMessagesNameTheCheckpointsTask(t *testing.T) {
+	dir := t.TempDir()
+	calcCk := saveRun(t, dir, "calc.st", "-task", "calc", "-levels", "a*b, a*b+c*d")
+	seedCk := saveRun(t, dir, "seed.st")
+	requireUsage(t, "-stages has an unknown level 5 (the calc task has levels 0..1)", "-resume", calcCk, "-stages", "5", "-updates", "4")
+	requireUsage(t, "it was trained with -task seed", "-resume", seedCk, "-task", "calc", "-updates", "4")
+
+	// New levels (as many) on resume: accepted, and the rollout follows the
+	// new levels' longest budget instead of keeping the old -steps.
+	rep := filepath.Join(dir, "r.json")
+	code, _, stderr := runCLI("-resume", calcCk, "-levels", "a*b, a*b+c*d-e*f", "-updates", "4", "-report", rep)
+	require.Equal(t, 0, code, stderr)
+	cfg := readReport(t, rep)["config"].(map[string]any)
+	require.Equal(t, "a*b, a*b+c*d-e*f", cfg["levels"])
+	require.Greater(t, cfg["steps"].(float64), 9.0, "the old levels' 9 steps cannot hold a*b+c*d-e*f")
+}
+
+// TestClosedStdoutStillSaves: `simdrl … -save sp.st | head -1` exited 141
+// with no message and no checkpoint.
+func TestClosedStdoutStillSaves(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	dir := t.TempDir()
+	bin := buildBinary(t, dir)
+	ck := filepath.Join(dir, "sp.st")
+	cmd := exec.Command(bin, append([]string{"-updates", "30", "-save", ck, "-save-every", "10", "-eval-every", "1"}, small[:2]...)...)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+	first := make([]byte, 1)
+	_, err = stdout.Read(first) // as head -1 would: read, then close
+	require.NoError(t, err)
+	require.NoError(t, stdout.Close())
+	require.NoError(t, cmd.Wait(), stderr.String())
+	require.FileExists(t, ck)
+	code, _, e := runCLI("-resume", ck, "-eval-only", "-final-episodes", "10", "-explain", "0")
+	require.Equal(t, 0, code, e)
+}
+
+// TestInterruptBeforeTraining: a -metrics FIFO with no reader blocked the
+// start, deaf to SIGINT.
+func TestInterruptBeforeTraining(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	dir := t.TempDir()
+	bin := buildBinary(t, dir)
+	fifo := filepath.Join(dir, "fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		cmd := exec.Command(bin, "-metrics", fifo, "-updates", "5")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		require.NoError(t, cmd.Start())
+		time.Sleep(300 * time.Millisecond) // blocked in the FIFO's open
+		require.NoError(t, cmd.Process.Signal(sig))
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			var exitErr *exec.ExitError
+			require.ErrorAs(t, err, &exitErr)
+			require.Equal(t, 128+int(sig), exitErr.ExitCode(), stderr.String())
+		case <-time.After(time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("%v: still running 1 s after the signal: %s", sig, stderr.String())
+		}
+	}
+}
