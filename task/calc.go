@@ -38,7 +38,7 @@ func Calc(spec string, partialCredit float64) (Task, error) {
 	t := &calcTask{levels: ls.(calc.Levels), partialCredit: partialCredit}
 	for i := range t.levels {
 		l := &t.levels[i]
-		t.info = append(t.info, Level{Name: l.Expr.String(), Context: l.Vars(), Budget: l.Budget})
+		t.info = append(t.info, Level{Name: l.Expr.String(), Context: l.Vars(), Budget: l.Budget, Shortest: len(l.Shortest)})
 	}
 	return t, nil
 }

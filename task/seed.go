@@ -16,7 +16,9 @@ type seedTask struct{ levels []Level }
 func Seed() Task {
 	t := &seedTask{}
 	for s := 0; s < env.NumStages; s++ {
-		t.levels = append(t.levels, Level{Name: fmt.Sprintf("stage %d", s), Context: env.ContextLen(s), Budget: env.MaxSteps})
+		// MUL ANS, MUL ADD ANS, MUL ADD SUB ANS: the rewarded targets a·b,
+		// a·b+c, a·b+c−d.
+		t.levels = append(t.levels, Level{Name: fmt.Sprintf("stage %d", s), Context: env.ContextLen(s), Budget: env.MaxSteps, Shortest: 2 + s})
 	}
 	return t
 }

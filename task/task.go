@@ -64,6 +64,9 @@ type Level struct {
 	Name    string // e.g. "a*b+c*d", or "stage 1"
 	Context int    // digits shown
 	Budget  int    // tokens scored per episode, ANS included
+	// Shortest is the length of a shortest program that solves the level,
+	// ANS included: a rollout of fewer steps can never solve it.
+	Shortest int
 }
 
 // Split selects which of a level's digit tuples an instance may be: the

@@ -125,7 +125,7 @@ func TestOpenRefuses(t *testing.T) {
 	require.Error(t, err)
 	ct, err := Open("calc", "a*b, a*b+c*d", 0)
 	require.NoError(t, err)
-	require.Equal(t, []Level{{Name: "a*b", Context: 2, Budget: 5}, {Name: "a*b+c*d", Context: 4, Budget: 9}}, ct.Levels())
+	require.Equal(t, []Level{{Name: "a*b", Context: 2, Budget: 5, Shortest: 3}, {Name: "a*b+c*d", Context: 4, Budget: 9, Shortest: 7}}, ct.Levels())
 }
 
 // TestCheck: every drawn instance passes; one field out of range at a time

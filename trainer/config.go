@@ -153,6 +153,17 @@ func (c *Config) Validate() error {
 			return fieldError("stages", "has an unknown level %d (the %s task has levels 0..%d)", s, t.Name(), len(t.Levels())-1)
 		}
 	}
+	// A rollout shorter than a level's budget contradicts it, and one shorter
+	// than its shortest program can never solve it. (The seed task's budget is
+	// its environment's 7 steps, of which the reference writes 6 tokens.)
+	for i, l := range t.Levels() {
+		switch {
+		case c.Steps < l.Shortest:
+			return fieldError("steps", "%d can never solve level %d (%s), whose shortest program has %d tokens", c.Steps, i, l.Name, l.Shortest)
+		case c.Steps < l.Budget && !task.IsSeed(t):
+			return fieldError("steps", "%d is below level %d's budget of %d (%s): raise -steps or give the level a smaller :budget", c.Steps, i, l.Budget, l.Name)
+		}
+	}
 	return nil
 }
 

@@ -64,7 +64,13 @@ func writePlot(path string, rep *trainer.Report) error {
 	solve.Title.Text = fmt.Sprintf("simdrl, task %s, %s recipe, seed %d", rep.Config.Task, rep.Config.Recipe, rep.Config.Seed)
 	img := vgimg.New(8*vg.Inch, 10*vg.Inch)
 	dc := draw.New(img)
-	tiles := draw.Tiles{Rows: 3, Cols: 1, PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8), PadY: vg.Points(12)}
+	// The legends go in a column right of the data: inside, wherever they
+	// sat, they covered curves (at 1.0 once solved, lower before).
+	legend := max(legendWidth(solve, dc), legendWidth(reward, dc)) + vg.Points(8)
+	for _, p := range []*plot.Plot{solve, reward} {
+		p.Legend.Top, p.Legend.Left, p.Legend.XOffs = true, false, legend
+	}
+	tiles := draw.Tiles{Rows: 3, Cols: 1, PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: legend + vg.Points(24), PadY: vg.Points(12)}
 	plots := [][]*plot.Plot{{solve}, {reward}, {train}}
 	canvases := plot.Align(plots, tiles, dc)
 	solve.Draw(canvases[0][0])
@@ -77,13 +83,17 @@ func writePlot(path string, rep *trainer.Report) error {
 	return atomicfile.Write(path, png.Bytes())
 }
 
+// legendWidth is the width of p's legend.
+func legendWidth(p *plot.Plot, c draw.Canvas) vg.Length {
+	return p.Legend.Rectangle(c).Size().X
+}
+
 // curves draws one line per level through the evaluations, each point
 // marked.
 func curves(rep *trainer.Report, ylabel string, pick func(trainer.EvalPoint) []float64) (*plot.Plot, error) {
 	p := plot.New()
 	p.X.Label.Text = "update"
 	p.Y.Label.Text = ylabel
-	p.Legend.Top, p.Legend.Left = false, false
 	levels := len(pick(rep.Evaluations[0]))
 	for s := 0; s < levels; s++ {
 		xy := make(plotter.XYs, len(rep.Evaluations))
