@@ -62,6 +62,7 @@ type flagValues struct {
 	baseline      *string
 	mask          *bool
 	entropyFinal  *float64
+	decayUpdates  *int
 	focus         *bool
 	stopAt        *float64
 	help          *bool
@@ -102,8 +103,9 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.baseline = fs.String("baseline", def.Baseline, "sum: advantage R − Σ_t value_t (seed); step: advantage R − value_t per step")
 	o.mask = fs.Bool("mask-after-answer", def.MaskAfterAnswer, "leave the tokens after the first ANS out of the loss")
 	o.entropyFinal = fs.Float64("entropy-final", def.EntropyFinal, "entropy coefficient decays linearly to this over the run (< 0: constant)")
+	o.decayUpdates = fs.Int("entropy-updates", def.EntropyUpdates, "the entropy decay's length in updates, then -entropy-final holds (0: over -updates; calc default recipe: 6000)")
 	o.focus = fs.Bool("focus", def.Focus, "mixed curriculum: draw stages in proportion to 0.1 + their last eval failure rate")
-	o.stopAt = fs.Float64("stop-at", def.StopAt, "stop once two evaluations in a row solve every stage at this rate (0: never)")
+	o.stopAt = fs.Float64("stop-at", def.StopAt, "stop once an evaluation solves every stage at this rate and a confirming one (1000 episodes per stage) supports it at 99% confidence (0: never)")
 	fs.StringVar(&o.fl.save, "save", "", "write a checkpoint (safetensors) to this file every -save-every updates and at the end")
 	fs.IntVar(&o.fl.saveEvery, "save-every", 0, "with -save: also save every N updates (0: only at the end)")
 	fs.StringVar(&o.fl.load, "load", "", "start from the weights of this checkpoint (not its optimiser or schedule)")
@@ -196,6 +198,7 @@ func parseCommandLine(args []string, stdout io.Writer) (trainer.Config, files, f
 		set("baseline", func() { cfg.Baseline = *o.baseline })
 		set("mask-after-answer", func() { cfg.MaskAfterAnswer = *o.mask })
 		set("entropy-final", func() { cfg.EntropyFinal = *o.entropyFinal })
+		set("entropy-updates", func() { cfg.EntropyUpdates = *o.decayUpdates })
 		set("focus", func() { cfg.Focus = *o.focus })
 		set("stop-at", func() { cfg.StopAt = *o.stopAt })
 		set("stages", func() { cfg.Stages = stageList })
