@@ -4,6 +4,10 @@
 # thread pinned to a core (taskset, when present; CORE=0 by default). FLAGS
 # are added to every run; with -task calc the table gives the held-out solve
 # rates and the lowest solve rate on training instances instead of rewards.
+# Each row also says whether every level's final solve rate is ≥ 0.99 over
+# 1000 episodes (the stop rule's goal) and the confirmations the run made
+# (failed, then the one that stopped it: "2 (stop)"); a summary line ends
+# the table.
 # usage: [SEEDS="0 1 2 3 4"] [FLAGS="-task calc"] scripts/seeds.sh RECIPE [simdrl binary]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,19 +19,31 @@ out=$(mktemp -d)
 first=1
 for s in ${SEEDS:-0 1 2 3 4}; do
   # shellcheck disable=SC2086
-  $pin "$bin" -recipe "$recipe" -threads 1 -seed "$s" -quiet -report "$out/r.json" ${FLAGS:-} >/dev/null
-  python3 - "$out/r.json" "$s" "$first" <<'PY'
+  $pin "$bin" -recipe "$recipe" -threads 1 -seed "$s" -quiet -report "$out/r-$s.json" ${FLAGS:-} >/dev/null
+  python3 - "$out/r-$s.json" "$s" "$first" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1])); f = r["final"]; n = len(f["solve_rate"])
 held_out = "train_solve_rate" in f
 if sys.argv[3] == "1":
     extra = ["lowest on training"] if held_out else [f"T{i} mean reward" for i in range(n)]
-    cols = [f"T{i}" for i in range(n)] + extra + ["updates", "wall s"]
+    cols = [f"T{i}" for i in range(n)] + extra + ["all ≥ 0.99", "confirmations", "updates", "wall s"]
     print("| seed | " + " | ".join(cols) + " |")
     print("|---" * (len(cols) + 1) + "|")
 extra = [min(f["train_solve_rate"])] if held_out else f["mean_reward"]
+ok = f["episodes"] >= 1000 and min(f["solve_rate"]) >= 0.99
+cf = r.get("confirmations") or []
+conf = f"{len(cf)}" + (" (stop)" if cf and cf[-1]["solved"] else "")
 print(f"| {sys.argv[2]} | " + " | ".join(f"{x:.3f}" for x in f["solve_rate"] + extra) +
-      f" | {r['updates']} | {r['wall_seconds']:.2f} |")
+      f" | {'yes' if ok else 'NO'} | {conf} | {r['updates']} | {r['wall_seconds']:.2f} |")
 PY
   first=0
 done
+python3 - "$out" <<'PY'
+import glob, json, sys
+rs = [json.load(open(p)) for p in sorted(glob.glob(sys.argv[1] + "/r-*.json"))]
+ok = [r["final"]["episodes"] >= 1000 and min(r["final"]["solve_rate"]) >= 0.99 for r in rs]
+low = min((x, r["config"]["seed"], i) for r in rs for i, x in enumerate(r["final"]["solve_rate"]))
+ups = [r["updates"] for r in rs]
+print(f"\n{sum(ok)} of {len(rs)} seeds ≥ 0.99 on every level over {rs[0]['final']['episodes']} final episodes; "
+      f"lowest {low[0]:.3f} (seed {low[1]}, T{low[2]}); updates {min(ups)}–{max(ups)}, mean {sum(ups) / len(ups):.0f}")
+PY

@@ -34,8 +34,16 @@ type trainState struct {
 	LastSolve    []float64 `json:"last_solve_rate"` // by stage
 	LastReward   []float64 `json:"last_mean_reward"`
 	LastEpisodes []int     `json:"last_episodes"`
-	SolvedStreak int       `json:"solved_streak"`
+	SolvedStreak int       `json:"solved_streak"` // periodic evaluations in a row at stop_at (informative since confirmations)
+	Solved       bool      `json:"solved"`        // a confirmation supported stop_at: the run is over
 }
+
+// addedStateKeys came after the first checkpoints. A state without
+// "solved" is from before confirmations, when two evaluations in a row at
+// stop_at ended the run: solved_streak ≥ 2 keeps that verdict, so a run
+// that stopped stays stopped on resume; otherwise the new rule applies from
+// the next evaluation.
+var addedStateKeys = map[string]bool{"solved": true}
 
 // BuildCheckpoint is a checkpoint of any engine's state: the parameters and
 // Adam's moments (flat, in l's order), the update counter, Adam's step count
@@ -51,7 +59,7 @@ func BuildCheckpoint(cfg Config, l *gru.Layout, params, m, v []float32, update, 
 	for _, tn := range l.Tensors {
 		f.Tensors = append(f.Tensors, checkpoint.Tensor{Name: expAvgSqPrefix + tn.Name, Shape: tn.Shape, Data: tn.View(v)})
 	}
-	st := trainState{Update: update, AdamStep: adamStep, Unlocked: c.unlocked, HaveEval: c.haveEval, SolvedStreak: c.streak}
+	st := trainState{Update: update, AdamStep: adamStep, Unlocked: c.unlocked, HaveEval: c.haveEval, SolvedStreak: c.streak, Solved: c.solved}
 	for _, e := range c.lastEval {
 		st.LastSolve = append(st.LastSolve, e.SolveRate)
 		st.LastReward = append(st.LastReward, e.MeanReward)
@@ -128,8 +136,11 @@ func RestoreCheckpoint(f *checkpoint.File, l *gru.Layout, params, m, v []float32
 		return 0, 0, fmt.Errorf("checkpoint has no training state (metadata key \"state\")")
 	}
 	var st trainState
-	if err := decodeStrict(raw, &st, nil, nil); err != nil {
+	if err := decodeStrict(raw, &st, nil, addedStateKeys); err != nil {
 		return 0, 0, fmt.Errorf("checkpoint state: %v", err)
+	}
+	if !hasField(raw, "solved") {
+		st.Solved = st.SolvedStreak >= 2
 	}
 	if err := st.check(len(c.mix), len(c.lastEval)); err != nil {
 		return 0, 0, fmt.Errorf("checkpoint state: %v", err)
@@ -140,7 +151,7 @@ func RestoreCheckpoint(f *checkpoint.File, l *gru.Layout, params, m, v []float32
 	for i, dst := range [][]float32{params, m, v} {
 		copyChecked(l, src[i], dst)
 	}
-	c.unlocked, c.haveEval, c.streak = st.Unlocked, st.HaveEval, st.SolvedStreak
+	c.unlocked, c.haveEval, c.streak, c.solved = st.Unlocked, st.HaveEval, st.SolvedStreak, st.Solved
 	for s := range c.lastEval {
 		c.lastEval[s] = EvalResult{Stage: s, Episodes: st.LastEpisodes[s], SolveRate: st.LastSolve[s], MeanReward: st.LastReward[s]}
 	}
@@ -349,8 +360,9 @@ func decodeStrict(raw string, v any, legacy, added map[string]bool) error {
 }
 
 // addedConfigKeys came after the first checkpoints: missing, they keep the
-// value v held before decoding (the seed task, no levels, no partial credit).
-var addedConfigKeys = map[string]bool{"task": true, "levels": true, "partial_credit": true}
+// value v held before decoding (the seed task, no levels, no partial credit,
+// the entropy schedule over all the updates).
+var addedConfigKeys = map[string]bool{"task": true, "levels": true, "partial_credit": true, "entropy_updates": true}
 
 // legacyConfigKeys were part of the config in earlier checkpoints and are
 // command-line state now (the device, the report path, quiet output): read
@@ -364,6 +376,18 @@ func objectFields(data []byte) ([]checkpoint.Field, error) {
 		return nil, fmt.Errorf("empty, not a JSON object")
 	}
 	return checkpoint.ObjectFields(data, "field")
+}
+
+// hasField reports whether the JSON object raw has the key (raw has been
+// decoded already, so it is a well-formed object).
+func hasField(raw, key string) bool {
+	fields, _ := objectFields([]byte(raw))
+	for _, kv := range fields {
+		if kv.Key == key {
+			return true
+		}
+	}
+	return false
 }
 
 // arrayLen is the number of elements of a JSON array, or -1 for another value.

@@ -38,9 +38,10 @@ type Config struct {
 	UnlockAt        float64 `json:"unlock_at"`         // mixed: the next stage unlocks when the newest one's eval solve rate reaches this (0: all from the start)
 	Baseline        string  `json:"baseline"`          // "sum": adv = R − Σ_t v_t (seed); "step": adv_t = R − v_t, each step's value regressed on R
 	MaskAfterAnswer bool    `json:"mask_after_answer"` // leave the tokens after the first ANS (which change nothing) out of the loss
-	EntropyFinal    float64 `json:"entropy_final"`     // entropy coefficient decays linearly to this over the run (< 0: constant)
+	EntropyFinal    float64 `json:"entropy_final"`     // entropy coefficient decays linearly to this over EntropyUpdates (< 0: constant)
+	EntropyUpdates  int     `json:"entropy_updates"`   // the decay's length in updates, then EntropyFinal holds (0: over Updates)
 	Focus           bool    `json:"focus"`             // mixed: draw stages in proportion to 0.1 + their last eval failure rate
-	StopAt          float64 `json:"stop_at"`           // stop once two evaluations in a row solve every stage in Stages at this rate (0: never)
+	StopAt          float64 `json:"stop_at"`           // stop once an evaluation solves every stage in Stages at this rate and a confirming one's 99% lower bounds support it (0: never; confirm.go)
 }
 
 // ReferenceRecipe (recipe "seed") is the reference script's schedule and
@@ -63,7 +64,8 @@ func ReferenceRecipe() Config {
 // the stages, weighted toward those the last evaluation found unsolved;
 // REINFORCE with a per-step learned baseline over the tokens up to the first
 // ANS; a strong entropy bonus that decays to zero; lr 1e-3; and it stops once
-// two evaluations in a row solve every stage at ≥ 0.99.
+// an evaluation solves every stage at ≥ 0.99 and a confirming evaluation of
+// 1000 episodes per stage supports 0.99 at 99% confidence (confirm.go).
 func DefaultRecipe() Config {
 	c := ReferenceRecipe()
 	c.Recipe = "default"
@@ -106,7 +108,7 @@ func (c *Config) Validate() error {
 		{"threads", c.Threads, 1, MaxThreads}, {"updates", c.Updates, 0, MaxUpdates}, {"batch", c.Batch, 1, MaxEpisodes},
 		{"hidden", c.Hidden, 1, 4096}, {"steps", c.Steps, 1, 64}, {"eval_every", c.EvalEvery, 0, none},
 		{"eval_batch", c.EvalBatch, 1, MaxEpisodes}, {"final_episodes", c.FinalEpisodes, 0, MaxEpisodes},
-		{"explain", c.Explain, 0, MaxExplain}, {"chunk", c.Chunk, 1, none},
+		{"explain", c.Explain, 0, MaxExplain}, {"chunk", c.Chunk, 1, none}, {"entropy_updates", c.EntropyUpdates, 0, MaxUpdates},
 	} {
 		switch {
 		case r.v >= r.lo && r.v <= r.hi:
@@ -167,12 +169,22 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// EntropyAt is the entropy coefficient for update u (1-based).
+// EntropyAt is the entropy coefficient for update u (1-based): a linear
+// decay from EntropyCoef at update 1 to EntropyFinal at update
+// EntropyUpdates (0: Updates), EntropyFinal after it. Its own length keeps
+// a longer run (-updates) from also exploring longer.
 func (c *Config) EntropyAt(u int) float64 {
-	if c.EntropyFinal < 0 || c.Updates <= 1 {
-		return c.EntropyCoef
+	n := c.Updates
+	if c.EntropyUpdates > 0 {
+		n = c.EntropyUpdates
 	}
-	f := float64(u-1) / float64(c.Updates-1)
+	switch {
+	case c.EntropyFinal < 0 || u <= 1:
+		return c.EntropyCoef
+	case n <= 1:
+		return c.EntropyFinal
+	}
+	f := min(float64(u-1)/float64(n-1), 1)
 	return c.EntropyCoef + (c.EntropyFinal-c.EntropyCoef)*f
 }
 
@@ -209,6 +221,10 @@ func WithTask(cfg Config) (Config, error) {
 		cfg.PartialCredit = 0.3
 		cfg.EntropyCoef = 0.5
 		cfg.Updates = 6000
+		// The decay's length is its own: -updates 40000 explores as
+		// briefly as the default and stops as soon (the same arithmetic as
+		// decaying over 6000 updates).
+		cfg.EntropyUpdates = 6000
 	}
 	return cfg, nil
 }

@@ -21,7 +21,8 @@ type Curriculum struct {
 	cdf      []float64    // cumulative weights of the played stages, in Played order
 	lastEval []EvalResult // by stage
 	haveEval bool
-	streak   int // evaluations in a row that solved every trained stage at cfg.StopAt
+	streak   int  // evaluations in a row that solved every trained stage at cfg.StopAt
+	solved   bool // a confirmation supported cfg.StopAt on every trained stage (confirm.go)
 }
 
 // NewCurriculum starts the curriculum of cfg over a task of levels levels.
@@ -91,7 +92,8 @@ func (c *Curriculum) DrawStage(key rng.Key, round, episode uint32) int {
 
 // Observe takes a greedy evaluation of every stage: it sets the focus
 // weights, unlocks the next stage once the newest one is solved at
-// cfg.UnlockAt, and counts toward the stop criterion.
+// cfg.UnlockAt, and counts the evaluations in a row that solve every trained
+// stage at cfg.StopAt (Nominated).
 func (c *Curriculum) Observe(ev []EvalResult) {
 	copy(c.lastEval, ev)
 	c.haveEval = true
@@ -106,9 +108,33 @@ func (c *Curriculum) Observe(ev []EvalResult) {
 	}
 }
 
-// Solved reports that two evaluations in a row solved every trained stage at
-// cfg.StopAt, the default recipe's signal to stop.
-func (c *Curriculum) Solved() bool { return c.streak >= 2 }
+// Nominated reports that the last evaluation solved every trained stage at
+// cfg.StopAt: the loop then runs a confirming evaluation (confirm.go).
+func (c *Curriculum) Nominated() bool { return c.streak > 0 && !c.solved }
+
+// Confirm takes the confirming evaluation after update u and marks the run
+// solved when every trained stage's lower bound supports cfg.StopAt. It
+// changes nothing else: focus and unlocking follow the periodic evaluations
+// only, so a confirmation that fails leaves training as it was.
+func (c *Curriculum) Confirm(u int, ev []EvalResult) Confirmation {
+	cf := Confirmation{Update: u, Episodes: ConfirmEpisodes, Solved: c.cfg.StopAt > 0}
+	for _, r := range ev {
+		cf.SolveRate = append(cf.SolveRate, r.SolveRate)
+		cf.LowerBound = append(cf.LowerBound, WilsonLower(successes(r), r.Episodes, ConfirmZ))
+	}
+	for _, s := range c.mix {
+		if !passes(ev[s], cf.LowerBound[s], c.cfg.StopAt) {
+			cf.Solved = false
+		}
+	}
+	c.solved = cf.Solved
+	return cf
+}
+
+// Solved reports that a confirming evaluation supported a solve rate of at
+// least cfg.StopAt on every trained stage (confirm.go), the default recipe's
+// signal to stop. It stays true once set, and is part of the checkpoint.
+func (c *Curriculum) Solved() bool { return c.solved }
 
 // Label names what an update with the given StageOf trained: its stage, or
 // the played stages of a mixed update, e.g. "0,1".

@@ -33,7 +33,8 @@ type Options struct {
 var ErrInterrupted = errors.New("interrupted")
 
 // Drive runs the training loop on e: updates until the configured count or
-// the curriculum's stop criterion, periodic evaluations, checkpoints through
+// the curriculum's stop criterion (a periodic evaluation at cfg.StopAt, then
+// a confirming one; confirm.go), periodic evaluations, checkpoints through
 // opt.Save, then explanations and the final evaluation. It closes e.
 func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 	start := time.Now()
@@ -94,8 +95,18 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 				break
 			}
 			cur.Observe(ev)
+			var cf *Confirmation
+			if cur.Nominated() {
+				c, err := confirm(e, cur, u)
+				if err != nil {
+					runErr = err
+					break
+				}
+				cf = &c
+				rep.Confirmations = append(rep.Confirmations, c)
+			}
 			p := EvalPoint{Update: u, Stage: cur.Label(st.Stage), TrainReward: st.MeanReward, TrainSolve: st.SolveRate,
-				Loss: st.Loss, GradNorm: st.GradNorm, UpdatesPerSecond: rate}
+				Loss: st.Loss, GradNorm: st.GradNorm, UpdatesPerSecond: rate, Confirmation: cf}
 			for _, r := range ev {
 				p.MeanReward = append(p.MeanReward, r.MeanReward)
 				p.SolveRate = append(p.SolveRate, r.SolveRate)
@@ -113,8 +124,8 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 			if !opt.Quiet {
 				fmt.Fprintf(out, "ep=%02d stage=%s acc=%.3f | eval %s loss=%.3f | solved %s\n",
 					u, p.Stage, st.MeanReward, perStage(p.MeanReward, " "), st.Loss.Total, perStage(p.SolveRate, " "))
-				if cur.Solved() {
-					fmt.Fprintf(out, "every trained stage solved at ≥ %.3f in two evaluations in a row: stopping after update %d\n", cfg.StopAt, u)
+				if cf != nil {
+					fmt.Fprintln(out, FormatConfirmation(*cf, cfg.StopAt))
 				}
 			}
 		}
@@ -195,14 +206,27 @@ func Conclude(e Engine, rep *Report, out io.Writer, quiet bool) error {
 			}
 		}
 		f := rep.Final
-		fmt.Fprintf(out, "\nFinal greedy mean rewards → %s (%d episodes per stage; the shaped bonus can take them above 1)\n",
-			perStage(f.MeanReward, ", "), cfg.FinalEpisodes)
+		fmt.Fprintf(out, "\nFinal greedy mean rewards → %s (%d episodes per stage%s)\n",
+			perStage(f.MeanReward, ", "), cfg.FinalEpisodes, rewardNote(t))
 		fmt.Fprintf(out, "Final greedy solve rates → %s%s\n", perStage(f.SolveRate, ", "), map[bool]string{true: " (held-out instances)"}[t.HoldsOut()])
 		if t.HoldsOut() {
 			fmt.Fprintf(out, "On training instances  → %s\n", perStage(f.TrainSolveRate, ", "))
 		}
 	}
 	return nil
+}
+
+// rewardNote says why t's mean rewards can exceed 1, after the final ones:
+// the seed task's shaped bonus, a calculator's partial credit, or nothing
+// when only correct answers earn.
+func rewardNote(t task.Task) string {
+	if it, ok := t.(task.Interpreted); ok {
+		if it.PartialCredit() > 0 {
+			return "; partial credit for the inner values held can take them above 1"
+		}
+		return ""
+	}
+	return "; the shaped bonus can take them above 1"
 }
 
 // interrupted reports whether c is closed. It first yields: on one CPU the

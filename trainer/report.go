@@ -18,6 +18,7 @@ type Report struct {
 	Levels            []string           `json:"levels"`       // the task's levels by name
 	TrainReward       []float64          `json:"train_reward"` // the batch's mean reward, every update of this run
 	Evaluations       []EvalPoint        `json:"evaluations"`
+	Confirmations     []Confirmation     `json:"confirmations"` // every confirming evaluation of this run, in order; the last one Solved when the stop rule ended it
 	FinalByStage      []EvalResult       `json:"final_by_stage"`
 	Explanations      []task.Explanation `json:"explanations,omitempty"`
 }
@@ -43,4 +44,6 @@ type EvalPoint struct {
 	MeanReward       []float64 `json:"eval_mean_reward"`
 	SolveRate        []float64 `json:"eval_solve_rate"`
 	UpdatesPerSecond float64   `json:"updates_per_second"`
+	// Confirmation is the confirming evaluation this one nominated, if any.
+	Confirmation *Confirmation `json:"confirmation,omitempty"`
 }

@@ -64,6 +64,7 @@ type flagValues struct {
 	baseline      *string
 	mask          *bool
 	entropyFinal  *float64
+	decayUpdates  *int
 	focus         *bool
 	stopAt        *float64
 	help          *bool
@@ -103,9 +104,10 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.unlockAt = fs.Float64("unlock-at", def.UnlockAt, "mixed curriculum: unlock the next stage when the newest one's eval solve rate reaches this [0, 1] (0: all stages from the start)")
 	o.baseline = fs.String("baseline", def.Baseline, "sum: advantage R − Σ_t value_t (seed); step: advantage R − value_t per step")
 	o.mask = fs.Bool("mask-after-answer", def.MaskAfterAnswer, "leave the tokens after the first ANS out of the loss")
-	o.entropyFinal = fs.Float64("entropy-final", def.EntropyFinal, "entropy coefficient decays linearly to this over the run, ≤ 1000 (< 0: constant)")
+	o.entropyFinal = fs.Float64("entropy-final", def.EntropyFinal, "entropy coefficient decays linearly to this, ≤ 1000 (< 0: constant)")
+	o.decayUpdates = fs.Int("entropy-updates", def.EntropyUpdates, fmt.Sprintf("the entropy decay's length in updates [0, %d], then -entropy-final holds (0: over -updates; calc default recipe: 6000)", trainer.MaxUpdates))
 	o.focus = fs.Bool("focus", def.Focus, "mixed curriculum: draw stages in proportion to 0.1 + their last eval failure rate")
-	o.stopAt = fs.Float64("stop-at", def.StopAt, "stop once every stage is solved at this rate [0, 1] (0: never; README: the stop rule)")
+	o.stopAt = fs.Float64("stop-at", def.StopAt, "stop once an evaluation solves every stage at this rate [0, 1] and a confirming one (1000 episodes per stage) supports it at 99% confidence (0: never)")
 	fs.StringVar(&o.fl.save, "save", "", "write a checkpoint (safetensors) to this file every -save-every updates and at the end")
 	fs.IntVar(&o.fl.saveEvery, "save-every", 0, "with -save: also save every N updates, ≥ 0 (0: only at the end)")
 	fs.StringVar(&o.fl.load, "load", "", "start from the weights of this checkpoint (not its optimiser or schedule)")
@@ -275,6 +277,7 @@ func (cl *commandLine) apply(cfg trainer.Config) (trainer.Config, error) {
 	set("baseline", func() { cfg.Baseline = *o.baseline })
 	set("mask-after-answer", func() { cfg.MaskAfterAnswer = *o.mask })
 	set("entropy-final", func() { cfg.EntropyFinal = *o.entropyFinal })
+	set("entropy-updates", func() { cfg.EntropyUpdates = *o.decayUpdates })
 	set("focus", func() { cfg.Focus = *o.focus })
 	set("stop-at", func() { cfg.StopAt = *o.stopAt })
 	set("stages", func() { cfg.Stages = cl.stages })

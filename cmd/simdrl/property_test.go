@@ -40,6 +40,8 @@ var flagBoundaries = map[string][]string{
 	"entropy-final":  {"-1e300", "-1", "1000", "1001", "NaN"},
 	"stop-at":        {"0", "1", "1.01", "-0.01", "NaN"},
 	"save-every":     {"0", "-1", "1"},
+
+	"entropy-updates": {"0", "1", "1073741824", "1073741825", "-1"},
 }
 
 // checkCommandLine runs args in-process and requires success or a one-line

@@ -387,7 +387,9 @@ func variants() []variant {
 		{"config-recipe-unknown.safetensors", `config recipe "fast", which is no recipe`, withMeta("config", `"recipe":"default"`, `"recipe":"fast"`)},
 		{"state-missing.safetensors", "no state in the metadata", withFile(func(f *checkpoint.File) { delete(f.Metadata, "state") })},
 		{"state-broken.safetensors", "the state JSON cut in the middle", withFile(func(f *checkpoint.File) {
-			f.Metadata["state"] = f.Metadata["state"][:len(f.Metadata["state"])/2]
+			// Cut inside last_solve_rate, wherever later fields put the middle.
+			st := f.Metadata["state"]
+			f.Metadata["state"] = st[:strings.Index(st, `"last_solve_rate":[`)+len(`"last_solve_rate":[0,`)]
 		})},
 		{"state-unlocked-out-of-range.safetensors", "state unlocked 7 (the curriculum has 3 stages)", withMeta("state", `"unlocked":3`, `"unlocked":7`)},
 		{"state-update-negative.safetensors", "state update -2 (and the metadata's update -2)", withFile(func(f *checkpoint.File) {

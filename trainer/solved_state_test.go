@@ -1,0 +1,90 @@
+package trainer
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/simdrl/simdrl/checkpoint"
+	"github.com/simdrl/simdrl/task"
+	"github.com/stretchr/testify/require"
+)
+
+// solvedFixture builds a checkpoint of a tiny model whose curriculum is in
+// the given state.
+func solvedFixture(t *testing.T, streak int, solved bool) (*checkpoint.File, Config) {
+	cfg := DefaultRecipe()
+	cfg.Hidden = 4
+	tk, err := cfg.OpenTask()
+	require.NoError(t, err)
+	l, err := NewLayout(cfg, tk)
+	require.NoError(t, err)
+	c := NewCurriculum(cfg, len(tk.Levels()))
+	c.streak, c.solved = streak, solved
+	p := make([]float32, l.Size)
+	return BuildCheckpoint(cfg, l, p, p, p, 40, 40, c), cfg
+}
+
+// restoreState restores f into a fresh curriculum of cfg.
+func restoreState(t *testing.T, f *checkpoint.File, cfg Config) (*Curriculum, error) {
+	tk, err := cfg.OpenTask()
+	require.NoError(t, err)
+	l, err := NewLayout(cfg, tk)
+	require.NoError(t, err)
+	p := make([]float32, l.Size)
+	c := NewCurriculum(cfg, len(tk.Levels()))
+	_, _, err = RestoreCheckpoint(f, l, p, make([]float32, l.Size), make([]float32, l.Size), c)
+	return c, err
+}
+
+// TestSolvedRoundTrips: a run that a confirmation stopped stays stopped on
+// resume, and one that was only nominated does not.
+func TestSolvedRoundTrips(t *testing.T) {
+	for _, solved := range []bool{false, true} {
+		f, cfg := solvedFixture(t, 1, solved)
+		c, err := restoreState(t, f, cfg)
+		require.NoError(t, err)
+		require.Equal(t, solved, c.Solved())
+		require.Equal(t, 1, c.streak)
+	}
+}
+
+// TestLegacySolvedStreak: a state from before confirmations (no "solved")
+// keeps the old rule's verdict: two evaluations in a row at stop_at had
+// ended the run; one had not.
+func TestLegacySolvedStreak(t *testing.T) {
+	for streak, want := range map[int]bool{0: false, 1: false, 2: true, 3: true} {
+		f, cfg := solvedFixture(t, streak, false)
+		var st map[string]any
+		require.NoError(t, json.Unmarshal([]byte(f.Metadata["state"]), &st))
+		delete(st, "solved")
+		b, _ := json.Marshal(st)
+		f.Metadata["state"] = string(b)
+		c, err := restoreState(t, f, cfg)
+		require.NoError(t, err)
+		require.Equalf(t, want, c.Solved(), "solved_streak %d", streak)
+	}
+	// The corpus's old valid checkpoint (streak 0) loads too.
+	f, err := checkpoint.ReadFile("../testdata/checkpoints-legacy/before-entropy-updates-and-solved.safetensors")
+	require.NoError(t, err)
+	require.False(t, strings.Contains(f.Metadata["state"], `"solved"`))
+	cfg, err := CheckpointConfig(f)
+	require.NoError(t, err)
+	c, err := restoreState(t, f, cfg)
+	require.NoError(t, err)
+	require.False(t, c.Solved())
+}
+
+// TestRewardNote: the final line says what takes mean rewards above 1 on
+// each task: the seed's shaped bonus, calc's partial credit, or nothing.
+func TestRewardNote(t *testing.T) {
+	open := func(name string, pc float64) task.Task {
+		tk, err := task.Open(name, "", pc)
+		require.NoError(t, err)
+		return tk
+	}
+	require.Contains(t, rewardNote(open("seed", 0)), "shaped bonus")
+	require.Contains(t, rewardNote(open("calc", 0.3)), "partial credit")
+	require.NotContains(t, rewardNote(open("calc", 0.3)), "shaped")
+	require.Empty(t, rewardNote(open("calc", 0)))
+}

@@ -1,0 +1,164 @@
+package trainer
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// stopConfig is the default recipe's stop rule (evaluations of 200 episodes
+// every 20 updates, stop at 0.99) on a short run.
+func stopConfig() Config {
+	cfg := DefaultRecipe()
+	cfg.Updates, cfg.Explain = 200, 0
+	return cfg
+}
+
+// isConfirmation tells a confirming evaluation by its size.
+func isConfirmation(c call) bool { return c.episodes == ConfirmEpisodes && c.round != FinalRound }
+
+// TestPeriodicEvaluationsAloneDoNotStop: 198 of 200 on every stage in every
+// evaluation used to stop the run after two of them; a confirmation that
+// finds 0.985 (15 failures in 1000) must keep it going to the last update.
+func TestPeriodicEvaluationsAloneDoNotStop(t *testing.T) {
+	e := newFakeEngine(stopConfig(), func(c call, _ int) float64 {
+		if isConfirmation(c) {
+			return 0.985
+		}
+		return 0.99
+	})
+	var out bytes.Buffer
+	rep, err := Drive(e, &out, Options{})
+	require.NoError(t, err)
+	require.Equal(t, 200, rep.Updates, "the run must not stop on 200-episode evidence")
+	require.Len(t, rep.Confirmations, 10, "every evaluation at 0.99 is confirmed")
+	for _, cf := range rep.Confirmations {
+		require.False(t, cf.Solved)
+		require.InDelta(t, 0.985, cf.SolveRate[0], 1e-12)
+	}
+	require.Contains(t, out.String(), "not confirmed: training continues")
+	require.NotContains(t, out.String(), "stopping after")
+}
+
+// TestConfirmationFailsThenPasses: the first confirmation (3 failures in
+// 1000: bound 0.9895) fails and training continues, the second (2 failures:
+// bound 0.9911) stops the run at its update.
+func TestConfirmationFailsThenPasses(t *testing.T) {
+	confirmations := 0
+	e := newFakeEngine(stopConfig(), func(c call, level int) float64 {
+		switch {
+		case c.round == FinalRound:
+			return 1
+		case isConfirmation(c) && level == 0:
+			confirmations++ // counted once per confirmation
+			fallthrough
+		case isConfirmation(c):
+			if confirmations == 1 {
+				return 0.997
+			}
+			return 0.998
+		case c.round < 60:
+			return 0.5
+		}
+		return 1
+	})
+	var out bytes.Buffer
+	rep, err := Drive(e, &out, Options{})
+	require.NoError(t, err)
+	require.Equal(t, 80, rep.Updates, "nominated at 60 (fails) and 80 (passes)")
+	require.Len(t, rep.Confirmations, 2)
+	require.Equal(t, 60, rep.Confirmations[0].Update)
+	require.False(t, rep.Confirmations[0].Solved)
+	require.Less(t, rep.Confirmations[0].LowerBound[0], 0.99)
+	require.True(t, rep.Confirmations[1].Solved)
+	require.GreaterOrEqual(t, rep.Confirmations[1].LowerBound[0], 0.99)
+	require.Nil(t, rep.Evaluations[1].Confirmation, "update 40 was not nominated")
+	require.Equal(t, &rep.Confirmations[1], rep.Evaluations[3].Confirmation)
+	require.Contains(t, out.String(), "solved at ≥ 0.990: stopping after update 80")
+}
+
+// TestConfirmationIgnoresUntrainedStages: a stage the run does not train
+// may fail its confirmation without keeping the run going.
+func TestConfirmationIgnoresUntrainedStages(t *testing.T) {
+	cfg := stopConfig()
+	cfg.Stages = []int{0, 1}
+	e := newFakeEngine(cfg, func(c call, level int) float64 {
+		if level == 2 {
+			return 0.1
+		}
+		return 1
+	})
+	rep, err := Drive(e, &bytes.Buffer{}, Options{})
+	require.NoError(t, err)
+	require.Equal(t, 20, rep.Updates)
+	require.True(t, rep.Confirmations[0].Solved)
+}
+
+// TestStopAtOneNeedsEveryEpisode: no finite sample's lower bound reaches 1,
+// so at stop_at 1 only a confirmation without a failure stops the run.
+func TestStopAtOneNeedsEveryEpisode(t *testing.T) {
+	cfg := stopConfig()
+	cfg.StopAt = 1
+	c := NewCurriculum(cfg, 3)
+	perfect := []EvalResult{{Episodes: 1000, SolveRate: 1}, {Episodes: 1000, SolveRate: 1}, {Episodes: 1000, SolveRate: 1}}
+	c.Observe(perfect)
+	require.True(t, c.Nominated())
+	one := append([]EvalResult(nil), perfect...)
+	one[1].SolveRate = 0.999
+	require.False(t, c.Confirm(20, one).Solved)
+	require.False(t, c.Solved())
+	require.True(t, c.Confirm(20, perfect).Solved)
+	require.True(t, c.Solved())
+	require.Less(t, c.Confirm(20, perfect).LowerBound[0], 1.0)
+}
+
+// TestStopAtZeroNeverConfirms: stop_at 0 means never stop, and never spend
+// a confirmation.
+func TestStopAtZeroNeverConfirms(t *testing.T) {
+	cfg := stopConfig()
+	cfg.StopAt = 0
+	e := newFakeEngine(cfg, func(call, int) float64 { return 1 })
+	rep, err := Drive(e, &bytes.Buffer{}, Options{})
+	require.NoError(t, err)
+	require.Equal(t, 200, rep.Updates)
+	require.Empty(t, rep.Confirmations)
+}
+
+// TestConfirmationRoundsAreTheirOwn: every evaluation of a run plays its own
+// round of the evaluation stream: no confirmation shares a round with a
+// periodic evaluation, the final one, the explanations or another
+// confirmation, even at the largest update number.
+func TestConfirmationRoundsAreTheirOwn(t *testing.T) {
+	cfg := stopConfig()
+	cfg.Updates = 400
+	e := newFakeEngine(cfg, func(c call, _ int) float64 {
+		if isConfirmation(c) {
+			return 0.9
+		}
+		return 1
+	})
+	_, err := Drive(e, &bytes.Buffer{}, Options{})
+	require.NoError(t, err)
+	seen := map[uint32]int{}
+	confirms := 0
+	for _, c := range e.calls {
+		if c.round == FinalRound {
+			continue // the final evaluation: held-out and training split, one round
+		}
+		seen[c.round]++
+		require.Equalf(t, 1, seen[c.round], "round %#x played twice", c.round)
+		if isConfirmation(c) {
+			confirms++
+		}
+	}
+	require.Equal(t, 20, confirms)
+	require.Len(t, seen, 40, "20 periodic evaluations and 20 confirmations")
+	for _, u := range []int{0, 1, 2, MaxUpdates} {
+		r := ConfirmRound(u)
+		require.NotEqual(t, uint32(FinalRound), r)
+		require.NotEqual(t, uint32(ExplainRound), r)
+		require.Greater(t, r, uint32(MaxUpdates), "above every periodic round")
+		require.NotEqual(t, ConfirmRound(u+1), r)
+	}
+}
