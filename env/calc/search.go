@@ -68,9 +68,9 @@ type searchLimits struct {
 // channel and the clock: a few milliseconds of work.
 const checkEvery = 1 << 12
 
-// progressAfter is when a running search first reports progress, and then
-// how often.
-const progressAfter = time.Second
+// progressEvery is when a running search first reports progress, and then
+// how often (a variable for tests).
+var progressEvery = time.Second
 
 type searcher struct {
 	e       *Expr
@@ -104,7 +104,7 @@ const (
 )
 
 func newSearcher(e *Expr, without []int32, limits searchLimits) *searcher {
-	s := &searcher{e: e, n: e.vars, limits: limits, start: time.Now(), nextProgress: progressAfter}
+	s := &searcher{e: e, n: e.vars, limits: limits, start: time.Now(), nextProgress: progressEvery}
 	for tok := int32(FirstTool); tok < ANS; tok++ {
 		if slices.Contains(without, tok) {
 			continue
@@ -213,7 +213,7 @@ func (s *searcher) stopped() bool {
 	if s.limits.progress != nil {
 		if el := time.Since(s.start); el >= s.nextProgress {
 			s.limits.progress(s.result.States, el)
-			s.nextProgress = el + progressAfter
+			s.nextProgress = el + progressEvery
 		}
 	}
 	return false
