@@ -9,7 +9,8 @@ import (
 
 // MaxSearchLen is the longest program (ANS included) that level validation
 // searches for; the search's cost grows about fivefold per token, and at 12
-// it stays well under a second on the default levels.
+// it stays well under a second on the default levels. Longer budgets are met
+// by compiling the expression (see ParseLevel).
 const MaxSearchLen = 12
 
 // verifyAllUpTo is the largest digit space checked exhaustively; larger ones
