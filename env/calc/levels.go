@@ -1,6 +1,7 @@
 package calc
 
 import (
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -76,6 +77,9 @@ func ParseLevels(spec string) (Levels, error) { return ParseLevelsWith(spec, Par
 // expression compiles to (see compile), verified with Computes: the shortest
 // found, not necessarily the shortest.
 func ParseLevel(text string) (Level, error) {
+	if strings.Contains(text, ",") {
+		return Level{}, errors.New("one level has no comma (ParseLevels reads lists)")
+	}
 	ls, err := ParseLevels(text)
 	if err != nil {
 		return Level{}, err

@@ -69,6 +69,14 @@ func TestParseLevelsErrors(t *testing.T) {
 	require.EqualError(t, err, `level 3 "a × b": the same expression as level 1 (both are a*b)`)
 }
 
+func TestParseLevelIsOneLevel(t *testing.T) {
+	lv, err := ParseLevel(" (a*b):4 ")
+	require.NoError(t, err)
+	require.Equal(t, "(a*b):4", lv.String())
+	_, err = ParseLevel("a*b, a*b+c")
+	require.EqualError(t, err, "one level has no comma (ParseLevels reads lists)")
+}
+
 // A level of one variable has 10 tuples; a salt that holds none out is refused.
 func TestSplitMustHaveBothParts(t *testing.T) {
 	lv := Level{Expr: mustExpr(t, "a")}
