@@ -2,7 +2,6 @@ package task
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/simdrl/simdrl/env/calc"
 	"github.com/simdrl/simdrl/rng"
@@ -16,26 +15,27 @@ type calcTask struct {
 	partialCredit float64
 }
 
-// parsedLevels caches parsed curricula: parsing searches every level's
-// shortest program, which takes a noticeable part of a second.
-var parsedLevels sync.Map // spec → calc.Levels
-
 // Calc is the calculator task on the curriculum spec ("" for the default,
 // calc.DefaultLevelsSpec), rewarding 1 for a correct answer plus
-// partialCredit × the share of the expression's inner values held.
+// partialCredit × the share of the expression's inner values held. It is
+// CalcWith with no interrupt and no progress.
 func Calc(spec string, partialCredit float64) (Task, error) {
+	return CalcWith(spec, partialCredit, calc.ParseOptions{})
+}
+
+// CalcWith is Calc with the spec's searches observed and interruptible (see
+// calc.ParseOptions). Package calc remembers every search for the process,
+// so a command can parse a spec here with a progress line and Ctrl-C, and
+// every later Calc of the same levels (in any spelling) searches nothing.
+func CalcWith(spec string, partialCredit float64, opt calc.ParseOptions) (Task, error) {
 	if spec == "" {
 		spec = calc.DefaultLevelsSpec
 	}
-	ls, ok := parsedLevels.Load(spec)
-	if !ok {
-		parsed, err := calc.ParseLevels(spec)
-		if err != nil {
-			return nil, err
-		}
-		ls, _ = parsedLevels.LoadOrStore(spec, parsed)
+	ls, err := calc.ParseLevelsWith(spec, opt)
+	if err != nil {
+		return nil, err
 	}
-	t := &calcTask{levels: ls.(calc.Levels), partialCredit: partialCredit}
+	t := &calcTask{levels: ls, partialCredit: partialCredit}
 	for i := range t.levels {
 		l := &t.levels[i]
 		t.info = append(t.info, Level{Name: l.Expr.String(), Context: l.Vars(), Budget: l.Budget, Shortest: len(l.Shortest)})

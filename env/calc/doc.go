@@ -44,11 +44,38 @@
 // (also written * × - −) and parentheses, × binding tighter; the context
 // shows the digits a up to the highest letter used (a*c shows a, b, c). Its
 // budget is the number of tokens the policy writes, ANS included; by default
-// the shortest program's length plus 2. ParseLevels reads "expr" or
-// "expr:budget" items separated by commas and refuses, with one line per
-// problem, syntax errors, unknown variables, empty items, repeated
-// expressions, budgets outside 1–16, and expressions that no program of at
-// most min(budget, MaxSearchLen = 12) tokens computes.
+// the shortest program's length plus 2 (at most MaxBudget = 16).
+// ParseLevels reads "expr" or "expr:budget" items separated by commas and
+// refuses syntax errors, unknown variables, empty items, repeated levels,
+// budgets outside 1–16, and expressions that no program within the budget
+// computes; its error lists at most five problems, one a line, and counts
+// the rest ("… and 27 more problems").
+//
+// A level's program (Level.Shortest) is the shortest that the search finds
+// within min(budget, MaxSearchLen = 12) tokens. When it finds none and the
+// budget is larger (or not given), the expression is compiled to a program
+// for the one register and the one memory slot (leaves spelled a, b, c, … in
+// order; "x ± compound" through STO and M+V or M−V), verified with Computes:
+// a*b+c*d-e*f+g*h:16 gets a 15-token program. That program is the shortest
+// found, not necessarily the shortest.
+//
+// # Identity: canonical expressions and the split
+//
+// A level is its canonical expression (Expr.Canonical), not its spelling:
+// redundant parentheses are dropped and the two operands of every + and ×
+// are put in a fixed order, so a*b, (a*b), ((a*b)) and b*a are one level,
+// (a*b)+(c*d) is a*b+c*d and c+a*b is a*b+c. Operands are swapped but never
+// regrouped, so every spelling of a level has the same target and the same
+// multiset of inner values (which earn partial credit, see Run) on every
+// tuple; a+(b+c) and a+b+c, or a*(b+c) and a*b+a*c, stay two levels. Expr.String
+// and the level's name keep the user's spelling (normalized: no spaces, ASCII
+// operators). Levels.Canonical and CanonicalSpec (parse only, no search)
+// spell a curriculum canonically, for comparing two of them.
+//
+// The held-out split is salted by the function a level computes: its number
+// of digits and its expanded polynomial over a–h (exact for + − ×), so two
+// levels that agree on every tuple, such as a*(b+c) and a*b+a*c, hold out the
+// same tuples and never train on one another's held-out part.
 //
 // The default curriculum (DefaultLevelsSpec), with the shortest programs that
 // Search finds (the tests recompute them):
@@ -62,9 +89,9 @@
 //	5      a*b+c*d-e*f    6       LOAD MUL STO LOAD MUL M+V STO LOAD MUL M-V ANS          11      13
 //
 // From level 3 on no program without STO, M+V and M−V computes the level.
-// To add a level, append its expression to DefaultLevelsSpec (or pass it to
-// ParseLevels); parsing finds its shortest program and budget, or says why
-// there is none.
+// To add a level, pass it to ParseLevels, which finds its shortest program
+// and budget or says why there is none; to add it to DefaultLevelsSpec, also
+// run "go generate ./env/calc" to regenerate the table.
 //
 // # Search
 //
@@ -72,15 +99,44 @@
 // states on NumProbes (56) probe contexts at once, each state vector kept
 // once (compared whole), with a subset of tools removable; a program that is
 // right on every probe is verified on every digit tuple (all 10^n for n ≤ 6,
-// else 200 000 drawn). The default levels take from 0.06 ms to 0.32 s on one
-// core (the last one: 257 377 states, 260 MB while it runs); parsing the
-// whole default curriculum takes 0.33 s (BenchmarkParseDefaultLevels).
+// else 200 000 drawn). The default levels take from 0.06 ms to 0.5 s on one
+// core (the last one: 257 377 states, 250 MB while it runs), which is why
+// they are not searched at process start: their programs are a generated
+// table (default_programs.go; regenerate with "go generate ./env/calc", which
+// must leave no diff), each entry checked with Computes on up to 10 000
+// tuples when used. Parsing the default curriculum takes about 3 ms and
+// 12 KB (BenchmarkParseDefaultLevels). Every other search is remembered for
+// the process, by the function searched and the depth, so a level is searched
+// once however many specs, spellings or task.Calc calls name it.
+//
+// ParseLevelsWith takes ParseOptions: an Interrupt channel (a search stops
+// within a few milliseconds of its closing, with an error wrapping
+// ErrInterrupted) and a Progress callback, called once a search has run for
+// a second and then about once a second ("searching level 3 e*e+h: 1.2M
+// states, 2.1 s").
+//
+// # Bounded work
+//
+// Every spec is refused or parsed within fixed bounds, checked in this
+// order: at most MaxSpecBytes (4096) bytes and MaxLevels (32) levels, checked
+// before anything is parsed (a 1 MB spec is refused in microseconds); then
+// every level is parsed, with at most MaxLeaves (16) variable occurrences and
+// parentheses nested at most 64 deep, and duplicates are refused, before any
+// search; then each search stops at MaxSearchStates (300 000) states, about
+// 0.3–0.5 s and 300 MB on one core of the development machine, with "the
+// search for a shortest program visited 300000 states, the most one search
+// may, without finding one of at most 12 tokens; give a smaller expression
+// or a smaller explicit :budget", and all the searches of one spec stop at
+// MaxCurriculumStates (1 500 000) states together: at most about 2.5 s and
+// 1.5 GB allocated in all, of which one search's 300 MB is live at a time
+// (measured on a*a+h-h and on eight such levels). Remembered searches and
+// the default table cost no states.
 //
 // # Instances, the split and scoring
 //
 // Each level's digit tuples are split once, by a hash of the tuple and the
-// level's canonical expression, into a training part (80 %) and a held-out
-// part (20 %). Levels.Draw draws an Instance from the counter-based stream,
+// function the level computes (see above), into a training part (80 %) and a
+// held-out part (20 %). Levels.Draw draws an Instance from the counter-based stream,
 // a pure function of (key, round, episode, purpose, level, heldOut), from the
 // training part or, for evaluation, the held-out part. Run scores a program
 // on it: 1 for a correct answer at the first ANS within the budget, plus

@@ -36,13 +36,14 @@ type node struct {
 // post-ordered node array (no pointers, no maps) so that evaluating it
 // allocates nothing.
 type Expr struct {
-	text  string // canonical spelling: no spaces, ASCII operators
+	text  string // the spelling, normalized: no spaces, ASCII operators
 	nodes [MaxNodes]node
 	n     int8
 	vars  int32 // highest variable used + 1: the digits a level shows
 }
 
-// String is the canonical spelling (no spaces, ASCII * and -).
+// String is the expression as spelled, normalized (no spaces, ASCII * and
+// -): what users wrote, and the level's name. Its identity is Canonical.
 func (e *Expr) String() string { return e.text }
 
 // Vars is the number of context digits the expression needs: the highest
@@ -107,20 +108,21 @@ func ParseExpr(s string) (*Expr, error) {
 		}
 		return nil, p.errorf("expected an operator, found %q", p.src[p.pos])
 	}
-	p.e.text = canonical(s)
+	p.e.text = normalizeSpelling(s)
 	return p.e, nil
 }
 
-func canonical(s string) string {
+func normalizeSpelling(s string) string {
 	r := strings.NewReplacer(" ", "", "\t", "", "×", "*", "−", "-")
 	return r.Replace(s)
 }
 
 type parser struct {
-	src    []rune
-	pos    int
-	leaves int
-	e      *Expr
+	src     []rune
+	pos     int
+	leaves  int
+	nesting int
+	e       *Expr
 }
 
 func (p *parser) errorf(format string, args ...any) error {
@@ -206,8 +208,13 @@ func (p *parser) factor() (int8, error) {
 	c := p.src[p.pos]
 	switch {
 	case c == '(':
+		if p.nesting == maxNesting {
+			return 0, p.errorf("parentheses nested more than %d deep", maxNesting)
+		}
+		p.nesting++
 		p.pos++
 		i, err := p.sum()
+		p.nesting--
 		if err != nil {
 			return 0, err
 		}

@@ -2,7 +2,6 @@ package calc
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,8 +26,8 @@ const DefaultLevelsSpec = "a*b, a*b+c, (a*b+c)-d, a*b+c*d, (a*b+c)-(d*e), a*b+c*
 type Level struct {
 	Expr     *Expr
 	Budget   int     // tokens written per episode, ANS included
-	Shortest []int32 // a shortest program computing Expr, ANS included (found by Search)
-	salt     uint64  // hash of the canonical expression: decides the held-out split
+	Shortest []int32 // the shortest program found computing Expr, ANS included (see ParseLevel)
+	salt     uint64  // hash of the function Expr computes: decides the held-out split
 }
 
 // Vars is the number of context digits the level shows.
@@ -62,76 +61,28 @@ var defaultLevels = sync.OnceValue(func() Levels {
 func DefaultLevels() Levels { return slices.Clone(defaultLevels()) }
 
 // ParseLevels reads a comma-separated list of levels, each an expression with
-// an optional budget, "expr" or "expr:budget" (e.g. "a*b, a*b+c*d:9"). Every
-// level is validated (see ParseLevel); the error has one line per problem.
-func ParseLevels(spec string) (Levels, error) {
-	if strings.TrimSpace(spec) == "" {
-		return nil, errors.New("no levels")
-	}
-	var ls Levels
-	var errs []error
-	seen := map[string]int{}
-	for i, item := range strings.Split(spec, ",") {
-		lv, err := ParseLevel(item)
-		if err != nil {
-			if t := strings.TrimSpace(item); t == "" {
-				errs = append(errs, fmt.Errorf("level %d: %w", i+1, err))
-			} else {
-				errs = append(errs, fmt.Errorf("level %d %q: %w", i+1, t, err))
-			}
-			continue
-		}
-		if j, dup := seen[lv.Expr.String()]; dup {
-			errs = append(errs, fmt.Errorf("level %d %q: the same expression as level %d", i+1, strings.TrimSpace(item), j))
-			continue
-		}
-		seen[lv.Expr.String()] = i + 1
-		ls = append(ls, lv)
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	return ls, nil
-}
+// an optional budget, "expr" or "expr:budget" (e.g. "a*b, a*b+c*d:9"); it is
+// ParseLevelsWith with no interrupt and no progress.
+func ParseLevels(spec string) (Levels, error) { return ParseLevelsWith(spec, ParseOptions{}) }
 
-// ParseLevel reads one level, "expr" or "expr:budget", and validates it: a
-// program of at most min(budget, MaxSearchLen) tokens must compute it (the
-// default budget is the shortest length plus BudgetSlack), and its digit
-// tuples must split into a non-empty training and held-out part.
+// ParseLevel reads and validates one level, "expr" or "expr:budget": a
+// program within the budget must compute it, and its digit tuples must split
+// into a non-empty training and held-out part. Without a budget, the budget
+// is the program's length plus BudgetSlack (at most MaxBudget).
+//
+// The program, Level.Shortest, is the shortest the search finds within
+// min(budget, MaxSearchLen) tokens (a shortest one: the search is
+// exhaustive). When the search finds none (nothing within MaxSearchLen, or it
+// reached its cap) and the budget allows more, it is the program the
+// expression compiles to (see compile), verified with Computes: the shortest
+// found, not necessarily the shortest.
 func ParseLevel(text string) (Level, error) {
-	text = strings.TrimSpace(text)
-	budget := 0
-	if i := strings.LastIndexByte(text, ':'); i >= 0 {
-		b, err := strconv.Atoi(strings.TrimSpace(text[i+1:]))
-		if err != nil || b < 1 || b > MaxBudget {
-			return Level{}, fmt.Errorf("budget %q after \":\" is not a whole number from 1 to %d", strings.TrimSpace(text[i+1:]), MaxBudget)
-		}
-		budget, text = b, strings.TrimSpace(text[:i])
+	if strings.Contains(text, ",") {
+		return Level{}, errors.New("one level has no comma (ParseLevels reads lists)")
 	}
-	e, err := ParseExpr(text)
+	ls, err := ParseLevels(text)
 	if err != nil {
 		return Level{}, err
 	}
-	maxLen := MaxSearchLen
-	if budget != 0 {
-		maxLen = min(budget, MaxSearchLen)
-	}
-	res := Search(e, maxLen)
-	if !res.Found() {
-		hint := ""
-		if maxLen < MaxSearchLen {
-			if longer := Search(e, MaxSearchLen); longer.Found() {
-				hint = fmt.Sprintf("; the shortest has %d", len(longer.Program))
-			}
-		}
-		return Level{}, fmt.Errorf("no program of at most %d tokens computes it (operands are read in order a, b, c, …, each by one tool; one memory slot)%s", maxLen, hint)
-	}
-	if budget == 0 {
-		budget = len(res.Program) + BudgetSlack
-	}
-	lv := Level{Expr: e, Budget: budget, Shortest: res.Program, salt: exprSalt(e.String())}
-	if err := lv.checkSplit(); err != nil {
-		return Level{}, err
-	}
-	return lv, nil
+	return ls[0], nil
 }

@@ -1,6 +1,7 @@
 package calc
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -36,28 +37,44 @@ func TestParseLevelsBudgetsAndSpellings(t *testing.T) {
 	require.Equal(t, 8, ls[2].Budget, "a budget equal to the shortest length is enough")
 }
 
+// Syntax, budget and duplicate problems are all found before any search,
+// and the spec is then refused without searching.
 func TestParseLevelsErrors(t *testing.T) {
-	_, err := ParseLevels("a*b, , a*x, (a*b, a*c+b, a*b+c*d:5, a*b:0, a*b:x, b*a")
+	before := searchesRun.Load()
+	_, err := ParseLevels("a*b, , a*x, (a*b, a*c+b, a*b:0, a*b:x, b*a")
 	require.Error(t, err)
 	lines := strings.Split(err.Error(), "\n")
 	require.Equal(t, []string{
 		`level 2: empty expression`,
 		`level 3 "a*x": unknown variable 'x' at position 3 (variables are a to h)`,
 		`level 4 "(a*b": syntax error at position 5: missing ")"`,
-		`level 5 "a*c+b": no program of at most 12 tokens computes it (operands are read in order a, b, c, …, each by one tool; one memory slot)`,
-		`level 6 "a*b+c*d:5": no program of at most 5 tokens computes it (operands are read in order a, b, c, …, each by one tool; one memory slot); the shortest has 7`,
-		`level 7 "a*b:0": budget "0" after ":" is not a whole number from 1 to 16`,
-		`level 8 "a*b:x": budget "x" after ":" is not a whole number from 1 to 16`,
-	}[:len(lines)], lines, "one line per problem")
-	require.Len(t, lines, 7)
+		`level 6 "a*b:0": budget "0" after ":" is not a whole number from 1 to 16`,
+		`level 7 "a*b:x": budget "x" after ":" is not a whole number from 1 to 16`,
+		`… and 1 more problem`,
+	}, lines, "one line per problem, at most five")
+	require.Equal(t, before, searchesRun.Load(), "a spec that does not parse is not searched")
 	for _, l := range lines {
 		require.NotContains(t, l, "-levels", "the caller names the flag")
 		require.NotContains(t, l, "flag")
 	}
+	_, err = ParseLevels("a*c+b, a*b+c*d:5, a:1")
+	require.EqualError(t, err, strings.Join([]string{
+		`level 1 "a*c+b": no program of at most 12 tokens computes it (operands are read in order a, b, c, …, each by one tool; one memory slot)`,
+		`level 2 "a*b+c*d:5": no program of at most 5 tokens computes it (operands are read in order a, b, c, …, each by one tool; one memory slot); the shortest has 7`,
+		`level 3 "a:1": no program of at most 1 token computes it (operands are read in order a, b, c, …, each by one tool; one memory slot); the shortest has 2`,
+	}, "\n"))
 	_, err = ParseLevels("  ")
 	require.EqualError(t, err, "no levels")
-	_, err = ParseLevels("a*b, b*a, a × b")
-	require.EqualError(t, err, `level 3 "a × b": the same expression as level 1`)
+	_, err = ParseLevels("a*b, a*b+c, a × b")
+	require.EqualError(t, err, `level 3 "a × b": the same expression as level 1 (both are a*b)`)
+}
+
+func TestParseLevelIsOneLevel(t *testing.T) {
+	lv, err := ParseLevel(" (a*b):4 ")
+	require.NoError(t, err)
+	require.Equal(t, "(a*b):4", lv.String())
+	_, err = ParseLevel("a*b, a*b+c")
+	require.EqualError(t, err, "one level has no comma (ParseLevels reads lists)")
 }
 
 // A level of one variable has 10 tuples; a salt that holds none out is refused.
@@ -69,16 +86,34 @@ func TestSplitMustHaveBothParts(t *testing.T) {
 		}
 	}
 	require.EqualError(t, lv.checkSplit(), "its 10 digit tuples do not split into a training and a held-out part (10 and 0); use more variables")
-	lv.salt = exprSalt("a")
+	lv.salt = mustExpr(t, "a").functionSalt()
 	require.NoError(t, lv.checkSplit())
 }
 
-// BenchmarkParseDefaultLevels is the parse-time cost of the default curriculum
-// (six searches and verifications).
+// BenchmarkParseDefaultLevels is the parse-time cost of the default
+// curriculum at process start: table lookups, their checks and the splits.
 func BenchmarkParseDefaultLevels(b *testing.B) {
+	b.ReportAllocs()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
 	for b.Loop() {
 		if _, err := ParseLevels(DefaultLevelsSpec); err != nil {
 			b.Fatal(err)
 		}
 	}
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/1e6, "MB/parse")
+}
+
+// The default curriculum costs little at every process start: no search, and
+// well under 50 MB allocated (the search of a*b+c*d-e*f alone takes 250 MB).
+func TestParseDefaultLevelsIsCheap(t *testing.T) {
+	searches := searchesRun.Load()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := ParseLevels(DefaultLevelsSpec)
+	runtime.ReadMemStats(&after)
+	require.NoError(t, err)
+	require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(50<<20))
+	require.Equal(t, searches, searchesRun.Load(), "the default levels come from the table")
 }

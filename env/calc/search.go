@@ -2,13 +2,15 @@ package calc
 
 import (
 	"slices"
+	"time"
 
 	"github.com/simdrl/simdrl/rng"
 )
 
 // MaxSearchLen is the longest program (ANS included) that level validation
 // searches for; the search's cost grows about fivefold per token, and at 12
-// it stays well under a second on the default levels.
+// it stays well under a second on the default levels. Longer budgets are met
+// by compiling the expression (see ParseLevel).
 const MaxSearchLen = 12
 
 // verifyAllUpTo is the largest digit space checked exhaustively; larger ones
@@ -23,6 +25,7 @@ type SearchResult struct {
 	Program  []int32 // a shortest program that computes the expression, ending with ANS; nil if none
 	States   int     // distinct machine states (across the probe contexts) visited
 	Rejected int     // programs right on every probe context but wrong on the verification set
+	Capped   bool    // the search stopped at its state cap (MaxSearchStates) or rejection cap (maxRejected) without a program
 }
 
 // Found reports whether a program was found.
@@ -47,9 +50,28 @@ func (r SearchResult) Found() bool { return r.Program != nil }
 // changes e when only digit k changes), a program must consume operands up to
 // k, one token each, so a state whose remaining budget cannot consume them
 // and answer is not expanded.
+//
+// It stops, with Capped set, after MaxSearchStates states (or maxRejected
+// rejections), so its time and memory are bounded for any expression.
 func Search(e *Expr, maxLen int, without ...int32) SearchResult {
-	return newSearcher(e, without).run(maxLen)
+	r, _ := newSearcher(e, without, searchLimits{states: MaxSearchStates}).run(maxLen)
+	return r
 }
+
+// searchLimits bounds and observes one search.
+type searchLimits struct {
+	states    int             // stop after this many states (Capped)
+	interrupt <-chan struct{} // closed: stop with ErrInterrupted
+	progress  func(states int, elapsed time.Duration)
+}
+
+// checkEvery is how many expansions pass between looks at the interrupt
+// channel and the clock: a few milliseconds of work.
+const checkEvery = 1 << 12
+
+// progressEvery is when a running search first reports progress, and then
+// how often (a variable for tests).
+var progressEvery = time.Second
 
 type searcher struct {
 	e       *Expr
@@ -68,6 +90,12 @@ type searcher struct {
 	hashes []uint64
 	table  []int32 // open addressing: state index + 1, 0 = empty
 	result SearchResult
+
+	limits       searchLimits
+	expansions   int
+	start        time.Time
+	nextProgress time.Duration
+	err          error // ErrInterrupted once the interrupt channel closed
 }
 
 const (
@@ -76,8 +104,8 @@ const (
 	hashProbes  = 16 // the hash reads this many probes; equality reads them all
 )
 
-func newSearcher(e *Expr, without []int32) *searcher {
-	s := &searcher{e: e, n: e.vars}
+func newSearcher(e *Expr, without []int32, limits searchLimits) *searcher {
+	s := &searcher{e: e, n: e.vars, limits: limits, start: time.Now(), nextProgress: progressEvery}
 	for tok := int32(FirstTool); tok < ANS; tok++ {
 		if slices.Contains(without, tok) {
 			continue
@@ -117,17 +145,23 @@ func dependsUpTo(e *Expr) int32 {
 	return need
 }
 
-func (s *searcher) run(maxLen int) SearchResult {
+// run searches up to maxLen tokens; it returns ErrInterrupted when the
+// interrupt channel closes, and stops with Capped at the caps.
+func (s *searcher) run(maxLen int) (SearchResult, error) {
+	searchesRun.Add(1)
 	if maxLen < 1 {
-		return s.result
+		return s.result, nil
 	}
 	clear(s.slot()) // the start state: every register 0
 	if s.commit(0, -1, 0) && s.solves(0) {
-		return s.result
+		return s.result, nil
 	}
 	lo, hi := 0, 1
 	for depth := 1; depth < maxLen; depth++ {
 		for i := lo; i < hi; i++ {
+			if s.stopped() {
+				return s.result, s.err
+			}
 			for _, tok := range s.tools {
 				if Ops[tok].Src == SrcOperand && s.ptr[i] >= s.n {
 					continue // no operand left: the child is its parent
@@ -139,12 +173,12 @@ func (s *searcher) run(maxLen int) SearchResult {
 				if depth == maxLen-1 {
 					// The last layer is only ever answered: check it, never store it.
 					if s.solvesLast(i, tok) {
-						return s.result
+						return s.result, nil
 					}
 					continue
 				}
 				if s.commit(p, int32(i), tok) && s.solves(len(s.ptr)-1) {
-					return s.result
+					return s.result, nil
 				}
 			}
 		}
@@ -153,7 +187,37 @@ func (s *searcher) run(maxLen int) SearchResult {
 			break
 		}
 	}
-	return s.result
+	if s.result.Capped {
+		return s.result, nil
+	}
+	return s.result, s.err
+}
+
+// stopped counts an expansion and reports whether the search must stop: a
+// cap reached (Capped) or the interrupt channel closed (err); every
+// checkEvery expansions it looks at the channel and reports progress.
+func (s *searcher) stopped() bool {
+	if s.result.States >= s.limits.states || s.result.Rejected >= maxRejected {
+		s.result.Capped = true
+		return true
+	}
+	s.expansions++
+	if s.expansions%checkEvery != 0 {
+		return false
+	}
+	select {
+	case <-s.limits.interrupt:
+		s.err = ErrInterrupted
+		return true
+	default:
+	}
+	if s.limits.progress != nil {
+		if el := time.Since(s.start); el >= s.nextProgress {
+			s.limits.progress(s.result.States, el)
+			s.nextProgress = el + progressEvery
+		}
+	}
+	return false
 }
 
 // regs returns state k's registers.
@@ -198,6 +262,10 @@ func (s *searcher) step(i int, tok int32, child []int64) int32 {
 // commit keeps the state in slot() unless an equal one exists; it reports
 // whether it was new.
 func (s *searcher) commit(p int32, parent int32, tok int32) bool {
+	if s.result.States >= s.limits.states {
+		s.result.Capped = true // never more than the cap: the next expansion stops
+		return false
+	}
 	k := len(s.ptr)
 	regs := s.regs(k)
 	h := hashState(regs, p)
@@ -287,13 +355,17 @@ func (s *searcher) accept(prog []int32) bool {
 	return true
 }
 
-// Computes reports whether the program's first ANS (within MaxBudget tokens) yields e on every digit
-// tuple (or, when there are more than verifyAllUpTo, on verifySamples tuples
-// drawn from a fixed stream).
-func Computes(e *Expr, prog []int32) bool {
+// Computes reports whether the program's first ANS (within MaxBudget tokens)
+// yields e on every digit tuple (or, when there are more than verifyAllUpTo,
+// on verifySamples tuples drawn from a fixed stream).
+func Computes(e *Expr, prog []int32) bool { return computesOn(e, prog, verifyAllUpTo) }
+
+// computesOn is Computes on every tuple when there are at most limit, else
+// on min(limit, verifySamples) tuples from the fixed stream.
+func computesOn(e *Expr, prog []int32, limit uint64) bool {
 	space := tupleSpace(e.vars)
 	var d [MaxVars]int32
-	if space <= verifyAllUpTo {
+	if space <= limit {
 		for idx := uint64(0); idx < space; idx++ {
 			tupleDigits(idx, e.vars, &d)
 			if v, ok := answer(prog, &d, e.vars); !ok || v != e.Eval(&d) {
@@ -302,7 +374,7 @@ func Computes(e *Expr, prog []int32) bool {
 		}
 		return true
 	}
-	for i := uint32(0); i < verifySamples; i++ {
+	for i := uint32(0); uint64(i) < min(limit, verifySamples); i++ {
 		w := verifyKey.Block(0, i, 0, rng.PurposeEval)
 		tupleDigits(below64(w[0], w[1], space), e.vars, &d)
 		if v, ok := answer(prog, &d, e.vars); !ok || v != e.Eval(&d) {

@@ -4,13 +4,15 @@ import "fmt"
 
 // Each level's digit tuples are split once and for all into a training part
 // (about 80 %) and a held-out part (about 20 %) by a hash of the tuple and the
-// level's canonical expression. The split depends on the expression, not on
-// the level's position, so reordering a curriculum keeps every level's split.
+// function the level computes (functionSalt). The split depends on the
+// function, not on the level's position or spelling, so reordering a
+// curriculum keeps every level's split, and levels that agree on every tuple
+// hold out the same tuples.
 
 // heldOutOf: one tuple in heldOutOf is held out.
 const heldOutOf = 5
 
-// exprSalt is FNV-1a of the canonical expression.
+// exprSalt is FNV-1a of a string (the function's key).
 func exprSalt(s string) uint64 {
 	h := uint64(0xcbf29ce484222325)
 	for i := 0; i < len(s); i++ {

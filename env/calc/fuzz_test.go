@@ -1,0 +1,40 @@
+package calc
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// FuzzParseLevels: no spec panics, and none makes the searches exceed their
+// documented caps (MaxSearchStates per search, MaxCurriculumStates per spec).
+// A spec that parses gives levels whose programs compute them within their
+// budgets, and its canonical spelling parses to itself.
+func FuzzParseLevels(f *testing.F) {
+	for _, s := range []string{DefaultLevelsSpec, "a*b, (a*b)", "a*b+c*d-e*f+g*h:16", "a:1", "b*c, a*c",
+		"a-(b-c), a-b+c", "((a))", "a*b:0", "x", ",,", "a*b+c*d:5", "(((a*b)+c)-d):7", "c+a*b, d"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		ls, stats, err := parseLevels(spec, ParseOptions{})
+		require.LessOrEqual(t, stats.maxStates, MaxSearchStates)
+		require.LessOrEqual(t, stats.states, MaxCurriculumStates)
+		if err != nil {
+			require.NotEmpty(t, err.Error())
+			return
+		}
+		require.NotEmpty(t, ls)
+		require.LessOrEqual(t, len(ls), MaxLevels)
+		for i := range ls {
+			l := &ls[i]
+			require.True(t, l.Budget >= 1 && l.Budget <= MaxBudget, l.String())
+			require.LessOrEqual(t, len(l.Shortest), l.Budget, l.String())
+			require.True(t, computesOn(l.Expr, l.Shortest, 10_000), l.String())
+		}
+		c, err := CanonicalSpec(spec)
+		require.NoError(t, err)
+		again, err := CanonicalSpec(c)
+		require.NoError(t, err, c)
+		require.Equal(t, c, again)
+	})
+}
