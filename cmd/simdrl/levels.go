@@ -1,17 +1,33 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"io"
 
+	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
 
 // prepareTask parses cfg's task once, before anything else opens it: a calc
 // curriculum's levels are searched here, where an interrupt stops the search
 // and a slow one reports its progress on a terminal; later openings of the
-// same levels are served from the parse cache.
+// same levels are served from env/calc's cache. Only an interrupt is an
+// error here: a bad spec is reported by the config's validation, in the
+// words of the flag or checkpoint field that holds it.
 func prepareTask(cfg trainer.Config, in *interrupts, stderr io.Writer) error {
-	return nil // TODO(wire to calc.ParseLevelsWith)
+	if cfg.Task != "calc" {
+		return nil
+	}
+	opt := calc.ParseOptions{Interrupt: in.stop}
+	if isTerminal(stderr) {
+		opt.Progress = func(msg string) { fmt.Fprintf(stderr, "simdrl: %s\n", msg) }
+	}
+	if _, err := task.CalcWith(cfg.Levels, 0, opt); errors.Is(err, calc.ErrInterrupted) {
+		return err
+	}
+	return nil
 }
 
 // prepareFlagTask prepares the task the flags name, when they name one

@@ -45,7 +45,9 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		if in.stopped() {
 			return in.code() // the interrupt, not what it cut short, is the news
 		}
-		fmt.Fprintf(stderr, "simdrl: "+format+"\n", a...)
+		// One line, always: a list of problems (a curriculum's) is joined.
+		msg := strings.ReplaceAll(fmt.Sprintf(format, a...), "\n", "; ")
+		fmt.Fprintf(stderr, "simdrl: %s\n", msg)
 		return exitUsage
 	}
 	cl, err := parseCommandLine(args, stdout)
@@ -108,8 +110,14 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		if load, err = checkpoint.ReadFile(fl.load); err != nil {
 			return usage("-load: %v", err)
 		}
+		// A file whose config cannot be read gives only its weights; one
+		// whose config reads is applied, so it is validated as -resume's.
 		if saved, err := trainer.ReadCheckpointConfig(load); err == nil {
-			if err := prepareTask(saved, in, stderr); err != nil {
+			err = prepareTask(saved, in, stderr)
+			if err == nil {
+				err = saved.Validate()
+			}
+			if err != nil {
 				return usage("-load %s: %s", fl.load, checkpointConfigError(err))
 			}
 			loaded = &saved
