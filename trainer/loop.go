@@ -23,7 +23,10 @@ type Options struct {
 	SaveEvery int
 	// Metrics receives one JSON line per evaluation.
 	Metrics io.Writer
-	// Interrupt, once closed, ends training after the current update.
+	// Interrupt, once closed, ends training: the update under way stops
+	// between chunks and is not applied (Engine.SetInterrupt), the last
+	// completed one is saved, and the explanations and the final evaluation
+	// stop too.
 	Interrupt <-chan struct{}
 	// Progress redraws a live status line (for terminals).
 	Progress bool
@@ -39,6 +42,7 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 	start := time.Now()
 	cfg, cur := e.Config(), e.Curriculum()
 	defer e.Close()
+	e.SetInterrupt(opt.Interrupt)
 	rep := &Report{Config: cfg, Backend: e.Backend(), Levels: LevelNames(e.Task())}
 	if !opt.Quiet {
 		from := ""
@@ -88,7 +92,7 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 			fmt.Fprintf(out, "\r\033[Kupdate %d/%d  %.1f updates/s  ETA %v (at most)", u, cfg.Updates, rate, eta)
 		}
 		if cfg.EvalEvery > 0 && u%cfg.EvalEvery == 0 {
-			ev, err := e.EvaluateAll(cfg.EvalBatch, uint32(u), task.HeldOut)
+			ev, err := evaluateWhole(e, opt.Interrupt, cfg.EvalBatch, uint32(u))
 			if err != nil {
 				runErr = err
 				break
