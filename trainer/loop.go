@@ -212,7 +212,7 @@ func Conclude(e Engine, rep *Report, out io.Writer, quiet bool) error {
 // interrupted reports whether c is closed. It first yields: on one CPU the
 // hand-offs between the loop and the pool's workers can keep the goroutines
 // that deliver a signal (os/signal's and the command's) from running for a
-// whole run, and an interrupt must take effect after the current update.
+// whole run, and an interrupt must take effect before the next update.
 func interrupted(c <-chan struct{}) bool {
 	if c == nil {
 		return false

@@ -143,8 +143,8 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		defer mf.Close()
 		opt.Metrics = mf
 	}
-	// The first signal finishes the current update (and saves); a second
-	// one exits at once.
+	// The first signal stops the run at the next chunk (and saves the last
+	// completed update); a second one exits at once.
 	interrupt := make(chan struct{})
 	opt.Interrupt = interrupt
 	var caught os.Signal
@@ -155,7 +155,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		select {
 		case s := <-sigs:
 			caughtc <- s
-			fmt.Fprintf(stderr, "\nsimdrl: %v: finishing the current update (again to quit at once)\n", s)
+			fmt.Fprintf(stderr, "\nsimdrl: %v: stopping at the next chunk, keeping the last completed update (again to quit at once)\n", s)
 			close(interrupt)
 		case <-stop:
 			return
