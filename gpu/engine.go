@@ -85,7 +85,8 @@ type engine struct {
 	adamStep                            int
 	finHost                             [nFin]float64
 	a                                   args
-	stop                                <-chan struct{} // Engine.SetInterrupt; checked where interrupted is called
+	stop                                <-chan struct{} // Engine.SetInterrupt; see engine.interrupted's callers
+	onCheck                             func(at string) // tests: called at every interrupt check, named
 }
 
 // scorer is how the kernels score a task's programs.
@@ -406,7 +407,7 @@ func (e *engine) update(u int, cur *trainer.Curriculum) (trainer.UpdateStats, er
 	ec := e.cfg.EntropyAt(u)
 	st := trainer.UpdateStats{Update: u, Stage: stage}
 	spec := rolloutSpec{n: e.B, mode: modeSample, train: true, stage: stage, purpose: rng.PurposeTask, round: uint32(u), cur: cur, entropy: ec}
-	if interrupted(e.stop) {
+	if e.interrupted("update") {
 		return st, trainer.ErrInterrupted
 	}
 	if e.hostDraw {
@@ -421,11 +422,11 @@ func (e *engine) update(u int, cur *trainer.Curriculum) (trainer.UpdateStats, er
 		}
 		spec.givenTasks = true
 	}
-	if interrupted(e.stop) {
+	if e.interrupted("rollout") {
 		return st, trainer.ErrInterrupted
 	}
 	nb, err := e.rollout(spec)
-	if err == nil && interrupted(e.stop) {
+	if err == nil && e.interrupted("backward") {
 		err = trainer.ErrInterrupted
 	}
 	if err == nil {
@@ -434,7 +435,7 @@ func (e *engine) update(u int, cur *trainer.Curriculum) (trainer.UpdateStats, er
 	if err == nil {
 		err = e.finish(nb, true, ec) // waits for the kernels (download)
 	}
-	if err == nil && interrupted(e.stop) {
+	if err == nil && e.interrupted("adam") {
 		err = trainer.ErrInterrupted // the last point before anything is applied
 	}
 	if err == nil {
@@ -478,7 +479,7 @@ func (e *engine) evaluate(stage, n int, round uint32, split task.Split) (trainer
 	if n <= 0 {
 		return res, nil
 	}
-	if interrupted(e.stop) {
+	if e.interrupted("evaluate") {
 		return res, trainer.ErrInterrupted
 	}
 	spec := rolloutSpec{n: n, mode: modeGreedy, stage: stage, purpose: trainer.EvalPurpose(stage), round: round}
@@ -488,7 +489,7 @@ func (e *engine) evaluate(stage, n int, round uint32, split task.Split) (trainer
 		}
 		spec.givenTasks = true
 	}
-	if interrupted(e.stop) {
+	if e.interrupted("rollout") {
 		return res, trainer.ErrInterrupted
 	}
 	nb, err := e.rollout(spec)
@@ -530,7 +531,7 @@ func (e *engine) greedyPrograms(tasks []task.Instance) ([]int32, error) {
 	out := make([]int32, 0, len(tasks)*e.T)
 	packed := make([]int32, record.Words*min(len(tasks), e.maxN))
 	for first := 0; first < len(tasks); first += e.maxN {
-		if interrupted(e.stop) {
+		if e.interrupted("launch") {
 			return nil, trainer.ErrInterrupted
 		}
 		part := tasks[first:min(first+e.maxN, len(tasks))]
@@ -572,7 +573,7 @@ func (e *engine) drawOnHost(n int, round uint32, purpose rng.Purpose, level func
 		go func() {
 			defer wg.Done()
 			for b := lo; b < hi; b++ {
-				if (b-lo)%perPart == 0 && (stopped.Load() || interrupted(e.stop)) {
+				if (b-lo)%perPart == 0 && (stopped.Load() || e.interrupted("draw")) {
 					stopped.Store(true)
 					return
 				}
