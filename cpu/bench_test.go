@@ -2,9 +2,12 @@ package cpu
 
 import (
 	"fmt"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/simdrl/simdrl/trainer"
+	"github.com/stretchr/testify/require"
 )
 
 // usefulFlopsPerEpisode counts the arithmetic an episode needs with the
@@ -84,4 +87,27 @@ func runUpdates(b *testing.B, c trainer.Config) {
 	b.ReportMetric(float64(b.N*batch*c.Steps)/s, "env-steps/s")
 	b.ReportMetric(float64(b.N)*float64(batch)*usefulFlopsPerEpisode(c.Hidden, t.Task().Vocab(), c.Steps)/s/1e9, "GFLOP/s")
 	b.ReportMetric(s/float64(b.N)*1e3, "ms/update")
+}
+
+// BenchmarkInterruptedUpdate: how long an update of 1<<20 episodes takes to
+// return once its interrupt is closed (after its first chunk): the
+// return-ns/op metric.
+func BenchmarkInterruptedUpdate(b *testing.B) {
+	cfg := trainer.DefaultRecipe()
+	cfg.Batch, cfg.Threads = 1<<20, 2
+	tr, err := New(cfg)
+	require.NoError(b, err)
+	defer tr.Close()
+	var total time.Duration
+	for b.Loop() {
+		stop := make(chan struct{})
+		var closedAt time.Time
+		var once sync.Once
+		tr.SetInterrupt(stop)
+		tr.pool.afterWork = func(int) { once.Do(func() { closedAt = time.Now(); close(stop) }) }
+		_, err := tr.Update()
+		total += time.Since(closedAt)
+		require.ErrorIs(b, err, trainer.ErrInterrupted)
+	}
+	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "return-ns/op")
 }

@@ -107,7 +107,10 @@ func (e *Engine) Update() (trainer.UpdateStats, error) {
 	*j = trainJob{e: e, update: u, stage: e.cur.StageOf(u), batch: e.cfg.Batch, entropyCoef: e.cfg.EntropyAt(u)}
 	clear(e.grad)
 	e.table.Clear()
-	e.pool.run(j, e.cfg.Batch)
+	if !e.pool.run(j, e.cfg.Batch) {
+		// Only the update's scratch (grad, table, the job) was touched.
+		return trainer.UpdateStats{Update: u, Stage: j.stage}, trainer.ErrInterrupted
+	}
 	// The token-table part of the gradient once per update, not per chunk.
 	e.table.Apply(e.model.params, e.grad)
 	st := trainer.UpdateStats{Update: u, Stage: j.stage, Loss: j.loss,

@@ -8,25 +8,31 @@ import (
 
 // evaluate plays episodes greedy episodes of stage on tasks drawn from round
 // of the evaluation stream, in parallel chunks. It changes nothing in the
-// model.
-func (e *Engine) evaluate(stage, episodes int, round uint32, split task.Split) trainer.EvalResult {
+// model. An interrupt (SetInterrupt) stops it between chunks: false.
+func (e *Engine) evaluate(stage, episodes int, round uint32, split task.Split) (trainer.EvalResult, bool) {
 	res := trainer.EvalResult{Stage: stage, Episodes: episodes}
 	if episodes <= 0 {
-		return res
+		return res, true
 	}
 	j := &e.eval
 	*j = evalJob{e: e, stage: stage, round: round, split: split}
-	e.pool.run(j, episodes)
+	if !e.pool.run(j, episodes) {
+		return res, false
+	}
 	res.MeanReward = j.rewardSum / float64(episodes)
 	res.SolveRate = float64(j.solved) / float64(episodes)
-	return res
+	return res, true
 }
 
-// EvaluateAll evaluates every level on the same round (trainer.Engine).
+// EvaluateAll evaluates every level on the same round (trainer.Engine); an
+// interrupt stops it between chunks with trainer.ErrInterrupted.
 func (e *Engine) EvaluateAll(episodes int, round uint32, split task.Split) ([]trainer.EvalResult, error) {
 	out := make([]trainer.EvalResult, len(e.task.Levels()))
 	for s := range out {
-		out[s] = e.evaluate(s, episodes, round, split)
+		var ok bool
+		if out[s], ok = e.evaluate(s, episodes, round, split); !ok {
+			return nil, trainer.ErrInterrupted
+		}
 	}
 	return out, nil
 }

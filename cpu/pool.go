@@ -93,6 +93,11 @@ type pool struct {
 	ready  []*result // by chunk, until merged
 	merged int       // chunks merged so far
 
+	// stop, once closed, ends a pass before its next chunk (Engine.SetInterrupt);
+	// nil: never. afterWork, when set (tests), is called after chunk c is worked.
+	stop      <-chan struct{}
+	afterWork func(c int)
+
 	stopped bool
 }
 
@@ -112,7 +117,12 @@ func (p *pool) loop(w *worker) {
 	for range p.start {
 		for {
 			r := p.acquire(w)
-			c := int(p.next.Add(1) - 1)
+			// Checked before the chunk is taken: the chunks taken are always
+			// 0..k-1, so every one of them is merged and the pool stays clean.
+			c := p.chunks
+			if !closed(p.stop) {
+				c = int(p.next.Add(1) - 1)
+			}
 			if c >= p.chunks {
 				p.mu.Lock()
 				r.busy = false
@@ -122,6 +132,9 @@ func (p *pool) loop(w *worker) {
 			r.first = c * p.chunk
 			r.n = min(p.chunk, p.total-r.first)
 			p.j.work(w, r)
+			if p.afterWork != nil {
+				p.afterWork(c)
+			}
 			p.deposit(c, r)
 		}
 		p.done.Done()
@@ -162,8 +175,10 @@ func (p *pool) deposit(c int, r *result) {
 	p.mu.Unlock()
 }
 
-// run executes j over episodes episodes and returns when every chunk is merged.
-func (p *pool) run(j job, episodes int) {
+// run executes j over episodes episodes and returns when every chunk is
+// merged, true, or when p.stop ended the pass early, false: then the chunks
+// taken before it are merged and the others never started.
+func (p *pool) run(j job, episodes int) bool {
 	p.j, p.total = j, episodes
 	p.chunks = (episodes + p.chunk - 1) / p.chunk
 	if p.chunks > len(p.ready) {
@@ -177,6 +192,7 @@ func (p *pool) run(j job, episodes int) {
 	}
 	p.done.Wait()
 	p.j = nil
+	return p.merged == p.chunks
 }
 
 // close stops the goroutines and waits for them to end, so that nothing of

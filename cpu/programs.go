@@ -3,10 +3,12 @@ package cpu
 import (
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/trainer"
 )
 
 // GreedyPrograms plays the given instances greedily and returns their
-// programs, len(tasks)×Steps tokens, episode-major (trainer.Engine).
+// programs, len(tasks)×Steps tokens, episode-major (trainer.Engine); an
+// interrupt stops it between chunks with trainer.ErrInterrupted.
 func (e *Engine) GreedyPrograms(tasks []task.Instance) ([]int32, error) {
 	for i := range tasks {
 		if err := task.Check(e.task, &tasks[i]); err != nil {
@@ -17,6 +19,9 @@ func (e *Engine) GreedyPrograms(tasks []task.Instance) ([]int32, error) {
 	out := make([]int32, len(tasks)*T)
 	w := e.pool.workers[0] // the pool is idle between updates
 	for first := 0; first < len(tasks); first += w.ws.Cap {
+		if closed(e.pool.stop) {
+			return nil, trainer.ErrInterrupted
+		}
 		n := min(w.ws.Cap, len(tasks)-first)
 		w.ws.Reset(n)
 		for b := 0; b < n; b++ {

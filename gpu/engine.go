@@ -7,6 +7,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/simdrl/simdrl/env/calc"
 	"github.com/simdrl/simdrl/gpu/internal/record"
@@ -84,6 +85,8 @@ type engine struct {
 	adamStep                            int
 	finHost                             [nFin]float64
 	a                                   args
+	stop                                <-chan struct{} // Engine.SetInterrupt; see engine.interrupted's callers
+	onCheck                             func(at string) // tests: called at every interrupt check, named
 }
 
 // scorer is how the kernels score a task's programs.
@@ -393,12 +396,20 @@ func (e *engine) adam() error {
 	return e.derive()
 }
 
-// update runs training update u (1-based) and returns its statistics.
+// update runs training update u (1-based) and returns its statistics. An
+// interrupt is checked before the draw, between host-drawn parts, before the
+// rollout launch, before the backward launches and, once finish has waited
+// for those kernels, before the Adam step: up to there only scratch buffers
+// are written, so an interrupted update changes nothing. A kernel already
+// launched runs to its end.
 func (e *engine) update(u int, cur *trainer.Curriculum) (trainer.UpdateStats, error) {
 	stage := cur.StageOf(u) // also refreshes a mixed curriculum's weights
 	ec := e.cfg.EntropyAt(u)
 	st := trainer.UpdateStats{Update: u, Stage: stage}
 	spec := rolloutSpec{n: e.B, mode: modeSample, train: true, stage: stage, purpose: rng.PurposeTask, round: uint32(u), cur: cur, entropy: ec}
+	if e.interrupted("update") {
+		return st, trainer.ErrInterrupted
+	}
 	if e.hostDraw {
 		level := func(b int) int {
 			if stage >= 0 {
@@ -411,12 +422,21 @@ func (e *engine) update(u int, cur *trainer.Curriculum) (trainer.UpdateStats, er
 		}
 		spec.givenTasks = true
 	}
+	if e.interrupted("rollout") {
+		return st, trainer.ErrInterrupted
+	}
 	nb, err := e.rollout(spec)
+	if err == nil && e.interrupted("backward") {
+		err = trainer.ErrInterrupted
+	}
 	if err == nil {
 		err = e.gradients()
 	}
 	if err == nil {
-		err = e.finish(nb, true, ec)
+		err = e.finish(nb, true, ec) // waits for the kernels (download)
+	}
+	if err == nil && e.interrupted("adam") {
+		err = trainer.ErrInterrupted // the last point before anything is applied
 	}
 	if err == nil {
 		err = e.adam()
@@ -452,11 +472,15 @@ func (e *engine) readStats(u int, ec float64, st trainer.UpdateStats) (trainer.U
 }
 
 // evaluate plays n greedy episodes of stage on round of the evaluation
-// stream, drawn from split.
+// stream, drawn from split. An interrupt is checked before the draw, between
+// host-drawn parts and before the rollout launch.
 func (e *engine) evaluate(stage, n int, round uint32, split task.Split) (trainer.EvalResult, error) {
 	res := trainer.EvalResult{Stage: stage, Episodes: n}
 	if n <= 0 {
 		return res, nil
+	}
+	if e.interrupted("evaluate") {
+		return res, trainer.ErrInterrupted
 	}
 	spec := rolloutSpec{n: n, mode: modeGreedy, stage: stage, purpose: trainer.EvalPurpose(stage), round: round}
 	if e.hostDraw {
@@ -464,6 +488,9 @@ func (e *engine) evaluate(stage, n int, round uint32, split task.Split) (trainer
 			return res, err
 		}
 		spec.givenTasks = true
+	}
+	if e.interrupted("rollout") {
+		return res, trainer.ErrInterrupted
 	}
 	nb, err := e.rollout(spec)
 	if err == nil {
@@ -498,11 +525,15 @@ func (e *engine) greedyRollout(s rolloutSpec) ([]int32, error) {
 }
 
 // greedyPrograms plays the given tasks greedily, at most maxN a launch, and
-// returns their actions, episode-major.
+// returns their actions, episode-major. An interrupt is checked before each
+// launch.
 func (e *engine) greedyPrograms(tasks []task.Instance) ([]int32, error) {
 	out := make([]int32, 0, len(tasks)*e.T)
 	packed := make([]int32, record.Words*min(len(tasks), e.maxN))
 	for first := 0; first < len(tasks); first += e.maxN {
+		if e.interrupted("launch") {
+			return nil, trainer.ErrInterrupted
+		}
 		part := tasks[first:min(first+e.maxN, len(tasks))]
 		for i := range part {
 			if err := task.Check(e.task, &part[i]); err != nil {
@@ -526,7 +557,8 @@ func (e *engine) greedyPrograms(tasks []task.Instance) ([]int32, error) {
 // b of level level(b) from purpose on round, and uploads them as records
 // (rolloutSpec.givenTasks). Each instance, and each episode's level, is a pure
 // function of its counters, so the parts drawn in parallel give the CPU's
-// instances.
+// instances. Each part checks the interrupt every perPart episodes; an
+// interrupted draw uploads nothing.
 func (e *engine) drawOnHost(n int, round uint32, purpose rng.Purpose, level func(b int) int, split task.Split) error {
 	if n > e.maxN {
 		return fmt.Errorf("gpu: %d episodes in an engine sized for %d", n, e.maxN)
@@ -534,17 +566,25 @@ func (e *engine) drawOnHost(n int, round uint32, purpose rng.Purpose, level func
 	const perPart = 2048
 	parts := min(runtime.GOMAXPROCS(0), ceilDiv(n, perPart))
 	var wg sync.WaitGroup
+	var stopped atomic.Bool
 	for p := 0; p < parts; p++ {
 		lo, hi := p*n/parts, (p+1)*n/parts
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for b := lo; b < hi; b++ {
+				if (b-lo)%perPart == 0 && (stopped.Load() || e.interrupted("draw")) {
+					stopped.Store(true)
+					return
+				}
 				in := e.task.Draw(e.key, round, uint32(b), purpose, level(b), split)
 				record.Pack(e.records[record.Words*b:], &in)
 			}
 		}()
 	}
 	wg.Wait()
+	if stopped.Load() {
+		return trainer.ErrInterrupted
+	}
 	return upload(e.tasks, e.records[:record.Words*n])
 }

@@ -73,6 +73,14 @@ func (g *Engine) Describe() string                { return g.d.Describe() }
 func (g *Engine) Curriculum() *trainer.Curriculum { return g.cur }
 func (g *Engine) Updates() int                    { return g.updates }
 
+// SetInterrupt makes Update, EvaluateAll and GreedyPrograms stop at their
+// next check once stop is closed, with trainer.ErrInterrupted and nothing
+// changed (where each checks: engine.update, engine.evaluate,
+// engine.greedyPrograms, engine.drawOnHost); nil: never. It is called
+// between calls, so the next Device.do orders it before the device thread
+// reads it.
+func (g *Engine) SetInterrupt(stop <-chan struct{}) { g.e.stop = stop }
+
 func (g *Engine) Update() (st trainer.UpdateStats, err error) {
 	err = g.d.do(func() error {
 		var err error
@@ -86,7 +94,8 @@ func (g *Engine) Update() (st trainer.UpdateStats, err error) {
 }
 
 // EvaluateAll evaluates every level on split (the seed task holds nothing
-// out: both splits are the same draws).
+// out: both splits are the same draws). An interrupt stops it between levels
+// and within one (engine.evaluate).
 func (g *Engine) EvaluateAll(n int, round uint32, split task.Split) (ev []trainer.EvalResult, err error) {
 	ev = make([]trainer.EvalResult, len(g.task.Levels()))
 	err = g.d.do(func() error {

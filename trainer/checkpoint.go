@@ -36,6 +36,7 @@ type trainState struct {
 	LastEpisodes []int     `json:"last_episodes"`
 	SolvedStreak int       `json:"solved_streak"` // periodic evaluations in a row at stop_at (informative since confirmations)
 	Solved       bool      `json:"solved"`        // a confirmation supported stop_at: the run is over
+	EvalPending  bool      `json:"eval_pending"`  // update's periodic evaluation was interrupted: redone on resume
 }
 
 // addedStateKeys came after the first checkpoints. A state without
@@ -43,7 +44,7 @@ type trainState struct {
 // stop_at ended the run: solved_streak ≥ 2 keeps that verdict, so a run
 // that stopped stays stopped on resume; otherwise the new rule applies from
 // the next evaluation.
-var addedStateKeys = map[string]bool{"solved": true}
+var addedStateKeys = map[string]bool{"solved": true, "eval_pending": true}
 
 // BuildCheckpoint is a checkpoint of any engine's state: the parameters and
 // Adam's moments (flat, in l's order), the update counter, Adam's step count
@@ -59,7 +60,7 @@ func BuildCheckpoint(cfg Config, l *gru.Layout, params, m, v []float32, update, 
 	for _, tn := range l.Tensors {
 		f.Tensors = append(f.Tensors, checkpoint.Tensor{Name: expAvgSqPrefix + tn.Name, Shape: tn.Shape, Data: tn.View(v)})
 	}
-	st := trainState{Update: update, AdamStep: adamStep, Unlocked: c.unlocked, HaveEval: c.haveEval, SolvedStreak: c.streak, Solved: c.solved}
+	st := trainState{Update: update, AdamStep: adamStep, Unlocked: c.unlocked, HaveEval: c.haveEval, SolvedStreak: c.streak, Solved: c.solved, EvalPending: c.pendingEval}
 	for _, e := range c.lastEval {
 		st.LastSolve = append(st.LastSolve, e.SolveRate)
 		st.LastReward = append(st.LastReward, e.MeanReward)
@@ -151,7 +152,7 @@ func RestoreCheckpoint(f *checkpoint.File, l *gru.Layout, params, m, v []float32
 	for i, dst := range [][]float32{params, m, v} {
 		copyChecked(l, src[i], dst)
 	}
-	c.unlocked, c.haveEval, c.streak, c.solved = st.Unlocked, st.HaveEval, st.SolvedStreak, st.Solved
+	c.unlocked, c.haveEval, c.streak, c.solved, c.pendingEval = st.Unlocked, st.HaveEval, st.SolvedStreak, st.Solved, st.EvalPending
 	for s := range c.lastEval {
 		c.lastEval[s] = EvalResult{Stage: s, Episodes: st.LastEpisodes[s], SolveRate: st.LastSolve[s], MeanReward: st.LastReward[s]}
 	}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-
-	"github.com/simdrl/simdrl/task"
 )
 
 // The stop rule. A periodic evaluation (cfg.EvalBatch episodes per stage,
@@ -74,16 +72,6 @@ func passes(r EvalResult, lower, stopAt float64) bool {
 
 // successes recovers the count of correct episodes from a solve rate.
 func successes(r EvalResult) int { return int(math.Round(r.SolveRate * float64(r.Episodes))) }
-
-// confirm runs the confirming evaluation of update u on e and applies it to
-// the curriculum.
-func confirm(e Engine, cur *Curriculum, u int) (Confirmation, error) {
-	ev, err := e.EvaluateAll(ConfirmEpisodes, ConfirmRound(u), task.HeldOut)
-	if err != nil {
-		return Confirmation{}, err
-	}
-	return cur.Confirm(u, ev), nil
-}
 
 // FormatConfirmation is the line the loop prints after a confirmation.
 func FormatConfirmation(cf Confirmation, stopAt float64) string {

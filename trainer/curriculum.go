@@ -21,8 +21,11 @@ type Curriculum struct {
 	cdf      []float64    // cumulative weights of the played stages, in Played order
 	lastEval []EvalResult // by stage
 	haveEval bool
-	streak   int  // evaluations in a row that solved every trained stage at cfg.StopAt
-	solved   bool // a confirmation supported cfg.StopAt on every trained stage (confirm.go)
+	// pendingEval: the last update's periodic evaluation was cut short by an
+	// interrupt; Drive redoes it before the next update (checkpointed).
+	pendingEval bool
+	streak      int  // evaluations in a row that solved every trained stage at cfg.StopAt
+	solved      bool // a confirmation supported cfg.StopAt on every trained stage (confirm.go)
 }
 
 // NewCurriculum starts the curriculum of cfg over a task of levels levels.
@@ -111,6 +114,25 @@ func (c *Curriculum) Observe(ev []EvalResult) {
 // Nominated reports that the last evaluation solved every trained stage at
 // cfg.StopAt: the loop then runs a confirming evaluation (confirm.go).
 func (c *Curriculum) Nominated() bool { return c.streak > 0 && !c.solved }
+
+// Nominates reports whether Observe(ev) would nominate the run, without
+// observing it: Drive plays the confirmation before applying either.
+func (c *Curriculum) Nominates(ev []EvalResult) bool {
+	if c.solved || c.cfg.StopAt == 0 {
+		return false
+	}
+	for _, s := range c.mix {
+		if ev[s].SolveRate < c.cfg.StopAt {
+			return false
+		}
+	}
+	return true
+}
+
+// PendingEval reports that the last update's evaluation was interrupted and
+// is still to be done; SetPendingEval marks it.
+func (c *Curriculum) PendingEval() bool     { return c.pendingEval }
+func (c *Curriculum) SetPendingEval(p bool) { c.pendingEval = p }
 
 // Confirm takes the confirming evaluation after update u and marks the run
 // solved when every trained stage's lower bound supports cfg.StopAt. It

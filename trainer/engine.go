@@ -38,6 +38,13 @@ type Engine interface {
 	// LoadWeights replaces the parameters by f's, leaving the optimiser and
 	// the counters as they are (-load).
 	LoadWeights(f *checkpoint.File) error
+	// SetInterrupt makes Update, EvaluateAll and GreedyPrograms stop at
+	// their next boundary (between chunks on the CPU, kernel launches and
+	// host-drawn parts on the GPU) once stop is closed, returning an error
+	// for which errors.Is(err, ErrInterrupted). An interrupted call changes
+	// nothing: parameters, optimiser, update counter and curriculum stay as
+	// after the last completed update. nil: never. Call it between calls.
+	SetInterrupt(stop <-chan struct{})
 	Close()
 }
 

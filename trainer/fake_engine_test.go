@@ -63,3 +63,4 @@ func (f *fakeEngine) Checkpoint() (*checkpoint.File, error) { return nil, nil }
 func (f *fakeEngine) Restore(*checkpoint.File) error        { return nil }
 func (f *fakeEngine) LoadWeights(*checkpoint.File) error    { return nil }
 func (f *fakeEngine) Close()                                {}
+func (e *fakeEngine) SetInterrupt(<-chan struct{})          {}

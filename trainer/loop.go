@@ -23,7 +23,10 @@ type Options struct {
 	SaveEvery int
 	// Metrics receives one JSON line per evaluation.
 	Metrics io.Writer
-	// Interrupt, once closed, ends training after the current update.
+	// Interrupt, once closed, ends training: the update under way stops
+	// between chunks and is not applied (Engine.SetInterrupt), the last
+	// completed one is saved, and the explanations and the final evaluation
+	// stop too.
 	Interrupt <-chan struct{}
 	// Progress redraws a live status line (for terminals).
 	Progress bool
@@ -40,6 +43,7 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 	start := time.Now()
 	cfg, cur := e.Config(), e.Curriculum()
 	defer e.Close()
+	e.SetInterrupt(opt.Interrupt)
 	rep := &Report{Config: cfg, Backend: e.Backend(), Levels: LevelNames(e.Task())}
 	if !opt.Quiet {
 		from := ""
@@ -68,7 +72,70 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 			saved = e.Updates()
 		}
 	}
-	for e.Updates() < cfg.Updates && !cur.Solved() {
+	// evaluate runs update u's periodic evaluation, and its confirmation
+	// when it nominates the run, and only then applies both to the
+	// curriculum: an interrupt inside either leaves the curriculum as it was
+	// and the evaluation pending, so that the checkpoint saved now redoes it
+	// on resume (the same rounds: bit-identical to a run never interrupted).
+	// st is the update's statistics, nil for a pending evaluation redone.
+	evaluate := func(u int, st *UpdateStats, rate float64) error {
+		cur.SetPendingEval(true)
+		ev, err := e.EvaluateAll(cfg.EvalBatch, uint32(u), task.HeldOut)
+		if err != nil {
+			return err
+		}
+		var cev []EvalResult
+		if cur.Nominates(ev) {
+			if cev, err = e.EvaluateAll(ConfirmEpisodes, ConfirmRound(u), task.HeldOut); err != nil {
+				return err
+			}
+		}
+		cur.Observe(ev)
+		var cf *Confirmation
+		if cev != nil {
+			c := cur.Confirm(u, cev)
+			cf = &c
+			rep.Confirmations = append(rep.Confirmations, c)
+		}
+		cur.SetPendingEval(false)
+		p := EvalPoint{Update: u, UpdatesPerSecond: rate, Confirmation: cf}
+		stage := -1
+		if cfg.Curriculum != "mixed" {
+			stage = cfg.StageAt(u)
+		}
+		if st != nil {
+			stage, p.TrainReward, p.TrainSolve, p.Loss, p.GradNorm = st.Stage, st.MeanReward, st.SolveRate, st.Loss, st.GradNorm
+		}
+		p.Stage = cur.Label(stage)
+		for _, r := range ev {
+			p.MeanReward = append(p.MeanReward, r.MeanReward)
+			p.SolveRate = append(p.SolveRate, r.SolveRate)
+		}
+		rep.Evaluations = append(rep.Evaluations, p)
+		if opt.Metrics != nil {
+			if err := json.NewEncoder(opt.Metrics).Encode(p); err != nil {
+				return fmt.Errorf("writing metrics: %w", err)
+			}
+		}
+		if opt.Progress && !opt.Quiet {
+			fmt.Fprint(out, "\r\033[K")
+		}
+		if !opt.Quiet {
+			train := fmt.Sprintf("acc=%.3f | eval %s loss=%.3f", p.TrainReward, perStage(p.MeanReward, " "), p.Loss.Total)
+			if st == nil {
+				train = fmt.Sprintf("(the evaluation an interrupt cut short, redone) | eval %s", perStage(p.MeanReward, " "))
+			}
+			fmt.Fprintf(out, "ep=%02d stage=%s %s | solved %s\n", u, p.Stage, train, perStage(p.SolveRate, " "))
+			if cf != nil {
+				fmt.Fprintln(out, FormatConfirmation(*cf, cfg.StopAt))
+			}
+		}
+		return nil
+	}
+	if cur.PendingEval() && !interrupted(opt.Interrupt) {
+		runErr = evaluate(e.Updates(), nil, 0)
+	}
+	for runErr == nil && e.Updates() < cfg.Updates && !cur.Solved() {
 		if interrupted(opt.Interrupt) {
 			runErr = ErrInterrupted
 			break
@@ -89,44 +156,8 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 			fmt.Fprintf(out, "\r\033[Kupdate %d/%d  %.1f updates/s  ETA %v (at most)", u, cfg.Updates, rate, eta)
 		}
 		if cfg.EvalEvery > 0 && u%cfg.EvalEvery == 0 {
-			ev, err := e.EvaluateAll(cfg.EvalBatch, uint32(u), task.HeldOut)
-			if err != nil {
-				runErr = err
+			if runErr = evaluate(u, &st, rate); runErr != nil {
 				break
-			}
-			cur.Observe(ev)
-			var cf *Confirmation
-			if cur.Nominated() {
-				c, err := confirm(e, cur, u)
-				if err != nil {
-					runErr = err
-					break
-				}
-				cf = &c
-				rep.Confirmations = append(rep.Confirmations, c)
-			}
-			p := EvalPoint{Update: u, Stage: cur.Label(st.Stage), TrainReward: st.MeanReward, TrainSolve: st.SolveRate,
-				Loss: st.Loss, GradNorm: st.GradNorm, UpdatesPerSecond: rate, Confirmation: cf}
-			for _, r := range ev {
-				p.MeanReward = append(p.MeanReward, r.MeanReward)
-				p.SolveRate = append(p.SolveRate, r.SolveRate)
-			}
-			rep.Evaluations = append(rep.Evaluations, p)
-			if opt.Metrics != nil {
-				if err := json.NewEncoder(opt.Metrics).Encode(p); err != nil {
-					runErr = fmt.Errorf("writing metrics: %w", err)
-					break
-				}
-			}
-			if opt.Progress && !opt.Quiet {
-				fmt.Fprint(out, "\r\033[K")
-			}
-			if !opt.Quiet {
-				fmt.Fprintf(out, "ep=%02d stage=%s acc=%.3f | eval %s loss=%.3f | solved %s\n",
-					u, p.Stage, st.MeanReward, perStage(p.MeanReward, " "), st.Loss.Total, perStage(p.SolveRate, " "))
-				if cf != nil {
-					fmt.Fprintln(out, FormatConfirmation(*cf, cfg.StopAt))
-				}
 			}
 		}
 		if opt.SaveEvery > 0 && u%opt.SaveEvery == 0 {
@@ -232,7 +263,7 @@ func rewardNote(t task.Task) string {
 // interrupted reports whether c is closed. It first yields: on one CPU the
 // hand-offs between the loop and the pool's workers can keep the goroutines
 // that deliver a signal (os/signal's and the command's) from running for a
-// whole run, and an interrupt must take effect after the current update.
+// whole run, and an interrupt must take effect before the next update.
 func interrupted(c <-chan struct{}) bool {
 	if c == nil {
 		return false

@@ -129,7 +129,7 @@ func TestInterruptSavesAndResumes(t *testing.T) {
 	}
 }
 
-// TestSecondSignalQuitsAtOnce: while the first Ctrl-C waits for a slow update
+// TestSecondSignalQuitsAtOnce: while the first Ctrl-C waits for a slow chunk
 // to finish, a second one exits immediately with 130.
 func TestSecondSignalQuitsAtOnce(t *testing.T) {
 	if testing.Short() {
@@ -137,9 +137,11 @@ func TestSecondSignalQuitsAtOnce(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bin := buildBinary(t, dir)
-	// Updates of 80000 episodes take about a second here: both signals land
-	// inside the second update.
-	cmd, sc, stderr := start(t, bin, "-batch", "80000", "-updates", "50", "-eval-every", "1", "-eval-batch", "10", "-stop-at", "0", "-threads", "1")
+	// An interrupt stops an update between chunks, never inside one: an
+	// update of one chunk of 1024 episodes at hidden 1024 takes about 0.7 s
+	// here, so both signals land inside the second update's only chunk.
+	cmd, sc, stderr := start(t, bin, "-hidden", "1024", "-batch", "1024", "-chunk", "1024", "-updates", "50", "-eval-every", "1",
+		"-eval-batch", "10", "-stop-at", "0", "-threads", "1")
 	for sc.Scan() && !strings.HasPrefix(sc.Text(), "ep=") {
 	}
 	go func() {

@@ -172,9 +172,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	}
 	if fl.evalOnly {
 		defer engine.Close()
-		if e, ok := engine.(interface{ SetInterrupt(<-chan struct{}) }); ok {
-			e.SetInterrupt(in.stop) // TODO: the Engine method once it lands
-		}
+		engine.SetInterrupt(in.stop)
 		hash, err := engine.ParamSHA256()
 		rep := &trainer.Report{Config: cfg, Updates: engine.Updates(), Backend: engine.Backend(), ParamSHA256: hash,
 			Levels: trainer.LevelNames(engine.Task())}

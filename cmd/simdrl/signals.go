@@ -34,7 +34,7 @@ func watch(sigs <-chan os.Signal, stderr io.Writer) *interrupts {
 			in.caught = s
 			in.mu.Unlock()
 			if in.training.Load() {
-				fmt.Fprintf(stderr, "\nsimdrl: %v: finishing at the next chunk, saving the last completed update (again to quit at once)\n", s)
+				fmt.Fprintf(stderr, "\nsimdrl: %v: stopping at the next chunk, keeping the last completed update (again to quit at once)\n", s)
 			} else {
 				fmt.Fprintf(stderr, "\nsimdrl: %v: stopping (again to quit at once)\n", s)
 			}
