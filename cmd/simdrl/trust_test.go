@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/simdrl/simdrl/checkpoint"
 	flag "github.com/spf13/pflag"
 	"github.com/stretchr/testify/require"
 )
@@ -194,6 +196,77 @@ func TestInterruptBeforeTraining(t *testing.T) {
 		case <-time.After(time.Second):
 			cmd.Process.Kill()
 			t.Fatalf("%v: still running 1 s after the signal: %s", sig, stderr.String())
+		}
+	}
+}
+
+// withLevels writes a copy of checkpoint ck whose config names levels.
+func withLevels(t *testing.T, ck, levels string) string {
+	f, err := checkpoint.ReadFile(ck)
+	require.NoError(t, err)
+	var cfg map[string]any
+	require.NoError(t, json.Unmarshal([]byte(f.Metadata["config"]), &cfg))
+	cfg["levels"] = levels
+	raw, err := json.Marshal(cfg)
+	require.NoError(t, err)
+	f.Metadata["config"] = string(raw)
+	p := ck + ".crafted"
+	require.NoError(t, checkpoint.WriteFile(p, f))
+	return p
+}
+
+// TestCraftedLevelsAreBounded: a 1.7 MB checkpoint whose levels were h*h
+// 250,000 times made -resume search for days, deaf to signals; -load spent
+// the same searching to build a hint. Now the count and the size are checked
+// before any search, from a checkpoint as from -levels.
+func TestCraftedLevelsAreBounded(t *testing.T) {
+	dir := t.TempDir()
+	ck := saveRun(t, dir, "calc.st", "-task", "calc", "-levels", "a*b, a*b+c*d")
+	huge := withLevels(t, ck, strings.TrimSuffix(strings.Repeat("h*h,", 250_000), ","))
+	requireUsage(t, "checkpoint config: levels:", "-resume", huge)
+	requireUsage(t, "bytes", "-resume", huge)
+	requireUsage(t, "checkpoint config: levels:", "-load", huge, "-eval-only")
+	many := withLevels(t, ck, strings.TrimSuffix(strings.Repeat("a*b+c,", 40), ","))
+	requireUsage(t, "40 levels; at most 32", "-resume", many)
+	// The same expression spelled two ways is one level, from a checkpoint too.
+	dup := withLevels(t, ck, "a*b, (b*a)")
+	requireUsage(t, "the same expression as level 1", "-resume", dup)
+	requireUsage(t, "the same expression as level 1", "-task", "calc", "-levels", "a*b+c*d, (a*b)+(c*d)")
+}
+
+// TestInterruptDuringTheLevelSearch: Ctrl-C while a slow curriculum was
+// searched went on searching and exited later, not 130; the same for a
+// checkpoint's levels under -resume.
+func TestInterruptDuringTheLevelSearch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	dir := t.TempDir()
+	bin := buildBinary(t, dir)
+	// Each level's search stops at its state cap (about 0.3 s each here),
+	// and the spec's cap ends the whole at about 1.5 s.
+	slow := "g*g+a, g*g+b, g*g+c, h*h+a, h*h+b"
+	ck := saveRun(t, dir, "calc.st", "-task", "calc", "-levels", "a*b, a*b+c*d, a*b+c, (a*b+c)-d, a*b+c*d-e*f")
+	crafted := withLevels(t, ck, slow)
+	for _, args := range [][]string{{"-task", "calc", "-levels", slow}, {"-resume", crafted}, {"-load", crafted, "-eval-only"}} {
+		cmd := exec.Command(bin, args...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		require.NoError(t, cmd.Start())
+		time.Sleep(150 * time.Millisecond)
+		sent := time.Now()
+		require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			var exitErr *exec.ExitError
+			require.ErrorAsf(t, err, &exitErr, "%v: %s", args, stderr.String())
+			require.Equalf(t, 130, exitErr.ExitCode(), "%v: %s", args, stderr.String())
+			t.Logf("%v: exit 130 %.0f ms after SIGINT", args[:2], float64(time.Since(sent).Microseconds())/1000)
+		case <-time.After(time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("%v: still running 1 s after SIGINT: %s", args, stderr.String())
 		}
 	}
 }

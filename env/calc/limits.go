@@ -37,3 +37,11 @@ var ErrInterrupted = errors.New("interrupted")
 // searchesRun counts the searches actually run (not answered by the cache or
 // the table), for tests.
 var searchesRun atomic.Int64
+
+// statesVisited counts the states every search of the process has visited.
+var statesVisited atomic.Int64
+
+// StatesVisited is the number of machine states all searches of this process
+// have visited so far: the measure of parsing's work that MaxSearchStates and
+// MaxCurriculumStates bound (fuzz targets outside the package check it).
+func StatesVisited() int64 { return statesVisited.Load() }

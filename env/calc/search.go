@@ -149,6 +149,7 @@ func dependsUpTo(e *Expr) int32 {
 // interrupt channel closes, and stops with Capped at the caps.
 func (s *searcher) run(maxLen int) (SearchResult, error) {
 	searchesRun.Add(1)
+	defer func() { statesVisited.Add(int64(s.result.States)) }()
 	if maxLen < 1 {
 		return s.result, nil
 	}
