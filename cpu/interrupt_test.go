@@ -156,9 +156,9 @@ func driveConfig() trainer.Config {
 
 // interruptDuring runs cfg through Drive on a fresh engine, closing the
 // interrupt from another goroutine after the first chunk of the pass that
-// when picks (it sees the engine); it returns the report, the error and the
-// checkpoints saved.
-func interruptDuring(t *testing.T, cfg trainer.Config, when func(e *Engine) bool) (*trainer.Report, error, []*checkpoint.File) {
+// when picks (it sees the engine); it returns the report, the checkpoints
+// saved and the error.
+func interruptDuring(t *testing.T, cfg trainer.Config, when func(e *Engine) bool) (*trainer.Report, []*checkpoint.File, error) {
 	tr, err := New(cfg)
 	require.NoError(t, err)
 	stop := make(chan struct{})
@@ -175,7 +175,7 @@ func interruptDuring(t *testing.T, cfg trainer.Config, when func(e *Engine) bool
 		saved = append(saved, roundTrip(t, tr))
 		return nil
 	}})
-	return rep, err, saved
+	return rep, saved, err
 }
 
 // TestDriveStopsInsideAnUpdate: an interrupt in the middle of update 4 ends
@@ -186,7 +186,7 @@ func TestDriveStopsInsideAnUpdate(t *testing.T) {
 	full, err := run(t, cfg, &bytes.Buffer{})
 	require.NoError(t, err)
 
-	rep, err, saved := interruptDuring(t, cfg, func(e *Engine) bool { return e.Updates() == 3 && e.pool.j == job(&e.train) })
+	rep, saved, err := interruptDuring(t, cfg, func(e *Engine) bool { return e.Updates() == 3 && e.pool.j == job(&e.train) })
 	require.ErrorIs(t, err, trainer.ErrInterrupted)
 	require.True(t, rep.Interrupted)
 	require.Equal(t, 3, rep.Updates)
@@ -213,7 +213,7 @@ func TestDriveRedoesAnInterruptedEvaluation(t *testing.T) {
 	full, err := run(t, cfg, &bytes.Buffer{})
 	require.NoError(t, err)
 
-	rep, err, saved := interruptDuring(t, cfg, func(e *Engine) bool { return e.Updates() == 2 && e.pool.j == job(&e.eval) })
+	rep, saved, err := interruptDuring(t, cfg, func(e *Engine) bool { return e.Updates() == 2 && e.pool.j == job(&e.eval) })
 	require.ErrorIs(t, err, trainer.ErrInterrupted)
 	require.Equal(t, 2, rep.Updates)
 	require.Empty(t, rep.Evaluations, "cut short, not reported")
@@ -246,7 +246,7 @@ func TestDriveRedoesAnInterruptedConfirmation(t *testing.T) {
 	require.NotEmpty(t, full.Confirmations)
 	first := full.Confirmations[0].Update
 
-	rep, err, saved := interruptDuring(t, cfg, func(e *Engine) bool {
+	rep, saved, err := interruptDuring(t, cfg, func(e *Engine) bool {
 		return e.pool.j == job(&e.eval) && e.eval.round == trainer.ConfirmRound(first)
 	})
 	require.ErrorIs(t, err, trainer.ErrInterrupted)
@@ -268,7 +268,7 @@ func TestDriveRedoesAnInterruptedConfirmation(t *testing.T) {
 // explanations, no final figures), after the checkpoint of the last update.
 func TestDriveStopsTheFinalEvaluation(t *testing.T) {
 	cfg := driveConfig()
-	rep, err, saved := interruptDuring(t, cfg, func(e *Engine) bool { return e.Updates() == 5 && e.pool.j == job(&e.eval) })
+	rep, saved, err := interruptDuring(t, cfg, func(e *Engine) bool { return e.Updates() == 5 && e.pool.j == job(&e.eval) })
 	require.ErrorIs(t, err, trainer.ErrInterrupted)
 	require.True(t, rep.Interrupted)
 	require.Equal(t, 5, rep.Updates)

@@ -125,7 +125,7 @@ func TestGPUDriveInterrupted(t *testing.T) {
 	fullRep, err := trainer.Drive(full, &bytes.Buffer{}, trainer.Options{})
 	require.NoError(t, err)
 
-	drive := func(at string, updates int) (*trainer.Report, error, []*checkpoint.File) {
+	drive := func(at string, updates int) (*trainer.Report, []*checkpoint.File, error) {
 		g, err := NewEngine(cfg)
 		require.NoError(t, err)
 		stop := make(chan struct{})
@@ -141,10 +141,10 @@ func TestGPUDriveInterrupted(t *testing.T) {
 			saved = append(saved, f)
 			return err
 		}})
-		return rep, err, saved
+		return rep, saved, err
 	}
 
-	rep, err, saved := drive("adam", 2)
+	rep, saved, err := drive("adam", 2)
 	require.ErrorIs(t, err, trainer.ErrInterrupted)
 	require.True(t, rep.Interrupted)
 	require.Equal(t, 2, rep.Updates)
@@ -157,7 +157,7 @@ func TestGPUDriveInterrupted(t *testing.T) {
 	require.Equal(t, fullRep.ParamSHA256, rest.ParamSHA256)
 	require.Equal(t, fullRep.Final, rest.Final)
 
-	rep, err, saved = drive("evaluate", 4)
+	rep, saved, err = drive("evaluate", 4)
 	require.ErrorIs(t, err, trainer.ErrInterrupted)
 	require.True(t, rep.Interrupted)
 	require.Equal(t, 4, rep.Updates)

@@ -201,6 +201,10 @@ func (st *trainState) check(unlockable, stages int) error {
 // a checkpoint is sound or the file is refused. A weights-only file (no
 // optimizer.* tensor at all) loads.
 func LoadParams(f *checkpoint.File, l *gru.Layout, params []float32) error {
+	src, err := checkTensors(f, l, "")
+	if err != nil {
+		return err
+	}
 	for _, prefix := range []string{expAvgPrefix, expAvgSqPrefix} {
 		if hasPrefix(f, prefix) {
 			if _, err := checkTensors(f, l, prefix); err != nil {
@@ -208,7 +212,8 @@ func LoadParams(f *checkpoint.File, l *gru.Layout, params []float32) error {
 			}
 		}
 	}
-	return copyTensors(f, l, "", params)
+	copyChecked(l, src, params)
+	return nil
 }
 
 // hasPrefix reports whether some tensor of f is named prefix….
@@ -219,17 +224,6 @@ func hasPrefix(f *checkpoint.File, prefix string) bool {
 		}
 	}
 	return false
-}
-
-// copyTensors fills dst (in layout order) from the tensors named prefix+name,
-// after checking them all (checkTensors): on an error dst is unchanged.
-func copyTensors(f *checkpoint.File, l *gru.Layout, prefix string, dst []float32) error {
-	src, err := checkTensors(f, l, prefix)
-	if err != nil {
-		return err
-	}
-	copyChecked(l, src, dst)
-	return nil
 }
 
 // checkTensors returns the data of the tensors named prefix+name, in layout

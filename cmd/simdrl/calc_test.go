@@ -78,6 +78,8 @@ func TestLoadNamesTheCheckpointsTask(t *testing.T) {
 		{[]string{"-task", "seed"}, "it was trained with -task calc and -levels 'a*b, a*b+c*d'"},
 		{[]string{"-task", "calc", "-levels", "a*b, a*b+c*d", "-hidden", "32"}, "it was trained with -hidden 96"},
 		{[]string{"-levels", "a*b, a*b+c*d, a*b+c"}, "it was trained with -levels 'a*b, a*b+c*d'"},
+		// The same levels spelled otherwise are not named as a difference.
+		{[]string{"-levels", "(b*a), c*d+a*b", "-hidden", "32"}, "(it was trained with -hidden 96)"},
 	} {
 		code, _, stderr := runCLI(append(c.args, "-load", ck, "-eval-only", "-final-episodes", "10", "-explain", "0")...)
 		require.Equal(t, 2, code, "%v: %s", c.args, stderr)

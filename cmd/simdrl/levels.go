@@ -48,3 +48,19 @@ func prepareFlagTask(cl *commandLine, base trainer.Config, in *interrupts, stder
 	}
 	return prepareTask(base, in, stderr)
 }
+
+// sameLevels reports whether two curricula are the same levels, however
+// spelled ("" is the default): calc.CanonicalSpec compares a*b and (b*a) as
+// one level. Specs that do not parse are compared as written.
+func sameLevels(a, b string) bool {
+	canon := func(spec string) string {
+		if spec == "" {
+			spec = calc.DefaultLevelsSpec
+		}
+		if c, err := calc.CanonicalSpec(spec); err == nil {
+			return c
+		}
+		return spec
+	}
+	return a == b || canon(a) == canon(b)
+}

@@ -349,9 +349,10 @@ func loadHint(saved *trainer.Config, cfg trainer.Config) string {
 	if saved.Task != cfg.Task {
 		flags = append(flags, "-task "+saved.Task)
 	}
-	if saved.Levels != cfg.Levels && saved.Levels == "" {
+	same := sameLevels(saved.Levels, cfg.Levels)
+	if !same && saved.Levels == "" {
 		flags = append(flags, "the default levels (no -levels)")
-	} else if saved.Levels != cfg.Levels {
+	} else if !same {
 		flags = append(flags, "-levels '"+saved.Levels+"'")
 	}
 	if saved.Hidden != cfg.Hidden {

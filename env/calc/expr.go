@@ -90,7 +90,7 @@ func (e *Expr) evalNodes(digits *[MaxVars]int32, vals *[MaxNodes]int64) {
 
 // ParseExpr parses an expression over the variables a–h with + − × and
 // parentheses; × binds tighter than + and −, which associate to the left.
-// Accepted spellings: * and × for multiplication, - and − for subtraction.
+// Accepted spellings: *, × and · for multiplication (README writes a·b), - and − for subtraction.
 // Positions in errors count characters from 1.
 func ParseExpr(s string) (*Expr, error) {
 	p := parser{src: []rune(s), e: &Expr{}}
@@ -113,7 +113,7 @@ func ParseExpr(s string) (*Expr, error) {
 }
 
 func normalizeSpelling(s string) string {
-	r := strings.NewReplacer(" ", "", "\t", "", "×", "*", "−", "-")
+	r := strings.NewReplacer(" ", "", "\t", "", "×", "*", "·", "*", "−", "-")
 	return r.Replace(s)
 }
 
@@ -146,7 +146,7 @@ func (p *parser) peekOp() rune {
 		return '+'
 	case '-', '−':
 		return '-'
-	case '*', '×':
+	case '*', '×', '·':
 		return '*'
 	}
 	return 0
