@@ -203,7 +203,7 @@ func (s *searcher) stopped() bool {
 		return true
 	}
 	s.expansions++
-	if s.expansions%checkEvery != 0 {
+	if s.expansions%checkEvery != 1 { // the first expansion checks too: an interrupt before the search costs nothing
 		return false
 	}
 	select {
