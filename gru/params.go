@@ -9,7 +9,7 @@ import (
 
 // Config sizes the model.
 type Config struct {
-	Vocab  int // tokens (the task's: 18 for seed and calc)
+	Vocab  int // tokens (the task's: 18 for seed, 19 for calc)
 	Hidden int // d (96)
 	Stages int // stage embeddings (the task's levels: 3 for seed, 6 for calc by default)
 	// NotActions are tokens the policy never writes (a task's context
