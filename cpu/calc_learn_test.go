@@ -15,9 +15,9 @@ import (
 // alone).
 func TestCalcMemoryLevelLearns(t *testing.T) {
 	c := trainer.DefaultRecipe()
-	c.Task, c.Levels = "calc", "a*b, a*b+c*d"
+	c.Task, c.TaskSpec = "calc", "levels=a*b, a*b+c*d"
 	if testing.Short() {
-		c.Levels = "a*b"
+		c.TaskSpec = "levels=a*b"
 	}
 	c, err := trainer.WithTask(c)
 	require.NoError(t, err)

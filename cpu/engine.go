@@ -28,20 +28,31 @@ type Engine struct {
 	eval  evalJob
 }
 
-// New builds a CPU engine: the model initialised from cfg.Seed, cfg.Threads
-// workers (at most one per chunk of the largest pass), chunks of cfg.Chunk
-// episodes (at most the batch). A configuration that needs more memory than
-// is available is refused before anything is allocated
-// (trainer.ResourceError).
+// New builds a CPU engine for cfg's task, opened through the registry
+// (task.Open of cfg.Task and cfg.TaskSpec): NewWithTask of it.
 func New(cfg trainer.Config) (*Engine, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	if err := checkMemory(cfg); err != nil {
-		return nil, err
-	}
 	t, err := cfg.OpenTask()
 	if err != nil {
+		if verr := cfg.Validate(); verr != nil {
+			return nil, verr // the first invalid setting, as Validate orders them
+		}
+		return nil, err
+	}
+	return NewWithTask(cfg, t)
+}
+
+// NewWithTask builds a CPU engine that trains t, which need not be
+// registered (a program may define its own task; a checkpoint of it resumes
+// through NewWithTask again, with the same task): the model initialised
+// from cfg.Seed, cfg.Threads workers (at most one per chunk of the largest
+// pass), chunks of cfg.Chunk episodes (at most the batch). cfg.Task must be
+// t's name. A configuration that needs more memory than is available is
+// refused before anything is allocated (trainer.ResourceError).
+func NewWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
+	if err := cfg.ValidateFor(t); err != nil {
+		return nil, err
+	}
+	if err := checkMemory(cfg, t); err != nil {
 		return nil, err
 	}
 	l, err := trainer.NewLayout(cfg, t)

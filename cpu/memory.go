@@ -29,9 +29,14 @@ func workerCount(c trainer.Config) int {
 // A configuration that is not valid gets 0: New refuses it before.
 func Memory(c trainer.Config) (bytes float64, knob string) {
 	t, err := c.OpenTask()
-	if err != nil || c.Validate() != nil {
+	if err != nil || c.ValidateFor(t) != nil {
 		return 0, ""
 	}
+	return memoryFor(c, t)
+}
+
+// memoryFor is Memory of c, valid, for its task t.
+func memoryFor(c trainer.Config, t task.Task) (bytes float64, knob string) {
 	l, err := trainer.NewLayout(c, t)
 	if err != nil {
 		return 0, ""
@@ -59,9 +64,10 @@ func Memory(c trainer.Config) (bytes float64, knob string) {
 	return bytes, knob
 }
 
-// checkMemory refuses c when Memory(c) exceeds the memory available.
-func checkMemory(c trainer.Config) error {
-	need, knob := Memory(c)
+// checkMemory refuses c, valid for its task t, when its Memory exceeds the
+// memory available.
+func checkMemory(c trainer.Config, t task.Task) error {
+	need, knob := memoryFor(c, t)
 	if have := trainer.AvailableMemory(); have > 0 && need > have {
 		return &trainer.ResourceError{Need: need, Have: have, Knob: knob}
 	}

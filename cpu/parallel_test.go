@@ -17,7 +17,7 @@ import (
 // through the same chunks.
 func TestThreadsGiveIdenticalResults(t *testing.T) {
 	calc := shortConfig()
-	calc.Recipe, calc.Task, calc.Levels = "default", "calc", "a*b, a*b+c*d"
+	calc.Recipe, calc.Task, calc.TaskSpec = "default", "calc", "levels=a*b, a*b+c*d"
 	calc, err := trainer.WithTask(calc)
 	require.NoError(t, err)
 	calc.Updates = shortConfig().Updates // WithTask gives the task's long schedule

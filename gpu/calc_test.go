@@ -19,11 +19,11 @@ import (
 // calcConfig is the calc task's default recipe, cut to a test's size.
 func calcConfig(t testing.TB, levels string, partialCredit float64) trainer.Config {
 	cfg := trainer.DefaultRecipe()
-	cfg.Task, cfg.Levels = "calc", levels
+	cfg.Task, cfg.TaskSpec = "calc", task.CalcSpec{Levels: levels}.String()
 	cfg, err := trainer.WithTask(cfg)
 	require.NoError(t, err)
 	if partialCredit >= 0 {
-		cfg.PartialCredit = partialCredit
+		cfg.TaskSpec = task.CalcSpec{Levels: levels, PartialCredit: partialCredit}.String()
 	}
 	cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Threads = 0, 0, 0, 2
 	return cfg

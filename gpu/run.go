@@ -30,14 +30,32 @@ func New(cfg trainer.Config) (trainer.Engine, error) {
 	return g, nil
 }
 
-// NewEngine opens the GPU and builds a model with cfg's initial parameters
-// (the CPU's, bit for bit).
-func NewEngine(cfg trainer.Config) (*Engine, error) {
-	if err := cfg.Validate(); err != nil {
+// NewWithTask is New for the opened task t (cpu.NewWithTask's twin): the
+// kernels score the seed task and tasks on the calculator's op table
+// (task.Interpreted), and refuse any other with one line.
+func NewWithTask(cfg trainer.Config, t task.Task) (trainer.Engine, error) {
+	g, err := newEngineWithTask(cfg, t)
+	if err != nil {
 		return nil, err
 	}
+	return g, nil
+}
+
+// NewEngine opens the GPU and builds a model with cfg's initial parameters
+// (the CPU's, bit for bit), for cfg's task opened through the registry.
+func NewEngine(cfg trainer.Config) (*Engine, error) {
 	t, err := cfg.OpenTask()
 	if err != nil {
+		if verr := cfg.Validate(); verr != nil {
+			return nil, verr // the first invalid setting, as Validate orders them
+		}
+		return nil, err
+	}
+	return newEngineWithTask(cfg, t)
+}
+
+func newEngineWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
+	if err := cfg.ValidateFor(t); err != nil {
 		return nil, err
 	}
 	if _, err := scorerOf(t); err != nil {

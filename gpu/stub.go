@@ -5,6 +5,7 @@ package gpu
 import (
 	"errors"
 
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
 
@@ -28,3 +29,6 @@ func (d *Device) Describe() string { return "" }
 
 // New fails without cgo.
 func New(cfg trainer.Config) (trainer.Engine, error) { return nil, errNoCgo }
+
+// NewWithTask fails without cgo.
+func NewWithTask(cfg trainer.Config, t task.Task) (trainer.Engine, error) { return nil, errNoCgo }

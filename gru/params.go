@@ -9,9 +9,9 @@ import (
 
 // Config sizes the model.
 type Config struct {
-	Vocab  int // tokens (18)
+	Vocab  int // tokens (the task's: 18 for seed, 19 for calc)
 	Hidden int // d (96)
-	Stages int // stage embeddings (3)
+	Stages int // stage embeddings (the task's levels: 3 for seed, 6 for calc by default)
 	// NotActions are tokens the policy never writes (a task's context
 	// digits): their logits get NotActionLogit, so their probability is 0.
 	NotActions []int32

@@ -7,9 +7,10 @@
 // Two tasks are registered: "seed", the reference script's tool environment
 // (package env, bit-exact), and "calc", a calculator whose tools do what
 // their names say and in which memory is necessary (package env/calc). To add
-// a task, implement Task beside them and add it to Open; a task on the
-// calculator's machine that also implements Interpreted (its op table) runs on
-// the GPU too.
+// a task, implement Task (here or in any module) and Register it by name from
+// an init function; Open opens it with its spec, and engines can also take a
+// task value directly (cpu.NewWithTask). A task on the calculator's machine
+// that also implements Interpreted (its op table) runs on the GPU too.
 //
 // It imports the environments and rng; never gru, trainer, the engines or
 // cmd.

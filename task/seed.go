@@ -12,6 +12,15 @@ import (
 // its rewards are step_seq's.
 type seedTask struct{ levels []Level }
 
+func init() {
+	Register("seed", func(spec string) (Task, error) {
+		if spec != "" {
+			return nil, &SpecError{"task_spec", fmt.Errorf("the seed task takes no options (its stages and reward are the reference's), got %q", spec)}
+		}
+		return Seed(), nil
+	})
+}
+
 // Seed is the reference script's task.
 func Seed() Task {
 	t := &seedTask{}
@@ -23,9 +32,23 @@ func Seed() Task {
 	return t
 }
 
-// IsSeed reports whether t is the reference's task (Seed), whose scoring
-// engines may implement themselves (the CUDA kernels' env.cuh).
+// IsSeed reports whether t is the reference's task (Seed) itself, whose
+// scoring engines may implement themselves (the CUDA kernels' env.cuh). It
+// is an identity check, not a name: a task registered elsewhere under the
+// same rules is not the kernels' to interpret.
 func IsSeed(t Task) bool { _, ok := t.(*seedTask); return ok }
+
+var (
+	_ ReferenceSchedule = (*seedTask)(nil)
+	_ Titled            = (*seedTask)(nil)
+)
+
+// ReferenceSchedule: the reference writes 6 tokens of the 7-step budget,
+// on the recipe's stages.
+func (*seedTask) ReferenceSchedule() {}
+
+// LevelTitle is the reference's "Stage 1".
+func (*seedTask) LevelTitle(level int) string { return fmt.Sprintf("Stage %d", level) }
 
 func (*seedTask) Name() string               { return "seed" }
 func (*seedTask) Answer() int32              { return env.ANS }

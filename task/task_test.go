@@ -110,20 +110,20 @@ func TestCalcScoresAndExplains(t *testing.T) {
 	}
 }
 
-// TestOpenRefuses: unknown tasks, levels for the seed task, and a level no
+// TestOpenRefuses: unknown tasks, options for the seed task, and a level no
 // program within its budget computes are refused with a line that says why.
 func TestOpenRefuses(t *testing.T) {
-	_, err := Open("chess", "", 0)
-	require.ErrorContains(t, err, `unknown task "chess"`)
-	_, err = Open("seed", "a*b", 0)
-	require.ErrorContains(t, err, "levels are written for calc")
-	_, err = Open("seed", "", 0.3)
-	require.ErrorContains(t, err, "partial credit is calc's")
-	_, err = Open("calc", "a*b, a*c+b", 0)
+	_, err := Open("chess", "")
+	require.ErrorContains(t, err, `unknown task "chess" (registered: calc, seed`)
+	_, err = Open("seed", "levels=a*b")
+	require.ErrorContains(t, err, "the seed task takes no options")
+	_, err = Open("calc", "levels=a*b, a*c+b")
 	require.ErrorContains(t, err, "no program")
-	_, err = Open("calc", "a*b, (a*b", 0)
-	require.Error(t, err)
-	ct, err := Open("calc", "a*b, a*b+c*d", 0)
+	_, err = Open("calc", "levels=a*b, (a*b")
+	var se *SpecError
+	require.ErrorAs(t, err, &se)
+	require.Equal(t, "levels", se.Key)
+	ct, err := Open("calc", "levels=a*b, a*b+c*d")
 	require.NoError(t, err)
 	require.Equal(t, []Level{{Name: "a*b", Context: 2, Budget: 5, Shortest: 3}, {Name: "a*b+c*d", Context: 4, Budget: 9, Shortest: 7}}, ct.Levels())
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/task"
 )
 
 // A checkpoint is a safetensors file: the model under PyTorch's state_dict
@@ -108,6 +109,9 @@ func ReadCheckpointConfig(f *checkpoint.File) (Config, error) {
 	}
 	cfg := Config{Task: "seed"} // what a checkpoint from before tasks trained
 	if err := decodeStrict(raw, &cfg, legacyConfigKeys, addedConfigKeys); err != nil {
+		return Config{}, fmt.Errorf("checkpoint config: %v", err)
+	}
+	if err := mapCalcOptions(raw, &cfg); err != nil {
 		return Config{}, fmt.Errorf("checkpoint config: %v", err)
 	}
 	if _, err := Recipe(cfg.Recipe); err != nil {
@@ -355,14 +359,63 @@ func decodeStrict(raw string, v any, legacy, added map[string]bool) error {
 }
 
 // addedConfigKeys came after the first checkpoints: missing, they keep the
-// value v held before decoding (the seed task, no levels, no partial credit,
-// the entropy schedule over all the updates).
-var addedConfigKeys = map[string]bool{"task": true, "levels": true, "partial_credit": true, "entropy_updates": true}
+// value v held before decoding (the seed task, its default spec, the entropy
+// schedule over all the updates).
+var addedConfigKeys = map[string]bool{"task": true, "task_spec": true, "entropy_updates": true}
 
-// legacyConfigKeys were part of the config in earlier checkpoints and are
-// command-line state now (the device, the report path, quiet output): read
-// and ignored, so those checkpoints still load.
-var legacyConfigKeys = map[string]bool{"device": true, "report": true, "quiet": true}
+// legacyConfigKeys were part of the config in earlier checkpoints: the
+// command-line state that is not (the device, the report path, quiet
+// output), read and ignored; and the calc task's options before tasks had
+// specs (levels, partial_credit), which mapCalcOptions turns into its spec.
+// So those checkpoints still load.
+var legacyConfigKeys = map[string]bool{"device": true, "report": true, "quiet": true, "levels": true, "partial_credit": true}
+
+// mapCalcOptions turns the calc options of a config from before task specs
+// (its "levels" and "partial_credit" keys) into cfg's TaskSpec
+// (task.CalcSpec), exactly: the partial credit's float64 is written in a
+// form that parses back to the same bits, so the run resumes bit-identically.
+// As before, they apply to the calc task only, and a config has either
+// them or a task_spec.
+func mapCalcOptions(raw string, cfg *Config) error {
+	fields, err := objectFields([]byte(raw))
+	if err != nil {
+		return err
+	}
+	var old task.CalcSpec
+	var hasOld, hasSpec bool
+	for _, kv := range fields {
+		switch kv.Key {
+		case "levels":
+			hasOld = true
+			if err := json.Unmarshal(kv.Value, &old.Levels); err != nil {
+				return fmt.Errorf("field levels: %v", err)
+			}
+		case "partial_credit":
+			hasOld = true
+			if err := json.Unmarshal(kv.Value, &old.PartialCredit); err != nil {
+				return fmt.Errorf("field partial_credit: %v", err)
+			}
+		case "task_spec":
+			hasSpec = true
+		}
+	}
+	switch {
+	case !hasOld:
+		return nil
+	case hasSpec:
+		return fmt.Errorf("fields levels and partial_credit are the calc task's spec before task_spec: give one or the other")
+	case cfg.Task != "calc" && old.Levels != "":
+		return fieldError("levels", "applies to the calc task (the %s task's levels are its own)", cfg.Task)
+	case cfg.Task != "calc" && old.PartialCredit != 0:
+		return fieldError("partial_credit", "applies to the calc task (the %s task's reward is its own)", cfg.Task)
+	case cfg.Task == "calc":
+		if err := old.Check(); err != nil {
+			return err
+		}
+		cfg.TaskSpec = old.String()
+	}
+	return nil
+}
 
 // objectFields splits a JSON object into its fields in order (see
 // checkpoint.ObjectFields); an empty value is said to be one.

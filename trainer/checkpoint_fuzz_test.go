@@ -7,6 +7,7 @@ import (
 
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/task"
 	"github.com/stretchr/testify/require"
 )
 
@@ -27,10 +28,12 @@ func FuzzCheckpointConfig(f *testing.F) {
 		"a*b+c*d-e*f+g*h:16", "(((a)))*b", "a*b, (a*b)",
 	} {
 		c := calcCfg
-		c.Levels = levels
+		c.TaskSpec = task.CalcSpec{Levels: levels, PartialCredit: 0.3}.String()
 		raw, err := json.Marshal(c)
 		require.NoError(f, err)
 		f.Add(string(raw))
+		// and as a checkpoint from before task specs wrote them
+		f.Add(strings.Replace(string(raw), `"task_spec":`+quote(c.TaskSpec), `"levels":`+quote(levels)+`,"partial_credit":0.3`, 1))
 	}
 	f.Fuzz(func(t *testing.T, config string) {
 		file := &checkpoint.File{Metadata: map[string]string{"format": checkpointFormat, "config": config}}
@@ -39,3 +42,5 @@ func FuzzCheckpointConfig(f *testing.F) {
 		require.LessOrEqual(t, calc.StatesVisited()-before, int64(calc.MaxCurriculumStates), "one config's levels searched past the curriculum's bound")
 	})
 }
+
+func quote(s string) string { b, _ := json.Marshal(s); return string(b) }

@@ -1,8 +1,10 @@
 package trainer
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/simdrl/simdrl/task"
 )
@@ -12,9 +14,8 @@ import (
 // map onto it; where the run's outputs go and which engine runs it are the
 // command's business, not the config's.
 type Config struct {
-	Task          string  `json:"task"`           // "seed" (the reference's) or "calc"
-	Levels        string  `json:"levels"`         // calc: the curriculum as expressions ("" for the default)
-	PartialCredit float64 `json:"partial_credit"` // calc: the weight of the inner values held
+	Task          string  `json:"task"`      // a registered task's name (task.Open): "seed" (the reference's), "calc", …
+	TaskSpec      string  `json:"task_spec"` // the task's options in its own syntax ("" for its defaults; calc: task.CalcSpec)
 	Threads       int     `json:"threads"`
 	Seed          uint64  `json:"seed"`
 	Recipe        string  `json:"recipe"`
@@ -98,8 +99,35 @@ const (
 	MaxExplain  = 10000
 )
 
-// Validate reports the first invalid setting as a *FieldError.
+// Validate reports the first invalid setting as a *FieldError, opening the
+// task through the registry (task.Open).
 func (c *Config) Validate() error {
+	if err := c.validateSettings(); err != nil {
+		return err
+	}
+	t, err := c.OpenTask()
+	if err != nil {
+		return err
+	}
+	return c.validateTask(t)
+}
+
+// ValidateFor is Validate for the task t, opened already (or never
+// registered: cmd's engines get theirs from New, a program may pass its own
+// to cpu.NewWithTask). c.Task must be t's name; c.TaskSpec is recorded, not
+// read.
+func (c *Config) ValidateFor(t task.Task) error {
+	if err := c.validateSettings(); err != nil {
+		return err
+	}
+	if c.Task != t.Name() {
+		return fieldError("task", "is %q but the task given is %q", c.Task, t.Name())
+	}
+	return c.validateTask(t)
+}
+
+// validateSettings checks what does not depend on the task.
+func (c *Config) validateSettings() error {
 	const none = math.MaxInt // no upper bound
 	for _, r := range []struct {
 		field     string
@@ -138,10 +166,12 @@ func (c *Config) Validate() error {
 			return fieldError(r.field, "must be in %s%v, %v]%s, got %v", bracket, r.lo, r.hi, r.note, r.v)
 		}
 	}
-	t, err := c.OpenTask()
-	if err != nil {
-		return err
-	}
+	return nil
+}
+
+// validateTask checks what depends on the task t.
+func (c *Config) validateTask(t task.Task) error {
+	_, reference := t.(task.ReferenceSchedule)
 	switch {
 	case len(c.Stages) == 0:
 		return fieldError("stages", "must list at least one stage")
@@ -157,12 +187,13 @@ func (c *Config) Validate() error {
 	}
 	// A rollout shorter than a level's budget contradicts it, and one shorter
 	// than its shortest program can never solve it. (The seed task's budget is
-	// its environment's 7 steps, of which the reference writes 6 tokens.)
+	// its environment's 7 steps, of which the reference writes 6 tokens:
+	// task.ReferenceSchedule.)
 	for i, l := range t.Levels() {
 		switch {
 		case c.Steps < l.Shortest:
 			return fieldError("steps", "%d can never solve level %d (%s), whose shortest program has %d tokens", c.Steps, i, l.Name, l.Shortest)
-		case c.Steps < l.Budget && !task.IsSeed(t):
+		case c.Steps < l.Budget && !reference:
 			return fieldError("steps", "%d is below level %d's budget of %d (%s): raise -steps or give the level a smaller :budget", c.Steps, i, l.Budget, l.Name)
 		}
 	}
@@ -197,14 +228,24 @@ func (c *Config) StageAt(u int) int {
 	return c.Stages[i]
 }
 
-// WithTask gives cfg its task's defaults: a rollout as long as the longest
-// level's budget and a curriculum of every level; under the default recipe
-// the calc task also gets partial credit and a longer schedule
-// (README, "The calc task"). The seed task keeps cfg as it is.
+// WithTask gives cfg its task's defaults (TaskDefaults), opening the task
+// through the registry.
 func WithTask(cfg Config) (Config, error) {
 	t, err := cfg.OpenTask()
-	if err != nil || t.Name() == "seed" {
+	if err != nil {
 		return cfg, err
+	}
+	return TaskDefaults(cfg, t), nil
+}
+
+// TaskDefaults gives cfg the defaults of its task t: a rollout as long as
+// the longest level's budget and a curriculum of every level; under the
+// default recipe a task.Tuned task's settings too (the calc task's partial
+// credit and longer schedule: README, "The calc task"). A
+// task.ReferenceSchedule task (the seed task) keeps cfg as it is.
+func TaskDefaults(cfg Config, t task.Task) Config {
+	if _, ok := t.(task.ReferenceSchedule); ok {
+		return cfg
 	}
 	cfg.Steps = 0
 	cfg.Stages = nil
@@ -212,41 +253,38 @@ func WithTask(cfg Config) (Config, error) {
 		cfg.Steps = max(cfg.Steps, l.Budget)
 		cfg.Stages = append(cfg.Stages, i)
 	}
-	if cfg.Recipe == "default" {
-		// Partial credit and a stronger entropy bonus: the entropy term is
-		// averaged over all T steps of the rollout, most of them after the
-		// answer in the short levels, so at the seed task's 0.1 the memory
-		// levels' exploration died before M−V was found (README, "The calc
-		// task": 0.1 left the last two levels at 0.25).
-		cfg.PartialCredit = 0.3
-		cfg.EntropyCoef = 0.5
-		cfg.Updates = 6000
-		// The decay's length is its own: -updates 40000 explores as
-		// briefly as the default and stops as soon (the same arithmetic as
-		// decaying over 6000 updates).
-		cfg.EntropyUpdates = 6000
+	if tt, ok := t.(task.Tuned); ok && cfg.Recipe == "default" {
+		tu := tt.DefaultTuning()
+		cfg.TaskSpec, cfg.EntropyCoef, cfg.Updates, cfg.EntropyUpdates = tu.Spec, tu.EntropyCoef, tu.Updates, tu.EntropyUpdates
 	}
-	return cfg, nil
+	return cfg
 }
 
-// OpenTask opens the configuration's task. Its errors are FieldErrors (of
-// task, levels or partial_credit).
+// OpenTask opens the configuration's task through the registry
+// (task.Open). Its errors are FieldErrors: of task for a name no task is
+// registered under, else of the spec's option at fault (the task's
+// task.SpecError: levels, partial_credit, task_spec).
 func (c *Config) OpenTask() (task.Task, error) {
+	t, err := task.Open(c.Task, c.TaskSpec)
+	var ue *task.UnknownError
+	var se *task.SpecError
 	switch {
-	case c.Task != "seed" && c.Task != "calc":
-		return nil, fieldError("task", "must be seed or calc, got %q", c.Task)
-	case c.Task == "seed" && c.Levels != "":
-		return nil, fieldError("levels", "applies to the calc task (the seed task's stages are fixed)")
-	case c.Task == "seed" && c.PartialCredit != 0:
-		return nil, fieldError("partial_credit", "applies to the calc task (the seed task's reward is the reference's)")
-	case !(c.PartialCredit >= 0 && c.PartialCredit <= 10):
-		return nil, fieldError("partial_credit", "must be in [0, 10], got %v", c.PartialCredit)
-	}
-	t, err := task.Open(c.Task, c.Levels, c.PartialCredit)
-	if err != nil {
-		return nil, &FieldError{Field: "levels", Problem: err.Error(), bare: true}
+	case errors.As(err, &ue):
+		return nil, fieldError("task", "must be %s, got %q", orList(task.Names()), c.Task)
+	case errors.As(err, &se):
+		return nil, &FieldError{Field: se.Key, Problem: se.Err.Error(), bare: true}
+	case err != nil:
+		return nil, &FieldError{Field: "task_spec", Problem: err.Error(), bare: true}
 	}
 	return t, nil
+}
+
+// orList writes "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // FieldError is an invalid setting: Field is the Config field's JSON name

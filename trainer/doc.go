@@ -7,5 +7,5 @@
 //
 // It imports no engine: cpu/ and gpu/ import it, never the reverse, and it
 // knows no command-line flags (errors name Config fields; cmd/ turns them
-// into flags). Of the project it imports env, gru, rng and checkpoint only.
+// into flags). Of the project it imports task, gru, rng and checkpoint only.
 package trainer

@@ -286,11 +286,11 @@ func LevelNames(t task.Task) []string {
 	return names
 }
 
-// levelTitle names level s for a heading: "Stage 1" for the seed task,
-// "Level 3 (a*b+c*d)" for others.
+// levelTitle names level s for a heading: the task's own title
+// (task.Titled: the seed task's "Stage 1"), else "Level 3 (a*b+c*d)".
 func levelTitle(t task.Task, s int) string {
-	if t.Name() == "seed" {
-		return fmt.Sprintf("Stage %d", s)
+	if tt, ok := t.(task.Titled); ok {
+		return tt.LevelTitle(s)
 	}
 	return fmt.Sprintf("Level %d (%s)", s, t.Levels()[s].Name)
 }

@@ -79,7 +79,7 @@ func TestLegacySolvedStreak(t *testing.T) {
 // each task: the seed's shaped bonus, calc's partial credit, or nothing.
 func TestRewardNote(t *testing.T) {
 	open := func(name string, pc float64) task.Task {
-		tk, err := task.Open(name, "", pc)
+		tk, err := task.Open(name, task.CalcSpec{PartialCredit: pc}.String())
 		require.NoError(t, err)
 		return tk
 	}

@@ -24,7 +24,7 @@ func TestCalcWithUserLevels(t *testing.T) {
 	cfg := r["config"].(map[string]any)
 	require.Equal(t, "calc", cfg["task"])
 	require.EqualValues(t, 9, cfg["steps"], "the rollout is as long as the longest budget")
-	require.EqualValues(t, 0.3, cfg["partial_credit"], "the default recipe's partial credit for calc")
+	require.Equal(t, "levels=a*b, a*b+c, (a*b+c)-d:9; partial_credit=0.3", cfg["task_spec"], "the default recipe's partial credit for calc")
 	ex := r["explanations"].([]any)[2].(map[string]any)
 	require.Equal(t, "(a*b+c)-d", ex["level_name"])
 	require.Contains(t, ex["trace"].([]any)[0].(map[string]any)["state"], "v=")
@@ -43,7 +43,7 @@ func TestLevelsRefused(t *testing.T) {
 		{[]string{"-task", "calc", "-levels", ""}, ""},
 		{[]string{"-levels", "a*b"}, "-levels applies to the calc task"},
 		{[]string{"-partial-credit", "0.3"}, "-partial-credit applies to the calc task"},
-		{[]string{"-task", "chess"}, `-task must be seed or calc, got "chess"`},
+		{[]string{"-task", "chess"}, `-task must be calc or seed, got "chess"`},
 		{[]string{"-task", "calc", "-stages", "0,6"}, "unknown level 6"},
 	} {
 		code, _, stderr := runCLI(append(c.args, "-updates", "0", "-final-episodes", "0", "-explain", "0")...)
@@ -104,7 +104,7 @@ func TestLoadTakesTheCheckpointsTask(t *testing.T) {
 		r := readReport(t, rep)
 		cfg := r["config"].(map[string]any)
 		require.Equal(t, "calc", cfg["task"], "%v", args)
-		require.Equal(t, "a*b, a*b+c*d", cfg["levels"], "%v", args)
+		require.Equal(t, "levels=a*b, a*b+c*d; partial_credit=0.3", cfg["task_spec"], "%v", args)
 		require.EqualValues(t, 24, cfg["hidden"], "%v", args)
 		require.EqualValues(t, 9, cfg["steps"], "%v: the checkpoint's levels' longest budget", args)
 	}

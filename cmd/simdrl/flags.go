@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 	flag "github.com/spf13/pflag"
 )
@@ -43,6 +44,7 @@ type flagValues struct {
 	seed          *uint64
 	recipe        *string
 	task          *string
+	taskSpec      *string
 	levels        *string
 	partialCredit *float64
 	updates       *int
@@ -83,6 +85,7 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.threads = fs.Int("threads", runtime.NumCPU(), fmt.Sprintf("CPU threads [1, %d]; the results do not depend on it", trainer.MaxThreads))
 	o.seed = fs.Uint64("seed", def.Seed, "random seed: model init, tasks and sampling [0, 2^64−1]")
 	o.task = fs.String("task", def.Task, "what to learn: seed (the reference's tool environment) or calc (a calculator that needs memory)")
+	o.taskSpec = fs.String("task-spec", "", "the task's options in its own syntax, replacing the recipe's (calc: 'levels=a*b, a*b+c*d; partial_credit=0.3'; seed: none); excludes -levels and -partial-credit")
 	o.levels = fs.String("levels", "", "calc: the curriculum as comma-separated expressions over a, b, c, … with + - * and parentheses, each optionally :budget (default: the six levels of README)")
 	o.partialCredit = fs.Float64("partial-credit", 0, "calc: reward weight of the expression's inner values held on the way [0, 10] (0: only correct answers earn; default recipe: 0.3)")
 	o.recipe = fs.String("recipe", def.Recipe, "hyper-parameter recipe: default or seed (seed.py exactly); flags given explicitly override it")
@@ -171,6 +174,8 @@ func parseCommandLine(args []string, stdout io.Writer) (*commandLine, error) {
 		return nil, fmt.Errorf("-eval-only trains nothing to save: drop -save (the model stays in its file)")
 	case f.evalOnly && f.metrics != "":
 		return nil, fmt.Errorf("-eval-only makes no periodic evaluations for -metrics: use -report FILE for the final evaluation")
+	case fs.Changed("task-spec") && (fs.Changed("levels") || fs.Changed("partial-credit")):
+		return nil, fmt.Errorf("-task-spec and -levels or -partial-credit exclude each other: -task-spec is the task's whole spec (calc: 'levels=…; partial_credit=…')")
 	case f.evalOnly && f.plot != "":
 		return nil, fmt.Errorf("-plot: an -eval-only run makes no evaluations to draw (it needs training updates and -eval-every > 0)")
 	}
@@ -195,17 +200,20 @@ func (cl *commandLine) fresh(from *trainer.Config) (trainer.Config, error) {
 	if err != nil {
 		return base, fmt.Errorf("-recipe: %v", err)
 	}
-	base.Task, base.Levels = *cl.o.task, *cl.o.levels
+	base.Task, base.TaskSpec = *cl.o.task, cl.flagSpec()
 	if from != nil {
 		if !cl.changed("task") || base.Task == from.Task {
 			base.Task = from.Task
-			if !cl.changed("levels") {
-				base.Levels = from.Levels
+			if !cl.changed("levels") && !cl.changed("task-spec") {
+				base.TaskSpec = levelsOnly(*from)
 			}
 		}
 		if !cl.changed("hidden") {
 			base.Hidden = from.Hidden
 		}
+	}
+	if err := cl.checkCalcFlags(base.Task); err != nil {
+		return base, err
 	}
 	if base, err = trainer.WithTask(base); err != nil {
 		return base, errors.New(flagError(err))
@@ -220,28 +228,43 @@ func (cl *commandLine) resumed(saved trainer.Config) (trainer.Config, error) {
 	if cl.changed("recipe") && *cl.o.recipe != saved.Recipe {
 		return saved, fmt.Errorf("-recipe %s differs from the checkpoint's %s; -resume keeps the run's recipe", *cl.o.recipe, saved.Recipe)
 	}
-	if cl.changed("task") || cl.changed("levels") {
+	taskName := saved.Task
+	if cl.changed("task") {
+		taskName = *cl.o.task
+	}
+	if err := cl.checkCalcFlags(taskName); err != nil {
+		return saved, err
+	}
+	if cl.changed("task") || cl.changed("levels") || cl.changed("task-spec") {
 		next := saved
 		if cl.changed("task") {
-			next.Task = *cl.o.task
-			next.Levels = ""
+			// A new task starts from its default spec; calc again keeps the
+			// run's partial credit.
+			var keep task.CalcSpec
+			if next.Task == "calc" && *cl.o.task == "calc" {
+				keep.PartialCredit = calcSpecOf(saved).PartialCredit
+			}
+			next.Task, next.TaskSpec = *cl.o.task, keep.String()
 		}
 		if cl.changed("levels") {
-			next.Levels = *cl.o.levels
+			setCalc(&next, func(s *task.CalcSpec) { s.Levels = *cl.o.levels })
 		}
-		if next.Task != "seed" {
-			t, err := next.OpenTask()
-			if err != nil {
-				return saved, errors.New(flagError(err))
-			}
+		if cl.changed("task-spec") {
+			next.TaskSpec = *cl.o.taskSpec
+		}
+		t, err := next.OpenTask()
+		if err != nil {
+			return saved, errors.New(flagError(err))
+		}
+		if _, ok := t.(task.ReferenceSchedule); ok {
+			def := trainer.DefaultRecipe()
+			next.Steps, next.Stages = def.Steps, def.Stages
+		} else {
 			next.Steps, next.Stages = 0, nil
 			for i, l := range t.Levels() {
 				next.Steps = max(next.Steps, l.Budget)
 				next.Stages = append(next.Stages, i)
 			}
-		} else {
-			def := trainer.DefaultRecipe()
-			next.Steps, next.Stages, next.PartialCredit = def.Steps, def.Stages, 0
 		}
 		saved = next
 	}
@@ -282,8 +305,14 @@ func (cl *commandLine) apply(cfg trainer.Config) (trainer.Config, error) {
 	set("stop-at", func() { cfg.StopAt = *o.stopAt })
 	set("stages", func() { cfg.Stages = cl.stages })
 	set("task", func() { cfg.Task = *o.task })
-	set("levels", func() { cfg.Levels = *o.levels })
-	set("partial-credit", func() { cfg.PartialCredit = *o.partialCredit })
+	set("levels", func() { setCalc(&cfg, func(s *task.CalcSpec) { s.Levels = *o.levels }) })
+	set("partial-credit", func() { setCalc(&cfg, func(s *task.CalcSpec) { s.PartialCredit = *o.partialCredit }) })
+	set("task-spec", func() { cfg.TaskSpec = *o.taskSpec })
+	if fs.Changed("levels") || fs.Changed("partial-credit") {
+		if err := calcSpecOf(cfg).Check(); err != nil {
+			return cfg, errors.New(flagError(err))
+		}
+	}
 	if err := cfg.Validate(); err != nil {
 		return cfg, errors.New(flagError(err))
 	}

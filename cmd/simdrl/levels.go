@@ -24,24 +24,27 @@ func prepareTask(cfg trainer.Config, in *interrupts, stderr io.Writer) error {
 	if isTerminal(stderr) {
 		opt.Progress = func(msg string) { fmt.Fprintf(stderr, "simdrl: %s\n", msg) }
 	}
-	if _, err := task.CalcWith(cfg.Levels, 0, opt); errors.Is(err, calc.ErrInterrupted) {
+	if _, err := task.CalcWith(calcSpecOf(cfg).Levels, 0, opt); errors.Is(err, calc.ErrInterrupted) {
 		return err
 	}
 	return nil
 }
 
 // prepareFlagTask prepares the task the flags name, when they name one
-// explicitly (-task, -levels); base is the config they apply to.
+// explicitly (-task, -levels, -task-spec); base is the config they apply to.
 func prepareFlagTask(cl *commandLine, base trainer.Config, in *interrupts, stderr io.Writer) error {
-	if !cl.changed("task") && !cl.changed("levels") {
+	if !cl.changed("task") && !cl.changed("levels") && !cl.changed("task-spec") {
 		return nil
 	}
 	if cl.changed("task") {
 		base.Task = *cl.o.task
-		base.Levels = ""
+		base.TaskSpec = ""
 	}
 	if cl.changed("levels") {
-		base.Levels = *cl.o.levels
+		setCalc(&base, func(s *task.CalcSpec) { s.Levels = *cl.o.levels })
+	}
+	if cl.changed("task-spec") {
+		base.TaskSpec = *cl.o.taskSpec
 	}
 	if base.Task == "" {
 		base.Task = *cl.o.task
@@ -63,4 +66,59 @@ func sameLevels(a, b string) bool {
 		return spec
 	}
 	return a == b || canon(a) == canon(b)
+}
+
+// calcSpecOf is the calc options of cfg's spec: none for another task, or
+// for a spec that does not parse (its validation says why).
+func calcSpecOf(cfg trainer.Config) task.CalcSpec {
+	if cfg.Task != "calc" {
+		return task.CalcSpec{}
+	}
+	s, _ := task.ParseCalcSpec(cfg.TaskSpec)
+	return s
+}
+
+// setCalc changes the calc options of cfg's spec (-levels, -partial-credit).
+func setCalc(cfg *trainer.Config, change func(*task.CalcSpec)) {
+	s := calcSpecOf(*cfg)
+	change(&s)
+	cfg.TaskSpec = s.String()
+}
+
+// levelsOnly is the spec a run takes from a -load checkpoint's config: a
+// calc run its levels (the recipe gives the partial credit), another task
+// its whole spec.
+func levelsOnly(from trainer.Config) string {
+	if from.Task != "calc" {
+		return from.TaskSpec
+	}
+	return task.CalcSpec{Levels: calcSpecOf(from).Levels}.String()
+}
+
+// flagSpec is the spec the flags give a fresh run before the recipe's
+// defaults: -task-spec, or calc's -levels.
+func (cl *commandLine) flagSpec() string {
+	if cl.changed("task-spec") {
+		return *cl.o.taskSpec
+	}
+	return task.CalcSpec{Levels: *cl.o.levels}.String()
+}
+
+// checkCalcFlags refuses -levels and -partial-credit for a run of a task
+// other than calc, in one line that names the flag.
+func (cl *commandLine) checkCalcFlags(taskName string) error {
+	if taskName == "calc" {
+		return nil
+	}
+	why := map[bool][2]string{
+		true:  {"the seed task's stages are fixed", "the seed task's reward is the reference's"},
+		false: {"the " + taskName + " task takes -task-spec", "the " + taskName + " task takes -task-spec"},
+	}[taskName == "seed"]
+	switch {
+	case cl.changed("levels") && *cl.o.levels != "":
+		return fmt.Errorf("-levels applies to the calc task (%s)", why[0])
+	case cl.changed("partial-credit") && *cl.o.partialCredit != 0:
+		return fmt.Errorf("-partial-credit applies to the calc task (%s)", why[1])
+	}
+	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/simdrl/simdrl/cpu"
 	"github.com/simdrl/simdrl/gpu"
 	"github.com/simdrl/simdrl/kernels"
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
 
@@ -326,6 +327,10 @@ func flagError(err error) string {
 		}
 		return flag + " " + fe.Problem
 	}
+	var spe *task.SpecError
+	if errors.As(err, &spe) && err == error(spe) {
+		return "-" + strings.ReplaceAll(spe.Key, "_", "-") + ": " + spe.Err.Error()
+	}
 	var se *trainer.ShapeError
 	if errors.As(err, &se) {
 		return err.Error() + " (check -hidden)"
@@ -349,11 +354,15 @@ func loadHint(saved *trainer.Config, cfg trainer.Config) string {
 	if saved.Task != cfg.Task {
 		flags = append(flags, "-task "+saved.Task)
 	}
-	same := sameLevels(saved.Levels, cfg.Levels)
-	if !same && saved.Levels == "" {
+	savedLevels := calcSpecOf(*saved).Levels
+	same := sameLevels(savedLevels, calcSpecOf(cfg).Levels)
+	if !same && savedLevels == "" {
 		flags = append(flags, "the default levels (no -levels)")
 	} else if !same {
-		flags = append(flags, "-levels '"+saved.Levels+"'")
+		flags = append(flags, "-levels '"+savedLevels+"'")
+	}
+	if saved.Task != "calc" && saved.Task == cfg.Task && saved.TaskSpec != cfg.TaskSpec {
+		flags = append(flags, "-task-spec '"+saved.TaskSpec+"'")
 	}
 	if saved.Hidden != cfg.Hidden {
 		flags = append(flags, fmt.Sprintf("-hidden %d", saved.Hidden))

@@ -140,7 +140,7 @@ func TestResumeMessagesNameTheCheckpointsTask(t *testing.T) {
 	code, _, stderr := runCLI("-resume", calcCk, "-levels", "a*b, a*b+c*d-e*f", "-updates", "4", "-report", rep)
 	require.Equal(t, 0, code, stderr)
 	cfg := readReport(t, rep)["config"].(map[string]any)
-	require.Equal(t, "a*b, a*b+c*d-e*f", cfg["levels"])
+	require.Equal(t, "levels=a*b, a*b+c*d-e*f; partial_credit=0.3", cfg["task_spec"])
 	require.Greater(t, cfg["steps"].(float64), 9.0, "the old levels' 9 steps cannot hold a*b+c*d-e*f")
 }
 
@@ -200,13 +200,14 @@ func TestInterruptBeforeTraining(t *testing.T) {
 	}
 }
 
-// withLevels writes a copy of checkpoint ck whose config names levels.
+// withLevels writes a copy of checkpoint ck whose config names levels (as
+// its calc spec).
 func withLevels(t *testing.T, ck, levels string) string {
 	f, err := checkpoint.ReadFile(ck)
 	require.NoError(t, err)
 	var cfg map[string]any
 	require.NoError(t, json.Unmarshal([]byte(f.Metadata["config"]), &cfg))
-	cfg["levels"] = levels
+	cfg["task_spec"] = "levels=" + levels
 	raw, err := json.Marshal(cfg)
 	require.NoError(t, err)
 	f.Metadata["config"] = string(raw)

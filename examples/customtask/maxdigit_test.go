@@ -1,0 +1,90 @@
+package customtask
+
+import (
+	"io"
+	"path/filepath"
+	"testing"
+
+	"github.com/simdrl/simdrl/checkpoint"
+	"github.com/simdrl/simdrl/cpu"
+	"github.com/simdrl/simdrl/trainer"
+	"github.com/stretchr/testify/require"
+)
+
+// config is the default recipe on this task (trainer.WithTask: a rollout of
+// its budget, every level), small enough to learn in seconds (3000 updates of 192 episodes).
+func config(t *testing.T) trainer.Config {
+	cfg := trainer.DefaultRecipe()
+	cfg.Task, cfg.Threads, cfg.Updates, cfg.Hidden = Name, 2, 3000, 64
+	cfg, err := trainer.WithTask(cfg)
+	require.NoError(t, err)
+	cfg.StopAt = 0 // the whole schedule: its entropy decays to 0, the policy ends greedy
+	require.Equal(t, 2, cfg.Steps)
+	return cfg
+}
+
+// TestLearns: the CPU engine, which knows nothing of this task but its
+// registered name, trains it to a final solve rate of at least 0.99.
+func TestLearns(t *testing.T) {
+	e, err := cpu.New(config(t))
+	require.NoError(t, err)
+	rep, err := trainer.Drive(e, io.Discard, trainer.Options{Quiet: true})
+	require.NoError(t, err)
+	t.Logf("solved after %d updates: %v", rep.Updates, rep.Final.SolveRate)
+	require.GreaterOrEqual(t, rep.Final.SolveRate[0], 0.99)
+}
+
+// TestResumes: a checkpoint of this task resumes through the registry (its
+// config names the task) bit-identically with a run that never stopped.
+func TestResumes(t *testing.T) {
+	cfg := config(t)
+	cfg.Updates = 30
+	run := func(e *cpu.Engine, n int) {
+		for range n {
+			_, err := e.Update()
+			require.NoError(t, err)
+		}
+	}
+	straight, err := cpu.New(cfg)
+	require.NoError(t, err)
+	defer straight.Close()
+	run(straight, 30)
+
+	first, err := cpu.New(cfg)
+	require.NoError(t, err)
+	run(first, 12)
+	ck, err := first.Checkpoint()
+	require.NoError(t, err)
+	first.Close()
+	path := filepath.Join(t.TempDir(), "maxdigit.safetensors")
+	require.NoError(t, checkpoint.WriteFile(path, ck))
+
+	f, err := checkpoint.ReadFile(path)
+	require.NoError(t, err)
+	saved, err := trainer.CheckpointConfig(f)
+	require.NoError(t, err)
+	require.Equal(t, Name, saved.Task)
+	resumed, err := cpu.New(saved)
+	require.NoError(t, err)
+	defer resumed.Close()
+	require.NoError(t, resumed.Restore(f))
+	run(resumed, 18)
+	a, _ := straight.ParamSHA256()
+	b, _ := resumed.ParamSHA256()
+	require.Equal(t, a, b)
+}
+
+// TestUnregisteredTask: a task that is not registered trains through
+// cpu.NewWithTask; a spec the task does not take is refused in one line.
+func TestUnregisteredTask(t *testing.T) {
+	cfg := config(t)
+	cfg.Updates = 2
+	e, err := cpu.NewWithTask(cfg, MaxDigit{})
+	require.NoError(t, err)
+	defer e.Close()
+	_, err = e.Update()
+	require.NoError(t, err)
+	cfg.TaskSpec = "digits=3"
+	_, err = cpu.New(cfg)
+	require.EqualError(t, err, `task_spec: the maxdigit task takes no options, got "digits=3"`)
+}

@@ -1,0 +1,37 @@
+package task
+
+// Optional interfaces: what a task may declare beyond Task, so that nothing
+// below the command asks for a task by its name.
+
+// ReferenceSchedule is implemented by a task that trains on the recipe's
+// rollout length and stages as they are, not on its own levels' budgets: the
+// seed task, whose reference writes 6 tokens of its environment's 7-step
+// budget on the stages [0,0,0,1,1,2]. Other tasks get a rollout as long as
+// their longest budget and a curriculum of every level (trainer.WithTask).
+type ReferenceSchedule interface {
+	Task
+	ReferenceSchedule()
+}
+
+// Tuned is implemented by a task that the default recipe trains with
+// settings of its own (the calc task: README, "The calc task").
+type Tuned interface {
+	Task
+	// DefaultTuning is the task's settings under the default recipe.
+	DefaultTuning() Tuning
+}
+
+// Tuning is what a Tuned task changes in the default recipe.
+type Tuning struct {
+	Spec           string  // the task's spec (e.g. its own options with partial credit)
+	EntropyCoef    float64 // the entropy bonus at update 1
+	Updates        int     // the schedule's length
+	EntropyUpdates int     // the entropy decay's length
+}
+
+// Titled is implemented by a task that names its levels in headings itself
+// (the seed task's "Stage 1"); others get "Level 1 (name)".
+type Titled interface {
+	Task
+	LevelTitle(level int) string
+}

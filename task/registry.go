@@ -1,0 +1,64 @@
+package task
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// The registry maps a task's name (-task, a checkpoint's "task") to the
+// function that opens it from its spec, as database/sql maps driver names.
+var (
+	registryMu sync.RWMutex
+	openers    = map[string]func(spec string) (Task, error){}
+)
+
+// Register makes a task available by name to Open, and so to the engines'
+// New, to checkpoints and to the command line: open returns the task for a
+// spec (its options, in a syntax of the task's own; "" for its defaults).
+// Call it from an init function. Like sql.Register it panics when open is
+// nil or name is empty or already registered: that is a programming error.
+func Register(name string, open func(spec string) (Task, error)) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	switch {
+	case open == nil:
+		panic("task: Register of " + name + " with a nil open function")
+	case name == "":
+		panic("task: Register with an empty name")
+	case openers[name] != nil:
+		panic("task: Register called twice for " + name)
+	}
+	openers[name] = open
+}
+
+// Open opens the task registered as name with spec.
+func Open(name, spec string) (Task, error) {
+	registryMu.RLock()
+	open := openers[name]
+	registryMu.RUnlock()
+	if open == nil {
+		return nil, &UnknownError{Name: name}
+	}
+	return open(spec)
+}
+
+// Names are the registered tasks' names, sorted.
+func Names() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	names := make([]string, 0, len(openers))
+	for n := range openers {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// UnknownError is a name no task is registered under.
+type UnknownError struct{ Name string }
+
+func (e *UnknownError) Error() string {
+	return fmt.Sprintf("unknown task %q (registered: %s)", e.Name, strings.Join(Names(), ", "))
+}

@@ -1,0 +1,101 @@
+package task
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// SpecError is a problem with one option of a task's spec: Key names it
+// ("levels", "partial_credit"; "task_spec" for the spec as a whole), so that
+// a command line can name the flag that set it.
+type SpecError struct {
+	Key string
+	Err error
+}
+
+func (e *SpecError) Error() string { return e.Key + ": " + e.Err.Error() }
+func (e *SpecError) Unwrap() error { return e.Err }
+
+// CalcSpec is the calc task's options. Written as a spec (String), they are
+//
+//	levels=a*b, a*b+c*d:9; partial_credit=0.3
+//
+// options separated by ";", each key=value, each key at most once, in any
+// order, spaces around keys and values ignored. An option left out has its
+// default: levels the default curriculum (calc.DefaultLevelsSpec: see
+// calc.ParseLevels for the curriculum's syntax), partial_credit 0. The empty
+// spec is the default task.
+type CalcSpec struct {
+	Levels        string  // the curriculum as expressions ("" for the default)
+	PartialCredit float64 // the weight of the inner values held, in [0, 10]
+}
+
+// MaxPartialCredit bounds the calc task's partial credit.
+const MaxPartialCredit = 10
+
+// ParseCalcSpec reads a calc spec (CalcSpec); it checks the syntax and the
+// partial credit's range, not the levels (Calc parses and searches those).
+func ParseCalcSpec(spec string) (CalcSpec, error) {
+	var s CalcSpec
+	seen := map[string]bool{}
+	for _, opt := range strings.Split(spec, ";") {
+		if strings.TrimSpace(opt) == "" {
+			continue
+		}
+		key, value, ok := strings.Cut(opt, "=")
+		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		switch {
+		case !ok:
+			return s, &SpecError{"task_spec", fmt.Errorf("%q is not key=value (calc takes levels=…; partial_credit=…)", strings.TrimSpace(opt))}
+		case seen[key]:
+			return s, &SpecError{"task_spec", fmt.Errorf("%s given twice", key)}
+		}
+		seen[key] = true
+		switch key {
+		case "levels":
+			s.Levels = value
+		case "partial_credit":
+			pc, err := strconv.ParseFloat(value, 64)
+			if err != nil {
+				return s, &SpecError{"partial_credit", fmt.Errorf("%q is not a number", value)}
+			}
+			s.PartialCredit = pc
+		default:
+			return s, &SpecError{"task_spec", fmt.Errorf("calc has no option %q (it takes levels and partial_credit)", key)}
+		}
+	}
+	return s, s.checkPartialCredit()
+}
+
+// Check refuses options that String cannot write for ParseCalcSpec to read
+// back as they are: levels holding ";" or "=" (no curriculum does), a
+// partial credit out of range.
+func (s CalcSpec) Check() error {
+	if strings.ContainsAny(s.Levels, ";=") {
+		return &SpecError{"levels", fmt.Errorf("%q holds ; or =, which no curriculum does", s.Levels)}
+	}
+	return s.checkPartialCredit()
+}
+
+func (s CalcSpec) checkPartialCredit() error {
+	if !(s.PartialCredit >= 0 && s.PartialCredit <= MaxPartialCredit) {
+		return &SpecError{"partial_credit", fmt.Errorf("must be in [0, %d], got %v", MaxPartialCredit, s.PartialCredit)}
+	}
+	return nil
+}
+
+// String writes s as a spec that ParseCalcSpec reads back exactly (the
+// partial credit in the shortest form that round-trips); the defaults are
+// left out, so the default task is "".
+func (s CalcSpec) String() string {
+	var opts []string
+	if s.Levels != "" {
+		opts = append(opts, "levels="+s.Levels)
+	}
+	if s.PartialCredit != 0 || math.Signbit(s.PartialCredit) {
+		opts = append(opts, "partial_credit="+strconv.FormatFloat(s.PartialCredit, 'g', -1, 64))
+	}
+	return strings.Join(opts, "; ")
+}
