@@ -30,4 +30,5 @@ func (e *calcEnv) Step(actions []int32, out Transition) {
 		out.Done[r] = ep.Done()
 	}
 }
+
 var _ Stepper = (*calcTask)(nil)

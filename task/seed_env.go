@@ -21,4 +21,5 @@ func (e *seedEnv) Step(actions []int32, out Transition) {
 		out.Done[r] = ep.Done()
 	}
 }
+
 var _ Stepper = (*seedTask)(nil)
