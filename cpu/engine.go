@@ -69,7 +69,7 @@ func NewWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
 	}
 	workers := make([]*worker, workerCount(cfg))
 	for i := range workers {
-		if workers[i], err = newWorker(l, chunkSize(cfg), cfg.Steps); err != nil {
+		if workers[i], err = newWorker(l, t, chunkSize(cfg), cfg.Steps); err != nil {
 			return nil, err
 		}
 	}
@@ -109,7 +109,8 @@ func (e *Engine) Params() []float32 { return e.model.params }
 func (e *Engine) ParamSHA256() (string, error) { return trainer.HashParams(e.model.params), nil }
 
 // Update runs one training update: for every chunk of the batch (in
-// parallel), draw tasks, roll out with sampling, score the programs, weight
+// parallel), draw tasks, roll out with sampling, the task stepped between the
+// policy's steps, weight
 // the loss and backpropagate into the chunk's gradient; sum the chunk
 // gradients in chunk order; clip and take an Adam step.
 func (e *Engine) Update() (trainer.UpdateStats, error) {
@@ -161,19 +162,18 @@ func (j *trainJob) work(w *worker, r *result) {
 		w.tasks[b] = e.task.Draw(e.key, uint32(j.update), uint32(first+b), rng.PurposeTask, stage, task.Training)
 		w.setContext(b, &w.tasks[b])
 	}
-	w.ws.Forward(e.model.params, e.model.derived, gru.Sample, gru.Stream{Key: e.key, Round: uint32(j.update), FirstEpisode: uint32(first)})
+	w.rollout(e.model, gru.Sample, gru.Stream{Key: e.key, Round: uint32(j.update), FirstEpisode: uint32(first)})
+	w.steps.returns(n, w.ws.T, w.rewards[:n])
 	r.rsum = 0
 	for b := 0; b < n; b++ {
-		o := e.task.Score(&w.tasks[b], w.episodeProgram(b))
-		w.rewards[b] = float32(o.Reward)
 		r.rsum += float64(w.rewards[b])
-		r.solved[b] = o.Correct
+		r.solved[b] = w.env.Correct(b)
 	}
 	clear(r.grad)
 	r.table.Clear()
 	// loss weights depend only on this chunk; the loss terms are merged in order.
 	if e.cfg.Baseline == "step" {
-		r.loss = stepLoss(w.ws, w.rewards[:n], w.tasks[:n], j.batch, e.cfg.ValueCoef, j.entropyCoef, e.cfg.MaskAfterAnswer, e.task.Answer())
+		r.loss = stepLoss(w.ws, &w.steps, j.batch, e.cfg.ValueCoef, j.entropyCoef, e.cfg.MaskAfterAnswer)
 	} else {
 		r.loss = sumLoss(w.ws, w.rewards[:n], j.batch, e.cfg.ValueCoef, j.entropyCoef)
 	}

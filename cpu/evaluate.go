@@ -54,12 +54,11 @@ func (j *evalJob) work(w *worker, r *result) {
 		w.tasks[b] = e.task.Draw(e.key, j.round, uint32(first+b), trainer.EvalPurpose(j.stage), j.stage, j.split)
 		w.setContext(b, &w.tasks[b])
 	}
-	w.ws.Forward(e.model.params, e.model.derived, gru.Greedy, gru.Stream{})
+	w.rollout(e.model, gru.Greedy, gru.Stream{})
 	r.rsum = 0
 	for b := 0; b < n; b++ {
-		o := e.task.Score(&w.tasks[b], w.episodeProgram(b))
-		r.rsum += o.Reward
-		r.solved[b] = o.Correct
+		r.rsum += w.steps.episodeReturn(n, w.ws.T, b)
+		r.solved[b] = w.env.Correct(b)
 	}
 }
 

@@ -2,7 +2,6 @@ package cpu
 
 import (
 	"github.com/simdrl/simdrl/gru"
-	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
 
@@ -50,43 +49,34 @@ func sumLoss(w *gru.Workspace, rewards []float32, batch int, valueCoef, entropyC
 	return out
 }
 
-// answerStep is the step of episode b's first answer token, or T−1 when it
-// never answers: the tokens after it change nothing in the environment.
-func answerStep(w *gru.Workspace, b int, answer int32) int {
-	for t := 0; t < w.T; t++ {
-		if w.Action(b, t) == answer {
-			return t
-		}
-	}
-	return w.T - 1
-}
-
 // stepLoss is REINFORCE with a per-step learned baseline: each step's value
 // v_t (which sees the context and the program so far) is regressed on the
-// episode's reward, and the action at step t is weighted by R − v_t:
+// return-to-go G_t (returns: for today's tasks, which pay once at the end,
+// the episode's return R), and the action at step t is weighted by G_t − v_t:
 //
-//	pg    = −(1/B) Σ_b Σ_t m_t · logp_t · (R − v_t)
-//	value =  (1/B) Σ_b Σ_t m_t · (v_t − R)²
+//	pg    = −(1/B) Σ_b Σ_t m_t · logp_t · (G_t − v_t)
+//	value =  (1/B) Σ_b Σ_t m_t · (v_t − G_t)²
 //	ent   = −(1/(B·T)) Σ_b Σ_t m_t · entropy_t
 //
-// with m_t = 0 after the first answer token or past the episode's budget
-// (the tokens that change nothing) when mask is set, else 1.
-func stepLoss(w *gru.Workspace, rewards []float32, ins []task.Instance, batch int, valueCoef, entropyCoef float64, mask bool, answer int32) trainer.LossTerms {
+// with m_t = 0 after the step that ended the episode (its first done flag:
+// the answer, or the budget's last token; the tokens after it change
+// nothing) when mask is set, else 1. s holds the chunk's returns.
+func stepLoss(w *gru.Workspace, s *stepBuffers, batch int, valueCoef, entropyCoef float64, mask bool) trainer.LossTerms {
 	n, T := w.Rows(), w.T
 	B := float64(batch)
 	var out trainer.LossTerms
 	for b := 0; b < n; b++ {
 		last := T - 1
 		if mask {
-			last = min(answerStep(w, b, answer), int(ins[b].Budget)-1)
+			last = int(s.end[b])
 		}
-		R := float64(rewards[b])
 		for t := 0; t < T; t++ {
 			i := t*n + b
 			if t > last {
 				w.DLogp[i], w.DValue[i], w.DEnt[i] = 0, 0, 0
 				continue
 			}
+			R := float64(s.togo[i])
 			v := float64(w.Value(b, t))
 			adv := R - v
 			out.PG -= float64(w.Logp(b, t)) * adv / B

@@ -50,6 +50,8 @@ func memoryFor(c trainer.Config, t task.Task) (bytes float64, knob string) {
 	results := 2 * (4*(size+table) + float64(chunk))
 	// the worker's own: a chunk of instances and rewards, one program
 	ws += float64(chunk)*(float64(unsafe.Sizeof(task.Instance{}))+4) + 4*float64(max(1, c.Steps))
+	// the chunk's Env (its rows' state, about an instance each) and the step buffers
+	ws += float64(chunk)*float64(unsafe.Sizeof(task.Instance{})) + stepBufferBytes(chunk, c.Steps)
 	pool := 8 * float64((largestPass(c)+chunk-1)/chunk)
 	bytes = model + workers*(ws+results) + pool
 	bytes += 0.03*bytes + 256<<10 // the allocator rounds large buffers up to whole pages

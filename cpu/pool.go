@@ -10,11 +10,14 @@ import (
 )
 
 // worker owns one chunk's worth of working memory (a workspace, the chunk's
-// tasks and rewards) and a few result buffers. A worker processes whole chunks.
+// tasks, their Env and its per-step results, the returns) and a few result
+// buffers. A worker processes whole chunks.
 type worker struct {
 	ws      *gru.Workspace
 	tasks   []task.Instance
-	rewards []float32
+	env     task.Env
+	steps   stepBuffers
+	rewards []float32 // per episode: its return
 	program []int32
 	ctx     [gru.MaxContext]int32
 	results [resultsPerWorker]*result
@@ -36,21 +39,24 @@ type result struct {
 	loss   trainer.LossTerms  // training: the chunk's share of the loss terms
 }
 
-func newWorker(l *gru.Layout, chunk, steps int) (*worker, error) {
+func newWorker(l *gru.Layout, t task.Task, chunk, steps int) (*worker, error) {
 	ws, err := gru.NewWorkspace(l, chunk, steps)
 	if err != nil {
 		return nil, err
 	}
-	w := &worker{ws: ws, tasks: make([]task.Instance, chunk), rewards: make([]float32, chunk), program: make([]int32, steps)}
+	w := &worker{ws: ws, tasks: make([]task.Instance, chunk), env: task.NewEnv(t, chunk), steps: newStepBuffers(chunk, steps),
+		rewards: make([]float32, chunk), program: make([]int32, steps)}
 	for i := range w.results {
 		w.results[i] = &result{grad: make([]float32, l.Size), table: gru.NewTableGradient(l), solved: make([]bool, chunk)}
 	}
 	return w, nil
 }
 
+// setContext starts episode b on in: the policy's context and the task's row.
 func (w *worker) setContext(b int, in *task.Instance) {
 	k := in.Context(w.ctx[:])
 	w.ws.SetContext(b, int(in.Level), w.ctx[:k])
+	w.env.Reset(b, in)
 }
 
 // episodeProgram gathers episode b's actions (stored step-major) in order.

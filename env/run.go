@@ -47,94 +47,23 @@ func Trace(t Task, actions []int32, trace []TraceStep) (Outcome, []TraceStep) {
 	return o, trace
 }
 
-// run is step_seq line by line. Python's `last` is (hasLast, last); its
-// integers are unbounded, ours are int64: at most 7 MULs by a digit from
-// 81 stay far inside.
+// run is step_seq line by line, one Episode step per token.
 func run(t Task, actions []int32, record func(TraceStep)) Outcome {
-	a, b, c, d, e := int64(t.Digits[0]), int64(t.Digits[1]), int64(t.Digits[2]), int64(t.Digits[3]), int64(t.Digits[4])
-	stage := t.Stage
-	var last int64
-	hasLast := false
-	mem := MemEmpty
-	steps := 0
-	goal0 := a * b
-	goal1 := goal0 + c
-	goal2 := goal1 - d
-	goal3 := d * e
-	goal4 := goal1 - goal3
-	is := func(v int64) float64 { // Python's True/False in arithmetic; None == int is False
-		if hasLast && last == v {
-			return 1
-		}
-		return 0
-	}
+	var s Episode
+	s.Reset(t)
+	var o Outcome
 	for _, act := range actions {
-		steps++
-		switch act {
-		case MUL:
-			if !hasLast {
-				last, hasLast = a*b, true
-			} else if stage > 0 {
-				last *= d
-			}
-		case ADD:
-			if hasLast {
-				last += c
-			}
-		case SUB:
-			if hasLast {
-				switch {
-				case stage == 2 && mem == MemUseD:
-					last -= e
-				case stage > 0:
-					last -= d
-				}
-			}
-		case STO:
-			if stage >= 1 {
-				mem = MemUseD
-			} else {
-				mem = MemOK
-			}
-		case RCL:
-			if mem != MemEmpty {
-				if stage == 2 && mem == MemUseD {
-					last, hasLast = d*e, true
-				} else if !hasLast { // `last if last else 0`: None and 0 both give 0
-					last, hasLast = 0, true
-				}
-			}
-		case ANS:
-			if record != nil {
-				record(TraceStep{Token: int(act), HasLast: hasLast, Last: int(last), Mem: mem})
-			}
-			target := [3]int64{goal0, goal1, goal2}[stage]
-			correct := hasLast && last == target
-			// The seed accumulates `shaped` from 0.0 with the terms summed
-			// left to right first; the same float64 operations give the same bits.
-			shaped := 0.0
-			switch stage {
-			case 0:
-				shaped += 0.25*is(goal0) + 0.5*is(goal1)
-			case 1:
-				shaped += 0.25*is(goal0) + 0.5*is(goal1) + 0.75*is(goal2)
-			case 2:
-				shaped += 0.2*is(goal0) + 0.4*is(goal1) + 0.6*is(goal4) + 0.6*is(goal3)
-			}
-			base := 0.0
-			if correct {
-				base = 1.0
-			}
-			// float64(…) rounds the product before the sum: Go may fuse a*b+c
-			// into one FMA on arm64, the seed (and the GPU) does not.
-			return Outcome{Reward: base + float64(0.2*shaped), Steps: steps, Answered: true, Correct: correct}
-		}
+		r := s.Step(act)
 		if record != nil {
-			record(TraceStep{Token: int(act), HasLast: hasLast, Last: int(last), Mem: mem})
+			record(s.traceStep(act))
 		}
-		if steps >= MaxSteps {
+		if s.Done() {
+			if act == ANS {
+				o = Outcome{Reward: r, Answered: true, Correct: s.Correct()}
+			}
 			break
 		}
 	}
-	return Outcome{Steps: steps}
+	o.Steps = s.Steps()
+	return o
 }

@@ -1,9 +1,13 @@
 package gru
 
-import "github.com/simdrl/simdrl/kernels"
+import (
+	"fmt"
+
+	"github.com/simdrl/simdrl/kernels"
+)
 
 // Backward propagates the loss weights in DLogp, DEnt and DValue back through
-// the T steps of the last Forward. It ADDS the gradient of every parameter
+// the T steps of the last rollout (Forward, or Start and every Step). It ADDS the gradient of every parameter
 // into grad (same layout as params), except the part that flows through the
 // token table (W_ih, b_ih and the embeddings' input role): that gradient,
 // dL/dtable (V×3d), is ADDED to dTable (a TableGradient's Buffer), to be
@@ -13,12 +17,15 @@ import "github.com/simdrl/simdrl/kernels"
 func (w *Workspace) Backward(params []float32, dv *Derived, grad, dTable []float32) {
 	l, n, T := w.l, w.n, w.T
 	V, d := l.Vocab, l.Hidden
+	if w.next != T {
+		panic(fmt.Sprintf("gru: Backward after %d of %d steps", max(w.next, 0), T))
+	}
 	whh := l.WHH.View(params)
 	dh, dhPrev := w.dh[:n*d], w.dhPrev[:n*d]
 	clear(dh)
 	for t := T - 1; t >= 0; t-- {
 		dheads := w.dheads[t*n*(V+1) : (t+1)*n*(V+1)]
-		kernels.PolicyBackward(n, V, w.logp[t*n*V:(t+1)*n*V], w.tokens[(t+1)*n:(t+2)*n],
+		kernels.PolicyBackward(n, V, w.logp[t*n*V:(t+1)*n*V], w.actions[t*n:(t+1)*n],
 			w.DLogp[t*n:(t+1)*n], w.DEnt[t*n:(t+1)*n], dheads, V+1)
 		for b, g := range w.DValue[t*n : (t+1)*n] {
 			dheads[b*(V+1)+V] = g
@@ -26,7 +33,7 @@ func (w *Workspace) Backward(params []float32, dv *Derived, grad, dTable []float
 		// dh' gets the heads' share on top of what flowed back from step t+1.
 		kernels.SgemmNN(n, d, V+1, 1, dheads, V+1, dv.HeadsW, d, 1, dh, d)
 		dgh := w.dgh[t*n*3*d : (t+1)*n*3*d]
-		kernels.GRUBackward(n, d, w.tokens[t*n:(t+1)*n], w.act[t*n*3*d:(t+1)*n*3*d], w.gh[t*n*3*d:(t+1)*n*3*d],
+		kernels.GRUBackward(n, d, w.inputs[t*n:(t+1)*n], w.act[t*n*3*d:(t+1)*n*3*d], w.gh[t*n*3*d:(t+1)*n*3*d],
 			w.h[t*n*d:(t+1)*n*d], dh, dgh, dhPrev, dTable)
 		kernels.SgemmNN(n, d, 3*d, 1, dgh, 3*d, whh, d, 1, dhPrev, d)
 		dh, dhPrev = dhPrev, dh

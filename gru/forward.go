@@ -1,6 +1,8 @@
 package gru
 
 import (
+	"fmt"
+
 	"github.com/simdrl/simdrl/kernels"
 	"github.com/simdrl/simdrl/rng"
 )
@@ -8,52 +10,80 @@ import (
 // ctxToken is the seed's CTX, the policy's first input.
 const ctxToken = 10
 
-// Forward rolls the chunk out for T steps from the contexts set with
-// SetContext: h0 = tanh(mean(emb[ctx]) + stage_emb[stage]) per episode (the
-// seed's intent; its own line broadcasts to (B,B,d) and mixes the batch), first
-// input CTX, then each step's action fed back as the next input.
+// Forward rolls the chunk out open-loop for T steps from the contexts set
+// with SetContext (the reference's rollout): Start, then each step's actions
+// fed back as the next step's inputs. It is Start and T Steps.
 func (w *Workspace) Forward(params []float32, dv *Derived, mode Mode, s Stream) {
-	l, n, T := w.l, w.n, w.T
-	V, d := l.Vocab, l.Hidden
+	w.Start(params)
+	for t := 0; t < w.T; t++ {
+		w.Step(params, dv, t, mode, s)
+		if t+1 < w.T {
+			copy(w.Inputs(t+1), w.StepActions(t))
+		}
+	}
+}
+
+// Start begins the chunk's rollout: h0 = tanh(mean(emb[ctx]) +
+// stage_emb[stage]) per episode (the seed's intent; its own line broadcasts
+// to (B,B,d) and mixes the batch), and CTX as every episode's first input.
+// Then Step(0), …, Step(T−1) in order, the engine writing Inputs(t) before
+// Step(t) for t ≥ 1 (the actions of step t−1 for the reference's rollout,
+// what Forward does).
+func (w *Workspace) Start(params []float32) {
 	w.initialState(params)
-	for b := 0; b < n; b++ {
-		w.tokens[b] = ctxToken
+	for b := range w.Inputs(0) {
+		w.inputs[b] = ctxToken
+	}
+	w.next = 0
+}
+
+// Step runs step t of the rollout Start began, the one after the last: the
+// GRU on Inputs(t), the policy and value heads, and the actions picked by
+// mode into StepActions(t) (Teacher: checks those set with SetAction).
+func (w *Workspace) Step(params []float32, dv *Derived, t int, mode Mode, s Stream) {
+	if t != w.next || t >= w.T {
+		panic(fmt.Sprintf("gru: Step(%d) of %d steps; the next is %d (Start begins a rollout)", t, w.T, w.next))
+	}
+	l, n := w.l, w.n
+	V, d := l.Vocab, l.Hidden
+	in, out := w.Inputs(t), w.StepActions(t)
+	for _, a := range in {
+		if a < 0 || int(a) >= V {
+			panic(fmt.Sprintf("gru: input token %d outside the vocabulary", a))
+		}
 	}
 	whh := l.WHH.View(params)
 	bhh := l.BHH.View(params)
-	for t := 0; t < T; t++ {
-		hPrev := w.h[t*n*d : (t+1)*n*d]
-		hNext := w.h[(t+1)*n*d : (t+2)*n*d]
-		gh := w.gh[t*n*3*d : (t+1)*n*3*d]
-		act := w.act[t*n*3*d : (t+1)*n*3*d]
-		heads := w.heads[t*n*(V+1) : (t+1)*n*(V+1)]
-		logp := w.logp[t*n*V : (t+1)*n*V]
-		in := w.tokens[t*n : (t+1)*n]
-		out := w.tokens[(t+1)*n : (t+2)*n]
+	hPrev := w.h[t*n*d : (t+1)*n*d]
+	hNext := w.h[(t+1)*n*d : (t+2)*n*d]
+	gh := w.gh[t*n*3*d : (t+1)*n*3*d]
+	act := w.act[t*n*3*d : (t+1)*n*3*d]
+	heads := w.heads[t*n*(V+1) : (t+1)*n*(V+1)]
+	logp := w.logp[t*n*V : (t+1)*n*V]
 
-		fillRows(gh, n, bhh)
-		kernels.SgemmNT(n, 3*d, d, 1, hPrev, d, whh, d, 1, gh, 3*d)
-		kernels.GRUForward(n, d, dv.Table, in, gh, hPrev, hNext, act)
-		fillRows(heads, n, dv.HeadsBias)
-		kernels.SgemmNT(n, V+1, d, 1, hNext, d, dv.HeadsW, d, 1, heads, V+1)
-		kernels.PolicyForward(n, V, heads, V+1, logp, w.ent[t*n:(t+1)*n])
-		switch mode {
-		case Greedy:
-			kernels.ArgmaxRows(n, V, heads, V+1, out)
-		case Sample:
-			for b := 0; b < n; b++ {
-				w.u[b] = s.Key.Uniform(s.Round, s.FirstEpisode+uint32(b), uint32(t), rng.PurposeAction)
-			}
-			kernels.Exp(w.probs[:n*V], logp)
-			kernels.SampleRows(n, V, w.probs[:n*V], w.u[:n], out)
-		case Teacher:
-			for _, a := range out {
-				if a < 0 || int(a) >= V {
-					panic("gru: teacher action outside the vocabulary")
-				}
+	fillRows(gh, n, bhh)
+	kernels.SgemmNT(n, 3*d, d, 1, hPrev, d, whh, d, 1, gh, 3*d)
+	kernels.GRUForward(n, d, dv.Table, in, gh, hPrev, hNext, act)
+	fillRows(heads, n, dv.HeadsBias)
+	kernels.SgemmNT(n, V+1, d, 1, hNext, d, dv.HeadsW, d, 1, heads, V+1)
+	kernels.PolicyForward(n, V, heads, V+1, logp, w.ent[t*n:(t+1)*n])
+	switch mode {
+	case Greedy:
+		kernels.ArgmaxRows(n, V, heads, V+1, out)
+	case Sample:
+		for b := 0; b < n; b++ {
+			w.u[b] = s.Key.Uniform(s.Round, s.FirstEpisode+uint32(b), uint32(t), rng.PurposeAction)
+		}
+		kernels.Exp(w.probs[:n*V], logp)
+		kernels.SampleRows(n, V, w.probs[:n*V], w.u[:n], out)
+	case Teacher:
+		for _, a := range out {
+			if a < 0 || int(a) >= V {
+				panic("gru: teacher action outside the vocabulary")
 			}
 		}
 	}
+	w.next = t + 1
 }
 
 // initialState writes h0 = tanh(mean of emb over the context + stage_emb)

@@ -31,22 +31,27 @@ type Workspace struct {
 	Cap int
 	T   int
 	n   int // rows of the current chunk
+	// next is the step Step runs next (Start sets 0); −1 until Start.
+	next int
 
 	ctx    []int32   // Cap×MaxContext context tokens
 	ctxLen []int32   // Cap
 	stage  []int32   // Cap
 	mix    []float32 // Cap×(V+S): h0's weights on [emb; stage_emb] (see initialState)
 
-	tokens []int32   // (T+1)×n input tokens: CTX, then the actions
-	h      []float32 // (T+1)×n×d hidden states, h[0] = h0
-	gh     []float32 // T×n×3d   W_hh·h + b_hh
-	act    []float32 // T×n×3d   r, z, n
-	heads  []float32 // T×n×(V+1) logits and value
-	logp   []float32 // T×n×V
-	ent    []float32 // T×n
-	u      []float32 // n uniforms for one sampling step
-	probs  []float32 // n×V probabilities for one sampling step
-	ones   []float32 // T·Cap ones: column sums as GEMMs
+	// inputs and actions are apart, so that an engine can feed the policy
+	// something other than its own action (an observation) at the next step.
+	inputs  []int32   // T×n input tokens: CTX, then what the engine sets
+	actions []int32   // T×n actions
+	h       []float32 // (T+1)×n×d hidden states, h[0] = h0
+	gh      []float32 // T×n×3d   W_hh·h + b_hh
+	act     []float32 // T×n×3d   r, z, n
+	heads   []float32 // T×n×(V+1) logits and value
+	logp    []float32 // T×n×V
+	ent     []float32 // T×n
+	u       []float32 // n uniforms for one sampling step
+	probs   []float32 // n×V probabilities for one sampling step
+	ones    []float32 // T·Cap ones: column sums as GEMMs
 
 	// Loss weights, written by the trainer before Backward: dL/dlogp(action),
 	// dL/dentropy and dL/dvalue for every (step, episode), T×n each.
@@ -68,20 +73,20 @@ func NewWorkspace(l *Layout, capacity, steps int) (*Workspace, error) {
 	}
 	V, d, C, T := l.Vocab, l.Hidden, capacity, steps
 	return &Workspace{
-		l: l, Cap: C, T: T,
+		l: l, Cap: C, T: T, next: -1,
 		ctx: make([]int32, C*MaxContext), ctxLen: make([]int32, C), stage: make([]int32, C),
 		mix:    make([]float32, C*(V+l.Stages)),
-		tokens: make([]int32, (T+1)*C),
-		h:      make([]float32, (T+1)*C*d),
-		gh:     make([]float32, T*C*3*d),
-		act:    make([]float32, T*C*3*d),
-		heads:  make([]float32, T*C*(V+1)),
-		logp:   make([]float32, T*C*V),
-		ent:    make([]float32, T*C),
-		u:      make([]float32, C),
-		probs:  make([]float32, C*V),
-		ones:   ones(max(T*C, V)),
-		DLogp:  make([]float32, T*C), DEnt: make([]float32, T*C), DValue: make([]float32, T*C),
+		inputs: make([]int32, T*C), actions: make([]int32, T*C),
+		h:     make([]float32, (T+1)*C*d),
+		gh:    make([]float32, T*C*3*d),
+		act:   make([]float32, T*C*3*d),
+		heads: make([]float32, T*C*(V+1)),
+		logp:  make([]float32, T*C*V),
+		ent:   make([]float32, T*C),
+		u:     make([]float32, C),
+		probs: make([]float32, C*V),
+		ones:  ones(max(T*C, V)),
+		DLogp: make([]float32, T*C), DEnt: make([]float32, T*C), DValue: make([]float32, T*C),
 		dheads:  make([]float32, T*C*(V+1)),
 		dgh:     make([]float32, T*C*3*d),
 		dh:      make([]float32, C*d),
@@ -96,7 +101,7 @@ func NewWorkspace(l *Layout, capacity, steps int) (*Workspace, error) {
 // (a configuration is checked against memory before anything is allocated).
 func WorkspaceBytes(l *Layout, capacity, steps int) float64 {
 	V, S, d, C, T := float64(l.Vocab), float64(l.Stages), float64(l.Hidden), float64(capacity), float64(steps)
-	words := C*MaxContext + 2*C + C*(V+S) + (T+1)*C + // ctx, ctxLen, stage, mix, tokens
+	words := C*MaxContext + 2*C + C*(V+S) + 2*T*C + // ctx, ctxLen, stage, mix, inputs, actions
 		(T+1)*C*d + 2*T*C*3*d + T*C*(V+1) + T*C*V + T*C + C + C*V + // h, gh, act, heads, logp, ent, u, probs
 		max(T*C, V) + 3*T*C + // ones, DLogp, DEnt, DValue
 		T*C*(V+1) + T*C*3*d + 2*C*d + (V+1)*d + max(3*d, V+1) // dheads, dgh, dh, dhPrev, dHeadsW, bias
@@ -109,6 +114,7 @@ func (w *Workspace) Reset(n int) {
 		panic(fmt.Sprintf("gru: chunk of %d episodes in a workspace of %d", n, w.Cap))
 	}
 	w.n = n
+	w.next = -1
 }
 
 // Rows is the current chunk's episode count.
@@ -143,13 +149,21 @@ func (w *Workspace) SetContext(b, stage int, tokens []int32) {
 }
 
 // SetAction fixes episode b's action at step t for a Teacher rollout.
-func (w *Workspace) SetAction(b, t int, a int32) { w.tokens[(t+1)*w.n+b] = a }
+func (w *Workspace) SetAction(b, t int, a int32) { w.actions[t*w.n+b] = a }
 
 // Action is episode b's action at step t.
-func (w *Workspace) Action(b, t int) int32 { return w.tokens[(t+1)*w.n+b] }
+func (w *Workspace) Action(b, t int) int32 { return w.actions[t*w.n+b] }
 
 // Actions is the T×n block of actions, step-major.
-func (w *Workspace) Actions() []int32 { return w.tokens[w.n : (w.T+1)*w.n] }
+func (w *Workspace) Actions() []int32 { return w.actions[:w.T*w.n] }
+
+// StepActions is the chunk's n actions at step t (Step writes them; a
+// Teacher rollout reads them).
+func (w *Workspace) StepActions(t int) []int32 { return w.actions[t*w.n : (t+1)*w.n] }
+
+// Inputs is the chunk's n input tokens at step t: Start writes step 0's
+// (CTX); the engine writes step t's before Step(t), t ≥ 1.
+func (w *Workspace) Inputs(t int) []int32 { return w.inputs[t*w.n : (t+1)*w.n] }
 
 // Logp is log π(action) of episode b at step t.
 func (w *Workspace) Logp(b, t int) float32 {

@@ -11,7 +11,8 @@ import (
 // input, in every task's vocabulary.
 const CTX = 10
 
-// MaxDigits is the most context digits an instance shows; MaxInner the most
+// MaxDigits is the longest context an instance shows (its tokens, CTX not
+// counted: the policy reads MaxDigits+1, gru.MaxContext); MaxInner the most
 // inner values it carries for partial credit.
 const (
 	MaxDigits = 8
@@ -89,8 +90,12 @@ func (s Split) String() string {
 // else (a GPU copies the struct as it is).
 type Instance struct {
 	Level  int32
-	Vars   int32 // context digits shown
+	Vars   int32 // context tokens shown (the digits, for the seed and calc)
 	Budget int32 // tokens scored, ANS included
+	// Digits are the context tokens, Digits[:Vars]: any of the task's
+	// tokens (Check); the seed's and calc's are digits, their operands. The
+	// name and the fixed length stay because engines copy the struct as it
+	// is (the CUDA kernels read it).
 	Digits [MaxDigits]int32
 	Target int64 // what a correct answer holds
 	NInner int32
@@ -98,8 +103,9 @@ type Instance struct {
 }
 
 // Check refuses an instance that is not one of t's: a level t does not
-// have, more digits than an instance holds, a digit that is not a digit
-// token, more inner values than it holds. Engines check the instances they
+// have, a context longer than MaxDigits, a context token outside t's
+// vocabulary (or, for the seed and calc, whose machines read them as
+// numbers, one that is not a digit), more inner values than it holds. Engines check the instances they
 // are handed (GreedyPrograms) with it: the model would read outside its
 // tables.
 func Check(t Task, in *Instance) error {
@@ -111,16 +117,32 @@ func Check(t Task, in *Instance) error {
 	case in.NInner < 0 || in.NInner > MaxInner:
 		return fmt.Errorf("instance has %d inner values (0..%d)", in.NInner, MaxInner)
 	}
+	numbers := readsNumbers(t)
 	for _, d := range in.Digits[:in.Vars] {
-		if d < 0 || d >= CTX {
+		if numbers && (d < 0 || d >= CTX) {
 			return fmt.Errorf("instance digit %d is not a digit (0..%d)", d, CTX-1)
+		}
+		if d < 0 || int(d) >= t.Vocab() {
+			return fmt.Errorf("instance context token %d is not in the %s task's vocabulary (0..%d)", d, t.Name(), t.Vocab()-1)
 		}
 	}
 	return nil
 }
 
-// Context writes the policy's context, the shown digits then CTX, into dst
-// and returns its length.
+// readsNumbers reports whether t's machine reads the context tokens as the
+// digits' values (the seed's and the calculator's operands, also in the CUDA
+// kernels): their contexts are digits. Any other task's context may be any
+// of its tokens.
+func readsNumbers(t Task) bool {
+	if IsSeed(t) {
+		return true
+	}
+	_, ok := t.(Interpreted)
+	return ok
+}
+
+// Context writes the policy's context, the shown tokens then CTX, into dst
+// (at least Vars+1 long) and returns its length.
 func (in *Instance) Context(dst []int32) int {
 	n := int(in.Vars)
 	copy(dst, in.Digits[:n])

@@ -159,4 +159,15 @@ func TestCheck(t *testing.T) {
 		c.edit(&in)
 		require.ErrorContains(t, Check(ct, &in), c.want)
 	}
+	// A task whose machine does not read its context as numbers may show any
+	// of its tokens, but no other.
+	other := scoredOnly{Task: ct} // not Interpreted
+	in := good
+	in.Digits[1] = int32(ct.Vocab() - 1)
+	require.NoError(t, Check(other, &in))
+	require.ErrorContains(t, Check(ct, &in), "is not a digit")
+	in.Digits[1] = int32(ct.Vocab())
+	require.ErrorContains(t, Check(other, &in), "not in the calc task's vocabulary")
+	in.Digits[1] = -1
+	require.ErrorContains(t, Check(other, &in), "context token -1")
 }

@@ -1,9 +1,6 @@
 package calc
 
-import (
-	"fmt"
-	"math/bits"
-)
+import "fmt"
 
 // Outcome is what running a program on an instance gives.
 type Outcome struct {
@@ -56,51 +53,18 @@ func Trace(in Instance, program []int32, partialCredit float64, dst []TraceStep)
 	return o, dst
 }
 
+// run steps an Episode through the program.
 func run(in *Instance, program []int32, partialCredit float64, trace *[]TraceStep) Outcome {
-	var m Machine
-	var o Outcome
-	held := uint32(0) // bit j: v has held Inner[j]
+	var e Episode
+	e.Reset(in, partialCredit)
 	for _, tok := range program {
-		if o.Steps >= in.Budget {
+		if e.Done() {
 			break
 		}
-		o.Steps++
-		op := OpOf(tok)
-		if op.Kind == KindAnswer {
-			o.Answered, o.Answer = true, m.V
-			o.Correct = m.V == in.Target
-			if trace != nil {
-				*trace = append(*trace, TraceStep{Token: tok, Operand: -1, Machine: m})
-			}
-			break
-		}
-		p := m.P
-		m.Apply(op, &in.Digits, in.Vars)
-		for j := int32(0); j < in.NInner; j++ {
-			if m.V == in.Inner[j] {
-				held |= 1 << j
-			}
-		}
+		e.Step(tok)
 		if trace != nil {
-			operand := int32(-1)
-			if m.P != p {
-				operand = in.Digits[p]
-			}
-			*trace = append(*trace, TraceStep{Token: tok, Operand: operand, Machine: m})
+			*trace = append(*trace, e.traceStep(tok))
 		}
 	}
-	o.InnerHeld = int32(bits.OnesCount32(held))
-	if o.Correct {
-		o.Reward = 1
-	}
-	// Partial credit only for a program that answers, as the reference's
-	// shaped bonus: credit without an answer made holding the inner values
-	// and never answering a resting place (measured: levels 4 and 5 stayed
-	// near 0.25 with programs that ran out of budget).
-	if in.NInner > 0 && o.Answered {
-		// float64(…) rounds the product before the sum: Go may fuse a*b+c
-		// into one FMA on arm64; the CUDA twin does not.
-		o.Reward += float64(partialCredit * (float64(o.InnerHeld) / float64(in.NInner)))
-	}
-	return o
+	return e.Outcome()
 }

@@ -1,0 +1,25 @@
+package task
+
+import "github.com/simdrl/simdrl/env"
+
+// seedEnv steps the seed's episodes with env.Episode, the rules env.Run
+// runs: rewards bit for bit, paid at ANS.
+type seedEnv struct{ eps []env.Episode }
+
+func (*seedTask) NewEnv(rows int) Env { return &seedEnv{eps: make([]env.Episode, rows)} }
+
+func (e *seedEnv) Rows() int                   { return len(e.eps) }
+func (*seedEnv) Observations() int             { return 0 }
+func (e *seedEnv) Correct(row int) bool        { return e.eps[row].Correct() }
+func (e *seedEnv) Reset(row int, in *Instance) { e.eps[row].Reset(envTask(in)) }
+
+func (e *seedEnv) Step(actions []int32, out Transition) {
+	for r, a := range actions {
+		ep := &e.eps[r]
+		out.Obs[r] = NoObservation
+		out.Reward[r] = ep.Step(a)
+		out.Done[r] = ep.Done()
+	}
+}
+
+var _ Stepper = (*seedTask)(nil)

@@ -1,0 +1,118 @@
+package task
+
+// NoObservation is the observation of a task that observes nothing
+// (Env.Observations() == 0): today's tasks are open-loop, the policy's next
+// input is its own action. A task with observations writes tokens
+// 0..Observations()-1 instead.
+const NoObservation int32 = -1
+
+// Env steps a batch of a task's episodes, one row each, in buffers the
+// caller owns (PufferLib's C envs; Gymnasium's reset/step): per chunk, Reset
+// each row from its instance, then Step all rows with their actions once per
+// policy step. After construction it allocates nothing.
+//
+// Reward lands where the task pays it; for the seed and calc, at the answer
+// step (the whole reward: 1[correct] plus the shaped bonus or the partial
+// credit), and nothing at any other step. Done is set at the step that ends
+// the episode (its answer, or its budget's last token) and at every step
+// after it, which earns 0 and changes nothing. So an episode's return,
+// Σ_t reward_t, is its Score, and its return-to-go is that return up to the
+// end, 0 after.
+type Env interface {
+	// Rows is the most rows the Env holds.
+	Rows() int
+	// Observations is the size of the observation vocabulary: 0 when the
+	// task observes nothing and every Obs is NoObservation.
+	Observations() int
+	// Reset starts row's episode on in (copied: in may be reused).
+	Reset(row int, in *Instance)
+	// Step applies actions[r] to row r for every r < len(actions) and
+	// writes each row's observation, reward and done flag into out.
+	Step(actions []int32, out Transition)
+	// Correct reports whether row's episode has ended with the target
+	// answered (solve rates count only these).
+	Correct(row int) bool
+}
+
+// Transition is what one Step writes, one entry per row: the caller's
+// buffers, at least len(actions) long.
+type Transition struct {
+	Obs    []int32   // the observation token the row's policy sees next
+	Reward []float64 // what the step earned
+	Done   []bool    // the episode has ended (at this step or before)
+}
+
+// Stepper is a task that steps its own episodes. Package task's tasks are;
+// a task that is not is stepped by scoring (NewEnv).
+type Stepper interface {
+	Task
+	// NewEnv allocates an Env of rows rows.
+	NewEnv(rows int) Env
+}
+
+// NewEnv is t's Env of rows rows: its own when t is a Stepper, else one that
+// keeps each row's program and scores it with t.Score at its end (the
+// answer, or the budget's last token), paying the reward there.
+func NewEnv(t Task, rows int) Env {
+	if s, ok := t.(Stepper); ok {
+		return s.NewEnv(rows)
+	}
+	return newScoreEnv(t, rows)
+}
+
+// scoreEnv steps any Task by scoring: equal to the task's own stepping when
+// its contract holds (the tokens after the answer and past the budget
+// change nothing).
+type scoreEnv struct {
+	t       Task
+	answer  int32
+	ins     []Instance
+	program []int32 // rows×width: each row's tokens so far
+	width   int     // the largest level budget
+	steps   []int32
+	done    []bool
+	correct []bool
+}
+
+func newScoreEnv(t Task, rows int) *scoreEnv {
+	width := 0
+	for _, l := range t.Levels() {
+		width = max(width, l.Budget)
+	}
+	return &scoreEnv{t: t, answer: t.Answer(), ins: make([]Instance, rows), program: make([]int32, rows*width),
+		steps: make([]int32, rows), width: width, done: make([]bool, rows), correct: make([]bool, rows)}
+}
+
+func (e *scoreEnv) Rows() int         { return len(e.ins) }
+func (e *scoreEnv) Observations() int { return 0 }
+func (e *scoreEnv) Correct(row int) bool {
+	return e.correct[row]
+}
+
+func (e *scoreEnv) Reset(row int, in *Instance) {
+	e.ins[row] = *in
+	e.steps[row] = 0
+	e.done[row] = in.Budget <= 0
+	e.correct[row] = false
+}
+
+func (e *scoreEnv) Step(actions []int32, out Transition) {
+	for r, a := range actions {
+		out.Obs[r], out.Reward[r] = NoObservation, 0
+		if !e.done[r] {
+			in := &e.ins[r]
+			k := e.steps[r]
+			if int(k) < e.width { // a budget beyond every level's is clipped to the widest
+				e.program[r*e.width+int(k)] = a
+			}
+			e.steps[r]++
+			if a == e.answer || e.steps[r] >= in.Budget || int(e.steps[r]) >= e.width {
+				o := e.t.Score(in, e.program[r*e.width:r*e.width+min(int(e.steps[r]), e.width)])
+				out.Reward[r] = o.Reward
+				e.correct[r] = o.Correct
+				e.done[r] = true
+			}
+		}
+		out.Done[r] = e.done[r]
+	}
+}
