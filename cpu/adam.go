@@ -3,11 +3,11 @@ package cpu
 import (
 	"math"
 
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/kernels"
-	"github.com/simdrl/simdrl/trainer"
 )
 
-// adam is torch.optim.Adam (trainer's Adam constants, no weight decay) with
+// adam is torch.optim.Adam (enginekit's Adam constants, no weight decay) with
 // torch.nn.utils.clip_grad_norm_ in front of it, the clip folded into the
 // update as a gradient scale.
 type adam struct {
@@ -32,8 +32,8 @@ func (a *adam) step(params, grad []float32, norm float64) {
 		scale = float32(c)
 	}
 	a.steps++
-	bc1 := 1 - math.Pow(trainer.AdamBeta1, float64(a.steps))
-	bc2 := 1 - math.Pow(trainer.AdamBeta2, float64(a.steps))
-	kernels.Adam(params, grad, a.m, a.v, scale, float32(trainer.AdamBeta1), float32(trainer.AdamBeta2), float32(trainer.AdamEps),
+	bc1 := 1 - math.Pow(enginekit.AdamBeta1, float64(a.steps))
+	bc2 := 1 - math.Pow(enginekit.AdamBeta2, float64(a.steps))
+	kernels.Adam(params, grad, a.m, a.v, scale, float32(enginekit.AdamBeta1), float32(enginekit.AdamBeta2), float32(enginekit.AdamEps),
 		float32(a.lr/bc1), float32(math.Sqrt(bc2)))
 }

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"github.com/simdrl/simdrl/checkpoint"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/trainer"
 )
 
@@ -27,7 +28,7 @@ func (e *Engine) Restore(f *checkpoint.File) error {
 // LoadWeights replaces the parameters by f's, checking every name, shape and
 // value; the optimiser and the training state are left as they are (-load).
 func (e *Engine) LoadWeights(f *checkpoint.File) error {
-	return e.model.set(func(p []float32) error { return trainer.LoadParams(f, e.layout, p) })
+	return e.model.set(func(p []float32) error { return enginekit.LoadParams(f, e.layout, p) })
 }
 
 var _ trainer.Engine = (*Engine)(nil)

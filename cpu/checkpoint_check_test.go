@@ -9,6 +9,7 @@ import (
 
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -44,7 +45,7 @@ func edited(f *checkpoint.File, name string, edit func(data []float32)) *checkpo
 // TestNonFiniteValuesAreRefused: a NaN, +Inf or -Inf anywhere in a
 // parameter or in one of Adam's moments is refused, naming the tensor, the
 // value and its index, by every path that reads tensors (LoadWeights and
-// trainer.LoadParams for -load, Resume and trainer.RestoreCheckpoint for -resume, on the CPU
+// enginekit.LoadParams for -load, Resume and trainer.RestoreCheckpoint for -resume, on the CPU
 // and the GPU alike), and nothing is copied.
 func TestNonFiniteValuesAreRefused(t *testing.T) {
 	cfg := tinyConfig()
@@ -95,7 +96,7 @@ func TestNonFiniteValuesAreRefused(t *testing.T) {
 			err = other.LoadWeights(bad)
 			require.EqualError(t, err, want)
 			require.Equal(t, before, other.Params(), "a refused checkpoint changes nothing")
-			require.EqualError(t, trainer.LoadParams(bad, l, params), want)
+			require.EqualError(t, enginekit.LoadParams(bad, l, params), want)
 			require.Equal(t, make([]float32, l.Size), params)
 			other.Close()
 		}

@@ -8,6 +8,6 @@
 // and their gradients are summed in chunk order, so results are
 // bit-identical for any number of threads.
 //
-// It imports trainer, task, gru, kernels, rng and checkpoint; it must not
+// It imports trainer, internal/enginekit, task, gru, kernels, rng and checkpoint; it must not
 // import gpu/ (the engines are siblings) or cmd/.
 package cpu

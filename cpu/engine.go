@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/kernels"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
@@ -55,7 +56,7 @@ func NewWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
 	if err := checkMemory(cfg, t); err != nil {
 		return nil, err
 	}
-	l, err := trainer.NewLayout(cfg, t)
+	l, err := enginekit.NewLayout(cfg.Hidden, t)
 	if err != nil {
 		return nil, err
 	}
@@ -105,8 +106,8 @@ func (e *Engine) Curriculum() *trainer.Curriculum { return e.cur }
 // never write it (the derived state would not follow).
 func (e *Engine) Params() []float32 { return e.model.params }
 
-// ParamSHA256 hashes the parameters (trainer.HashParams).
-func (e *Engine) ParamSHA256() (string, error) { return trainer.HashParams(e.model.params), nil }
+// ParamSHA256 hashes the parameters (enginekit.HashParams).
+func (e *Engine) ParamSHA256() (string, error) { return enginekit.HashParams(e.model.params), nil }
 
 // Update runs one training update: for every chunk of the batch (in
 // parallel), draw tasks, roll out with sampling, the task stepped between the
@@ -127,11 +128,11 @@ func (e *Engine) Update() (trainer.UpdateStats, error) {
 	e.table.Apply(e.model.params, e.grad)
 	st := trainer.UpdateStats{Update: u, Stage: j.stage, Loss: j.loss,
 		MeanReward: j.rewardSum / float64(j.batch), SolveRate: float64(j.solved) / float64(j.batch)}
-	if err := trainer.CheckLoss(u, st.Loss.Total); err != nil {
+	if err := enginekit.CheckLoss(u, st.Loss.Total); err != nil {
 		return st, err // the failed update is not applied
 	}
 	st.GradNorm = gradNorm(e.grad)
-	if err := trainer.CheckGradNorm(u, st.GradNorm); err != nil {
+	if err := enginekit.CheckGradNorm(u, st.GradNorm); err != nil {
 		return st, err
 	}
 	_ = e.model.set(func(p []float32) error { e.opt.step(p, e.grad, st.GradNorm); return nil })
@@ -187,7 +188,7 @@ func (j *trainJob) merge(r *result) {
 			j.solved++
 		}
 	}
-	j.loss.Add(r.loss)
+	addLoss(&j.loss, r.loss)
 	kernels.Add(j.e.grad, r.grad)
 	kernels.Add(j.e.table.Buffer(), r.table.Buffer())
 }

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
@@ -51,7 +52,7 @@ func (j *evalJob) work(w *worker, r *result) {
 	e, first, n := j.e, r.first, r.n
 	w.ws.Reset(n)
 	for b := 0; b < n; b++ {
-		w.tasks[b] = e.task.Draw(e.key, j.round, uint32(first+b), trainer.EvalPurpose(j.stage), j.stage, j.split)
+		w.tasks[b] = e.task.Draw(e.key, j.round, uint32(first+b), enginekit.EvalPurpose(j.stage), j.stage, j.split)
 		w.setContext(b, &w.tasks[b])
 	}
 	w.rollout(e.model, gru.Greedy, gru.Stream{})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/cpu"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
@@ -98,12 +99,12 @@ func Example_evaluateCheckpoint() {
 		fmt.Println(err)
 		return
 	}
-	ev, err := loaded.EvaluateAll(100, trainer.FinalRound, task.HeldOut)
+	ev, err := loaded.EvaluateAll(100, enginekit.FinalRound, task.HeldOut)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	want, _ := trained.EvaluateAll(100, trainer.FinalRound, task.HeldOut)
+	want, _ := trained.EvaluateAll(100, enginekit.FinalRound, task.HeldOut)
 	h1, _ := trained.ParamSHA256()
 	h2, _ := loaded.ParamSHA256()
 	same := len(ev) == len(want)

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/internal/golden"
 	"github.com/simdrl/simdrl/kernels"
 	"github.com/simdrl/simdrl/trainer"
@@ -65,7 +66,7 @@ func TestGoldenLossAndGradients(t *testing.T) {
 func TestGoldenAdam(t *testing.T) {
 	m, l, params, err := golden.LoadInit(golden.Dir())
 	require.NoError(t, err)
-	require.Equal(t, []float64{trainer.AdamBeta1, trainer.AdamBeta2, trainer.AdamEps}, []float64{m.Adam.Betas[0], m.Adam.Betas[1], m.Adam.Eps},
+	require.Equal(t, []float64{enginekit.AdamBeta1, enginekit.AdamBeta2, enginekit.AdamEps}, []float64{m.Adam.Betas[0], m.Adam.Betas[1], m.Adam.Eps},
 		"the golden cases were made with other Adam constants than the engines use")
 	opt := newAdam(l.Size, m.Adam.LR, m.Adam.Clip)
 	var norms []float64

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/checkpoint"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
@@ -100,23 +101,23 @@ func TestInterruptedEvaluationStops(t *testing.T) {
 		cfg := manyChunks(threads)
 		tr, err := New(cfg)
 		require.NoError(t, err)
-		want, err := tr.EvaluateAll(cfg.FinalEpisodes, trainer.FinalRound, task.HeldOut)
+		want, err := tr.EvaluateAll(cfg.FinalEpisodes, enginekit.FinalRound, task.HeldOut)
 		require.NoError(t, err)
 		ins := make([]task.Instance, 300)
 		for i := range ins {
-			ins[i] = trainer.ExplainInstance(tr.Task(), rng.NewKey(cfg.Seed), 1, i)
+			ins[i] = enginekit.ExplainInstance(tr.Task(), rng.NewKey(cfg.Seed), 1, i)
 		}
 		progs := programs(t, tr, ins)
 
 		worked := closeAfterFirstChunk(tr)
-		_, err = tr.EvaluateAll(cfg.FinalEpisodes, trainer.FinalRound, task.HeldOut)
+		_, err = tr.EvaluateAll(cfg.FinalEpisodes, enginekit.FinalRound, task.HeldOut)
 		require.ErrorIs(t, err, trainer.ErrInterrupted)
 		require.Less(t, worked.Load(), int32(64/2))
 		_, err = tr.GreedyPrograms(ins)
 		require.ErrorIs(t, err, trainer.ErrInterrupted)
 
 		uninterrupt(tr)
-		got, err := tr.EvaluateAll(cfg.FinalEpisodes, trainer.FinalRound, task.HeldOut)
+		got, err := tr.EvaluateAll(cfg.FinalEpisodes, enginekit.FinalRound, task.HeldOut)
 		require.NoError(t, err)
 		require.Equal(t, want, got)
 		require.Equal(t, progs, programs(t, tr, ins))
@@ -247,7 +248,7 @@ func TestDriveRedoesAnInterruptedConfirmation(t *testing.T) {
 	first := full.Confirmations[0].Update
 
 	rep, saved, err := interruptDuring(t, cfg, func(e *Engine) bool {
-		return e.pool.j == job(&e.eval) && e.eval.round == trainer.ConfirmRound(first)
+		return e.pool.j == job(&e.eval) && e.eval.round == enginekit.ConfirmRound(first)
 	})
 	require.ErrorIs(t, err, trainer.ErrInterrupted)
 	require.Equal(t, first, rep.Updates)

@@ -90,3 +90,11 @@ func stepLoss(w *gru.Workspace, s *stepBuffers, batch int, valueCoef, entropyCoe
 	out.Total = out.PG + valueCoef*out.Value + entropyCoef*out.Entropy
 	return out
 }
+
+// addLoss accumulates another chunk's share of the terms into l.
+func addLoss(l *trainer.LossTerms, o trainer.LossTerms) {
+	l.PG += o.PG
+	l.Value += o.Value
+	l.Entropy += o.Entropy
+	l.Total += o.Total
+}

@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
@@ -37,7 +38,7 @@ func Memory(c trainer.Config) (bytes float64, knob string) {
 
 // memoryFor is Memory of c, valid, for its task t.
 func memoryFor(c trainer.Config, t task.Task) (bytes float64, knob string) {
-	l, err := trainer.NewLayout(c, t)
+	l, err := enginekit.NewLayout(c.Hidden, t)
 	if err != nil {
 		return 0, ""
 	}
@@ -70,7 +71,7 @@ func memoryFor(c trainer.Config, t task.Task) (bytes float64, knob string) {
 // memory available.
 func checkMemory(c trainer.Config, t task.Task) error {
 	need, knob := memoryFor(c, t)
-	if have := trainer.AvailableMemory(); have > 0 && need > have {
+	if have := enginekit.AvailableMemory(); have > 0 && need > have {
 		return &trainer.ResourceError{Need: need, Have: have, Knob: knob}
 	}
 	return nil

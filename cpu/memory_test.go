@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -45,9 +46,9 @@ func TestCPUMemoryEstimate(t *testing.T) {
 // TestMemoryRefusedBeforeAllocation: a configuration beyond the available
 // memory is a trainer.ResourceError naming the knob that drives it.
 func TestMemoryRefusedBeforeAllocation(t *testing.T) {
-	saved := trainer.AvailableMemory
-	defer func() { trainer.AvailableMemory = saved }()
-	trainer.AvailableMemory = func() float64 { return 64 << 20 }
+	saved := enginekit.AvailableMemory
+	defer func() { enginekit.AvailableMemory = saved }()
+	enginekit.AvailableMemory = func() float64 { return 64 << 20 }
 	for _, c := range []struct {
 		hidden, batch, chunk, threads int
 		knob                          string

@@ -10,6 +10,7 @@ import (
 	"github.com/simdrl/simdrl/env/calc"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
@@ -198,7 +199,7 @@ func TestGPUCalcGreedyMatchesCPU(t *testing.T) {
 	for lv := range tk.Levels() {
 		ins := make([]task.Instance, n)
 		for b := range ins {
-			ins[b] = tk.Draw(e.key, round, uint32(b), trainer.EvalPurpose(lv), lv, task.HeldOut)
+			ins[b] = tk.Draw(e.key, round, uint32(b), enginekit.EvalPurpose(lv), lv, task.HeldOut)
 		}
 		var acts []int32
 		require.NoError(t, d.do(func() error { var err error; acts, err = e.greedyPrograms(ins); return err }))

@@ -14,7 +14,7 @@
 // and embedded (ptx/*.ptx); the driver compiles them for the GPU at load.
 // Without cgo, New, Open and Available return an error saying so.
 //
-// It imports trainer, task, env/calc, gru, rng, checkpoint and
+// It imports trainer, internal/enginekit, task, env/calc, gru, rng, checkpoint and
 // internal/record (its kernels are its own, in CUDA, not kernels/); it must
 // not import cpu/ (the engines are siblings; only its tests use cpu/, to
 // compare the two) or cmd/.

@@ -12,6 +12,7 @@ import (
 	"github.com/simdrl/simdrl/env/calc"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
@@ -384,7 +385,7 @@ func (e *engine) finish(nblocks int, withGrad bool, entropy float64) error {
 // adam launches the optimiser step (skipped on the device when fin says the
 // loss or norm is not finite) and refreshes the derived tensors.
 func (e *engine) adam() error {
-	const beta1, beta2, eps = trainer.AdamBeta1, trainer.AdamBeta2, trainer.AdamEps
+	const beta1, beta2, eps = enginekit.AdamBeta1, enginekit.AdamBeta2, enginekit.AdamEps
 	step := e.adamStep + 1
 	bc1 := 1 - math.Pow(beta1, float64(step))
 	bc2 := 1 - math.Pow(beta2, float64(step))
@@ -453,18 +454,18 @@ func (e *engine) update(u int, cur *trainer.Curriculum) (trainer.UpdateStats, er
 func (e *engine) sync() error { return e.d.sync() }
 
 // readStats reads the update's statistics from fin and checks them as cpu.Engine.Update does
-// (trainer.CheckLoss, trainer.CheckGradNorm).
+// (enginekit.CheckLoss, enginekit.CheckGradNorm).
 func (e *engine) readStats(u int, ec float64, st trainer.UpdateStats) (trainer.UpdateStats, error) {
 	f := e.finHost
 	B := float64(e.B)
 	st.MeanReward, st.SolveRate = f[finReward]/B, f[finSolved]/B
 	st.Loss = trainer.LossTerms{PG: f[finPG], Value: f[finValue], Entropy: f[finEntropy]}
 	st.Loss.Total = st.Loss.PG + e.cfg.ValueCoef*st.Loss.Value + ec*st.Loss.Entropy
-	if err := trainer.CheckLoss(u, st.Loss.Total); err != nil {
+	if err := enginekit.CheckLoss(u, st.Loss.Total); err != nil {
 		return st, err
 	}
 	st.GradNorm = f[finNorm]
-	if err := trainer.CheckGradNorm(u, st.GradNorm); err != nil {
+	if err := enginekit.CheckGradNorm(u, st.GradNorm); err != nil {
 		return st, err
 	}
 	e.adamStep++
@@ -482,9 +483,9 @@ func (e *engine) evaluate(stage, n int, round uint32, split task.Split) (trainer
 	if e.interrupted("evaluate") {
 		return res, trainer.ErrInterrupted
 	}
-	spec := rolloutSpec{n: n, mode: modeGreedy, stage: stage, purpose: trainer.EvalPurpose(stage), round: round}
+	spec := rolloutSpec{n: n, mode: modeGreedy, stage: stage, purpose: enginekit.EvalPurpose(stage), round: round}
 	if e.hostDraw {
-		if err := e.drawOnHost(n, round, trainer.EvalPurpose(stage), func(int) int { return stage }, split); err != nil {
+		if err := e.drawOnHost(n, round, enginekit.EvalPurpose(stage), func(int) int { return stage }, split); err != nil {
 			return res, err
 		}
 		spec.givenTasks = true

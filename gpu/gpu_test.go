@@ -11,6 +11,7 @@ import (
 	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/internal/golden"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
@@ -39,7 +40,7 @@ func openGPU(t testing.TB) *Device {
 func testEngine(t testing.TB, d *Device, cfg trainer.Config, params []float32) *engine {
 	tk, err := cfg.OpenTask()
 	require.NoError(t, err)
-	l, err := trainer.NewLayout(cfg, tk)
+	l, err := enginekit.NewLayout(cfg.Hidden, tk)
 	require.NoError(t, err)
 	if params == nil {
 		params = make([]float32, l.Size)
@@ -306,7 +307,7 @@ func TestGPUGreedyMatchesCPU(t *testing.T) {
 		var acts []int32
 		require.NoError(t, d.do(func() error {
 			var err error
-			acts, err = e.greedyRollout(rolloutSpec{n: n, mode: modeGreedy, stage: stage, purpose: trainer.EvalPurpose(stage), round: round})
+			acts, err = e.greedyRollout(rolloutSpec{n: n, mode: modeGreedy, stage: stage, purpose: enginekit.EvalPurpose(stage), round: round})
 			return err
 		}))
 		w, err := gru.NewWorkspace(l, n, cfg.Steps)
@@ -314,7 +315,7 @@ func TestGPUGreedyMatchesCPU(t *testing.T) {
 		w.Reset(n)
 		var ctx [gru.MaxContext]int32
 		for b := 0; b < n; b++ {
-			task := env.DrawTask(e.key, round, uint32(b), trainer.EvalPurpose(stage), stage)
+			task := env.DrawTask(e.key, round, uint32(b), enginekit.EvalPurpose(stage), stage)
 			k := task.Context(ctx[:])
 			w.SetContext(b, stage, ctx[:k])
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/checkpoint"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
@@ -91,11 +92,11 @@ func TestGPUInterruptedCallsChangeNothing(t *testing.T) {
 		}
 		for _, at := range evalChecks {
 			reached := closeAt(g, at)
-			_, err = g.EvaluateAll(c.cfg.FinalEpisodes, trainer.FinalRound, task.HeldOut)
+			_, err = g.EvaluateAll(c.cfg.FinalEpisodes, enginekit.FinalRound, task.HeldOut)
 			require.ErrorIs(t, err, trainer.ErrInterrupted, "%s: evaluation at %s", c.cfg.Task, at)
 			require.True(t, reached())
 		}
-		ins := []task.Instance{trainer.ExplainInstance(g.Task(), rng.NewKey(c.cfg.Seed), 0, 0)}
+		ins := []task.Instance{enginekit.ExplainInstance(g.Task(), rng.NewKey(c.cfg.Seed), 0, 0)}
 		reached := closeAt(g, "launch")
 		_, err = g.GreedyPrograms(ins)
 		require.ErrorIs(t, err, trainer.ErrInterrupted)

@@ -4,6 +4,7 @@ package gpu
 
 import (
 	"github.com/simdrl/simdrl/checkpoint"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
@@ -61,7 +62,7 @@ func newEngineWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
 	if _, err := scorerOf(t); err != nil {
 		return nil, err
 	}
-	l, err := trainer.NewLayout(cfg, t)
+	l, err := enginekit.NewLayout(cfg.Hidden, t)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +142,7 @@ func (g *Engine) ParamSHA256() (string, error) {
 	if err := g.d.do(func() error { return g.e.getParams(g.params) }); err != nil {
 		return "", err
 	}
-	return trainer.HashParams(g.params), nil
+	return enginekit.HashParams(g.params), nil
 }
 
 func (g *Engine) Close() {
@@ -199,7 +200,7 @@ func (g *Engine) Restore(f *checkpoint.File) error {
 // LoadWeights replaces the model's parameters by f's (-load); Adam's state
 // and the counters are left as they are.
 func (g *Engine) LoadWeights(f *checkpoint.File) error {
-	if err := trainer.LoadParams(f, g.e.l, g.params); err != nil {
+	if err := enginekit.LoadParams(f, g.e.l, g.params); err != nil {
 		return err
 	}
 	return g.d.do(func() error { return g.e.setParams(g.params) })

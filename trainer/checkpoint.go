@@ -10,6 +10,7 @@ import (
 
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/task"
 )
 
@@ -20,11 +21,7 @@ import (
 // training state. The random numbers are counter-based, so the update
 // counter is the whole RNG position.
 
-const (
-	checkpointFormat = "simdrl-checkpoint/1"
-	expAvgPrefix     = "optimizer.exp_avg."
-	expAvgSqPrefix   = "optimizer.exp_avg_sq."
-)
+const checkpointFormat = "simdrl-checkpoint/1"
 
 // trainState is the part of a trainer that is neither config nor tensor.
 type trainState struct {
@@ -52,15 +49,7 @@ var addedStateKeys = map[string]bool{"solved": true, "eval_pending": true}
 // and the curriculum (the GPU path writes the same files as the CPU).
 func BuildCheckpoint(cfg Config, l *gru.Layout, params, m, v []float32, update, adamStep int, c *Curriculum) *checkpoint.File {
 	f := &checkpoint.File{Metadata: map[string]string{}}
-	for _, tn := range l.Tensors {
-		f.Tensors = append(f.Tensors, checkpoint.Tensor{Name: tn.Name, Shape: tn.Shape, Data: tn.View(params)})
-	}
-	for _, tn := range l.Tensors {
-		f.Tensors = append(f.Tensors, checkpoint.Tensor{Name: expAvgPrefix + tn.Name, Shape: tn.Shape, Data: tn.View(m)})
-	}
-	for _, tn := range l.Tensors {
-		f.Tensors = append(f.Tensors, checkpoint.Tensor{Name: expAvgSqPrefix + tn.Name, Shape: tn.Shape, Data: tn.View(v)})
-	}
+	enginekit.AppendTensors(f, l, params, m, v)
 	st := trainState{Update: update, AdamStep: adamStep, Unlocked: c.unlocked, HaveEval: c.haveEval, SolvedStreak: c.streak, Solved: c.solved, EvalPending: c.pendingEval}
 	for _, e := range c.lastEval {
 		st.LastSolve = append(st.LastSolve, e.SolveRate)
@@ -127,13 +116,8 @@ func ReadCheckpointConfig(f *checkpoint.File) (Config, error) {
 // returns the update counter and Adam's step count. On an error it changes
 // nothing.
 func RestoreCheckpoint(f *checkpoint.File, l *gru.Layout, params, m, v []float32, c *Curriculum) (update, adamStep int, err error) {
-	var src [3][][]float32
-	for i, prefix := range []string{"", expAvgPrefix, expAvgSqPrefix} {
-		if src[i], err = checkTensors(f, l, prefix); err != nil {
-			return 0, 0, err
-		}
-	}
-	if err := checkNoOtherTensors(f, l); err != nil {
+	tensors, err := enginekit.ReadTensors(f, l)
+	if err != nil {
 		return 0, 0, err
 	}
 	raw, ok := f.Metadata["state"]
@@ -153,9 +137,7 @@ func RestoreCheckpoint(f *checkpoint.File, l *gru.Layout, params, m, v []float32
 	if u, ok := f.Metadata["update"]; ok && u != strconv.Itoa(st.Update) {
 		return 0, 0, fmt.Errorf("checkpoint metadata update %q disagrees with the state's update %d", u, st.Update)
 	}
-	for i, dst := range [][]float32{params, m, v} {
-		copyChecked(l, src[i], dst)
-	}
+	tensors.CopyTo(params, m, v)
 	c.unlocked, c.haveEval, c.streak, c.solved, c.pendingEval = st.Unlocked, st.HaveEval, st.SolvedStreak, st.Solved, st.EvalPending
 	for s := range c.lastEval {
 		c.lastEval[s] = EvalResult{Stage: s, Episodes: st.LastEpisodes[s], SolveRate: st.LastSolve[s], MeanReward: st.LastReward[s]}
@@ -193,102 +175,6 @@ func (st *trainState) check(unlockable, stages int) error {
 		}
 		if n := st.LastEpisodes[s]; n < 0 {
 			return fmt.Errorf("last_episodes[%d] %d is negative", s, n)
-		}
-	}
-	return nil
-}
-
-// LoadParams copies the model tensors of f into params (flat, in l's order),
-// checking every name and shape (-load on any engine). The optimiser is not
-// taken, but a file that holds Adam's moments has them checked as -resume
-// would (all present, finite, second moments not negative): "any tensor" of
-// a checkpoint is sound or the file is refused. A weights-only file (no
-// optimizer.* tensor at all) loads.
-func LoadParams(f *checkpoint.File, l *gru.Layout, params []float32) error {
-	src, err := checkTensors(f, l, "")
-	if err != nil {
-		return err
-	}
-	for _, prefix := range []string{expAvgPrefix, expAvgSqPrefix} {
-		if hasPrefix(f, prefix) {
-			if _, err := checkTensors(f, l, prefix); err != nil {
-				return err
-			}
-		}
-	}
-	copyChecked(l, src, params)
-	return nil
-}
-
-// hasPrefix reports whether some tensor of f is named prefix….
-func hasPrefix(f *checkpoint.File, prefix string) bool {
-	for _, t := range f.Tensors {
-		if strings.HasPrefix(t.Name, prefix) {
-			return true
-		}
-	}
-	return false
-}
-
-// checkTensors returns the data of the tensors named prefix+name, in layout
-// order, after checking that each exists, has the layout's shape and length,
-// and holds only finite values (NaN or Inf in a weight or a moment would
-// spread through the first update, or make an evaluation meaningless), and,
-// for Adam's second moment, no negative value (its square root is taken).
-func checkTensors(f *checkpoint.File, l *gru.Layout, prefix string) ([][]float32, error) {
-	src := make([][]float32, len(l.Tensors))
-	for i, tn := range l.Tensors {
-		ct, ok := f.Lookup(prefix + tn.Name)
-		if !ok {
-			return nil, fmt.Errorf("checkpoint has no tensor %s", prefix+tn.Name)
-		}
-		if !equalShape(ct.Shape, tn.Shape) {
-			return nil, &ShapeError{Tensor: ct.Name, Got: ct.Shape, Want: tn.Shape}
-		}
-		if len(ct.Data) != tn.Size {
-			return nil, fmt.Errorf("checkpoint tensor %s has shape %v but %d values", ct.Name, ct.Shape, len(ct.Data))
-		}
-		for j, x := range ct.Data {
-			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return nil, fmt.Errorf("checkpoint tensor %s holds a non-finite value (%s at index %d)", ct.Name, nonFinite(x), j)
-			}
-			if prefix == expAvgSqPrefix && x < 0 {
-				return nil, fmt.Errorf("checkpoint tensor %s holds a negative value (%v at index %d); Adam's second moment is never negative", ct.Name, x, j)
-			}
-		}
-		src[i] = ct.Data
-	}
-	return src, nil
-}
-
-// copyChecked copies what checkTensors returned into dst.
-func copyChecked(l *gru.Layout, src [][]float32, dst []float32) {
-	for i, tn := range l.Tensors {
-		copy(tn.View(dst), src[i])
-	}
-}
-
-// nonFinite names a NaN or infinite x.
-func nonFinite(x float32) string {
-	switch {
-	case math.IsInf(float64(x), 1):
-		return "+Inf"
-	case math.IsInf(float64(x), -1):
-		return "-Inf"
-	}
-	return "NaN"
-}
-
-// checkNoOtherTensors rejects a tensor of f that is neither a parameter of l
-// nor one of its Adam moments (a resumed checkpoint is the whole state).
-func checkNoOtherTensors(f *checkpoint.File, l *gru.Layout) error {
-	want := make(map[string]bool, 3*len(l.Tensors))
-	for _, tn := range l.Tensors {
-		want[tn.Name], want[expAvgPrefix+tn.Name], want[expAvgSqPrefix+tn.Name] = true, true, true
-	}
-	for _, t := range f.Tensors {
-		if !want[t.Name] {
-			return fmt.Errorf("checkpoint has an unexpected tensor %q (neither a parameter of this model nor an Adam moment of one)", t.Name)
 		}
 	}
 	return nil
@@ -447,25 +333,6 @@ func arrayLen(raw json.RawMessage) int {
 	return len(a)
 }
 
-func equalShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // ShapeError is a checkpoint tensor whose shape is not this model's: the
-// file holds a model of another size.
-type ShapeError struct {
-	Tensor    string
-	Got, Want []int
-}
-
-func (e *ShapeError) Error() string {
-	return fmt.Sprintf("checkpoint tensor %s has shape %v, this model needs %v", e.Tensor, e.Got, e.Want)
-}
+// file holds a model of another size (Engine.Restore, Engine.LoadWeights).
+type ShapeError = enginekit.ShapeError

@@ -219,31 +219,31 @@ func (c *Config) EntropyAt(u int) float64 {
 	return c.EntropyCoef + (c.EntropyFinal-c.EntropyCoef)*f
 }
 
-// StageAt is the curriculum's stage for update u (1-based): the stages list
+// stageAt is the curriculum's stage for update u (1-based): the stages list
 // is a sequence of equal blocks of Updates/len(Stages) updates (at least 1),
 // and the last stage holds after the list ends, as in seed.py.
-func (c *Config) StageAt(u int) int {
+func (c *Config) stageAt(u int) int {
 	block := max(c.Updates/len(c.Stages), 1)
 	i := min((u-1)/block, len(c.Stages)-1)
 	return c.Stages[i]
 }
 
-// WithTask gives cfg its task's defaults (TaskDefaults), opening the task
+// WithTask gives cfg its task's defaults (taskDefaults), opening the task
 // through the registry.
 func WithTask(cfg Config) (Config, error) {
 	t, err := cfg.OpenTask()
 	if err != nil {
 		return cfg, err
 	}
-	return TaskDefaults(cfg, t), nil
+	return taskDefaults(cfg, t), nil
 }
 
-// TaskDefaults gives cfg the defaults of its task t: a rollout as long as
+// taskDefaults gives cfg the defaults of its task t: a rollout as long as
 // the longest level's budget and a curriculum of every level; under the
 // default recipe a task.Tuned task's settings too (the calc task's partial
 // credit and longer schedule: README, "The calc task"). A
 // task.ReferenceSchedule task (the seed task) keeps cfg as it is.
-func TaskDefaults(cfg Config, t task.Task) Config {
+func taskDefaults(cfg Config, t task.Task) Config {
 	if _, ok := t.(task.ReferenceSchedule); ok {
 		return cfg
 	}

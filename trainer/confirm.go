@@ -17,7 +17,7 @@ import (
 // failure counts).
 //
 // Why 99% and 1000 episodes: the final evaluation is another 1000 held-out
-// episodes (FinalRound), and the goal is that it too is ≥ 0.99 on every
+// episodes (the final round), and the goal is that it too is ≥ 0.99 on every
 // level. At 1000 episodes the 95% bound lets up to 4 failures pass, and a
 // policy that fails 8 in 1000 passes such a confirmation 10% of the time and
 // then falls below 0.99 on the final 1000 18% of the time. The 99% bound
@@ -47,9 +47,9 @@ type Confirmation struct {
 	Solved     bool      `json:"solved"` // every trained stage passed: the run stops
 }
 
-// WilsonLower is the Wilson score lower bound of a success rate for
+// wilsonLower is the Wilson score lower bound of a success rate for
 // successes of n trials at normal quantile z (0 for n = 0).
-func WilsonLower(successes, n int, z float64) float64 {
+func wilsonLower(successes, n int, z float64) float64 {
 	if n <= 0 {
 		return 0
 	}
@@ -73,8 +73,8 @@ func passes(r EvalResult, lower, stopAt float64) bool {
 // successes recovers the count of correct episodes from a solve rate.
 func successes(r EvalResult) int { return int(math.Round(r.SolveRate * float64(r.Episodes))) }
 
-// FormatConfirmation is the line the loop prints after a confirmation.
-func FormatConfirmation(cf Confirmation, stopAt float64) string {
+// formatConfirmation is the line the loop prints after a confirmation.
+func formatConfirmation(cf Confirmation, stopAt float64) string {
 	parts := make([]string, len(cf.SolveRate))
 	for s := range cf.SolveRate {
 		parts[s] = fmt.Sprintf("T%d=%.3f (≥%.4f)", s, cf.SolveRate[s], cf.LowerBound[s])

@@ -49,7 +49,7 @@ func NewCurriculum(cfg Config, levels int) *Curriculum {
 // own (mixed); in that case it also refreshes the stage weights.
 func (c *Curriculum) StageOf(u int) int {
 	if c.cfg.Curriculum != "mixed" {
-		return c.cfg.StageAt(u)
+		return c.cfg.stageAt(u)
 	}
 	c.updateWeights()
 	return -1
@@ -93,11 +93,11 @@ func (c *Curriculum) DrawStage(key rng.Key, round, episode uint32) int {
 	return played[len(played)-1]
 }
 
-// Observe takes a greedy evaluation of every stage: it sets the focus
+// observe takes a greedy evaluation of every stage: it sets the focus
 // weights, unlocks the next stage once the newest one is solved at
 // cfg.UnlockAt, and counts the evaluations in a row that solve every trained
-// stage at cfg.StopAt (Nominated).
-func (c *Curriculum) Observe(ev []EvalResult) {
+// stage at cfg.StopAt (nominated).
+func (c *Curriculum) observe(ev []EvalResult) {
 	copy(c.lastEval, ev)
 	c.haveEval = true
 	c.streak++
@@ -111,13 +111,13 @@ func (c *Curriculum) Observe(ev []EvalResult) {
 	}
 }
 
-// Nominated reports that the last evaluation solved every trained stage at
+// nominated reports that the last evaluation solved every trained stage at
 // cfg.StopAt: the loop then runs a confirming evaluation (confirm.go).
-func (c *Curriculum) Nominated() bool { return c.streak > 0 && !c.solved }
+func (c *Curriculum) nominated() bool { return c.streak > 0 && !c.solved }
 
-// Nominates reports whether Observe(ev) would nominate the run, without
+// nominates reports whether observe(ev) would nominate the run, without
 // observing it: Drive plays the confirmation before applying either.
-func (c *Curriculum) Nominates(ev []EvalResult) bool {
+func (c *Curriculum) nominates(ev []EvalResult) bool {
 	if c.solved || c.cfg.StopAt == 0 {
 		return false
 	}
@@ -130,19 +130,19 @@ func (c *Curriculum) Nominates(ev []EvalResult) bool {
 }
 
 // PendingEval reports that the last update's evaluation was interrupted and
-// is still to be done; SetPendingEval marks it.
+// is still to be done; setPendingEval marks it.
 func (c *Curriculum) PendingEval() bool     { return c.pendingEval }
-func (c *Curriculum) SetPendingEval(p bool) { c.pendingEval = p }
+func (c *Curriculum) setPendingEval(p bool) { c.pendingEval = p }
 
-// Confirm takes the confirming evaluation after update u and marks the run
+// confirm takes the confirming evaluation after update u and marks the run
 // solved when every trained stage's lower bound supports cfg.StopAt. It
 // changes nothing else: focus and unlocking follow the periodic evaluations
 // only, so a confirmation that fails leaves training as it was.
-func (c *Curriculum) Confirm(u int, ev []EvalResult) Confirmation {
+func (c *Curriculum) confirm(u int, ev []EvalResult) Confirmation {
 	cf := Confirmation{Update: u, Episodes: ConfirmEpisodes, Solved: c.cfg.StopAt > 0}
 	for _, r := range ev {
 		cf.SolveRate = append(cf.SolveRate, r.SolveRate)
-		cf.LowerBound = append(cf.LowerBound, WilsonLower(successes(r), r.Episodes, ConfirmZ))
+		cf.LowerBound = append(cf.LowerBound, wilsonLower(successes(r), r.Episodes, ConfirmZ))
 	}
 	for _, s := range c.mix {
 		if !passes(ev[s], cf.LowerBound[s], c.cfg.StopAt) {
@@ -158,9 +158,9 @@ func (c *Curriculum) Confirm(u int, ev []EvalResult) Confirmation {
 // signal to stop. It stays true once set, and is part of the checkpoint.
 func (c *Curriculum) Solved() bool { return c.solved }
 
-// Label names what an update with the given StageOf trained: its stage, or
+// label names what an update with the given StageOf trained: its stage, or
 // the played stages of a mixed update, e.g. "0,1".
-func (c *Curriculum) Label(stage int) string {
+func (c *Curriculum) label(stage int) string {
 	if stage >= 0 {
 		return strconv.Itoa(stage)
 	}

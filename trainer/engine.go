@@ -1,11 +1,7 @@
 package trainer
 
 import (
-	"fmt"
-	"math"
-
 	"github.com/simdrl/simdrl/checkpoint"
-	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/task"
 )
 
@@ -62,42 +58,4 @@ type UpdateStats struct {
 // baseline's definition).
 type LossTerms struct {
 	PG, Value, Entropy, Total float64
-}
-
-// Add accumulates another chunk's share of the terms.
-func (l *LossTerms) Add(o LossTerms) {
-	l.PG += o.PG
-	l.Value += o.Value
-	l.Entropy += o.Entropy
-	l.Total += o.Total
-}
-
-// CheckLoss refuses update u when its loss is not finite: every engine
-// skips the optimiser step then and reports the update it could not apply.
-func CheckLoss(u int, loss float64) error {
-	if math.IsNaN(loss) || math.IsInf(loss, 0) {
-		return fmt.Errorf("update %d: the loss is %v; parameters left as after update %d", u, loss, u-1)
-	}
-	return nil
-}
-
-// CheckGradNorm refuses update u when its gradient norm is not finite.
-func CheckGradNorm(u int, norm float64) error {
-	if math.IsNaN(norm) || math.IsInf(norm, 0) {
-		return fmt.Errorf("update %d: the gradient norm is %v; parameters left as after update %d", u, norm, u-1)
-	}
-	return nil
-}
-
-// Adam's constants, as torch.optim.Adam's defaults; both engines use them.
-const (
-	AdamBeta1 = 0.9
-	AdamBeta2 = 0.999
-	AdamEps   = 1e-8
-)
-
-// NewLayout is the parameter layout of cfg's model for task t: its
-// vocabulary and one level embedding per level; the same on every engine.
-func NewLayout(cfg Config, t task.Task) (*gru.Layout, error) {
-	return gru.NewLayout(gru.Config{Vocab: t.Vocab(), Hidden: cfg.Hidden, Stages: len(t.Levels()), NotActions: t.NotActions()})
 }

@@ -4,25 +4,20 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
 )
 
-// ExplainInstance is the i-th explanation instance of level, the same on
-// every engine (held out, like every evaluation).
-func ExplainInstance(t task.Task, key rng.Key, level, i int) task.Instance {
-	return t.Draw(key, ExplainRound, uint32(i), EvalPurpose(level), level, task.HeldOut)
-}
-
-// Explain plays the first count explanation instances of level greedily on
+// explain plays the first count explanation instances of level greedily on
 // e and explains each: one implementation for every engine, through
 // GreedyPrograms.
-func Explain(e Engine, level, count int) ([]task.Explanation, error) {
+func explain(e Engine, level, count int) ([]task.Explanation, error) {
 	cfg, t := e.Config(), e.Task()
 	key := rng.NewKey(cfg.Seed)
 	ins := make([]task.Instance, count)
 	for i := range ins {
-		ins[i] = ExplainInstance(t, key, level, i)
+		ins[i] = enginekit.ExplainInstance(t, key, level, i)
 	}
 	progs, err := e.GreedyPrograms(ins)
 	if err != nil {
@@ -36,9 +31,9 @@ func Explain(e Engine, level, count int) ([]task.Explanation, error) {
 	return out, nil
 }
 
-// FormatExplanation renders an explanation on two lines: the episode, then
+// formatExplanation renders an explanation on two lines: the episode, then
 // the state after every token run.
-func FormatExplanation(e task.Explanation) string {
+func formatExplanation(e task.Explanation) string {
 	var b strings.Builder
 	note := ""
 	if e.Note != "" {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/checkpoint"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/task"
 	"github.com/stretchr/testify/require"
 )
@@ -37,7 +38,7 @@ func TestCheckpointsBeforeTaskSpecs(t *testing.T) {
 // do not mix with task_spec, and cannot smuggle options into the spec.
 func TestOldCalcOptionsRefused(t *testing.T) {
 	cfg := DefaultRecipe()
-	l, err := NewLayout(cfg, task.Seed())
+	l, err := enginekit.NewLayout(cfg.Hidden, task.Seed())
 	require.NoError(t, err)
 	p := make([]float32, l.Size)
 	f := BuildCheckpoint(cfg, l, p, p, p, 0, 0, NewCurriculum(cfg, 3))

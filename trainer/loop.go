@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/task"
 )
 
@@ -44,7 +45,7 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 	cfg, cur := e.Config(), e.Curriculum()
 	defer e.Close()
 	e.SetInterrupt(opt.Interrupt)
-	rep := &Report{Config: cfg, Backend: e.Backend(), Levels: LevelNames(e.Task())}
+	rep := &Report{Config: cfg, Backend: e.Backend(), Levels: levelNames(e.Task())}
 	if !opt.Quiet {
 		from := ""
 		if e.Updates() > 0 {
@@ -79,34 +80,34 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 	// on resume (the same rounds: bit-identical to a run never interrupted).
 	// st is the update's statistics, nil for a pending evaluation redone.
 	evaluate := func(u int, st *UpdateStats, rate float64) error {
-		cur.SetPendingEval(true)
+		cur.setPendingEval(true)
 		ev, err := e.EvaluateAll(cfg.EvalBatch, uint32(u), task.HeldOut)
 		if err != nil {
 			return err
 		}
 		var cev []EvalResult
-		if cur.Nominates(ev) {
-			if cev, err = e.EvaluateAll(ConfirmEpisodes, ConfirmRound(u), task.HeldOut); err != nil {
+		if cur.nominates(ev) {
+			if cev, err = e.EvaluateAll(ConfirmEpisodes, enginekit.ConfirmRound(u), task.HeldOut); err != nil {
 				return err
 			}
 		}
-		cur.Observe(ev)
+		cur.observe(ev)
 		var cf *Confirmation
 		if cev != nil {
-			c := cur.Confirm(u, cev)
+			c := cur.confirm(u, cev)
 			cf = &c
 			rep.Confirmations = append(rep.Confirmations, c)
 		}
-		cur.SetPendingEval(false)
+		cur.setPendingEval(false)
 		p := EvalPoint{Update: u, UpdatesPerSecond: rate, Confirmation: cf}
 		stage := -1
 		if cfg.Curriculum != "mixed" {
-			stage = cfg.StageAt(u)
+			stage = cfg.stageAt(u)
 		}
 		if st != nil {
 			stage, p.TrainReward, p.TrainSolve, p.Loss, p.GradNorm = st.Stage, st.MeanReward, st.SolveRate, st.Loss, st.GradNorm
 		}
-		p.Stage = cur.Label(stage)
+		p.Stage = cur.label(stage)
 		for _, r := range ev {
 			p.MeanReward = append(p.MeanReward, r.MeanReward)
 			p.SolveRate = append(p.SolveRate, r.SolveRate)
@@ -127,7 +128,7 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 			}
 			fmt.Fprintf(out, "ep=%02d stage=%s %s | solved %s\n", u, p.Stage, train, perStage(p.SolveRate, " "))
 			if cf != nil {
-				fmt.Fprintln(out, FormatConfirmation(*cf, cfg.StopAt))
+				fmt.Fprintln(out, formatConfirmation(*cf, cfg.StopAt))
 			}
 		}
 		return nil
@@ -198,26 +199,27 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 }
 
 // Conclude explains cfg.Explain greedy samples per stage and runs the final
-// evaluation, printing both and filling rep.
+// evaluation, printing both and filling rep (its Levels too).
 func Conclude(e Engine, rep *Report, out io.Writer, quiet bool) error {
 	cfg, t := e.Config(), e.Task()
+	rep.Levels = levelNames(t)
 	for s := 0; s < len(t.Levels()) && cfg.Explain > 0; s++ {
 		if !quiet {
 			fmt.Fprintf(out, "\n%s samples:\n", levelTitle(t, s))
 		}
-		exs, err := Explain(e, s, cfg.Explain)
+		exs, err := explain(e, s, cfg.Explain)
 		if err != nil {
 			return err
 		}
 		for _, ex := range exs {
 			rep.Explanations = append(rep.Explanations, ex)
 			if !quiet {
-				fmt.Fprintln(out, FormatExplanation(ex))
+				fmt.Fprintln(out, formatExplanation(ex))
 			}
 		}
 	}
 	if cfg.FinalEpisodes > 0 {
-		ev, err := e.EvaluateAll(cfg.FinalEpisodes, FinalRound, task.HeldOut)
+		ev, err := e.EvaluateAll(cfg.FinalEpisodes, enginekit.FinalRound, task.HeldOut)
 		if err != nil {
 			return err
 		}
@@ -228,7 +230,7 @@ func Conclude(e Engine, rep *Report, out io.Writer, quiet bool) error {
 			rep.Final.MeanReward = append(rep.Final.MeanReward, r.MeanReward)
 		}
 		if t.HoldsOut() {
-			tr, err := e.EvaluateAll(cfg.FinalEpisodes, FinalRound, task.Training)
+			tr, err := e.EvaluateAll(cfg.FinalEpisodes, enginekit.FinalRound, task.Training)
 			if err != nil {
 				return err
 			}
@@ -277,8 +279,8 @@ func interrupted(c <-chan struct{}) bool {
 	}
 }
 
-// LevelNames are the task's levels by name, for reports.
-func LevelNames(t task.Task) []string {
+// levelNames are the task's levels by name, for reports.
+func levelNames(t task.Task) []string {
 	var names []string
 	for _, l := range t.Levels() {
 		names = append(names, l.Name)

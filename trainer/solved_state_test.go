@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/checkpoint"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/task"
 	"github.com/stretchr/testify/require"
 )
@@ -17,7 +18,7 @@ func solvedFixture(t *testing.T, streak int, solved bool) (*checkpoint.File, Con
 	cfg.Hidden = 4
 	tk, err := cfg.OpenTask()
 	require.NoError(t, err)
-	l, err := NewLayout(cfg, tk)
+	l, err := enginekit.NewLayout(cfg.Hidden, tk)
 	require.NoError(t, err)
 	c := NewCurriculum(cfg, len(tk.Levels()))
 	c.streak, c.solved = streak, solved
@@ -29,7 +30,7 @@ func solvedFixture(t *testing.T, streak int, solved bool) (*checkpoint.File, Con
 func restoreState(t *testing.T, f *checkpoint.File, cfg Config) (*Curriculum, error) {
 	tk, err := cfg.OpenTask()
 	require.NoError(t, err)
-	l, err := NewLayout(cfg, tk)
+	l, err := enginekit.NewLayout(cfg.Hidden, tk)
 	require.NoError(t, err)
 	p := make([]float32, l.Size)
 	c := NewCurriculum(cfg, len(tk.Levels()))

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/simdrl/simdrl/internal/enginekit"
 )
 
 // stopConfig is the default recipe's stop rule (evaluations of 200 episodes
@@ -16,7 +18,9 @@ func stopConfig() Config {
 }
 
 // isConfirmation tells a confirming evaluation by its size.
-func isConfirmation(c call) bool { return c.episodes == ConfirmEpisodes && c.round != FinalRound }
+func isConfirmation(c call) bool {
+	return c.episodes == ConfirmEpisodes && c.round != enginekit.FinalRound
+}
 
 // TestPeriodicEvaluationsAloneDoNotStop: 198 of 200 on every stage in every
 // evaluation used to stop the run after two of them; a confirmation that
@@ -48,7 +52,7 @@ func TestConfirmationFailsThenPasses(t *testing.T) {
 	confirmations := 0
 	e := newFakeEngine(stopConfig(), func(c call, level int) float64 {
 		switch {
-		case c.round == FinalRound:
+		case c.round == enginekit.FinalRound:
 			return 1
 		case isConfirmation(c) && level == 0:
 			confirmations++ // counted once per confirmation
@@ -102,15 +106,15 @@ func TestStopAtOneNeedsEveryEpisode(t *testing.T) {
 	cfg.StopAt = 1
 	c := NewCurriculum(cfg, 3)
 	perfect := []EvalResult{{Episodes: 1000, SolveRate: 1}, {Episodes: 1000, SolveRate: 1}, {Episodes: 1000, SolveRate: 1}}
-	c.Observe(perfect)
-	require.True(t, c.Nominated())
+	c.observe(perfect)
+	require.True(t, c.nominated())
 	one := append([]EvalResult(nil), perfect...)
 	one[1].SolveRate = 0.999
-	require.False(t, c.Confirm(20, one).Solved)
+	require.False(t, c.confirm(20, one).Solved)
 	require.False(t, c.Solved())
-	require.True(t, c.Confirm(20, perfect).Solved)
+	require.True(t, c.confirm(20, perfect).Solved)
 	require.True(t, c.Solved())
-	require.Less(t, c.Confirm(20, perfect).LowerBound[0], 1.0)
+	require.Less(t, c.confirm(20, perfect).LowerBound[0], 1.0)
 }
 
 // TestStopAtZeroNeverConfirms: stop_at 0 means never stop, and never spend
@@ -143,7 +147,7 @@ func TestConfirmationRoundsAreTheirOwn(t *testing.T) {
 	seen := map[uint32]int{}
 	confirms := 0
 	for _, c := range e.calls {
-		if c.round == FinalRound {
+		if c.round == enginekit.FinalRound {
 			continue // the final evaluation: held-out and training split, one round
 		}
 		seen[c.round]++
@@ -155,10 +159,10 @@ func TestConfirmationRoundsAreTheirOwn(t *testing.T) {
 	require.Equal(t, 20, confirms)
 	require.Len(t, seen, 40, "20 periodic evaluations and 20 confirmations")
 	for _, u := range []int{0, 1, 2, MaxUpdates} {
-		r := ConfirmRound(u)
-		require.NotEqual(t, uint32(FinalRound), r)
-		require.NotEqual(t, uint32(ExplainRound), r)
+		r := enginekit.ConfirmRound(u)
+		require.NotEqual(t, uint32(enginekit.FinalRound), r)
+		require.NotEqual(t, uint32(enginekit.ExplainRound), r)
 		require.Greater(t, r, uint32(MaxUpdates), "above every periodic round")
-		require.NotEqual(t, ConfirmRound(u+1), r)
+		require.NotEqual(t, enginekit.ConfirmRound(u+1), r)
 	}
 }

@@ -175,8 +175,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		defer engine.Close()
 		engine.SetInterrupt(in.stop)
 		hash, err := engine.ParamSHA256()
-		rep := &trainer.Report{Config: cfg, Updates: engine.Updates(), Backend: engine.Backend(), ParamSHA256: hash,
-			Levels: trainer.LevelNames(engine.Task())}
+		rep := &trainer.Report{Config: cfg, Updates: engine.Updates(), Backend: engine.Backend(), ParamSHA256: hash}
 		if err == nil {
 			err = trainer.Conclude(engine, rep, stdout, fl.quiet)
 		}

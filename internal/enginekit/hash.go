@@ -1,4 +1,4 @@
-package trainer
+package enginekit
 
 import (
 	"crypto/sha256"
