@@ -22,6 +22,15 @@ type fakeEngine struct {
 	updates int
 	rate    func(c call, level int) float64
 	calls   []call
+
+	// What each update saw: its stage (−1: mixed) and the stages played.
+	stages []int
+	played [][]int
+	// afterUpdate, if set, runs after update u is applied (an interrupt
+	// arriving between updates); evalErr, if set, may fail an evaluation
+	// before it plays (an interrupt inside one).
+	afterUpdate func(u int)
+	evalErr     func(c call) error
 }
 
 func newFakeEngine(cfg Config, rate func(c call, level int) float64) *fakeEngine {
@@ -41,11 +50,22 @@ func (f *fakeEngine) Updates() int            { return f.updates }
 
 func (f *fakeEngine) Update() (UpdateStats, error) {
 	f.updates++
-	return UpdateStats{Update: f.updates, Stage: f.cur.StageOf(f.updates)}, nil
+	st := UpdateStats{Update: f.updates, Stage: f.cur.StageOf(f.updates)}
+	f.stages = append(f.stages, st.Stage)
+	f.played = append(f.played, append([]int(nil), f.cur.Played()...))
+	if f.afterUpdate != nil {
+		f.afterUpdate(f.updates)
+	}
+	return st, nil
 }
 
 func (f *fakeEngine) EvaluateAll(episodes int, round uint32, split task.Split) ([]EvalResult, error) {
 	c := call{episodes, round, split}
+	if f.evalErr != nil {
+		if err := f.evalErr(c); err != nil {
+			return nil, err
+		}
+	}
 	f.calls = append(f.calls, c)
 	out := make([]EvalResult, len(f.t.Levels()))
 	for s := range out {
