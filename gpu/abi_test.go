@@ -28,20 +28,52 @@ func TestPTXFollowsABI(t *testing.T) {
 }
 
 // TestArgsFollow: a launch's arguments are checked by name and kind against
-// the table: a swap, a missing or an extra parameter, or a kernel the table
-// lacks is refused, naming the parameter.
+// the table: packed as the table lists them they pass (allocating nothing);
+// a swap, a wrong kind, a missing or an extra parameter, or a kernel the
+// table lacks is refused, naming the parameter.
 func TestArgsFollow(t *testing.T) {
 	var a args
-	pack := func() *args {
-		return a.reset().ptr("g", 1).i32("n", 2).ptr("part", 3)
+	// pack packs k's parameters as the table lists them, but for the change
+	// edit makes to (names, kinds).
+	pack := func(k *abi.Kernel, edit func(names []string, kinds []byte) ([]string, []byte)) *args {
+		names, kinds := make([]string, len(k.Params)), make([]byte, len(k.Params))
+		for i, p := range k.Params {
+			kind, err := abi.Kind(p.C)
+			require.NoError(t, err)
+			names[i], kinds[i] = p.Name, kind
+		}
+		if edit != nil {
+			names, kinds = edit(names, kinds)
+		}
+		a.reset()
+		for i := range names {
+			a.add(names[i], 0, kinds[i])
+		}
+		return &a
 	}
-	require.NoError(t, pack().follows("simdrl_sumsq_partial"))
-	require.Zero(t, testing.AllocsPerRun(10, func() { _ = pack().follows("simdrl_sumsq_partial") }))
-	require.ErrorContains(t, a.reset().i32("n", 2).ptr("g", 1).ptr("part", 3).follows("simdrl_sumsq_partial"), "parameter 0 is const float *__restrict__ g")
-	require.ErrorContains(t, a.reset().ptr("g", 1).f32("n", 2).ptr("part", 3).follows("simdrl_sumsq_partial"), "parameter 1 is int n (kind i)")
-	require.ErrorContains(t, a.reset().ptr("g", 1).i32("n", 2).follows("simdrl_sumsq_partial"), "parameter 2 (double *part) not packed")
-	require.ErrorContains(t, pack().i32("x", 4).follows("simdrl_sumsq_partial"), "extra: x")
-	require.ErrorContains(t, pack().follows("simdrl_nope"), "not in the ABI table")
+	for _, k := range abi.Kernels {
+		require.NoError(t, pack(&k, nil).follows(k.Entries[0]))
+		for _, e := range k.Entries {
+			require.Zero(t, testing.AllocsPerRun(10, func() { _ = a.follows(e) }))
+		}
+		p0, p1 := k.Params[0], k.Params[1]
+		err := pack(&k, func(n []string, kd []byte) ([]string, []byte) {
+			n[0], n[1], kd[0], kd[1] = n[1], n[0], kd[1], kd[0]
+			return n, kd
+		}).follows(k.Entries[0])
+		require.ErrorContains(t, err, "parameter 0 is "+p0.Decl(), k.Macro)
+		err = pack(&k, func(n []string, kd []byte) ([]string, []byte) {
+			kd[1] = map[byte]byte{'p': 'i', 'i': 'f', 'u': 'i', 'f': 'i', 'd': 'p'}[kd[1]]
+			return n, kd
+		}).follows(k.Entries[0])
+		require.ErrorContains(t, err, "parameter 1 is "+p1.Decl(), k.Macro)
+		last := len(k.Params) - 1
+		err = pack(&k, func(n []string, kd []byte) ([]string, []byte) { return n[:last], kd[:last] }).follows(k.Entries[0])
+		require.ErrorContains(t, err, k.Params[last].Decl()+") not packed", k.Macro)
+		err = pack(&k, func(n []string, kd []byte) ([]string, []byte) { return append(n, "x"), append(kd, 'i') }).follows(k.Entries[0])
+		require.ErrorContains(t, err, "extra: x", k.Macro)
+	}
+	require.ErrorContains(t, a.reset().i32("n", 1).follows("simdrl_nope"), "not in the ABI table")
 }
 
 // TestSmemPlan: the shared memory sized from the table is what the kernels'
