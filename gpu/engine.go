@@ -58,12 +58,10 @@ type engine struct {
 	key     rng.Key
 
 	// How the kernels see the task: the scorer's kind (its op table is in
-	// ops) and partial credit, the answer token, the not-action logit
-	// offsets, and whether the kernel draws the instances (the seed task's)
+	// ops) and partial credit, the not-action logit offsets, and whether the kernel draws the instances (the seed task's)
 	// or the host does (task.Draw) and uploads them.
 	scoreKind     int
 	partialCredit float64
-	answer        int32
 	hostDraw      bool
 	records       []int32 // host: the instances of a rollout, record.Words each
 	ops, notAct   devPtr
@@ -125,7 +123,7 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 		return nil, err
 	}
 	e.scoreKind, e.partialCredit = sc.kind, sc.partialCredit
-	e.answer, e.hostDraw = t.Answer(), sc.kind != scoreSeed
+	e.hostDraw = sc.kind != scoreSeed
 	if e.hostDraw {
 		e.records = make([]int32, record.Words*e.maxN)
 	}
@@ -313,7 +311,7 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	a := e.a.reset()
 	a.ptr("P", e.P).ptr("table", e.table).ptr("whhT", e.whhT).ptr("headsT", e.headsT).ptr("headsB", e.headsB)
 	a.i32("B", s.n).i32("T", e.T).i32("d", e.H).i32("V", e.V).i32("S", e.S).flag("use_smem_w", p.SmemW)
-	a.i32("scorer", e.scoreKind).ptr("ops", e.ops).f64("partial_credit", e.partialCredit).i32("answer", int(e.answer))
+	a.i32("scorer", e.scoreKind).ptr("ops", e.ops).f64("partial_credit", e.partialCredit)
 	a.u32("k0", e.key[0]).u32("k1", e.key[1]).u32("round", s.round).u32("purpose", uint32(s.purpose)).i32("fixed_stage", s.stage).
 		i32("mix", mix).i32("unlocked", unlocked).f64("cdf0", cdf[0]).f64("cdf1", cdf[1])
 	a.i32("mode", s.mode).flag("given_tasks", s.givenTasks).flag("train", s.train).flag("step_baseline", step).flag("mask", mask)

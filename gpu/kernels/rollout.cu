@@ -277,8 +277,10 @@ template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS
             if (train) {
                 const float R = rewards_in ? rewards_in[b] : (float)o.reward; // rewards are float32 in training, as torch.tensor(...).float()
                 st[SIMDRL_STAT_REWARD] = (double)R;
-                // The mask keeps the steps up to the first answer and within the budget.
-                const int last = (step_baseline && mask) ? min(simdrl_answer_step(prog, B, T, answer), rec[SIMDRL_REC_BUDGET] - 1) : T - 1;
+                // The mask keeps the steps up to the one that ended the episode: the
+                // scorer's last token (its first answer, or the budget's or the
+                // rollout's last), the CPU's first done flag (cpu/rollout.go).
+                const int last = (step_baseline && mask) ? o.steps - 1 : T - 1;
                 const simdrl_terms tr = simdrl_episode_loss(T, B, logpa + b, val + b, ent + b, R, loss_batch, value_coef, entropy_coef,
                                                             step_baseline, last, dlogp + b, dent + b, dval + b);
                 st[SIMDRL_STAT_PG] = tr.pg;

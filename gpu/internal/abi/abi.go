@@ -87,7 +87,7 @@ var Kernels = []Kernel{
 		Params: []Param{
 			p("P", in), p("table", in), p("whhT", in), p("headsT", in), p("headsB", in),
 			p("B", cI), p("T", cI), p("d", cI), p("V", cI), p("S", cI), p("use_smem_w", cI),
-			p("scorer", cI), p("ops", inI), p("partial_credit", cD), p("answer", cI),
+			p("scorer", cI), p("ops", inI), p("partial_credit", cD),
 			p("k0", cU), p("k1", cU), p("round", cU), p("purpose", cU), p("fixed_stage", cI), p("mix", cI), p("unlocked", cI),
 			p("cdf0", cD), p("cdf1", cD),
 			p("mode", cI), p("given_tasks", cI), p("train", cI), p("step_baseline", cI), p("mask", cI),
