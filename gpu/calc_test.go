@@ -62,7 +62,8 @@ func scoreOnGPU(t *testing.T, d *Device, ops []calc.Op, partialCredit float64, i
 			}
 		}
 		var a args
-		a.i32(scoreCalc).ptr(bufs[0]).i32(len(ops)).f64(partialCredit).ptr(bufs[1]).ptr(bufs[2]).ptr(bufs[3]).i32(n).i32(maxlen).ptr(bufs[4]).ptr(bufs[5]).ptr(bufs[6])
+		a.i32("scorer", scoreCalc).ptr("ops", bufs[0]).i32("V", len(ops)).f64("partial_credit", partialCredit).ptr("tasks", bufs[1]).ptr("actions", bufs[2]).
+			ptr("len", bufs[3]).i32("n", n).i32("maxlen", maxlen).ptr("reward", bufs[4]).ptr("steps", bufs[5]).ptr("correct", bufs[6])
 		if err := d.launch("simdrl_env_score", gridFor(n), block256, 0, &a); err != nil {
 			return err
 		}

@@ -22,4 +22,5 @@
 // README.md in this folder explains the design choices.
 package gpu
 
+//go:generate go run ./internal/abi/gen
 //go:generate sh gen.sh

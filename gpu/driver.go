@@ -466,7 +466,12 @@ func (d *Device) launch(name string, grid, block [3]int, smem int, a *args) erro
 		return fmt.Errorf("gpu: kernel %s not loaded", name)
 	}
 	// The driver reads each parameter's size from the pointer it is given:
-	// a wrong count or width would launch with garbage, so refuse it here.
+	// a wrong count, width or order would launch with garbage, so refuse it
+	// here: against the ABI table by name and kind, and against the PTX's
+	// widths.
+	if err := a.follows(name); err != nil {
+		return err
+	}
 	if !a.matches(d.sigs[name]) {
 		return fmt.Errorf("gpu: launching %s with parameter sizes %s, but its PTX declares %s", name, a.signature(), d.sigs[name])
 	}

@@ -59,12 +59,10 @@ type engine struct {
 	key     rng.Key
 
 	// How the kernels see the task: the scorer's kind (its op table is in
-	// ops) and partial credit, the answer token, the not-action logit
-	// offsets, and whether the kernel draws the instances (the seed task's)
+	// ops) and partial credit, the not-action logit offsets, and whether the kernel draws the instances (the seed task's)
 	// or the host does (task.Draw) and uploads them.
 	scoreKind     int
 	partialCredit float64
-	answer        int32
 	hostDraw      bool
 	records       []int32 // host: the instances of a rollout, record.Words each
 	ops, notAct   devPtr
@@ -88,6 +86,9 @@ type engine struct {
 	a                                   args
 	stop                                <-chan struct{} // Engine.SetInterrupt; see engine.interrupted's callers
 	onCheck                             func(at string) // tests: called at every interrupt check, named
+
+	// tests: takes every launch instead of the device (engine.launch)
+	onLaunch func(name string, a *args) error
 }
 
 // scorer is how the kernels score a task's programs.
@@ -123,7 +124,7 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 		return nil, err
 	}
 	e.scoreKind, e.partialCredit = sc.kind, sc.partialCredit
-	e.answer, e.hostDraw = t.Answer(), sc.kind != scoreSeed
+	e.hostDraw = sc.kind != scoreSeed
 	if e.hostDraw {
 		e.records = make([]int32, record.Words*e.maxN)
 	}
@@ -236,6 +237,15 @@ var (
 	backwardKernel = map[int]string{1: "simdrl_backward_e1", 2: "simdrl_backward_e2", 4: "simdrl_backward_e4", 8: "simdrl_backward_e8"}
 )
 
+// launch starts kernel name on the device (Device.launch checks a against
+// the ABI table and the PTX), or hands it to onLaunch (tests).
+func (e *engine) launch(name string, grid, block [3]int, smem int, a *args) error {
+	if e.onLaunch != nil {
+		return e.onLaunch(name, a)
+	}
+	return e.d.launch(name, grid, block, smem, a)
+}
+
 // gridFor is a 1-D grid of 256-thread blocks covering n elements.
 func gridFor(n int) [3]int { return [3]int{max(1, min(ceilDiv(n, 256), 65535)), 1, 1} }
 
@@ -254,8 +264,9 @@ func (e *engine) getParams(dst []float32) error { return download(dst, e.P) }
 func (e *engine) derive() error {
 	V, H := e.V, e.H
 	total := V*3*H + H*3*H + 2*H*(V+1) + V + 1
-	e.a.reset().ptr(e.P).i32(H).i32(V).i32(e.S).ptr(e.notAct).ptr(e.table).ptr(e.whhT).ptr(e.headsT).ptr(e.headsN).ptr(e.headsB)
-	return e.d.launch("simdrl_derive", gridFor(total), block256, 0, &e.a)
+	e.a.reset().ptr("P", e.P).i32("d", H).i32("V", V).i32("S", e.S).ptr("not_action", e.notAct).ptr("table", e.table).ptr("whhT", e.whhT).
+		ptr("headsT", e.headsT).ptr("headsN", e.headsN).ptr("headsB", e.headsB)
+	return e.launch("simdrl_derive", gridFor(total), block256, 0, &e.a)
 }
 
 // rolloutSpec is one rollout launch.
@@ -299,14 +310,17 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	}
 	step, mask := e.cfg.Baseline == "step", e.cfg.MaskAfterAnswer
 	a := e.a.reset()
-	a.ptr(e.P).ptr(e.table).ptr(e.whhT).ptr(e.headsT).ptr(e.headsB)
-	a.i32(s.n).i32(e.T).i32(e.H).i32(e.V).i32(e.S).flag(p.SmemW).i32(e.scoreKind).ptr(e.ops).f64(e.partialCredit).i32(int(e.answer))
-	a.u32(e.key[0]).u32(e.key[1]).u32(s.round).u32(uint32(s.purpose)).i32(s.stage).i32(mix).i32(unlocked).f64(cdf[0]).f64(cdf[1])
-	a.i32(s.mode).flag(s.givenTasks).flag(s.train).flag(step).flag(mask).f64(e.cfg.ValueCoef).f64(s.entropy).i32(s.n).ptr(rin)
-	a.ptr(e.h).ptr(e.act).ptr(e.ghn).ptr(e.logp).ptr(e.logpa).ptr(e.val).ptr(e.ent).ptr(e.tokens).ptr(e.tasks)
-	a.ptr(e.dlogp).ptr(e.dent).ptr(e.dval).ptr(e.stats)
+	a.ptr("P", e.P).ptr("table", e.table).ptr("whhT", e.whhT).ptr("headsT", e.headsT).ptr("headsB", e.headsB)
+	a.i32("B", s.n).i32("T", e.T).i32("d", e.H).i32("V", e.V).i32("S", e.S).flag("use_smem_w", p.SmemW)
+	a.i32("scorer", e.scoreKind).ptr("ops", e.ops).f64("partial_credit", e.partialCredit)
+	a.u32("k0", e.key[0]).u32("k1", e.key[1]).u32("round", s.round).u32("purpose", uint32(s.purpose)).i32("fixed_stage", s.stage).
+		i32("mix", mix).i32("unlocked", unlocked).f64("cdf0", cdf[0]).f64("cdf1", cdf[1])
+	a.i32("mode", s.mode).flag("given_tasks", s.givenTasks).flag("train", s.train).flag("step_baseline", step).flag("mask", mask)
+	a.f64("value_coef", e.cfg.ValueCoef).f64("entropy_coef", s.entropy).i32("loss_batch", s.n).ptr("rewards_in", rin)
+	a.ptr("h", e.h).ptr("act", e.act).ptr("ghn", e.ghn).ptr("logp", e.logp).ptr("logpa", e.logpa).ptr("val", e.val).ptr("ent", e.ent)
+	a.ptr("tokens", e.tokens).ptr("tasks", e.tasks).ptr("dlogp", e.dlogp).ptr("dent", e.dent).ptr("dval", e.dval).ptr("block_stats", e.stats)
 	name := rolloutKernel[p.EPT]
-	return p.Blocks, e.d.launch(name, [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a)
+	return p.Blocks, e.launch(name, [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a)
 }
 
 // gradients runs backward through time and assembles the gradient of every
@@ -316,29 +330,34 @@ func (e *engine) gradients() error {
 	V1, G3, R := V+1, 3*H, T*B
 	p := e.bwd
 	a := e.a.reset()
-	a.ptr(e.P).ptr(e.headsN).i32(B).i32(T).i32(H).i32(V).i32(e.S).flag(p.SmemW)
-	a.ptr(e.h).ptr(e.act).ptr(e.ghn).ptr(e.logp).ptr(e.tokens).ptr(e.dlogp).ptr(e.dent).ptr(e.dval)
-	a.ptr(e.dheads).ptr(e.dgh).ptr(e.dgin).ptr(e.dh0g)
-	if err := e.d.launch(backwardKernel[p.EPT], [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a); err != nil {
+	a.ptr("P", e.P).ptr("headsN", e.headsN).i32("B", B).i32("T", T).i32("d", H).i32("V", V).i32("S", e.S).flag("use_smem_w", p.SmemW)
+	a.ptr("h", e.h).ptr("act", e.act).ptr("ghn", e.ghn).ptr("logp", e.logp).ptr("tokens", e.tokens)
+	a.ptr("dlogp", e.dlogp).ptr("dent", e.dent).ptr("dval", e.dval)
+	a.ptr("dheads", e.dheads).ptr("dgh", e.dgh).ptr("dgin", e.dgin).ptr("dh0g", e.dh0g)
+	if err := e.launch(backwardKernel[p.EPT], [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a); err != nil {
 		return err
 	}
 	// dW_hh and db_hh: dghᵀ·h_t over all rows.
-	a.reset().ptr(e.dgh).i32(G3).ptr(e.h).i32(H).i32(G3).i32(H).i32(1).i32(R).i32(e.slabWhh).ptr(e.partWhh)
-	if err := e.d.launch("simdrl_gemm_tn_m96", [3]int{ceilDiv(H, 96), ceilDiv(G3, 96), e.sWhh}, [3]int{192, 1, 1}, 0, a); err != nil {
+	a.reset().ptr("A", e.dgh).i32("lda", G3).ptr("Bm", e.h).i32("ldb", H).i32("M", G3).i32("N", H).i32("ones", 1).i32("R", R).
+		i32("slab", e.slabWhh).ptr("part", e.partWhh)
+	if err := e.launch("simdrl_gemm_tn_m96", [3]int{ceilDiv(H, 96), ceilDiv(G3, 96), e.sWhh}, [3]int{192, 1, 1}, 0, a); err != nil {
 		return err
 	}
 	// The heads: dheadsᵀ·h_{t+1}.
-	a.reset().ptr(e.dheads).i32(V1).ptr(e.h.at(B * H)).i32(H).i32(V1).i32(H).i32(1).i32(R).i32(e.slabHeads).ptr(e.partHeads)
-	if err := e.d.launch("simdrl_gemm_tn_m32", [3]int{ceilDiv(H, 96), ceilDiv(V1, 32), e.sHeads}, [3]int{192, 1, 1}, 0, a); err != nil {
+	a.reset().ptr("A", e.dheads).i32("lda", V1).ptr("Bm", e.h.at(B*H)).i32("ldb", H).i32("M", V1).i32("N", H).i32("ones", 1).i32("R", R).
+		i32("slab", e.slabHeads).ptr("part", e.partHeads)
+	if err := e.launch("simdrl_gemm_tn_m32", [3]int{ceilDiv(H, 96), ceilDiv(V1, 32), e.sHeads}, [3]int{192, 1, 1}, 0, a); err != nil {
 		return err
 	}
 	// The token table's gradient, and h0's.
-	a.reset().ptr(e.dgh).ptr(e.dgin).ptr(e.tokens).i32(R).i32(G3).i32(V).i32(e.slabTok).ptr(e.partTok)
-	if err := e.d.launch("simdrl_token_partial", [3]int{ceilDiv(G3, 128), e.sTok, 1}, [3]int{128, 1, 1}, 4*V*128, a); err != nil {
+	a.reset().ptr("dgh", e.dgh).ptr("dgin", e.dgin).ptr("tokens", e.tokens).i32("R", R).i32("G3", G3).i32("V", V).
+		i32("slab", e.slabTok).ptr("part", e.partTok)
+	if err := e.launch("simdrl_token_partial", [3]int{ceilDiv(G3, 128), e.sTok, 1}, [3]int{128, 1, 1}, 4*V*128, a); err != nil {
 		return err
 	}
-	a.reset().ptr(e.dh0g).ptr(e.tasks).i32(B).i32(H).i32(V).i32(e.S).i32(e.slabH0).ptr(e.partH0)
-	if err := e.d.launch("simdrl_h0_partial", [3]int{ceilDiv(H, 128), e.sH0, 1}, [3]int{128, 1, 1}, 4*(V+e.S)*128, a); err != nil {
+	a.reset().ptr("dh0g", e.dh0g).ptr("tasks", e.tasks).i32("B", B).i32("d", H).i32("V", V).i32("S", e.S).
+		i32("slab", e.slabH0).ptr("part", e.partH0)
+	if err := e.launch("simdrl_h0_partial", [3]int{ceilDiv(H, 128), e.sH0, 1}, [3]int{128, 1, 1}, 4*(V+e.S)*128, a); err != nil {
 		return err
 	}
 	l := e.l
@@ -355,13 +374,14 @@ func (e *engine) gradients() error {
 		{e.partH0, e.sH0, V + e.S, H, 0, V + e.S, e.h0s, H, 0, 0, 0},
 	}
 	for _, s := range sums {
-		a.reset().ptr(s.part).i32(s.S).i32(s.M).i32(s.N).i32(s.ones).i32(s.split).ptr(s.out).i32(s.ldo).ptr(s.bias).ptr(s.out2).ptr(s.bias2)
-		if err := e.d.launch("simdrl_sum_slabs", gridFor(s.M*(s.N+s.ones)), block256, 0, a); err != nil {
+		a.reset().ptr("part", s.part).i32("S", s.S).i32("M", s.M).i32("N", s.N).i32("ones", s.ones).i32("split", s.split).
+			ptr("out", s.out).i32("ldo", s.ldo).ptr("bias", s.bias).ptr("out2", s.out2).ptr("bias2", s.bias2)
+		if err := e.launch("simdrl_sum_slabs", gridFor(s.M*(s.N+s.ones)), block256, 0, a); err != nil {
 			return err
 		}
 	}
-	a.reset().ptr(e.P).ptr(e.dT).ptr(e.h0s).i32(H).i32(V).i32(e.S).ptr(e.grad)
-	return e.d.launch("simdrl_input_grads", gridFor(G3*H+G3+V*H+e.S*H), block256, 0, a)
+	a.reset().ptr("P", e.P).ptr("dT", e.dT).ptr("h0s", e.h0s).i32("d", H).i32("V", V).i32("S", e.S).ptr("grad", e.grad)
+	return e.launch("simdrl_input_grads", gridFor(G3*H+G3+V*H+e.S*H), block256, 0, a)
 }
 
 // finish reduces the statistics of a rollout of nblocks blocks (and the
@@ -370,13 +390,14 @@ func (e *engine) finish(nblocks int, withGrad bool, entropy float64) error {
 	nsq := 0
 	if withGrad {
 		nsq = e.nsq
-		e.a.reset().ptr(e.grad).i32(e.l.Size).ptr(e.sq)
-		if err := e.d.launch("simdrl_sumsq_partial", [3]int{nsq, 1, 1}, block256, 0, &e.a); err != nil {
+		e.a.reset().ptr("g", e.grad).i32("n", e.l.Size).ptr("part", e.sq)
+		if err := e.launch("simdrl_sumsq_partial", [3]int{nsq, 1, 1}, block256, 0, &e.a); err != nil {
 			return err
 		}
 	}
-	e.a.reset().ptr(e.sq).i32(nsq).ptr(e.stats).i32(nblocks).f64(e.cfg.Clip).f64(e.cfg.ValueCoef).f64(entropy).ptr(e.fin)
-	if err := e.d.launch("simdrl_finish", [3]int{1, 1, 1}, block256, 0, &e.a); err != nil {
+	e.a.reset().ptr("sq", e.sq).i32("nsq", nsq).ptr("stats", e.stats).i32("nblocks", nblocks).
+		f64("clip", e.cfg.Clip).f64("value_coef", e.cfg.ValueCoef).f64("entropy_coef", entropy).ptr("fin", e.fin)
+	if err := e.launch("simdrl_finish", [3]int{1, 1, 1}, block256, 0, &e.a); err != nil {
 		return err
 	}
 	return download(e.finHost[:], e.fin)
@@ -389,9 +410,9 @@ func (e *engine) adam() error {
 	step := e.adamStep + 1
 	bc1 := 1 - math.Pow(beta1, float64(step))
 	bc2 := 1 - math.Pow(beta2, float64(step))
-	e.a.reset().ptr(e.P).ptr(e.grad).ptr(e.m).ptr(e.v).i32(e.l.Size).ptr(e.fin).
-		f32(beta1).f32(beta2).f32(eps).f32(float32(e.cfg.LR / bc1)).f32(float32(math.Sqrt(bc2)))
-	if err := e.d.launch("simdrl_adam", gridFor(e.l.Size), block256, 0, &e.a); err != nil {
+	e.a.reset().ptr("p", e.P).ptr("g", e.grad).ptr("m", e.m).ptr("v", e.v).i32("n", e.l.Size).ptr("fin", e.fin).
+		f32("beta1", beta1).f32("beta2", beta2).f32("eps", eps).f32("step_size", float32(e.cfg.LR/bc1)).f32("bc2_sqrt", float32(math.Sqrt(bc2)))
+	if err := e.launch("simdrl_adam", gridFor(e.l.Size), block256, 0, &e.a); err != nil {
 		return err
 	}
 	return e.derive()

@@ -80,11 +80,12 @@ func TestGPUTasksAndUniforms(t *testing.T) {
 		}
 		defer d.free(ub)
 		var a args
-		a.u32(key[0]).u32(key[1]).u32(9).u32(uint32(rng.PurposeTask)).i32(-1).i32(mix).i32(3).f64(cdf[0]).f64(cdf[1]).i32(n).ptr(tb)
+		a.u32("k0", key[0]).u32("k1", key[1]).u32("round", 9).u32("purpose", uint32(rng.PurposeTask)).i32("fixed_stage", -1).i32("mix", mix).
+			i32("unlocked", 3).f64("cdf0", cdf[0]).f64("cdf1", cdf[1]).i32("n", n).ptr("tasks", tb)
 		if err := d.launch("simdrl_draw_tasks", gridFor(n), block256, 0, &a); err != nil {
 			return err
 		}
-		a.reset().u32(key[0]).u32(key[1]).u32(9).i32(n).i32(T).ptr(ub)
+		a.reset().u32("k0", key[0]).u32("k1", key[1]).u32("round", 9).i32("n", n).i32("T", T).ptr("u", ub)
 		if err := d.launch("simdrl_action_uniforms", gridFor(n), block256, 0, &a); err != nil {
 			return err
 		}
@@ -148,7 +149,8 @@ func TestGPUEnvGolden(t *testing.T) {
 			return err
 		}
 		var a args
-		a.i32(scoreSeed).ptr(0).i32(env.Vocab).f64(0).ptr(bufs[0]).ptr(bufs[1]).ptr(bufs[2]).i32(n).i32(maxlen).ptr(bufs[3]).ptr(bufs[4]).ptr(bufs[5])
+		a.i32("scorer", scoreSeed).ptr("ops", 0).i32("V", env.Vocab).f64("partial_credit", 0).ptr("tasks", bufs[0]).ptr("actions", bufs[1]).
+			ptr("len", bufs[2]).i32("n", n).i32("maxlen", maxlen).ptr("reward", bufs[3]).ptr("steps", bufs[4]).ptr("correct", bufs[5])
 		if err := d.launch("simdrl_env_score", gridFor(n), block256, 0, &a); err != nil {
 			return err
 		}

@@ -38,7 +38,7 @@ func TestParsePTX(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "8844", info.Params["k"])
 	var a args
-	require.Equal(t, "8844", a.ptr(1).f64(2).i32(3).f32(4).signature())
+	require.Equal(t, "8844", a.ptr("a", 1).f64("b", 2).i32("c", 3).f32("d", 4).signature())
 	require.True(t, a.matches("8844"))
 	require.False(t, a.matches("8444"), "a width differs")
 	require.False(t, a.matches("884"), "a count differs")
@@ -62,10 +62,10 @@ func TestParsePTX(t *testing.T) {
 // values in the low half.
 func TestArgsPacking(t *testing.T) {
 	var a args
-	a.ptr(0xdeadbeef00).i32(-1).u32(7).f32(1.5).f64(-2.25).flag(true).flag(false)
+	a.ptr("p", 0xdeadbeef00).i32("i", -1).u32("u", 7).f32("f", 1.5).f64("d", -2.25).flag("t", true).flag("f", false)
 	require.Equal(t, []uint64{0xdeadbeef00, 0xffffffff, 7, uint64(math.Float32bits(1.5)), math.Float64bits(-2.25), 1, 0}, a.slots)
 	require.Equal(t, "piufdii", string(a.kinds))
-	a.reset().i32(3)
+	a.reset().i32("n", 3)
 	require.Equal(t, []uint64{3}, a.slots)
 	require.Equal(t, devPtr(0x1010), devPtr(0x1000).at(4))
 	require.Equal(t, devPtr(0), devPtr(0).at(4), "a null pointer stays null")

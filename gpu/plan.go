@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/simdrl/simdrl/gpu/internal/abi"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 )
 
@@ -21,17 +22,6 @@ type tilePlan struct {
 
 // The (EPT, G) choices, largest tile first; kernels exist for EPT 1, 2, 4, 8.
 var tileChoices = [][2]int{{8, 4}, {8, 2}, {4, 2}, {2, 2}, {1, 2}, {1, 1}}
-
-// carve mirrors simdrl_carve (kernels/common.cuh): consecutive regions of
-// shared memory, each starting on a 16-byte boundary; it returns the bytes
-// taken in all.
-func carve(regions ...int) int {
-	off := 0
-	for _, b := range regions {
-		off = (off + b + 15) &^ 15
-	}
-	return off
-}
 
 // stride4 mirrors simdrl_stride4: a row of n floats padded to a multiple of 4.
 func stride4(n int) int { return (n + 3) &^ 3 }
@@ -57,25 +47,56 @@ func parseTile(s string) (ept, g int, l1 bool, err error) {
 	return ept, g, mem == "l1", nil
 }
 
-// rolloutSmem is the rollout kernel's dynamic shared memory (rollout.cu),
-// region by region in the kernel's order.
-func rolloutSmem(E, d, V int, smemW bool) int {
-	w := 0
-	if smemW {
-		w = d * 3 * d
+// nStats mirrors SIMDRL_NSTATS (kernels/common.cuh): the float64 statistics
+// of an episode.
+const nStats = 5
+
+// smemDim gives the value of each factor of the ABI table's shared-memory
+// regions (gpu/internal/abi): the kernels' variables of the same names.
+func smemDim(E, d, V int) func(string) int {
+	return func(f string) int {
+		switch f {
+		case "E":
+			return E
+		case "d":
+			return d
+		case "V":
+			return V
+		case "V1":
+			return V + 1
+		case "G3":
+			return 3 * d
+		case "dS":
+			return stride4(d)
+		case "G3S":
+			return stride4(3 * d)
+		case "SIMDRL_NSTATS":
+			return nStats
+		case "SIMDRL_TASK_WORDS":
+			return record.Words
+		}
+		panic("gpu: shared-memory factor " + f + " unknown to plan.go's smemDim")
 	}
-	V1, dS := V+1, stride4(d)
-	return carve(8*E*5, 4*E*record.Words, 4*E, 4*w, 4*d*V1, 4*V1, 4*3*d, 4*E*dS, 4*E*dS, 4*E*V1, 4*E*V, 4*E*V, 4*E*V, 4*E)
 }
 
-// backwardSmem is the backward kernel's dynamic shared memory (backward.cu).
+// kernelSmem is the dynamic shared memory of kernel's carving (the ABI
+// table's regions, as args.cuh's SIMDRL_*_SMEM declares them) for a tile of
+// E episodes; smemW is use_smem_w.
+func kernelSmem(kernel string, E, d, V int, smemW bool) int {
+	return abi.Of(kernel).SmemBytes(smemDim(E, d, V), func(cond string) bool {
+		if cond != "use_smem_w" {
+			panic("gpu: shared-memory condition " + cond + " unknown to plan.go's kernelSmem")
+		}
+		return smemW
+	})
+}
+
+// rolloutSmem is the rollout kernel's dynamic shared memory.
+func rolloutSmem(E, d, V int, smemW bool) int { return kernelSmem("simdrl_rollout_e1", E, d, V, smemW) }
+
+// backwardSmem is the backward kernel's dynamic shared memory.
 func backwardSmem(E, d, V int, smemW bool) int {
-	w := 0
-	if smemW {
-		w = 3 * d * d
-	}
-	V1 := V + 1
-	return carve(4*w, 4*V1*d, 4*E*d, 4*E*d, 4*E*stride4(3*d), 4*E*V1, 4*E*V, 4*E)
+	return kernelSmem("simdrl_backward_e1", E, d, V, smemW)
 }
 
 // planTiles picks the largest tile that still gives every multiprocessor a

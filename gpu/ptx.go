@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/simdrl/simdrl/gpu/internal/abi"
 )
 
 // The kernels, compiled by gen.sh (go generate) from kernels/*.cu.
@@ -14,18 +16,9 @@ import (
 //go:embed ptx/*.ptx
 var ptxFiles embed.FS
 
-// modules lists every PTX module and the kernels the Go code launches from it.
-var modules = []struct {
-	Name    string // ptx/<Name>.ptx from kernels/<Name>.cu
-	Kernels []string
-}{
-	{"tasks", []string{"simdrl_draw_tasks", "simdrl_action_uniforms"}},
-	{"env", []string{"simdrl_env_score"}},
-	{"rollout", []string{"simdrl_derive", "simdrl_rollout_e1", "simdrl_rollout_e2", "simdrl_rollout_e4", "simdrl_rollout_e8"}},
-	{"backward", []string{"simdrl_backward_e1", "simdrl_backward_e2", "simdrl_backward_e4", "simdrl_backward_e8",
-		"simdrl_gemm_tn_m96", "simdrl_gemm_tn_m32", "simdrl_sum_slabs", "simdrl_token_partial", "simdrl_h0_partial", "simdrl_input_grads"}},
-	{"optim", []string{"simdrl_sumsq_partial", "simdrl_finish", "simdrl_adam"}},
-}
+// modules lists every PTX module and the kernels the Go code launches from
+// it: the ABI table's (gpu/internal/abi).
+var modules = abi.Modules()
 
 // ptxInfo is what the loader needs to know about a PTX module.
 type ptxInfo struct {

@@ -48,11 +48,7 @@ template <typename... A> static Kernel kernel(void (*f)(A...)) {
 
 #define K(name) {#name, kernel(name)}
 static const std::map<std::string, Kernel> kernels = {
-    K(simdrl_draw_tasks),    K(simdrl_action_uniforms), K(simdrl_env_score),     K(simdrl_derive),         K(simdrl_rollout_e1),
-    K(simdrl_rollout_e2),    K(simdrl_rollout_e4),      K(simdrl_rollout_e8),    K(simdrl_backward_e1),    K(simdrl_backward_e2),
-    K(simdrl_backward_e4),   K(simdrl_backward_e8),     K(simdrl_gemm_tn_m96),   K(simdrl_gemm_tn_m32),    K(simdrl_sum_slabs),
-    K(simdrl_token_partial), K(simdrl_h0_partial),      K(simdrl_input_grads),   K(simdrl_sumsq_partial),  K(simdrl_finish),
-    K(simdrl_adam),
+    SIMDRL_KERNELS(K) // args.cuh: every entry point of gpu/internal/abi's table
 };
 
 // A block's CUDA threads are fibers (ucontext) on the calling OS thread: the

@@ -4,21 +4,15 @@
 // and value, dL/dgh, dL/dh0); the weight gradients are then reductions over
 // all T·B rows, each in two deterministic stages (per-slab partial sums, then
 // the slabs summed in order), so the result does not depend on scheduling.
+#include "args.cuh"
 #include "gru.cuh"
 #include "policy.cuh"
-
-#define BACKWARD_PARAMS                                                                                                                 \
-    const float *__restrict__ P, const float *__restrict__ headsN, int B, int T, int d, int V, int S, int use_smem_w, const float *__restrict__ h, \
-        const float *__restrict__ act, const float *__restrict__ ghn, const float *__restrict__ logp, const int32_t *__restrict__ tokens, \
-        const float *__restrict__ dlogp, const float *__restrict__ dent, const float *__restrict__ dval, float *dheads, float *dgh,      \
-        float *dgin, float *dh0g
-#define BACKWARD_ARGS P, headsN, B, T, d, V, S, use_smem_w, h, act, ghn, logp, tokens, dlogp, dent, dval, dheads, dgh, dgin, dh0g
 
 // Writes dheads T×B×(V+1) (dL/dlogits, then dL/dvalue), dgh T×B×3d (dL/d(W_hh·h
 // + b_hh)), dgin T×B×d (dL/d of the token table's n rows: dgh's n part
 // before the reset gate r multiplied it, so not derivable from dgh) and dh0g
 // B×d (dL/d(pre-tanh of h0)). Thread layout as the rollout.
-template <int EPT> __device__ __forceinline__ void backward(BACKWARD_PARAMS) {
+template <int EPT> __device__ __forceinline__ void backward(SIMDRL_BACKWARD_PARAMS) {
     extern __shared__ float4 smem_v[];
     const int DP = blockDim.x, G = blockDim.y, E = EPT * G;
     const int tid = threadIdx.y * DP + threadIdx.x, nthr = DP * G;
@@ -27,16 +21,10 @@ template <int EPT> __device__ __forceinline__ void backward(BACKWARD_PARAMS) {
     const int G3 = 3 * d, V1 = V + 1, G3S = simdrl_stride4(G3);
     const simdrl_layout L = simdrl_layout_of(V, d, S);
 
-    // Shared memory, in the order gpu/plan.go's backwardSmem takes it.
+    // Shared memory: the regions of args.cuh (gpu/internal/abi), which
+    // gpu/plan.go's backwardSmem sizes from the same table.
     simdrl_carver cv = {(char *)smem_v, 0};
-    float *sW = (float *)simdrl_carve(&cv, use_smem_w ? 4u * G3 * d : 0u); // 3d×d, W_hh as stored (use_smem_w)
-    float *sHW = (float *)simdrl_carve(&cv, 4u * V1 * d);                  // (V+1)×d
-    float *sDh = (float *)simdrl_carve(&cv, 4u * E * d);                   // E×d
-    float *sDhp = (float *)simdrl_carve(&cv, 4u * E * d);                  // E×d
-    float *sDgh = (float *)simdrl_carve(&cv, 4u * E * G3S);                // E×G3S (rows padded to 4 floats)
-    float *sX = (float *)simdrl_carve(&cv, 4u * E * V1);                   // E×(V+1): p, then dlogits
-    float *sG = (float *)simdrl_carve(&cv, 4u * E * V);                    // E×V
-    float *sPg = (float *)simdrl_carve(&cv, 4u * E);                       // E
+    SIMDRL_BACKWARD_SMEM(cv)
 
     if (use_smem_w)
         for (int i = tid; i < G3 * d; i += nthr) sW[i] = P[L.whh + i];
@@ -158,10 +146,10 @@ template <int EPT> __device__ __forceinline__ void backward(BACKWARD_PARAMS) {
     }
 }
 
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e1(BACKWARD_PARAMS) { backward<1>(BACKWARD_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e2(BACKWARD_PARAMS) { backward<2>(BACKWARD_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e4(BACKWARD_PARAMS) { backward<4>(BACKWARD_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e8(BACKWARD_PARAMS) { backward<8>(BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e1(SIMDRL_BACKWARD_PARAMS) { backward<1>(SIMDRL_BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e2(SIMDRL_BACKWARD_PARAMS) { backward<2>(SIMDRL_BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e4(SIMDRL_BACKWARD_PARAMS) { backward<4>(SIMDRL_BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e8(SIMDRL_BACKWARD_PARAMS) { backward<8>(SIMDRL_BACKWARD_ARGS); }
 
 // gemm_tn: per slab s of rows, part[s] (M×(N+ones)) = Aᵀ·B over the slab's
 // rows, A R×M (lda), B R×N (ldb); with ones, column N holds the column sums of
@@ -233,16 +221,14 @@ __device__ __forceinline__ void gemm_tn(const float *__restrict__ A, int lda, co
     }
 }
 
-#define GEMM_TN_PARAMS const float *__restrict__ A, int lda, const float *__restrict__ Bm, int ldb, int M, int N, int ones, int R, int slab, float *part
 // dW_hh and b_hh: M = 3d rows in tiles of 96. The heads: M = V+1 = 19 rows in one tile of 32.
-extern "C" __global__ void __launch_bounds__(TN_THREADS) simdrl_gemm_tn_m96(GEMM_TN_PARAMS) { gemm_tn<96, 6>(A, lda, Bm, ldb, M, N, ones, R, slab, part); }
-extern "C" __global__ void __launch_bounds__(TN_THREADS) simdrl_gemm_tn_m32(GEMM_TN_PARAMS) { gemm_tn<32, 2>(A, lda, Bm, ldb, M, N, ones, R, slab, part); }
+extern "C" __global__ void __launch_bounds__(TN_THREADS) simdrl_gemm_tn_m96(SIMDRL_GEMM_TN_PARAMS) { gemm_tn<96, 6>(A, lda, Bm, ldb, M, N, ones, R, slab, part); }
+extern "C" __global__ void __launch_bounds__(TN_THREADS) simdrl_gemm_tn_m32(SIMDRL_GEMM_TN_PARAMS) { gemm_tn<32, 2>(A, lda, Bm, ldb, M, N, ones, R, slab, part); }
 
 // simdrl_sum_slabs sums S partial M×(N+ones) blocks in slab order and writes
 // rows below split to out (ldo) and bias, the others to out2 and bias2 (the
 // stacked heads go to pi.* and v.*).
-extern "C" __global__ void simdrl_sum_slabs(const float *__restrict__ part, int S, int M, int N, int ones, int split, float *out, int ldo,
-                                            float *bias, float *out2, float *bias2) {
+extern "C" __global__ void simdrl_sum_slabs(SIMDRL_SUM_SLABS_PARAMS) {
     const int Nc = N + ones;
     const long total = (long)M * Nc;
     for (long q = (long)blockIdx.x * blockDim.x + threadIdx.x; q < total; q += (long)gridDim.x * blockDim.x) {
@@ -268,8 +254,7 @@ extern "C" __global__ void simdrl_sum_slabs(const float *__restrict__ part, int 
 // dgh for the r and z columns and dgin (d columns) for the n columns. One
 // thread per column g; its V accumulators live in shared memory (V ×
 // blockDim.x). Grid: (ceil(3d/blockDim.x), slabs).
-extern "C" __global__ void simdrl_token_partial(const float *__restrict__ dgh, const float *__restrict__ dgin, const int32_t *__restrict__ tokens,
-                                                int R, int G3, int V, int slab, float *part) {
+extern "C" __global__ void simdrl_token_partial(SIMDRL_TOKEN_PARTIAL_PARAMS) {
     extern __shared__ float acc[];
     const int bd = blockDim.x, tx = threadIdx.x;
     const int g = blockIdx.x * bd + tx, s = blockIdx.y;
@@ -288,8 +273,7 @@ extern "C" __global__ void simdrl_token_partial(const float *__restrict__ dgh, c
 // rows 0..V−1 of part[s] for emb (each context token, the shown digits then
 // CTX, gets dh0g/len), rows V..V+S−1 for stage_emb (one per level). Grid:
 // (ceil(d/blockDim.x), slabs).
-extern "C" __global__ void simdrl_h0_partial(const float *__restrict__ dh0g, const int32_t *__restrict__ tasks, int B, int d, int V, int S, int slab,
-                                             float *part) {
+extern "C" __global__ void simdrl_h0_partial(SIMDRL_H0_PARTIAL_PARAMS) {
     extern __shared__ float acc[];
     const int bd = blockDim.x, tx = threadIdx.x;
     const int j = blockIdx.x * bd + tx, s = blockIdx.y, rows = V + S;
@@ -311,8 +295,7 @@ extern "C" __global__ void simdrl_h0_partial(const float *__restrict__ dh0g, con
 // simdrl_input_grads: from the token table's gradient dT (V×3d) and h0's
 // (h0s: V rows for emb, S for stage_emb, d columns): dW_ih = dTᵀ·emb,
 // db_ih = Σ_v dT, demb = dT·W_ih + h0's part, dstage_emb.
-extern "C" __global__ void simdrl_input_grads(const float *__restrict__ P, const float *__restrict__ dT, const float *__restrict__ h0s, int d, int V,
-                                              int S, float *grad) {
+extern "C" __global__ void simdrl_input_grads(SIMDRL_INPUT_GRADS_PARAMS) {
     const simdrl_layout L = simdrl_layout_of(V, d, S);
     const int G3 = 3 * d;
     const long nW = (long)G3 * d, nB = G3, nE = (long)V * d, nS = (long)S * d, total = nW + nB + nE + nS;

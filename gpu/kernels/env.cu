@@ -2,13 +2,13 @@
 // the same simdrl_score at the end of each episode). Tests run it on every
 // golden environment case and on calculator programs and compare with the
 // CPU's env.Run and calc.Run bit for bit.
+#include "args.cuh"
 #include "calc.cuh"
 
 // One program per thread: program i is actions[i*maxlen .. i*maxlen+len[i])
 // on the instance tasks[i*SIMDRL_TASK_WORDS ..]; scorer, ops, V and
 // partial_credit as the rollout's.
-extern "C" __global__ void simdrl_env_score(int scorer, const int32_t *ops, int V, double partial_credit, const int32_t *tasks, const int32_t *actions,
-                                            const int32_t *len, int n, int maxlen, double *reward, int32_t *steps, int32_t *correct) {
+extern "C" __global__ void simdrl_env_score(SIMDRL_ENV_SCORE_PARAMS) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     const simdrl_outcome o = simdrl_score(scorer, tasks + (size_t)i * SIMDRL_TASK_WORDS, ops, V, partial_credit, actions + (size_t)i * maxlen, 1, len[i]);

@@ -97,12 +97,4 @@ SIMDRL_HD simdrl_outcome simdrl_env_run(const int32_t *rec, const int32_t *actio
     return o;
 }
 
-// The step of the first answer token among the n actions, or n-1 when there
-// is none (cpu/loss.go's answerStep): the tokens after it change nothing.
-SIMDRL_HD int simdrl_answer_step(const int32_t *actions, int stride, int n, int answer) {
-    for (int t = 0; t < n; t++)
-        if (actions[t * stride] == answer) return t;
-    return n - 1;
-}
-
 #endif

@@ -1,6 +1,6 @@
 // loss.cuh: the loss weights of one episode (../../cpu/loss.go): the
 // seed's loss (advantage R − Σ_t v_t) and the per-step baseline (advantage
-// R − v_t) with the tokens after the first ANS optionally masked out. The
+// R − v_t) with the tokens after the episode's end optionally masked out. The
 // episode's share of the loss terms is returned in float64; every mean is
 // over the whole batch (batch episodes, T steps).
 #ifndef SIMDRL_LOSS_CUH

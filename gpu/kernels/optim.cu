@@ -1,11 +1,12 @@
 // optim.cu: the gradient norm (float64, in a fixed order), the update's
 // closing reduction, and Adam with clip_grad_norm_'s scale folded in
 // (cpu/adam.go, kernels/adam_generic.go).
+#include "args.cuh"
 #include "common.cuh"
 
 // Block i sums g² over elements i·256+tid + k·gridDim·256 in float64, then a
 // fixed tree: part[i].
-extern "C" __global__ void __launch_bounds__(256) simdrl_sumsq_partial(const float *__restrict__ g, int n, double *part) {
+extern "C" __global__ void __launch_bounds__(256) simdrl_sumsq_partial(SIMDRL_SUMSQ_PARTIAL_PARAMS) {
     __shared__ double red[256];
     const int tid = threadIdx.x;
     double s = 0.0;
@@ -27,8 +28,7 @@ extern "C" __global__ void __launch_bounds__(256) simdrl_sumsq_partial(const flo
 // (SIMDRL_FIN_*): the totals, the gradient norm, the clip scale as
 // clip_grad_norm_ computes it, and whether the loss and norm are finite (Adam
 // skips the step otherwise, leaving the parameters as they were).
-extern "C" __global__ void __launch_bounds__(256) simdrl_finish(const double *__restrict__ sq, int nsq, const double *__restrict__ stats, int nblocks,
-                                                               double clip, double value_coef, double entropy_coef, double *fin) {
+extern "C" __global__ void __launch_bounds__(256) simdrl_finish(SIMDRL_FINISH_PARAMS) {
     __shared__ double red[256];
     const int tid = threadIdx.x;
     for (int q = 0; q <= SIMDRL_NSTATS; q++) {
@@ -59,8 +59,7 @@ extern "C" __global__ void __launch_bounds__(256) simdrl_finish(const double *__
 
 // simdrl_adam: torch.optim.Adam's step on every element (kernels.Adam), the
 // gradient scaled by fin[SIMDRL_FIN_SCALE]; nothing when fin[SIMDRL_FIN_OK] is 0.
-extern "C" __global__ void simdrl_adam(float *p, const float *__restrict__ g, float *m, float *v, int n, const double *__restrict__ fin, float beta1,
-                                       float beta2, float eps, float step_size, float bc2_sqrt) {
+extern "C" __global__ void simdrl_adam(SIMDRL_ADAM_PARAMS) {
     if (fin[SIMDRL_FIN_OK] == 0.0) return;
     const float scale = (float)fin[SIMDRL_FIN_SCALE];
     for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x) {

@@ -12,6 +12,7 @@
 // unit j = x), blockDim.y = G groups; each thread computes the three gate rows
 // of its unit for EPT episodes (E = EPT·G), so the gates are applied in
 // registers, never stored as a 3d-wide row.
+#include "args.cuh"
 #include "calc.cuh"
 #include "gru.cuh"
 #include "loss.cuh"
@@ -24,8 +25,7 @@
 // natural ((V+1)×d), and their bias (V+1), to which not_action adds
 // gru.NotActionLogit for the tokens the policy never writes (non-zero
 // entries only, as gru.Derived.Compute).
-extern "C" __global__ void simdrl_derive(const float *__restrict__ P, int d, int V, int S, const float *__restrict__ not_action, float *table, float *whhT,
-                                         float *headsT, float *headsN, float *headsB) {
+extern "C" __global__ void simdrl_derive(SIMDRL_DERIVE_PARAMS) {
     const simdrl_layout L = simdrl_layout_of(V, d, S);
     const int G3 = 3 * d, V1 = V + 1;
     const long nTable = (long)V * G3, nWT = (long)d * G3, nHT = (long)d * V1, nHN = (long)V1 * d, total = nTable + nWT + nHT + nHN + V1;
@@ -65,18 +65,7 @@ extern "C" __global__ void simdrl_derive(const float *__restrict__ P, int d, int
     }
 }
 
-// The rollout's parameters, in launch order (gpu/engine.go packs them).
-#define ROLLOUT_PARAMS                                                                                                                  \
-    const float *__restrict__ P, const float *__restrict__ table, const float *__restrict__ whhT, const float *__restrict__ headsT,       \
-        const float *__restrict__ headsB, int B, int T, int d, int V, int S, int use_smem_w, int scorer, const int32_t *__restrict__ ops,  \
-        double partial_credit, int answer, uint32_t k0, uint32_t k1, uint32_t round, uint32_t purpose, int fixed_stage, int mix, int unlocked, double cdf0, double cdf1, int mode, int given_tasks, int train,               \
-        int step_baseline, int mask, double value_coef, double entropy_coef, int loss_batch, const float *rewards_in, float *h, float *act, float *ghn, float *logp, float *logpa,  \
-        float *val, float *ent, int32_t *tokens, int32_t *tasks, float *dlogp, float *dent, float *dval, double *block_stats
-#define ROLLOUT_ARGS                                                                                                                    \
-    P, table, whhT, headsT, headsB, B, T, d, V, S, use_smem_w, scorer, ops, partial_credit, answer, k0, k1, round, purpose, fixed_stage, mix, unlocked, cdf0, cdf1, mode,        \
-        given_tasks, train, step_baseline, mask, value_coef, entropy_coef, loss_batch, rewards_in, h, act, ghn, logp, logpa, val, ent, tokens, tasks, dlogp,     \
-        dent, dval, block_stats
-
+// The parameters: args.cuh's SIMDRL_ROLLOUT_PARAMS (gpu/internal/abi's table).
 // Layouts written (step-major, as gru.Workspace): h (T+1)×B×d, act T×B×3d
 // (r, z, n), ghn T×B×d (W_hh·h + b_hh, n rows), logp T×B×V, logpa/val/ent and
 // the loss weights T×B, tokens (T+1)×B (CTX, then the actions), tasks
@@ -87,7 +76,7 @@ extern "C" __global__ void simdrl_derive(const float *__restrict__ P, int d, int
 // given_tasks the tasks are read from tasks instead of drawn (the kernel draws
 // only the seed task's; the host draws every other task's); with rewards_in
 // (not null) the loss uses those rewards instead of the environment's.
-template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
+template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS) {
     extern __shared__ float4 smem_v[];
     const int DP = blockDim.x, G = blockDim.y, E = EPT * G;
     const int tid = threadIdx.y * DP + threadIdx.x, nthr = DP * G;
@@ -96,22 +85,10 @@ template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
     const int G3 = 3 * d, V1 = V + 1, dS = simdrl_stride4(d);
     const simdrl_layout L = simdrl_layout_of(V, d, S);
 
-    // Shared memory, in the order gpu/plan.go's rolloutSmem takes it.
+    // Shared memory: the regions of args.cuh (gpu/internal/abi), which
+    // gpu/plan.go's rolloutSmem sizes from the same table.
     simdrl_carver cv = {(char *)smem_v, 0};
-    double *sStat = (double *)simdrl_carve(&cv, 8u * E * SIMDRL_NSTATS);      // E×NSTATS
-    int32_t *sTask = (int32_t *)simdrl_carve(&cv, 4u * E * SIMDRL_TASK_WORDS); // E×TASK_WORDS
-    int32_t *sTok = (int32_t *)simdrl_carve(&cv, 4u * E);                     // E
-    float *sW = (float *)simdrl_carve(&cv, use_smem_w ? 4u * d * G3 : 0u);    // d×3d (use_smem_w)
-    float *sHT = (float *)simdrl_carve(&cv, 4u * d * V1);                     // d×(V+1)
-    float *sHB = (float *)simdrl_carve(&cv, 4u * V1);                         // V+1
-    float *sBhh = (float *)simdrl_carve(&cv, 4u * G3);                        // 3d
-    float *sH0 = (float *)simdrl_carve(&cv, 4u * E * dS);                     // E×dS
-    float *sH1 = (float *)simdrl_carve(&cv, 4u * E * dS);                     // E×dS
-    float *sHeads = (float *)simdrl_carve(&cv, 4u * E * V1);                  // E×(V+1)
-    float *sLogp = (float *)simdrl_carve(&cv, 4u * E * V);                    // E×V
-    float *sP = (float *)simdrl_carve(&cv, 4u * E * V);                       // E×V: exp(x−max), then p
-    float *sEnt = (float *)simdrl_carve(&cv, 4u * E * V);                     // E×V: p·log(p+ε)
-    float *sMax = (float *)simdrl_carve(&cv, 4u * E);                         // E: max, then log-sum-exp
+    SIMDRL_ROLLOUT_SMEM(cv)
 
     if (use_smem_w)
         for (int i = tid; i < d * G3; i += nthr) sW[i] = whhT[i];
@@ -300,8 +277,10 @@ template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
             if (train) {
                 const float R = rewards_in ? rewards_in[b] : (float)o.reward; // rewards are float32 in training, as torch.tensor(...).float()
                 st[SIMDRL_STAT_REWARD] = (double)R;
-                // The mask keeps the steps up to the first answer and within the budget.
-                const int last = (step_baseline && mask) ? min(simdrl_answer_step(prog, B, T, answer), rec[SIMDRL_REC_BUDGET] - 1) : T - 1;
+                // The mask keeps the steps up to the one that ended the episode: the
+                // scorer's last token (its first answer, or the budget's or the
+                // rollout's last), the CPU's first done flag (cpu/rollout.go).
+                const int last = (step_baseline && mask) ? o.steps - 1 : T - 1;
                 const simdrl_terms tr = simdrl_episode_loss(T, B, logpa + b, val + b, ent + b, R, loss_batch, value_coef, entropy_coef,
                                                             step_baseline, last, dlogp + b, dent + b, dval + b);
                 st[SIMDRL_STAT_PG] = tr.pg;
@@ -320,7 +299,7 @@ template <int EPT> __device__ __forceinline__ void rollout(ROLLOUT_PARAMS) {
     }
 }
 
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e1(ROLLOUT_PARAMS) { rollout<1>(ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e2(ROLLOUT_PARAMS) { rollout<2>(ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e4(ROLLOUT_PARAMS) { rollout<4>(ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e8(ROLLOUT_PARAMS) { rollout<8>(ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e1(SIMDRL_ROLLOUT_PARAMS) { rollout<1>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e2(SIMDRL_ROLLOUT_PARAMS) { rollout<2>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e4(SIMDRL_ROLLOUT_PARAMS) { rollout<4>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e8(SIMDRL_ROLLOUT_PARAMS) { rollout<8>(SIMDRL_ROLLOUT_ARGS); }

@@ -1,14 +1,14 @@
 // tasks.cu: task sampling from the counter-based stream (philox.cuh). The
 // rollout kernel draws its tasks itself; this kernel exposes the same draw so
 // that tests can compare the GPU's Philox with the rng package bit for bit.
+#include "args.cuh"
 #include "philox.cuh"
 
 // One episode per thread: tasks[b*SIMDRL_TASK_WORDS..] is the seed task's
 // instance record of episode b (philox.cuh's simdrl_draw_task).
 // fixed_stage >= 0 plays that stage; otherwise the stage is drawn as the mixed
 // curriculum does (mix, unlocked, cdf0, cdf1).
-extern "C" __global__ void simdrl_draw_tasks(uint32_t k0, uint32_t k1, uint32_t round, uint32_t purpose, int fixed_stage, int mix, int unlocked,
-                                             double cdf0, double cdf1, int n, int32_t *tasks) {
+extern "C" __global__ void simdrl_draw_tasks(SIMDRL_DRAW_TASKS_PARAMS) {
     const int b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b >= n) return;
     const int stage = fixed_stage >= 0 ? fixed_stage : simdrl_draw_stage(k0, k1, round, (uint32_t)b, mix, unlocked, cdf0, cdf1);
@@ -17,7 +17,7 @@ extern "C" __global__ void simdrl_draw_tasks(uint32_t k0, uint32_t k1, uint32_t 
 
 // One episode per thread: u[t*n+b] = Uniform(round, b, t, PurposeAction), the
 // numbers a sampling rollout uses.
-extern "C" __global__ void simdrl_action_uniforms(uint32_t k0, uint32_t k1, uint32_t round, int n, int T, float *u) {
+extern "C" __global__ void simdrl_action_uniforms(SIMDRL_ACTION_UNIFORMS_PARAMS) {
     const int b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b >= n) return;
     for (int t = 0; t < T; t++) u[t * n + b] = simdrl_uniform(k0, k1, round, (uint32_t)b, (uint32_t)t, SIMDRL_PURPOSE_ACTION);

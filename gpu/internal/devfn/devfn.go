@@ -86,11 +86,6 @@ func i32s(x []int32) *C.int32_t {
 	return (*C.int32_t)(unsafe.Pointer(&x[0]))
 }
 
-// AnswerStep is simdrl_answer_step.
-func AnswerStep(actions []int32, answer int32) int {
-	return int(C.simdrl_answer_step(i32s(actions), 1, C.int(len(actions)), C.int(answer)))
-}
-
 // PolicyRow runs policy.cuh's phases on one row as the rollout kernel does:
 // logp and the entropy.
 func PolicyRow(x []float32) ([]float32, float32) {

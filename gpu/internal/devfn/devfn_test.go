@@ -61,16 +61,26 @@ func TestEnvGolden(t *testing.T) {
 		require.Equal(t, c.Steps, steps, "case %d", i)
 		require.Equal(t, env.Run(env.Task{Stage: c.Stage, Digits: c.Digits}, c.Actions).Correct, correct, "case %d", i)
 		if len(c.Actions) > 0 {
-			want := len(c.Actions) - 1
-			for s, a := range c.Actions {
-				if a == env.ANS {
-					want = s
-					break
-				}
-			}
-			require.Equal(t, want, AnswerStep(c.Actions, env.ANS))
+			require.Equal(t, cpuEnd(task.Seed(), &in, c.Actions), steps-1, "case %d: the rollout's loss mask ends where the CPU's does", i)
 		}
 	}
+}
+
+// cpuEnd is the step that ended the episode of prog on in as the CPU's
+// rollout sees it (cpu/rollout.go: the first done flag of the task's Env, or
+// the last step): the rollout kernel keeps the steps up to its scorer's
+// steps − 1 in the loss.
+func cpuEnd(tk task.Task, in *task.Instance, prog []int32) int {
+	e := task.NewEnv(tk, 1)
+	e.Reset(0, in)
+	obs, reward, done := make([]int32, 1), make([]float64, 1), make([]bool, 1)
+	for t, a := range prog {
+		e.Step([]int32{a}, task.Transition{Obs: obs, Reward: reward, Done: done})
+		if done[0] {
+			return t
+		}
+	}
+	return len(prog) - 1
 }
 
 func TestPolicyRows(t *testing.T) {
@@ -230,7 +240,10 @@ func TestCalcRun(t *testing.T) {
 				}
 				var rec [RecordWords]int32
 				record.Pack(rec[:], &in)
-				reward, _, answered, correct := CalcRun(rec[:], ops, pc, prog)
+				reward, steps, answered, correct := CalcRun(rec[:], ops, pc, prog)
+				if len(prog) > 0 {
+					require.Equal(t, cpuEnd(tk, &in, prog), steps-1, "the rollout's loss mask ends where the CPU's does: %s", calc.ProgramString(prog))
+				}
 				want := tk.Score(&in, prog)
 				require.Equalf(t, math.Float64bits(want.Reward), math.Float64bits(reward), "pc %v level %d %s: %v want %v", pc, lv, calc.ProgramString(prog), reward, want.Reward)
 				require.Equal(t, want.Correct, correct)
