@@ -20,8 +20,8 @@
 //
 // The package owns the file format only: which tensors and metadata keys a
 // checkpoint holds (the model's names, Adam's moments, the config, the
-// training state) is trainer's mapping (trainer.BuildCheckpoint,
-// trainer.RestoreCheckpoint, trainer.CheckpointConfig; the tensors'
-// names and checks in internal/enginekit). It imports nothing of
+// training state) is trainer's mapping (trainer.Trainer's Checkpoint,
+// Restore and LoadWeights, trainer.CheckpointConfig; the tensors' names and
+// checks in internal/enginekit). It imports nothing of
 // the project but internal/atomicfile, which WriteFile writes through.
 package checkpoint

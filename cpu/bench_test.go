@@ -68,7 +68,7 @@ func benchUpdate(b *testing.B, batch, threads, chunk int) {
 // runUpdates times b.N updates of a fresh engine of c and reports them.
 func runUpdates(b *testing.B, c trainer.Config) {
 	batch := c.Batch
-	t, err := New(c)
+	t, err := newRun(c)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func runUpdates(b *testing.B, c trainer.Config) {
 	s := b.Elapsed().Seconds()
 	b.ReportMetric(float64(b.N)/s, "updates/s")
 	b.ReportMetric(float64(b.N*batch*c.Steps)/s, "env-steps/s")
-	b.ReportMetric(float64(b.N)*float64(batch)*usefulFlopsPerEpisode(c.Hidden, t.Task().Vocab(), c.Steps)/s/1e9, "GFLOP/s")
+	b.ReportMetric(float64(b.N)*float64(batch)*usefulFlopsPerEpisode(c.Hidden, t.task.Vocab(), c.Steps)/s/1e9, "GFLOP/s")
 	b.ReportMetric(s/float64(b.N)*1e3, "ms/update")
 }
 
@@ -95,7 +95,7 @@ func runUpdates(b *testing.B, c trainer.Config) {
 func BenchmarkInterruptedUpdate(b *testing.B) {
 	cfg := trainer.DefaultRecipe()
 	cfg.Batch, cfg.Threads = 1<<20, 2
-	tr, err := New(cfg)
+	tr, err := newRun(cfg)
 	require.NoError(b, err)
 	defer tr.Close()
 	var total time.Duration

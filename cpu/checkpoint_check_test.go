@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/checkpoint"
-	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
@@ -45,11 +44,11 @@ func edited(f *checkpoint.File, name string, edit func(data []float32)) *checkpo
 // TestNonFiniteValuesAreRefused: a NaN, +Inf or -Inf anywhere in a
 // parameter or in one of Adam's moments is refused, naming the tensor, the
 // value and its index, by every path that reads tensors (LoadWeights and
-// enginekit.LoadParams for -load, Resume and trainer.RestoreCheckpoint for -resume, on the CPU
+// enginekit.LoadParams for -load, Restore for -resume, on the CPU
 // and the GPU alike), and nothing is copied.
 func TestNonFiniteValuesAreRefused(t *testing.T) {
 	cfg := tinyConfig()
-	tr, err := New(cfg)
+	tr, err := newRun(cfg)
 	require.NoError(t, err)
 	defer tr.Close()
 	f := roundTrip(t, tr)
@@ -82,17 +81,12 @@ func TestNonFiniteValuesAreRefused(t *testing.T) {
 			require.EqualError(t, err, want)
 
 			l := tr.layout
-			params, m, vv := make([]float32, l.Size), make([]float32, l.Size), make([]float32, l.Size)
-			cur := trainer.NewCurriculum(cfg, env.NumStages)
-			_, _, err = trainer.RestoreCheckpoint(bad, l, params, m, vv, cur)
-			require.EqualError(t, err, want)
-			for _, buf := range [][]float32{params, m, vv} {
-				require.Equal(t, make([]float32, l.Size), buf, "a refused checkpoint changes nothing")
-			}
-
-			other, err := New(func() trainer.Config { c := cfg; c.Seed = 7; return c }())
+			params := make([]float32, l.Size)
+			other, err := newRun(func() trainer.Config { c := cfg; c.Seed = 7; return c }())
 			require.NoError(t, err)
-			before := slices.Clone(other.Params())
+			before, state := slices.Clone(other.Params()), roundTrip(t, other)
+			require.EqualError(t, other.Restore(bad), want)
+			require.Equal(t, state, roundTrip(t, other), "a refused checkpoint changes nothing")
 			err = other.LoadWeights(bad)
 			require.EqualError(t, err, want)
 			require.Equal(t, before, other.Params(), "a refused checkpoint changes nothing")
@@ -110,7 +104,7 @@ func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 // be negative.
 func TestNegativeSecondMomentIsRefused(t *testing.T) {
 	cfg := tinyConfig()
-	tr, err := New(cfg)
+	tr, err := newRun(cfg)
 	require.NoError(t, err)
 	defer tr.Close()
 	f := roundTrip(t, tr)
@@ -143,7 +137,7 @@ func withState(t *testing.T, f *checkpoint.File, edit func(st map[string]any)) *
 // with one line naming the field and its value (not a Go struct).
 func TestStateErrorsNameTheField(t *testing.T) {
 	cfg := tinyConfig()
-	tr, err := New(cfg)
+	tr, err := newRun(cfg)
 	require.NoError(t, err)
 	defer tr.Close()
 	f := roundTrip(t, tr)
@@ -194,7 +188,7 @@ func TestStateErrorsNameTheField(t *testing.T) {
 		require.NotContains(t, err.Error(), "\n")
 	}
 	// -load takes the weights: the state and other tensors are not its business.
-	other, err := New(cfg)
+	other, err := newRun(cfg)
 	require.NoError(t, err)
 	defer other.Close()
 	require.NoError(t, other.LoadWeights(withState(t, f, set("unlocked", 7))))
@@ -212,7 +206,7 @@ func withConfig(f *checkpoint.File, raw string) *checkpoint.File {
 // exactly once and nothing else.
 func TestCheckpointConfigIsStrict(t *testing.T) {
 	cfg := tinyConfig()
-	tr, err := New(cfg)
+	tr, err := newRun(cfg)
 	require.NoError(t, err)
 	defer tr.Close()
 	f := roundTrip(t, tr)
@@ -265,7 +259,7 @@ func TestCheckpointConfigIsStrict(t *testing.T) {
 // safetensors).
 func TestLoadTakesAWeightsOnlyFile(t *testing.T) {
 	cfg := tinyConfig()
-	tr, err := New(cfg)
+	tr, err := newRun(cfg)
 	require.NoError(t, err)
 	defer tr.Close()
 	f := roundTrip(t, tr)
@@ -276,7 +270,7 @@ func TestLoadTakesAWeightsOnlyFile(t *testing.T) {
 		}
 	}
 	require.Less(t, len(weights.Tensors), len(f.Tensors))
-	other, err := New(func() trainer.Config { c := cfg; c.Seed = 7; return c }())
+	other, err := newRun(func() trainer.Config { c := cfg; c.Seed = 7; return c }())
 	require.NoError(t, err)
 	defer other.Close()
 	require.NoError(t, other.LoadWeights(weights))

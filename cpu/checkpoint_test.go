@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func roundTrip(t *testing.T, tr *Engine) *checkpoint.File {
+func roundTrip(t *testing.T, tr *testRun) *checkpoint.File {
 	b, err := checkpoint.Encode(snapshot(t, tr))
 	require.NoError(t, err)
 	f, err := checkpoint.Decode(b)
@@ -29,9 +29,9 @@ func TestResumeIsBitIdentical(t *testing.T) {
 
 	var saved *checkpoint.File
 	stop := make(chan struct{})
-	tr0, err := New(cfg)
+	tr0, err := newRun(cfg)
 	require.NoError(t, err)
-	first, err := trainer.Drive(tr0, &bytes.Buffer{}, trainer.Options{SaveEvery: 5, Interrupt: stop, Save: func() error {
+	first, err := trainer.Drive(tr0.tr, &bytes.Buffer{}, trainer.Options{SaveEvery: 5, Interrupt: stop, Save: func() error {
 		if saved == nil {
 			saved = roundTrip(t, tr0)
 			close(stop)
@@ -48,7 +48,7 @@ func TestResumeIsBitIdentical(t *testing.T) {
 	got.Threads = 3 // another machine: threads are not part of the arithmetic
 	tr, err := resume(saved, got)
 	require.NoError(t, err)
-	rest, err := trainer.Drive(tr, &bytes.Buffer{}, trainer.Options{})
+	rest, err := trainer.Drive(tr.tr, &bytes.Buffer{}, trainer.Options{})
 	require.NoError(t, err)
 	require.Equal(t, full.ParamSHA256, rest.ParamSHA256)
 	require.Equal(t, full.Final, rest.Final)
@@ -62,7 +62,7 @@ func TestResumeIsBitIdentical(t *testing.T) {
 
 func TestCheckpointRejectsMismatches(t *testing.T) {
 	cfg := shortConfig()
-	tr, err := New(cfg)
+	tr, err := newRun(cfg)
 	require.NoError(t, err)
 	defer tr.Close()
 	f := roundTrip(t, tr)
@@ -72,7 +72,7 @@ func TestCheckpointRejectsMismatches(t *testing.T) {
 	_, err = resume(f, other)
 	require.ErrorContains(t, err, "emb.weight has shape [18 96], this model needs [18 32]")
 
-	small, err := New(other)
+	small, err := newRun(other)
 	require.NoError(t, err)
 	defer small.Close()
 	require.ErrorContains(t, small.LoadWeights(f), "emb.weight has shape [18 96], this model needs [18 32]")
@@ -88,7 +88,7 @@ func TestCheckpointRejectsMismatches(t *testing.T) {
 	require.ErrorContains(t, err, "not a simdrl checkpoint")
 
 	// LoadWeights takes the weights and nothing else.
-	fresh, err := New(func() trainer.Config { c := cfg; c.Seed = 99; return c }())
+	fresh, err := newRun(func() trainer.Config { c := cfg; c.Seed = 99; return c }())
 	require.NoError(t, err)
 	defer fresh.Close()
 	require.NotEqual(t, hash(t, tr), hash(t, fresh))

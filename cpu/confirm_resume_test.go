@@ -25,9 +25,9 @@ func confirmConfig() trainer.Config {
 func savedAt(t *testing.T, cfg trainer.Config, at int) *checkpoint.File {
 	var saved *checkpoint.File
 	stop := make(chan struct{})
-	e, err := New(cfg)
+	e, err := newRun(cfg)
 	require.NoError(t, err)
-	_, _ = trainer.Drive(e, &bytes.Buffer{}, trainer.Options{SaveEvery: at, Interrupt: stop, Save: func() error {
+	_, _ = trainer.Drive(e.tr, &bytes.Buffer{}, trainer.Options{SaveEvery: at, Interrupt: stop, Save: func() error {
 		if saved == nil {
 			saved = roundTrip(t, e)
 			close(stop)
@@ -54,8 +54,8 @@ func TestResumeAcrossConfirmation(t *testing.T) {
 	for _, at := range []int{9, 10} { // after the failed confirmation; after the passing one
 		tr, err := resume(savedAt(t, cfg, at), cfg)
 		require.NoError(t, err)
-		require.Equalf(t, at == 10, tr.Curriculum().Solved(), "resumed after update %d", at)
-		rest, err := trainer.Drive(tr, &bytes.Buffer{}, trainer.Options{})
+		require.Equalf(t, at == 10, savedState(t, tr)["solved"], "resumed after update %d", at)
+		rest, err := trainer.Drive(tr.tr, &bytes.Buffer{}, trainer.Options{})
 		require.NoError(t, err)
 		require.Equal(t, full.ParamSHA256, rest.ParamSHA256)
 		require.Equal(t, full.Final, rest.Final)

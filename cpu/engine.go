@@ -21,9 +21,7 @@ type Engine struct {
 	table  *gru.TableGradient // the update's token-table gradient, summed over chunks in order
 	opt    *adam
 	key    rng.Key
-	update int
 	pool   *pool
-	cur    *trainer.Curriculum
 
 	train trainJob
 	eval  evalJob
@@ -42,7 +40,8 @@ func New(cfg trainer.Config) (*Engine, error) {
 	return NewWithTask(cfg, t)
 }
 
-// NewWithTask builds a CPU engine that trains t, which need not be
+// NewWithTask builds a CPU engine that trains t (a trainer.Engine: a
+// trainer.Trainer of cfg and t drives it), which need not be
 // registered (a program may define its own task; a checkpoint of it resumes
 // through NewWithTask again, with the same task): the model initialised
 // from cfg.Seed, cfg.Threads workers (at most one per chunk of the largest
@@ -76,7 +75,6 @@ func NewWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
 	}
 	e.pool = newPool(workers, chunkSize(cfg), largestPass(cfg))
 	e.train.e, e.eval.e = e, e
-	e.cur = trainer.NewCurriculum(cfg, len(t.Levels()))
 	_ = e.model.set(func(p []float32) error { l.Init(p, cfg.Seed); return nil })
 	return e, nil
 }
@@ -87,37 +85,21 @@ func (e *Engine) Close() { e.pool.close() }
 // Backend names the kernels the engine runs on.
 func (e *Engine) Backend() string { return kernels.Backend() }
 
+// Task is the task the engine was built for (trainer.New takes it).
+func (e *Engine) Task() task.Task { return e.task }
+
 // Describe adds nothing for the CPU.
 func (e *Engine) Describe() string { return "" }
 
-// Task is the task the engine trains on.
-func (e *Engine) Task() task.Task { return e.task }
-
-// Config is the engine's configuration.
-func (e *Engine) Config() trainer.Config { return e.cfg }
-
-// Updates is the number of updates applied so far.
-func (e *Engine) Updates() int { return e.update }
-
-// Curriculum is the engine's curriculum.
-func (e *Engine) Curriculum() *trainer.Curriculum { return e.cur }
-
-// Params is the model's flat parameter buffer, in state_dict order; read it,
-// never write it (the derived state would not follow).
-func (e *Engine) Params() []float32 { return e.model.params }
-
-// ParamSHA256 hashes the parameters (enginekit.HashParams).
-func (e *Engine) ParamSHA256() (string, error) { return enginekit.HashParams(e.model.params), nil }
-
-// Update runs one training update: for every chunk of the batch (in
-// parallel), draw tasks, roll out with sampling, the task stepped between the
-// policy's steps, weight
-// the loss and backpropagate into the chunk's gradient; sum the chunk
-// gradients in chunk order; clip and take an Adam step.
-func (e *Engine) Update() (trainer.UpdateStats, error) {
-	u := e.update + 1
+// Update runs training update p.Update (trainer.Engine): for every chunk of
+// the batch (in parallel), draw tasks, roll out with sampling, the task
+// stepped between the policy's steps, weight the loss and backpropagate into
+// the chunk's gradient; sum the chunk gradients in chunk order; clip and take
+// an Adam step.
+func (e *Engine) Update(p trainer.Plan) (trainer.UpdateStats, error) {
+	u := p.Update
 	j := &e.train
-	*j = trainJob{e: e, update: u, stage: e.cur.StageOf(u), batch: e.cfg.Batch, entropyCoef: e.cfg.EntropyAt(u)}
+	*j = trainJob{e: e, update: u, stage: p.Stage, played: p.Played, cdf: p.CDF, batch: e.cfg.Batch, entropyCoef: p.Entropy}
 	clear(e.grad)
 	e.table.Clear()
 	if !e.pool.run(j, e.cfg.Batch) {
@@ -136,7 +118,6 @@ func (e *Engine) Update() (trainer.UpdateStats, error) {
 		return st, err
 	}
 	_ = e.model.set(func(p []float32) error { e.opt.step(p, e.grad, st.GradNorm); return nil })
-	e.update = u
 	return st, nil
 }
 
@@ -144,6 +125,8 @@ func (e *Engine) Update() (trainer.UpdateStats, error) {
 type trainJob struct {
 	e             *Engine
 	update, stage int // stage < 0: each episode draws its stage (mixed curriculum)
+	played        []int
+	cdf           []float64
 	batch         int
 	entropyCoef   float64
 	// totals, merged in chunk order
@@ -158,7 +141,7 @@ func (j *trainJob) work(w *worker, r *result) {
 	for b := 0; b < n; b++ {
 		stage := j.stage
 		if stage < 0 {
-			stage = e.cur.DrawStage(e.key, uint32(j.update), uint32(first+b))
+			stage = enginekit.DrawStage(j.played, j.cdf, e.key, uint32(j.update), uint32(first+b))
 		}
 		w.tasks[b] = e.task.Draw(e.key, uint32(j.update), uint32(first+b), rng.PurposeTask, stage, task.Training)
 		w.setContext(b, &w.tasks[b])

@@ -21,7 +21,7 @@ func manyChunks(threads int) trainer.Config {
 	return c
 }
 
-func encoded(t *testing.T, e *Engine) []byte {
+func encoded(t *testing.T, e *testRun) []byte {
 	b, err := checkpoint.Encode(snapshot(t, e))
 	require.NoError(t, err)
 	return b
@@ -30,7 +30,7 @@ func encoded(t *testing.T, e *Engine) []byte {
 // closeAfterFirstChunk makes e's next pass close a fresh interrupt from
 // another goroutine once its first chunk is worked, and counts the chunks
 // worked; the hook waits for the close, so the pass must notice it.
-func closeAfterFirstChunk(e *Engine) *atomic.Int32 {
+func closeAfterFirstChunk(e *testRun) *atomic.Int32 {
 	stop := make(chan struct{})
 	e.SetInterrupt(stop)
 	var worked atomic.Int32
@@ -44,7 +44,7 @@ func closeAfterFirstChunk(e *Engine) *atomic.Int32 {
 	return &worked
 }
 
-func uninterrupt(e *Engine) { e.SetInterrupt(nil); e.pool.afterWork = nil }
+func uninterrupt(e *testRun) { e.SetInterrupt(nil); e.pool.afterWork = nil }
 
 // TestInterruptedUpdateChangesNothing: an update interrupted before it
 // starts or after its first chunk returns ErrInterrupted, leaves parameters,
@@ -53,7 +53,7 @@ func uninterrupt(e *Engine) { e.SetInterrupt(nil); e.pool.afterWork = nil }
 func TestInterruptedUpdateChangesNothing(t *testing.T) {
 	for _, threads := range []int{1, 2} {
 		cfg := manyChunks(threads)
-		ref, err := New(cfg)
+		ref, err := newRun(cfg)
 		require.NoError(t, err)
 		for range 2 {
 			_, err = ref.Update()
@@ -61,7 +61,7 @@ func TestInterruptedUpdateChangesNothing(t *testing.T) {
 		}
 		ref.Close()
 
-		tr, err := New(cfg)
+		tr, err := newRun(cfg)
 		require.NoError(t, err)
 		_, err = tr.Update()
 		require.NoError(t, err)
@@ -99,13 +99,13 @@ func TestInterruptedUpdateChangesNothing(t *testing.T) {
 func TestInterruptedEvaluationStops(t *testing.T) {
 	for _, threads := range []int{1, 2} {
 		cfg := manyChunks(threads)
-		tr, err := New(cfg)
+		tr, err := newRun(cfg)
 		require.NoError(t, err)
 		want, err := tr.EvaluateAll(cfg.FinalEpisodes, enginekit.FinalRound, task.HeldOut)
 		require.NoError(t, err)
 		ins := make([]task.Instance, 300)
 		for i := range ins {
-			ins[i] = enginekit.ExplainInstance(tr.Task(), rng.NewKey(cfg.Seed), 1, i)
+			ins[i] = enginekit.ExplainInstance(tr.task, rng.NewKey(cfg.Seed), 1, i)
 		}
 		progs := programs(t, tr, ins)
 
@@ -131,7 +131,7 @@ func TestInterruptedPassesAllocateNothing(t *testing.T) {
 	for _, threads := range []int{1, 3} {
 		c := shortConfig()
 		c.Threads = threads
-		tr, err := New(c)
+		tr, err := newRun(c)
 		require.NoError(t, err)
 		tr.SetInterrupt(make(chan struct{}))
 		_, err = tr.Update()
@@ -159,8 +159,8 @@ func driveConfig() trainer.Config {
 // interrupt from another goroutine after the first chunk of the pass that
 // when picks (it sees the engine); it returns the report, the checkpoints
 // saved and the error.
-func interruptDuring(t *testing.T, cfg trainer.Config, when func(e *Engine) bool) (*trainer.Report, []*checkpoint.File, error) {
-	tr, err := New(cfg)
+func interruptDuring(t *testing.T, cfg trainer.Config, when func(e *testRun) bool) (*trainer.Report, []*checkpoint.File, error) {
+	tr, err := newRun(cfg)
 	require.NoError(t, err)
 	stop := make(chan struct{})
 	var once atomic.Bool
@@ -172,7 +172,7 @@ func interruptDuring(t *testing.T, cfg trainer.Config, when func(e *Engine) bool
 		}
 	}
 	var saved []*checkpoint.File
-	rep, err := trainer.Drive(tr, &bytes.Buffer{}, trainer.Options{SaveEvery: 1, Interrupt: stop, Save: func() error {
+	rep, err := trainer.Drive(tr.tr, &bytes.Buffer{}, trainer.Options{SaveEvery: 1, Interrupt: stop, Save: func() error {
 		saved = append(saved, roundTrip(t, tr))
 		return nil
 	}})
@@ -187,7 +187,7 @@ func TestDriveStopsInsideAnUpdate(t *testing.T) {
 	full, err := run(t, cfg, &bytes.Buffer{})
 	require.NoError(t, err)
 
-	rep, saved, err := interruptDuring(t, cfg, func(e *Engine) bool { return e.Updates() == 3 && e.pool.j == job(&e.train) })
+	rep, saved, err := interruptDuring(t, cfg, func(e *testRun) bool { return e.Updates() == 3 && e.pool.j == job(&e.train) })
 	require.ErrorIs(t, err, trainer.ErrInterrupted)
 	require.True(t, rep.Interrupted)
 	require.Equal(t, 3, rep.Updates)
@@ -197,7 +197,7 @@ func TestDriveStopsInsideAnUpdate(t *testing.T) {
 	tr, err := resume(saved[2], cfg)
 	require.NoError(t, err)
 	require.Equal(t, 3, tr.Updates())
-	rest, err := trainer.Drive(tr, &bytes.Buffer{}, trainer.Options{})
+	rest, err := trainer.Drive(tr.tr, &bytes.Buffer{}, trainer.Options{})
 	require.NoError(t, err)
 	require.Equal(t, full.ParamSHA256, rest.ParamSHA256)
 	require.Equal(t, full.Final, rest.Final)
@@ -214,15 +214,15 @@ func TestDriveRedoesAnInterruptedEvaluation(t *testing.T) {
 	full, err := run(t, cfg, &bytes.Buffer{})
 	require.NoError(t, err)
 
-	rep, saved, err := interruptDuring(t, cfg, func(e *Engine) bool { return e.Updates() == 2 && e.pool.j == job(&e.eval) })
+	rep, saved, err := interruptDuring(t, cfg, func(e *testRun) bool { return e.Updates() == 2 && e.pool.j == job(&e.eval) })
 	require.ErrorIs(t, err, trainer.ErrInterrupted)
 	require.Equal(t, 2, rep.Updates)
 	require.Empty(t, rep.Evaluations, "cut short, not reported")
 
 	tr, err := resume(saved[len(saved)-1], cfg)
 	require.NoError(t, err)
-	require.True(t, tr.Curriculum().PendingEval())
-	rest, err := trainer.Drive(tr, &bytes.Buffer{}, trainer.Options{})
+	require.Equal(t, true, savedState(t, tr)["eval_pending"], "the cut evaluation is pending")
+	rest, err := trainer.Drive(tr.tr, &bytes.Buffer{}, trainer.Options{})
 	require.NoError(t, err)
 	updates := func(r *trainer.Report) (u []int) {
 		for _, p := range r.Evaluations {
@@ -247,7 +247,7 @@ func TestDriveRedoesAnInterruptedConfirmation(t *testing.T) {
 	require.NotEmpty(t, full.Confirmations)
 	first := full.Confirmations[0].Update
 
-	rep, saved, err := interruptDuring(t, cfg, func(e *Engine) bool {
+	rep, saved, err := interruptDuring(t, cfg, func(e *testRun) bool {
 		return e.pool.j == job(&e.eval) && e.eval.round == enginekit.ConfirmRound(first)
 	})
 	require.ErrorIs(t, err, trainer.ErrInterrupted)
@@ -256,8 +256,8 @@ func TestDriveRedoesAnInterruptedConfirmation(t *testing.T) {
 
 	tr, err := resume(saved[len(saved)-1], cfg)
 	require.NoError(t, err)
-	require.True(t, tr.Curriculum().PendingEval())
-	rest, err := trainer.Drive(tr, &bytes.Buffer{}, trainer.Options{})
+	require.Equal(t, true, savedState(t, tr)["eval_pending"], "the cut evaluation is pending")
+	rest, err := trainer.Drive(tr.tr, &bytes.Buffer{}, trainer.Options{})
 	require.NoError(t, err)
 	require.Equal(t, full.Confirmations, rest.Confirmations)
 	require.Equal(t, full.Updates, rest.Updates)
@@ -269,7 +269,7 @@ func TestDriveRedoesAnInterruptedConfirmation(t *testing.T) {
 // explanations, no final figures), after the checkpoint of the last update.
 func TestDriveStopsTheFinalEvaluation(t *testing.T) {
 	cfg := driveConfig()
-	rep, saved, err := interruptDuring(t, cfg, func(e *Engine) bool { return e.Updates() == 5 && e.pool.j == job(&e.eval) })
+	rep, saved, err := interruptDuring(t, cfg, func(e *testRun) bool { return e.Updates() == 5 && e.pool.j == job(&e.eval) })
 	require.ErrorIs(t, err, trainer.ErrInterrupted)
 	require.True(t, rep.Interrupted)
 	require.Equal(t, 5, rep.Updates)

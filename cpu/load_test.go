@@ -24,7 +24,7 @@ func fixedTasks(n int) []task.Instance {
 
 // requireDerivedFresh fails when the trainer's derived state (the token
 // table, the packed heads) is not what its parameters give now.
-func requireDerivedFresh(t *testing.T, tr *Engine, when string) {
+func requireDerivedFresh(t *testing.T, tr *testRun, when string) {
 	t.Helper()
 	want := gru.NewDerived(tr.layout)
 	want.Compute(tr.layout, tr.model.params)
@@ -41,7 +41,7 @@ func TestLoadedModelActsAsSaved(t *testing.T) {
 	cfg := trainer.DefaultRecipe()
 	cfg.Batch, cfg.Updates, cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Chunk, cfg.Threads = 64, 40, 0, 0, 0, 32, 2
 	cfg.Seed = 2
-	saver, err := New(cfg)
+	saver, err := newRun(cfg)
 	require.NoError(t, err)
 	defer saver.Close()
 	requireDerivedFresh(t, saver, "after New")
@@ -57,7 +57,7 @@ func TestLoadedModelActsAsSaved(t *testing.T) {
 	for _, seed := range []uint64{0, 2, 9} {
 		c := cfg
 		c.Seed = seed
-		fresh, err := New(c)
+		fresh, err := newRun(c)
 		require.NoError(t, err)
 		if seed != cfg.Seed {
 			require.NotEqual(t, want, programs(t, fresh, tasks), "seed %d: an untrained model plays like the saved one; the test could not fail", seed)
@@ -84,10 +84,10 @@ func TestLoadedModelActsAsSaved(t *testing.T) {
 func TestGreedyProgramsRefusesBadInstances(t *testing.T) {
 	cfg := trainer.DefaultRecipe()
 	cfg.Batch, cfg.Threads = 16, 1
-	e, err := New(cfg)
+	e, err := newRun(cfg)
 	require.NoError(t, err)
 	defer e.Close()
-	in := e.Task().Draw(rng.NewKey(1), 1, 0, rng.PurposeTask, 0, task.HeldOut)
+	in := e.task.Draw(rng.NewKey(1), 1, 0, rng.PurposeTask, 0, task.HeldOut)
 	_, err = e.GreedyPrograms([]task.Instance{in})
 	require.NoError(t, err)
 	in.Level = 3

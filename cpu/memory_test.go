@@ -26,14 +26,14 @@ func TestCPUMemoryEstimate(t *testing.T) {
 		{96, 192, 96, 1, 1000}, {96, 192, 96, 2, 1000}, {8, 4096, 4096, 2, 0}, {256, 512, 64, 3, 200},
 		{96, 192, 100000, 16, 0}, // the chunk capped at the batch, the threads at the chunks
 	} {
-		if tr, err := New(trainer.DefaultRecipe()); err == nil {
+		if tr, err := newRun(trainer.DefaultRecipe()); err == nil {
 			tr.Close() // once: what the first New sets up for the process is not the config's
 		}
 		cfg := trainer.DefaultRecipe()
 		cfg.Hidden, cfg.Batch, cfg.Chunk, cfg.Threads, cfg.FinalEpisodes, cfg.EvalBatch = c.hidden, c.batch, c.chunk, c.threads, c.final, 10
 		est, _ := Memory(cfg)
 		before := allocated()
-		tr, err := New(cfg)
+		tr, err := newRun(cfg)
 		require.NoError(t, err)
 		used := allocated() - before
 		tr.Close()
@@ -56,14 +56,14 @@ func TestMemoryRefusedBeforeAllocation(t *testing.T) {
 		cfg := trainer.DefaultRecipe()
 		cfg.Hidden, cfg.Batch, cfg.Chunk, cfg.Threads = c.hidden, c.batch, c.chunk, c.threads
 		before := allocated()
-		_, err := New(cfg)
+		_, err := newRun(cfg)
 		var re *trainer.ResourceError
 		require.Truef(t, errors.As(err, &re), "%+v: %v", c, err)
 		require.Equal(t, c.knob, re.Knob)
 		require.Less(t, allocated()-before, float64(1<<20), "refused after allocating")
 	}
 	cfg := trainer.DefaultRecipe()
-	tr, err := New(cfg)
+	tr, err := newRun(cfg)
 	require.NoError(t, err, "the default recipe fits in 64 MiB")
 	tr.Close()
 }

@@ -47,7 +47,7 @@ func TestThreadsGiveIdenticalResults(t *testing.T) {
 func TestParallelUpdateAllocatesNothing(t *testing.T) {
 	c := shortConfig()
 	c.Threads = 3
-	tr, err := New(c)
+	tr, err := newRun(c)
 	require.NoError(t, err)
 	defer tr.Close()
 	_, err = tr.Update()
@@ -60,7 +60,7 @@ func TestCloseLeavesNoGoroutines(t *testing.T) {
 	before := runtime.NumGoroutine()
 	c := shortConfig()
 	c.Threads = 4
-	tr, err := New(c)
+	tr, err := newRun(c)
 	require.NoError(t, err)
 	_, err = tr.Update()
 	require.NoError(t, err)

@@ -62,7 +62,7 @@ func TestReturnsAreScores(t *testing.T) {
 		for _, steps := range []int{base.Steps, base.Steps + 1, base.Steps + 4} {
 			cfg := base
 			cfg.Steps, cfg.Batch, cfg.Chunk, cfg.Threads = steps, 64, 64, 1
-			e, err := New(cfg)
+			e, err := newRun(cfg)
 			require.NoError(t, err)
 			w := e.pool.workers[0]
 			const n = 64

@@ -42,7 +42,7 @@ func TestUpdateAllocatesNothing(t *testing.T) {
 	calc, err := trainer.WithTask(calc)
 	require.NoError(t, err)
 	for _, c := range []trainer.Config{shortConfig(), calc} {
-		tr, err := New(c)
+		tr, err := newRun(c)
 		require.NoError(t, err)
 		_, err = tr.Update()
 		require.NoError(t, err)
@@ -60,7 +60,7 @@ func TestUpdateAllocatesNothing(t *testing.T) {
 // the parameters as they were, and is never saved.
 func TestNonFiniteLossStopsAndKeepsLastGood(t *testing.T) {
 	c := shortConfig()
-	tr, err := New(c)
+	tr, err := newRun(c)
 	require.NoError(t, err)
 	_, err = tr.Update()
 	require.NoError(t, err)
@@ -68,7 +68,7 @@ func TestNonFiniteLossStopsAndKeepsLastGood(t *testing.T) {
 	_ = tr.model.set(func(p []float32) error { tr.layout.VB.View(p)[0] = float32(math.NaN()); return nil }) // poison the value head
 	poisoned := hash(t, tr)
 	saves := 0
-	rep, err := trainer.Drive(tr, &bytes.Buffer{}, trainer.Options{SaveEvery: 1, Save: func() error { saves++; return nil }})
+	rep, err := trainer.Drive(tr.tr, &bytes.Buffer{}, trainer.Options{SaveEvery: 1, Save: func() error { saves++; return nil }})
 	require.ErrorContains(t, err, "update 2: the loss is NaN")
 	require.Equal(t, 1, rep.Updates)
 	require.Equal(t, poisoned, rep.ParamSHA256, "the failed update must not change the parameters")

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -27,11 +26,10 @@ func BenchmarkGPUUpdate(b *testing.B) {
 			cfg := trainer.ReferenceRecipe()
 			cfg.Batch, cfg.Updates, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain = B, 1<<30, 1, 0, 0
 			e := testEngine(b, d, cfg, nil)
-			cur := trainer.NewCurriculum(cfg, env.NumStages)
-			u := 0
+			tr := trainerOf(b, d, e, cfg)
 			step := func() {
-				u++
-				require.NoError(b, d.do(func() error { _, err := e.update(u, cur); return err }))
+				_, err := tr.Update()
+				require.NoError(b, err)
 			}
 			for i := 0; i < 3; i++ { // warm-up: module load, first-touch
 				step()

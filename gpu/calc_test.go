@@ -6,7 +6,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/simdrl/simdrl/cpu"
 	"github.com/simdrl/simdrl/env/calc"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
@@ -159,8 +158,8 @@ func shortestProgram(t *testing.T, spec string, lv int) []int32 {
 
 // trainedCalc trains the calc task on the CPU for updates updates and
 // returns the CPU engine (closed by the test's cleanup).
-func trainedCalc(t *testing.T, cfg trainer.Config, updates int) *cpu.Engine {
-	host, err := cpu.New(cfg)
+func trainedCalc(t *testing.T, cfg trainer.Config, updates int) *hostRun {
+	host, err := newHostRun(cfg)
 	require.NoError(t, err)
 	t.Cleanup(host.Close)
 	for u := 0; u < updates; u++ {
@@ -277,7 +276,7 @@ func TestGPUCalcTrainingMatchesCPU(t *testing.T) {
 			cfg.Stages = []int{5} // every update plays the last level, a·b+c·d−e·f: six digits, the longest budget
 		}
 		host := trainedCalc(t, cfg, c.pretrain)
-		g, err := NewEngine(cfg)
+		g, err := newGPURun(cfg)
 		require.NoError(t, err)
 		t.Cleanup(g.Close)
 		if c.pretrain > 0 { // the CPU's model, Adam's moments and counters

@@ -3,7 +3,9 @@
 // loss, backward through time, the gradient norm, clipping and Adam) runs in
 // CUDA kernels over the same flat parameter layout and the same
 // counter-based random numbers as the CPU engine; only a few scalars per
-// update come back to the host. It runs the seed task (its environment in
+// update come back to the host. Engine is a trainer.Engine: the
+// trainer.Trainer around it owns the curriculum, the counters and the
+// checkpoints, so GPU and CPU checkpoints are the same files. It runs the seed task (its environment in
 // CUDA, env.cuh) and every task.Interpreted task, whose op table the kernels
 // interpret (calc.cuh); those tasks' instances are drawn on the host by the
 // task itself and uploaded as records (internal/record).
@@ -14,7 +16,7 @@
 // and embedded (ptx/*.ptx); the driver compiles them for the GPU at load.
 // Without cgo, New, Open and Available return an error saying so.
 //
-// It imports trainer, internal/enginekit, task, env/calc, gru, rng, checkpoint and
+// It imports trainer, internal/enginekit, task, env/calc, gru, rng and
 // internal/record (its kernels are its own, in CUDA, not kernels/); it must
 // not import cpu/ (the engines are siblings; only its tests use cpu/, to
 // compare the two) or cmd/.

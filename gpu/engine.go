@@ -279,8 +279,9 @@ type rolloutSpec struct {
 	round      uint32
 	givenTasks bool // the instances are in the tasks buffer (uploaded by drawOnHost or greedyPrograms)
 	rewardsIn  bool
-	cur        *trainer.Curriculum
-	entropy    float64 // the update's entropy coefficient
+	played     []int     // stage < 0: the stages drawn from (trainer.Plan)
+	cdf        []float64 // and their cumulative weights
+	entropy    float64   // the update's entropy coefficient
 }
 
 // rollout launches the forward kernel and returns its block count.
@@ -301,8 +302,8 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	// The kernel draws a stage from the first two cumulative weights (the
 	// environment has three stages).
 	mix, unlocked, cdf := 0, 1, []float64{1, 1, 1}
-	if s.cur != nil && s.stage < 0 {
-		mix, unlocked, cdf = packMix(s.cur.Played()), len(s.cur.Played()), s.cur.CDF()
+	if s.played != nil && s.stage < 0 {
+		mix, unlocked, cdf = packMix(s.played), len(s.played), s.cdf
 	}
 	rin := devPtr(0)
 	if s.rewardsIn {
@@ -418,17 +419,17 @@ func (e *engine) adam() error {
 	return e.derive()
 }
 
-// update runs training update u (1-based) and returns its statistics. An
+// update runs training update p.Update (1-based) and returns its statistics. An
 // interrupt is checked before the draw, between host-drawn parts, before the
 // rollout launch, before the backward launches and, once finish has waited
 // for those kernels, before the Adam step: up to there only scratch buffers
 // are written, so an interrupted update changes nothing. A kernel already
 // launched runs to its end.
-func (e *engine) update(u int, cur *trainer.Curriculum) (trainer.UpdateStats, error) {
-	stage := cur.StageOf(u) // also refreshes a mixed curriculum's weights
-	ec := e.cfg.EntropyAt(u)
+func (e *engine) update(p trainer.Plan) (trainer.UpdateStats, error) {
+	u, stage, ec := p.Update, p.Stage, p.Entropy
 	st := trainer.UpdateStats{Update: u, Stage: stage}
-	spec := rolloutSpec{n: e.B, mode: modeSample, train: true, stage: stage, purpose: rng.PurposeTask, round: uint32(u), cur: cur, entropy: ec}
+	spec := rolloutSpec{n: e.B, mode: modeSample, train: true, stage: stage, purpose: rng.PurposeTask, round: uint32(u),
+		played: p.Played, cdf: p.CDF, entropy: ec}
 	if e.interrupted("update") {
 		return st, trainer.ErrInterrupted
 	}
@@ -437,7 +438,7 @@ func (e *engine) update(u int, cur *trainer.Curriculum) (trainer.UpdateStats, er
 			if stage >= 0 {
 				return stage
 			}
-			return cur.DrawStage(e.key, uint32(u), uint32(b))
+			return enginekit.DrawStage(p.Played, p.CDF, e.key, uint32(u), uint32(b))
 		}
 		if err := e.drawOnHost(e.B, uint32(u), rng.PurposeTask, level, task.Training); err != nil {
 			return st, err

@@ -42,7 +42,7 @@ func TestEngineFollowsABI(t *testing.T) {
 			return nil
 		}
 		require.NoError(t, e.derive())
-		_, err = e.rollout(rolloutSpec{n: e.B, mode: modeSample, train: true, stage: -1, purpose: rng.PurposeTask, round: 1, cur: trainer.NewCurriculum(cfg, len(tk.Levels()))})
+		_, err = e.rollout(rolloutSpec{n: e.B, mode: modeSample, train: true, stage: -1, purpose: rng.PurposeTask, round: 1, played: []int{0, 1, 2}, cdf: []float64{1.0 / 3, 2.0 / 3, 1}})
 		require.NoError(t, err)
 		_, err = e.rollout(rolloutSpec{n: 5, mode: modeGreedy, stage: 0, givenTasks: true})
 		require.NoError(t, err)

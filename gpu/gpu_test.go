@@ -7,7 +7,6 @@ import (
 	"os"
 	"testing"
 
-	"github.com/simdrl/simdrl/cpu"
 	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
@@ -344,16 +343,16 @@ func TestGPUTrainingMatchesCPU(t *testing.T) {
 		cfg, err := trainer.Recipe(recipe)
 		require.NoError(t, err)
 		cfg.Updates, cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Threads = 8, 0, 0, 0, 2
-		host, err := cpu.New(cfg)
+		host, err := newHostRun(cfg)
 		require.NoError(t, err)
 		defer host.Close()
 		e := testEngine(t, d, cfg, nil)
-		cur := trainer.NewCurriculum(cfg, env.NumStages)
+		tr := trainerOf(t, d, e, cfg)
 		for u := 1; u <= cfg.Updates; u++ {
 			want, err := host.Update()
 			require.NoError(t, err)
-			var got trainer.UpdateStats
-			require.NoError(t, d.do(func() error { var err error; got, err = e.update(u, cur); return err }))
+			got, err := tr.Update()
+			require.NoError(t, err)
 			t.Logf("%s update %d: loss CPU %.6f GPU %.6f, reward %.4f %.4f, norm %.5f %.5f", recipe, u,
 				want.Loss.Total, got.Loss.Total, want.MeanReward, got.MeanReward, want.GradNorm, got.GradNorm)
 			tol := 1e-4
@@ -373,9 +372,9 @@ func TestGPURun(t *testing.T) {
 	cfg := trainer.ReferenceRecipe()
 	cfg.Updates, cfg.EvalEvery, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain = 10, 5, 64, 100, 2
 	var out testWriter
-	g, err := New(cfg)
+	g, err := newGPURun(cfg)
 	require.NoError(t, err)
-	rep, err := trainer.Drive(g, &out, trainer.Options{})
+	rep, err := trainer.Drive(g.tr, &out, trainer.Options{})
 	require.NoError(t, err)
 	require.Equal(t, "cuda", rep.Backend)
 	require.Equal(t, 10, rep.Updates)
@@ -411,17 +410,13 @@ func TestGPUShapesMatchCPU(t *testing.T) {
 			cfg.Steps = c.steps
 		}
 		cfg.Hidden, cfg.Batch, cfg.Updates, cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Threads = c.hidden, c.batch, 1, 0, 0, 0, 2
-		host, err := cpu.New(cfg)
+		host, err := newHostRun(cfg)
 		require.NoError(t, err)
 		want, err := host.Update()
 		require.NoError(t, err)
 		e := testEngine(t, d, cfg, nil)
-		var got trainer.UpdateStats
-		require.NoError(t, d.do(func() error {
-			var err error
-			got, err = e.update(1, trainer.NewCurriculum(cfg, e.S))
-			return err
-		}))
+		got, err := trainerOf(t, d, e, cfg).Update()
+		require.NoError(t, err)
 		params := make([]float32, e.l.Size)
 		require.NoError(t, d.do(func() error { return e.getParams(params) }))
 		want64 := make([]float64, len(host.Params()))
@@ -447,7 +442,11 @@ func TestGPUCheckpoints(t *testing.T) {
 	openGPU(t).Close()
 	cfg := trainer.DefaultRecipe()
 	cfg.Batch, cfg.Updates, cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Threads = 64, 8, 0, 0, 0, 2
-	steps := func(g trainer.Engine, n int) (st trainer.UpdateStats) {
+	type stepper interface {
+		Update() (trainer.UpdateStats, error)
+		ParamSHA256() (string, error)
+	}
+	steps := func(g stepper, n int) (st trainer.UpdateStats) {
 		for i := 0; i < n; i++ {
 			var err error
 			st, err = g.Update()
@@ -455,22 +454,22 @@ func TestGPUCheckpoints(t *testing.T) {
 		}
 		return st
 	}
-	hash := func(g trainer.Engine) string { h, err := g.ParamSHA256(); require.NoError(t, err); return h }
+	hash := func(g stepper) string { h, err := g.ParamSHA256(); require.NoError(t, err); return h }
 
-	ref, err := NewEngine(cfg)
+	ref, err := newGPURun(cfg)
 	require.NoError(t, err)
 	steps(ref, 7)
 	want := hash(ref)
 	ref.Close()
 
-	a, err := NewEngine(cfg)
+	a, err := newGPURun(cfg)
 	require.NoError(t, err)
 	steps(a, 3)
 	f, err := a.Checkpoint()
 	require.NoError(t, err)
 	atThree := hash(a)
 	a.Close()
-	b, err := NewEngine(cfg)
+	b, err := newGPURun(cfg)
 	require.NoError(t, err)
 	require.NoError(t, b.Restore(f))
 	require.Equal(t, 3, b.Updates())
@@ -479,18 +478,18 @@ func TestGPUCheckpoints(t *testing.T) {
 	require.Equal(t, want, hash(b), "resumed = uninterrupted")
 	b.Close()
 
-	host, err := cpu.New(cfg)
+	host, err := newHostRun(cfg)
 	require.NoError(t, err)
 	require.NoError(t, host.Restore(f))
 	require.Equal(t, atThree, hash(host), "the GPU's checkpoint on the CPU")
 	host.Close()
 
 	// CPU → GPU.
-	ct, err := cpu.New(cfg)
+	ct, err := newHostRun(cfg)
 	require.NoError(t, err)
 	defer ct.Close()
 	steps(ct, 3)
-	c, err := NewEngine(cfg)
+	c, err := newGPURun(cfg)
 	require.NoError(t, err)
 	defer c.Close()
 	fc, err := ct.Checkpoint()
@@ -509,7 +508,7 @@ func TestGPUCheckpoints(t *testing.T) {
 
 	other := cfg
 	other.Hidden = 64
-	d, err := NewEngine(other)
+	d, err := newGPURun(other)
 	require.NoError(t, err)
 	defer d.Close()
 	require.ErrorContains(t, d.Restore(f), "shape")
@@ -521,7 +520,7 @@ func TestGPULoadActsAsSaved(t *testing.T) {
 	openGPU(t).Close()
 	cfg := trainer.DefaultRecipe()
 	cfg.Batch, cfg.Updates, cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Threads, cfg.Seed = 64, 40, 0, 0, 0, 2, 2
-	saver, err := cpu.New(cfg)
+	saver, err := newHostRun(cfg)
 	require.NoError(t, err)
 	defer saver.Close()
 	for i := 0; i < cfg.Updates; i++ {
@@ -540,7 +539,7 @@ func TestGPULoadActsAsSaved(t *testing.T) {
 	for _, seed := range []uint64{0, 9} {
 		c := cfg
 		c.Seed = seed
-		g, err := NewEngine(c)
+		g, err := newGPURun(c)
 		require.NoError(t, err)
 		before, err := g.GreedyPrograms(tasks)
 		require.NoError(t, err)

@@ -17,7 +17,7 @@ import (
 
 // closeAt gives g a fresh interrupt that its engine closes at the first
 // check named at; the returned func says whether that check was reached.
-func closeAt(g *Engine, at string) func() bool {
+func closeAt(g *gpuRun, at string) func() bool {
 	stop := make(chan struct{})
 	var once sync.Once
 	reached := false
@@ -30,7 +30,7 @@ func closeAt(g *Engine, at string) func() bool {
 	return func() bool { g.e.onCheck = nil; return reached }
 }
 
-func encodedGPU(t *testing.T, g *Engine) []byte {
+func encodedGPU(t *testing.T, g *gpuRun) []byte {
 	f, err := g.Checkpoint()
 	require.NoError(t, err)
 	b, err := checkpoint.Encode(f)
@@ -57,7 +57,7 @@ func TestGPUInterruptedCallsChangeNothing(t *testing.T) {
 		{seed, []string{"update", "rollout", "backward", "adam"}},
 		{calc, []string{"update", "draw", "rollout", "backward", "adam"}},
 	} {
-		ref, err := NewEngine(c.cfg)
+		ref, err := newGPURun(c.cfg)
 		require.NoError(t, err)
 		for range 2 {
 			_, err = ref.Update()
@@ -68,7 +68,7 @@ func TestGPUInterruptedCallsChangeNothing(t *testing.T) {
 		wantCk := encodedGPU(t, ref)
 		ref.Close()
 
-		g, err := NewEngine(c.cfg)
+		g, err := newGPURun(c.cfg)
 		require.NoError(t, err)
 		_, err = g.Update()
 		require.NoError(t, err)
@@ -121,23 +121,23 @@ func TestGPUDriveInterrupted(t *testing.T) {
 	openGPU(t).Close()
 	cfg := trainer.DefaultRecipe()
 	cfg.Batch, cfg.Updates, cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Threads = 64, 4, 0, 64, 0, 2
-	full, err := NewEngine(cfg)
+	full, err := newGPURun(cfg)
 	require.NoError(t, err)
-	fullRep, err := trainer.Drive(full, &bytes.Buffer{}, trainer.Options{})
+	fullRep, err := trainer.Drive(full.tr, &bytes.Buffer{}, trainer.Options{})
 	require.NoError(t, err)
 
 	drive := func(at string, updates int) (*trainer.Report, []*checkpoint.File, error) {
-		g, err := NewEngine(cfg)
+		g, err := newGPURun(cfg)
 		require.NoError(t, err)
 		stop := make(chan struct{})
 		var once sync.Once
 		g.e.onCheck = func(name string) {
-			if name == at && g.updates == updates {
+			if name == at && g.Updates() == updates {
 				once.Do(func() { close(stop) })
 			}
 		}
 		var saved []*checkpoint.File
-		rep, err := trainer.Drive(g, &bytes.Buffer{}, trainer.Options{Interrupt: stop, Save: func() error {
+		rep, err := trainer.Drive(g.tr, &bytes.Buffer{}, trainer.Options{Interrupt: stop, Save: func() error {
 			f, err := g.Checkpoint()
 			saved = append(saved, f)
 			return err
@@ -150,10 +150,10 @@ func TestGPUDriveInterrupted(t *testing.T) {
 	require.True(t, rep.Interrupted)
 	require.Equal(t, 2, rep.Updates)
 	require.Len(t, saved, 1)
-	g, err := NewEngine(cfg)
+	g, err := newGPURun(cfg)
 	require.NoError(t, err)
 	require.NoError(t, g.Restore(saved[0]))
-	rest, err := trainer.Drive(g, &bytes.Buffer{}, trainer.Options{})
+	rest, err := trainer.Drive(g.tr, &bytes.Buffer{}, trainer.Options{})
 	require.NoError(t, err)
 	require.Equal(t, fullRep.ParamSHA256, rest.ParamSHA256)
 	require.Equal(t, fullRep.Final, rest.Final)

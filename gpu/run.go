@@ -3,22 +3,21 @@
 package gpu
 
 import (
-	"github.com/simdrl/simdrl/checkpoint"
+	"fmt"
+
 	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
 
-// Engine is the GPU as a trainer.Engine: the device, its engine and the
-// host-side curriculum. Every call runs on the device's own goroutine.
+// Engine is the GPU as a trainer.Engine: the device and its engine. Every
+// call runs on the device's own goroutine.
 type Engine struct {
-	cfg     trainer.Config
-	task    task.Task
-	d       *Device
-	e       *engine
-	cur     *trainer.Curriculum
-	updates int
-	params  []float32 // host copy for hashing
+	cfg    trainer.Config
+	task   task.Task
+	d      *Device
+	e      *engine
+	params []float32 // host copy: Params, hashing
 }
 
 // New opens the GPU and builds a model with cfg's initial parameters, as a
@@ -70,7 +69,7 @@ func newEngineWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Engine{cfg: cfg, task: t, d: d, cur: trainer.NewCurriculum(cfg, len(t.Levels())), params: make([]float32, l.Size)}
+	g := &Engine{cfg: cfg, task: t, d: d, params: make([]float32, l.Size)}
 	l.Init(g.params, cfg.Seed) // the CPU's initial parameters, bit for bit
 	if err := d.do(func() error {
 		var err error
@@ -85,12 +84,11 @@ func newEngineWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
 	return g, nil
 }
 
-func (g *Engine) Config() trainer.Config          { return g.cfg }
-func (g *Engine) Backend() string                 { return "cuda" }
-func (g *Engine) Task() task.Task                 { return g.task }
-func (g *Engine) Describe() string                { return g.d.Describe() }
-func (g *Engine) Curriculum() *trainer.Curriculum { return g.cur }
-func (g *Engine) Updates() int                    { return g.updates }
+func (g *Engine) Backend() string  { return "cuda" }
+func (g *Engine) Describe() string { return g.d.Describe() }
+
+// Task is the task the engine was built for (trainer.New takes it).
+func (g *Engine) Task() task.Task { return g.task }
 
 // SetInterrupt makes Update, EvaluateAll and GreedyPrograms stop at their
 // next check once stop is closed, with trainer.ErrInterrupted and nothing
@@ -100,15 +98,13 @@ func (g *Engine) Updates() int                    { return g.updates }
 // reads it.
 func (g *Engine) SetInterrupt(stop <-chan struct{}) { g.e.stop = stop }
 
-func (g *Engine) Update() (st trainer.UpdateStats, err error) {
+// Update runs training update p.Update (trainer.Engine).
+func (g *Engine) Update(p trainer.Plan) (st trainer.UpdateStats, err error) {
 	err = g.d.do(func() error {
 		var err error
-		st, err = g.e.update(g.updates+1, g.cur)
+		st, err = g.e.update(p)
 		return err
 	})
-	if err == nil {
-		g.updates++
-	}
 	return st, err
 }
 
@@ -138,72 +134,61 @@ func (g *Engine) GreedyPrograms(tasks []task.Instance) (progs []int32, err error
 	return progs, err
 }
 
-func (g *Engine) ParamSHA256() (string, error) {
-	if err := g.d.do(func() error { return g.e.getParams(g.params) }); err != nil {
-		return "", err
-	}
-	return enginekit.HashParams(g.params), nil
-}
-
 func (g *Engine) Close() {
 	g.d.do(func() error { g.e.free(); return nil })
 	g.d.Close()
 }
 
-// Checkpoint captures the model, Adam's moments, the update counter and the
-// curriculum in the CPU's checkpoint format (trainer.BuildCheckpoint): a GPU
-// checkpoint resumes on the CPU and the other way round.
-func (g *Engine) Checkpoint() (*checkpoint.File, error) {
+// Params downloads the parameters into the host copy and returns it
+// (trainer.Engine: read-only, until the next call).
+func (g *Engine) Params() ([]float32, error) {
+	if err := g.d.do(func() error { return g.e.getParams(g.params) }); err != nil {
+		return nil, err
+	}
+	return g.params, nil
+}
+
+// SetParams uploads params and refreshes the derived tensors.
+func (g *Engine) SetParams(params []float32) error {
+	if len(params) != len(g.params) {
+		return fmt.Errorf("gpu: %d parameters for a model of %d", len(params), len(g.params))
+	}
+	copy(g.params, params)
+	return g.d.do(func() error { return g.e.setParams(g.params) })
+}
+
+// Moments downloads Adam's moments (fresh buffers) and its step count.
+func (g *Engine) Moments() (m, v []float32, step int, err error) {
 	n := g.e.l.Size
-	m, v := make([]float32, n), make([]float32, n)
-	err := g.d.do(func() error {
-		if err := g.e.getParams(g.params); err != nil {
-			return err
-		}
+	m, v = make([]float32, n), make([]float32, n)
+	err = g.d.do(func() error {
 		if err := download(m, g.e.m); err != nil {
 			return err
 		}
 		return download(v, g.e.v)
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
-	return trainer.BuildCheckpoint(g.cfg, g.e.l, g.params, m, v, g.updates, g.e.adamStep, g.cur), nil
+	return m, v, g.e.adamStep, nil
 }
 
-// Restore continues from a checkpoint (written by Checkpoint or by the CPU's
-// trainer): parameters, Adam's moments and step, update counter, curriculum.
-// The engine must have been built with the checkpoint's config.
-func (g *Engine) Restore(f *checkpoint.File) error {
-	n := g.e.l.Size
-	m, v := make([]float32, n), make([]float32, n)
-	update, adamStep, err := trainer.RestoreCheckpoint(f, g.e.l, g.params, m, v, g.cur)
-	if err != nil {
-		return err
+// SetMoments uploads Adam's moments and sets its step count (-resume).
+func (g *Engine) SetMoments(m, v []float32, step int) error {
+	if n := g.e.l.Size; len(m) != n || len(v) != n {
+		return fmt.Errorf("gpu: moments of %d and %d for a model of %d", len(m), len(v), n)
 	}
-	err = g.d.do(func() error {
+	err := g.d.do(func() error {
 		if err := upload(g.e.m, m); err != nil {
 			return err
 		}
-		if err := upload(g.e.v, v); err != nil {
-			return err
-		}
-		return g.e.setParams(g.params)
+		return upload(g.e.v, v)
 	})
 	if err != nil {
 		return err
 	}
-	g.updates, g.e.adamStep = update, adamStep
+	g.e.adamStep = step
 	return nil
-}
-
-// LoadWeights replaces the model's parameters by f's (-load); Adam's state
-// and the counters are left as they are.
-func (g *Engine) LoadWeights(f *checkpoint.File) error {
-	if err := enginekit.LoadParams(f, g.e.l, g.params); err != nil {
-		return err
-	}
-	return g.d.do(func() error { return g.e.setParams(g.params) })
 }
 
 var _ trainer.Engine = (*Engine)(nil)

@@ -44,10 +44,10 @@ type trainState struct {
 // the next evaluation.
 var addedStateKeys = map[string]bool{"solved": true, "eval_pending": true}
 
-// BuildCheckpoint is a checkpoint of any engine's state: the parameters and
+// buildCheckpoint is a checkpoint of any engine's state: the parameters and
 // Adam's moments (flat, in l's order), the update counter, Adam's step count
-// and the curriculum (the GPU path writes the same files as the CPU).
-func BuildCheckpoint(cfg Config, l *gru.Layout, params, m, v []float32, update, adamStep int, c *Curriculum) *checkpoint.File {
+// and the curriculum (every engine writes the same files).
+func buildCheckpoint(cfg Config, l *gru.Layout, params, m, v []float32, update, adamStep int, c *curriculum) *checkpoint.File {
 	f := &checkpoint.File{Metadata: map[string]string{}}
 	enginekit.AppendTensors(f, l, params, m, v)
 	st := trainState{Update: update, AdamStep: adamStep, Unlocked: c.unlocked, HaveEval: c.haveEval, SolvedStreak: c.streak, Solved: c.solved, EvalPending: c.pendingEval}
@@ -109,13 +109,13 @@ func ReadCheckpointConfig(f *checkpoint.File) (Config, error) {
 	return cfg, nil
 }
 
-// RestoreCheckpoint is BuildCheckpoint's inverse: it fills params, m and v
+// restoreCheckpoint is buildCheckpoint's inverse: it fills params, m and v
 // (flat, in l's order) and the curriculum c from f, checking every name,
 // shape and value (no NaN or Inf anywhere, no negative second moment), the
 // training state's fields and ranges, and that f holds no other tensors, and
 // returns the update counter and Adam's step count. On an error it changes
 // nothing.
-func RestoreCheckpoint(f *checkpoint.File, l *gru.Layout, params, m, v []float32, c *Curriculum) (update, adamStep int, err error) {
+func restoreCheckpoint(f *checkpoint.File, l *gru.Layout, params, m, v []float32, c *curriculum) (update, adamStep int, err error) {
 	tensors, err := enginekit.ReadTensors(f, l)
 	if err != nil {
 		return 0, 0, err
@@ -334,5 +334,5 @@ func arrayLen(raw json.RawMessage) int {
 }
 
 // ShapeError is a checkpoint tensor whose shape is not this model's: the
-// file holds a model of another size (Engine.Restore, Engine.LoadWeights).
+// file holds a model of another size (Trainer.Restore, Trainer.LoadWeights).
 type ShapeError = enginekit.ShapeError

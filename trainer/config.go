@@ -272,9 +272,9 @@ func (c *Config) OpenTask() (task.Task, error) {
 	case errors.As(err, &ue):
 		return nil, fieldError("task", "must be %s, got %q", orList(task.Names()), c.Task)
 	case errors.As(err, &se):
-		return nil, &FieldError{Field: se.Key, Problem: se.Err.Error(), bare: true}
+		return nil, &FieldError{Field: se.Key, Problem: se.Err.Error(), Bare: true}
 	case err != nil:
-		return nil, &FieldError{Field: "task_spec", Problem: err.Error(), bare: true}
+		return nil, &FieldError{Field: "task_spec", Problem: err.Error(), Bare: true}
 	}
 	return t, nil
 }
@@ -291,18 +291,16 @@ func orList(names []string) string {
 // (the command line shows it as its flag).
 type FieldError struct {
 	Field, Problem string
-	bare           bool // Problem is a whole sentence of its own ("level 2 …")
+	// Bare: Problem reads on its own, after "field: " ("level 2 …").
+	Bare bool
 }
 
 func (e *FieldError) Error() string {
-	if e.bare {
+	if e.Bare {
 		return e.Field + ": " + e.Problem
 	}
 	return e.Field + " " + e.Problem
 }
-
-// Bare reports that Problem reads on its own, after "field: ".
-func (e *FieldError) Bare() bool { return e.bare }
 
 func fieldError(field, format string, a ...any) error {
 	return &FieldError{Field: field, Problem: fmt.Sprintf(format, a...)}

@@ -4,21 +4,20 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/simdrl/simdrl/rng"
 )
 
-// Curriculum decides which stage each episode plays and when training is
+// curriculum decides which stage each episode plays and when training is
 // done. The block curriculum (the seed's) gives every update one stage from
 // cfg.Stages; the mixed one draws each episode's stage from the stages listed
 // in cfg.Stages (unlocked in order when cfg.UnlockAt > 0), uniformly or, with
 // cfg.Focus, in proportion to 0.1 + the stage's failure rate in the last
-// evaluation. The CPU trainer and the GPU path share it.
-type Curriculum struct {
+// evaluation. The Trainer owns it; an engine sees an update's choice only
+// (Plan).
+type curriculum struct {
 	cfg      Config
 	mix      []int        // distinct stages of cfg.Stages, ascending
 	unlocked int          // how many of mix are played (1..len(mix))
-	cdf      []float64    // cumulative weights of the played stages, in Played order
+	cdf      []float64    // cumulative weights of the played stages, in played order
 	lastEval []EvalResult // by stage
 	haveEval bool
 	// pendingEval: the last update's periodic evaluation was cut short by an
@@ -28,10 +27,10 @@ type Curriculum struct {
 	solved      bool // a confirmation supported cfg.StopAt on every trained stage (confirm.go)
 }
 
-// NewCurriculum starts the curriculum of cfg over a task of levels levels.
-func NewCurriculum(cfg Config, levels int) *Curriculum {
+// newCurriculum starts the curriculum of cfg over a task of levels levels.
+func newCurriculum(cfg Config, levels int) *curriculum {
 	n := levels
-	c := &Curriculum{cfg: cfg, cdf: make([]float64, n), lastEval: make([]EvalResult, n)}
+	c := &curriculum{cfg: cfg, cdf: make([]float64, n), lastEval: make([]EvalResult, n)}
 	for s := 0; s < n; s++ {
 		if slices.Contains(cfg.Stages, s) {
 			c.mix = append(c.mix, s)
@@ -45,9 +44,9 @@ func NewCurriculum(cfg Config, levels int) *Curriculum {
 	return c
 }
 
-// StageOf is update u's stage (1-based), or −1 when each episode draws its
+// stageOf is update u's stage (1-based), or −1 when each episode draws its
 // own (mixed); in that case it also refreshes the stage weights.
-func (c *Curriculum) StageOf(u int) int {
+func (c *curriculum) stageOf(u int) int {
 	if c.cfg.Curriculum != "mixed" {
 		return c.cfg.stageAt(u)
 	}
@@ -55,17 +54,15 @@ func (c *Curriculum) StageOf(u int) int {
 	return -1
 }
 
-// Played is the stages the mixed curriculum currently draws from.
-func (c *Curriculum) Played() []int { return c.mix[:c.unlocked] }
+// played is the stages the mixed curriculum currently draws from; cdf holds
+// their cumulative probabilities, in that order.
+func (c *curriculum) played() []int { return c.mix[:c.unlocked] }
 
-// CDF is the cumulative probability of each played stage, in Played order.
-func (c *Curriculum) CDF() []float64 { return c.cdf }
-
-func (c *Curriculum) updateWeights() {
+func (c *curriculum) updateWeights() {
 	// The weights go through cdf itself: nothing is allocated per update.
 	var sum float64
 	clear(c.cdf)
-	for i, s := range c.Played() {
+	for i, s := range c.played() {
 		c.cdf[i] = 1
 		if c.cfg.Focus && c.haveEval {
 			c.cdf[i] = 0.1 + (1 - c.lastEval[s].SolveRate)
@@ -79,25 +76,11 @@ func (c *Curriculum) updateWeights() {
 	}
 }
 
-// DrawStage picks episode's stage in a mixed update from the counter-based
-// stream: u = word/2³² against the cumulative weights. It only reads the
-// curriculum: the engines call it from many goroutines at once.
-func (c *Curriculum) DrawStage(key rng.Key, round, episode uint32) int {
-	u := float64(key.Block(round, episode, 0, rng.PurposeStage)[0]) / (1 << 32)
-	played := c.Played()
-	for i := 0; i < len(played)-1; i++ {
-		if u < c.cdf[i] {
-			return played[i]
-		}
-	}
-	return played[len(played)-1]
-}
-
 // observe takes a greedy evaluation of every stage: it sets the focus
 // weights, unlocks the next stage once the newest one is solved at
 // cfg.UnlockAt, and counts the evaluations in a row that solve every trained
 // stage at cfg.StopAt (nominated).
-func (c *Curriculum) observe(ev []EvalResult) {
+func (c *curriculum) observe(ev []EvalResult) {
 	copy(c.lastEval, ev)
 	c.haveEval = true
 	c.streak++
@@ -113,11 +96,11 @@ func (c *Curriculum) observe(ev []EvalResult) {
 
 // nominated reports that the last evaluation solved every trained stage at
 // cfg.StopAt: the loop then runs a confirming evaluation (confirm.go).
-func (c *Curriculum) nominated() bool { return c.streak > 0 && !c.solved }
+func (c *curriculum) nominated() bool { return c.streak > 0 && !c.solved }
 
 // nominates reports whether observe(ev) would nominate the run, without
 // observing it: Drive plays the confirmation before applying either.
-func (c *Curriculum) nominates(ev []EvalResult) bool {
+func (c *curriculum) nominates(ev []EvalResult) bool {
 	if c.solved || c.cfg.StopAt == 0 {
 		return false
 	}
@@ -129,16 +112,15 @@ func (c *Curriculum) nominates(ev []EvalResult) bool {
 	return true
 }
 
-// PendingEval reports that the last update's evaluation was interrupted and
-// is still to be done; setPendingEval marks it.
-func (c *Curriculum) PendingEval() bool     { return c.pendingEval }
-func (c *Curriculum) setPendingEval(p bool) { c.pendingEval = p }
+// pendingEval (the field) reports that the last update's evaluation was
+// interrupted and is still to be done; setPendingEval marks it.
+func (c *curriculum) setPendingEval(p bool) { c.pendingEval = p }
 
 // confirm takes the confirming evaluation after update u and marks the run
 // solved when every trained stage's lower bound supports cfg.StopAt. It
 // changes nothing else: focus and unlocking follow the periodic evaluations
 // only, so a confirmation that fails leaves training as it was.
-func (c *Curriculum) confirm(u int, ev []EvalResult) Confirmation {
+func (c *curriculum) confirm(u int, ev []EvalResult) Confirmation {
 	cf := Confirmation{Update: u, Episodes: ConfirmEpisodes, Solved: c.cfg.StopAt > 0}
 	for _, r := range ev {
 		cf.SolveRate = append(cf.SolveRate, r.SolveRate)
@@ -153,19 +135,19 @@ func (c *Curriculum) confirm(u int, ev []EvalResult) Confirmation {
 	return cf
 }
 
-// Solved reports that a confirming evaluation supported a solve rate of at
+// isSolved reports that a confirming evaluation supported a solve rate of at
 // least cfg.StopAt on every trained stage (confirm.go), the default recipe's
 // signal to stop. It stays true once set, and is part of the checkpoint.
-func (c *Curriculum) Solved() bool { return c.solved }
+func (c *curriculum) isSolved() bool { return c.solved }
 
-// label names what an update with the given StageOf trained: its stage, or
+// label names what an update with the given stageOf trained: its stage, or
 // the played stages of a mixed update, e.g. "0,1".
-func (c *Curriculum) label(stage int) string {
+func (c *curriculum) label(stage int) string {
 	if stage >= 0 {
 		return strconv.Itoa(stage)
 	}
 	var b strings.Builder
-	for i, s := range c.Played() {
+	for i, s := range c.played() {
 		if i > 0 {
 			b.WriteByte(',')
 		}

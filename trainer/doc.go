@@ -1,11 +1,28 @@
-// Package trainer is the engine-neutral part of training: the loop (Drive),
-// the configuration and its recipes, the curriculum, the evaluation results
-// and explanations, the report and the checkpoint format. It defines Engine,
-// which the CPU engine (cpu/) and the GPU engine (gpu/) implement; what else
-// both engines share (the non-finite checks, Adam's constants, the parameter
-// hash, the layout of a task's model, the evaluation rounds, the
-// checkpoint's tensors) is internal/enginekit's, no part of this package's
-// API.
+// Package trainer is the engine-neutral part of training. A Trainer is one
+// run: it owns the configuration, the task, the curriculum, the update
+// counter and the checkpoint mapping, and drives an Engine, the small
+// driver that holds the model on one device (cpu.Engine, gpu.Engine). What
+// a user needs:
+//
+//	cfg := trainer.DefaultRecipe()          // or Recipe(name); WithTask for a task's defaults
+//	e, err := cpu.New(cfg)                  // an engine (cpu.NewWithTask for a task value)
+//	tr, err := trainer.New(cfg, e.Task(), e)
+//	tr.Restore(f) / tr.LoadWeights(f)       // -resume / -load a checkpoint (CheckpointConfig reads its config)
+//	rep, err := trainer.Drive(tr, out, opt) // the loop: updates, evaluations, saves (tr.Checkpoint), the report
+//
+// or tr.Update() step by step. Drive closes the engine; otherwise the
+// caller does.
+//
+// An engine implements Engine: Update runs one update as a Plan says (the
+// update number, the curriculum's stage or its played stages and cumulative
+// weights, the entropy coefficient), Params/SetParams and
+// Moments/SetMoments expose the parameters and Adam's state for the
+// checkpoint, EvaluateAll and GreedyPrograms play greedily, Backend and
+// Describe name it, SetInterrupt and Close end it. What else the engines
+// share (the non-finite checks, Adam's constants, the parameter hash, the
+// layout of a task's model, the evaluation rounds, the stage draw of a
+// mixed update, the checkpoint's tensors) is internal/enginekit's, no part
+// of this package's API.
 //
 // It imports no engine: cpu/ and gpu/ import it, never the reverse, and it
 // knows no command-line flags (errors name Config fields; cmd/ turns them

@@ -45,8 +45,8 @@ func TestDriveStoppingRules(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := driveConfig()
 			cfg.StopAt = c.stopAt
-			e := newFakeEngine(cfg, c.rate)
-			rep, err := Drive(e, &bytes.Buffer{}, Options{Quiet: true})
+			tr, _ := newFakeRun(cfg, c.rate)
+			rep, err := Drive(tr, &bytes.Buffer{}, Options{Quiet: true})
 			require.NoError(t, err)
 			require.Equal(t, c.updates, rep.Updates)
 			require.Len(t, rep.Confirmations, c.confirmations)
@@ -73,7 +73,7 @@ func TestDriveSaves(t *testing.T) {
 		{"interrupted at a save", 5, 10, []int{5, 10}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			e := newFakeEngine(driveConfig(), func(call, int) float64 { return 0.5 })
+			tr, e := newFakeRun(driveConfig(), func(call, int) float64 { return 0.5 })
 			stop := make(chan struct{})
 			if c.interruptAt > 0 {
 				e.afterUpdate = func(u int) {
@@ -84,9 +84,9 @@ func TestDriveSaves(t *testing.T) {
 			}
 			var saved []int
 			opt := Options{Quiet: true, SaveEvery: c.saveEvery, Interrupt: stop,
-				Save: func() error { saved = append(saved, e.Updates()); return nil }}
+				Save: func() error { saved = append(saved, tr.Updates()); return nil }}
 			var out bytes.Buffer
-			rep, err := Drive(e, &out, opt)
+			rep, err := Drive(tr, &out, opt)
 			require.Equal(t, c.saved, saved)
 			if c.interruptAt == 0 {
 				require.NoError(t, err)
@@ -110,7 +110,7 @@ func TestDriveSaves(t *testing.T) {
 func TestDrivePendingEvaluationRedone(t *testing.T) {
 	for _, inConfirmation := range []bool{false, true} {
 		cfg := driveConfig()
-		e := newFakeEngine(cfg, func(c call, _ int) float64 {
+		tr, e := newFakeRun(cfg, func(c call, _ int) float64 {
 			if c.round == 10 {
 				return 1 // nominates: a confirmation follows
 			}
@@ -127,22 +127,22 @@ func TestDrivePendingEvaluationRedone(t *testing.T) {
 			return nil
 		}
 		var saved []int
-		opt := Options{Quiet: true, Interrupt: stop, Save: func() error { saved = append(saved, e.Updates()); return nil }}
-		rep, err := Drive(e, &bytes.Buffer{}, opt)
+		opt := Options{Quiet: true, Interrupt: stop, Save: func() error { saved = append(saved, tr.Updates()); return nil }}
+		rep, err := Drive(tr, &bytes.Buffer{}, opt)
 		require.ErrorIs(t, err, ErrInterrupted)
 		require.Equal(t, 10, rep.Updates)
 		require.Equal(t, []int{10}, saved)
-		require.True(t, e.cur.PendingEval(), "the cut evaluation is pending")
+		require.True(t, tr.cur.pendingEval, "the cut evaluation is pending")
 		require.Len(t, rep.Evaluations, 1, "only update 5's evaluation completed")
 		require.Empty(t, rep.Confirmations, "the curriculum saw nothing of update 10")
 
 		e.calls = nil
 		var out bytes.Buffer
-		rep, err = Drive(e, &out, Options{})
+		rep, err = Drive(tr, &out, Options{})
 		require.NoError(t, err)
 		require.Equal(t, call{cfg.EvalBatch, 10, e.calls[0].split}, e.calls[0], "the pending evaluation comes first, on its round")
 		require.Equal(t, 10, rep.Evaluations[0].Update)
-		require.False(t, e.cur.PendingEval())
+		require.False(t, tr.cur.pendingEval)
 		require.Len(t, rep.Confirmations, 1, "the redone evaluation nominates again")
 		require.Contains(t, out.String(), "(the evaluation an interrupt cut short, redone)")
 	}
@@ -187,14 +187,14 @@ func TestDriveCurricula(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := driveConfig()
 			c.config(&cfg)
-			e := newFakeEngine(cfg, c.rate)
-			_, err := Drive(e, &bytes.Buffer{}, Options{Quiet: true})
+			tr, e := newFakeRun(cfg, c.rate)
+			_, err := Drive(tr, &bytes.Buffer{}, Options{Quiet: true})
 			require.NoError(t, err)
 			require.Equal(t, c.stages, e.stages)
 			if c.played != nil {
 				require.Equal(t, c.played, e.played)
 			}
-			require.Equal(t, c.unlocked, e.cur.Played())
+			require.Equal(t, c.unlocked, tr.cur.played())
 		})
 	}
 }
@@ -217,14 +217,14 @@ func TestFocusWeights(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := driveConfig()
 			cfg.Focus = c.focus
-			cur := NewCurriculum(cfg, 3)
+			cur := newCurriculum(cfg, 3)
 			if c.observe {
 				cur.observe(ev)
 			}
-			require.Equal(t, -1, cur.StageOf(1), "refreshes the weights")
+			require.Equal(t, -1, cur.stageOf(1), "refreshes the weights")
 			sum := c.weights[0] + c.weights[1] + c.weights[2]
 			want := []float64{c.weights[0] / sum, (c.weights[0] + c.weights[1]) / sum, 1}
-			require.InDeltaSlice(t, want, cur.CDF(), 1e-12)
+			require.InDeltaSlice(t, want, cur.cdf, 1e-12)
 		})
 	}
 }

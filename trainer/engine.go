@@ -1,22 +1,22 @@
 package trainer
 
 import (
-	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/task"
 )
 
-// Engine is what the training loop drives: cpu.Engine or gpu.Engine. Both
-// use the same Curriculum, random streams and evaluation rounds, so the
-// loop, its output and its report are one. Every method that touches the
-// model may fail (a GPU can); the CPU's never do.
+// Engine is a driver: the model on one device (cpu.Engine, gpu.Engine),
+// which a Trainer drives. The Trainer owns everything else of the run (the
+// config, the task, the curriculum, the update counter, the checkpoint,
+// explanations and the report); an engine built for a config and task plays
+// and trains what it is told. Every method that touches the model may fail
+// (a GPU can); the CPU's never do.
 type Engine interface {
-	Config() Config
-	Task() task.Task
-	Backend() string
+	Backend() string  // the kernels it runs on, for the report
 	Describe() string // an extra line about the device, or ""
-	Curriculum() *Curriculum
-	Updates() int
-	Update() (UpdateStats, error)
+	// Update runs training update p.Update (1-based: the round of the
+	// training stream) as p says and takes one Adam step; a failed or
+	// interrupted update changes neither parameters nor moments.
+	Update(p Plan) (UpdateStats, error)
 	// EvaluateAll plays episodes greedy episodes of every level on round of
 	// the evaluation stream, drawn from split; one result per level.
 	EvaluateAll(episodes int, round uint32, split task.Split) ([]EvalResult, error)
@@ -24,24 +24,35 @@ type Engine interface {
 	// tokens, episode-major. The instances do not depend on the seed, so
 	// models and engines can be compared on the same episodes.
 	GreedyPrograms(ins []task.Instance) ([]int32, error)
-	ParamSHA256() (string, error)
-	// Checkpoint captures everything needed to continue bit-identically.
-	Checkpoint() (*checkpoint.File, error)
-	// Restore continues from a checkpoint of the same configuration (any
-	// engine's): parameters, Adam's moments and step, update counter,
-	// curriculum (-resume).
-	Restore(f *checkpoint.File) error
-	// LoadWeights replaces the parameters by f's, leaving the optimiser and
-	// the counters as they are (-load).
-	LoadWeights(f *checkpoint.File) error
+	// Params are the parameters, flat in the layout's order
+	// (enginekit.NewLayout); read them, never write them, and only until
+	// the next call. SetParams replaces them (and what derives from them).
+	Params() ([]float32, error)
+	SetParams(params []float32) error
+	// Moments are Adam's moments (flat, as Params, read-only until the next
+	// call) and its step count; SetMoments replaces them.
+	Moments() (m, v []float32, step int, err error)
+	SetMoments(m, v []float32, step int) error
 	// SetInterrupt makes Update, EvaluateAll and GreedyPrograms stop at
 	// their next boundary (between chunks on the CPU, kernel launches and
 	// host-drawn parts on the GPU) once stop is closed, returning an error
-	// for which errors.Is(err, ErrInterrupted). An interrupted call changes
-	// nothing: parameters, optimiser, update counter and curriculum stay as
-	// after the last completed update. nil: never. Call it between calls.
+	// for which errors.Is(err, ErrInterrupted); an interrupted call changes
+	// nothing. nil: never. Call it between calls.
 	SetInterrupt(stop <-chan struct{})
 	Close()
+}
+
+// Plan is what one training update plays: the curriculum's choice and the
+// schedule's entropy coefficient, decided by the Trainer.
+type Plan struct {
+	Update int // 1-based: the round of the training stream
+	// Stage is the update's stage, or −1: each episode draws its own from
+	// Played by the cumulative weights CDF (enginekit.DrawStage). Both are
+	// the curriculum's, read-only and valid during the update.
+	Stage   int
+	Played  []int
+	CDF     []float64
+	Entropy float64 // the entropy coefficient (Config.EntropyAt)
 }
 
 // UpdateStats describes one update.

@@ -10,16 +10,16 @@ import (
 )
 
 // explain plays the first count explanation instances of level greedily on
-// e and explains each: one implementation for every engine, through
-// GreedyPrograms.
-func explain(e Engine, level, count int) ([]task.Explanation, error) {
-	cfg, t := e.Config(), e.Task()
+// tr's engine and explains each: one implementation for every engine,
+// through GreedyPrograms.
+func explain(tr *Trainer, level, count int) ([]task.Explanation, error) {
+	cfg, t := tr.cfg, tr.task
 	key := rng.NewKey(cfg.Seed)
 	ins := make([]task.Instance, count)
 	for i := range ins {
 		ins[i] = enginekit.ExplainInstance(t, key, level, i)
 	}
-	progs, err := e.GreedyPrograms(ins)
+	progs, err := tr.e.GreedyPrograms(ins)
 	if err != nil {
 		return nil, err
 	}

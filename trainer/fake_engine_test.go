@@ -1,7 +1,7 @@
 package trainer
 
 import (
-	"github.com/simdrl/simdrl/checkpoint"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/task"
 )
 
@@ -16,45 +16,52 @@ type call struct {
 // rate function gives, rounded to whole episodes, so the loop's decisions
 // can be tested without a model.
 type fakeEngine struct {
-	cfg     Config
-	t       task.Task
-	cur     *Curriculum
-	updates int
-	rate    func(c call, level int) float64
-	calls   []call
+	steps  int // the config's rollout length
+	params []float32
+	rate   func(c call, level int) float64
+	calls  []call
 
-	// What each update saw: its stage (−1: mixed) and the stages played.
-	stages []int
-	played [][]int
+	// What each update's plan said: its number, stage (−1: mixed) and the
+	// stages played.
+	updates []int
+	stages  []int
+	played  [][]int
 	// afterUpdate, if set, runs after update u is applied (an interrupt
 	// arriving between updates); evalErr, if set, may fail an evaluation
 	// before it plays (an interrupt inside one).
 	afterUpdate func(u int)
 	evalErr     func(c call) error
+	levels      int
 }
 
-func newFakeEngine(cfg Config, rate func(c call, level int) float64) *fakeEngine {
+// newFakeRun is a Trainer of cfg driving a fakeEngine.
+func newFakeRun(cfg Config, rate func(c call, level int) float64) (*Trainer, *fakeEngine) {
 	t, err := cfg.OpenTask()
 	if err != nil {
 		panic(err)
 	}
-	return &fakeEngine{cfg: cfg, t: t, cur: NewCurriculum(cfg, len(t.Levels())), rate: rate}
+	l, err := enginekit.NewLayout(cfg.Hidden, t)
+	if err != nil {
+		panic(err)
+	}
+	e := &fakeEngine{steps: cfg.Steps, params: make([]float32, l.Size), rate: rate, levels: len(t.Levels())}
+	tr, err := New(cfg, t, e)
+	if err != nil {
+		panic(err)
+	}
+	return tr, e
 }
 
-func (f *fakeEngine) Config() Config          { return f.cfg }
-func (f *fakeEngine) Task() task.Task         { return f.t }
-func (f *fakeEngine) Backend() string         { return "fake" }
-func (f *fakeEngine) Describe() string        { return "" }
-func (f *fakeEngine) Curriculum() *Curriculum { return f.cur }
-func (f *fakeEngine) Updates() int            { return f.updates }
+func (f *fakeEngine) Backend() string  { return "fake" }
+func (f *fakeEngine) Describe() string { return "" }
 
-func (f *fakeEngine) Update() (UpdateStats, error) {
-	f.updates++
-	st := UpdateStats{Update: f.updates, Stage: f.cur.StageOf(f.updates)}
-	f.stages = append(f.stages, st.Stage)
-	f.played = append(f.played, append([]int(nil), f.cur.Played()...))
+func (f *fakeEngine) Update(p Plan) (UpdateStats, error) {
+	st := UpdateStats{Update: p.Update, Stage: p.Stage}
+	f.updates = append(f.updates, p.Update)
+	f.stages = append(f.stages, p.Stage)
+	f.played = append(f.played, append([]int(nil), p.Played...))
 	if f.afterUpdate != nil {
-		f.afterUpdate(f.updates)
+		f.afterUpdate(p.Update)
 	}
 	return st, nil
 }
@@ -67,7 +74,7 @@ func (f *fakeEngine) EvaluateAll(episodes int, round uint32, split task.Split) (
 		}
 	}
 	f.calls = append(f.calls, c)
-	out := make([]EvalResult, len(f.t.Levels()))
+	out := make([]EvalResult, f.levels)
 	for s := range out {
 		solved := int(f.rate(c, s)*float64(episodes) + 0.5)
 		out[s] = EvalResult{Stage: s, Episodes: episodes, SolveRate: float64(solved) / float64(episodes), MeanReward: 1}
@@ -76,11 +83,13 @@ func (f *fakeEngine) EvaluateAll(episodes int, round uint32, split task.Split) (
 }
 
 func (f *fakeEngine) GreedyPrograms(ins []task.Instance) ([]int32, error) {
-	return make([]int32, len(ins)*f.cfg.Steps), nil
+	return make([]int32, len(ins)*f.steps), nil
 }
-func (f *fakeEngine) ParamSHA256() (string, error)          { return "fake", nil }
-func (f *fakeEngine) Checkpoint() (*checkpoint.File, error) { return nil, nil }
-func (f *fakeEngine) Restore(*checkpoint.File) error        { return nil }
-func (f *fakeEngine) LoadWeights(*checkpoint.File) error    { return nil }
-func (f *fakeEngine) Close()                                {}
-func (e *fakeEngine) SetInterrupt(<-chan struct{})          {}
+func (f *fakeEngine) Params() ([]float32, error)             { return f.params, nil }
+func (f *fakeEngine) SetParams(p []float32) error            { copy(f.params, p); return nil }
+func (f *fakeEngine) SetInterrupt(<-chan struct{})           {}
+func (f *fakeEngine) Close()                                 {}
+func (f *fakeEngine) SetMoments(_, _ []float32, _ int) error { return nil }
+func (f *fakeEngine) Moments() (m, v []float32, step int, err error) {
+	return f.params, f.params, len(f.updates), nil
+}

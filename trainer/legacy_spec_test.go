@@ -41,7 +41,7 @@ func TestOldCalcOptionsRefused(t *testing.T) {
 	l, err := enginekit.NewLayout(cfg.Hidden, task.Seed())
 	require.NoError(t, err)
 	p := make([]float32, l.Size)
-	f := BuildCheckpoint(cfg, l, p, p, p, 0, 0, NewCurriculum(cfg, 3))
+	f := buildCheckpoint(cfg, l, p, p, p, 0, 0, newCurriculum(cfg, 3))
 	raw := f.Metadata["config"]
 	for _, c := range []struct{ from, to, want string }{
 		{`"task_spec":""`, `"levels":"a*b","partial_credit":0`, "levels applies to the calc task"},

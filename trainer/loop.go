@@ -31,25 +31,32 @@ type Options struct {
 	Interrupt <-chan struct{}
 	// Progress redraws a live status line (for terminals).
 	Progress bool
+	// EvalOnly trains nothing: the explanations and the final evaluation of
+	// the model as it is (-eval-only), in a report of its hash and updates.
+	EvalOnly bool
 }
 
 // ErrInterrupted is returned when Options.Interrupt stopped the run.
 var ErrInterrupted = errors.New("interrupted")
 
-// Drive runs the training loop on e: updates until the configured count or
+// Drive runs the training loop on tr: updates until the configured count or
 // the curriculum's stop criterion (a periodic evaluation at cfg.StopAt, then
 // a confirming one; confirm.go), periodic evaluations, checkpoints through
-// opt.Save, then explanations and the final evaluation. It closes e.
-func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
+// opt.Save, then explanations and the final evaluation (with opt.EvalOnly,
+// only those). It closes tr's engine.
+func Drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
 	start := time.Now()
-	cfg, cur := e.Config(), e.Curriculum()
+	cfg, cur, e := tr.cfg, tr.cur, tr.e
 	defer e.Close()
 	e.SetInterrupt(opt.Interrupt)
-	rep := &Report{Config: cfg, Backend: e.Backend(), Levels: levelNames(e.Task())}
+	if opt.EvalOnly {
+		return evaluateOnly(tr, out, opt.Quiet)
+	}
+	rep := &Report{Config: cfg, Backend: e.Backend(), Levels: levelNames(tr.task)}
 	if !opt.Quiet {
 		from := ""
-		if e.Updates() > 0 {
-			from = fmt.Sprintf(", resuming after update %d", e.Updates())
+		if tr.updates > 0 {
+			from = fmt.Sprintf(", resuming after update %d", tr.updates)
 		}
 		fmt.Fprintf(out, "simdrl: recipe %s, seed %d, %d updates of %d episodes, stages %v (%s), %s, backend %s%s\n",
 			cfg.Recipe, cfg.Seed, cfg.Updates, cfg.Batch, cfg.Stages, cfg.Curriculum, plural(cfg.Threads, "thread"), rep.Backend, from)
@@ -63,14 +70,14 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 	done := 0
 	saved := -1
 	save := func() {
-		if saved == e.Updates() {
+		if saved == tr.updates {
 			return // already saved at this update
 		}
 		if opt.Save != nil && (runErr == nil || errors.Is(runErr, ErrInterrupted)) {
 			if err := opt.Save(); err != nil {
-				runErr = fmt.Errorf("saving after update %d: %w", e.Updates(), err)
+				runErr = fmt.Errorf("saving after update %d: %w", tr.updates, err)
 			}
-			saved = e.Updates()
+			saved = tr.updates
 		}
 	}
 	// evaluate runs update u's periodic evaluation, and its confirmation
@@ -133,16 +140,16 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 		}
 		return nil
 	}
-	if cur.PendingEval() && !interrupted(opt.Interrupt) {
-		runErr = evaluate(e.Updates(), nil, 0)
+	if cur.pendingEval && !interrupted(opt.Interrupt) {
+		runErr = evaluate(tr.updates, nil, 0)
 	}
-	for runErr == nil && e.Updates() < cfg.Updates && !cur.Solved() {
+	for runErr == nil && tr.updates < cfg.Updates && !cur.isSolved() {
 		if interrupted(opt.Interrupt) {
 			runErr = ErrInterrupted
 			break
 		}
 		t0 := time.Now()
-		st, err := e.Update()
+		st, err := tr.Update()
 		trainTime += time.Since(t0)
 		if err != nil {
 			runErr = err
@@ -150,7 +157,7 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 		}
 		done++
 		rep.TrainReward = append(rep.TrainReward, st.MeanReward)
-		u := e.Updates()
+		u := tr.updates
 		rate := float64(done) / trainTime.Seconds()
 		if opt.Progress && !opt.Quiet {
 			eta := time.Duration(float64(cfg.Updates-u) / rate * float64(time.Second)).Round(time.Second)
@@ -172,20 +179,20 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 		fmt.Fprint(out, "\r\033[K")
 	}
 	save()
-	rep.Updates = e.Updates()
+	rep.Updates = tr.updates
 	rep.TrainSeconds = trainTime.Seconds()
 	if rep.TrainSeconds > 0 {
 		rep.UpdatesPerSecond = float64(done) / rep.TrainSeconds
 		rep.EnvStepsPerSecond = float64(done*cfg.Batch*cfg.Steps) / rep.TrainSeconds
 	}
 	if runErr == nil {
-		runErr = Conclude(e, rep, out, opt.Quiet)
+		runErr = conclude(tr, rep, out, opt.Quiet)
 	}
 	if errors.Is(runErr, ErrInterrupted) {
 		rep.Interrupted = true
-		fmt.Fprintf(out, "interrupted: stopped after update %d of %d\n", e.Updates(), cfg.Updates)
+		fmt.Fprintf(out, "interrupted: stopped after update %d of %d\n", tr.updates, cfg.Updates)
 	}
-	sum, err := e.ParamSHA256()
+	sum, err := tr.paramSHA256()
 	if err != nil && runErr == nil {
 		runErr = err
 	}
@@ -198,16 +205,30 @@ func Drive(e Engine, out io.Writer, opt Options) (*Report, error) {
 	return rep, runErr
 }
 
-// Conclude explains cfg.Explain greedy samples per stage and runs the final
+// evaluateOnly is Drive with Options.EvalOnly: the report of the model as it
+// is, its explanations and final evaluation.
+func evaluateOnly(tr *Trainer, out io.Writer, quiet bool) (*Report, error) {
+	hash, err := tr.paramSHA256()
+	rep := &Report{Config: tr.cfg, Updates: tr.updates, Backend: tr.e.Backend(), ParamSHA256: hash}
+	if err == nil {
+		err = conclude(tr, rep, out, quiet)
+	}
+	if errors.Is(err, ErrInterrupted) {
+		rep.Interrupted = true
+	}
+	return rep, err
+}
+
+// conclude explains cfg.Explain greedy samples per stage and runs the final
 // evaluation, printing both and filling rep (its Levels too).
-func Conclude(e Engine, rep *Report, out io.Writer, quiet bool) error {
-	cfg, t := e.Config(), e.Task()
+func conclude(tr *Trainer, rep *Report, out io.Writer, quiet bool) error {
+	cfg, t, e := tr.cfg, tr.task, tr.e
 	rep.Levels = levelNames(t)
 	for s := 0; s < len(t.Levels()) && cfg.Explain > 0; s++ {
 		if !quiet {
 			fmt.Fprintf(out, "\n%s samples:\n", levelTitle(t, s))
 		}
-		exs, err := explain(e, s, cfg.Explain)
+		exs, err := explain(tr, s, cfg.Explain)
 		if err != nil {
 			return err
 		}

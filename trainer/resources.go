@@ -12,11 +12,11 @@ type ResourceError struct {
 }
 
 func (e *ResourceError) Error() string {
-	return fmt.Sprintf("this configuration needs %s of memory and %s is available (%s drives it)", FormatBytes(e.Need), FormatBytes(e.Have), e.Knob)
+	return fmt.Sprintf("this configuration needs %s of memory and %s is available (%s drives it)", formatBytes(e.Need), formatBytes(e.Have), e.Knob)
 }
 
-// FormatBytes writes a byte count for people: 3.4 GiB, 12.0 MiB, 96 KiB.
-func FormatBytes(b float64) string {
+// formatBytes writes a byte count for people: 3.4 GiB, 12.0 MiB, 96 KiB.
+func formatBytes(b float64) string {
 	switch {
 	case b >= 1<<30:
 		return fmt.Sprintf("%.1f GiB", b/(1<<30))

@@ -20,21 +20,21 @@ func solvedFixture(t *testing.T, streak int, solved bool) (*checkpoint.File, Con
 	require.NoError(t, err)
 	l, err := enginekit.NewLayout(cfg.Hidden, tk)
 	require.NoError(t, err)
-	c := NewCurriculum(cfg, len(tk.Levels()))
+	c := newCurriculum(cfg, len(tk.Levels()))
 	c.streak, c.solved = streak, solved
 	p := make([]float32, l.Size)
-	return BuildCheckpoint(cfg, l, p, p, p, 40, 40, c), cfg
+	return buildCheckpoint(cfg, l, p, p, p, 40, 40, c), cfg
 }
 
 // restoreState restores f into a fresh curriculum of cfg.
-func restoreState(t *testing.T, f *checkpoint.File, cfg Config) (*Curriculum, error) {
+func restoreState(t *testing.T, f *checkpoint.File, cfg Config) (*curriculum, error) {
 	tk, err := cfg.OpenTask()
 	require.NoError(t, err)
 	l, err := enginekit.NewLayout(cfg.Hidden, tk)
 	require.NoError(t, err)
 	p := make([]float32, l.Size)
-	c := NewCurriculum(cfg, len(tk.Levels()))
-	_, _, err = RestoreCheckpoint(f, l, p, make([]float32, l.Size), make([]float32, l.Size), c)
+	c := newCurriculum(cfg, len(tk.Levels()))
+	_, _, err = restoreCheckpoint(f, l, p, make([]float32, l.Size), make([]float32, l.Size), c)
 	return c, err
 }
 
@@ -45,7 +45,7 @@ func TestSolvedRoundTrips(t *testing.T) {
 		f, cfg := solvedFixture(t, 1, solved)
 		c, err := restoreState(t, f, cfg)
 		require.NoError(t, err)
-		require.Equal(t, solved, c.Solved())
+		require.Equal(t, solved, c.isSolved())
 		require.Equal(t, 1, c.streak)
 	}
 }
@@ -63,7 +63,7 @@ func TestLegacySolvedStreak(t *testing.T) {
 		f.Metadata["state"] = string(b)
 		c, err := restoreState(t, f, cfg)
 		require.NoError(t, err)
-		require.Equalf(t, want, c.Solved(), "solved_streak %d", streak)
+		require.Equalf(t, want, c.isSolved(), "solved_streak %d", streak)
 	}
 	// The corpus's old valid checkpoint (streak 0) loads too.
 	f, err := checkpoint.ReadFile("../testdata/checkpoints-legacy/before-entropy-updates-and-solved.safetensors")
@@ -73,7 +73,7 @@ func TestLegacySolvedStreak(t *testing.T) {
 	require.NoError(t, err)
 	c, err := restoreState(t, f, cfg)
 	require.NoError(t, err)
-	require.False(t, c.Solved())
+	require.False(t, c.isSolved())
 }
 
 // TestRewardNote: the final line says what takes mean rewards above 1 on

@@ -26,14 +26,14 @@ func isConfirmation(c call) bool {
 // evaluation used to stop the run after two of them; a confirmation that
 // finds 0.985 (15 failures in 1000) must keep it going to the last update.
 func TestPeriodicEvaluationsAloneDoNotStop(t *testing.T) {
-	e := newFakeEngine(stopConfig(), func(c call, _ int) float64 {
+	tr, _ := newFakeRun(stopConfig(), func(c call, _ int) float64 {
 		if isConfirmation(c) {
 			return 0.985
 		}
 		return 0.99
 	})
 	var out bytes.Buffer
-	rep, err := Drive(e, &out, Options{})
+	rep, err := Drive(tr, &out, Options{})
 	require.NoError(t, err)
 	require.Equal(t, 200, rep.Updates, "the run must not stop on 200-episode evidence")
 	require.Len(t, rep.Confirmations, 10, "every evaluation at 0.99 is confirmed")
@@ -50,7 +50,7 @@ func TestPeriodicEvaluationsAloneDoNotStop(t *testing.T) {
 // bound 0.9911) stops the run at its update.
 func TestConfirmationFailsThenPasses(t *testing.T) {
 	confirmations := 0
-	e := newFakeEngine(stopConfig(), func(c call, level int) float64 {
+	tr, _ := newFakeRun(stopConfig(), func(c call, level int) float64 {
 		switch {
 		case c.round == enginekit.FinalRound:
 			return 1
@@ -68,7 +68,7 @@ func TestConfirmationFailsThenPasses(t *testing.T) {
 		return 1
 	})
 	var out bytes.Buffer
-	rep, err := Drive(e, &out, Options{})
+	rep, err := Drive(tr, &out, Options{})
 	require.NoError(t, err)
 	require.Equal(t, 80, rep.Updates, "nominated at 60 (fails) and 80 (passes)")
 	require.Len(t, rep.Confirmations, 2)
@@ -87,13 +87,13 @@ func TestConfirmationFailsThenPasses(t *testing.T) {
 func TestConfirmationIgnoresUntrainedStages(t *testing.T) {
 	cfg := stopConfig()
 	cfg.Stages = []int{0, 1}
-	e := newFakeEngine(cfg, func(c call, level int) float64 {
+	tr, _ := newFakeRun(cfg, func(c call, level int) float64 {
 		if level == 2 {
 			return 0.1
 		}
 		return 1
 	})
-	rep, err := Drive(e, &bytes.Buffer{}, Options{})
+	rep, err := Drive(tr, &bytes.Buffer{}, Options{})
 	require.NoError(t, err)
 	require.Equal(t, 20, rep.Updates)
 	require.True(t, rep.Confirmations[0].Solved)
@@ -104,16 +104,16 @@ func TestConfirmationIgnoresUntrainedStages(t *testing.T) {
 func TestStopAtOneNeedsEveryEpisode(t *testing.T) {
 	cfg := stopConfig()
 	cfg.StopAt = 1
-	c := NewCurriculum(cfg, 3)
+	c := newCurriculum(cfg, 3)
 	perfect := []EvalResult{{Episodes: 1000, SolveRate: 1}, {Episodes: 1000, SolveRate: 1}, {Episodes: 1000, SolveRate: 1}}
 	c.observe(perfect)
 	require.True(t, c.nominated())
 	one := append([]EvalResult(nil), perfect...)
 	one[1].SolveRate = 0.999
 	require.False(t, c.confirm(20, one).Solved)
-	require.False(t, c.Solved())
+	require.False(t, c.isSolved())
 	require.True(t, c.confirm(20, perfect).Solved)
-	require.True(t, c.Solved())
+	require.True(t, c.isSolved())
 	require.Less(t, c.confirm(20, perfect).LowerBound[0], 1.0)
 }
 
@@ -122,8 +122,8 @@ func TestStopAtOneNeedsEveryEpisode(t *testing.T) {
 func TestStopAtZeroNeverConfirms(t *testing.T) {
 	cfg := stopConfig()
 	cfg.StopAt = 0
-	e := newFakeEngine(cfg, func(call, int) float64 { return 1 })
-	rep, err := Drive(e, &bytes.Buffer{}, Options{})
+	tr, _ := newFakeRun(cfg, func(call, int) float64 { return 1 })
+	rep, err := Drive(tr, &bytes.Buffer{}, Options{})
 	require.NoError(t, err)
 	require.Equal(t, 200, rep.Updates)
 	require.Empty(t, rep.Confirmations)
@@ -136,13 +136,13 @@ func TestStopAtZeroNeverConfirms(t *testing.T) {
 func TestConfirmationRoundsAreTheirOwn(t *testing.T) {
 	cfg := stopConfig()
 	cfg.Updates = 400
-	e := newFakeEngine(cfg, func(c call, _ int) float64 {
+	tr, e := newFakeRun(cfg, func(c call, _ int) float64 {
 		if isConfirmation(c) {
 			return 0.9
 		}
 		return 1
 	})
-	_, err := Drive(e, &bytes.Buffer{}, Options{})
+	_, err := Drive(tr, &bytes.Buffer{}, Options{})
 	require.NoError(t, err)
 	seen := map[uint32]int{}
 	confirms := 0

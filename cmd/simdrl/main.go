@@ -140,7 +140,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	if in.stopped() {
 		return in.code()
 	}
-	engine, err := engines[fl.device](cfg)
+	tr, engine, err := openTrainer(fl.device, cfg)
 	if err != nil && fl.device == "cpu" {
 		return usage("%v", err)
 	} else if err != nil {
@@ -148,7 +148,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	}
 	switch {
 	case resume != nil:
-		if err := engine.Restore(resume); err != nil {
+		if err := tr.Restore(resume); err != nil {
 			engine.Close()
 			var se *trainer.ShapeError
 			if errors.As(err, &se) {
@@ -158,7 +158,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 			return usage("-resume %s: %v", fl.resume, err)
 		}
 	case load != nil:
-		if err := engine.LoadWeights(load); err != nil {
+		if err := tr.LoadWeights(load); err != nil {
 			engine.Close()
 			var se *trainer.ShapeError
 			if errors.As(err, &se) {
@@ -167,21 +167,12 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 			return usage("-load %s: %v", fl.load, err)
 		}
 	}
-	if err := checkPlan(cl, cfg, engine.Updates()); err != nil {
+	if err := checkPlan(cl, cfg, tr.Updates()); err != nil {
 		engine.Close()
 		return usage("%v", err)
 	}
 	if fl.evalOnly {
-		defer engine.Close()
-		engine.SetInterrupt(in.stop)
-		hash, err := engine.ParamSHA256()
-		rep := &trainer.Report{Config: cfg, Updates: engine.Updates(), Backend: engine.Backend(), ParamSHA256: hash}
-		if err == nil {
-			err = trainer.Conclude(engine, rep, stdout, fl.quiet)
-		}
-		if errors.Is(err, trainer.ErrInterrupted) {
-			rep.Interrupted = true
-		}
+		rep, err := trainer.Drive(tr, stdout, trainer.Options{EvalOnly: true, Quiet: fl.quiet, Interrupt: in.stop})
 		code := finish(fl, rep, err, stderr)
 		if in.stopped() {
 			return in.code()
@@ -192,7 +183,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	opt := trainer.Options{SaveEvery: fl.saveEvery, Quiet: fl.quiet, Progress: isTerminal(stdout) && !fl.quiet, Interrupt: in.stop}
 	if fl.save != "" {
 		opt.Save = func() error {
-			f, err := engine.Checkpoint()
+			f, err := tr.Checkpoint()
 			if err != nil {
 				return err
 			}
@@ -210,7 +201,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		opt.Metrics = mf
 	}
 	in.training.Store(true)
-	rep, runErr := trainer.Drive(engine, stdout, opt)
+	rep, runErr := trainer.Drive(tr, stdout, opt)
 	in.training.Store(false)
 	code := finish(fl, rep, runErr, stderr)
 	if errors.Is(runErr, trainer.ErrInterrupted) && in.stopped() {
@@ -302,17 +293,41 @@ func finish(fl files, rep *trainer.Report, runErr error, stderr io.Writer) int {
 	return code
 }
 
-// engines opens a training engine by its -device name. Every engine
-// implements trainer.Engine; a new one is a new line here.
-var engines = map[string]func(trainer.Config) (trainer.Engine, error){
-	"cpu": func(cfg trainer.Config) (trainer.Engine, error) {
-		e, err := cpu.New(cfg)
+// engines builds a training engine by its -device name for a config and its
+// opened task. Every engine implements trainer.Engine; a new one is a new
+// line here.
+var engines = map[string]func(trainer.Config, task.Task) (trainer.Engine, error){
+	"cpu": func(cfg trainer.Config, t task.Task) (trainer.Engine, error) {
+		e, err := cpu.NewWithTask(cfg, t)
 		if err != nil {
 			return nil, err // not a nil *cpu.Engine inside a non-nil interface
 		}
 		return e, nil
 	},
-	"cuda": gpu.New,
+	"cuda": gpu.NewWithTask,
+}
+
+// openTrainer opens cfg's task once, builds the device's engine for it and
+// the trainer that drives the engine (closing the engine is the caller's,
+// or Drive's).
+func openTrainer(device string, cfg trainer.Config) (*trainer.Trainer, trainer.Engine, error) {
+	t, err := cfg.OpenTask()
+	if err != nil {
+		if verr := cfg.Validate(); verr != nil {
+			return nil, nil, verr // the first invalid setting, as Validate orders them
+		}
+		return nil, nil, err
+	}
+	e, err := engines[device](cfg, t)
+	if err != nil {
+		return nil, nil, err
+	}
+	tr, err := trainer.New(cfg, t, e)
+	if err != nil {
+		e.Close()
+		return nil, nil, err
+	}
+	return tr, e, nil
 }
 
 // flagError phrases an engine's error for the command line: a refused
@@ -321,7 +336,7 @@ func flagError(err error) string {
 	var fe *trainer.FieldError
 	if errors.As(err, &fe) && err == error(fe) {
 		flag := "-" + strings.ReplaceAll(fe.Field, "_", "-")
-		if fe.Bare() {
+		if fe.Bare {
 			return flag + ": " + fe.Problem
 		}
 		return flag + " " + fe.Problem
@@ -337,7 +352,7 @@ func flagError(err error) string {
 	var re *trainer.ResourceError
 	if errors.As(err, &re) {
 		flag := "-" + strings.ReplaceAll(re.Knob, "_", "-")
-		return fmt.Sprintf("this run needs %s of memory and %s is available: lower %s", trainer.FormatBytes(re.Need), trainer.FormatBytes(re.Have), flag)
+		return fmt.Sprintf("this run needs %s of memory and %s is available: lower %s", formatBytes(re.Need), formatBytes(re.Have), flag)
 	}
 	return err.Error()
 }
@@ -384,4 +399,16 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// formatBytes writes a byte count for people: 3.4 GiB, 12.0 MiB, 96 KiB
+// (as trainer.ResourceError's message does).
+func formatBytes(b float64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", b/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", b/(1<<20))
+	}
+	return fmt.Sprintf("%.0f KiB", b/(1<<10))
 }

@@ -28,7 +28,12 @@ func Example() {
 		return
 	}
 	defer e.Close()
-	st, err := e.Update()
+	tr, err := trainer.New(cfg, e.Task(), e)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	st, err := tr.Update()
 	fmt.Println("update", st.Update, "of", cfg.Updates, "rollout", cfg.Steps, "steps, error:", err)
 	// Output:
 	// [calc maxdigit seed]

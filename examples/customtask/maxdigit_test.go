@@ -23,12 +23,21 @@ func config(t *testing.T) trainer.Config {
 	return cfg
 }
 
+// newRun builds the CPU engine of cfg (its task opened by name) and the
+// trainer that drives it; the test closes the engine.
+func newRun(t *testing.T, cfg trainer.Config) (*trainer.Trainer, *cpu.Engine) {
+	e, err := cpu.New(cfg)
+	require.NoError(t, err)
+	tr, err := trainer.New(cfg, e.Task(), e)
+	require.NoError(t, err)
+	return tr, e
+}
+
 // TestLearns: the CPU engine, which knows nothing of this task but its
 // registered name, trains it to a final solve rate of at least 0.99.
 func TestLearns(t *testing.T) {
-	e, err := cpu.New(config(t))
-	require.NoError(t, err)
-	rep, err := trainer.Drive(e, io.Discard, trainer.Options{Quiet: true})
+	tr, _ := newRun(t, config(t))
+	rep, err := trainer.Drive(tr, io.Discard, trainer.Options{Quiet: true})
 	require.NoError(t, err)
 	t.Logf("solved after %d updates: %v", rep.Updates, rep.Final.SolveRate)
 	require.GreaterOrEqual(t, rep.Final.SolveRate[0], 0.99)
@@ -39,38 +48,35 @@ func TestLearns(t *testing.T) {
 func TestResumes(t *testing.T) {
 	cfg := config(t)
 	cfg.Updates = 30
-	run := func(e *cpu.Engine, n int) {
+	run := func(tr *trainer.Trainer, n int) {
 		for range n {
-			_, err := e.Update()
+			_, err := tr.Update()
 			require.NoError(t, err)
 		}
 	}
-	straight, err := cpu.New(cfg)
-	require.NoError(t, err)
-	defer straight.Close()
+	straight, straightEngine := newRun(t, cfg)
+	defer straightEngine.Close()
 	run(straight, 30)
 
-	first, err := cpu.New(cfg)
-	require.NoError(t, err)
+	first, firstEngine := newRun(t, cfg)
 	run(first, 12)
 	ck, err := first.Checkpoint()
 	require.NoError(t, err)
-	first.Close()
 	path := filepath.Join(t.TempDir(), "maxdigit.safetensors")
 	require.NoError(t, checkpoint.WriteFile(path, ck))
+	firstEngine.Close()
 
 	f, err := checkpoint.ReadFile(path)
 	require.NoError(t, err)
 	saved, err := trainer.CheckpointConfig(f)
 	require.NoError(t, err)
 	require.Equal(t, Name, saved.Task)
-	resumed, err := cpu.New(saved)
-	require.NoError(t, err)
-	defer resumed.Close()
+	resumed, resumedEngine := newRun(t, saved)
+	defer resumedEngine.Close()
 	require.NoError(t, resumed.Restore(f))
 	run(resumed, 18)
-	a, _ := straight.ParamSHA256()
-	b, _ := resumed.ParamSHA256()
+	a, _ := straightEngine.Params()
+	b, _ := resumedEngine.Params()
 	require.Equal(t, a, b)
 }
 
@@ -82,7 +88,9 @@ func TestUnregisteredTask(t *testing.T) {
 	e, err := cpu.NewWithTask(cfg, MaxDigit{})
 	require.NoError(t, err)
 	defer e.Close()
-	_, err = e.Update()
+	tr, err := trainer.New(cfg, MaxDigit{}, e)
+	require.NoError(t, err)
+	_, err = tr.Update()
 	require.NoError(t, err)
 	cfg.TaskSpec = "digits=3"
 	_, err = cpu.New(cfg)

@@ -1,7 +1,7 @@
 //go:build ignore
 
 // Command gen writes the corrupt-checkpoint corpus of this folder: one small
-// valid checkpoint (valid.safetensors, written by trainer.BuildCheckpoint and
+// valid checkpoint (valid.safetensors, written by trainer.Trainer.Checkpoint and
 // checkpoint.Encode, as `simdrl -save` writes them) and variants of it, each
 // broken in one way, plus README.md, which lists them. Its output depends on
 // nothing but this program and the code it calls: the parameters and Adam's
@@ -30,6 +30,7 @@ import (
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
 
@@ -131,21 +132,70 @@ func fail(format string, a ...any) {
 
 // valid is the valid checkpoint as a File: synthetic parameters in
 // (-0.8, 0.8), first moments in (-0.008, 0.008), second moments in (0, 0.001),
-// all exact binary fractions; update 2 of 2.
+// all exact binary fractions; update 2 of 2. A trainer.Trainer writes it,
+// as for every engine, from a driver that holds those numbers (fixed).
 func valid() *checkpoint.File {
 	cfg := config()
 	l, err := gru.NewLayout(gru.Config{Vocab: env.Vocab, Hidden: cfg.Hidden, Stages: env.NumStages})
 	if err != nil {
 		fail("%v", err)
 	}
-	params, m, v := make([]float32, l.Size), make([]float32, l.Size), make([]float32, l.Size)
-	for i := range params {
-		params[i] = float32(i*37%101-50) / 64
-		m[i] = float32(i*53%61-30) / 4096
-		v[i] = float32(i*29%47+1) / 65536
+	e := &fixed{params: make([]float32, l.Size), m: make([]float32, l.Size), v: make([]float32, l.Size)}
+	for i := range e.params {
+		e.params[i] = float32(i*37%101-50) / 64
+		e.m[i] = float32(i*53%61-30) / 4096
+		e.v[i] = float32(i*29%47+1) / 65536
 	}
-	return trainer.BuildCheckpoint(cfg, l, params, m, v, 2, 2, trainer.NewCurriculum(cfg, env.NumStages))
+	t, err := cfg.OpenTask()
+	if err != nil {
+		fail("%v", err)
+	}
+	tr, err := trainer.New(cfg, t, e)
+	if err != nil {
+		fail("%v", err)
+	}
+	for range cfg.Updates {
+		if _, err := tr.Update(); err != nil {
+			fail("%v", err)
+		}
+	}
+	f, err := tr.Checkpoint()
+	if err != nil {
+		fail("%v", err)
+	}
+	return f
 }
+
+// fixed is a trainer.Engine whose updates only count Adam's steps: its
+// parameters and moments stay the synthetic ones.
+type fixed struct {
+	params, m, v []float32
+	steps        int
+}
+
+func (e *fixed) Backend() string  { return "fixed" }
+func (e *fixed) Describe() string { return "" }
+func (e *fixed) Update(p trainer.Plan) (trainer.UpdateStats, error) {
+	e.steps++
+	return trainer.UpdateStats{Update: p.Update, Stage: p.Stage}, nil
+}
+func (e *fixed) EvaluateAll(int, uint32, task.Split) ([]trainer.EvalResult, error) {
+	return nil, fmt.Errorf("fixed: no evaluations")
+}
+func (e *fixed) GreedyPrograms([]task.Instance) ([]int32, error) {
+	return nil, fmt.Errorf("fixed: no programs")
+}
+func (e *fixed) Params() ([]float32, error)                     { return e.params, nil }
+func (e *fixed) SetParams(p []float32) error                    { copy(e.params, p); return nil }
+func (e *fixed) Moments() (m, v []float32, step int, err error) { return e.m, e.v, e.steps, nil }
+func (e *fixed) SetMoments(m, v []float32, step int) error {
+	copy(e.m, m)
+	copy(e.v, v)
+	e.steps = step
+	return nil
+}
+func (e *fixed) SetInterrupt(<-chan struct{}) {}
+func (e *fixed) Close()                       {}
 
 func encode(f *checkpoint.File) []byte {
 	b, err := checkpoint.Encode(f)
@@ -412,7 +462,7 @@ Written by ` + "`gen.go`" + ` (beside this file), which also writes this README;
     go run ./testdata/checkpoints/gen.go          # from the repository root: rewrite the files
     go run ./testdata/checkpoints/gen.go -check   # compare instead; exit 1 on any difference (CI)
 
-` + "`valid.safetensors`" + ` is a checkpoint as ` + "`simdrl -save`" + ` writes it (trainer.BuildCheckpoint, checkpoint.Encode): hidden 4,
+` + "`valid.safetensors`" + ` is a checkpoint as ` + "`simdrl -save`" + ` writes it (trainer.Trainer.Checkpoint, checkpoint.Encode): hidden 4,
 the default recipe made tiny, update 2 of 2, with synthetic parameters and Adam moments (exact binary fractions, so the
 bytes depend on no machine's floating point). Every other file is that checkpoint broken in one way.
 cmd/simdrl/corrupt_test.go runs ` + "`simdrl -eval-only -load F`" + ` and ` + "`simdrl -resume F`" + ` on each one: the valid file

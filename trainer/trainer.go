@@ -1,0 +1,120 @@
+package trainer
+
+import (
+	"fmt"
+
+	"github.com/simdrl/simdrl/checkpoint"
+	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/internal/enginekit"
+	"github.com/simdrl/simdrl/task"
+)
+
+// Trainer is one training run: the config, the task, the curriculum, the
+// update counter and the checkpoint mapping, around an Engine that holds
+// the model. Drive runs it to the end; Update steps it by hand.
+type Trainer struct {
+	cfg     Config
+	task    task.Task
+	layout  *gru.Layout
+	e       Engine
+	cur     *curriculum
+	updates int
+}
+
+// New starts a run of cfg on task t with e, an engine built for both (its
+// model initialised from cfg.Seed): no update done, a fresh curriculum.
+func New(cfg Config, t task.Task, e Engine) (*Trainer, error) {
+	if err := cfg.ValidateFor(t); err != nil {
+		return nil, err
+	}
+	l, err := enginekit.NewLayout(cfg.Hidden, t)
+	if err != nil {
+		return nil, err
+	}
+	p, err := e.Params()
+	if err != nil {
+		return nil, err
+	}
+	if len(p) != l.Size {
+		// An engine of another config: its checkpoints would not be this run's.
+		return nil, fmt.Errorf("trainer: the engine holds %d parameters, the config's model has %d", len(p), l.Size)
+	}
+	return &Trainer{cfg: cfg, task: t, layout: l, e: e, cur: newCurriculum(cfg, len(t.Levels()))}, nil
+}
+
+// Updates is the number of updates applied so far.
+func (tr *Trainer) Updates() int { return tr.updates }
+
+// Update runs the next training update on the engine: the curriculum's
+// stage (or a mixed update's stage weights) and the entropy schedule's
+// coefficient. A failed or interrupted update is not counted.
+func (tr *Trainer) Update() (UpdateStats, error) {
+	u := tr.updates + 1
+	p := Plan{Update: u, Stage: tr.cur.stageOf(u), Entropy: tr.cfg.EntropyAt(u)}
+	if p.Stage < 0 {
+		p.Played, p.CDF = tr.cur.played(), tr.cur.cdf
+	}
+	st, err := tr.e.Update(p)
+	if err != nil {
+		return st, err
+	}
+	tr.updates = u
+	return st, nil
+}
+
+// Checkpoint captures everything needed to continue bit-identically, on
+// any engine: the parameters and Adam's moments as the engine holds them
+// (the file's tensors may be views of them: write it before the next
+// update), the update counter and the curriculum.
+func (tr *Trainer) Checkpoint() (*checkpoint.File, error) {
+	p, err := tr.e.Params()
+	if err != nil {
+		return nil, err
+	}
+	m, v, step, err := tr.e.Moments()
+	if err != nil {
+		return nil, err
+	}
+	return buildCheckpoint(tr.cfg, tr.layout, p, m, v, tr.updates, step, tr.cur), nil
+}
+
+// Restore continues from a checkpoint of the same configuration (any
+// engine's): parameters, Adam's moments and step, update counter,
+// curriculum (-resume). A refused file changes nothing.
+func (tr *Trainer) Restore(f *checkpoint.File) error {
+	n := tr.layout.Size
+	p, m, v := make([]float32, n), make([]float32, n), make([]float32, n)
+	cur := newCurriculum(tr.cfg, len(tr.task.Levels()))
+	update, step, err := restoreCheckpoint(f, tr.layout, p, m, v, cur)
+	if err != nil {
+		return err
+	}
+	if err := tr.e.SetParams(p); err != nil {
+		return err
+	}
+	if err := tr.e.SetMoments(m, v, step); err != nil {
+		return err
+	}
+	tr.cur, tr.updates = cur, update
+	return nil
+}
+
+// LoadWeights replaces the parameters by f's, checking every name, shape and
+// value, and leaves the optimiser and the counters as they are (-load). A
+// refused file changes nothing.
+func (tr *Trainer) LoadWeights(f *checkpoint.File) error {
+	p := make([]float32, tr.layout.Size)
+	if err := enginekit.LoadParams(f, tr.layout, p); err != nil {
+		return err
+	}
+	return tr.e.SetParams(p)
+}
+
+// paramSHA256 hashes the engine's parameters (enginekit.HashParams).
+func (tr *Trainer) paramSHA256() (string, error) {
+	p, err := tr.e.Params()
+	if err != nil {
+		return "", err
+	}
+	return enginekit.HashParams(p), nil
+}
