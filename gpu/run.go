@@ -21,7 +21,8 @@ type Engine struct {
 }
 
 // New opens the GPU and builds a model with cfg's initial parameters, as a
-// trainer.Engine (cmd opens engines by name through it).
+// trainer.Engine (cmd builds its engines with NewWithTask, on the task it
+// opened once).
 func New(cfg trainer.Config) (trainer.Engine, error) {
 	g, err := NewEngine(cfg)
 	if err != nil {

@@ -16,16 +16,18 @@ type call struct {
 // rate function gives, rounded to whole episodes, so the loop's decisions
 // can be tested without a model.
 type fakeEngine struct {
-	steps  int // the config's rollout length
-	params []float32
-	rate   func(c call, level int) float64
-	calls  []call
+	steps        int // the config's rollout length
+	params, m, v []float32
+	adamStep     int
+	rate         func(c call, level int) float64
+	calls        []call
 
 	// What each update's plan said: its number, stage (−1: mixed) and the
 	// stages played.
-	updates []int
-	stages  []int
-	played  [][]int
+	updates   []int
+	stages    []int
+	played    [][]int
+	entropies []float64
 	// afterUpdate, if set, runs after update u is applied (an interrupt
 	// arriving between updates); evalErr, if set, may fail an evaluation
 	// before it plays (an interrupt inside one).
@@ -44,7 +46,8 @@ func newFakeRun(cfg Config, rate func(c call, level int) float64) (*Trainer, *fa
 	if err != nil {
 		panic(err)
 	}
-	e := &fakeEngine{steps: cfg.Steps, params: make([]float32, l.Size), rate: rate, levels: len(t.Levels())}
+	e := &fakeEngine{steps: cfg.Steps, params: make([]float32, l.Size), m: make([]float32, l.Size), v: make([]float32, l.Size),
+		rate: rate, levels: len(t.Levels())}
 	tr, err := New(cfg, t, e)
 	if err != nil {
 		panic(err)
@@ -60,6 +63,8 @@ func (f *fakeEngine) Update(p Plan) (UpdateStats, error) {
 	f.updates = append(f.updates, p.Update)
 	f.stages = append(f.stages, p.Stage)
 	f.played = append(f.played, append([]int(nil), p.Played...))
+	f.entropies = append(f.entropies, p.Entropy)
+	f.adamStep++
 	if f.afterUpdate != nil {
 		f.afterUpdate(p.Update)
 	}
@@ -85,11 +90,16 @@ func (f *fakeEngine) EvaluateAll(episodes int, round uint32, split task.Split) (
 func (f *fakeEngine) GreedyPrograms(ins []task.Instance) ([]int32, error) {
 	return make([]int32, len(ins)*f.steps), nil
 }
-func (f *fakeEngine) Params() ([]float32, error)             { return f.params, nil }
-func (f *fakeEngine) SetParams(p []float32) error            { copy(f.params, p); return nil }
-func (f *fakeEngine) SetInterrupt(<-chan struct{})           {}
-func (f *fakeEngine) Close()                                 {}
-func (f *fakeEngine) SetMoments(_, _ []float32, _ int) error { return nil }
+func (f *fakeEngine) Params() ([]float32, error)  { return f.params, nil }
+func (f *fakeEngine) SetParams(p []float32) error { copy(f.params, p); return nil }
 func (f *fakeEngine) Moments() (m, v []float32, step int, err error) {
-	return f.params, f.params, len(f.updates), nil
+	return f.m, f.v, f.adamStep, nil
 }
+func (f *fakeEngine) SetMoments(m, v []float32, step int) error {
+	copy(f.m, m)
+	copy(f.v, v)
+	f.adamStep = step
+	return nil
+}
+func (f *fakeEngine) SetInterrupt(<-chan struct{}) {}
+func (f *fakeEngine) Close()                       {}
