@@ -9,14 +9,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// confirmConfig trains stage 0 alone under the default stop rule: its
+// confirmConfig trains level 0 alone under the default stop rule: its
 // evaluation at update 8 (20 episodes) is perfect, the confirmation of 1000
 // episodes after it finds 9 failures and fails, and the one after update 10
 // finds none and stops the run.
 func confirmConfig() trainer.Config {
 	cfg := trainer.DefaultRecipe()
 	cfg.Batch, cfg.Updates, cfg.EvalEvery, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain, cfg.Chunk = 48, 40, 2, 20, 30, 0, 16
-	cfg.Stages, cfg.Threads = []int{0}, 2
+	cfg.TrainLevels, cfg.Threads = []int{0}, 2
 	return cfg
 }
 

@@ -99,16 +99,16 @@ func (e *Engine) Describe() string { return "" }
 func (e *Engine) Update(p trainer.Plan) (trainer.UpdateStats, error) {
 	u := p.Update
 	j := &e.train
-	*j = trainJob{e: e, update: u, stage: p.Stage, played: p.Played, cdf: p.CDF, batch: e.cfg.Batch, entropyCoef: p.Entropy}
+	*j = trainJob{e: e, update: u, level: p.Level, played: p.Played, cdf: p.CDF, batch: e.cfg.Batch, entropyCoef: p.Entropy}
 	clear(e.grad)
 	e.table.Clear()
 	if !e.pool.run(j, e.cfg.Batch) {
 		// Only the update's scratch (grad, table, the job) was touched.
-		return trainer.UpdateStats{Update: u, Stage: j.stage}, trainer.ErrInterrupted
+		return trainer.UpdateStats{Update: u, Level: j.level}, trainer.ErrInterrupted
 	}
 	// The token-table part of the gradient once per update, not per chunk.
 	e.table.Apply(e.model.params, e.grad)
-	st := trainer.UpdateStats{Update: u, Stage: j.stage, Loss: j.loss,
+	st := trainer.UpdateStats{Update: u, Level: j.level, Loss: j.loss,
 		MeanReward: j.rewardSum / float64(j.batch), SolveRate: float64(j.solved) / float64(j.batch)}
 	if err := enginekit.CheckLoss(u, st.Loss.Total); err != nil {
 		return st, err // the failed update is not applied
@@ -124,7 +124,7 @@ func (e *Engine) Update(p trainer.Plan) (trainer.UpdateStats, error) {
 // trainJob is one update's pass over its chunks.
 type trainJob struct {
 	e             *Engine
-	update, stage int // stage < 0: each episode draws its stage (mixed curriculum)
+	update, level int // level < 0: each episode draws its level (mixed curriculum)
 	played        []int
 	cdf           []float64
 	batch         int
@@ -139,11 +139,11 @@ func (j *trainJob) work(w *worker, r *result) {
 	e, first, n := j.e, r.first, r.n
 	w.ws.Reset(n)
 	for b := 0; b < n; b++ {
-		stage := j.stage
-		if stage < 0 {
-			stage = enginekit.DrawStage(j.played, j.cdf, e.key, uint32(j.update), uint32(first+b))
+		level := j.level
+		if level < 0 {
+			level = enginekit.DrawLevel(j.played, j.cdf, e.key, uint32(j.update), uint32(first+b))
 		}
-		w.tasks[b] = e.task.Draw(e.key, uint32(j.update), uint32(first+b), rng.PurposeTask, stage, task.Training)
+		w.tasks[b] = e.task.Draw(e.key, uint32(j.update), uint32(first+b), rng.PurposeTask, level, task.Training)
 		w.setContext(b, &w.tasks[b])
 	}
 	w.rollout(e.model, gru.Sample, gru.Stream{Key: e.key, Round: uint32(j.update), FirstEpisode: uint32(first)})

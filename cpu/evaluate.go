@@ -7,16 +7,16 @@ import (
 	"github.com/simdrl/simdrl/trainer"
 )
 
-// evaluate plays episodes greedy episodes of stage on tasks drawn from round
+// evaluate plays episodes greedy episodes of level on tasks drawn from round
 // of the evaluation stream, in parallel chunks. It changes nothing in the
 // model. An interrupt (SetInterrupt) stops it between chunks: false.
-func (e *Engine) evaluate(stage, episodes int, round uint32, split task.Split) (trainer.EvalResult, bool) {
-	res := trainer.EvalResult{Stage: stage, Episodes: episodes}
+func (e *Engine) evaluate(level, episodes int, round uint32, split task.Split) (trainer.EvalResult, bool) {
+	res := trainer.EvalResult{Level: level, Episodes: episodes}
 	if episodes <= 0 {
 		return res, true
 	}
 	j := &e.eval
-	*j = evalJob{e: e, stage: stage, round: round, split: split}
+	*j = evalJob{e: e, level: level, round: round, split: split}
 	if !e.pool.run(j, episodes) {
 		return res, false
 	}
@@ -41,7 +41,7 @@ func (e *Engine) EvaluateAll(episodes int, round uint32, split task.Split) ([]tr
 // evalJob is one evaluation's pass over its chunks.
 type evalJob struct {
 	e         *Engine
-	stage     int
+	level     int
 	round     uint32
 	split     task.Split
 	rewardSum float64
@@ -52,7 +52,7 @@ func (j *evalJob) work(w *worker, r *result) {
 	e, first, n := j.e, r.first, r.n
 	w.ws.Reset(n)
 	for b := 0; b < n; b++ {
-		w.tasks[b] = e.task.Draw(e.key, j.round, uint32(first+b), enginekit.EvalPurpose(j.stage), j.stage, j.split)
+		w.tasks[b] = e.task.Draw(e.key, j.round, uint32(first+b), enginekit.EvalPurpose(j.level), j.level, j.split)
 		w.setContext(b, &w.tasks[b])
 	}
 	w.rollout(e.model, gru.Greedy, gru.Stream{})

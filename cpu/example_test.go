@@ -129,11 +129,11 @@ func Example_evaluateCheckpoint() {
 	for i := range ev {
 		same = same && ev[i] == want[i]
 	}
-	fmt.Println("stages evaluated:", len(ev))
+	fmt.Println("levels evaluated:", len(ev))
 	fmt.Println("same parameters:", slices.Equal(p1, p2))
 	fmt.Println("same solve rates:", same)
 	// Output:
-	// stages evaluated: 3
+	// levels evaluated: 3
 	// same parameters: true
 	// same solve rates: true
 }

@@ -275,7 +275,7 @@ func TestDriveStopsTheFinalEvaluation(t *testing.T) {
 	require.Equal(t, 5, rep.Updates)
 	require.Len(t, saved, 5)
 	require.Len(t, rep.Explanations, 2*len(rep.Levels))
-	require.Nil(t, rep.FinalByStage)
+	require.Nil(t, rep.FinalByLevel)
 	require.Nil(t, rep.Final.SolveRate)
 	require.NotEmpty(t, rep.ParamSHA256)
 }

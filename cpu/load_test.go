@@ -11,13 +11,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// FixedTasks are episodes of every stage drawn from a key of their own, so
+// FixedTasks are episodes of every level drawn from a key of their own, so
 // models initialised from any -seed are compared on the same tasks.
 func fixedTasks(n int) []task.Instance {
 	key := rng.NewKey(0x5eed_cafe)
 	tasks := make([]task.Instance, n)
 	for i := range tasks {
-		tasks[i] = task.FromEnv(env.DrawTask(key, 1, uint32(i), rng.PurposeTask, i%env.NumStages))
+		tasks[i] = task.FromEnv(env.DrawTask(key, 1, uint32(i), rng.PurposeTask, i%env.NumLevels))
 	}
 	return tasks
 }

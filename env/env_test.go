@@ -15,12 +15,12 @@ func TestGoldenEnv(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, cases)
 	for i, c := range cases {
-		out := Run(Task{Stage: c.Stage, Digits: c.Digits}, c.Actions)
+		out := Run(Task{Level: c.Level, Digits: c.Digits}, c.Actions)
 		require.Equalf(t, math.Float64bits(c.Reward), math.Float64bits(out.Reward),
 			"case %d %+v: reward %v want %v", i, c, out.Reward, c.Reward)
 		require.Equalf(t, c.Steps, out.Steps, "case %d %+v", i, c)
 		// Trace must agree with Run and record one step per consumed token.
-		o2, tr := Trace(Task{Stage: c.Stage, Digits: c.Digits}, c.Actions, nil)
+		o2, tr := Trace(Task{Level: c.Level, Digits: c.Digits}, c.Actions, nil)
 		require.Equal(t, out, o2)
 		require.Len(t, tr, out.Steps)
 	}
@@ -28,27 +28,27 @@ func TestGoldenEnv(t *testing.T) {
 
 func TestSolutionsAreCorrect(t *testing.T) {
 	progs := [3][]int32{{MUL, ANS}, {MUL, ADD, ANS}, {MUL, ADD, SUB, ANS}}
-	for stage := 0; stage < NumStages; stage++ {
+	for level := 0; level < NumLevels; level++ {
 		for a := 0; a < 10; a++ {
 			for d := 0; d < 10; d++ {
-				tk := Task{Stage: stage, Digits: [5]int{a, 7, 3, d, 4}}
-				o := Run(tk, progs[stage])
-				require.True(t, o.Correct, "stage %d %v", stage, tk)
+				tk := Task{Level: level, Digits: [5]int{a, 7, 3, d, 4}}
+				o := Run(tk, progs[level])
+				require.True(t, o.Correct, "level %d %v", level, tk)
 				require.GreaterOrEqual(t, o.Reward, 1.0)
 				require.True(t, o.Answered)
 			}
 		}
 	}
-	// stage 0: MUL ANS answers a*b: 1 + 0.2*0.25 (c≠0 so a*b+c differs).
-	o := Run(Task{Stage: 0, Digits: [5]int{2, 3, 1, 0, 0}}, []int32{MUL, ANS})
+	// level 0: MUL ANS answers a*b: 1 + 0.2*0.25 (c≠0 so a*b+c differs).
+	o := Run(Task{Level: 0, Digits: [5]int{2, 3, 1, 0, 0}}, []int32{MUL, ANS})
 	require.Equal(t, 1.0+0.2*0.25, o.Reward)
 	// no ANS: nothing, and max 7 steps.
-	o = Run(Task{Stage: 1}, []int32{MUL, MUL, MUL, MUL, MUL, MUL, MUL, MUL, ANS})
+	o = Run(Task{Level: 1}, []int32{MUL, MUL, MUL, MUL, MUL, MUL, MUL, MUL, ANS})
 	require.Equal(t, Outcome{Steps: 7}, o)
 }
 
 func TestTargets(t *testing.T) {
-	tk := Task{Stage: 2, Digits: [5]int{3, 4, 5, 6, 7}}
+	tk := Task{Level: 2, Digits: [5]int{3, 4, 5, 6, 7}}
 	require.Equal(t, 3*4+5-6, tk.RewardedTarget())
 	require.Equal(t, 3*4+5-6*7, tk.SampleTarget())
 	buf := make([]int32, 8)
@@ -67,15 +67,15 @@ func TestDrawTaskDeterministic(t *testing.T) {
 }
 
 func TestRunAllocatesNothing(t *testing.T) {
-	tk := Task{Stage: 2, Digits: [5]int{3, 4, 5, 6, 7}}
+	tk := Task{Level: 2, Digits: [5]int{3, 4, 5, 6, 7}}
 	prog := []int32{MUL, ADD, STO, RCL, SUB, ANS}
 	require.Zero(t, testing.AllocsPerRun(100, func() { Run(tk, prog) }))
 }
 
 func FuzzRun(f *testing.F) {
 	f.Add(uint8(0), []byte{11, 14}, uint32(12345))
-	f.Fuzz(func(t *testing.T, stage uint8, prog []byte, digits uint32) {
-		tk := Task{Stage: int(stage % 3)}
+	f.Fuzz(func(t *testing.T, level uint8, prog []byte, digits uint32) {
+		tk := Task{Level: int(level % 3)}
 		for i := range tk.Digits {
 			tk.Digits[i] = int(digits % 10)
 			digits /= 10

@@ -6,7 +6,7 @@ package env
 // rules. The zero Episode is not started; call Reset.
 type Episode struct {
 	a, b, c, d, e int64
-	stage         int
+	level         int
 	last          int64 // Python's `last` is (hasLast, last)
 	hasLast       bool
 	mem           Memory
@@ -17,7 +17,7 @@ type Episode struct {
 
 // Reset starts an episode of t.
 func (s *Episode) Reset(t Task) {
-	*s = Episode{a: int64(t.Digits[0]), b: int64(t.Digits[1]), c: int64(t.Digits[2]), d: int64(t.Digits[3]), e: int64(t.Digits[4]), stage: t.Stage}
+	*s = Episode{a: int64(t.Digits[0]), b: int64(t.Digits[1]), c: int64(t.Digits[2]), d: int64(t.Digits[3]), e: int64(t.Digits[4]), level: t.Level}
 }
 
 // Done reports whether the episode has ended: at its ANS, or after MaxSteps
@@ -43,7 +43,7 @@ func (s *Episode) Step(act int32) float64 {
 	case MUL:
 		if !s.hasLast {
 			s.last, s.hasLast = s.a*s.b, true
-		} else if s.stage > 0 {
+		} else if s.level > 0 {
 			s.last *= s.d
 		}
 	case ADD:
@@ -53,21 +53,21 @@ func (s *Episode) Step(act int32) float64 {
 	case SUB:
 		if s.hasLast {
 			switch {
-			case s.stage == 2 && s.mem == MemUseD:
+			case s.level == 2 && s.mem == MemUseD:
 				s.last -= s.e
-			case s.stage > 0:
+			case s.level > 0:
 				s.last -= s.d
 			}
 		}
 	case STO:
-		if s.stage >= 1 {
+		if s.level >= 1 {
 			s.mem = MemUseD
 		} else {
 			s.mem = MemOK
 		}
 	case RCL:
 		if s.mem != MemEmpty {
-			if s.stage == 2 && s.mem == MemUseD {
+			if s.level == 2 && s.mem == MemUseD {
 				s.last, s.hasLast = s.d*s.e, true
 			} else if !s.hasLast { // `last if last else 0`: None and 0 both give 0
 				s.last, s.hasLast = 0, true
@@ -96,12 +96,12 @@ func (s *Episode) answer() float64 {
 		}
 		return 0
 	}
-	target := [3]int64{goal0, goal1, goal2}[s.stage]
+	target := [3]int64{goal0, goal1, goal2}[s.level]
 	s.correct = s.hasLast && s.last == target
 	// The seed accumulates `shaped` from 0.0 with the terms summed
 	// left to right first; the same float64 operations give the same bits.
 	shaped := 0.0
-	switch s.stage {
+	switch s.level {
 	case 0:
 		shaped += 0.25*is(goal0) + 0.5*is(goal1)
 	case 1:

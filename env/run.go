@@ -5,8 +5,8 @@ type Memory int8
 
 const (
 	MemEmpty Memory = iota // Python None
-	MemOK                  // "ok"   (STO in stage 0)
-	MemUseD                // "use_d" (STO in stages 1 and 2)
+	MemOK                  // "ok"   (STO in level 0)
+	MemUseD                // "use_d" (STO in levels 1 and 2)
 )
 
 func (m Memory) String() string {

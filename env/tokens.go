@@ -14,8 +14,8 @@ const (
 	Vocab = 18
 )
 
-// NumStages is the number of curriculum stages (context of 3, 4, 5 digits).
-const NumStages = 3
+// NumLevels is the number of curriculum levels (context of 3, 4, 5 digits).
+const NumLevels = 3
 
 // MaxSteps is the seed's ToolEnv(max_steps=7).
 const MaxSteps = 7

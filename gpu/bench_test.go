@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// BenchmarkGPUUpdate times whole training updates (seed recipe, stage 0, as
+// BenchmarkGPUUpdate times whole training updates (seed recipe, level 0, as
 // the PyTorch bench scripts/torch_update_bench.py does) at each batch, reporting policy
 // steps/s; then the same updates once more with a wait after every launch,
 // reporting each kernel's milliseconds per update (each includes one launch

@@ -273,7 +273,7 @@ func TestGPUCalcTrainingMatchesCPU(t *testing.T) {
 		cfg := calcConfig(t, "", -1)
 		cfg.Batch, cfg.Curriculum = 96, c.curriculum
 		if c.curriculum == "blocks" {
-			cfg.Stages = []int{5} // every update plays the last level, a·b+c·d−e·f: six digits, the longest budget
+			cfg.TrainLevels = []int{5} // every update plays the last level, a·b+c·d−e·f: six digits, the longest budget
 		}
 		host := trainedCalc(t, cfg, c.pretrain)
 		g, err := newGPURun(cfg)

@@ -1,6 +1,6 @@
 package gpu
 
-// packMix packs the stages a mixed curriculum plays (trainer.Plan's
+// packMix packs the levels a mixed curriculum plays (trainer.Plan's
 // Played) one per byte, as simdrl_draw_stage reads them.
 func packMix(played []int) int {
 	p := 0

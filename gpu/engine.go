@@ -116,7 +116,7 @@ func scorerOf(t task.Task) (scorer, error) {
 
 // newEngine allocates everything for cfg and task t on d (device thread).
 func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engine, error) {
-	e := &engine{d: d, cfg: cfg, task: t, l: l, V: l.Vocab, H: l.Hidden, S: l.Stages, T: cfg.Steps, B: cfg.Batch, key: rng.NewKey(cfg.Seed)}
+	e := &engine{d: d, cfg: cfg, task: t, l: l, V: l.Vocab, H: l.Hidden, S: l.Levels, T: cfg.Steps, B: cfg.Batch, key: rng.NewKey(cfg.Seed)}
 	e.maxN = max(cfg.Batch, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain, 1)
 	V, H, T, B := e.V, e.H, e.T, e.B
 	sc, err := scorerOf(t)
@@ -274,12 +274,12 @@ type rolloutSpec struct {
 	n          int // episodes
 	mode       int
 	train      bool
-	stage      int // fixed stage, or -1: drawn (mixed curriculum)
+	level      int // fixed level, or -1: drawn (mixed curriculum)
 	purpose    rng.Purpose
 	round      uint32
 	givenTasks bool // the instances are in the tasks buffer (uploaded by drawOnHost or greedyPrograms)
 	rewardsIn  bool
-	played     []int     // stage < 0: the stages drawn from (trainer.Plan)
+	played     []int     // level < 0: the levels drawn from (trainer.Plan)
 	cdf        []float64 // and their cumulative weights
 	entropy    float64   // the update's entropy coefficient
 }
@@ -299,10 +299,10 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	if s.n > e.maxN {
 		return 0, fmt.Errorf("gpu: rollout of %d episodes in an engine sized for %d", s.n, e.maxN)
 	}
-	// The kernel draws a stage from the first two cumulative weights (the
-	// environment has three stages).
+	// The kernel draws a level from the first two cumulative weights (the
+	// environment has three levels).
 	mix, unlocked, cdf := 0, 1, []float64{1, 1, 1}
-	if s.played != nil && s.stage < 0 {
+	if s.played != nil && s.level < 0 {
 		mix, unlocked, cdf = packMix(s.played), len(s.played), s.cdf
 	}
 	rin := devPtr(0)
@@ -314,7 +314,7 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	a.ptr("P", e.P).ptr("table", e.table).ptr("whhT", e.whhT).ptr("headsT", e.headsT).ptr("headsB", e.headsB)
 	a.i32("B", s.n).i32("T", e.T).i32("d", e.H).i32("V", e.V).i32("S", e.S).flag("use_smem_w", p.SmemW)
 	a.i32("scorer", e.scoreKind).ptr("ops", e.ops).f64("partial_credit", e.partialCredit)
-	a.u32("k0", e.key[0]).u32("k1", e.key[1]).u32("round", s.round).u32("purpose", uint32(s.purpose)).i32("fixed_stage", s.stage).
+	a.u32("k0", e.key[0]).u32("k1", e.key[1]).u32("round", s.round).u32("purpose", uint32(s.purpose)).i32("fixed_stage", s.level).
 		i32("mix", mix).i32("unlocked", unlocked).f64("cdf0", cdf[0]).f64("cdf1", cdf[1])
 	a.i32("mode", s.mode).flag("given_tasks", s.givenTasks).flag("train", s.train).flag("step_baseline", step).flag("mask", mask)
 	a.f64("value_coef", e.cfg.ValueCoef).f64("entropy_coef", s.entropy).i32("loss_batch", s.n).ptr("rewards_in", rin)
@@ -426,19 +426,19 @@ func (e *engine) adam() error {
 // are written, so an interrupted update changes nothing. A kernel already
 // launched runs to its end.
 func (e *engine) update(p trainer.Plan) (trainer.UpdateStats, error) {
-	u, stage, ec := p.Update, p.Stage, p.Entropy
-	st := trainer.UpdateStats{Update: u, Stage: stage}
-	spec := rolloutSpec{n: e.B, mode: modeSample, train: true, stage: stage, purpose: rng.PurposeTask, round: uint32(u),
+	u, level, ec := p.Update, p.Level, p.Entropy
+	st := trainer.UpdateStats{Update: u, Level: level}
+	spec := rolloutSpec{n: e.B, mode: modeSample, train: true, level: level, purpose: rng.PurposeTask, round: uint32(u),
 		played: p.Played, cdf: p.CDF, entropy: ec}
 	if e.interrupted("update") {
 		return st, trainer.ErrInterrupted
 	}
 	if e.hostDraw {
 		level := func(b int) int {
-			if stage >= 0 {
-				return stage
+			if level >= 0 {
+				return level
 			}
-			return enginekit.DrawStage(p.Played, p.CDF, e.key, uint32(u), uint32(b))
+			return enginekit.DrawLevel(p.Played, p.CDF, e.key, uint32(u), uint32(b))
 		}
 		if err := e.drawOnHost(e.B, uint32(u), rng.PurposeTask, level, task.Training); err != nil {
 			return st, err
@@ -494,20 +494,20 @@ func (e *engine) readStats(u int, ec float64, st trainer.UpdateStats) (trainer.U
 	return st, nil
 }
 
-// evaluate plays n greedy episodes of stage on round of the evaluation
+// evaluate plays n greedy episodes of level on round of the evaluation
 // stream, drawn from split. An interrupt is checked before the draw, between
 // host-drawn parts and before the rollout launch.
-func (e *engine) evaluate(stage, n int, round uint32, split task.Split) (trainer.EvalResult, error) {
-	res := trainer.EvalResult{Stage: stage, Episodes: n}
+func (e *engine) evaluate(level, n int, round uint32, split task.Split) (trainer.EvalResult, error) {
+	res := trainer.EvalResult{Level: level, Episodes: n}
 	if n <= 0 {
 		return res, nil
 	}
 	if e.interrupted("evaluate") {
 		return res, trainer.ErrInterrupted
 	}
-	spec := rolloutSpec{n: n, mode: modeGreedy, stage: stage, purpose: enginekit.EvalPurpose(stage), round: round}
+	spec := rolloutSpec{n: n, mode: modeGreedy, level: level, purpose: enginekit.EvalPurpose(level), round: round}
 	if e.hostDraw {
-		if err := e.drawOnHost(n, round, enginekit.EvalPurpose(stage), func(int) int { return stage }, split); err != nil {
+		if err := e.drawOnHost(n, round, enginekit.EvalPurpose(level), func(int) int { return level }, split); err != nil {
 			return res, err
 		}
 		spec.givenTasks = true

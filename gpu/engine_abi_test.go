@@ -26,7 +26,7 @@ func TestEngineFollowsABI(t *testing.T) {
 		l, err := enginekit.NewLayout(cfg.Hidden, tk)
 		require.NoError(t, err)
 		d := &Device{SMs: 132, SmemOptin: 227 * 1024}
-		e := &engine{d: d, cfg: cfg, task: tk, l: l, V: l.Vocab, H: l.Hidden, S: l.Stages, T: cfg.Steps, B: cfg.Batch, maxN: cfg.Batch, nsq: 1}
+		e := &engine{d: d, cfg: cfg, task: tk, l: l, V: l.Vocab, H: l.Hidden, S: l.Levels, T: cfg.Steps, B: cfg.Batch, maxN: cfg.Batch, nsq: 1}
 		e.fwd, err = planTiles(e.B, e.H, e.V, d.SMs, d.SmemOptin, false)
 		require.NoError(t, err)
 		e.bwd, err = planTiles(e.B, e.H, e.V, d.SMs, d.SmemOptin, true)
@@ -42,9 +42,9 @@ func TestEngineFollowsABI(t *testing.T) {
 			return nil
 		}
 		require.NoError(t, e.derive())
-		_, err = e.rollout(rolloutSpec{n: e.B, mode: modeSample, train: true, stage: -1, purpose: rng.PurposeTask, round: 1, played: []int{0, 1, 2}, cdf: []float64{1.0 / 3, 2.0 / 3, 1}})
+		_, err = e.rollout(rolloutSpec{n: e.B, mode: modeSample, train: true, level: -1, purpose: rng.PurposeTask, round: 1, played: []int{0, 1, 2}, cdf: []float64{1.0 / 3, 2.0 / 3, 1}})
 		require.NoError(t, err)
-		_, err = e.rollout(rolloutSpec{n: 5, mode: modeGreedy, stage: 0, givenTasks: true})
+		_, err = e.rollout(rolloutSpec{n: 5, mode: modeGreedy, level: 0, givenTasks: true})
 		require.NoError(t, err)
 		require.NoError(t, e.gradients())
 		require.ErrorIs(t, e.finish(1, true, 0.01), errDownload)

@@ -58,7 +58,7 @@ func testEngine(t testing.TB, d *Device, cfg trainer.Config, params []float32) *
 }
 
 // TestGPUTasksAndUniforms: the kernels' Philox draws the CPU's tasks (the
-// whole instance record, as task.FromEnv makes it), stages and sampling
+// whole instance record, as task.FromEnv makes it), levels and sampling
 // numbers bit for bit.
 func TestGPUTasksAndUniforms(t *testing.T) {
 	d := openGPU(t)
@@ -94,15 +94,15 @@ func TestGPUTasksAndUniforms(t *testing.T) {
 		return download(u, ub)
 	}))
 	for b := 0; b < n; b++ {
-		w := key.Block(9, uint32(b), 0, rng.PurposeStage)[0]
+		w := key.Block(9, uint32(b), 0, rng.PurposeLevel)[0]
 		uu := float64(w) / (1 << 32)
-		stage := 2
+		level := 2
 		if uu < 0.2 {
-			stage = 0
+			level = 0
 		} else if uu < 0.7 {
-			stage = 1
+			level = 1
 		}
-		want := task.FromEnv(env.DrawTask(key, 9, uint32(b), rng.PurposeTask, stage))
+		want := task.FromEnv(env.DrawTask(key, 9, uint32(b), rng.PurposeTask, level))
 		require.Equal(t, want, record.Unpack(tasks[record.Words*b:]), "instance of episode %d", b)
 		for s := 0; s < T; s++ {
 			require.Equal(t, key.Uniform(9, uint32(b), uint32(s), rng.PurposeAction), u[s*n+b])
@@ -122,7 +122,7 @@ func TestGPUEnvGolden(t *testing.T) {
 	}
 	tasks, acts, lens := make([]int32, record.Words*n), make([]int32, n*maxlen), make([]int32, n)
 	for i, c := range cases {
-		in := task.FromEnv(env.Task{Stage: c.Stage, Digits: c.Digits})
+		in := task.FromEnv(env.Task{Level: c.Level, Digits: c.Digits})
 		record.Pack(tasks[record.Words*i:], &in)
 		copy(acts[i*maxlen:], c.Actions)
 		lens[i] = int32(len(c.Actions))
@@ -164,7 +164,7 @@ func TestGPUEnvGolden(t *testing.T) {
 	for i, c := range cases {
 		require.Equalf(t, math.Float64bits(c.Reward), math.Float64bits(reward[i]), "case %d: reward %v, want %v", i, reward[i], c.Reward)
 		require.Equal(t, c.Steps, int(steps[i]), "case %d steps", i)
-		o := env.Run(env.Task{Stage: c.Stage, Digits: c.Digits}, c.Actions)
+		o := env.Run(env.Task{Level: c.Level, Digits: c.Digits}, c.Actions)
 		require.Equal(t, o.Correct, correct[i] != 0, "case %d correct", i)
 	}
 }
@@ -176,7 +176,7 @@ func (e *engine) teacher(b *golden.Batch) (logp, ent, val, grad []float32, err e
 	tasks, tok, rew := make([]int32, record.Words*B), make([]int32, (T+1)*B), make([]float32, B)
 	for i := 0; i < B; i++ {
 		digits := b.Ctx[i][:len(b.Ctx[i])-1]
-		in := task.Instance{Level: int32(b.Stage[i]), Vars: int32(len(digits)), Budget: env.MaxSteps}
+		in := task.Instance{Level: int32(b.Level[i]), Vars: int32(len(digits)), Budget: env.MaxSteps}
 		copy(in.Digits[:], digits)
 		record.Pack(tasks[record.Words*i:], &in)
 		tok[i] = env.CTX
@@ -193,7 +193,7 @@ func (e *engine) teacher(b *golden.Batch) (logp, ent, val, grad []float32, err e
 	}
 	var nb int
 	if err == nil {
-		nb, err = e.rollout(rolloutSpec{n: B, mode: modeTeacher, train: true, givenTasks: true, rewardsIn: true, stage: 0, entropy: e.cfg.EntropyCoef})
+		nb, err = e.rollout(rolloutSpec{n: B, mode: modeTeacher, train: true, givenTasks: true, rewardsIn: true, level: 0, entropy: e.cfg.EntropyCoef})
 	}
 	if err == nil {
 		err = e.gradients()
@@ -303,12 +303,12 @@ func TestGPUGreedyMatchesCPU(t *testing.T) {
 	l.Init(params, cfg.Seed)
 	dv := gru.NewDerived(l)
 	dv.Compute(l, params)
-	for stage := 0; stage < 3; stage++ {
+	for level := 0; level < 3; level++ {
 		const n, round = 700, 77
 		var acts []int32
 		require.NoError(t, d.do(func() error {
 			var err error
-			acts, err = e.greedyRollout(rolloutSpec{n: n, mode: modeGreedy, stage: stage, purpose: enginekit.EvalPurpose(stage), round: round})
+			acts, err = e.greedyRollout(rolloutSpec{n: n, mode: modeGreedy, level: level, purpose: enginekit.EvalPurpose(level), round: round})
 			return err
 		}))
 		w, err := gru.NewWorkspace(l, n, cfg.Steps)
@@ -316,22 +316,22 @@ func TestGPUGreedyMatchesCPU(t *testing.T) {
 		w.Reset(n)
 		var ctx [gru.MaxContext]int32
 		for b := 0; b < n; b++ {
-			task := env.DrawTask(e.key, round, uint32(b), enginekit.EvalPurpose(stage), stage)
+			task := env.DrawTask(e.key, round, uint32(b), enginekit.EvalPurpose(level), level)
 			k := task.Context(ctx[:])
-			w.SetContext(b, stage, ctx[:k])
+			w.SetContext(b, level, ctx[:k])
 		}
 		w.Forward(params, dv, gru.Greedy, gru.Stream{})
 		ties := 0
 		for b := 0; b < n; b++ {
 			for s := 0; s < cfg.Steps; s++ {
 				if got, want := acts[b*cfg.Steps+s], w.Action(b, s); got != want {
-					require.InDeltaf(t, w.LogpOf(b, s, want), w.LogpOf(b, s, got), 1e-5, "stage %d episode %d step %d: GPU %d, CPU %d", stage, b, s, got, want)
+					require.InDeltaf(t, w.LogpOf(b, s, want), w.LogpOf(b, s, got), 1e-5, "level %d episode %d step %d: GPU %d, CPU %d", level, b, s, got, want)
 					ties++
 					break
 				}
 			}
 		}
-		t.Logf("stage %d: %d episodes, %d differ at a near-tie", stage, n, ties)
+		t.Logf("level %d: %d episodes, %d differ at a near-tie", level, n, ties)
 	}
 }
 
@@ -530,7 +530,7 @@ func TestGPULoadActsAsSaved(t *testing.T) {
 	key := rng.NewKey(0x5eed_cafe)
 	tasks := make([]task.Instance, 300)
 	for i := range tasks {
-		tasks[i] = task.FromEnv(env.DrawTask(key, 1, uint32(i), rng.PurposeTask, i%env.NumStages))
+		tasks[i] = task.FromEnv(env.DrawTask(key, 1, uint32(i), rng.PurposeTask, i%env.NumLevels))
 	}
 	want, err := saver.GreedyPrograms(tasks)
 	require.NoError(t, err)

@@ -163,6 +163,6 @@ func TestGPUDriveInterrupted(t *testing.T) {
 	require.True(t, rep.Interrupted)
 	require.Equal(t, 4, rep.Updates)
 	require.Len(t, saved, 1)
-	require.Nil(t, rep.FinalByStage)
+	require.Nil(t, rep.FinalByLevel)
 	require.Equal(t, fullRep.ParamSHA256, rep.ParamSHA256)
 }

@@ -59,7 +59,7 @@ func (w *Workspace) Backward(params []float32, dv *Derived, grad, dTable []float
 	for i, y := range h0 {
 		dh[i] *= 1 - y*y
 	}
-	kernels.SgemmTN(V+l.Stages, d, n, 1, w.mix[:n*(V+l.Stages)], V+l.Stages, dh, d, 1, l.embeddings(grad), d)
+	kernels.SgemmTN(V+l.Levels, d, n, 1, w.mix[:n*(V+l.Levels)], V+l.Levels, dh, d, 1, l.embeddings(grad), d)
 }
 
 // addColumnSums adds the column sums of the rows×len(dst) packed matrix m

@@ -1,5 +1,5 @@
 // Package gru is the GRU actor-critic policy of the seed (ActorCritic in
-// seed.py): token and stage embeddings, one GRU cell, a policy head and a
+// seed.py): token and level embeddings, one GRU cell, a policy head and a
 // value head. It owns the flat parameter layout (Layout, with a named view
 // per tensor in state_dict order), the quantities derived from the
 // parameters (Derived, such as the token table), the per-chunk workspaces

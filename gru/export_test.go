@@ -3,7 +3,7 @@ package gru
 // AllocatedBytes sums the capacities of every buffer of w (what it holds).
 func AllocatedBytes(w *Workspace) int {
 	n := 0
-	for _, s := range [][]int32{w.ctx, w.ctxLen, w.stage, w.inputs, w.actions} {
+	for _, s := range [][]int32{w.ctx, w.ctxLen, w.level, w.inputs, w.actions} {
 		n += 4 * cap(s)
 	}
 	for _, s := range [][]float32{w.mix, w.h, w.gh, w.act, w.heads, w.logp, w.ent, w.u, w.probs, w.ones,

@@ -24,7 +24,7 @@ func (w *Workspace) Forward(params []float32, dv *Derived, mode Mode, s Stream) 
 }
 
 // Start begins the chunk's rollout: h0 = tanh(mean(emb[ctx]) +
-// stage_emb[stage]) per episode (the seed's intent; its own line broadcasts
+// stage_emb[level]) per episode (the seed's intent; its own line broadcasts
 // to (B,B,d) and mixes the batch), and CTX as every episode's first input.
 // Then Step(0), …, Step(T−1) in order, the engine writing Inputs(t) before
 // Step(t) for t ≥ 1 (the actions of step t−1 for the reference's rollout,
@@ -90,7 +90,7 @@ func (w *Workspace) Step(params []float32, dv *Derived, t int, mode Mode, s Stre
 // for the whole chunk as one GEMM, mix·[emb; stage_emb], then tanh.
 func (w *Workspace) initialState(params []float32) {
 	l, n, d := w.l, w.n, w.l.Hidden
-	k := l.Vocab + l.Stages
+	k := l.Vocab + l.Levels
 	kernels.SgemmNN(n, d, k, 1, w.mix[:n*k], k, l.embeddings(params), d, 0, w.h[:n*d], d)
 	kernels.Tanh(w.h[:n*d])
 }

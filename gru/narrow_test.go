@@ -14,7 +14,7 @@ import (
 func TestNarrowModelsBackward(t *testing.T) {
 	const V, S, T, n = 18, 3, 4, 3
 	for _, d := range []int{1, 2, 3, 5, 6, 7, 8} {
-		l, err := gru.NewLayout(gru.Config{Vocab: V, Hidden: d, Stages: S})
+		l, err := gru.NewLayout(gru.Config{Vocab: V, Hidden: d, Levels: S})
 		require.NoError(t, err)
 		params := make([]float32, l.Size)
 		l.Init(params, 7)
@@ -73,7 +73,7 @@ func TestNarrowModelsBackward(t *testing.T) {
 // TestWorkspaceBytes: the estimate is what NewWorkspace allocates.
 func TestWorkspaceBytes(t *testing.T) {
 	for _, c := range []struct{ d, capacity, steps int }{{1, 1, 1}, {3, 7, 2}, {96, 96, 6}, {37, 5, 13}} {
-		l, err := gru.NewLayout(gru.Config{Vocab: 18, Hidden: c.d, Stages: 3})
+		l, err := gru.NewLayout(gru.Config{Vocab: 18, Hidden: c.d, Levels: 3})
 		require.NoError(t, err)
 		w, err := gru.NewWorkspace(l, c.capacity, c.steps)
 		require.NoError(t, err)

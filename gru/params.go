@@ -11,7 +11,7 @@ import (
 type Config struct {
 	Vocab  int // tokens (the task's: 18 for seed, 19 for calc)
 	Hidden int // d (96)
-	Stages int // stage embeddings (the task's levels: 3 for seed, 6 for calc by default)
+	Levels int // level embeddings (the task's levels: 3 for seed, 6 for calc by default)
 	// NotActions are tokens the policy never writes (a task's context
 	// digits): their logits get NotActionLogit, so their probability is 0.
 	NotActions []int32
@@ -32,15 +32,15 @@ type Layout struct {
 	Tensors []Tensor
 	Size    int
 
-	Emb, StageEmb, WIH, WHH, BIH, BHH, PiW, PiB, VW, VB Tensor
+	Emb, LevelEmb, WIH, WHH, BIH, BHH, PiW, PiB, VW, VB Tensor
 }
 
 // NewLayout lays out the parameters of a model of the given size.
 func NewLayout(c Config) (*Layout, error) {
-	if c.Vocab < 2 || c.Hidden < 1 || c.Stages < 1 {
-		return nil, fmt.Errorf("gru: invalid model size vocab=%d hidden=%d stages=%d", c.Vocab, c.Hidden, c.Stages)
+	if c.Vocab < 2 || c.Hidden < 1 || c.Levels < 1 {
+		return nil, fmt.Errorf("gru: invalid model size vocab=%d hidden=%d levels=%d", c.Vocab, c.Hidden, c.Levels)
 	}
-	V, d, S := c.Vocab, c.Hidden, c.Stages
+	V, d, S := c.Vocab, c.Hidden, c.Levels
 	for _, tok := range c.NotActions {
 		if tok < 0 || int(tok) >= c.Vocab {
 			return nil, fmt.Errorf("gru: token %d outside the vocabulary of %d cannot be a non-action", tok, c.Vocab)
@@ -58,7 +58,7 @@ func NewLayout(c Config) (*Layout, error) {
 		return t
 	}
 	l.Emb = add("emb.weight", V, d)
-	l.StageEmb = add("stage_emb.weight", S, d)
+	l.LevelEmb = add("stage_emb.weight", S, d)
 	l.WIH = add("rnn.weight_ih_l0", 3*d, d)
 	l.WHH = add("rnn.weight_hh_l0", 3*d, d)
 	l.BIH = add("rnn.bias_ih_l0", 3*d)
@@ -73,7 +73,7 @@ func NewLayout(c Config) (*Layout, error) {
 // embeddings is emb.weight and stage_emb.weight of buf as one (V+S)×d
 // matrix: they are adjacent in the state_dict order.
 func (l *Layout) embeddings(buf []float32) []float32 {
-	return buf[l.Emb.Offset : l.StageEmb.Offset+l.StageEmb.Size]
+	return buf[l.Emb.Offset : l.LevelEmb.Offset+l.LevelEmb.Size]
 }
 
 // View returns tensor t's slice of a flat buffer.
@@ -102,7 +102,7 @@ func (l *Layout) Init(params []float32, seed uint64) {
 	}
 	b := 1 / math.Sqrt(float64(l.Hidden))
 	draw(l.Emb, normal)
-	draw(l.StageEmb, normal)
+	draw(l.LevelEmb, normal)
 	for _, t := range []Tensor{l.WIH, l.WHH, l.BIH, l.BHH, l.PiW, l.PiB, l.VW, l.VB} {
 		draw(t, uniform(b))
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 func stepModel(t *testing.T, n, T int) (*gru.Layout, []float32, *gru.Derived, *gru.Workspace) {
-	l, err := gru.NewLayout(gru.Config{Vocab: 18, Hidden: 16, Stages: 3})
+	l, err := gru.NewLayout(gru.Config{Vocab: 18, Hidden: 16, Levels: 3})
 	require.NoError(t, err)
 	params := make([]float32, l.Size)
 	l.Init(params, 3)

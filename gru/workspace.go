@@ -36,7 +36,7 @@ type Workspace struct {
 
 	ctx    []int32   // Cap×MaxContext context tokens
 	ctxLen []int32   // Cap
-	stage  []int32   // Cap
+	level  []int32   // Cap
 	mix    []float32 // Cap×(V+S): h0's weights on [emb; stage_emb] (see initialState)
 
 	// inputs and actions are apart, so that an engine can feed the policy
@@ -74,8 +74,8 @@ func NewWorkspace(l *Layout, capacity, steps int) (*Workspace, error) {
 	V, d, C, T := l.Vocab, l.Hidden, capacity, steps
 	return &Workspace{
 		l: l, Cap: C, T: T, next: -1,
-		ctx: make([]int32, C*MaxContext), ctxLen: make([]int32, C), stage: make([]int32, C),
-		mix:    make([]float32, C*(V+l.Stages)),
+		ctx: make([]int32, C*MaxContext), ctxLen: make([]int32, C), level: make([]int32, C),
+		mix:    make([]float32, C*(V+l.Levels)),
 		inputs: make([]int32, T*C), actions: make([]int32, T*C),
 		h:     make([]float32, (T+1)*C*d),
 		gh:    make([]float32, T*C*3*d),
@@ -100,8 +100,8 @@ func NewWorkspace(l *Layout, capacity, steps int) (*Workspace, error) {
 // in float64 so that absurd sizes are estimated instead of overflowing
 // (a configuration is checked against memory before anything is allocated).
 func WorkspaceBytes(l *Layout, capacity, steps int) float64 {
-	V, S, d, C, T := float64(l.Vocab), float64(l.Stages), float64(l.Hidden), float64(capacity), float64(steps)
-	words := C*MaxContext + 2*C + C*(V+S) + 2*T*C + // ctx, ctxLen, stage, mix, inputs, actions
+	V, S, d, C, T := float64(l.Vocab), float64(l.Levels), float64(l.Hidden), float64(capacity), float64(steps)
+	words := C*MaxContext + 2*C + C*(V+S) + 2*T*C + // ctx, ctxLen, level, mix, inputs, actions
 		(T+1)*C*d + 2*T*C*3*d + T*C*(V+1) + T*C*V + T*C + C + C*V + // h, gh, act, heads, logp, ent, u, probs
 		max(T*C, V) + 3*T*C + // ones, DLogp, DEnt, DValue
 		T*C*(V+1) + T*C*3*d + 2*C*d + (V+1)*d + max(3*d, V+1) // dheads, dgh, dh, dhPrev, dHeadsW, bias
@@ -120,13 +120,13 @@ func (w *Workspace) Reset(n int) {
 // Rows is the current chunk's episode count.
 func (w *Workspace) Rows() int { return w.n }
 
-// SetContext sets episode b's stage and context tokens (digits then CTX).
-func (w *Workspace) SetContext(b, stage int, tokens []int32) {
+// SetContext sets episode b's level and context tokens (digits then CTX).
+func (w *Workspace) SetContext(b, level int, tokens []int32) {
 	if len(tokens) < 1 || len(tokens) > MaxContext {
 		panic(fmt.Sprintf("gru: context of %d tokens (1..%d)", len(tokens), MaxContext))
 	}
-	if stage < 0 || stage >= w.l.Stages {
-		panic(fmt.Sprintf("gru: stage %d outside 0..%d", stage, w.l.Stages-1))
+	if level < 0 || level >= w.l.Levels {
+		panic(fmt.Sprintf("gru: level %d outside 0..%d", level, w.l.Levels-1))
 	}
 	for _, t := range tokens {
 		if t < 0 || int(t) >= w.l.Vocab {
@@ -135,17 +135,17 @@ func (w *Workspace) SetContext(b, stage int, tokens []int32) {
 	}
 	copy(w.ctx[b*MaxContext:], tokens)
 	w.ctxLen[b] = int32(len(tokens))
-	w.stage[b] = int32(stage)
+	w.level[b] = int32(level)
 	// h0's pre-activation is row b of mix·[emb; stage_emb]: 1/len on every
-	// context token (repeats add up) and 1 on the stage.
-	V, S := w.l.Vocab, w.l.Stages
+	// context token (repeats add up) and 1 on the level.
+	V, S := w.l.Vocab, w.l.Levels
 	row := w.mix[b*(V+S) : (b+1)*(V+S)]
 	clear(row)
 	inv := 1 / float32(len(tokens))
 	for _, t := range tokens {
 		row[t] += inv
 	}
-	row[V+stage] = 1
+	row[V+level] = 1
 }
 
 // SetAction fixes episode b's action at step t for a Teacher rollout.

@@ -22,11 +22,11 @@ import (
 
 const (
 	steps      = 6
-	perStage   = 20
+	perLevel   = 20
 	tieMargin  = 1e-5 // programs may differ only where two logits are this close
 	script     = "../scripts/torch_interop.py"
 	defaultPy  = "/usr/bin/python3"
-	modelSeed  = 31 // with the perturbation below: varied programs, solves in every stage
+	modelSeed  = 31 // with the perturbation below: varied programs, solves in every level
 	taskSeed   = 11
 	piScale    = 3
 	toolBoost  = 0.3
@@ -93,7 +93,7 @@ func TestTorchMissingReason(t *testing.T) {
 // vary with the context and sometimes solve the task: pi.weight scaled up,
 // the tool tokens and ANS favoured a little.
 func model(t *testing.T) (*gru.Layout, []float32) {
-	l, err := gru.NewLayout(gru.Config{Vocab: env.Vocab, Hidden: 96, Stages: env.NumStages})
+	l, err := gru.NewLayout(gru.Config{Vocab: env.Vocab, Hidden: 96, Levels: env.NumLevels})
 	require.NoError(t, err)
 	params := make([]float32, l.Size)
 	l.Init(params, modelSeed)
@@ -131,7 +131,7 @@ func writeCheckpoint(t *testing.T, path string, l *gru.Layout, params []float32)
 }
 
 type context struct {
-	Stage  int    `json:"stage"`
+	Level  int    `json:"stage"`
 	Digits [5]int `json:"digits"`
 }
 
@@ -148,15 +148,15 @@ func TestTorchInterop(t *testing.T) {
 	ckpt := filepath.Join(dir, "model.safetensors")
 	writeCheckpoint(t, ckpt, l, params)
 
-	// 20 contexts per stage, drawn as evaluation tasks.
+	// 20 contexts per level, drawn as evaluation tasks.
 	key := rng.NewKey(taskSeed)
 	var tasks []env.Task
 	var ctxs []context
-	for s := 0; s < env.NumStages; s++ {
-		for i := 0; i < perStage; i++ {
-			task := env.DrawTask(key, 0, uint32(s*perStage+i), rng.PurposeEval, s)
+	for s := 0; s < env.NumLevels; s++ {
+		for i := 0; i < perLevel; i++ {
+			task := env.DrawTask(key, 0, uint32(s*perLevel+i), rng.PurposeEval, s)
 			tasks = append(tasks, task)
-			ctxs = append(ctxs, context{Stage: s, Digits: task.Digits})
+			ctxs = append(ctxs, context{Level: s, Digits: task.Digits})
 		}
 	}
 	spec, err := json.Marshal(map[string]any{"contexts": ctxs, "steps": steps})
@@ -174,13 +174,13 @@ func TestTorchInterop(t *testing.T) {
 	var buf [gru.MaxContext]int32
 	for b, task := range tasks {
 		k := task.Context(buf[:])
-		w.SetContext(b, task.Stage, buf[:k])
+		w.SetContext(b, task.Level, buf[:k])
 	}
 	w.Forward(params, dv, gru.Greedy, gru.Stream{})
 	programs := make([][]int32, n)
 	margins := make([][]float64, n) // top-1 minus top-2 log-probability (= logit gap)
 	rewards := make([]float64, n)
-	var solved [env.NumStages]int
+	var solved [env.NumLevels]int
 	minMargin := math.Inf(1)
 	for b := range tasks {
 		programs[b] = make([]int32, steps)
@@ -193,7 +193,7 @@ func TestTorchInterop(t *testing.T) {
 		o := env.Run(tasks[b], programs[b])
 		rewards[b] = o.Reward
 		if o.Reward >= 1 {
-			solved[tasks[b].Stage]++
+			solved[tasks[b].Level]++
 		}
 	}
 	t.Logf("smallest top-2 logit margin over %d decisions: %.3g (ties allowed below %g)", n*steps, minMargin, tieMargin)
@@ -207,7 +207,7 @@ func TestTorchInterop(t *testing.T) {
 			nonzero++
 		}
 	}
-	t.Logf("%d distinct programs, %d nonzero rewards, solved per stage %v of %d", len(distinct), nonzero, solved, perStage)
+	t.Logf("%d distinct programs, %d nonzero rewards, solved per level %v of %d", len(distinct), nonzero, solved, perLevel)
 	require.GreaterOrEqual(t, len(distinct), 10, "greedy programs too uniform to test anything")
 	require.GreaterOrEqual(t, nonzero, 10)
 	require.NotZero(t, solved[0]+solved[1]+solved[2])
@@ -225,14 +225,14 @@ func TestTorchInterop(t *testing.T) {
 	require.Len(t, got.Programs, n)
 
 	// PyTorch's programs, scored by env.Run like simdrl's.
-	var torchSolved [env.NumStages]int
+	var torchSolved [env.NumLevels]int
 	ties := 0
 	for b := range tasks {
 		tp := got.Programs[b]
 		require.Len(t, tp, steps, "context %d", b)
 		o := env.Run(tasks[b], tp)
 		if o.Reward >= 1 {
-			torchSolved[tasks[b].Stage]++
+			torchSolved[tasks[b].Level]++
 		}
 		s := 0 // the first step where the programs differ
 		for s < steps && programs[b][s] == tp[s] {
@@ -245,21 +245,21 @@ func TestTorchInterop(t *testing.T) {
 		// Only a tie may make PyTorch pick another action; after it the
 		// programs go separate ways.
 		require.Lessf(t, margins[b][s], tieMargin,
-			"context %d (stage %d, digits %v): simdrl %v, PyTorch %v differ at step %d with a logit margin of %.3g",
-			b, tasks[b].Stage, tasks[b].Digits, programs[b], tp, s, margins[b][s])
+			"context %d (level %d, digits %v): simdrl %v, PyTorch %v differ at step %d with a logit margin of %.3g",
+			b, tasks[b].Level, tasks[b].Digits, programs[b], tp, s, margins[b][s])
 		t.Logf("context %d: tie at step %d (margin %.3g): simdrl %v (reward %v), PyTorch %v (reward %v)",
 			b, s, margins[b][s], programs[b], rewards[b], tp, o.Reward)
 		ties++
 	}
 	require.LessOrEqual(t, ties, 2, "too many ties to call the programs equal")
-	for s := 0; s < env.NumStages; s++ {
+	for s := 0; s < env.NumLevels; s++ {
 		if ties == 0 {
-			require.Equal(t, solved[s], torchSolved[s], "solved in stage %d", s)
+			require.Equal(t, solved[s], torchSolved[s], "solved in level %d", s)
 		} else {
-			require.InDelta(t, solved[s], torchSolved[s], float64(ties), "solved in stage %d", s)
+			require.InDelta(t, solved[s], torchSolved[s], float64(ties), "solved in level %d", s)
 		}
 	}
-	t.Logf("identical: %d programs, rewards, solved per stage %v", n-ties, torchSolved)
+	t.Logf("identical: %d programs, rewards, solved per level %v", n-ties, torchSolved)
 }
 
 // margin is the gap between the two largest log-probabilities of episode b

@@ -3,7 +3,7 @@
 // GPU draw the same numbers for the same episode. The counter is (round,
 // episode, step, purpose): round is the update (or an evaluation's own round),
 // episode the index in the batch, step the token position, and Purpose keeps
-// the uses apart (a task's digits, an action's sample, an episode's stage, an
+// the uses apart (a task's digits, an action's sample, an episode's level, an
 // evaluation task's digits). No generator holds state, so there is nothing to
 // share, lock or advance, and the number of threads cannot change a result.
 //

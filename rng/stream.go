@@ -7,7 +7,7 @@ type Purpose uint32
 const (
 	PurposeTask   Purpose = 1 // the digits of a training task
 	PurposeAction Purpose = 2 // the uniform number that samples one action
-	PurposeStage  Purpose = 3 // which stage an episode plays, when a batch mixes stages
+	PurposeLevel  Purpose = 3 // which level an episode plays, when a batch mixes levels
 	PurposeEval   Purpose = 4 // the digits of an evaluation task
 )
 

@@ -4,9 +4,9 @@ package task
 // below the command asks for a task by its name.
 
 // ReferenceSchedule is implemented by a task that trains on the recipe's
-// rollout length and stages as they are, not on its own levels' budgets: the
+// rollout length and levels as they are, not on its own levels' budgets: the
 // seed task, whose reference writes 6 tokens of its environment's 7-step
-// budget on the stages [0,0,0,1,1,2]. Other tasks get a rollout as long as
+// budget on the levels [0,0,0,1,1,2]. Other tasks get a rollout as long as
 // their longest budget and a curriculum of every level (trainer.WithTask).
 type ReferenceSchedule interface {
 	Task
@@ -30,7 +30,7 @@ type Tuning struct {
 }
 
 // Titled is implemented by a task that names its levels in headings itself
-// (the seed task's "Stage 1"); others get "Level 1 (name)".
+// (the seed task's "Level 1"); others get "Level 1 (name)".
 type Titled interface {
 	Task
 	LevelTitle(level int) string

@@ -28,7 +28,7 @@ func TestRegistry(t *testing.T) {
 func TestDeclarations(t *testing.T) {
 	_, ok := Seed().(ReferenceSchedule)
 	require.True(t, ok)
-	require.Equal(t, "Stage 2", Seed().(Titled).LevelTitle(2))
+	require.Equal(t, "Level 2", Seed().(Titled).LevelTitle(2))
 	ct, err := OpenCalc("levels=a*b; partial_credit=0.7")
 	require.NoError(t, err)
 	_, ok = ct.(ReferenceSchedule)

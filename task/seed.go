@@ -8,14 +8,14 @@ import (
 )
 
 // seedTask is the reference script's tool environment (package env), kept
-// bit-exact: its levels are the three stages, it has no held-out split, and
+// bit-exact: its levels are the reference's three stages, it has no held-out split, and
 // its rewards are step_seq's.
 type seedTask struct{ levels []Level }
 
 func init() {
 	Register("seed", func(spec string) (Task, error) {
 		if spec != "" {
-			return nil, &SpecError{"task_spec", fmt.Errorf("the seed task takes no options (its stages and reward are the reference's), got %q", spec)}
+			return nil, &SpecError{"task_spec", fmt.Errorf("the seed task takes no options (its levels and reward are the reference's), got %q", spec)}
 		}
 		return Seed(), nil
 	})
@@ -24,10 +24,10 @@ func init() {
 // Seed is the reference script's task.
 func Seed() Task {
 	t := &seedTask{}
-	for s := 0; s < env.NumStages; s++ {
+	for s := 0; s < env.NumLevels; s++ {
 		// MUL ANS, MUL ADD ANS, MUL ADD SUB ANS: the rewarded targets a·b,
 		// a·b+c, a·b+c−d.
-		t.levels = append(t.levels, Level{Name: fmt.Sprintf("stage %d", s), Context: env.ContextLen(s), Budget: env.MaxSteps, Shortest: 2 + s})
+		t.levels = append(t.levels, Level{Name: fmt.Sprintf("level %d", s), Context: env.ContextLen(s), Budget: env.MaxSteps, Shortest: 2 + s})
 	}
 	return t
 }
@@ -44,11 +44,11 @@ var (
 )
 
 // ReferenceSchedule: the reference writes 6 tokens of the 7-step budget,
-// on the recipe's stages.
+// on the recipe's levels.
 func (*seedTask) ReferenceSchedule() {}
 
-// LevelTitle is the reference's "Stage 1".
-func (*seedTask) LevelTitle(level int) string { return fmt.Sprintf("Stage %d", level) }
+// LevelTitle is "Level 1" (the reference prints "Stage 1").
+func (*seedTask) LevelTitle(level int) string { return fmt.Sprintf("Level %d", level) }
 
 func (*seedTask) Name() string               { return "seed" }
 func (*seedTask) Answer() int32              { return env.ANS }
@@ -62,15 +62,15 @@ func (*seedTask) Score(in *Instance, program []int32) Outcome {
 	return Outcome{Reward: o.Reward, Correct: o.Correct}
 }
 
-// Draw draws the stage's digits as the reference does (all five, whatever
-// the stage shows); the split does not apply.
+// Draw draws the level's digits as the reference does (all five, whatever
+// the level shows); the split does not apply.
 func (*seedTask) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, _ Split) Instance {
 	return FromEnv(env.DrawTask(key, round, episode, purpose, level))
 }
 
 // FromEnv is the instance of one of env's tasks.
 func FromEnv(t env.Task) Instance {
-	in := Instance{Level: int32(t.Stage), Vars: int32(env.ContextLen(t.Stage)), Budget: env.MaxSteps, Target: int64(t.RewardedTarget())}
+	in := Instance{Level: int32(t.Level), Vars: int32(env.ContextLen(t.Level)), Budget: env.MaxSteps, Target: int64(t.RewardedTarget())}
 	for i, d := range t.Digits {
 		in.Digits[i] = int32(d)
 	}
@@ -78,7 +78,7 @@ func FromEnv(t env.Task) Instance {
 }
 
 func envTask(in *Instance) env.Task {
-	t := env.Task{Stage: int(in.Level)}
+	t := env.Task{Level: int(in.Level)}
 	for i := range t.Digits {
 		t.Digits[i] = int(in.Digits[i])
 	}
@@ -91,7 +91,7 @@ func (*seedTask) Explain(in *Instance, program []int32) Explanation {
 	t := envTask(in)
 	o, trace := env.Trace(t, program, nil)
 	ex := Explanation{
-		Level: int(in.Level), Name: fmt.Sprintf("stage %d", in.Level), Context: append([]int32(nil), in.Digits[:in.Vars]...),
+		Level: int(in.Level), Name: fmt.Sprintf("level %d", in.Level), Context: append([]int32(nil), in.Digits[:in.Vars]...),
 		Target: in.Target, Note: fmt.Sprintf("seed's sample() says %d", t.SampleTarget()),
 		Reward: o.Reward, Correct: o.Correct,
 	}

@@ -89,13 +89,13 @@ func TestSeedSteppingIsScoring(t *testing.T) {
 	}
 	short := [][]int32{{env.MUL, env.ANS}, {env.MUL, env.ADD, env.ANS}, {env.MUL, env.ADD, env.SUB, env.ANS}}
 	for _, T := range []int{1, 6, env.MaxSteps, 9} {
-		for stage := range st.Levels() {
+		for level := range st.Levels() {
 			const rows = 2000
 			ins := make([]Instance, rows)
 			for r := range ins {
-				ins[r] = st.Draw(key, uint32(T), uint32(r), rng.PurposeTask, stage, Training)
+				ins[r] = st.Draw(key, uint32(T), uint32(r), rng.PurposeTask, level, Training)
 			}
-			progs := programs(key, rows, T, all, short[stage:stage+1])
+			progs := programs(key, rows, T, all, short[level:level+1])
 			requireSteppingIsScoring(t, st, NewEnv(st, rows), ins, progs, T)
 			requireSteppingIsScoring(t, st, NewEnv(scoredOnly{st}, rows), ins, progs, T)
 		}

@@ -62,7 +62,7 @@ type Interpreted interface {
 
 // Level is one step of a curriculum.
 type Level struct {
-	Name    string // e.g. "a*b+c*d", or "stage 1"
+	Name    string // e.g. "a*b+c*d", or "level 1"
 	Context int    // digits shown
 	Budget  int    // tokens scored per episode, ANS included
 	// Shortest is the length of a shortest program that solves the level,

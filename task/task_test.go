@@ -16,11 +16,11 @@ func TestSeedTaskIsTheEnvironment(t *testing.T) {
 	key := rng.NewKey(7)
 	prog := make([]int32, 6)
 	for i := uint32(0); i < 3000; i++ {
-		stage := int(i % 3)
-		want := env.DrawTask(key, 5, i, rng.PurposeTask, stage)
-		in := st.Draw(key, 5, i, rng.PurposeTask, stage, HeldOut)
+		level := int(i % 3)
+		want := env.DrawTask(key, 5, i, rng.PurposeTask, level)
+		in := st.Draw(key, 5, i, rng.PurposeTask, level, HeldOut)
 		require.Equal(t, FromEnv(want), in)
-		require.Equal(t, in, st.Draw(key, 5, i, rng.PurposeTask, stage, Training), "the seed task holds nothing out")
+		require.Equal(t, in, st.Draw(key, 5, i, rng.PurposeTask, level, Training), "the seed task holds nothing out")
 		var ctx [MaxDigits + 1]int32
 		n := in.Context(ctx[:])
 		var wantCtx [8]int32

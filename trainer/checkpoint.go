@@ -29,7 +29,7 @@ type trainState struct {
 	AdamStep     int       `json:"adam_step"`
 	Unlocked     int       `json:"unlocked"`
 	HaveEval     bool      `json:"have_eval"`
-	LastSolve    []float64 `json:"last_solve_rate"` // by stage
+	LastSolve    []float64 `json:"last_solve_rate"` // by level
 	LastReward   []float64 `json:"last_mean_reward"`
 	LastEpisodes []int     `json:"last_episodes"`
 	SolvedStreak int       `json:"solved_streak"` // periodic evaluations in a row at stop_at (informative since confirmations)
@@ -140,19 +140,19 @@ func restoreCheckpoint(f *checkpoint.File, l *gru.Layout, params, m, v []float32
 	tensors.CopyTo(params, m, v)
 	c.unlocked, c.haveEval, c.streak, c.solved, c.pendingEval = st.Unlocked, st.HaveEval, st.SolvedStreak, st.Solved, st.EvalPending
 	for s := range c.lastEval {
-		c.lastEval[s] = EvalResult{Stage: s, Episodes: st.LastEpisodes[s], SolveRate: st.LastSolve[s], MeanReward: st.LastReward[s]}
+		c.lastEval[s] = EvalResult{Level: s, Episodes: st.LastEpisodes[s], SolveRate: st.LastSolve[s], MeanReward: st.LastReward[s]}
 	}
 	return st.Update, st.AdamStep, nil
 }
 
 // check reports the first field of the state out of its range, by its JSON
-// name and value; unlockable is the number of stages the curriculum can
-// unlock, stages the number the environment has.
-func (st *trainState) check(unlockable, stages int) error {
+// name and value; unlockable is the number of levels the curriculum can
+// unlock, levels the number the environment has.
+func (st *trainState) check(unlockable, levels int) error {
 	switch {
-	case len(st.LastSolve) != stages || len(st.LastReward) != stages || len(st.LastEpisodes) != stages:
-		return fmt.Errorf("the last evaluation has %d, %d and %d entries, want %d (one per stage)",
-			len(st.LastSolve), len(st.LastReward), len(st.LastEpisodes), stages)
+	case len(st.LastSolve) != levels || len(st.LastReward) != levels || len(st.LastEpisodes) != levels:
+		return fmt.Errorf("the last evaluation has %d, %d and %d entries, want %d (one per level)",
+			len(st.LastSolve), len(st.LastReward), len(st.LastEpisodes), levels)
 	case st.Update < 0:
 		return fmt.Errorf("update %d is negative", st.Update)
 	case st.AdamStep < 0:

@@ -21,7 +21,7 @@ type Config struct {
 	Recipe        string  `json:"recipe"`
 	Updates       int     `json:"updates"`
 	Batch         int     `json:"batch"`
-	Stages        []int   `json:"stages"`
+	TrainLevels   []int   `json:"stages"`
 	LR            float64 `json:"lr"`
 	Hidden        int     `json:"hidden"`
 	Steps         int     `json:"steps"`
@@ -35,25 +35,25 @@ type Config struct {
 	Chunk         int     `json:"chunk"`
 
 	// Recipe knobs beyond seed.py; their zero values are the seed's behaviour.
-	Curriculum      string  `json:"curriculum"`        // "blocks": Stages as equal blocks (seed); "mixed": every batch mixes the (unlocked) stages listed in Stages
-	UnlockAt        float64 `json:"unlock_at"`         // mixed: the next stage unlocks when the newest one's eval solve rate reaches this (0: all from the start)
+	Curriculum      string  `json:"curriculum"`        // "blocks": TrainLevels as equal blocks (seed); "mixed": every batch mixes the (unlocked) levels listed in TrainLevels
+	UnlockAt        float64 `json:"unlock_at"`         // mixed: the next level unlocks when the newest one's eval solve rate reaches this (0: all from the start)
 	Baseline        string  `json:"baseline"`          // "sum": adv = R − Σ_t v_t (seed); "step": adv_t = R − v_t, each step's value regressed on R
 	MaskAfterAnswer bool    `json:"mask_after_answer"` // leave the tokens after the first ANS (which change nothing) out of the loss
 	EntropyFinal    float64 `json:"entropy_final"`     // entropy coefficient decays linearly to this over EntropyUpdates (< 0: constant)
 	EntropyUpdates  int     `json:"entropy_updates"`   // the decay's length in updates, then EntropyFinal holds (0: over Updates)
-	Focus           bool    `json:"focus"`             // mixed: draw stages in proportion to 0.1 + their last eval failure rate
-	StopAt          float64 `json:"stop_at"`           // stop once an evaluation solves every stage in Stages at this rate and a confirming one's 99% lower bounds support it (0: never; confirm.go)
+	Focus           bool    `json:"focus"`             // mixed: draw levels in proportion to 0.1 + their last eval failure rate
+	StopAt          float64 `json:"stop_at"`           // stop once an evaluation solves every level in TrainLevels at this rate and a confirming one's 99% lower bounds support it (0: never; confirm.go)
 }
 
 // ReferenceRecipe (recipe "seed") is the reference script's schedule and
 // loss exactly: 60 updates of 192
 // episodes, curriculum blocks [0,0,0,1,1,2] of 10 updates, Adam lr 3e-4,
 // entropy 0.01, value 0.5, clip 1.0, greedy evaluation every 5 updates on 128
-// episodes per stage, final evaluation on 1000, 5 explanations per stage.
+// episodes per level, final evaluation on 1000, 5 explanations per level.
 func ReferenceRecipe() Config {
 	return Config{
 		Task: "seed", Threads: 1, Seed: 0, Recipe: "seed",
-		Updates: 60, Batch: 192, Stages: []int{0, 0, 0, 1, 1, 2},
+		Updates: 60, Batch: 192, TrainLevels: []int{0, 0, 0, 1, 1, 2},
 		LR: 3e-4, Hidden: 96, Steps: 6, EntropyCoef: 0.01, ValueCoef: 0.5, Clip: 1.0,
 		EvalEvery: 5, EvalBatch: 128, FinalEpisodes: 1000, Explain: 5, Chunk: 96,
 		Curriculum: "blocks", Baseline: "sum", EntropyFinal: -1,
@@ -61,16 +61,16 @@ func ReferenceRecipe() Config {
 }
 
 // DefaultRecipe is the recipe `simdrl` runs without flags, the one that
-// learns all three stages (README: "The default recipe"): every batch mixes
-// the stages, weighted toward those the last evaluation found unsolved;
+// learns all three levels (README: "The default recipe"): every batch mixes
+// the levels, weighted toward those the last evaluation found unsolved;
 // REINFORCE with a per-step learned baseline over the tokens up to the first
 // ANS; a strong entropy bonus that decays to zero; lr 1e-3; and it stops once
-// an evaluation solves every stage at ≥ 0.99 and a confirming evaluation of
-// 1000 episodes per stage supports 0.99 at 99% confidence (confirm.go).
+// an evaluation solves every level at ≥ 0.99 and a confirming evaluation of
+// 1000 episodes per level supports 0.99 at 99% confidence (confirm.go).
 func DefaultRecipe() Config {
 	c := ReferenceRecipe()
 	c.Recipe = "default"
-	c.Stages = []int{0, 1, 2}
+	c.TrainLevels = []int{0, 1, 2}
 	c.Curriculum, c.Focus = "mixed", true
 	c.Baseline, c.MaskAfterAnswer = "step", true
 	c.Batch, c.Updates, c.LR = 192, 600, 1e-3
@@ -173,14 +173,14 @@ func (c *Config) validateSettings() error {
 func (c *Config) validateTask(t task.Task) error {
 	_, reference := t.(task.ReferenceSchedule)
 	switch {
-	case len(c.Stages) == 0:
-		return fieldError("stages", "must list at least one stage")
+	case len(c.TrainLevels) == 0:
+		return fieldError("stages", "must list at least one level")
 	case c.Curriculum != "blocks" && c.Curriculum != "mixed":
 		return fieldError("curriculum", "must be blocks or mixed, got %q", c.Curriculum)
 	case c.Baseline != "sum" && c.Baseline != "step":
 		return fieldError("baseline", "must be sum or step, got %q", c.Baseline)
 	}
-	for _, s := range c.Stages {
+	for _, s := range c.TrainLevels {
 		if s < 0 || s >= len(t.Levels()) {
 			return fieldError("stages", "has an unknown level %d (the %s task has levels 0..%d)", s, t.Name(), len(t.Levels())-1)
 		}
@@ -219,13 +219,13 @@ func (c *Config) EntropyAt(u int) float64 {
 	return c.EntropyCoef + (c.EntropyFinal-c.EntropyCoef)*f
 }
 
-// stageAt is the curriculum's stage for update u (1-based): the stages list
-// is a sequence of equal blocks of Updates/len(Stages) updates (at least 1),
-// and the last stage holds after the list ends, as in seed.py.
-func (c *Config) stageAt(u int) int {
-	block := max(c.Updates/len(c.Stages), 1)
-	i := min((u-1)/block, len(c.Stages)-1)
-	return c.Stages[i]
+// levelAt is the curriculum's level for update u (1-based): the levels list
+// is a sequence of equal blocks of Updates/len(TrainLevels) updates (at least 1),
+// and the last level holds after the list ends, as in seed.py.
+func (c *Config) levelAt(u int) int {
+	block := max(c.Updates/len(c.TrainLevels), 1)
+	i := min((u-1)/block, len(c.TrainLevels)-1)
+	return c.TrainLevels[i]
 }
 
 // WithTask gives cfg its task's defaults (taskDefaults), opening the task
@@ -248,10 +248,10 @@ func taskDefaults(cfg Config, t task.Task) Config {
 		return cfg
 	}
 	cfg.Steps = 0
-	cfg.Stages = nil
+	cfg.TrainLevels = nil
 	for i, l := range t.Levels() {
 		cfg.Steps = max(cfg.Steps, l.Budget)
-		cfg.Stages = append(cfg.Stages, i)
+		cfg.TrainLevels = append(cfg.TrainLevels, i)
 	}
 	if tt, ok := t.(task.Tuned); ok && cfg.Recipe == "default" {
 		tu := tt.DefaultTuning()

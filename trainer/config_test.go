@@ -7,16 +7,16 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestStageAt(t *testing.T) {
+func TestLevelAt(t *testing.T) {
 	c := ReferenceRecipe()
 	got := []int{}
 	for u := 1; u <= 60; u += 10 {
-		got = append(got, c.stageAt(u))
+		got = append(got, c.levelAt(u))
 	}
 	require.Equal(t, []int{0, 0, 0, 1, 1, 2}, got)
-	require.Equal(t, 0, c.stageAt(30))
-	require.Equal(t, 1, c.stageAt(31))
-	require.Equal(t, 2, c.stageAt(61))
+	require.Equal(t, 0, c.levelAt(30))
+	require.Equal(t, 1, c.levelAt(31))
+	require.Equal(t, 2, c.levelAt(61))
 }
 
 // TestLegacyCheckpointConfig: a checkpoint written when the config still held

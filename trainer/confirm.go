@@ -6,12 +6,12 @@ import (
 	"strings"
 )
 
-// The stop rule. A periodic evaluation (cfg.EvalBatch episodes per stage,
-// 200 in the default recipe) that finds every trained stage at ≥ cfg.StopAt
+// The stop rule. A periodic evaluation (cfg.EvalBatch episodes per level,
+// 200 in the default recipe) that finds every trained level at ≥ cfg.StopAt
 // only nominates the run: 198 of 200 is weak evidence for 0.99. A
 // confirming evaluation then plays ConfirmEpisodes greedy episodes of every
-// stage on its own round (ConfirmRound), and the run stops only if, for
-// every trained stage, the one-sided 99% Wilson lower bound of the
+// level on its own round (ConfirmRound), and the run stops only if, for
+// every trained level, the one-sided 99% Wilson lower bound of the
 // confirmation's solve rate is ≥ cfg.StopAt (with StopAt = 1, which no
 // finite sample's bound reaches, only a confirmation without a single
 // failure counts).
@@ -36,15 +36,15 @@ const (
 	ConfirmZ        = 2.3263478740408408 // the standard normal's 99% quantile: a one-sided 99% bound
 )
 
-// Confirmation is one confirming evaluation: per stage, its solve rate and
-// the lower bound the stop rule compares with cfg.StopAt (stages the run
+// Confirmation is one confirming evaluation: per level, its solve rate and
+// the lower bound the stop rule compares with cfg.StopAt (levels the run
 // does not train are evaluated and reported but not required).
 type Confirmation struct {
 	Update     int       `json:"update"`
-	Episodes   int       `json:"episodes"` // per stage
+	Episodes   int       `json:"episodes"` // per level
 	SolveRate  []float64 `json:"solve_rate"`
 	LowerBound []float64 `json:"lower_bound"`
-	Solved     bool      `json:"solved"` // every trained stage passed: the run stops
+	Solved     bool      `json:"solved"` // every trained level passed: the run stops
 }
 
 // wilsonLower is the Wilson score lower bound of a success rate for
@@ -60,7 +60,7 @@ func wilsonLower(successes, n int, z float64) float64 {
 	return max(lo, 0)
 }
 
-// passes reports whether a stage's confirmation supports a solve rate of at
+// passes reports whether a level's confirmation supports a solve rate of at
 // least stopAt: the lower bound does, or, at stopAt = 1, every episode was
 // correct.
 func passes(r EvalResult, lower, stopAt float64) bool {
@@ -83,6 +83,6 @@ func formatConfirmation(cf Confirmation, stopAt float64) string {
 	if !cf.Solved {
 		verdict = "not confirmed: training continues"
 	}
-	return fmt.Sprintf("confirming on %d episodes per stage → %s (99%% lower bounds); %s",
+	return fmt.Sprintf("confirming on %d episodes per level → %s (99%% lower bounds); %s",
 		cf.Episodes, strings.Join(parts, " "), verdict)
 }

@@ -6,25 +6,25 @@ import (
 	"strings"
 )
 
-// curriculum decides which stage each episode plays and when training is
-// done. The block curriculum (the seed's) gives every update one stage from
-// cfg.Stages; the mixed one draws each episode's stage from the stages listed
-// in cfg.Stages (unlocked in order when cfg.UnlockAt > 0), uniformly or, with
-// cfg.Focus, in proportion to 0.1 + the stage's failure rate in the last
+// curriculum decides which level each episode plays and when training is
+// done. The block curriculum (the seed's) gives every update one level from
+// cfg.TrainLevels; the mixed one draws each episode's level from the levels listed
+// in cfg.TrainLevels (unlocked in order when cfg.UnlockAt > 0), uniformly or, with
+// cfg.Focus, in proportion to 0.1 + the level's failure rate in the last
 // evaluation. The Trainer owns it; an engine sees an update's choice only
 // (Plan).
 type curriculum struct {
 	cfg      Config
-	mix      []int        // distinct stages of cfg.Stages, ascending
+	mix      []int        // distinct levels of cfg.TrainLevels, ascending
 	unlocked int          // how many of mix are played (1..len(mix))
-	cdf      []float64    // cumulative weights of the played stages, in played order
-	lastEval []EvalResult // by stage
+	cdf      []float64    // cumulative weights of the played levels, in played order
+	lastEval []EvalResult // by level
 	haveEval bool
 	// pendingEval: the last update's periodic evaluation was cut short by an
 	// interrupt; Drive redoes it before the next update (checkpointed).
 	pendingEval bool
-	streak      int  // evaluations in a row that solved every trained stage at cfg.StopAt
-	solved      bool // a confirmation supported cfg.StopAt on every trained stage (confirm.go)
+	streak      int  // evaluations in a row that solved every trained level at cfg.StopAt
+	solved      bool // a confirmation supported cfg.StopAt on every trained level (confirm.go)
 }
 
 // newCurriculum starts the curriculum of cfg over a task of levels levels.
@@ -32,7 +32,7 @@ func newCurriculum(cfg Config, levels int) *curriculum {
 	n := levels
 	c := &curriculum{cfg: cfg, cdf: make([]float64, n), lastEval: make([]EvalResult, n)}
 	for s := 0; s < n; s++ {
-		if slices.Contains(cfg.Stages, s) {
+		if slices.Contains(cfg.TrainLevels, s) {
 			c.mix = append(c.mix, s)
 		}
 	}
@@ -44,17 +44,17 @@ func newCurriculum(cfg Config, levels int) *curriculum {
 	return c
 }
 
-// stageOf is update u's stage (1-based), or −1 when each episode draws its
-// own (mixed); in that case it also refreshes the stage weights.
-func (c *curriculum) stageOf(u int) int {
+// levelOf is update u's level (1-based), or −1 when each episode draws its
+// own (mixed); in that case it also refreshes the level weights.
+func (c *curriculum) levelOf(u int) int {
 	if c.cfg.Curriculum != "mixed" {
-		return c.cfg.stageAt(u)
+		return c.cfg.levelAt(u)
 	}
 	c.updateWeights()
 	return -1
 }
 
-// played is the stages the mixed curriculum currently draws from; cdf holds
+// played is the levels the mixed curriculum currently draws from; cdf holds
 // their cumulative probabilities, in that order.
 func (c *curriculum) played() []int { return c.mix[:c.unlocked] }
 
@@ -76,15 +76,15 @@ func (c *curriculum) updateWeights() {
 	}
 }
 
-// observe takes a greedy evaluation of every stage: it sets the focus
-// weights, unlocks the next stage once the newest one is solved at
+// observe takes a greedy evaluation of every level: it sets the focus
+// weights, unlocks the next level once the newest one is solved at
 // cfg.UnlockAt, and counts the evaluations in a row that solve every trained
-// stage at cfg.StopAt (nominated).
+// level at cfg.StopAt (nominated).
 func (c *curriculum) observe(ev []EvalResult) {
 	copy(c.lastEval, ev)
 	c.haveEval = true
 	c.streak++
-	for _, s := range c.mix { // the stages this run trains
+	for _, s := range c.mix { // the levels this run trains
 		if c.cfg.StopAt == 0 || ev[s].SolveRate < c.cfg.StopAt {
 			c.streak = 0
 		}
@@ -94,7 +94,7 @@ func (c *curriculum) observe(ev []EvalResult) {
 	}
 }
 
-// nominated reports that the last evaluation solved every trained stage at
+// nominated reports that the last evaluation solved every trained level at
 // cfg.StopAt: the loop then runs a confirming evaluation (confirm.go).
 func (c *curriculum) nominated() bool { return c.streak > 0 && !c.solved }
 
@@ -117,7 +117,7 @@ func (c *curriculum) nominates(ev []EvalResult) bool {
 func (c *curriculum) setPendingEval(p bool) { c.pendingEval = p }
 
 // confirm takes the confirming evaluation after update u and marks the run
-// solved when every trained stage's lower bound supports cfg.StopAt. It
+// solved when every trained level's lower bound supports cfg.StopAt. It
 // changes nothing else: focus and unlocking follow the periodic evaluations
 // only, so a confirmation that fails leaves training as it was.
 func (c *curriculum) confirm(u int, ev []EvalResult) Confirmation {
@@ -136,15 +136,15 @@ func (c *curriculum) confirm(u int, ev []EvalResult) Confirmation {
 }
 
 // isSolved reports that a confirming evaluation supported a solve rate of at
-// least cfg.StopAt on every trained stage (confirm.go), the default recipe's
+// least cfg.StopAt on every trained level (confirm.go), the default recipe's
 // signal to stop. It stays true once set, and is part of the checkpoint.
 func (c *curriculum) isSolved() bool { return c.solved }
 
-// label names what an update with the given stageOf trained: its stage, or
-// the played stages of a mixed update, e.g. "0,1".
-func (c *curriculum) label(stage int) string {
-	if stage >= 0 {
-		return strconv.Itoa(stage)
+// label names what an update with the given levelOf trained: its level, or
+// the played levels of a mixed update, e.g. "0,1".
+func (c *curriculum) label(level int) string {
+	if level >= 0 {
+		return strconv.Itoa(level)
 	}
 	var b strings.Builder
 	for i, s := range c.played() {

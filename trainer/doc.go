@@ -14,13 +14,13 @@
 // caller does.
 //
 // An engine implements Engine: Update runs one update as a Plan says (the
-// update number, the curriculum's stage or its played stages and cumulative
+// update number, the curriculum's level or its played levels and cumulative
 // weights, the entropy coefficient), Params/SetParams and
 // Moments/SetMoments expose the parameters and Adam's state for the
 // checkpoint, EvaluateAll and GreedyPrograms play greedily, Backend and
 // Describe name it, SetInterrupt and Close end it. What else the engines
 // share (the non-finite checks, Adam's constants, the parameter hash, the
-// layout of a task's model, the evaluation rounds, the stage draw of a
+// layout of a task's model, the evaluation rounds, the level draw of a
 // mixed update, the checkpoint's tensors) is internal/enginekit's, no part
 // of this package's API.
 //

@@ -96,7 +96,7 @@ func TestDriveSaves(t *testing.T) {
 			require.ErrorIs(t, err, ErrInterrupted)
 			require.True(t, rep.Interrupted)
 			require.Equal(t, c.interruptAt, rep.Updates)
-			require.Len(t, e.stages, c.interruptAt, "no update after the interrupt")
+			require.Len(t, e.planLevels, c.interruptAt, "no update after the interrupt")
 			require.Zero(t, rep.Final.Episodes, "no final evaluation after an interrupt")
 			require.Contains(t, out.String(), "interrupted: stopped after update")
 		})
@@ -149,8 +149,8 @@ func TestDrivePendingEvaluationRedone(t *testing.T) {
 }
 
 // TestDriveCurricula: the block curriculum gives every update its block's
-// stage, the mixed one lets each episode draw (stage −1) from the unlocked
-// stages; with unlock_at, the next stage joins once the newest is solved.
+// level, the mixed one lets each episode draw (level −1) from the unlocked
+// levels; with unlock_at, the next level joins once the newest is solved.
 func TestDriveCurricula(t *testing.T) {
 	solvedUpTo := func(level int) func(call, int) float64 {
 		return func(_ call, l int) float64 {
@@ -164,15 +164,15 @@ func TestDriveCurricula(t *testing.T) {
 		name     string
 		config   func(*Config)
 		rate     func(call, int) float64
-		stages   []int   // per update
+		levels   []int   // per update
 		played   [][]int // per update; nil: not checked
-		unlocked []int   // stages played at the end
+		unlocked []int   // levels played at the end
 	}{
 		{"blocks", func(c *Config) {
-			c.Curriculum, c.Updates, c.Stages, c.StopAt = "blocks", 8, []int{0, 0, 1, 2}, 0
+			c.Curriculum, c.Updates, c.TrainLevels, c.StopAt = "blocks", 8, []int{0, 0, 1, 2}, 0
 		}, solvedUpTo(2), []int{0, 0, 0, 0, 1, 1, 2, 2}, nil, []int{0, 1, 2}},
 		{"blocks past the list", func(c *Config) {
-			c.Curriculum, c.Updates, c.Stages, c.StopAt = "blocks", 7, []int{1, 2}, 0
+			c.Curriculum, c.Updates, c.TrainLevels, c.StopAt = "blocks", 7, []int{1, 2}, 0
 		}, solvedUpTo(2), []int{1, 1, 1, 2, 2, 2, 2}, nil, []int{1, 2}},
 		{"mixed, all unlocked", func(c *Config) {
 			c.Updates, c.StopAt = 6, 0
@@ -190,7 +190,7 @@ func TestDriveCurricula(t *testing.T) {
 			tr, e := newFakeRun(cfg, c.rate)
 			_, err := Drive(tr, &bytes.Buffer{}, Options{Quiet: true})
 			require.NoError(t, err)
-			require.Equal(t, c.stages, e.stages)
+			require.Equal(t, c.levels, e.planLevels)
 			if c.played != nil {
 				require.Equal(t, c.played, e.played)
 			}
@@ -200,10 +200,10 @@ func TestDriveCurricula(t *testing.T) {
 }
 
 // TestFocusWeights: with focus, a mixed curriculum weights each played
-// stage by 0.1 + its last failure rate; without, uniformly; before any
+// level by 0.1 + its last failure rate; without, uniformly; before any
 // evaluation, uniformly either way.
 func TestFocusWeights(t *testing.T) {
-	ev := []EvalResult{{Stage: 0, SolveRate: 1}, {Stage: 1, SolveRate: 0.5}, {Stage: 2, SolveRate: 0}}
+	ev := []EvalResult{{Level: 0, SolveRate: 1}, {Level: 1, SolveRate: 0.5}, {Level: 2, SolveRate: 0}}
 	for _, c := range []struct {
 		name    string
 		focus   bool
@@ -221,7 +221,7 @@ func TestFocusWeights(t *testing.T) {
 			if c.observe {
 				cur.observe(ev)
 			}
-			require.Equal(t, -1, cur.stageOf(1), "refreshes the weights")
+			require.Equal(t, -1, cur.levelOf(1), "refreshes the weights")
 			sum := c.weights[0] + c.weights[1] + c.weights[2]
 			want := []float64{c.weights[0] / sum, (c.weights[0] + c.weights[1]) / sum, 1}
 			require.InDeltaSlice(t, want, cur.cdf, 1e-12)

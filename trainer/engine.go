@@ -46,10 +46,10 @@ type Engine interface {
 // schedule's entropy coefficient, decided by the Trainer.
 type Plan struct {
 	Update int // 1-based: the round of the training stream
-	// Stage is the update's stage, or −1: each episode draws its own from
-	// Played by the cumulative weights CDF (enginekit.DrawStage). Both are
+	// Level is the update's level, or −1: each episode draws its own from
+	// Played by the cumulative weights CDF (enginekit.DrawLevel). Both are
 	// the curriculum's, read-only and valid during the update.
-	Stage   int
+	Level   int
 	Played  []int
 	CDF     []float64
 	Entropy float64 // the entropy coefficient (Config.EntropyAt)
@@ -58,7 +58,7 @@ type Plan struct {
 // UpdateStats describes one update.
 type UpdateStats struct {
 	Update     int
-	Stage      int // the update's stage, or −1 when each episode drew its own
+	Level      int // the update's level, or −1 when each episode drew its own
 	MeanReward float64
 	SolveRate  float64 // fraction of episodes answered correctly
 	Loss       LossTerms

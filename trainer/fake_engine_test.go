@@ -22,12 +22,12 @@ type fakeEngine struct {
 	rate         func(c call, level int) float64
 	calls        []call
 
-	// What each update's plan said: its number, stage (−1: mixed) and the
-	// stages played.
-	updates   []int
-	stages    []int
-	played    [][]int
-	entropies []float64
+	// What each update's plan said: its number, level (−1: mixed) and the
+	// levels played.
+	updates    []int
+	planLevels []int
+	played     [][]int
+	entropies  []float64
 	// afterUpdate, if set, runs after update u is applied (an interrupt
 	// arriving between updates); evalErr, if set, may fail an evaluation
 	// before it plays (an interrupt inside one).
@@ -59,9 +59,9 @@ func (f *fakeEngine) Backend() string  { return "fake" }
 func (f *fakeEngine) Describe() string { return "" }
 
 func (f *fakeEngine) Update(p Plan) (UpdateStats, error) {
-	st := UpdateStats{Update: p.Update, Stage: p.Stage}
+	st := UpdateStats{Update: p.Update, Level: p.Level}
 	f.updates = append(f.updates, p.Update)
-	f.stages = append(f.stages, p.Stage)
+	f.planLevels = append(f.planLevels, p.Level)
 	f.played = append(f.played, append([]int(nil), p.Played...))
 	f.entropies = append(f.entropies, p.Entropy)
 	f.adamStep++
@@ -82,7 +82,7 @@ func (f *fakeEngine) EvaluateAll(episodes int, round uint32, split task.Split) (
 	out := make([]EvalResult, f.levels)
 	for s := range out {
 		solved := int(f.rate(c, s)*float64(episodes) + 0.5)
-		out[s] = EvalResult{Stage: s, Episodes: episodes, SolveRate: float64(solved) / float64(episodes), MeanReward: 1}
+		out[s] = EvalResult{Level: s, Episodes: episodes, SolveRate: float64(solved) / float64(episodes), MeanReward: 1}
 	}
 	return out, nil
 }

@@ -58,8 +58,8 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
 		if tr.updates > 0 {
 			from = fmt.Sprintf(", resuming after update %d", tr.updates)
 		}
-		fmt.Fprintf(out, "simdrl: recipe %s, seed %d, %d updates of %d episodes, stages %v (%s), %s, backend %s%s\n",
-			cfg.Recipe, cfg.Seed, cfg.Updates, cfg.Batch, cfg.Stages, cfg.Curriculum, plural(cfg.Threads, "thread"), rep.Backend, from)
+		fmt.Fprintf(out, "simdrl: recipe %s, seed %d, %d updates of %d episodes, levels %v (%s), %s, backend %s%s\n",
+			cfg.Recipe, cfg.Seed, cfg.Updates, cfg.Batch, cfg.TrainLevels, cfg.Curriculum, plural(cfg.Threads, "thread"), rep.Backend, from)
 		if d := e.Describe(); d != "" {
 			fmt.Fprintln(out, d)
 		}
@@ -107,14 +107,14 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
 		}
 		cur.setPendingEval(false)
 		p := EvalPoint{Update: u, UpdatesPerSecond: rate, Confirmation: cf}
-		stage := -1
+		level := -1
 		if cfg.Curriculum != "mixed" {
-			stage = cfg.stageAt(u)
+			level = cfg.levelAt(u)
 		}
 		if st != nil {
-			stage, p.TrainReward, p.TrainSolve, p.Loss, p.GradNorm = st.Stage, st.MeanReward, st.SolveRate, st.Loss, st.GradNorm
+			level, p.TrainReward, p.TrainSolve, p.Loss, p.GradNorm = st.Level, st.MeanReward, st.SolveRate, st.Loss, st.GradNorm
 		}
-		p.Stage = cur.label(stage)
+		p.Level = cur.label(level)
 		for _, r := range ev {
 			p.MeanReward = append(p.MeanReward, r.MeanReward)
 			p.SolveRate = append(p.SolveRate, r.SolveRate)
@@ -129,11 +129,11 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
 			fmt.Fprint(out, "\r\033[K")
 		}
 		if !opt.Quiet {
-			train := fmt.Sprintf("acc=%.3f | eval %s loss=%.3f", p.TrainReward, perStage(p.MeanReward, " "), p.Loss.Total)
+			train := fmt.Sprintf("acc=%.3f | eval %s loss=%.3f", p.TrainReward, perLevel(p.MeanReward, " "), p.Loss.Total)
 			if st == nil {
-				train = fmt.Sprintf("(the evaluation an interrupt cut short, redone) | eval %s", perStage(p.MeanReward, " "))
+				train = fmt.Sprintf("(the evaluation an interrupt cut short, redone) | eval %s", perLevel(p.MeanReward, " "))
 			}
-			fmt.Fprintf(out, "ep=%02d stage=%s %s | solved %s\n", u, p.Stage, train, perStage(p.SolveRate, " "))
+			fmt.Fprintf(out, "ep=%02d level=%s %s | solved %s\n", u, p.Level, train, perLevel(p.SolveRate, " "))
 			if cf != nil {
 				fmt.Fprintln(out, formatConfirmation(*cf, cfg.StopAt))
 			}
@@ -219,7 +219,7 @@ func evaluateOnly(tr *Trainer, out io.Writer, quiet bool) (*Report, error) {
 	return rep, err
 }
 
-// conclude explains cfg.Explain greedy samples per stage and runs the final
+// conclude explains cfg.Explain greedy samples per level and runs the final
 // evaluation, printing both and filling rep (its Levels too).
 func conclude(tr *Trainer, rep *Report, out io.Writer, quiet bool) error {
 	cfg, t, e := tr.cfg, tr.task, tr.e
@@ -244,7 +244,7 @@ func conclude(tr *Trainer, rep *Report, out io.Writer, quiet bool) error {
 		if err != nil {
 			return err
 		}
-		rep.FinalByStage = ev
+		rep.FinalByLevel = ev
 		rep.Final = FinalReport{Episodes: cfg.FinalEpisodes}
 		for _, r := range ev {
 			rep.Final.SolveRate = append(rep.Final.SolveRate, r.SolveRate)
@@ -260,11 +260,11 @@ func conclude(tr *Trainer, rep *Report, out io.Writer, quiet bool) error {
 			}
 		}
 		f := rep.Final
-		fmt.Fprintf(out, "\nFinal greedy mean rewards → %s (%d episodes per stage%s)\n",
-			perStage(f.MeanReward, ", "), cfg.FinalEpisodes, rewardNote(t))
-		fmt.Fprintf(out, "Final greedy solve rates → %s%s\n", perStage(f.SolveRate, ", "), map[bool]string{true: " (held-out instances)"}[t.HoldsOut()])
+		fmt.Fprintf(out, "\nFinal greedy mean rewards → %s (%d episodes per level%s)\n",
+			perLevel(f.MeanReward, ", "), cfg.FinalEpisodes, rewardNote(t))
+		fmt.Fprintf(out, "Final greedy solve rates → %s%s\n", perLevel(f.SolveRate, ", "), map[bool]string{true: " (held-out instances)"}[t.HoldsOut()])
 		if t.HoldsOut() {
-			fmt.Fprintf(out, "On training instances  → %s\n", perStage(f.TrainSolveRate, ", "))
+			fmt.Fprintf(out, "On training instances  → %s\n", perLevel(f.TrainSolveRate, ", "))
 		}
 	}
 	return nil
@@ -310,7 +310,7 @@ func levelNames(t task.Task) []string {
 }
 
 // levelTitle names level s for a heading: the task's own title
-// (task.Titled: the seed task's "Stage 1"), else "Level 3 (a*b+c*d)".
+// (task.Titled: the seed task's "Level 1"), else "Level 3 (a*b+c*d)".
 func levelTitle(t task.Task, s int) string {
 	if tt, ok := t.(task.Titled); ok {
 		return tt.LevelTitle(s)
@@ -318,8 +318,8 @@ func levelTitle(t task.Task, s int) string {
 	return fmt.Sprintf("Level %d (%s)", s, t.Levels()[s].Name)
 }
 
-// perStage prints one value per stage: T0=1.000 T1=0.500 …
-func perStage(v []float64, sep string) string {
+// perLevel prints one value per level: T0=1.000 T1=0.500 …
+func perLevel(v []float64, sep string) string {
 	parts := make([]string, len(v))
 	for s, x := range v {
 		parts[s] = fmt.Sprintf("T%d=%.3f", s, x)

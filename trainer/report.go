@@ -19,7 +19,7 @@ type Report struct {
 	TrainReward       []float64          `json:"train_reward"` // the batch's mean reward, every update of this run
 	Evaluations       []EvalPoint        `json:"evaluations"`
 	Confirmations     []Confirmation     `json:"confirmations"` // every confirming evaluation of this run, in order; the last one Solved when the stop rule ended it
-	FinalByStage      []EvalResult       `json:"final_by_stage"`
+	FinalByLevel      []EvalResult       `json:"final_by_stage"`
 	Explanations      []task.Explanation `json:"explanations,omitempty"`
 }
 
@@ -36,7 +36,7 @@ type FinalReport struct {
 // EvalPoint is one periodic evaluation; -metrics writes one per line.
 type EvalPoint struct {
 	Update           int       `json:"update"`
-	Stage            string    `json:"stage"`
+	Level            string    `json:"stage"`
 	TrainReward      float64   `json:"train_reward"`
 	TrainSolve       float64   `json:"train_solve_rate"`
 	Loss             LossTerms `json:"loss"`

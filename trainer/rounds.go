@@ -1,8 +1,8 @@
 package trainer
 
-// EvalResult is a greedy evaluation of one stage.
+// EvalResult is a greedy evaluation of one level.
 type EvalResult struct {
-	Stage      int     `json:"stage"`
+	Level      int     `json:"stage"`
 	Episodes   int     `json:"episodes"`
 	MeanReward float64 `json:"mean_reward"` // what seed.py prints as "acc" (can exceed 1)
 	SolveRate  float64 `json:"solve_rate"`  // fraction answered correctly

@@ -22,7 +22,7 @@ func isConfirmation(c call) bool {
 	return c.episodes == ConfirmEpisodes && c.round != enginekit.FinalRound
 }
 
-// TestPeriodicEvaluationsAloneDoNotStop: 198 of 200 on every stage in every
+// TestPeriodicEvaluationsAloneDoNotStop: 198 of 200 on every level in every
 // evaluation used to stop the run after two of them; a confirmation that
 // finds 0.985 (15 failures in 1000) must keep it going to the last update.
 func TestPeriodicEvaluationsAloneDoNotStop(t *testing.T) {
@@ -82,11 +82,11 @@ func TestConfirmationFailsThenPasses(t *testing.T) {
 	require.Contains(t, out.String(), "solved at ≥ 0.990: stopping after update 80")
 }
 
-// TestConfirmationIgnoresUntrainedStages: a stage the run does not train
+// TestConfirmationIgnoresUntrainedLevels: a level the run does not train
 // may fail its confirmation without keeping the run going.
-func TestConfirmationIgnoresUntrainedStages(t *testing.T) {
+func TestConfirmationIgnoresUntrainedLevels(t *testing.T) {
 	cfg := stopConfig()
-	cfg.Stages = []int{0, 1}
+	cfg.TrainLevels = []int{0, 1}
 	tr, _ := newFakeRun(cfg, func(c call, level int) float64 {
 		if level == 2 {
 			return 0.1

@@ -46,12 +46,12 @@ func New(cfg Config, t task.Task, e Engine) (*Trainer, error) {
 func (tr *Trainer) Updates() int { return tr.updates }
 
 // Update runs the next training update on the engine: the curriculum's
-// stage (or a mixed update's stage weights) and the entropy schedule's
+// level (or a mixed update's level weights) and the entropy schedule's
 // coefficient. A failed or interrupted update is not counted.
 func (tr *Trainer) Update() (UpdateStats, error) {
 	u := tr.updates + 1
-	p := Plan{Update: u, Stage: tr.cur.stageOf(u), Entropy: tr.cfg.EntropyAt(u)}
-	if p.Stage < 0 {
+	p := Plan{Update: u, Level: tr.cur.levelOf(u), Entropy: tr.cfg.EntropyAt(u)}
+	if p.Level < 0 {
 		p.Played, p.CDF = tr.cur.played(), tr.cur.cdf
 	}
 	st, err := tr.e.Update(p)

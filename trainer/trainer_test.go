@@ -21,7 +21,7 @@ func encoded(t *testing.T, tr *Trainer) []byte {
 }
 
 // TestUpdatePlans: every update's plan carries its number, the schedule's
-// entropy coefficient and, for a mixed update, the played stages and their
+// entropy coefficient and, for a mixed update, the played levels and their
 // cumulative weights; a failed update is not counted.
 func TestUpdatePlans(t *testing.T) {
 	cfg := driveConfig()
@@ -33,7 +33,7 @@ func TestUpdatePlans(t *testing.T) {
 	require.Equal(t, 3, tr.Updates())
 	require.Equal(t, []int{1, 2, 3}, e.updates)
 	require.Equal(t, []float64{cfg.EntropyAt(1), cfg.EntropyAt(2), cfg.EntropyAt(3)}, e.entropies)
-	require.Equal(t, []int{-1, -1, -1}, e.stages, "the default recipe is mixed")
+	require.Equal(t, []int{-1, -1, -1}, e.planLevels, "the default recipe is mixed")
 	require.Equal(t, []int{0, 1, 2}, e.played[0])
 }
 

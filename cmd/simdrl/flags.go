@@ -49,7 +49,7 @@ type flagValues struct {
 	partialCredit *float64
 	updates       *int
 	batch         *int
-	stages        *string
+	trainLevels   *string
 	lr            *float64
 	hidden        *int
 	steps         *int
@@ -91,7 +91,7 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.recipe = fs.String("recipe", def.Recipe, "hyper-parameter recipe: default or seed (seed.py exactly); flags given explicitly override it")
 	o.updates = fs.Int("updates", def.Updates, fmt.Sprintf("training updates [0, %d]", trainer.MaxUpdates))
 	o.batch = fs.Int("batch", def.Batch, fmt.Sprintf("episodes per update [1, %d]", trainer.MaxEpisodes))
-	o.stages = fs.String("stages", joinInts(def.Stages), "stages to train: with -curriculum blocks, the stage of each equal block of updates (e.g. 0,0,0,1,1,2); with mixed, the set mixed in every batch")
+	o.trainLevels = fs.String("stages", joinInts(def.TrainLevels), "levels to train: with -curriculum blocks, the level of each equal block of updates (e.g. 0,0,0,1,1,2); with mixed, the set mixed in every batch")
 	o.lr = fs.Float64("lr", def.LR, "Adam learning rate (0, 10]")
 	o.hidden = fs.Int("hidden", def.Hidden, "GRU hidden size d [1, 4096]")
 	o.steps = fs.Int("steps", def.Steps, "tokens the policy writes per episode [1, 64], at least every level's budget (calc: the longest budget by default)")
@@ -99,18 +99,18 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.value = fs.Float64("value-coef", def.ValueCoef, "weight of the value loss [0, 1000]")
 	o.clip = fs.Float64("clip", def.Clip, "gradient-norm clip (0, 1e30]")
 	o.evalEvery = fs.Int("eval-every", def.EvalEvery, "greedy evaluation every N updates, ≥ 0 (0 disables)")
-	o.evalBatch = fs.Int("eval-batch", def.EvalBatch, fmt.Sprintf("episodes per stage in each periodic evaluation [1, %d]", trainer.MaxEpisodes))
-	o.final = fs.Int("final-episodes", def.FinalEpisodes, fmt.Sprintf("episodes per stage in the final evaluation [0, %d] (0 disables)", trainer.MaxEpisodes))
-	o.explain = fs.Int("explain", def.Explain, fmt.Sprintf("greedy samples per stage to explain at the end [0, %d]", trainer.MaxExplain))
+	o.evalBatch = fs.Int("eval-batch", def.EvalBatch, fmt.Sprintf("episodes per level in each periodic evaluation [1, %d]", trainer.MaxEpisodes))
+	o.final = fs.Int("final-episodes", def.FinalEpisodes, fmt.Sprintf("episodes per level in the final evaluation [0, %d] (0 disables)", trainer.MaxEpisodes))
+	o.explain = fs.Int("explain", def.Explain, fmt.Sprintf("greedy samples per level to explain at the end [0, %d]", trainer.MaxExplain))
 	o.chunk = fs.Int("chunk", def.Chunk, "episodes per chunk, ≥ 1 (the unit of work; decides the arithmetic, not -threads; above -batch it acts as -batch)")
-	o.curriculum = fs.String("curriculum", def.Curriculum, "blocks: -stages as equal blocks of updates (seed); mixed: every batch mixes the unlocked stages")
-	o.unlockAt = fs.Float64("unlock-at", def.UnlockAt, "mixed curriculum: unlock the next stage when the newest one's eval solve rate reaches this [0, 1] (0: all stages from the start)")
+	o.curriculum = fs.String("curriculum", def.Curriculum, "blocks: -stages as equal blocks of updates (seed); mixed: every batch mixes the unlocked levels")
+	o.unlockAt = fs.Float64("unlock-at", def.UnlockAt, "mixed curriculum: unlock the next level when the newest one's eval solve rate reaches this [0, 1] (0: all levels from the start)")
 	o.baseline = fs.String("baseline", def.Baseline, "sum: advantage R − Σ_t value_t (seed); step: advantage R − value_t per step")
 	o.mask = fs.Bool("mask-after-answer", def.MaskAfterAnswer, "leave the tokens after the first ANS out of the loss")
 	o.entropyFinal = fs.Float64("entropy-final", def.EntropyFinal, "entropy coefficient decays linearly to this, ≤ 1000 (< 0: constant)")
 	o.decayUpdates = fs.Int("entropy-updates", def.EntropyUpdates, fmt.Sprintf("the entropy decay's length in updates [0, %d], then -entropy-final holds (0: over -updates; calc default recipe: 6000)", trainer.MaxUpdates))
-	o.focus = fs.Bool("focus", def.Focus, "mixed curriculum: draw stages in proportion to 0.1 + their last eval failure rate")
-	o.stopAt = fs.Float64("stop-at", def.StopAt, "stop once an evaluation solves every stage at this rate [0, 1] and a confirming one (1000 episodes per stage) supports it at 99% confidence (0: never)")
+	o.focus = fs.Bool("focus", def.Focus, "mixed curriculum: draw levels in proportion to 0.1 + their last eval failure rate")
+	o.stopAt = fs.Float64("stop-at", def.StopAt, "stop once an evaluation solves every level at this rate [0, 1] and a confirming one (1000 episodes per level) supports it at 99% confidence (0: never)")
 	fs.StringVar(&o.fl.save, "save", "", "write a checkpoint (safetensors) to this file every -save-every updates and at the end")
 	fs.IntVar(&o.fl.saveEvery, "save-every", 0, "with -save: also save every N updates, ≥ 0 (0: only at the end)")
 	fs.StringVar(&o.fl.load, "load", "", "start from the weights of this checkpoint (not its optimiser or schedule)")
@@ -132,10 +132,10 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 // (a checkpoint's task and levels), so that every message names the right
 // flag and no level is searched twice.
 type commandLine struct {
-	fs     *flag.FlagSet
-	o      *flagValues
-	fl     files
-	stages []int
+	fs          *flag.FlagSet
+	o           *flagValues
+	fl          files
+	trainLevels []int
 }
 
 // parseCommandLine reads args. -h prints the help and returns errHelp.
@@ -181,7 +181,7 @@ func parseCommandLine(args []string, stdout io.Writer) (*commandLine, error) {
 	}
 	if fs.Changed("stages") {
 		var err error
-		if cl.stages, err = parseStages(*o.stages); err != nil {
+		if cl.trainLevels, err = parseTrainLevels(*o.trainLevels); err != nil {
 			return nil, err
 		}
 	}
@@ -223,7 +223,7 @@ func (cl *commandLine) fresh(from *trainer.Config) (trainer.Config, error) {
 
 // resumed is the config of a -resume run: the checkpoint's, with every flag
 // given explicitly on top. A new task or curriculum brings its own rollout
-// length and stages unless -steps or -stages say otherwise.
+// length and levels unless -steps or -stages say otherwise.
 func (cl *commandLine) resumed(saved trainer.Config) (trainer.Config, error) {
 	if cl.changed("recipe") && *cl.o.recipe != saved.Recipe {
 		return saved, fmt.Errorf("-recipe %s differs from the checkpoint's %s; -resume keeps the run's recipe", *cl.o.recipe, saved.Recipe)
@@ -258,12 +258,12 @@ func (cl *commandLine) resumed(saved trainer.Config) (trainer.Config, error) {
 		}
 		if _, ok := t.(task.ReferenceSchedule); ok {
 			def := trainer.DefaultRecipe()
-			next.Steps, next.Stages = def.Steps, def.Stages
+			next.Steps, next.TrainLevels = def.Steps, def.TrainLevels
 		} else {
-			next.Steps, next.Stages = 0, nil
+			next.Steps, next.TrainLevels = 0, nil
 			for i, l := range t.Levels() {
 				next.Steps = max(next.Steps, l.Budget)
-				next.Stages = append(next.Stages, i)
+				next.TrainLevels = append(next.TrainLevels, i)
 			}
 		}
 		saved = next
@@ -303,7 +303,7 @@ func (cl *commandLine) apply(cfg trainer.Config) (trainer.Config, error) {
 	set("entropy-updates", func() { cfg.EntropyUpdates = *o.decayUpdates })
 	set("focus", func() { cfg.Focus = *o.focus })
 	set("stop-at", func() { cfg.StopAt = *o.stopAt })
-	set("stages", func() { cfg.Stages = cl.stages })
+	set("stages", func() { cfg.TrainLevels = cl.trainLevels })
 	set("task", func() { cfg.Task = *o.task })
 	set("levels", func() { setCalc(&cfg, func(s *task.CalcSpec) { s.Levels = *o.levels }) })
 	set("partial-credit", func() { setCalc(&cfg, func(s *task.CalcSpec) { s.PartialCredit = *o.partialCredit }) })
@@ -355,8 +355,8 @@ func normalizeArgs(args []string, fs *flag.FlagSet) []string {
 
 func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
-// parseStages reads a curriculum such as "0,0,0,1,1,2".
-func parseStages(s string) ([]int, error) {
+// parseTrainLevels reads a curriculum such as "0,0,0,1,1,2".
+func parseTrainLevels(s string) ([]int, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, fmt.Errorf("-stages: empty curriculum")
 	}
@@ -368,7 +368,7 @@ func parseStages(s string) ([]int, error) {
 		}
 		v, err := strconv.Atoi(f)
 		if err != nil || strconv.Itoa(v) != f {
-			return nil, fmt.Errorf("-stages: %q is not a stage number", f)
+			return nil, fmt.Errorf("-stages: %q is not a level number", f)
 		}
 		if v < 0 {
 			return nil, fmt.Errorf("-stages: %d is not a level", v)

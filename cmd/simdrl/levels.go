@@ -111,7 +111,7 @@ func (cl *commandLine) checkCalcFlags(taskName string) error {
 		return nil
 	}
 	why := map[bool][2]string{
-		true:  {"the seed task's stages are fixed", "the seed task's reward is the reference's"},
+		true:  {"the seed task's levels are fixed", "the seed task's reward is the reference's"},
 		false: {"the " + taskName + " task takes -task-spec", "the " + taskName + " task takes -task-spec"},
 	}[taskName == "seed"]
 	switch {

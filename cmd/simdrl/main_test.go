@@ -82,7 +82,7 @@ func TestSingleAndDoubleDashAgree(t *testing.T) {
 	require.Equal(t, 3, a.Threads)
 	require.Equal(t, 0.002, a.LR)
 	require.Equal(t, 7, a.Batch)
-	require.Equal(t, []int{1, 2}, a.Stages)
+	require.Equal(t, []int{1, 2}, a.TrainLevels)
 	require.True(t, fa.quiet)
 	// A negative value after a flag is a value, not a flag.
 	_, err = parseFlags([]string{"-entropy-coef", "-0.5"}, &buf)

@@ -40,7 +40,7 @@ func checkPlotName(path string) error {
 }
 
 // writePlot draws the learning curves of a run, greedy solve rate (top) and
-// mean reward (bottom) of each stage against updates, into a PNG.
+// mean reward (bottom) of each level against updates, into a PNG.
 func writePlot(path string, rep *trainer.Report) error {
 	if err := checkPlotName(path); err != nil {
 		return err
@@ -110,7 +110,7 @@ func curves(rep *trainer.Report, ylabel string, pick func(trainer.EvalPoint) []f
 		pts.Shape = levelMarkers[s%len(levelMarkers)]
 		pts.Radius = vg.Points(3)
 		p.Add(l, pts)
-		name := fmt.Sprintf("stage %d", s)
+		name := fmt.Sprintf("level %d", s)
 		if s < len(rep.Levels) && rep.Config.Task != "seed" {
 			name = fmt.Sprintf("%d: %s", s, rep.Levels[s])
 		}

@@ -132,12 +132,12 @@ func FuzzCommandLine(f *testing.F) {
 	f.Add(uint8(1), uint8(9), uint8(1), uint8(1), uint8(1), uint8(1), uint8(0), "2", "blocks")
 	f.Add(uint8(0), uint8(0), uint8(0), uint8(0), uint8(0), uint8(0), uint8(0), ",", "x")
 	f.Add(uint8(5), uint8(2), uint8(7), uint8(64), uint8(3), uint8(7), uint8(2), "0,0,1", "mixed")
-	f.Fuzz(func(t *testing.T, batch, chunk, hidden, steps, threads, evalBatch, explain uint8, stages, curriculum string) {
+	f.Fuzz(func(t *testing.T, batch, chunk, hidden, steps, threads, evalBatch, explain uint8, levels, curriculum string) {
 		args := []string{"-updates", "1", "-eval-every", "1", "-final-episodes", "3", "-quiet",
 			"-batch", strconv.Itoa(int(batch)), "-chunk", strconv.Itoa(int(chunk)), "-hidden", strconv.Itoa(int(hidden)),
 			"-steps", strconv.Itoa(int(steps)), "-threads", strconv.Itoa(int(threads)), "-eval-batch", strconv.Itoa(int(evalBatch)),
-			"-explain", strconv.Itoa(int(explain)), "-stages", stages, "-curriculum", curriculum}
-		if strings.ContainsAny(stages+curriculum, "\x00") {
+			"-explain", strconv.Itoa(int(explain)), "-stages", levels, "-curriculum", curriculum}
+		if strings.ContainsAny(levels+curriculum, "\x00") {
 			return // not a command-line argument
 		}
 		checkCommandLine(t, args)

@@ -9,5 +9,5 @@ import (
 // for task t: its vocabulary and one level embedding per level; the same on
 // every engine.
 func NewLayout(hidden int, t task.Task) (*gru.Layout, error) {
-	return gru.NewLayout(gru.Config{Vocab: t.Vocab(), Hidden: hidden, Stages: len(t.Levels()), NotActions: t.NotActions()})
+	return gru.NewLayout(gru.Config{Vocab: t.Vocab(), Hidden: hidden, Levels: len(t.Levels()), NotActions: t.NotActions()})
 }

@@ -23,8 +23,8 @@ const confirmBit = 1 << 31
 // another confirmation's.
 func ConfirmRound(u int) uint32 { return confirmBit | uint32(u) }
 
-// EvalPurpose gives every stage its own evaluation task stream.
-func EvalPurpose(stage int) rng.Purpose { return rng.PurposeEval + rng.Purpose(stage<<8) }
+// EvalPurpose gives every level its own evaluation task stream.
+func EvalPurpose(level int) rng.Purpose { return rng.PurposeEval + rng.Purpose(level<<8) }
 
 // ExplainInstance is the i-th explanation instance of level, the same on
 // every engine (held out, like every evaluation).

@@ -20,7 +20,7 @@ func Dir() string {
 
 // EnvCase is one line of env.jsonl.
 type EnvCase struct {
-	Stage   int     `json:"stage"`
+	Level   int     `json:"stage"`
 	Digits  [5]int  `json:"digits"`
 	Actions []int32 `json:"actions"`
 	Reward  float64 `json:"reward"`
@@ -67,7 +67,7 @@ type Loss struct {
 // Batch is one teacher-forced batch and everything PyTorch computed on it.
 type Batch struct {
 	Ctx     [][]int32            `json:"ctx"`
-	Stage   []int                `json:"stage"`
+	Level   []int                `json:"stage"`
 	Actions [][]int32            `json:"actions"`
 	Rewards []float64            `json:"rewards"`
 	Logp    []float64            `json:"logp"`

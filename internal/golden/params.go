@@ -9,7 +9,7 @@ import (
 
 // Layout builds the model layout the golden file describes.
 func (m *Model) Layout() (*gru.Layout, error) {
-	return gru.NewLayout(gru.Config{Vocab: m.Vocab, Hidden: m.Hidden, Stages: 3})
+	return gru.NewLayout(gru.Config{Vocab: m.Vocab, Hidden: m.Hidden, Levels: 3})
 }
 
 // LoadInit loads the golden model from dir with its layout and its initial
@@ -76,16 +76,16 @@ func RelErr(got []float32, want []float64) float64 {
 // Tolerance is the parity bound: relative error per tensor.
 const Tolerance = 1e-4
 
-// Load reads the golden batch b into a workspace: contexts, stages and the
+// Load reads the golden batch b into a workspace: contexts, levels and the
 // teacher-forced actions.
 func (b *Batch) Load(w *gru.Workspace) error {
 	B := len(b.Ctx)
-	if B == 0 || len(b.Stage) != B || len(b.Actions) != B {
-		return fmt.Errorf("golden: batch has %d contexts, %d stages, %d action rows", B, len(b.Stage), len(b.Actions))
+	if B == 0 || len(b.Level) != B || len(b.Actions) != B {
+		return fmt.Errorf("golden: batch has %d contexts, %d levels, %d action rows", B, len(b.Level), len(b.Actions))
 	}
 	w.Reset(B)
 	for i := 0; i < B; i++ {
-		w.SetContext(i, b.Stage[i], b.Ctx[i])
+		w.SetContext(i, b.Level[i], b.Ctx[i])
 		if len(b.Actions[i]) != w.T {
 			return fmt.Errorf("golden: %d actions in row %d, want %d", len(b.Actions[i]), i, w.T)
 		}

@@ -38,7 +38,7 @@ import (
 const Hidden = 4
 
 // config is the valid checkpoint's: the default recipe, tiny, with both of
-// its updates done (so -resume only evaluates, on 8 episodes per stage).
+// its updates done (so -resume only evaluates, on 8 episodes per level).
 func config() trainer.Config {
 	c := trainer.DefaultRecipe()
 	c.Hidden, c.Updates, c.Batch, c.Chunk, c.Threads = Hidden, 2, 16, 16, 1
@@ -136,7 +136,7 @@ func fail(format string, a ...any) {
 // as for every engine, from a driver that holds those numbers (fixed).
 func valid() *checkpoint.File {
 	cfg := config()
-	l, err := gru.NewLayout(gru.Config{Vocab: env.Vocab, Hidden: cfg.Hidden, Stages: env.NumStages})
+	l, err := gru.NewLayout(gru.Config{Vocab: env.Vocab, Hidden: cfg.Hidden, Levels: env.NumLevels})
 	if err != nil {
 		fail("%v", err)
 	}
@@ -177,7 +177,7 @@ func (e *fixed) Backend() string  { return "fixed" }
 func (e *fixed) Describe() string { return "" }
 func (e *fixed) Update(p trainer.Plan) (trainer.UpdateStats, error) {
 	e.steps++
-	return trainer.UpdateStats{Update: p.Update, Stage: p.Stage}, nil
+	return trainer.UpdateStats{Update: p.Update, Level: p.Level}, nil
 }
 func (e *fixed) EvaluateAll(int, uint32, task.Split) ([]trainer.EvalResult, error) {
 	return nil, fmt.Errorf("fixed: no evaluations")
@@ -441,7 +441,7 @@ func variants() []variant {
 			st := f.Metadata["state"]
 			f.Metadata["state"] = st[:strings.Index(st, `"last_solve_rate":[`)+len(`"last_solve_rate":[0,`)]
 		})},
-		{"state-unlocked-out-of-range.safetensors", "state unlocked 7 (the curriculum has 3 stages)", withMeta("state", `"unlocked":3`, `"unlocked":7`)},
+		{"state-unlocked-out-of-range.safetensors", "state unlocked 7 (the curriculum has 3 levels)", withMeta("state", `"unlocked":3`, `"unlocked":7`)},
 		{"state-update-negative.safetensors", "state update -2 (and the metadata's update -2)", withFile(func(f *checkpoint.File) {
 			f.Metadata["state"] = replaceOnce(f.Metadata["state"], `"update":2`, `"update":-2`)
 			f.Metadata["update"] = "-2"

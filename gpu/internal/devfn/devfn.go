@@ -50,9 +50,9 @@ func OpEncoding() (kinds [7]int32, sources [4]int32, registers [2]int32) {
 }
 
 // DrawTask is simdrl_draw_task: the seed task's instance record.
-func DrawTask(key [2]uint32, round, episode, purpose uint32, stage int) [RecordWords]int32 {
+func DrawTask(key [2]uint32, round, episode, purpose uint32, level int) [RecordWords]int32 {
 	var t [RecordWords]C.int32_t
-	C.simdrl_draw_task(C.uint32_t(key[0]), C.uint32_t(key[1]), C.uint32_t(round), C.uint32_t(episode), C.uint32_t(purpose), C.int(stage), &t[0])
+	C.simdrl_draw_task(C.uint32_t(key[0]), C.uint32_t(key[1]), C.uint32_t(round), C.uint32_t(episode), C.uint32_t(purpose), C.int(level), &t[0])
 	var out [RecordWords]int32
 	for i := range t {
 		out[i] = int32(t[i])
@@ -60,8 +60,8 @@ func DrawTask(key [2]uint32, round, episode, purpose uint32, stage int) [RecordW
 	return out
 }
 
-// DrawStage is simdrl_draw_stage.
-func DrawStage(key [2]uint32, round, episode uint32, mix, unlocked int, cdf0, cdf1 float64) int {
+// DrawLevel is simdrl_draw_stage.
+func DrawLevel(key [2]uint32, round, episode uint32, mix, unlocked int, cdf0, cdf1 float64) int {
 	return int(C.simdrl_draw_stage(C.uint32_t(key[0]), C.uint32_t(key[1]), C.uint32_t(round), C.uint32_t(episode), C.int(mix), C.int(unlocked), C.double(cdf0), C.double(cdf1)))
 }
 

@@ -31,20 +31,20 @@ func TestPhiloxAndDraws(t *testing.T) {
 		for s := uint32(0); s < 6; s++ {
 			require.Equal(t, k.Uniform(4, b, s, rng.PurposeAction), Uniform(k, 4, b, s, uint32(rng.PurposeAction)))
 		}
-		stage := int(b % 3)
-		want := task.FromEnv(env.DrawTask(k, 4, b, rng.PurposeEval+rng.Purpose(stage<<8), stage))
-		got := DrawTask(k, 4, b, uint32(rng.PurposeEval)+uint32(stage<<8), stage)
+		level := int(b % 3)
+		want := task.FromEnv(env.DrawTask(k, 4, b, rng.PurposeEval+rng.Purpose(level<<8), level))
+		got := DrawTask(k, 4, b, uint32(rng.PurposeEval)+uint32(level<<8), level)
 		require.Equal(t, want, record.Unpack(got[:]), "episode %d", b)
-		// the trainer's drawStage with mix {0,1,2} all unlocked
-		u := float64(k.Block(4, b, 0, rng.PurposeStage)[0]) / (1 << 32)
+		// the trainer's drawLevel with mix {0,1,2} all unlocked
+		u := float64(k.Block(4, b, 0, rng.PurposeLevel)[0]) / (1 << 32)
 		ws := 2
 		if u < cdf[0] {
 			ws = 0
 		} else if u < cdf[1] {
 			ws = 1
 		}
-		require.Equal(t, ws, DrawStage(k, 4, b, 0|1<<8|2<<16, 3, cdf[0], cdf[1]))
-		require.Equal(t, 2, DrawStage(k, 4, b, 2, 1, 1, 1), "one unlocked stage")
+		require.Equal(t, ws, DrawLevel(k, 4, b, 0|1<<8|2<<16, 3, cdf[0], cdf[1]))
+		require.Equal(t, 2, DrawLevel(k, 4, b, 2, 1, 1, 1), "one unlocked level")
 	}
 }
 
@@ -53,13 +53,13 @@ func TestEnvGolden(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, cases)
 	for i, c := range cases {
-		in := task.FromEnv(env.Task{Stage: c.Stage, Digits: c.Digits})
+		in := task.FromEnv(env.Task{Level: c.Level, Digits: c.Digits})
 		var rec [RecordWords]int32
 		record.Pack(rec[:], &in)
 		r, steps, correct := EnvRun(rec[:], c.Actions)
 		require.Equalf(t, math.Float64bits(c.Reward), math.Float64bits(r), "case %d: %v want %v", i, r, c.Reward)
 		require.Equal(t, c.Steps, steps, "case %d", i)
-		require.Equal(t, env.Run(env.Task{Stage: c.Stage, Digits: c.Digits}, c.Actions).Correct, correct, "case %d", i)
+		require.Equal(t, env.Run(env.Task{Level: c.Level, Digits: c.Digits}, c.Actions).Correct, correct, "case %d", i)
 		if len(c.Actions) > 0 {
 			require.Equal(t, cpuEnd(task.Seed(), &in, c.Actions), steps-1, "case %d: the rollout's loss mask ends where the CPU's does", i)
 		}
@@ -183,10 +183,10 @@ func TestStepLossMask(t *testing.T) {
 func TestLayout(t *testing.T) {
 	for _, d := range []int{1, 7, 96, 128} {
 		for _, c := range []struct{ V, S int }{{18, 3}, {19, 6}, {19, 1}} {
-			l, err := gru.NewLayout(gru.Config{Vocab: c.V, Hidden: d, Stages: c.S})
+			l, err := gru.NewLayout(gru.Config{Vocab: c.V, Hidden: d, Levels: c.S})
 			require.NoError(t, err)
 			got := Layout(c.V, d, c.S)
-			want := [11]int{l.Emb.Offset, l.StageEmb.Offset, l.WIH.Offset, l.WHH.Offset, l.BIH.Offset, l.BHH.Offset, l.PiW.Offset, l.PiB.Offset, l.VW.Offset, l.VB.Offset, l.Size}
+			want := [11]int{l.Emb.Offset, l.LevelEmb.Offset, l.WIH.Offset, l.WHH.Offset, l.BIH.Offset, l.BHH.Offset, l.PiW.Offset, l.PiB.Offset, l.VW.Offset, l.VB.Offset, l.Size}
 			require.Equal(t, want, got, "V=%d d=%d S=%d", c.V, d, c.S)
 		}
 	}
