@@ -72,7 +72,7 @@ if has gpu; then
 fi
 
 if has timing; then
-	echo "=== simdrl update timings on the GPU (seed recipe, stage 0, as the PyTorch bench)"
+	echo "=== simdrl update timings on the GPU (seed recipe, level 0, as the PyTorch bench)"
 	timeout 200 ./out/gpu.test -test.run '^$' -test.bench "^BenchmarkGPUUpdate\$/^B=(${BATCHES//,/|})\$" >"$OUT/gpu_timing.log" 2>&1
 	python3 - "$OUT/gpu_timing.log" <<'PY'
 import sys

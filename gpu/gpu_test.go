@@ -79,7 +79,7 @@ func TestGPUTasksAndUniforms(t *testing.T) {
 		}
 		defer d.free(ub)
 		var a args
-		a.u32("k0", key[0]).u32("k1", key[1]).u32("round", 9).u32("purpose", uint32(rng.PurposeTask)).i32("fixed_stage", -1).i32("mix", mix).
+		a.u32("k0", key[0]).u32("k1", key[1]).u32("round", 9).u32("purpose", uint32(rng.PurposeTask)).i32("fixed_level", -1).i32("mix", mix).
 			i32("unlocked", 3).f64("cdf0", cdf[0]).f64("cdf1", cdf[1]).i32("n", n).ptr("tasks", tb)
 		if err := d.launch("simdrl_draw_tasks", gridFor(n), block256, 0, &a); err != nil {
 			return err

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Ablation of the default recipe: each ingredient removed in turn, seeds 0–4
 # (or the seeds given in SEEDS), one thread. Prints a markdown table: mean and
-# minimum final greedy solve rate per stage over the seeds (1000 episodes per
-# stage), mean updates run, mean training seconds.
+# minimum final greedy solve rate per level over the seeds (1000 episodes per
+# level), mean updates run, mean training seconds.
 # usage: scripts/ablation.sh [simdrl binary]   (default: go build ./cmd/simdrl)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,8 +12,8 @@ seeds=${SEEDS:-"0 1 2 3 4"}
 out=$(mktemp -d)
 variants=(
   "default|"
-  "no stage mixing (seed's blocks 0,0,0,1,1,2)|-curriculum blocks -stages 0,0,0,1,1,2"
-  "no focus (uniform stage mixing)|-focus=false"
+  "no level mixing (seed's blocks 0,0,0,1,1,2)|-curriculum blocks -stages 0,0,0,1,1,2"
+  "no focus (uniform level mixing)|-focus=false"
   "seed's baseline R − Σ v (no per-step baseline)|-baseline sum"
   "no mask after ANS|-mask-after-answer=false"
   "seed's entropy 0.01, constant|-entropy-coef 0.01 -entropy-final -1"

@@ -21,7 +21,7 @@ type Config struct {
 	Recipe        string  `json:"recipe"`
 	Updates       int     `json:"updates"`
 	Batch         int     `json:"batch"`
-	TrainLevels   []int   `json:"stages"`
+	TrainLevels   []int   `json:"stages"` // the levels to train (-stages); the key keeps the reference's word, as checkpoints store it
 	LR            float64 `json:"lr"`
 	Hidden        int     `json:"hidden"`
 	Steps         int     `json:"steps"`

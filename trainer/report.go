@@ -18,8 +18,8 @@ type Report struct {
 	Levels            []string           `json:"levels"`       // the task's levels by name
 	TrainReward       []float64          `json:"train_reward"` // the batch's mean reward, every update of this run
 	Evaluations       []EvalPoint        `json:"evaluations"`
-	Confirmations     []Confirmation     `json:"confirmations"` // every confirming evaluation of this run, in order; the last one Solved when the stop rule ended it
-	FinalByLevel      []EvalResult       `json:"final_by_stage"`
+	Confirmations     []Confirmation     `json:"confirmations"`  // every confirming evaluation of this run, in order; the last one Solved when the stop rule ended it
+	FinalByLevel      []EvalResult       `json:"final_by_stage"` // by level; the key keeps the old word ("stage" in the JSON means level)
 	Explanations      []task.Explanation `json:"explanations,omitempty"`
 }
 
@@ -36,7 +36,7 @@ type FinalReport struct {
 // EvalPoint is one periodic evaluation; -metrics writes one per line.
 type EvalPoint struct {
 	Update           int       `json:"update"`
-	Level            string    `json:"stage"`
+	Level            string    `json:"stage"` // the level trained, or the levels a mixed update played ("0,1"); the key keeps the old word
 	TrainReward      float64   `json:"train_reward"`
 	TrainSolve       float64   `json:"train_solve_rate"`
 	Loss             LossTerms `json:"loss"`

@@ -81,6 +81,14 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o := &flagValues{}
 	fs.SetOutput(io.Discard) // errors are printed once, by the caller
 	fs.SortFlags = false
+	// -train-levels spells -stages in simdrl's word; -stages stays, as
+	// scripts and the checkpoint's config ("stages") use it.
+	fs.SetNormalizeFunc(func(_ *flag.FlagSet, name string) flag.NormalizedName {
+		if name == "train-levels" {
+			name = "stages"
+		}
+		return flag.NormalizedName(name)
+	})
 	fs.StringVar(&o.fl.device, "device", "cpu", "where to train: cpu or cuda")
 	o.threads = fs.Int("threads", runtime.NumCPU(), fmt.Sprintf("CPU threads [1, %d]; the results do not depend on it", trainer.MaxThreads))
 	o.seed = fs.Uint64("seed", def.Seed, "random seed: model init, tasks and sampling [0, 2^64−1]")
@@ -91,7 +99,7 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.recipe = fs.String("recipe", def.Recipe, "hyper-parameter recipe: default or seed (seed.py exactly); flags given explicitly override it")
 	o.updates = fs.Int("updates", def.Updates, fmt.Sprintf("training updates [0, %d]", trainer.MaxUpdates))
 	o.batch = fs.Int("batch", def.Batch, fmt.Sprintf("episodes per update [1, %d]", trainer.MaxEpisodes))
-	o.trainLevels = fs.String("stages", joinInts(def.TrainLevels), "levels to train: with -curriculum blocks, the level of each equal block of updates (e.g. 0,0,0,1,1,2); with mixed, the set mixed in every batch")
+	o.trainLevels = fs.String("stages", joinInts(def.TrainLevels), "levels to train (also -train-levels): with -curriculum blocks, the level of each equal block of updates (e.g. 0,0,0,1,1,2); with mixed, the set mixed in every batch")
 	o.lr = fs.Float64("lr", def.LR, "Adam learning rate (0, 10]")
 	o.hidden = fs.Int("hidden", def.Hidden, "GRU hidden size d [1, 4096]")
 	o.steps = fs.Int("steps", def.Steps, "tokens the policy writes per episode [1, 64], at least every level's budget (calc: the longest budget by default)")

@@ -84,6 +84,10 @@ func TestSingleAndDoubleDashAgree(t *testing.T) {
 	require.Equal(t, 7, a.Batch)
 	require.Equal(t, []int{1, 2}, a.TrainLevels)
 	require.True(t, fa.quiet)
+	// -train-levels is -stages by its other name.
+	c, err := parseFlags([]string{"--threads", "3", "--lr=0.002", "-batch", "7", "-train-levels", "1,2", "--quiet"}, &buf)
+	require.NoError(t, err)
+	require.Equal(t, a, c)
 	// A negative value after a flag is a value, not a flag.
 	_, err = parseFlags([]string{"-entropy-coef", "-0.5"}, &buf)
 	require.ErrorContains(t, err, "-entropy-coef must be in [0, 1000], got -0.5")

@@ -11,14 +11,14 @@
     uint32_t k1, \
     uint32_t round, \
     uint32_t purpose, \
-    int fixed_stage, \
+    int fixed_level, \
     int mix, \
     int unlocked, \
     double cdf0, \
     double cdf1, \
     int n, \
     int32_t *tasks
-#define SIMDRL_DRAW_TASKS_ARGS k0, k1, round, purpose, fixed_stage, mix, unlocked, cdf0, cdf1, n, tasks
+#define SIMDRL_DRAW_TASKS_ARGS k0, k1, round, purpose, fixed_level, mix, unlocked, cdf0, cdf1, n, tasks
 
 // simdrl_action_uniforms (tasks.cu)
 #define SIMDRL_ACTION_UNIFORMS_PARAMS \
@@ -80,7 +80,7 @@
     uint32_t k1, \
     uint32_t round, \
     uint32_t purpose, \
-    int fixed_stage, \
+    int fixed_level, \
     int mix, \
     int unlocked, \
     double cdf0, \
@@ -107,7 +107,7 @@
     float *dent, \
     float *dval, \
     double *block_stats
-#define SIMDRL_ROLLOUT_ARGS P, table, whhT, headsT, headsB, B, T, d, V, S, use_smem_w, scorer, ops, partial_credit, k0, k1, round, purpose, fixed_stage, mix, unlocked, cdf0, cdf1, mode, given_tasks, train, step_baseline, mask, value_coef, entropy_coef, loss_batch, rewards_in, h, act, ghn, logp, logpa, val, ent, tokens, tasks, dlogp, dent, dval, block_stats
+#define SIMDRL_ROLLOUT_ARGS P, table, whhT, headsT, headsB, B, T, d, V, S, use_smem_w, scorer, ops, partial_credit, k0, k1, round, purpose, fixed_level, mix, unlocked, cdf0, cdf1, mode, given_tasks, train, step_baseline, mask, value_coef, entropy_coef, loss_batch, rewards_in, h, act, ghn, logp, logpa, val, ent, tokens, tasks, dlogp, dent, dval, block_stats
 #define SIMDRL_ROLLOUT_SMEM(cv) \
     double *sStat = (double *)simdrl_carve(&cv, 8u * E * SIMDRL_NSTATS); /* E×NSTATS */ \
     int32_t *sTask = (int32_t *)simdrl_carve(&cv, 4u * E * SIMDRL_TASK_WORDS); /* E×TASK_WORDS */ \

@@ -324,6 +324,6 @@ extern "C" __global__ void simdrl_input_grads(SIMDRL_INPUT_GRADS_PARAMS) {
             continue;
         }
         k -= nE;
-        grad[L.stage + k] = h0s[(long)V * d + k];
+        grad[L.level_emb + k] = h0s[(long)V * d + k];
     }
 }

@@ -41,11 +41,11 @@
 #define SIMDRL_RCL 16
 #define SIMDRL_EOS 17
 #define SIMDRL_MAX_STEPS 7 // env.MaxSteps
-#define SIMDRL_STAGES 3    // env.NumStages
+#define SIMDRL_LEVELS 3    // env.NumLevels
 
 // An episode's instance as the kernels store it: task.Instance
 // (../../task/task.go) word for word, TASK_WORDS int32 per episode. int64
-// fields are two words, low then high. The seed task uses level (its stage),
+// fields are two words, low then high. The seed task uses level,
 // vars, budget and the first five digits; the calculator all of it.
 #define SIMDRL_REC_LEVEL 0
 #define SIMDRL_REC_VARS 1   // context digits shown
@@ -96,14 +96,14 @@ SIMDRL_HD void simdrl_rec_set_i64(int32_t *rec, int word, int64_t v) {
 // W_ih 3d×d, W_hh 3d×d, b_ih 3d, b_hh 3d, pi.weight V×d, pi.bias V,
 // v.weight d, v.bias 1.
 typedef struct {
-    int emb, stage, wih, whh, bih, bhh, piw, pib, vw, vb, size;
+    int emb, level_emb, wih, whh, bih, bhh, piw, pib, vw, vb, size;
 } simdrl_layout;
 
 SIMDRL_HD simdrl_layout simdrl_layout_of(int V, int d, int S) {
     simdrl_layout l;
     l.emb = 0;
-    l.stage = l.emb + V * d;
-    l.wih = l.stage + S * d;
+    l.level_emb = l.emb + V * d;
+    l.wih = l.level_emb + S * d;
     l.whh = l.wih + 3 * d * d;
     l.bih = l.whh + 3 * d * d;
     l.bhh = l.bih + 3 * d;

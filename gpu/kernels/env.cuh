@@ -17,11 +17,11 @@ typedef struct {
 SIMDRL_HD double simdrl_is(int has_last, int64_t last, int64_t v) { return (has_last && last == v) ? 1.0 : 0.0; }
 
 // simdrl_env_run scores a program of n actions, actions[i*stride], on the
-// seed task's instance rec (SIMDRL_TASK_WORDS layout: the stage is the level,
+// seed task's instance rec (SIMDRL_TASK_WORDS layout: its level,
 // a..e the first five digits).
 SIMDRL_HD simdrl_outcome simdrl_env_run(const int32_t *rec, const int32_t *actions, int stride, int n) {
     const int32_t *dg = rec + SIMDRL_REC_DIGITS;
-    const int stage = rec[SIMDRL_REC_LEVEL];
+    const int level = rec[SIMDRL_REC_LEVEL];
     const int64_t a = dg[0], b = dg[1], c = dg[2], d = dg[3], e = dg[4];
     int64_t last = 0;
     int has_last = 0;
@@ -40,7 +40,7 @@ SIMDRL_HD simdrl_outcome simdrl_env_run(const int32_t *rec, const int32_t *actio
             if (!has_last) {
                 last = a * b;
                 has_last = 1;
-            } else if (stage > 0) {
+            } else if (level > 0) {
                 last *= d;
             }
             break;
@@ -49,16 +49,16 @@ SIMDRL_HD simdrl_outcome simdrl_env_run(const int32_t *rec, const int32_t *actio
             break;
         case SIMDRL_SUB:
             if (has_last) {
-                if (stage == 2 && mem == 2) last -= e;
-                else if (stage > 0) last -= d;
+                if (level == 2 && mem == 2) last -= e;
+                else if (level > 0) last -= d;
             }
             break;
         case SIMDRL_STO:
-            mem = stage >= 1 ? 2 : 1;
+            mem = level >= 1 ? 2 : 1;
             break;
         case SIMDRL_RCL:
             if (mem != 0) {
-                if (stage == 2 && mem == 2) {
+                if (level == 2 && mem == 2) {
                     last = d * e;
                     has_last = 1;
                 } else if (!has_last) {
@@ -68,12 +68,12 @@ SIMDRL_HD simdrl_outcome simdrl_env_run(const int32_t *rec, const int32_t *actio
             }
             break;
         case SIMDRL_ANS: {
-            const int64_t target = stage == 0 ? goal0 : (stage == 1 ? goal1 : goal2);
+            const int64_t target = level == 0 ? goal0 : (level == 1 ? goal1 : goal2);
             const int correct = has_last && last == target;
             double shaped = 0.0, terms = 0.0;
-            if (stage == 0) {
+            if (level == 0) {
                 terms = SIMDRL_DADD(SIMDRL_DMUL(0.25, simdrl_is(has_last, last, goal0)), SIMDRL_DMUL(0.5, simdrl_is(has_last, last, goal1)));
-            } else if (stage == 1) {
+            } else if (level == 1) {
                 terms = SIMDRL_DADD(SIMDRL_DADD(SIMDRL_DMUL(0.25, simdrl_is(has_last, last, goal0)), SIMDRL_DMUL(0.5, simdrl_is(has_last, last, goal1))),
                                     SIMDRL_DMUL(0.75, simdrl_is(has_last, last, goal2)));
             } else {

@@ -1,6 +1,6 @@
 // philox.cuh: the counter-based random numbers of ../../rng, bit for bit:
 // Philox4x32-10, Key.Block, Below, Uniform, env.DrawTask and the trainer's
-// stage draw for the mixed curriculum.
+// level draw for the mixed curriculum.
 #ifndef SIMDRL_PHILOX_CUH
 #define SIMDRL_PHILOX_CUH
 
@@ -9,11 +9,11 @@
 // rng.Purpose values.
 #define SIMDRL_PURPOSE_TASK 1u
 #define SIMDRL_PURPOSE_ACTION 2u
-#define SIMDRL_PURPOSE_STAGE 3u
+#define SIMDRL_PURPOSE_LEVEL 3u
 #define SIMDRL_PURPOSE_EVAL 4u
 
-// trainer/rounds.go's EvalPurpose: PurposeEval + stage<<8.
-SIMDRL_HD uint32_t simdrl_eval_purpose(int stage) { return SIMDRL_PURPOSE_EVAL + ((uint32_t)stage << 8); }
+// trainer/rounds.go's EvalPurpose: PurposeEval + level<<8.
+SIMDRL_HD uint32_t simdrl_eval_purpose(int level) { return SIMDRL_PURPOSE_EVAL + ((uint32_t)level << 8); }
 
 // rng.Philox4x32: ten rounds on counter c under key (k0, k1).
 SIMDRL_HD void simdrl_philox(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3, uint32_t k0, uint32_t k1, uint32_t out[4]) {
@@ -51,10 +51,10 @@ SIMDRL_HD float simdrl_uniform(uint32_t k0, uint32_t k1, uint32_t round, uint32_
     return (float)(w[0] >> 8) * (1.0f / 16777216.0f);
 }
 
-// env.DrawTask as task.FromEnv stores it: the seed task's instance of stage
+// env.DrawTask as task.FromEnv stores it: the seed task's instance of level
 // (the five digits, the context length, the budget and the rewarded target;
 // every other word zero).
-SIMDRL_HD void simdrl_draw_task(uint32_t k0, uint32_t k1, uint32_t round, uint32_t episode, uint32_t purpose, int stage, int32_t rec[SIMDRL_TASK_WORDS]) {
+SIMDRL_HD void simdrl_draw_task(uint32_t k0, uint32_t k1, uint32_t round, uint32_t episode, uint32_t purpose, int level, int32_t rec[SIMDRL_TASK_WORDS]) {
     uint32_t w0[4], w1[4];
     simdrl_block(k0, k1, round, episode, 0, purpose, w0);
     simdrl_block(k0, k1, round, episode, 1, purpose, w1);
@@ -65,19 +65,19 @@ SIMDRL_HD void simdrl_draw_task(uint32_t k0, uint32_t k1, uint32_t round, uint32
     dg[2] = (int32_t)simdrl_below(w0[2], 10);
     dg[3] = (int32_t)simdrl_below(w0[3], 10);
     dg[4] = (int32_t)simdrl_below(w1[0], 10);
-    rec[SIMDRL_REC_LEVEL] = stage;
-    rec[SIMDRL_REC_VARS] = 3 + stage; // env.ContextLen
+    rec[SIMDRL_REC_LEVEL] = level;
+    rec[SIMDRL_REC_VARS] = 3 + level; // env.ContextLen
     rec[SIMDRL_REC_BUDGET] = SIMDRL_MAX_STEPS;
     const int64_t ab = (int64_t)dg[0] * dg[1]; // env.Task.RewardedTarget
-    simdrl_rec_set_i64(rec, SIMDRL_REC_TARGET, stage == 0 ? ab : stage == 1 ? ab + dg[2] : ab + dg[2] - dg[3]);
+    simdrl_rec_set_i64(rec, SIMDRL_REC_TARGET, level == 0 ? ab : level == 1 ? ab + dg[2] : ab + dg[2] - dg[3]);
 }
 
-// Trainer.drawStage: the mixed curriculum's stage of one episode. mix packs
-// the unlocked stages in ascending order one per byte; cdf0 and cdf1 are the
-// cumulative weights of the first two (the last stage takes the rest).
-SIMDRL_HD int simdrl_draw_stage(uint32_t k0, uint32_t k1, uint32_t round, uint32_t episode, int mix, int unlocked, double cdf0, double cdf1) {
+// Trainer.drawLevel: the mixed curriculum's level of one episode. mix packs
+// the unlocked levels in ascending order one per byte; cdf0 and cdf1 are the
+// cumulative weights of the first two (the last level takes the rest).
+SIMDRL_HD int simdrl_draw_level(uint32_t k0, uint32_t k1, uint32_t round, uint32_t episode, int mix, int unlocked, double cdf0, double cdf1) {
     uint32_t w[4];
-    simdrl_block(k0, k1, round, episode, 0, SIMDRL_PURPOSE_STAGE, w);
+    simdrl_block(k0, k1, round, episode, 0, SIMDRL_PURPOSE_LEVEL, w);
     double u = (double)w[0] / 4294967296.0;
     for (int i = 0; i < unlocked - 1; i++) {
         double c = i == 0 ? cdf0 : cdf1;

@@ -105,8 +105,8 @@ template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS
             tokens[b] = SIMDRL_CTX;
         } else if (e < nE) {
             const uint32_t b = (uint32_t)(b0 + e);
-            const int stage = fixed_stage >= 0 ? fixed_stage : simdrl_draw_stage(k0, k1, round, b, mix, unlocked, cdf0, cdf1);
-            simdrl_draw_task(k0, k1, round, b, purpose, stage, tk);
+            const int level = fixed_level >= 0 ? fixed_level : simdrl_draw_level(k0, k1, round, b, mix, unlocked, cdf0, cdf1);
+            simdrl_draw_task(k0, k1, round, b, purpose, level, tk);
             for (int q = 0; q < SIMDRL_TASK_WORDS; q++) tasks[(size_t)b * SIMDRL_TASK_WORDS + q] = tk[q];
             tokens[b] = SIMDRL_CTX;
         } else {
@@ -129,7 +129,7 @@ template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS
             for (int q = 0; q < n; q++) s += P[L.emb + tk[SIMDRL_REC_DIGITS + q] * d + j];
             s += P[L.emb + SIMDRL_CTX * d + j];
             const float inv = 1.0f / (float)(n + 1);
-            x = tanhf(s * inv + P[L.stage + level * d + j]);
+            x = tanhf(s * inv + P[L.level_emb + level * d + j]);
             if (train) h[(size_t)(b0 + e) * d + j] = x;
         }
         sH0[i] = x;

@@ -6,13 +6,13 @@
 
 // One episode per thread: tasks[b*SIMDRL_TASK_WORDS..] is the seed task's
 // instance record of episode b (philox.cuh's simdrl_draw_task).
-// fixed_stage >= 0 plays that stage; otherwise the stage is drawn as the mixed
+// fixed_level >= 0 plays that level; otherwise the level is drawn as the mixed
 // curriculum does (mix, unlocked, cdf0, cdf1).
 extern "C" __global__ void simdrl_draw_tasks(SIMDRL_DRAW_TASKS_PARAMS) {
     const int b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b >= n) return;
-    const int stage = fixed_stage >= 0 ? fixed_stage : simdrl_draw_stage(k0, k1, round, (uint32_t)b, mix, unlocked, cdf0, cdf1);
-    simdrl_draw_task(k0, k1, round, (uint32_t)b, purpose, stage, tasks + b * SIMDRL_TASK_WORDS);
+    const int level = fixed_level >= 0 ? fixed_level : simdrl_draw_level(k0, k1, round, (uint32_t)b, mix, unlocked, cdf0, cdf1);
+    simdrl_draw_task(k0, k1, round, (uint32_t)b, purpose, level, tasks + b * SIMDRL_TASK_WORDS);
 }
 
 // One episode per thread: u[t*n+b] = Uniform(round, b, t, PurposeAction), the

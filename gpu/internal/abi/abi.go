@@ -73,7 +73,7 @@ func region(name, c, doc string, factors ...string) Region {
 // Kernels lists every kernel, module by module in the order they are loaded.
 var Kernels = []Kernel{
 	{Macro: "DRAW_TASKS", Module: "tasks", Entries: []string{"simdrl_draw_tasks"}, Params: []Param{
-		p("k0", cU), p("k1", cU), p("round", cU), p("purpose", cU), p("fixed_stage", cI), p("mix", cI), p("unlocked", cI),
+		p("k0", cU), p("k1", cU), p("round", cU), p("purpose", cU), p("fixed_level", cI), p("mix", cI), p("unlocked", cI),
 		p("cdf0", cD), p("cdf1", cD), p("n", cI), p("tasks", outI)}},
 	{Macro: "ACTION_UNIFORMS", Module: "tasks", Entries: []string{"simdrl_action_uniforms"}, Params: []Param{
 		p("k0", cU), p("k1", cU), p("round", cU), p("n", cI), p("T", cI), p("u", out)}},
@@ -88,7 +88,7 @@ var Kernels = []Kernel{
 			p("P", in), p("table", in), p("whhT", in), p("headsT", in), p("headsB", in),
 			p("B", cI), p("T", cI), p("d", cI), p("V", cI), p("S", cI), p("use_smem_w", cI),
 			p("scorer", cI), p("ops", inI), p("partial_credit", cD),
-			p("k0", cU), p("k1", cU), p("round", cU), p("purpose", cU), p("fixed_stage", cI), p("mix", cI), p("unlocked", cI),
+			p("k0", cU), p("k1", cU), p("round", cU), p("purpose", cU), p("fixed_level", cI), p("mix", cI), p("unlocked", cI),
 			p("cdf0", cD), p("cdf1", cD),
 			p("mode", cI), p("given_tasks", cI), p("train", cI), p("step_baseline", cI), p("mask", cI),
 			p("value_coef", cD), p("entropy_coef", cD), p("loss_batch", cI), p("rewards_in", ptrIn),

@@ -60,9 +60,9 @@ func DrawTask(key [2]uint32, round, episode, purpose uint32, level int) [RecordW
 	return out
 }
 
-// DrawLevel is simdrl_draw_stage.
+// DrawLevel is simdrl_draw_level.
 func DrawLevel(key [2]uint32, round, episode uint32, mix, unlocked int, cdf0, cdf1 float64) int {
-	return int(C.simdrl_draw_stage(C.uint32_t(key[0]), C.uint32_t(key[1]), C.uint32_t(round), C.uint32_t(episode), C.int(mix), C.int(unlocked), C.double(cdf0), C.double(cdf1)))
+	return int(C.simdrl_draw_level(C.uint32_t(key[0]), C.uint32_t(key[1]), C.uint32_t(round), C.uint32_t(episode), C.int(mix), C.int(unlocked), C.double(cdf0), C.double(cdf1)))
 }
 
 // EnvRun is simdrl_env_run on a seed task's record and a program.
@@ -170,5 +170,5 @@ func EpisodeLoss(logpa, val, ent []float32, reward float32, batch int, vc, ec fl
 // Layout is simdrl_layout_of: the offsets of the ten tensors and the size.
 func Layout(V, d, S int) [11]int {
 	l := C.simdrl_layout_of(C.int(V), C.int(d), C.int(S))
-	return [11]int{int(l.emb), int(l.stage), int(l.wih), int(l.whh), int(l.bih), int(l.bhh), int(l.piw), int(l.pib), int(l.vw), int(l.vb), int(l.size)}
+	return [11]int{int(l.emb), int(l.level_emb), int(l.wih), int(l.whh), int(l.bih), int(l.bhh), int(l.piw), int(l.pib), int(l.vw), int(l.vb), int(l.size)}
 }
