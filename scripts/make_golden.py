@@ -18,7 +18,7 @@ import torch
 import torch.nn.functional as F
 
 from simdrl_env import score
-from simdrl_torch import CTX, HIDDEN, STAGES, TOKENS, VOCAB, Policy, context_batch
+from simdrl_torch import CTX, HIDDEN, LEVELS, TOKENS, VOCAB, Policy, context_batch
 
 STEPS = 6  # actions per teacher-forced episode
 LR, CLIP = 3e-4, 1.0
@@ -27,7 +27,7 @@ ADAM_ORDER = "for step in 0..1: for batch in batches: forward, loss, backward, c
 T = TOKENS
 TOOLS = [T["MUL"], T["ADD"], T["SUB"], T["ANS"], T["STO"], T["RCL"]]
 NOT_ANS = [t for t in TOOLS if t != T["ANS"]]
-# Programs one edit away from solving some stage, so that env cases reach
+# Programs one edit away from solving some level, so that env cases reach
 # every bonus and both answers.
 NEAR = [
     ["MUL", "ANS"], ["MUL", "ADD", "ANS"], ["MUL", "ADD", "SUB", "ANS"], ["MUL", "ADD", "STO", "SUB", "ANS"],
@@ -36,7 +36,7 @@ NEAR = [
 
 
 def env_case(rng, i):
-    stage = rng.randrange(STAGES)
+    level = rng.randrange(LEVELS)
     digits = [rng.randint(0, 9) for _ in range(5)]
     length = rng.randint(0, 9)
     if i % 4 == 3:
@@ -47,8 +47,8 @@ def env_case(rng, i):
         program = [rng.randrange(VOCAB) for _ in range(length)]
     else:
         program = [rng.choice(NOT_ANS) for _ in range(max(length - 1, 0))] + [T["ANS"]]
-    reward, steps = score(stage, digits, program)
-    return dict(stage=stage, digits=digits, actions=program, reward=reward, steps=steps)
+    reward, steps = score(level, digits, program)
+    return dict(stage=level, digits=digits, actions=program, reward=reward, steps=steps)
 
 
 def edit(rng, program):
@@ -63,13 +63,13 @@ def edit(rng, program):
     return program
 
 
-def draw_batch(rng, stage, size):
+def draw_batch(rng, level, size):
     ctx, actions, rewards = [], [], []
     for _ in range(size):
-        ctx.append([rng.randint(0, 9) for _ in range(3 + stage)] + [CTX])
+        ctx.append([rng.randint(0, 9) for _ in range(3 + level)] + [CTX])
         actions.append([rng.randrange(VOCAB) for _ in range(STEPS)])
         rewards.append(round(rng.uniform(-0.2, 1.3), 6))
-    return dict(ctx=ctx, stage=[stage] * size, actions=actions, rewards=rewards)
+    return dict(ctx=ctx, stage=[level] * size, actions=actions, rewards=rewards)
 
 
 def teacher_forced(net, batch):
@@ -154,7 +154,7 @@ def main():
     with open(os.path.join(args.outdir, "env.jsonl"), "w") as f:
         for i in range(args.env_cases):
             f.write(json.dumps(env_case(rng, i)) + "\n")
-    batches = [draw_batch(rng, stage, args.batch) for stage in range(STAGES)]
+    batches = [draw_batch(rng, level, args.batch) for level in range(LEVELS)]
 
     torch.manual_seed(args.seed)
     net = Policy().double()  # drawn in float32 as PyTorch does by default, then widened

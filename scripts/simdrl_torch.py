@@ -1,38 +1,38 @@
 """simdrl's policy network as a PyTorch module, shared by make_golden.py and
 torch_interop.py.
 
-The architecture README.md describes: a token embedding and a stage
+The architecture README.md describes: a token embedding and a level
 embedding, one GRU layer, a policy head over the 18 tokens and a value head.
 The initial state is per sample, h0 = tanh(mean over the context tokens of
-emb + stage_emb[stage]); the first input is CTX, then each chosen (or given)
+emb + stage_emb[level]); the first input is CTX, then each chosen (or given)
 action. Parameter names are simdrl's checkpoint and golden-file names.
 """
 import torch
 from torch import nn
 
-VOCAB, HIDDEN, STAGES = 18, 96, 3
+VOCAB, HIDDEN, LEVELS = 18, 96, 3
 TOKENS = dict(CTX=10, MUL=11, ADD=12, SUB=13, ANS=14, STO=15, RCL=16, EOS=17)
 CTX, EOS = TOKENS["CTX"], TOKENS["EOS"]
 
 
 class Policy(nn.Module):
-    def __init__(self, vocab=VOCAB, hidden=HIDDEN, stages=STAGES):
+    def __init__(self, vocab=VOCAB, hidden=HIDDEN, levels=LEVELS):
         super().__init__()
         # Built in this order: after torch.manual_seed(s) it draws the initial
         # values the golden files hold as `init`.
         self.emb = nn.Embedding(vocab, hidden)
-        self.stage_emb = nn.Embedding(stages, hidden)
+        self.stage_emb = nn.Embedding(levels, hidden)
         self.rnn = nn.GRU(hidden, hidden)  # weight rows in gate order r, z, n
         self.pi = nn.Linear(hidden, vocab)
         self.v = nn.Linear(hidden, 1)
 
-    def initial_state(self, ctx, lengths, stage):
+    def initial_state(self, ctx, lengths, level):
         """h0 (1, B, d) for contexts ctx (B, L), row b holding lengths[b]
-        tokens then padding, and stages (B,)."""
+        tokens then padding, and levels (B,)."""
         width = self.emb.weight.dtype
         keep = (torch.arange(ctx.shape[1], device=ctx.device) < lengths[:, None]).to(width)[:, :, None]
         mean = (self.emb(ctx) * keep).sum(1) / lengths[:, None].to(width)
-        return torch.tanh(mean + self.stage_emb(stage))[None]
+        return torch.tanh(mean + self.stage_emb(level))[None]
 
     def step(self, tokens, h):
         """Feeds one token (B,) per row: logits (B, V), values (B,), next h."""

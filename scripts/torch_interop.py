@@ -77,7 +77,7 @@ def main():
     tensors, _ = read_safetensors(sys.argv[1])
     state = {k: v for k, v in tensors.items() if not k.startswith("optimizer.")}
     vocab, hidden = state["emb.weight"].shape
-    net = Policy(vocab=vocab, hidden=hidden, stages=state["stage_emb.weight"].shape[0])
+    net = Policy(vocab=vocab, hidden=hidden, levels=state["stage_emb.weight"].shape[0])
     net.load_state_dict(state, strict=True)
     net.eval()
 

@@ -2,7 +2,7 @@
 baseline simdrl's update timings are set against (BENCHMARKS.md,
 gpu/device_check.sh).
 
-One update, as the seed recipe runs it at stage 0: draw B tasks, roll the
+One update, as the seed recipe runs it at level 0: draw B tasks, roll the
 policy out for T steps sampling the actions, score the programs, the loss
 (the reference's sum baseline: adv = R - sum_t v_t, detached;
 pg = -mean_b sum_t logp_t * adv; value = mean_b (sum_t v_t - R)^2;
@@ -46,7 +46,7 @@ from simdrl_torch import CTX, TOKENS, Policy, context_batch  # noqa: E402
 MUL, ADD, SUB, ANS, STO, RCL = (TOKENS[k] for k in ("MUL", "ADD", "SUB", "ANS", "STO", "RCL"))
 
 
-def vector_score(stage, digits, programs):
+def vector_score(level, digits, programs):
     """Rewards (B,) float64 of programs (B, T) on tasks digits (B, 5), by
     simdrl_env.score's rules, for every row at once."""
     a, b, c, d, e = digits.unbind(1)
@@ -59,7 +59,7 @@ def vector_score(stage, digits, programs):
     answered = torch.zeros(B, dtype=torch.long, device=dev)  # value at ANS
     answered_has = torch.zeros(B, dtype=torch.bool, device=dev)
     hit_ans = torch.zeros(B, dtype=torch.bool, device=dev)
-    mul_by = d if stage > 0 else torch.ones_like(d)
+    mul_by = d if level > 0 else torch.ones_like(d)
     for t in range(min(programs.shape[1], MAX_STEPS)):
         tok = programs[:, t]
         live = ~done
@@ -69,16 +69,16 @@ def vector_score(stage, digits, programs):
         m = live & (tok == ADD) & has
         value = torch.where(m, value + c, value)
         m = live & (tok == SUB) & has
-        if stage == 2:
+        if level == 2:
             sub = torch.where(stored, e, d)
-        elif stage == 1:
+        elif level == 1:
             sub = d
         else:
             sub = torch.zeros_like(d)
         value = torch.where(m, value - sub, value)
         stored = stored | (live & (tok == STO))
         m = live & (tok == RCL) & stored
-        if stage == 2:
+        if level == 2:
             value = torch.where(m, d * e, value)
         else:
             value = torch.where(m, torch.where(has, value, torch.zeros_like(value)), value)
@@ -89,28 +89,28 @@ def vector_score(stage, digits, programs):
         hit_ans = hit_ans | m
         done = done | m
     bonus = torch.zeros(B, dtype=torch.float64, device=dev)
-    for w, g in goals(stage, a, b, c, d, e):  # left to right from zero, as simdrl_env does
+    for w, g in goals(level, a, b, c, d, e):  # left to right from zero, as simdrl_env does
         bonus = bonus + w * (answered_has & (answered == g)).to(torch.float64)
-    target = rewarded_target(stage, a, b, c, d, e)
+    target = rewarded_target(level, a, b, c, d, e)
     hit = (answered_has & (answered == target)).to(torch.float64)
     return torch.where(hit_ans, hit + 0.2 * bonus, torch.zeros_like(bonus))
 
 
 def check_vector_score(n=20000, steps=6):
     """vector_score against simdrl_env.score on random programs and a few
-    near-solutions, every stage: the rewards must agree exactly."""
+    near-solutions, every level: the rewards must agree exactly."""
     g = torch.Generator().manual_seed(1)
-    for stage in range(3):
+    for level in range(3):
         digits = torch.randint(0, 10, (n, 5), generator=g)
         # Mostly tool tokens (10..17), so that programs reach ANS with values.
         programs = torch.randint(10, 18, (n, steps), generator=g)
         digits_l, programs_l = digits.tolist(), programs.tolist()
-        want = torch.tensor([score(stage, dg, p)[0] for dg, p in zip(digits_l, programs_l)], dtype=torch.float64)
-        got = vector_score(stage, digits, programs)
+        want = torch.tensor([score(level, dg, p)[0] for dg, p in zip(digits_l, programs_l)], dtype=torch.float64)
+        got = vector_score(level, digits, programs)
         bad = (want != got).nonzero()
         if len(bad):
             i = bad[0, 0].item()
-            sys.exit(f"vector_score disagrees with simdrl_env.score: stage {stage}, digits {digits_l[i]}, "
+            sys.exit(f"vector_score disagrees with simdrl_env.score: level {level}, digits {digits_l[i]}, "
                      f"program {programs_l[i]}: {got[i].item()} != {want[i].item()}")
 
 
@@ -121,7 +121,7 @@ def main():
     ap.add_argument("--iters", type=int, default=10, help="timed updates per batch (after 3 warm-up ones)")
     ap.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: PyTorch's default)")
     ap.add_argument("--steps", type=int, default=6, help="rollout length T (the seed recipe's 6)")
-    ap.add_argument("--stage", type=int, default=0, choices=[0, 1, 2])
+    ap.add_argument("--level", "--stage", dest="level", type=int, default=0, choices=[0, 1, 2])
     ap.add_argument("--scoring", default="vector", choices=["vector", "python"])
     ap.add_argument("--seed", type=int, default=0)
     a = ap.parse_args()
@@ -137,24 +137,24 @@ def main():
     rng = random.Random(a.seed)
     net = Policy().to(dev)
     opt = torch.optim.Adam(net.parameters(), lr=3e-4)
-    stage, T = a.stage, a.steps
-    ctx_len = 3 + stage + 1  # the digits the stage shows, then CTX
+    level, T = a.level, a.steps
+    ctx_len = 3 + level + 1  # the digits the level shows, then CTX
 
     def tasks(B):
         """digits (B, 5) on the device, ctx (B, L) and lengths (B,)."""
         if a.scoring == "vector":
             digits = torch.randint(0, 10, (B, 5), device=dev)
-            ctx = torch.cat([digits[:, :3 + stage], torch.full((B, 1), CTX, dtype=torch.long, device=dev)], 1)
+            ctx = torch.cat([digits[:, :3 + level], torch.full((B, 1), CTX, dtype=torch.long, device=dev)], 1)
             lengths = torch.full((B,), ctx_len, dtype=torch.long, device=dev)
             return digits, ctx, lengths
         digits = [[rng.randint(0, 9) for _ in range(5)] for _ in range(B)]
-        ctx, lengths = context_batch([dg[:3 + stage] + [CTX] for dg in digits])
+        ctx, lengths = context_batch([dg[:3 + level] + [CTX] for dg in digits])
         return digits, ctx.to(dev), lengths.to(dev)
 
     def update(B):
         digits, ctx, lengths = tasks(B)
-        stages = torch.full((B,), stage, dtype=torch.long, device=dev)
-        h = net.initial_state(ctx, lengths, stages)
+        levels = torch.full((B,), level, dtype=torch.long, device=dev)
+        h = net.initial_state(ctx, lengths, levels)
         token = torch.full((B,), CTX, dtype=torch.long, device=dev)
         acts, logps, ents, vals = [], [], [], []
         for _ in range(T):
@@ -168,9 +168,9 @@ def main():
             vals.append(v)
         acts, logps, ents, vals = (torch.stack(x, 1) for x in (acts, logps, ents, vals))
         if a.scoring == "vector":
-            R = vector_score(stage, digits, acts).float()
+            R = vector_score(level, digits, acts).float()
         else:
-            R = torch.tensor([score(stage, dg, p)[0] for dg, p in zip(digits, acts.tolist())],
+            R = torch.tensor([score(level, dg, p)[0] for dg, p in zip(digits, acts.tolist())],
                              dtype=torch.float32, device=dev)
         predicted = vals.sum(1)
         adv = (R - predicted).detach()
@@ -201,7 +201,7 @@ def main():
         print(json.dumps(dict(
             part="full_update", batch=B, median_ms=round(1e3 * med, 4), min_ms=round(1e3 * min(ts), 4),
             iters=a.iters, steps_per_s=round(B * T / med), device=a.device, threads=torch.get_num_threads(),
-            scoring=a.scoring, steps=T, stage=stage, torch=torch.__version__,
+            scoring=a.scoring, steps=T, stage=level, torch=torch.__version__,
             gpu=torch.cuda.get_device_name() if a.device == "cuda" else None)), flush=True)
 
 
