@@ -1,5 +1,8 @@
-// calc.cuh: the calculator task's scoring, env/calc's run and Machine.Apply
-// (../../env/calc/run.go, machine.go) statement for statement. The tools are
+// calc.cuh: the calculator task, env/calc's Episode and Machine.Apply
+// (../../env/calc/episode.go, machine.go) statement for statement: a per-row
+// episode state (simdrl_calc_state, in registers), simdrl_calc_reset and
+// simdrl_calc_step per token, and calc.Run's whole-program scorer
+// (simdrl_calc_run) as a loop over the step. The tools are
 // data: ops holds three int32 per token (kind, source, destination: calc.Ops,
 // uploaded by gpu/engine.go), so a new instruction set needs a new table, not
 // a new kernel. int64 registers and the reward in float64 in Go's order, so
@@ -32,71 +35,136 @@ SIMDRL_HD int simdrl_popcount32(uint32_t x) {
     return n;
 }
 
-// simdrl_calc_run scores a program of n actions, actions[i*stride], on the
-// instance rec (SIMDRL_TASK_WORDS layout) with the V-token op table ops:
-// at most the instance's budget of tokens, up to the first answer;
-// reward = 1[answer == target] + partial_credit × (inner values held) /
-// NInner, the credit only for a program that answers.
+// simdrl_calc_state is calc.Episode: the instance (the record rec, read in
+// place, its scalars copied), the op table, the machine (v, m and the operand
+// pointer p), the inner values held, the outcome so far and the end.
+typedef struct {
+    const int32_t *rec;
+    const int32_t *ops;
+    int V;
+    double credit;
+    int budget, vars, ninner;
+    int64_t target;
+    int64_t v, m;
+    int p;
+    uint32_t held; // bit j: v has held inner value j
+    int steps;
+    int answered;
+    int64_t answer;
+    int correct;
+    int done;
+} simdrl_calc_state;
+
+// simdrl_calc_reset is calc.Episode.Reset on the instance rec
+// (SIMDRL_TASK_WORDS layout) with the V-token op table ops, rewarding
+// partial_credit × the share of the inner values held.
+SIMDRL_HD simdrl_calc_state simdrl_calc_reset(const int32_t *rec, const int32_t *ops, int V, double partial_credit) {
+    simdrl_calc_state s;
+    s.rec = rec;
+    s.ops = ops;
+    s.V = V;
+    s.credit = partial_credit;
+    s.budget = rec[SIMDRL_REC_BUDGET];
+    s.vars = rec[SIMDRL_REC_VARS];
+    s.ninner = rec[SIMDRL_REC_NINNER];
+    s.target = simdrl_rec_i64(rec, SIMDRL_REC_TARGET);
+    s.v = 0;
+    s.m = 0;
+    s.p = 0;
+    s.held = 0;
+    s.steps = 0;
+    s.answered = 0;
+    s.answer = 0;
+    s.correct = 0;
+    s.done = s.budget <= 0;
+    return s;
+}
+
+// simdrl_calc_reward is calc.Episode.reward, the reward of an answered
+// episode in Go's float64 order: 1[correct] + credit × held / NInner.
+SIMDRL_HD double simdrl_calc_reward(const simdrl_calc_state *s) {
+    double r = 0.0;
+    if (s->correct) r = 1.0;
+    if (s->ninner > 0) r = SIMDRL_DADD(r, SIMDRL_DMUL(s->credit, SIMDRL_DDIV((double)simdrl_popcount32(s->held), (double)s->ninner)));
+    return r;
+}
+
+// simdrl_calc_step is calc.Episode.Step: it consumes one token and returns
+// what it earned, the whole reward (partial credit included) at the first
+// answer and 0 at every other token; the episode ends at the answer or when
+// the budget is spent, and tokens after the end earn 0 and change nothing.
+SIMDRL_HD simdrl_step simdrl_calc_step(simdrl_calc_state *s, int tok) {
+    simdrl_step out;
+    out.reward = 0.0;
+    out.done = s->done;
+    if (s->done) return out;
+    s->steps++;
+    // calc.OpOf: a token outside the table is no op.
+    int kind = SIMDRL_KIND_NONE, src = SIMDRL_SRC_NONE, dst = SIMDRL_REG_V;
+    if (tok >= 0 && tok < s->V) {
+        kind = s->ops[SIMDRL_OP_WORDS * tok];
+        src = s->ops[SIMDRL_OP_WORDS * tok + 1];
+        dst = s->ops[SIMDRL_OP_WORDS * tok + 2];
+    }
+    if (kind == SIMDRL_KIND_ANSWER) {
+        s->done = 1;
+        s->answered = 1;
+        s->answer = s->v;
+        s->correct = s->v == s->target;
+        out.reward = simdrl_calc_reward(s);
+        out.done = 1;
+        return out;
+    }
+    // Machine.Apply: an op whose operand is missing does nothing.
+    int64_t x = 0;
+    int apply = 1;
+    if (src == SIMDRL_SRC_OPERAND) {
+        if (s->p >= s->vars) apply = 0;
+        else x = s->rec[SIMDRL_REC_DIGITS + s->p++];
+    } else if (src == SIMDRL_SRC_V) {
+        x = s->v;
+    } else if (src == SIMDRL_SRC_M) {
+        x = s->m;
+    }
+    if (apply) {
+        // The destination by value, not by pointer: a pointer to v or m
+        // would put both in local memory.
+        int64_t r = dst == SIMDRL_REG_M ? s->m : s->v;
+        switch (kind) {
+        case SIMDRL_KIND_SET: r = x; break;
+        case SIMDRL_KIND_ADD: r += x; break;
+        case SIMDRL_KIND_SUB: r -= x; break;
+        case SIMDRL_KIND_MUL: r *= x; break;
+        case SIMDRL_KIND_SUB_FROM: r = x - r; break;
+        default: break;
+        }
+        if (dst == SIMDRL_REG_M) s->m = r;
+        else s->v = r;
+    }
+    for (int j = 0; j < s->ninner && j < SIMDRL_MAX_INNER; j++)
+        if (s->v == simdrl_rec_i64(s->rec, SIMDRL_REC_INNER + 2 * j)) s->held |= 1u << j;
+    if (s->steps >= s->budget) s->done = 1;
+    out.done = s->done;
+    return out;
+}
+
+// simdrl_calc_run is calc.Run: the program of n actions, actions[i*stride],
+// stepped from simdrl_calc_reset until the episode ends (at most the
+// instance's budget of tokens, up to the first answer); its reward is the
+// episode's return (the answer step's reward: a program that does not answer
+// earns nothing).
 SIMDRL_HD simdrl_outcome simdrl_calc_run(const int32_t *rec, const int32_t *ops, int V, double partial_credit, const int32_t *actions, int stride,
                                          int n) {
-    const int budget = rec[SIMDRL_REC_BUDGET], vars = rec[SIMDRL_REC_VARS], ninner = rec[SIMDRL_REC_NINNER];
-    const int32_t *digits = rec + SIMDRL_REC_DIGITS;
-    const int64_t target = simdrl_rec_i64(rec, SIMDRL_REC_TARGET);
-    int64_t v = 0, m = 0;
-    int p = 0;
-    uint32_t held = 0; // bit j: v has held inner value j
+    simdrl_calc_state s = simdrl_calc_reset(rec, ops, V, partial_credit);
     simdrl_outcome o;
     o.reward = 0.0;
-    o.steps = 0;
-    o.answered = 0;
-    o.correct = 0;
-    for (int i = 0; i < n; i++) {
-        if (o.steps >= budget) break;
-        o.steps++;
-        const int tok = actions[i * stride];
-        int kind = SIMDRL_KIND_NONE, src = SIMDRL_SRC_NONE, dst = SIMDRL_REG_V;
-        if (tok >= 0 && tok < V) {
-            kind = ops[SIMDRL_OP_WORDS * tok];
-            src = ops[SIMDRL_OP_WORDS * tok + 1];
-            dst = ops[SIMDRL_OP_WORDS * tok + 2];
-        }
-        if (kind == SIMDRL_KIND_ANSWER) {
-            o.answered = 1;
-            o.correct = v == target;
-            break;
-        }
-        // Machine.Apply: an op whose operand is missing does nothing.
-        int64_t s = 0;
-        int apply = 1;
-        if (src == SIMDRL_SRC_OPERAND) {
-            if (p >= vars) apply = 0;
-            else s = digits[p++];
-        } else if (src == SIMDRL_SRC_V) {
-            s = v;
-        } else if (src == SIMDRL_SRC_M) {
-            s = m;
-        }
-        if (apply) {
-            // The destination by value, not by pointer: a pointer to v or m
-            // would put both in local memory.
-            int64_t r = dst == SIMDRL_REG_M ? m : v;
-            switch (kind) {
-            case SIMDRL_KIND_SET: r = s; break;
-            case SIMDRL_KIND_ADD: r += s; break;
-            case SIMDRL_KIND_SUB: r -= s; break;
-            case SIMDRL_KIND_MUL: r *= s; break;
-            case SIMDRL_KIND_SUB_FROM: r = s - r; break;
-            default: break;
-            }
-            if (dst == SIMDRL_REG_M) m = r;
-            else v = r;
-        }
-        for (int j = 0; j < ninner && j < SIMDRL_MAX_INNER; j++)
-            if (v == simdrl_rec_i64(rec, SIMDRL_REC_INNER + 2 * j)) held |= 1u << j;
+    for (int i = 0; i < n && !s.done; i++) {
+        const simdrl_step st = simdrl_calc_step(&s, actions[i * stride]);
+        o.reward = SIMDRL_DADD(o.reward, st.reward);
     }
-    if (o.correct) o.reward = 1.0;
-    if (ninner > 0 && o.answered)
-        o.reward = SIMDRL_DADD(o.reward, SIMDRL_DMUL(partial_credit, SIMDRL_DDIV((double)simdrl_popcount32(held), (double)ninner)));
+    o.steps = s.steps;
+    o.answered = s.answered;
+    o.correct = s.correct;
     return o;
 }
 

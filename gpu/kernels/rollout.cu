@@ -264,7 +264,9 @@ template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS
     }
 
     // Score the programs, then the loss weights; the same thread handled
-    // episode e above, so its global writes are visible here.
+    // episode e above, so its global writes are visible here. simdrl_score
+    // steps the row's episode state (env.cuh, calc.cuh) over its tokens, as
+    // the CPU's task.Env steps env.Episode and calc.Episode.
     for (int e = tid; e < E; e += nthr) {
         double *st = sStat + e * SIMDRL_NSTATS;
         for (int q = 0; q < SIMDRL_NSTATS; q++) st[q] = 0.0;

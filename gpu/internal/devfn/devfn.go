@@ -14,7 +14,10 @@ package devfn
 */
 import "C"
 
-import "unsafe"
+import (
+	"runtime"
+	"unsafe"
+)
 
 // Philox is simdrl_philox.
 func Philox(ctr [4]uint32, key [2]uint32) [4]uint32 {
@@ -76,6 +79,43 @@ func EnvRun(rec []int32, actions []int32) (reward float64, steps int, correct bo
 func CalcRun(rec []int32, ops []int32, partialCredit float64, actions []int32) (reward float64, steps int, answered, correct bool) {
 	o := C.simdrl_calc_run(i32s(rec[:RecordWords]), i32s(ops), C.int(len(ops)/C.SIMDRL_OP_WORDS), C.double(partialCredit), i32s(actions), 1, C.int(len(actions)))
 	return float64(o.reward), int(o.steps), o.answered != 0, o.correct != 0
+}
+
+// Step is one step's reward and done flag, and the tokens consumed after it.
+type Step struct {
+	Reward float64
+	Done   bool
+	Steps  int
+}
+
+// EnvSteps resets env.cuh's episode state from a seed task's record and
+// steps it with every action in turn (also after the end): each step's
+// simdrl_env_step result, and whether the episode ended correct.
+func EnvSteps(rec []int32, actions []int32) (steps []Step, correct bool) {
+	s := C.simdrl_env_reset(i32s(rec[:RecordWords]))
+	for _, a := range actions {
+		st := C.simdrl_env_step(&s, C.int(a))
+		steps = append(steps, Step{Reward: float64(st.reward), Done: st.done != 0, Steps: int(s.steps)})
+	}
+	return steps, s.correct != 0
+}
+
+// CalcSteps resets calc.cuh's episode state from a record, an op table and
+// the partial credit, and steps it with every action in turn (also after the
+// end, with rec and ops pinned: the state points at them): each step's simdrl_calc_step result, and the answered and correct
+// flags at the end.
+func CalcSteps(rec []int32, ops []int32, partialCredit float64, actions []int32) (steps []Step, answered, correct bool) {
+	// The state holds pointers to rec and ops.
+	var pin runtime.Pinner
+	defer pin.Unpin()
+	pin.Pin(&rec[0])
+	pin.Pin(&ops[0])
+	s := C.simdrl_calc_reset(i32s(rec[:RecordWords]), i32s(ops), C.int(len(ops)/C.SIMDRL_OP_WORDS), C.double(partialCredit))
+	for _, a := range actions {
+		st := C.simdrl_calc_step(&s, C.int(a))
+		steps = append(steps, Step{Reward: float64(st.reward), Done: st.done != 0, Steps: int(s.steps)})
+	}
+	return steps, s.answered != 0, s.correct != 0
 }
 
 // i32s is x's first element for C, or NULL when x is empty.

@@ -263,3 +263,176 @@ func TestCalcRun(t *testing.T) {
 	require.Positive(t, counts["correct"])
 	require.Positive(t, counts["credited"])
 }
+
+// goEnvSteps steps env.Episode with every action in turn, as EnvSteps does.
+func goEnvSteps(tk env.Task, actions []int32) ([]Step, bool) {
+	var ep env.Episode
+	ep.Reset(tk)
+	var out []Step
+	for _, a := range actions {
+		r := ep.Step(a)
+		out = append(out, Step{Reward: r, Done: ep.Done(), Steps: ep.Steps()})
+	}
+	return out, ep.Correct()
+}
+
+// requireSteps compares per-step sequences, rewards bit for bit.
+func requireSteps(t *testing.T, want, got []Step, msg string, args ...any) {
+	t.Helper()
+	require.Len(t, got, len(want))
+	for s := range want {
+		w, g := want[s], got[s]
+		require.Equalf(t, math.Float64bits(w.Reward), math.Float64bits(g.Reward), "step %d reward %v want %v: "+msg, append([]any{s, g.Reward, w.Reward}, args...)...)
+		require.Equalf(t, w.Done, g.Done, "step %d done: "+msg, append([]any{s}, args...)...)
+		require.Equalf(t, w.Steps, g.Steps, "step %d steps: "+msg, append([]any{s}, args...)...)
+	}
+}
+
+// TestEnvSteps: env.cuh's simdrl_env_reset/simdrl_env_step are env.Episode
+// step for step (reward bits, done, tokens consumed, correct at the end) on
+// every golden case, with tokens after its end, and on random programs of
+// every stage (tokens outside the vocabulary, programs past MaxSteps).
+func TestEnvSteps(t *testing.T) {
+	cases, err := golden.LoadEnv(golden.Dir())
+	require.NoError(t, err)
+	require.NotEmpty(t, cases)
+	check := func(tk env.Task, prog []int32, msg string, args ...any) {
+		in := task.FromEnv(tk)
+		var rec [RecordWords]int32
+		record.Pack(rec[:], &in)
+		want, wantCorrect := goEnvSteps(tk, prog)
+		got, correct := EnvSteps(rec[:], prog)
+		requireSteps(t, want, got, msg, args...)
+		require.Equalf(t, wantCorrect, correct, msg, args...)
+		// the whole-program scorer is the loop over the step
+		r, steps, c := EnvRun(rec[:], prog)
+		var ret float64
+		for _, s := range got {
+			ret += s.Reward
+		}
+		require.Equalf(t, math.Float64bits(ret), math.Float64bits(r), msg, args...)
+		require.Equal(t, c, correct)
+		if len(got) > 0 {
+			require.Equal(t, got[len(got)-1].Steps, steps)
+		}
+	}
+	for i, c := range cases {
+		tk := env.Task{Level: c.Level, Digits: c.Digits}
+		prog := append(append([]int32{}, c.Actions...), env.ANS, env.MUL, env.ANS)
+		check(tk, prog, "golden case %d", i)
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	counts := map[string]int{}
+	for i := 0; i < 20000; i++ {
+		var tk env.Task
+		tk.Level = i % 3
+		for k := range tk.Digits {
+			tk.Digits[k] = r.IntN(10)
+		}
+		prog := make([]int32, r.IntN(env.MaxSteps+4))
+		for s := range prog {
+			if i%2 == 0 {
+				prog[s] = env.MUL + r.Int32N(env.ANS-env.MUL+1)
+			} else {
+				prog[s] = r.Int32N(env.Vocab+3) - 1
+			}
+		}
+		check(tk, prog, "level %d digits %v program %v", tk.Level, tk.Digits, prog)
+		if o := env.Run(tk, prog); o.Correct {
+			counts["correct"]++
+		} else if o.Reward != 0 {
+			counts["shaped"]++
+		}
+	}
+	t.Log(counts)
+	require.Positive(t, counts["correct"])
+	require.Positive(t, counts["shaped"])
+}
+
+// goCalcSteps steps calc.Episode with every action in turn, as CalcSteps does.
+func goCalcSteps(in *calc.Instance, pc float64, actions []int32) ([]Step, calc.Outcome) {
+	var ep calc.Episode
+	ep.Reset(in, pc)
+	var out []Step
+	for _, a := range actions {
+		r := ep.Step(a)
+		out = append(out, Step{Reward: r, Done: ep.Done(), Steps: int(ep.Outcome().Steps)})
+	}
+	return out, ep.Outcome()
+}
+
+// calcInstance is task.Instance as calc's (task's toCalc).
+func calcInstance(in *task.Instance) calc.Instance {
+	c := calc.Instance{Level: in.Level, Vars: in.Vars, Budget: in.Budget, Target: in.Target, NInner: in.NInner}
+	copy(c.Digits[:], in.Digits[:])
+	copy(c.Inner[:], in.Inner[:in.NInner])
+	return c
+}
+
+// TestCalcSteps: calc.cuh's simdrl_calc_reset/simdrl_calc_step are
+// calc.Episode step for step (reward bits, done, tokens consumed, answered and
+// correct at the end) on every default level and a level of all eight digits:
+// each level's shortest program, random tool programs and random tokens
+// (outside the vocabulary too), all run past their budget.
+func TestCalcSteps(t *testing.T) {
+	ops := record.OpTable(calc.Ops[:])
+	r := rand.New(rand.NewPCG(13, 14))
+	key := rng.NewKey(4)
+	counts := map[string]int{}
+	for _, c := range []struct {
+		levels string
+		pc     float64
+	}{{calc.DefaultLevelsSpec, 0}, {calc.DefaultLevelsSpec, 1.0 / 3}, {calc.DefaultLevelsSpec, 0.7}, {"a+b+c+d+e+f+g+h, a*b-c*d+e", 0.3}} {
+		ls, err := calc.ParseLevels(c.levels)
+		require.NoError(t, err)
+		tk, err := task.Calc(c.levels, c.pc)
+		require.NoError(t, err)
+		for lv := range ls {
+			for i := 0; i < 1500; i++ {
+				in := tk.Draw(key, 2, uint32(i), rng.PurposeTask, lv, task.Split(i%2))
+				var prog []int32
+				switch {
+				case i%5 == 0:
+					prog = append(append([]int32{}, ls[lv].Shortest...), calc.ANS, calc.FirstTool)
+				case i%2 == 0:
+					prog = make([]int32, r.IntN(int(in.Budget)+4))
+					for s := range prog {
+						prog[s] = calc.FirstTool + r.Int32N(calc.Vocab-calc.FirstTool)
+					}
+				default:
+					prog = make([]int32, r.IntN(int(in.Budget)+4))
+					for s := range prog {
+						prog[s] = r.Int32N(calc.Vocab+3) - 1
+					}
+				}
+				var rec [RecordWords]int32
+				record.Pack(rec[:], &in)
+				ci := calcInstance(&in)
+				want, wo := goCalcSteps(&ci, c.pc, prog)
+				got, answered, correct := CalcSteps(rec[:], ops, c.pc, prog)
+				msg := "pc %v level %d %s"
+				requireSteps(t, want, got, msg, c.pc, lv, calc.ProgramString(prog))
+				require.Equal(t, wo.Answered, answered)
+				require.Equal(t, wo.Correct, correct)
+				reward, steps, ans, cor := CalcRun(rec[:], ops, c.pc, prog)
+				require.Equal(t, math.Float64bits(wo.Reward), math.Float64bits(reward))
+				require.Equal(t, int(wo.Steps), steps)
+				require.Equal(t, answered, ans)
+				require.Equal(t, correct, cor)
+				if correct {
+					counts["correct"]++
+				}
+				if wo.Reward != 0 && wo.Reward != 1 {
+					counts["credited"]++
+				}
+				if !answered && len(got) > 0 && got[len(got)-1].Done {
+					counts["budget"]++
+				}
+			}
+		}
+	}
+	t.Log(counts)
+	require.Positive(t, counts["correct"])
+	require.Positive(t, counts["credited"])
+	require.Positive(t, counts["budget"])
+}
