@@ -20,6 +20,7 @@ type worker struct {
 	rewards []float32 // per episode: its return
 	program []int32
 	ctx     [gru.MaxContext]int32
+	end     int32 // the task's context end (task.ContextEnd)
 	results [resultsPerWorker]*result
 }
 
@@ -45,7 +46,7 @@ func newWorker(l *gru.Layout, t task.Task, chunk, steps int) (*worker, error) {
 		return nil, err
 	}
 	w := &worker{ws: ws, tasks: make([]task.Instance, chunk), env: task.NewEnv(t, chunk), steps: newStepBuffers(chunk, steps),
-		rewards: make([]float32, chunk), program: make([]int32, steps)}
+		rewards: make([]float32, chunk), program: make([]int32, steps), end: task.ContextEnd(t)}
 	for i := range w.results {
 		w.results[i] = &result{grad: make([]float32, l.Size), table: gru.NewTableGradient(l), solved: make([]bool, chunk)}
 	}
@@ -54,7 +55,7 @@ func newWorker(l *gru.Layout, t task.Task, chunk, steps int) (*worker, error) {
 
 // setContext starts episode b on in: the policy's context and the task's row.
 func (w *worker) setContext(b int, in *task.Instance) {
-	k := in.Context(w.ctx[:])
+	k := in.Context(w.ctx[:], w.end)
 	w.ws.SetContext(b, int(in.Level), w.ctx[:k])
 	w.env.Reset(b, in)
 }

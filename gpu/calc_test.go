@@ -208,7 +208,7 @@ func TestGPUCalcGreedyMatchesCPU(t *testing.T) {
 		w.Reset(n)
 		var ctx [gru.MaxContext]int32
 		for b := range ins {
-			k := ins[b].Context(ctx[:])
+			k := ins[b].Context(ctx[:], task.CTX)
 			w.SetContext(b, lv, ctx[:k])
 		}
 		w.Forward(host.Params(), dv, gru.Greedy, gru.Stream{})
@@ -324,4 +324,33 @@ func TestGPURefusesTasksItCannotScore(t *testing.T) {
 	require.ErrorContains(t, err, "not calc")
 	_, err = scorerOf(opaqueTask{task.Seed()})
 	require.ErrorContains(t, err, "not seed", "a task is the seed task by identity, not by name")
+}
+
+// endedTask is a task the kernels could otherwise score (task.Interpreted)
+// that ends its contexts with a token of its own (task.ContextEnder).
+type endedTask struct {
+	task.Interpreted
+	end int32
+}
+
+func (t endedTask) ContextEnd() int32 { return t.end }
+
+// TestGPURefusesAnotherContextEnd: the kernels start every rollout at CTX,
+// so a task whose context end is another token is refused with one line,
+// before any launch; one that declares CTX is not.
+func TestGPURefusesAnotherContextEnd(t *testing.T) {
+	tk, err := task.Calc("", 0.3)
+	require.NoError(t, err)
+	it := tk.(task.Interpreted)
+	_, err = scorerOf(endedTask{it, 3})
+	require.EqualError(t, err, "gpu: the CUDA kernels start every rollout at token 10 (CTX), and task calc ends its contexts with 3 (task.ContextEnder); train it on the CPU")
+	cfg := trainer.DefaultRecipe()
+	cfg.Task = "calc"
+	cfg, err = trainer.WithTask(cfg)
+	require.NoError(t, err)
+	_, err = NewWithTask(cfg, endedTask{it, 3})
+	require.ErrorContains(t, err, "start every rollout at token 10 (CTX)")
+	c, err := scorerOf(endedTask{it, task.CTX})
+	require.NoError(t, err)
+	require.Equal(t, scoreCalc, c.kind)
 }

@@ -100,8 +100,11 @@ type scorer struct {
 
 // scorerOf says how the kernels score t: the seed task by its own
 // environment, an Interpreted task by its op table; no other task runs on
-// the GPU.
+// the GPU, nor one whose context end is not CTX (the kernels' SIMDRL_CTX).
 func scorerOf(t task.Task) (scorer, error) {
+	if end := task.ContextEnd(t); end != task.CTX {
+		return scorer{}, fmt.Errorf("gpu: the CUDA kernels start every rollout at token %d (CTX), and task %s ends its contexts with %d (task.ContextEnder); train it on the CPU", task.CTX, t.Name(), end)
+	}
 	if task.IsSeed(t) {
 		return scorer{kind: scoreSeed}, nil
 	}

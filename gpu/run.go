@@ -33,7 +33,9 @@ func New(cfg trainer.Config) (trainer.Engine, error) {
 
 // NewWithTask is New for the opened task t (cpu.NewWithTask's twin): the
 // kernels score the seed task and tasks on the calculator's op table
-// (task.Interpreted), and refuse any other with one line.
+// (task.Interpreted), and refuse any other with one line, as they refuse a
+// task whose context end (task.ContextEnd) is not CTX: they start every
+// rollout at token 10.
 func NewWithTask(cfg trainer.Config, t task.Task) (trainer.Engine, error) {
 	g, err := newEngineWithTask(cfg, t)
 	if err != nil {

@@ -7,9 +7,6 @@ import (
 	"github.com/simdrl/simdrl/rng"
 )
 
-// ctxToken is the seed's CTX, the policy's first input.
-const ctxToken = 10
-
 // Forward rolls the chunk out open-loop for T steps from the contexts set
 // with SetContext (the reference's rollout): Start, then each step's actions
 // fed back as the next step's inputs. It is Start and T Steps.
@@ -25,14 +22,15 @@ func (w *Workspace) Forward(params []float32, dv *Derived, mode Mode, s Stream) 
 
 // Start begins the chunk's rollout: h0 = tanh(mean(emb[ctx]) +
 // stage_emb[level]) per episode (the seed's intent; its own line broadcasts
-// to (B,B,d) and mixes the batch), and CTX as every episode's first input.
+// to (B,B,d) and mixes the batch), and the layout's Start (the task's context
+// end) as every episode's first input.
 // Then Step(0), …, Step(T−1) in order, the engine writing Inputs(t) before
 // Step(t) for t ≥ 1 (the actions of step t−1 for the reference's rollout,
 // what Forward does).
 func (w *Workspace) Start(params []float32) {
 	w.initialState(params)
 	for b := range w.Inputs(0) {
-		w.inputs[b] = ctxToken
+		w.inputs[b] = w.l.Start
 	}
 	w.next = 0
 }

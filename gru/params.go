@@ -31,11 +31,20 @@ type Layout struct {
 	Config
 	Tensors []Tensor
 	Size    int
+	// Start is every rollout's first input (Workspace.Start): the task's
+	// context end (task.ContextEnd). NewLayout sets DefaultStart;
+	// SetStart another.
+	Start int32
 
 	Emb, LevelEmb, WIH, WHH, BIH, BHH, PiW, PiB, VW, VB Tensor
 }
 
-// NewLayout lays out the parameters of a model of the given size.
+// DefaultStart is the first input of a layout NewLayout makes: task.CTX,
+// token 10, the seed's and calc's context end.
+const DefaultStart = 10
+
+// NewLayout lays out the parameters of a model of the given size; its rollouts
+// start at DefaultStart (SetStart changes it).
 func NewLayout(c Config) (*Layout, error) {
 	if c.Vocab < 2 || c.Hidden < 1 || c.Levels < 1 {
 		return nil, fmt.Errorf("gru: invalid model size vocab=%d hidden=%d levels=%d", c.Vocab, c.Hidden, c.Levels)
@@ -46,7 +55,7 @@ func NewLayout(c Config) (*Layout, error) {
 			return nil, fmt.Errorf("gru: token %d outside the vocabulary of %d cannot be a non-action", tok, c.Vocab)
 		}
 	}
-	l := &Layout{Config: c}
+	l := &Layout{Config: c, Start: DefaultStart}
 	add := func(name string, shape ...int) Tensor {
 		n := 1
 		for _, s := range shape {
@@ -68,6 +77,16 @@ func NewLayout(c Config) (*Layout, error) {
 	l.VW = add("v.weight", 1, d)
 	l.VB = add("v.bias", 1)
 	return l, nil
+}
+
+// SetStart makes tok every rollout's first input (Layout.Start): the task's
+// context end, one of the vocabulary's tokens.
+func (l *Layout) SetStart(tok int32) error {
+	if tok < 0 || int(tok) >= l.Vocab {
+		return fmt.Errorf("gru: first input %d outside the vocabulary of %d tokens", tok, l.Vocab)
+	}
+	l.Start = tok
+	return nil
 }
 
 // embeddings is emb.weight and stage_emb.weight of buf as one (V+S)×d

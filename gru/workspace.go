@@ -6,8 +6,8 @@ import (
 	"github.com/simdrl/simdrl/rng"
 )
 
-// MaxContext is the longest context a workspace accepts (digits plus CTX;
-// the calc task shows up to 8 digits).
+// MaxContext is the longest context a workspace accepts (the shown tokens
+// plus the task's context end; the calc task shows up to 8 digits).
 const MaxContext = 9
 
 // Mode says how a rollout picks each action.
@@ -41,7 +41,7 @@ type Workspace struct {
 
 	// inputs and actions are apart, so that an engine can feed the policy
 	// something other than its own action (an observation) at the next step.
-	inputs  []int32   // T×n input tokens: CTX, then what the engine sets
+	inputs  []int32   // T×n input tokens: the layout's Start, then what the engine sets
 	actions []int32   // T×n actions
 	h       []float32 // (T+1)×n×d hidden states, h[0] = h0
 	gh      []float32 // T×n×3d   W_hh·h + b_hh
@@ -120,7 +120,8 @@ func (w *Workspace) Reset(n int) {
 // Rows is the current chunk's episode count.
 func (w *Workspace) Rows() int { return w.n }
 
-// SetContext sets episode b's level and context tokens (digits then CTX).
+// SetContext sets episode b's level and context tokens (the shown tokens then
+// the task's context end, task.Instance.Context).
 func (w *Workspace) SetContext(b, level int, tokens []int32) {
 	if len(tokens) < 1 || len(tokens) > MaxContext {
 		panic(fmt.Sprintf("gru: context of %d tokens (1..%d)", len(tokens), MaxContext))
@@ -162,7 +163,7 @@ func (w *Workspace) Actions() []int32 { return w.actions[:w.T*w.n] }
 func (w *Workspace) StepActions(t int) []int32 { return w.actions[t*w.n : (t+1)*w.n] }
 
 // Inputs is the chunk's n input tokens at step t: Start writes step 0's
-// (CTX); the engine writes step t's before Step(t), t ≥ 1.
+// (the layout's Start); the engine writes step t's before Step(t), t ≥ 1.
 func (w *Workspace) Inputs(t int) []int32 { return w.inputs[t*w.n : (t+1)*w.n] }
 
 // Logp is log π(action) of episode b at step t.

@@ -7,9 +7,31 @@ import (
 	"github.com/simdrl/simdrl/rng"
 )
 
-// CTX is the token that ends every context and is every program's first
-// input, in every task's vocabulary.
+// CTX is the token that ends a context and is a program's first input, for
+// every task that does not declare another (ContextEnder): the seed's and
+// calc's token 10.
 const CTX = 10
+
+// ContextEnder is a task whose contexts end with a token of its own rather
+// than CTX: a task with a small vocabulary (say 4 tokens) need not have a
+// token 10.
+type ContextEnder interface {
+	Task
+	// ContextEnd is the token that ends the task's contexts
+	// (Instance.Context) and is its programs' first input (every rollout's,
+	// gru.Workspace.Start); one of its tokens (the engines refuse the task
+	// otherwise), usually one of its NotActions.
+	ContextEnd() int32
+}
+
+// ContextEnd is the token that ends t's contexts and is its programs' first
+// input: CTX unless t declares another (ContextEnder).
+func ContextEnd(t Task) int32 {
+	if c, ok := t.(ContextEnder); ok {
+		return c.ContextEnd()
+	}
+	return CTX
+}
 
 // MaxDigits is the longest context an instance shows (its tokens, CTX not
 // counted: the policy reads MaxDigits+1, gru.MaxContext); MaxInner the most
@@ -23,7 +45,8 @@ const (
 type Task interface {
 	// Name is the task's name on the command line (-task).
 	Name() string
-	// Vocab is the number of tokens, digits and CTX included.
+	// Vocab is the number of tokens, the context end (ContextEnd: CTX by
+	// default) included.
 	Vocab() int
 	// TokenName spells a token for people.
 	TokenName(tok int32) string
@@ -141,12 +164,12 @@ func readsNumbers(t Task) bool {
 	return ok
 }
 
-// Context writes the policy's context, the shown tokens then CTX, into dst
-// (at least Vars+1 long) and returns its length.
-func (in *Instance) Context(dst []int32) int {
+// Context writes the policy's context, the shown tokens then end (the
+// task's ContextEnd), into dst (at least Vars+1 long) and returns its length.
+func (in *Instance) Context(dst []int32, end int32) int {
 	n := int(in.Vars)
 	copy(dst, in.Digits[:n])
-	dst[n] = CTX
+	dst[n] = end
 	return n + 1
 }
 

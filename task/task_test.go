@@ -22,7 +22,7 @@ func TestSeedTaskIsTheEnvironment(t *testing.T) {
 		require.Equal(t, FromEnv(want), in)
 		require.Equal(t, in, st.Draw(key, 5, i, rng.PurposeTask, level, Training), "the seed task holds nothing out")
 		var ctx [MaxDigits + 1]int32
-		n := in.Context(ctx[:])
+		n := in.Context(ctx[:], CTX)
 		var wantCtx [8]int32
 		require.Equal(t, want.Context(wantCtx[:]), n)
 		require.Equal(t, wantCtx[:n], ctx[:n])

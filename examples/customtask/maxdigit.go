@@ -14,8 +14,9 @@ import (
 // Name is the task's registered name (trainer.Config.Task).
 const Name = "maxdigit"
 
-// The vocabulary: the digits 0..9 and CTX (token 10) are what every task's
-// context is made of (task.Instance.Context); ANS ends a program.
+// The vocabulary: the digits 0..9, then CTX (token 10), which ends the
+// contexts of every task that declares no other end (task.ContextEnder) and
+// is its programs' first input; ANS ends a program.
 const (
 	ANS   = 11
 	vocab = 12
