@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -11,30 +10,27 @@ import (
 )
 
 // prepareTask parses cfg's task once, before anything else opens it: a calc
-// curriculum's levels are searched here, where an interrupt stops the search
-// and a slow one reports its progress on a terminal; later openings of the
-// same levels are served from env/calc's cache. Only an interrupt is an
-// error here: a bad spec is reported by the config's validation, in the
-// words of the flag or checkpoint field that holds it.
-func prepareTask(cfg trainer.Config, in *interrupts, stderr io.Writer) error {
+// curriculum's levels are searched here, where a slow search reports its
+// progress on a terminal; later openings of the same levels are served from
+// env/calc's cache. A bad spec is reported by the config's validation, in
+// the words of the flag or checkpoint field that holds it. (A signal during
+// the search exits at once: see interrupts.)
+func prepareTask(cfg trainer.Config, stderr io.Writer) {
 	if cfg.Task != "calc" {
-		return nil
+		return
 	}
-	opt := calc.ParseOptions{Interrupt: in.stop}
+	var opt calc.ParseOptions
 	if isTerminal(stderr) {
 		opt.Progress = func(msg string) { fmt.Fprintf(stderr, "simdrl: %s\n", msg) }
 	}
-	if _, err := task.CalcWith(calcSpecOf(cfg).Levels, 0, opt); errors.Is(err, calc.ErrInterrupted) {
-		return err
-	}
-	return nil
+	_, _ = task.CalcWith(calcSpecOf(cfg).Levels, 0, opt)
 }
 
 // prepareFlagTask prepares the task the flags name, when they name one
 // explicitly (-task, -levels, -task-spec); base is the config they apply to.
-func prepareFlagTask(cl *commandLine, base trainer.Config, in *interrupts, stderr io.Writer) error {
+func prepareFlagTask(cl *commandLine, base trainer.Config, stderr io.Writer) {
 	if !cl.changed("task") && !cl.changed("levels") && !cl.changed("task-spec") {
-		return nil
+		return
 	}
 	if cl.changed("task") {
 		base.Task = *cl.o.task
@@ -49,7 +45,7 @@ func prepareFlagTask(cl *commandLine, base trainer.Config, in *interrupts, stder
 	if base.Task == "" {
 		base.Task = *cl.o.task
 	}
-	return prepareTask(base, in, stderr)
+	prepareTask(base, stderr)
 }
 
 // sameLevels reports whether two curricula are the same levels, however

@@ -43,9 +43,6 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 				a[i] = flagError(err)
 			}
 		}
-		if in.stopped() {
-			return in.code() // the interrupt, not what it cut short, is the news
-		}
 		// One line, always: a list of problems (a curriculum's) is joined.
 		msg := strings.ReplaceAll(fmt.Sprintf(format, a...), "\n", "; ")
 		fmt.Fprintf(stderr, "simdrl: %s\n", msg)
@@ -93,17 +90,13 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		}
 		saved, err := trainer.ReadCheckpointConfig(resume)
 		if err == nil {
-			err = prepareTask(saved, in, stderr)
-		}
-		if err == nil {
+			prepareTask(saved, stderr)
 			err = saved.Validate()
 		}
 		if err != nil {
 			return usage("-resume %s: %s", fl.resume, checkpointConfigError(err))
 		}
-		if err := prepareFlagTask(cl, saved, in, stderr); err != nil {
-			return usage("%v", err)
-		}
+		prepareFlagTask(cl, saved, stderr)
 		if cfg, err = cl.resumed(saved); err != nil {
 			return usage("-resume %s: %v", fl.resume, err)
 		}
@@ -114,31 +107,21 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		// A file whose config cannot be read gives only its weights; one
 		// whose config reads is applied, so it is validated as -resume's.
 		if saved, err := trainer.ReadCheckpointConfig(load); err == nil {
-			err = prepareTask(saved, in, stderr)
-			if err == nil {
-				err = saved.Validate()
-			}
-			if err != nil {
+			prepareTask(saved, stderr)
+			if err := saved.Validate(); err != nil {
 				return usage("-load %s: %s", fl.load, checkpointConfigError(err))
 			}
 			loaded = &saved
 		}
-		if err := prepareFlagTask(cl, trainer.Config{}, in, stderr); err != nil {
-			return usage("%v", err)
-		}
+		prepareFlagTask(cl, trainer.Config{}, stderr)
 		if cfg, err = cl.fresh(loaded); err != nil {
 			return usage("%v", err)
 		}
 	default:
-		if err := prepareFlagTask(cl, trainer.Config{}, in, stderr); err != nil {
-			return usage("%v", err)
-		}
+		prepareFlagTask(cl, trainer.Config{}, stderr)
 		if cfg, err = cl.fresh(nil); err != nil {
 			return usage("%v", err)
 		}
-	}
-	if in.stopped() {
-		return in.code()
 	}
 	tr, engine, err := openTrainer(fl.device, cfg)
 	if err != nil && fl.device == "cpu" {
@@ -172,6 +155,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		return usage("%v", err)
 	}
 	if fl.evalOnly {
+		in.running.Store(true)
 		rep, err := trainer.Drive(tr, stdout, trainer.Options{EvalOnly: true, Quiet: fl.quiet, Interrupt: in.stop})
 		code := finish(fl, rep, err, stderr)
 		if in.stopped() {
@@ -191,8 +175,8 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		}
 	}
 	if fl.metrics != "" {
-		// A FIFO's open waits for a reader: an interrupt must not.
-		mf, err := openInterruptibly(func() (*os.File, error) { return openMetrics(fl.metrics) }, in.stop)
+		// A FIFO's open waits for a reader; a signal meanwhile exits at once.
+		mf, err := openMetrics(fl.metrics)
 		if err != nil {
 			engine.Close()
 			return usage("-metrics: %v", err)
@@ -200,9 +184,8 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		defer mf.Close()
 		opt.Metrics = mf
 	}
-	in.training.Store(true)
+	in.running.Store(true)
 	rep, runErr := trainer.Drive(tr, stdout, opt)
-	in.training.Store(false)
 	code := finish(fl, rep, runErr, stderr)
 	if errors.Is(runErr, trainer.ErrInterrupted) && in.stopped() {
 		if fl.save != "" && rep != nil {
@@ -229,31 +212,6 @@ func checkPlan(cl *commandLine, cfg trainer.Config, done int) error {
 		return fmt.Errorf("-plot: this run makes no evaluations to draw (it needs -eval-every > 0 and at most the updates it trains, %d)", cfg.Updates-done)
 	}
 	return nil
-}
-
-// openInterruptibly runs open, returning early with ErrInterrupted when stop
-// closes first (the open goes on in the background; the process is ending).
-func openInterruptibly(open func() (*os.File, error), stop <-chan struct{}) (*os.File, error) {
-	type result struct {
-		f   *os.File
-		err error
-	}
-	c := make(chan result, 1)
-	go func() {
-		f, err := open()
-		c <- result{f, err}
-	}()
-	select {
-	case r := <-c:
-		return r.f, r.err
-	case <-stop:
-		go func() {
-			if r := <-c; r.f != nil {
-				r.f.Close()
-			}
-		}()
-		return nil, trainer.ErrInterrupted
-	}
 }
 
 // checkpointConfigError phrases an invalid checkpoint config: its fields are

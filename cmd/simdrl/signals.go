@@ -10,15 +10,18 @@ import (
 )
 
 // interrupts watches for SIGINT and SIGTERM from the command's first
-// instruction on, in every phase: the first signal closes stop, which the
-// level search, the opening of outputs, the training loop (between chunks of
-// an update) and the final evaluation all observe; a second one exits at once.
+// instruction on. Before the run starts (flags, checkpoints, the level
+// search, opening outputs: any of them may block, on a FIFO say) nothing has
+// been computed that a signal could lose, so the first one exits at once.
+// Once Drive has the run (running), the first signal closes stop, which
+// Drive and the engines observe between chunks (saving the last completed
+// update, writing the report); a second one exits at once.
 type interrupts struct {
-	stop     chan struct{}
-	training atomic.Bool // the message says what the first signal does
-	mu       sync.Mutex
-	caught   os.Signal
-	done     chan struct{}
+	stop    chan struct{}
+	running atomic.Bool
+	mu      sync.Mutex
+	caught  os.Signal
+	done    chan struct{}
 }
 
 // watch starts watching sigs (nil: never interrupted); end stops it.
@@ -30,14 +33,14 @@ func watch(sigs <-chan os.Signal, stderr io.Writer) *interrupts {
 	go func() {
 		select {
 		case s := <-sigs:
+			if !in.running.Load() {
+				fmt.Fprintf(stderr, "\nsimdrl: %v: stopping before the run began\n", s)
+				os.Exit(exitCodeFor(s))
+			}
 			in.mu.Lock()
 			in.caught = s
 			in.mu.Unlock()
-			if in.training.Load() {
-				fmt.Fprintf(stderr, "\nsimdrl: %v: stopping at the next chunk, keeping the last completed update (again to quit at once)\n", s)
-			} else {
-				fmt.Fprintf(stderr, "\nsimdrl: %v: stopping (again to quit at once)\n", s)
-			}
+			fmt.Fprintf(stderr, "\nsimdrl: %v: stopping at the next chunk, keeping the last completed update (again to quit at once)\n", s)
 			close(in.stop)
 		case <-in.done:
 			return

@@ -170,7 +170,8 @@ func TestClosedStdoutStillSaves(t *testing.T) {
 }
 
 // TestInterruptBeforeTraining: a -metrics FIFO with no reader blocked the
-// start, deaf to SIGINT.
+// start, deaf to SIGINT; so did a -resume or -load FIFO with no writer (the
+// first signal was only noted, and the read went on waiting).
 func TestInterruptBeforeTraining(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
@@ -179,8 +180,9 @@ func TestInterruptBeforeTraining(t *testing.T) {
 	bin := buildBinary(t, dir)
 	fifo := filepath.Join(dir, "fifo")
 	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		cmd := exec.Command(bin, "-metrics", fifo, "-updates", "5")
+	for i, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGINT, syscall.SIGTERM} {
+		args := [][]string{{"-metrics", fifo, "-updates", "5"}, {"-resume", fifo}, {"-load", fifo, "-eval-only"}, {"-metrics", fifo, "-updates", "5"}}[i]
+		cmd := exec.Command(bin, args...)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		require.NoError(t, cmd.Start())
@@ -192,10 +194,10 @@ func TestInterruptBeforeTraining(t *testing.T) {
 		case err := <-done:
 			var exitErr *exec.ExitError
 			require.ErrorAs(t, err, &exitErr)
-			require.Equal(t, 128+int(sig), exitErr.ExitCode(), stderr.String())
+			require.Equal(t, 128+int(sig), exitErr.ExitCode(), "%v: %s", args, stderr.String())
 		case <-time.After(time.Second):
 			cmd.Process.Kill()
-			t.Fatalf("%v: still running 1 s after the signal: %s", sig, stderr.String())
+			t.Fatalf("%v %v: still running 1 s after the signal: %s", args, sig, stderr.String())
 		}
 	}
 }
