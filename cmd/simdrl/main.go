@@ -12,6 +12,7 @@ import (
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/cpu"
 	"github.com/simdrl/simdrl/gpu"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/kernels"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
@@ -310,7 +311,7 @@ func flagError(err error) string {
 	var re *trainer.ResourceError
 	if errors.As(err, &re) {
 		flag := "-" + strings.ReplaceAll(re.Knob, "_", "-")
-		return fmt.Sprintf("this run needs %s of memory and %s is available: lower %s", formatBytes(re.Need), formatBytes(re.Have), flag)
+		return fmt.Sprintf("this run needs %s of memory and %s is available: lower %s", enginekit.FormatBytes(re.Need), enginekit.FormatBytes(re.Have), flag)
 	}
 	return err.Error()
 }
@@ -357,16 +358,4 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-// formatBytes writes a byte count for people: 3.4 GiB, 12.0 MiB, 96 KiB
-// (as trainer.ResourceError's message does).
-func formatBytes(b float64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", b/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", b/(1<<20))
-	}
-	return fmt.Sprintf("%.0f KiB", b/(1<<10))
 }
