@@ -32,9 +32,6 @@ type Engine struct {
 func New(cfg trainer.Config) (*Engine, error) {
 	t, err := cfg.OpenTask()
 	if err != nil {
-		if verr := cfg.Validate(); verr != nil {
-			return nil, verr // the first invalid setting, as Validate orders them
-		}
 		return nil, err
 	}
 	return NewWithTask(cfg, t)

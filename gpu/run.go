@@ -49,9 +49,6 @@ func NewWithTask(cfg trainer.Config, t task.Task) (trainer.Engine, error) {
 func NewEngine(cfg trainer.Config) (*Engine, error) {
 	t, err := cfg.OpenTask()
 	if err != nil {
-		if verr := cfg.Validate(); verr != nil {
-			return nil, verr // the first invalid setting, as Validate orders them
-		}
 		return nil, err
 	}
 	return newEngineWithTask(cfg, t)

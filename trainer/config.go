@@ -102,9 +102,6 @@ const (
 // Validate reports the first invalid setting as a *FieldError, opening the
 // task through the registry (task.Open).
 func (c *Config) Validate() error {
-	if err := c.validateSettings(); err != nil {
-		return err
-	}
 	t, err := c.OpenTask()
 	if err != nil {
 		return err
@@ -261,10 +258,15 @@ func taskDefaults(cfg Config, t task.Task) Config {
 }
 
 // OpenTask opens the configuration's task through the registry
-// (task.Open). Its errors are FieldErrors: of task for a name no task is
-// registered under, else of the spec's option at fault (the task's
-// task.SpecError: levels, partial_credit, task_spec).
+// (task.Open), after checking the settings that do not depend on it, so that
+// its error is the first invalid setting in Validate's order. Its errors are
+// FieldErrors: of a setting, of task for a name no task is registered under,
+// else of the spec's option at fault (the task's task.SpecError: levels,
+// partial_credit, task_spec).
 func (c *Config) OpenTask() (task.Task, error) {
+	if err := c.validateSettings(); err != nil {
+		return nil, err
+	}
 	t, err := task.Open(c.Task, c.TaskSpec)
 	var ue *task.UnknownError
 	var se *task.SpecError

@@ -272,9 +272,6 @@ var engines = map[string]func(trainer.Config, task.Task) (trainer.Engine, error)
 func openTrainer(device string, cfg trainer.Config) (*trainer.Trainer, trainer.Engine, error) {
 	t, err := cfg.OpenTask()
 	if err != nil {
-		if verr := cfg.Validate(); verr != nil {
-			return nil, nil, verr // the first invalid setting, as Validate orders them
-		}
 		return nil, nil, err
 	}
 	e, err := engines[device](cfg, t)
