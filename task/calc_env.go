@@ -22,13 +22,6 @@ func (e *calcEnv) Reset(row int, in *Instance) {
 	e.eps[row].Reset(&c, e.credit)
 }
 
-func (e *calcEnv) Step(actions []int32, out Transition) {
-	for r, a := range actions {
-		ep := &e.eps[r]
-		out.Obs[r] = NoObservation
-		out.Reward[r] = ep.Step(a)
-		out.Done[r] = ep.Done()
-	}
-}
+func (e *calcEnv) Step(actions []int32, out Transition) { stepRows(e.eps, actions, out) }
 
 var _ Stepper = (*calcTask)(nil)

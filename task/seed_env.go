@@ -13,13 +13,6 @@ func (*seedEnv) Observations() int             { return 0 }
 func (e *seedEnv) Correct(row int) bool        { return e.eps[row].Correct() }
 func (e *seedEnv) Reset(row int, in *Instance) { e.eps[row].Reset(envTask(in)) }
 
-func (e *seedEnv) Step(actions []int32, out Transition) {
-	for r, a := range actions {
-		ep := &e.eps[r]
-		out.Obs[r] = NoObservation
-		out.Reward[r] = ep.Step(a)
-		out.Done[r] = ep.Done()
-	}
-}
+func (e *seedEnv) Step(actions []int32, out Transition) { stepRows(e.eps, actions, out) }
 
 var _ Stepper = (*seedTask)(nil)
