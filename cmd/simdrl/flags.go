@@ -224,7 +224,7 @@ func (cl *commandLine) fresh(from *trainer.Config) (trainer.Config, error) {
 		return base, err
 	}
 	if base, err = trainer.WithTask(base); err != nil {
-		return base, errors.New(flagError(err))
+		return base, errors.New(flagError(cl.viaSpec(err)))
 	}
 	return cl.apply(base)
 }
@@ -262,7 +262,7 @@ func (cl *commandLine) resumed(saved trainer.Config) (trainer.Config, error) {
 		}
 		t, err := next.OpenTask()
 		if err != nil {
-			return saved, errors.New(flagError(err))
+			return saved, errors.New(flagError(cl.viaSpec(err)))
 		}
 		if _, ok := t.(task.ReferenceSchedule); ok {
 			def := trainer.DefaultRecipe()
@@ -318,11 +318,11 @@ func (cl *commandLine) apply(cfg trainer.Config) (trainer.Config, error) {
 	set("task-spec", func() { cfg.TaskSpec = *o.taskSpec })
 	if fs.Changed("levels") || fs.Changed("partial-credit") {
 		if err := calcSpecOf(cfg).Check(); err != nil {
-			return cfg, errors.New(flagError(err))
+			return cfg, errors.New(flagError(cl.viaSpec(err)))
 		}
 	}
 	if err := cfg.Validate(); err != nil {
-		return cfg, errors.New(flagError(err))
+		return cfg, errors.New(flagError(cl.viaSpec(err)))
 	}
 	return cfg, nil
 }
@@ -392,4 +392,14 @@ func joinInts(v []int) string {
 		s[i] = fmt.Sprint(x)
 	}
 	return strings.Join(s, ",")
+}
+
+// viaSpec names -task-spec, not -levels or -partial-credit, for a problem
+// with an option the user wrote in -task-spec.
+func (cl *commandLine) viaSpec(err error) error {
+	var fe *trainer.FieldError
+	if cl.changed("task-spec") && errors.As(err, &fe) && err == error(fe) && (fe.Field == "levels" || fe.Field == "partial_credit") {
+		return &trainer.FieldError{Field: "task_spec", Problem: fe.Error(), Bare: true}
+	}
+	return err
 }
