@@ -17,9 +17,10 @@ func (e *calcEnv) Rows() int            { return len(e.eps) }
 func (*calcEnv) Observations() int      { return 0 }
 func (e *calcEnv) Correct(row int) bool { return e.eps[row].Outcome().Correct }
 
-func (e *calcEnv) Reset(row int, in *Instance) {
+func (e *calcEnv) Reset(row int, in *Instance) int32 {
 	c := toCalc(in)
 	e.eps[row].Reset(&c, e.credit)
+	return NoObservation
 }
 
 func (e *calcEnv) Step(actions []int32, out Transition) { stepRows(e.eps, actions, out) }

@@ -35,3 +35,27 @@ type Titled interface {
 	Task
 	LevelTitle(level int) string
 }
+
+// Observer is implemented by a task whose tools answer: after every action
+// (and at the start, Env.Reset) its Env writes an observation token
+// 0..Observations()-1, and the policy's next input is the action together
+// with that observation (gru.Config.Observations). A task that does not
+// implement it, or declares 0, is open-loop: its policy's next input is its
+// own action, and its model, hashes and goldens are those of a task without
+// observations.
+type Observer interface {
+	Task
+	// Observations is the size of the observation vocabulary (0: none).
+	Observations() int
+	// ObservationName spells an observation token for people.
+	ObservationName(obs int32) string
+}
+
+// Observations is t's observation vocabulary size: 0 unless t is an
+// Observer.
+func Observations(t Task) int {
+	if o, ok := t.(Observer); ok {
+		return o.Observations()
+	}
+	return 0
+}

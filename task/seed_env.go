@@ -8,10 +8,13 @@ type seedEnv struct{ eps []env.Episode }
 
 func (*seedTask) NewEnv(rows int) Env { return &seedEnv{eps: make([]env.Episode, rows)} }
 
-func (e *seedEnv) Rows() int                   { return len(e.eps) }
-func (*seedEnv) Observations() int             { return 0 }
-func (e *seedEnv) Correct(row int) bool        { return e.eps[row].Correct() }
-func (e *seedEnv) Reset(row int, in *Instance) { e.eps[row].Reset(envTask(in)) }
+func (e *seedEnv) Rows() int            { return len(e.eps) }
+func (*seedEnv) Observations() int      { return 0 }
+func (e *seedEnv) Correct(row int) bool { return e.eps[row].Correct() }
+func (e *seedEnv) Reset(row int, in *Instance) int32 {
+	e.eps[row].Reset(envTask(in))
+	return NoObservation
+}
 
 func (e *seedEnv) Step(actions []int32, out Transition) { stepRows(e.eps, actions, out) }
 

@@ -24,8 +24,10 @@ type Env interface {
 	// Observations is the size of the observation vocabulary: 0 when the
 	// task observes nothing and every Obs is NoObservation.
 	Observations() int
-	// Reset starts row's episode on in (copied: in may be reused).
-	Reset(row int, in *Instance)
+	// Reset starts row's episode on in (copied: in may be reused) and
+	// returns the observation its first input carries (with the task's
+	// context end): NoObservation when the task observes nothing.
+	Reset(row int, in *Instance) int32
 	// Step applies actions[r] to row r for every r < len(actions) and
 	// writes each row's observation, reward and done flag into out.
 	Step(actions []int32, out Transition)
@@ -89,11 +91,12 @@ func (e *scoreEnv) Correct(row int) bool {
 	return e.correct[row]
 }
 
-func (e *scoreEnv) Reset(row int, in *Instance) {
+func (e *scoreEnv) Reset(row int, in *Instance) int32 {
 	e.ins[row] = *in
 	e.steps[row] = 0
 	e.done[row] = in.Budget <= 0
 	e.correct[row] = false
+	return NoObservation
 }
 
 func (e *scoreEnv) Step(actions []int32, out Transition) {
