@@ -266,6 +266,12 @@ func conclude(tr *Trainer, rep *Report, out io.Writer, quiet bool) error {
 		if t.HoldsOut() {
 			fmt.Fprintf(out, "On training instances  → %s\n", perLevel(f.TrainSolveRate, ", "))
 		}
+		ex, err := exhaustive(tr)
+		if err != nil {
+			return err
+		}
+		rep.Exhaustive = ex
+		printExhaustive(out, t, ex)
 	}
 	return nil
 }

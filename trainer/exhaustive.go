@@ -1,0 +1,128 @@
+package trainer
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/simdrl/simdrl/task"
+)
+
+// maxEnumerated is the most instances of one level and split an exhaustive
+// evaluation plays: every held-out tuple of calc's 4-digit levels (2,000)
+// and every training tuple (8,000) fit; a task whose splits are larger is
+// evaluated on their first maxEnumerated, and task.LevelTally says so (Complete).
+const maxEnumerated = 20_000
+
+// greedyBatch is how many instances one GreedyPrograms call plays.
+const greedyBatch = 4096
+
+// exhaustive plays every instance of every level of an Enumerator task, held
+// out and training, greedily on tr's engine, and counts the held-out ones by
+// subset when the task is a Subsetter; nil for other tasks.
+func exhaustive(tr *Trainer) ([]task.LevelTally, error) {
+	t := tr.task
+	en, ok := t.(task.Enumerator)
+	if !ok {
+		return nil, nil
+	}
+	sub, _ := t.(task.Subsetter)
+	var names []string
+	if sub != nil {
+		names = sub.SubsetNames()
+	}
+	var out []task.LevelTally
+	for lv, l := range t.Levels() {
+		lt := task.LevelTally{Level: l.Name, Complete: true}
+		for _, sp := range []task.Split{task.HeldOut, task.Training} {
+			ins := en.Instances(lv, sp, maxEnumerated+1)
+			if len(ins) > maxEnumerated {
+				ins, lt.Complete = ins[:maxEnumerated], false
+			}
+			solved, err := tr.solvedGreedily(ins)
+			if err != nil {
+				return nil, err
+			}
+			tally := &lt.Training
+			if sp == task.HeldOut {
+				tally = &lt.HeldOut
+				lt.Subsets = subsetTallies(sub, names, ins, solved)
+			}
+			tally.N = len(ins)
+			for _, s := range solved {
+				if s {
+					tally.Solved++
+				}
+			}
+		}
+		out = append(out, lt)
+	}
+	return out, nil
+}
+
+// solvedGreedily plays ins greedily, a batch at a time, and reports which
+// were answered correctly (task.Outcome.Correct).
+func (tr *Trainer) solvedGreedily(ins []task.Instance) ([]bool, error) {
+	T := tr.cfg.Steps
+	solved := make([]bool, len(ins))
+	for lo := 0; lo < len(ins); lo += greedyBatch {
+		hi := min(lo+greedyBatch, len(ins))
+		progs, err := tr.e.GreedyPrograms(ins[lo:hi])
+		if err != nil {
+			return nil, err
+		}
+		for i := lo; i < hi; i++ {
+			k := i - lo
+			solved[i] = tr.task.Score(&ins[i], progs[k*T:(k+1)*T]).Correct
+		}
+	}
+	return solved, nil
+}
+
+// subsetTallies counts ins and their solved flags by subset; nil without a
+// Subsetter.
+func subsetTallies(sub task.Subsetter, names []string, ins []task.Instance, solved []bool) []task.Tally {
+	if sub == nil {
+		return nil
+	}
+	ts := make([]task.Tally, len(names))
+	for i, n := range names {
+		ts[i].Name = n
+	}
+	for k := range ins {
+		bits := sub.Subsets(&ins[k])
+		for i := range ts {
+			if bits&(1<<i) != 0 {
+				ts[i].N++
+				if solved[k] {
+					ts[i].Solved++
+				}
+			}
+		}
+	}
+	return ts
+}
+
+// printExhaustive writes one line per level: the held-out and training
+// rates over every instance, then each held-out subset's.
+func printExhaustive(out io.Writer, t task.Task, ls []task.LevelTally) {
+	if len(ls) == 0 {
+		return
+	}
+	fmt.Fprintln(out, "Every instance, greedy → held-out (training) [held-out subsets]:")
+	for lv, l := range ls {
+		var b strings.Builder
+		fmt.Fprintf(&b, "  %s: %.4f of %d (%.4f of %d)", levelTitle(t, lv), l.HeldOut.Rate(), l.HeldOut.N, l.Training.Rate(), l.Training.N)
+		for _, s := range l.Subsets {
+			if s.N > 0 {
+				fmt.Fprintf(&b, " %s %.4f of %d", s.Name, s.Rate(), s.N)
+			} else {
+				fmt.Fprintf(&b, " %s none", s.Name)
+			}
+		}
+		if !l.Complete {
+			fmt.Fprintf(&b, " (first %d of each split)", maxEnumerated)
+		}
+		fmt.Fprintln(out, b.String())
+	}
+}

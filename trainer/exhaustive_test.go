@@ -1,0 +1,107 @@
+package trainer
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
+	"github.com/stretchr/testify/require"
+)
+
+// echoTask's instances show one digit d; a program is correct when its first
+// token is d. Level 0 holds out d ∈ {0, 1, 2}, trains on 3..9; subset "odd"
+// is the odd digits, "zero" the digit 0.
+type echoTask struct{ task.Task }
+
+func (echoTask) Name() string { return "echo" }
+func (echoTask) Levels() []task.Level {
+	return []task.Level{{Name: "echo", Context: 1, Budget: 1, Shortest: 1}}
+}
+func (echoTask) SubsetNames() []string { return []string{"odd", "zero"} }
+func (echoTask) Subsets(in *task.Instance) uint32 {
+	b := uint32(in.Digits[0] % 2)
+	if in.Digits[0] == 0 {
+		b |= 2
+	}
+	return b
+}
+func (echoTask) Instances(level int, split task.Split, max int) []task.Instance {
+	var out []task.Instance
+	for d := int32(0); d < 10; d++ {
+		if (d < 3) == (split == task.HeldOut) && (max == 0 || len(out) < max) {
+			out = append(out, task.Instance{Vars: 1, Budget: 1, Digits: [task.MaxDigits]int32{d}})
+		}
+	}
+	return out
+}
+func (echoTask) Score(in *task.Instance, p []int32) task.Outcome {
+	ok := p[0] == in.Digits[0]
+	return task.Outcome{Correct: ok, Reward: map[bool]float64{true: 1}[ok]}
+}
+func (echoTask) Draw(rng.Key, uint32, uint32, rng.Purpose, int, task.Split) task.Instance {
+	panic("not drawn")
+}
+
+// echoEngine answers every digit but 1 and 7 (so the held-out rate is 2/3
+// and odd's 0/1) in batches it records.
+type echoEngine struct {
+	fakeEngine
+	batches []int
+}
+
+func (e *echoEngine) GreedyPrograms(ins []task.Instance) ([]int32, error) {
+	e.batches = append(e.batches, len(ins))
+	out := make([]int32, len(ins)*e.steps)
+	for i, in := range ins {
+		out[i*e.steps] = in.Digits[0]
+		if in.Digits[0] == 1 || in.Digits[0] == 7 {
+			out[i*e.steps] = 9 - in.Digits[0]
+		}
+	}
+	return out, nil
+}
+
+func TestExhaustiveCountsEveryInstanceBySubset(t *testing.T) {
+	e := &echoEngine{fakeEngine: fakeEngine{steps: 2}}
+	tr := &Trainer{task: echoTask{}, cfg: Config{Steps: 2}, e: e}
+	ls, err := exhaustive(tr)
+	require.NoError(t, err)
+	require.Equal(t, []task.LevelTally{{
+		Level:    "echo",
+		HeldOut:  task.Tally{N: 3, Solved: 2},
+		Training: task.Tally{N: 7, Solved: 6},
+		Subsets:  []task.Tally{{Name: "odd", N: 1, Solved: 0}, {Name: "zero", N: 1, Solved: 1}},
+		Complete: true,
+	}}, ls)
+	var out bytes.Buffer
+	printExhaustive(&out, echoTask{}, ls)
+	require.Contains(t, out.String(), "0.6667 of 3 (0.8571 of 7) odd 0.0000 of 1 zero 1.0000 of 1")
+}
+
+func TestExhaustiveSkipsTasksThatCannotList(t *testing.T) {
+	tr := &Trainer{task: task.Seed(), cfg: Config{Steps: 6}, e: &fakeEngine{steps: 6}}
+	ls, err := exhaustive(tr)
+	require.NoError(t, err)
+	require.Nil(t, ls)
+}
+
+func TestSolvedGreedilyPlaysInBatches(t *testing.T) {
+	e := &echoEngine{fakeEngine: fakeEngine{steps: 1}}
+	tr := &Trainer{task: echoTask{}, cfg: Config{Steps: 1}, e: e}
+	ins := make([]task.Instance, greedyBatch+5)
+	for i := range ins {
+		ins[i] = task.Instance{Vars: 1, Digits: [task.MaxDigits]int32{int32(i % 10)}}
+	}
+	solved, err := tr.solvedGreedily(ins)
+	require.NoError(t, err)
+	require.Equal(t, []int{greedyBatch, 5}, e.batches)
+	n := 0
+	for i, s := range solved {
+		require.Equal(t, i%10 != 1 && i%10 != 7, s, "instance %d", i)
+		if s {
+			n++
+		}
+	}
+	require.Equal(t, len(ins)-2*((len(ins)+8)/10), n)
+}
