@@ -38,7 +38,36 @@ func TestEchoLearnsFromObservations(t *testing.T) {
 		t.Logf("blind=%v: solved %v after %d updates", c.blind, rep.Final.SolveRate, rep.Updates)
 		require.GreaterOrEqualf(t, rep.Final.SolveRate[0], c.min, "blind=%v", c.blind)
 		require.LessOrEqualf(t, rep.Final.SolveRate[0], c.max, "blind=%v", c.blind)
+		if c.blind {
+			continue
+		}
+		// The greedy programs (explanations' path) read the observations too:
+		// PROBE, then the hidden bit it revealed.
+		tasks := make([]task.Instance, 16)
+		for i := range tasks {
+			tasks[i] = echo{}.Draw(rng.NewKey(99), 1, uint32(i), rng.PurposeTask, 0, task.Training)
+		}
+		progs := programs(t, r, tasks)
+		for i := range tasks {
+			require.Equalf(t, []int32{echoProbe, int32(tasks[i].Target)}, progs[2*i:2*i+2], "instance %d", i)
+		}
 	}
+}
+
+// TestObservingUpdateAllocatesNothing: an update of a task with
+// observations allocates nothing once the engine is built.
+func TestObservingUpdateAllocatesNothing(t *testing.T) {
+	cfg := echoConfig()
+	cfg.Threads, cfg.Batch, cfg.Chunk = 2, 64, 16
+	r := newTaskRun(t, cfg, echo{})
+	u := 0
+	update := func() {
+		u++
+		_, err := r.Engine.Update(trainer.Plan{Update: u, Level: 0, Entropy: 0.1})
+		require.NoError(t, err)
+	}
+	update()
+	require.Zero(t, testing.AllocsPerRun(20, update))
 }
 
 // TestRolloutInputsCarryObservations: every input of a sampled rollout is
