@@ -77,8 +77,8 @@ func ParseLevels(spec string) (Levels, error) { return ParseLevelsWith(spec, Par
 // expression compiles to (see compile), verified with Computes: the shortest
 // found, not necessarily the shortest.
 func ParseLevel(text string) (Level, error) {
-	if strings.Contains(text, ",") {
-		return Level{}, errors.New("one level has no comma (ParseLevels reads lists)")
+	if len(splitLevels(text)) > 1 {
+		return Level{}, errors.New("one level has no comma outside parentheses (ParseLevels reads lists)")
 	}
 	ls, err := ParseLevels(text)
 	if err != nil {

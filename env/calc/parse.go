@@ -97,13 +97,14 @@ func parseItems(spec string) ([]levelItem, error) {
 	if strings.TrimSpace(spec) == "" {
 		return nil, errors.New("no levels")
 	}
-	if n := strings.Count(spec, ",") + 1; n > MaxLevels {
+	texts := splitLevels(spec)
+	if n := len(texts); n > MaxLevels {
 		return nil, fmt.Errorf("%d levels; at most %d", n, MaxLevels)
 	}
 	var items []levelItem
 	var problems []string
 	seen := map[string]int{} // canonical expression → level number
-	for i, text := range strings.Split(spec, ",") {
+	for i, text := range texts {
 		it := levelItem{index: i + 1, text: strings.TrimSpace(text)}
 		err := it.parse()
 		if err == nil {
@@ -124,6 +125,51 @@ func parseItems(spec string) ([]levelItem, error) {
 		return nil, problemsError(problems)
 	}
 	return items, nil
+}
+
+// splitLevels splits a spec at its commas, except those inside the
+// parentheses of abs, max or min, which separate arguments: "max(a,b)+c,
+// a*b" is two levels. A comma elsewhere (also inside plain parentheses) ends
+// a level, so an unclosed "(" spoils only its own level.
+func splitLevels(spec string) []string {
+	var out []string
+	var open []bool // the parentheses open in this level: a function's?
+	calls := 0      // how many of them are a function's
+	start := 0
+	for i := 0; i < len(spec); i++ {
+		switch spec[i] {
+		case '(':
+			f := isCall(spec[start:i])
+			open = append(open, f)
+			if f {
+				calls++
+			}
+		case ')':
+			if n := len(open); n > 0 {
+				if open[n-1] {
+					calls--
+				}
+				open = open[:n-1]
+			}
+		case ',':
+			if calls == 0 {
+				out = append(out, spec[start:i])
+				start, open = i+1, open[:0]
+			}
+		}
+	}
+	return append(out, spec[start:])
+}
+
+// isCall reports whether the text before a "(" ends with a function's name.
+func isCall(before string) bool {
+	before = strings.TrimRight(before, " \t")
+	for _, f := range functions {
+		if strings.HasSuffix(before, f.name) {
+			return true
+		}
+	}
+	return false
 }
 
 // parse reads the item's expression and budget.
