@@ -1,25 +1,5 @@
 package task
 
-// Subsetter is a task whose evaluations also report subsets of a level's
-// instances: the cases where a policy that reads signs most easily breaks
-// (calc's ties, zeros and negative intermediates).
-type Subsetter interface {
-	Task
-	// SubsetNames names the subsets, bit i of Subsets for name i.
-	SubsetNames() []string
-	// Subsets reports which subsets in is in: bit i set for SubsetNames()[i].
-	Subsets(in *Instance) uint32
-}
-
-// Enumerator is a task whose split of a level can be listed in full, so an
-// evaluation can play every instance once instead of sampling.
-type Enumerator interface {
-	Task
-	// Instances lists level's instances of split in a fixed order: at most
-	// max of them (0: all).
-	Instances(level int, split Split, max int) []Instance
-}
-
 // Tally is a solve count: Solved of N instances (of a subset Name, for a
 // task.Subsetter's subsets).
 type Tally struct {
