@@ -23,5 +23,5 @@ type LevelTally struct {
 	HeldOut  Tally   `json:"held_out"`
 	Training Tally   `json:"training"`
 	Subsets  []Tally `json:"held_out_subsets,omitempty"` // held-out instances only
-	Complete bool    `json:"complete"`                   // false: a split was cut short (trainer plays at most 20,000 of each)
+	Listed   bool    `json:"listed"`                     // false: a split was too large to list (trainer lists at most 20,000), and nothing was played
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/simdrl/simdrl/task"
 )
 
 // curriculum decides which level each episode plays and when training is
@@ -120,8 +122,8 @@ func (c *curriculum) setPendingEval(p bool) { c.pendingEval = p }
 // solved when every trained level's lower bound supports cfg.StopAt. It
 // changes nothing else: focus and unlocking follow the periodic evaluations
 // only, so a confirmation that fails leaves training as it was.
-func (c *curriculum) confirm(u int, ev []EvalResult) Confirmation {
-	cf := Confirmation{Update: u, Episodes: ConfirmEpisodes, Solved: c.cfg.StopAt > 0}
+func (c *curriculum) confirm(u int, ev []EvalResult, subsets [][]task.Tally) Confirmation {
+	cf := Confirmation{Update: u, Episodes: ConfirmEpisodes, Solved: c.cfg.StopAt > 0, TrainingSubsets: subsets}
 	for _, r := range ev {
 		cf.SolveRate = append(cf.SolveRate, r.SolveRate)
 		cf.LowerBound = append(cf.LowerBound, wilsonLower(successes(r), r.Episodes, ConfirmZ))
@@ -129,6 +131,13 @@ func (c *curriculum) confirm(u int, ev []EvalResult) Confirmation {
 	for _, s := range c.mix {
 		if !passes(ev[s], cf.LowerBound[s], c.cfg.StopAt) {
 			cf.Solved = false
+		}
+		if s < len(subsets) {
+			for _, t := range subsets[s] {
+				if t.N > 0 && t.Rate() < c.cfg.StopAt {
+					cf.Solved = false
+				}
+			}
 		}
 	}
 	c.solved = cf.Solved

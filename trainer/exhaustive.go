@@ -10,8 +10,10 @@ import (
 
 // maxEnumerated is the most instances of one level and split an exhaustive
 // evaluation plays: every held-out tuple of calc's 4-digit levels (2,000)
-// and every training tuple (8,000) fit; a task whose splits are larger is
-// evaluated on their first maxEnumerated, and task.LevelTally says so (Complete).
+// and every training tuple (8,000) fit. A level with a larger split is not
+// listed (task.LevelTally.Listed false): its first instances in the task's
+// order would be no fair sample of it, and the sampled evaluations cover
+// it.
 const maxEnumerated = 20_000
 
 // greedyBatch is how many instances one GreedyPrograms call plays.
@@ -33,11 +35,12 @@ func exhaustive(tr *Trainer) ([]task.LevelTally, error) {
 	}
 	var out []task.LevelTally
 	for lv, l := range t.Levels() {
-		lt := task.LevelTally{Level: l.Name, Complete: true}
+		lt := task.LevelTally{Level: l.Name, Listed: true}
 		for _, sp := range []task.Split{task.HeldOut, task.Training} {
-			ins := en.Instances(lv, sp, maxEnumerated+1)
-			if len(ins) > maxEnumerated {
-				ins, lt.Complete = ins[:maxEnumerated], false
+			ins := tr.listed(en, lv, sp)
+			if ins == nil {
+				lt = task.LevelTally{Level: l.Name}
+				break
 			}
 			solved, err := tr.solvedGreedily(ins)
 			if err != nil {
@@ -56,6 +59,51 @@ func exhaustive(tr *Trainer) ([]task.LevelTally, error) {
 			}
 		}
 		out = append(out, lt)
+	}
+	return out, nil
+}
+
+// listed is level's instances of split (cached: the stop rule lists the
+// training split at every confirmation), or nil when there are more than
+// maxEnumerated.
+func (tr *Trainer) listed(en task.Enumerator, level int, split task.Split) []task.Instance {
+	key := [2]int{level, int(split)}
+	if ins, ok := tr.lists[key]; ok {
+		return ins
+	}
+	ins := en.Instances(level, split, maxEnumerated+1)
+	if len(ins) > maxEnumerated {
+		ins = nil
+	}
+	if tr.lists == nil {
+		tr.lists = map[[2]int][]task.Instance{}
+	}
+	tr.lists[key] = ins
+	return ins
+}
+
+// trainingSubsets is the stop rule's look at subsets (confirm.go): for a
+// task that lists its instances and names subsets, every training instance
+// of each of levels whose training split can be listed, played greedily,
+// counted by subset; per level (nil entries for levels not listed), or nil
+// for other tasks.
+func trainingSubsets(tr *Trainer, levels []int) ([][]task.Tally, error) {
+	en, ok := tr.task.(task.Enumerator)
+	sub, ok2 := tr.task.(task.Subsetter)
+	if !ok || !ok2 {
+		return nil, nil
+	}
+	out := make([][]task.Tally, len(tr.task.Levels()))
+	for _, lv := range levels {
+		ins := tr.listed(en, lv, task.Training)
+		if ins == nil {
+			continue
+		}
+		solved, err := tr.solvedGreedily(ins)
+		if err != nil {
+			return nil, err
+		}
+		out[lv] = subsetTallies(sub, sub.SubsetNames(), ins, solved)
 	}
 	return out, nil
 }
@@ -120,8 +168,9 @@ func printExhaustive(out io.Writer, t task.Task, ls []task.LevelTally) {
 				fmt.Fprintf(&b, " %s none", s.Name)
 			}
 		}
-		if !l.Complete {
-			fmt.Fprintf(&b, " (first %d of each split)", maxEnumerated)
+		if !l.Listed {
+			b.Reset()
+			fmt.Fprintf(&b, "  %s: more than %d instances in a split, not listed", levelTitle(t, lv), maxEnumerated)
 		}
 		fmt.Fprintln(out, b.String())
 	}

@@ -72,7 +72,7 @@ func TestExhaustiveCountsEveryInstanceBySubset(t *testing.T) {
 		HeldOut:  task.Tally{N: 3, Solved: 2},
 		Training: task.Tally{N: 7, Solved: 6},
 		Subsets:  []task.Tally{{Name: "odd", N: 1, Solved: 0}, {Name: "zero", N: 1, Solved: 1}},
-		Complete: true,
+		Listed:   true,
 	}}, ls)
 	var out bytes.Buffer
 	printExhaustive(&out, echoTask{}, ls)

@@ -93,15 +93,19 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
 			return err
 		}
 		var cev []EvalResult
+		var subsets [][]task.Tally
 		if cur.nominates(ev) {
 			if cev, err = e.EvaluateAll(ConfirmEpisodes, enginekit.ConfirmRound(u), task.HeldOut); err != nil {
+				return err
+			}
+			if subsets, err = trainingSubsets(tr, cur.mix); err != nil {
 				return err
 			}
 		}
 		cur.observe(ev)
 		var cf *Confirmation
 		if cev != nil {
-			c := cur.confirm(u, cev)
+			c := cur.confirm(u, cev, subsets)
 			cf = &c
 			rep.Confirmations = append(rep.Confirmations, c)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/simdrl/simdrl/internal/enginekit"
+	"github.com/simdrl/simdrl/task"
 )
 
 // stopConfig is the default recipe's stop rule (evaluations of 200 episodes
@@ -110,11 +111,11 @@ func TestStopAtOneNeedsEveryEpisode(t *testing.T) {
 	require.True(t, c.nominated())
 	one := append([]EvalResult(nil), perfect...)
 	one[1].SolveRate = 0.999
-	require.False(t, c.confirm(20, one).Solved)
+	require.False(t, c.confirm(20, one, nil).Solved)
 	require.False(t, c.isSolved())
-	require.True(t, c.confirm(20, perfect).Solved)
+	require.True(t, c.confirm(20, perfect, nil).Solved)
 	require.True(t, c.isSolved())
-	require.Less(t, c.confirm(20, perfect).LowerBound[0], 1.0)
+	require.Less(t, c.confirm(20, perfect, nil).LowerBound[0], 1.0)
 }
 
 // TestStopAtZeroNeverConfirms: stop_at 0 means never stop, and never spend
@@ -165,4 +166,39 @@ func TestConfirmationRoundsAreTheirOwn(t *testing.T) {
 		require.Greater(t, r, uint32(MaxUpdates), "above every periodic round")
 		require.NotEqual(t, enginekit.ConfirmRound(u+1), r)
 	}
+}
+
+// TestSubsetsBlockAConfirmation: a confirmation whose sampled episodes are
+// all correct does not stop a run while a trained level's training subset
+// is below stop_at (the ties of abs(a*b-c*d) that 1000 samples hardly
+// hold); an untrained level's subsets, or an empty subset, do not count.
+func TestSubsetsBlockAConfirmation(t *testing.T) {
+	cfg := stopConfig()
+	c := newCurriculum(cfg, 3)
+	perfect := []EvalResult{{Episodes: 1000, SolveRate: 1}, {Episodes: 1000, SolveRate: 1}, {Episodes: 1000, SolveRate: 1}}
+	tie := func(solved, n int) []task.Tally {
+		return []task.Tally{{Name: "tie", N: n, Solved: solved}, {Name: "zero", N: 0}}
+	}
+	subsets := [][]task.Tally{tie(416, 416), tie(400, 416), tie(416, 416)}
+	cf := c.confirm(20, perfect, subsets)
+	require.False(t, cf.Solved, "a tie subset at 0.96 must block the stop")
+	require.Contains(t, formatConfirmation(cf, cfg.StopAt), "T1 tie 400/416")
+	subsets[1] = tie(413, 416) // 0.9928
+	require.True(t, c.confirm(20, perfect, subsets).Solved)
+	subsets[1] = nil // a level not listed
+	require.True(t, c.confirm(20, perfect, subsets).Solved)
+}
+
+// TestConfirmationListsTrainingSubsets: a listing task's confirmations carry the training subsets, and a subset the engine fails
+// does not stop.
+func TestConfirmationListsTrainingSubsets(t *testing.T) {
+	e := &echoEngine{fakeEngine: fakeEngine{steps: 2, rate: func(call, int) float64 { return 1 }, levels: 1}}
+	cfg := stopConfig()
+	cfg.Steps, cfg.TrainLevels = 2, []int{0}
+	tr := &Trainer{task: echoTask{}, cfg: cfg, e: e, cur: newCurriculum(cfg, 1)}
+	sub, err := trainingSubsets(tr, []int{0})
+	require.NoError(t, err)
+	// Training digits 3..9: odd 3, 5, 7, 9 (7 is failed), zero none.
+	require.Equal(t, [][]task.Tally{{{Name: "odd", N: 4, Solved: 3}, {Name: "zero", N: 0}}}, sub)
+	require.False(t, tr.cur.confirm(20, []EvalResult{{Episodes: 1000, SolveRate: 1}}, sub).Solved)
 }

@@ -19,6 +19,7 @@ type Trainer struct {
 	e       Engine
 	cur     *curriculum
 	updates int
+	lists   map[[2]int][]task.Instance // listed: (level, split) → its instances, or nil when too many
 }
 
 // New starts a run of cfg on task t with e, an engine built for both (its
