@@ -112,3 +112,20 @@ func TestLoadTakesTheCheckpointsTask(t *testing.T) {
 		require.EqualValues(t, 9, cfg["steps"], "%v: the checkpoint's levels' longest budget", args)
 	}
 }
+
+// TestLoadKeepsTheCheckpointsObservation: an open-loop model of branching
+// levels (observe=off) has no observation table; -load must keep it open
+// loop (it used to rebuild the spec from the levels alone, so the model
+// became an observing one and its checkpoint no longer fit).
+func TestLoadKeepsTheCheckpointsObservation(t *testing.T) {
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "open.safetensors")
+	code, _, stderr := runCLI("-task", "calc", "-task-spec", "levels=abs(a-b), max(a,b); observe=off", "-hidden", "16",
+		"-updates", "1", "-batch", "16", "-eval-every", "0", "-final-episodes", "0", "-explain", "0", "-save", ck)
+	require.Equal(t, 0, code, stderr)
+	rep := filepath.Join(dir, "r.json")
+	code, _, stderr = runCLI("-load", ck, "-eval-only", "-final-episodes", "10", "-explain", "0", "-report", rep)
+	require.Equal(t, 0, code, stderr)
+	cfg := readReport(t, rep)["config"].(map[string]any)
+	require.Equal(t, "levels=abs(a-b), max(a,b); partial_credit=0.3; observe=off", cfg["task_spec"])
+}

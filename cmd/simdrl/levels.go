@@ -82,13 +82,14 @@ func setCalc(cfg *trainer.Config, change func(*task.CalcSpec)) {
 }
 
 // levelsOnly is the spec a run takes from a -load checkpoint's config: a
-// calc run its levels (the recipe gives the partial credit), another task
-// its whole spec.
+// calc run its levels and whether it observes (both shape the model; the
+// recipe gives the partial credit), another task its whole spec.
 func levelsOnly(from trainer.Config) string {
 	if from.Task != "calc" {
 		return from.TaskSpec
 	}
-	return task.CalcSpec{Levels: calcSpecOf(from).Levels}.String()
+	s := calcSpecOf(from)
+	return task.CalcSpec{Levels: s.Levels, Observe: s.Observe}.String()
 }
 
 // flagSpec is the spec the flags give a fresh run before the recipe's
