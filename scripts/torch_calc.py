@@ -519,7 +519,7 @@ class Config:
     def __init__(self, a):
         self.seed, self.batch, self.lr, self.clip, self.hidden = a.seed, a.batch, a.lr, a.clip, a.hidden
         self.updates, self.entropy_coef, self.entropy_final, self.entropy_updates = a.updates, a.entropy_coef, 0.0, 6000
-        self.value_coef, self.eval_every, self.eval_batch, self.final_episodes = 0.5, 20, 200, 1000
+        self.value_coef, self.eval_every, self.eval_batch, self.final_episodes = 0.5, a.eval_every, 200, a.final_episodes
         self.stop_at, self.focus, self.mask, self.credit = a.stop_at, not a.no_focus, not a.no_mask, a.partial_credit
 
     def entropy_at(self, u):
@@ -662,7 +662,7 @@ class Run:
         if not math.isfinite(loss.item()) or not math.isfinite(norm.item()):
             sys.exit(f"torch_calc: update {u}: non-finite loss {loss.item()} or gradient norm {norm.item()}")
         return dict(update=u, loss=loss.item(), pg=pg.item(), value=value_loss.item(), entropy=ent_loss.item(),
-                    grad_norm=norm.item(), mean_reward=sc["reward"].sum().item() / B,
+                    grad_norm=norm.item(), mean_reward=R.double().sum().item() / B,  # Go sums the float32 returns
                     solve_rate=sc["correct"].sum().item() / B)
 
     @torch.no_grad()
@@ -687,7 +687,7 @@ class Run:
                             solve_rate=sc["correct"][sl].sum().item() / episodes))
         return out
 
-    def train(self, verbose=False):
+    def train(self, verbose=False, on_eval=None):
         """trainer.Drive: updates until solved (a periodic evaluation at
         stop_at on every level, then a confirmation whose 99% Wilson lower
         bounds are all >= stop_at) or the update limit."""
@@ -705,8 +705,10 @@ class Run:
                 ev = self.evaluate_all(cfg.eval_batch, u, True)
                 nominates = not solved and cfg.stop_at > 0 and all(r["solve_rate"] >= cfg.stop_at for r in ev)
                 last_eval = ev
-                line = dict(update=u, train_reward=st["mean_reward"], loss=st["loss"],
-                            solve_rate=[r["solve_rate"] for r in ev])
+                line = dict(update=u, train_reward=st["mean_reward"], train_solve_rate=st["solve_rate"],
+                            loss=dict(PG=st["pg"], Value=st["value"], Entropy=st["entropy"], Total=st["loss"]),
+                            grad_norm=st["grad_norm"], eval_solve_rate=[r["solve_rate"] for r in ev],
+                            eval_mean_reward=[r["mean_reward"] for r in ev])
                 if nominates:
                     cev = self.evaluate_all(CONFIRM_EPISODES, confirm_round(u), True)
                     lower = [wilson_lower(round(r["solve_rate"] * r["episodes"]), r["episodes"], CONFIRM_Z) for r in cev]
@@ -716,6 +718,8 @@ class Run:
                     line["confirmation"] = cf
                     solved = ok
                 evals.append(line)
+                if on_eval is not None:
+                    on_eval(line)
                 if verbose:
                     print(json.dumps(dict(eval=line)), flush=True)
         loop_s = time.perf_counter() - start
@@ -887,6 +891,40 @@ def check_greedy(a, cur, ckpt, path):
         fail(f"greedy: {int(diff_full.sum())} programs differ, {ties} of them at a near-tie")
 
 
+def check_trajectory(a, cur, path):
+    """The first updates of a run from Go's initial parameters on Go's
+    streams against `simdrl -task calc -eval-every 1 -metrics FILE`: the same
+    sampled programs (so the same training rewards, up to the order of a
+    float64 sum) as long as no float32 difference moves a sample across a
+    CDF boundary, the loss and gradient norm to float32 accuracy, and the
+    same greedy evaluations."""
+    go = read_jsonl(path)
+    a.eval_every, a.updates, a.final_episodes = 1, len(go), 0
+    net = CalcPolicy(a.hidden, len(cur.levels))
+    go_init(net, a.seed, a.hidden)
+    run = Run(Config(a), cur, net, "philox")
+    lines = []
+    run.train(on_eval=lines.append)
+    worst = dict(train_reward=0.0, loss=0.0, grad_norm=0.0, eval_mean_reward=0.0)
+    bad = 0
+    for g, t in zip(go, lines):
+        rel = lambda x, y: abs(x - y) / max(abs(y), 1.0)  # noqa: E731
+        d = dict(train_reward=rel(t["train_reward"], g["train_reward"]),
+                 loss=rel(t["loss"]["Total"], g["loss"]["Total"]),
+                 grad_norm=rel(t["grad_norm"], g["grad_norm"]),
+                 eval_mean_reward=max(rel(x, y) for x, y in zip(t["eval_mean_reward"], g["eval_mean_reward"])))
+        for k in worst:
+            worst[k] = max(worst[k], d[k])
+        if d["train_reward"] > 1e-9 or d["loss"] > 1e-4 or d["grad_norm"] > 1e-4 or d["eval_mean_reward"] > 1e-12 \
+                or t["eval_solve_rate"] != g["eval_solve_rate"]:
+            bad += 1
+            print(json.dumps(dict(mismatch_at_update=g["update"], go=g, torch=t)), flush=True)
+    print(json.dumps(dict(check="trajectory", seed=a.seed, updates=len(go), mismatches=bad,
+                          largest_relative_difference=worst)), flush=True)
+    if bad:
+        fail(f"trajectory: {bad} of {len(go)} updates differ")
+
+
 # ---------------------------------------------------------------- main
 
 def main():
@@ -896,6 +934,7 @@ def main():
     ap.add_argument("--check-draw", metavar="FILE")
     ap.add_argument("--check-init", metavar="CKPT")
     ap.add_argument("--check-greedy", nargs=2, metavar=("CKPT", "FILE"))
+    ap.add_argument("--check-trajectory", metavar="GO_METRICS")
     ap.add_argument("--bench-update", action="store_true")
     ap.add_argument("--solve", action="store_true")
     ap.add_argument("--levels", default=DEFAULT_LEVELS, help="the curriculum; levels other than the default's need :budget")
@@ -910,6 +949,8 @@ def main():
     ap.add_argument("--entropy-coef", type=float, default=0.5)
     ap.add_argument("--partial-credit", type=float, default=0.3)
     ap.add_argument("--stop-at", type=float, default=0.99)
+    ap.add_argument("--eval-every", type=int, default=20)
+    ap.add_argument("--final-episodes", type=int, default=1000)
     ap.add_argument("--no-focus", action="store_true")
     ap.add_argument("--no-mask", action="store_true")
     ap.add_argument("--rng", default="philox", choices=["philox", "torch"],
@@ -938,6 +979,9 @@ def main():
         did = True
     if a.check_greedy:
         check_greedy(a, cur, *a.check_greedy)
+        did = True
+    if a.check_trajectory:
+        check_trajectory(a, cur, a.check_trajectory)
         did = True
     if a.bench_update or a.solve:
         torch.manual_seed(a.seed)
