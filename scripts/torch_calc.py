@@ -303,9 +303,10 @@ class Curriculum:
 
 # ---------------------------------------------------------------- scoring (env/calc/episode.go, run.go)
 
-def vector_score(ins, programs, credit):
+def vector_score(ins, programs, credit, lengths=None):
     """calc.Run for every row at once: programs (B, L) of tokens on instances
-    ins. Returns reward (B,) float64, correct, answered (bool), steps, held
+    ins (row b's program is its first lengths[b] tokens; all L by default).
+    Returns reward (B,) float64, correct, answered (bool), steps, held
     (int64) and end (B,): the step that ended the episode (its answer or its
     budget's last token), or L-1."""
     B, L = programs.shape
@@ -323,7 +324,7 @@ def vector_score(ins, programs, credit):
     end = torch.full((B,), L - 1, dtype=torch.long)
     zero = torch.zeros_like(v)
     for t in range(L):
-        live = ~done
+        live = ~done if lengths is None else ~done & (t < lengths)
         k, s, dreg = OP_KIND[tok[:, t]], OP_SRC[tok[:, t]], OP_DST[tok[:, t]]
         steps = steps + live
         ans = live & (k == K_ANSWER)
@@ -594,9 +595,10 @@ class Run:
             with torch.no_grad():
                 if u is not None:
                     cum = probs.detach().cumsum(1)
-                    pick = (cum <= u[:, t:t + 1]).sum(1)
-                    last_pos = VOCAB - 1 - (probs.detach() > 0).flip(1).to(torch.int8).argmax(1)
-                    tok = torch.where(pick >= VOCAB, last_pos, pick)
+                    tok = (cum <= u[:, t:t + 1]).sum(1)
+                    if (tok >= VOCAB).any():  # rounding left the total below u: the last p > 0
+                        last_pos = VOCAB - 1 - (probs.detach() > 0).flip(1).to(torch.int8).argmax(1)
+                        tok = torch.where(tok >= VOCAB, last_pos, tok)
                 else:
                     tok = torch.multinomial(probs.detach(), 1, generator=self.gen)[:, 0]
             acts.append(tok)
@@ -636,7 +638,9 @@ class Run:
             levels = np.minimum((self.np_rng.random(B)[:, None] >= c[None, :-1]).sum(1), self.levels - 1)
             uni = None
         ins = self.draw(u, levels, False, P_TASK)
+        ta = time.perf_counter()
         acts, logps, ents, vals = self.rollout(ins, False, uni)
+        tb = time.perf_counter()
         sc = vector_score(ins, acts, cfg.credit)
         t1 = time.perf_counter()
         R = sc["reward"].float()
@@ -657,6 +661,9 @@ class Run:
         t3 = time.perf_counter()
         if timing is not None:
             timing["rollout"].append(t1 - t0)
+            timing["draw"].append(ta - t0)
+            timing["policy"].append(tb - ta)
+            timing["score"].append(t1 - tb)
             timing["backward"].append(t2 - t1)
             timing["step"].append(t3 - t2)
         if not math.isfinite(loss.item()) or not math.isfinite(norm.item()):
@@ -764,15 +771,11 @@ def check_score(cur, path):
                     ins["inner"][i, :ins["ninner"][i]].tolist() != (r["inner"] or []):
                 fail(f"instance {r}: ours has target {ins['target'][i].item()}, inner {ins['inner'][i].tolist()}")
         width = max(len(r["program"]) for r in rs)
-        progs = torch.tensor([r["program"] + [CTX] * (width - len(r["program"])) for r in rs])
-        # padding with CTX (a no-op) is harmless only past the end: score each row on its own length
-        lens = torch.tensor([len(r["program"]) for r in rs])
-        progs = torch.where(torch.arange(width)[None, :] < lens[:, None], progs, torch.full_like(progs, -1))
-        sc = vector_score(ins, progs, credit)
-        # a token past the program (-1 here) is not consumed by Go: fix steps by capping at the length
+        progs = torch.tensor([r["program"] + [-1] * (width - len(r["program"])) for r in rs])
+        sc = vector_score(ins, progs, credit, torch.tensor([len(r["program"]) for r in rs]))
         for i, r in enumerate(rs):
             got = (sc["reward"][i].item(), sc["correct"][i].item(), sc["answered"][i].item(),
-                   min(sc["steps"][i].item(), len(r["program"])), sc["held"][i].item())
+                   sc["steps"][i].item(), sc["held"][i].item())
             want = (r["reward"], r["correct"], r["answered"], r["steps"], r["held"])
             if got != want:
                 bad += 1
@@ -866,8 +869,15 @@ def check_greedy(a, cur, ckpt, path):
             acts.append(tok)
     acts, gaps = torch.stack(acts, 1), torch.stack(gaps, 1)
     go = torch.tensor([r["program"] for r in recs])
-    sc = vector_score(ins, acts, cfg.get("partial_credit", a.partial_credit) if "partial_credit" in cfg else a.partial_credit)
-    scored = torch.arange(T)[None, :] <= vector_score(ins, go, a.partial_credit)["end"][:, None]
+    credit = a.partial_credit
+    for part in cfg.get("task_spec", "").split(";"):
+        k, _, v = part.partition("=")
+        if k.strip() == "partial_credit":
+            credit = float(v)
+        elif k.strip() == "levels" and v.strip() not in ("", DEFAULT_LEVELS) and a.levels == DEFAULT_LEVELS:
+            fail(f"greedy: the checkpoint's levels are {v.strip()!r}; give them with --levels")
+    sc = vector_score(ins, acts, credit)
+    scored = torch.arange(T)[None, :] <= vector_score(ins, go, credit)["end"][:, None]
     diff_full = (acts != go).any(1)
     diff_scored = ((acts != go) & scored).any(1)
     ties = 0
@@ -899,6 +909,7 @@ def check_trajectory(a, cur, path):
     CDF boundary, the loss and gradient norm to float32 accuracy, and the
     same greedy evaluations."""
     go = read_jsonl(path)
+    a = argparse.Namespace(**vars(a))
     a.eval_every, a.updates, a.final_episodes = 1, len(go), 0
     net = CalcPolicy(a.hidden, len(cur.levels))
     go_init(net, a.seed, a.hidden)
@@ -993,7 +1004,7 @@ def main():
                       seed=a.seed)
         if a.bench_update:
             cdf = run.plan(None)
-            timing = dict(rollout=[], backward=[], step=[])
+            timing = dict(rollout=[], draw=[], policy=[], score=[], backward=[], step=[])
             for u in range(1, 4):
                 run.update(u, cdf)
             full = []
@@ -1003,7 +1014,9 @@ def main():
                 full.append(time.perf_counter() - t0)
             med = lambda xs: round(1e3 * statistics.median(xs), 4)  # noqa: E731
             print(json.dumps(dict(part="calc_update", median_ms=med(full), min_ms=round(1e3 * min(full), 4),
-                                  rollout_ms=med(timing["rollout"]), backward_ms=med(timing["backward"]),
+                                  rollout_ms=med(timing["rollout"]), draw_ms=med(timing["draw"]),
+                                  policy_rollout_ms=med(timing["policy"]), score_ms=med(timing["score"]),
+                                  backward_ms=med(timing["backward"]),
                                   step_ms=med(timing["step"]), iters=a.iters, **common)), flush=True)
         if a.solve:
             res = run.train(a.verbose)
