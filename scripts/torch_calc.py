@@ -33,6 +33,8 @@ Modes (each prints JSON lines; a check exits 1 on a mismatch):
   --check-draw FILE         instances, level words and uniforms against `calcdump draw`
   --check-init CKPT         initial parameters (--seed S) against `simdrl -updates 0 -save CKPT`
   --check-greedy CKPT FILE  greedy programs of a checkpoint against `calcdump greedy`
+  --check-trajectory FILE   the first updates against `simdrl -eval-every 1 -metrics FILE` (same seed)
+  --check-confirmations R   the stop rule's bounds and verdicts against a `simdrl -report R`
   --bench-update            median ms per update (--batch, --threads), rollout / backward / step split out
   --solve                   train with the stop rule (--seed S): updates and seconds to solve
 
@@ -943,6 +945,28 @@ def check_trajectory(a, cur, path):
         fail(f"trajectory: {bad} of {len(go)} updates differ")
 
 
+def check_confirmations(path):
+    """The stop rule's arithmetic against a Go report's confirmations: each
+    level's one-sided 99% Wilson lower bound of its solve rate over the
+    confirmation's episodes (float64, exactly), and the verdict (every
+    trained level's bound >= stop_at; at stop_at 1, no failure)."""
+    rep = json.load(open(path))
+    cfg = rep["config"]
+    stop_at, trained = cfg["stop_at"], sorted(set(cfg["stages"]))
+    confs = rep.get("confirmations") or []
+    bad = 0
+    for cf in confs:
+        lower = [wilson_lower(round(r * cf["episodes"]), cf["episodes"], CONFIRM_Z) for r in cf["solve_rate"]]
+        ok = all((cf["solve_rate"][s] == 1) if stop_at >= 1 else (lower[s] >= stop_at) for s in trained)
+        if lower != cf["lower_bound"] or ok != cf["solved"]:
+            bad += 1
+            print(json.dumps(dict(mismatch=cf, lower_bound=lower, solved=ok)), flush=True)
+    print(json.dumps(dict(check="confirmations", confirmations=len(confs), solved=[cf["solved"] for cf in confs],
+                          mismatches=bad)), flush=True)
+    if bad or not confs:
+        fail(f"confirmations: {bad} of {len(confs)} differ")
+
+
 # ---------------------------------------------------------------- main
 
 def main():
@@ -953,6 +977,7 @@ def main():
     ap.add_argument("--check-init", metavar="CKPT")
     ap.add_argument("--check-greedy", nargs=2, metavar=("CKPT", "FILE"))
     ap.add_argument("--check-trajectory", metavar="GO_METRICS")
+    ap.add_argument("--check-confirmations", metavar="GO_REPORT")
     ap.add_argument("--bench-update", action="store_true")
     ap.add_argument("--solve", action="store_true")
     ap.add_argument("--levels", default=DEFAULT_LEVELS, help="the curriculum; levels other than the default's need :budget")
@@ -997,6 +1022,9 @@ def main():
         did = True
     if a.check_greedy:
         check_greedy(a, cur, *a.check_greedy)
+        did = True
+    if a.check_confirmations:
+        check_confirmations(a.check_confirmations)
         did = True
     if a.check_trajectory:
         check_trajectory(a, cur, a.check_trajectory)

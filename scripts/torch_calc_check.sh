@@ -12,6 +12,8 @@
 #                  engine's on 12000 instances (1000 per level and split), near-ties excepted
 #   6. trajectory  the first 6 updates of seed 0 (eval every update) follow simdrl's: training
 #                  rewards, evaluations, loss and gradient norm
+#   7. stop rule   the Wilson lower bounds and verdicts of simdrl's confirmations (stop at 0.99,
+#                  0.999 and 1, a three-level curriculum) equal torch_calc.py's, float64 exactly
 # Usage, from anywhere in the repository:  scripts/torch_calc_check.sh
 # (PYTHON=… picks the interpreter, /usr/bin/python3 by default; KEEP=DIR keeps the dumps there.)
 set -euo pipefail
@@ -48,5 +50,11 @@ rm -f "$dir/metrics0.jsonl"
 "$dir/simdrl" -task calc -seed 0 -updates 6 -eval-every 1 -threads 1 -final-episodes 0 -explain 0 -quiet \
 	-metrics "$dir/metrics0.jsonl" >/dev/null
 tc --check-trajectory "$dir/metrics0.jsonl" --seed 0
+
+for s in 0.99 0.999 1; do
+	"$dir/simdrl" -task calc -levels 'a*b, a*b+c, (a*b+c)-d' -seed 0 -threads 1 -updates 300 -stop-at "$s" \
+		-final-episodes 0 -explain 0 -quiet -report "$dir/confirm_$s.json" >/dev/null
+	tc --check-confirmations "$dir/confirm_$s.json"
+done
 
 echo "torch_calc_check: all checks passed"
