@@ -244,8 +244,8 @@ class Level:
         self.space = 10 ** self.vars
         self.held = held_out_table(self.salt, self.space)
         idx = np.arange(self.space, dtype=np.int64)
-        self.digits = np.stack([(idx // 10 ** k) % 10 for k in range(MAX_VARS)], 1) * (np.arange(MAX_VARS) < self.vars)
-        vals = eval_nodes(self.nodes, self.digits)
+        digits = np.stack([(idx // 10 ** k) % 10 for k in range(self.vars)], 1)
+        vals = eval_nodes(self.nodes, digits)
         self.target = vals[-1]
         inner = [vals[i] for i, nd in enumerate(self.nodes[:-1]) if nd[0] != N_VAR]
         self.ninner = len(inner)
