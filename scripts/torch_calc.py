@@ -584,7 +584,7 @@ class Run:
         return self.cur.instances(torch.from_numpy(np.asarray(levels, dtype=np.int64)), torch.from_numpy(idx))
 
     # -- rollouts
-    def rollout(self, ins, greedy, u=None, grad=True):
+    def rollout(self, ins, greedy, u=None):
         """T steps from h0; sampling (inverse CDF at Go's uniforms, or
         torch.multinomial) or greedy (argmax, the first on ties)."""
         net, T = self.net, self.T
