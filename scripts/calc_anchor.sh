@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# calc_anchor.sh: simdrl -task calc against its PyTorch port (scripts/torch_calc.py),
+# both pinned to one core, one thread each:
+#   * the per-update time at T = 13 and batch 192 (and any other of BATCHES; simdrl's
+#     BenchmarkCalcUpdate in cpu/bench_test.go has B=192 and B=4096): simdrl's
+#     BenchmarkCalcUpdate/B=…/threads=1, PyTorch's torch_calc.py --bench-update (median, with the
+#     rollout (draw, policy, scoring) and the backward split out);
+#   * the time to solve under the stop rule, seeds SEEDS (simdrl -task calc -seed S -threads 1:
+#     the report's wall_seconds, train_seconds and updates; torch_calc.py --solve --seed S);
+#   * the CPU (lscpu) and its single-core FMA peaks (scripts/peak.c);
+#   * the ratios PyTorch / simdrl: per update, and per solve (wall seconds).
+# Usage: scripts/calc_anchor.sh [CORE]     (CORE defaults to 0)
+# Environment: SEEDS ("0 1 2"; "" skips the solves), BATCHES ("192"; "192 4096" for both of simdrl's benchmarks),
+#   ITERS (torch timed updates at batch 192, 100; fewer at larger batches), BENCHTIME (go test's
+#   -benchtime at batch 192, 300x; fewer at larger batches),
+#   PYTHON (/usr/bin/python3), OUT (a folder to keep the JSON in; a temporary one otherwise).
+# Run it on a quiet machine: every number is a wall-clock time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+core=${1:-${CORE:-0}}
+seeds=${SEEDS-"0 1 2"}  # SEEDS="" skips the solves
+batches=${BATCHES:-192}
+iters=${ITERS:-100}
+benchtime=${BENCHTIME:-300x}
+PY=${PYTHON:-/usr/bin/python3}
+pin=(taskset -c "$core")
+if [ -n "${OUT:-}" ]; then
+	dir=$OUT
+	mkdir -p "$dir"
+else
+	dir=$(mktemp -d)
+	trap 'rm -rf "$dir"' EXIT
+fi
+
+echo "== CPU (core $core)"
+lscpu | grep -E '^(Model name|CPU family|Model|Thread\(s\) per core|Core\(s\) per socket|CPU max MHz|L1d cache|L2 cache|L3 cache):' || true
+echo "simdrl commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'); torch $("$PY" -c 'import torch; print(torch.__version__)'); $(go version)"
+
+echo "== single-core FMA peaks"
+gcc -O2 -mavx2 -mfma -mavx512f scripts/peak.c -o "$dir/peak"
+"${pin[@]}" "$dir/peak" | tee "$dir/peak.txt"
+
+go build -o "$dir/simdrl" ./cmd/simdrl
+go test -c -o "$dir/cpu.test" ./cpu
+: >"$dir/gobench.txt"
+: >"$dir/torchbench.jsonl"
+for b in $batches; do
+	echo "== per update, batch $b, T = 13"
+	n=${benchtime%x}
+	bt=$benchtime
+	if [ "$n" != "$benchtime" ]; then bt="$(( n * 192 / b > 20 ? n * 192 / b : 20 ))x"; fi
+	it=$(( iters * 192 / b > 10 ? iters * 192 / b : 10 ))
+	"${pin[@]}" "$dir/cpu.test" -test.run x -test.bench "CalcUpdate/B=$b/" -test.benchtime "$bt" | tee -a "$dir/gobench.txt"
+	"${pin[@]}" "$PY" scripts/torch_calc.py --bench-update --batch "$b" --threads 1 --iters "$it" | tee -a "$dir/torchbench.jsonl"
+done
+
+echo "== time to solve (stop rule), seeds: $seeds"
+rm -f "$dir/go_solve.jsonl" "$dir/torch_solve.jsonl"
+for s in $seeds; do
+	"${pin[@]}" "$dir/simdrl" -task calc -seed "$s" -threads 1 -quiet -report "$dir/go_solve_$s.json" >/dev/null
+	"$PY" -c 'import json,sys; r=json.load(open(sys.argv[1])); print(json.dumps(dict(engine="simdrl", seed=int(sys.argv[2]), updates=r["updates"], wall_seconds=r["wall_seconds"], train_seconds=r["train_seconds"], final_solve_rate=r["final"]["solve_rate"], backend=r["backend"])))' \
+		"$dir/go_solve_$s.json" "$s" | tee -a "$dir/go_solve.jsonl"
+	"${pin[@]}" "$PY" scripts/torch_calc.py --solve --seed "$s" --threads 1 | tee -a "$dir/torch_solve.jsonl"
+done
+
+echo "== ratios (PyTorch / simdrl)"
+"$PY" - "$dir" <<'PYEOF'
+import json, re, statistics, sys
+d = sys.argv[1]
+peaks = dict(re.findall(r"(peak_\w+) (\S+)", open(f"{d}/peak.txt").read()))
+go_ms = {int(b): float(m) for b, m in re.findall(r"CalcUpdate/B=(\d+)/\S*\s.*?([\d.]+) ms/update", open(f"{d}/gobench.txt").read())}
+print(f"peaks (GFLOP/s): avx2 {peaks.get('peak_avx2_fma_gflops')}, avx512 {peaks.get('peak_avx512_fma_gflops')}")
+for line in open(f"{d}/torchbench.jsonl"):
+    tb = json.loads(line)
+    g = go_ms.get(tb["batch"])
+    if g:
+        print(f"per update, batch {tb['batch']}: simdrl {g:.3f} ms, PyTorch {tb['median_ms']:.3f} ms (rollout {tb['rollout_ms']:.3f}: "
+              f"draw {tb['draw_ms']:.3f}, policy {tb['policy_rollout_ms']:.3f}, scoring {tb['score_ms']:.3f}; "
+              f"loss and backward {tb['backward_ms']:.3f}; clip and Adam {tb['step_ms']:.3f}) -> ratio {tb['median_ms'] / g:.1f}x")
+def lines(name):
+    try:
+        return [json.loads(l) for l in open(f"{d}/{name}")]
+    except FileNotFoundError:
+        return []
+go, tc = lines("go_solve.jsonl"), lines("torch_solve.jsonl")
+if not go:
+    sys.exit(0)
+for g, t in zip(go, tc):
+    print(f"seed {g['seed']}: simdrl {g['updates']} updates {g['wall_seconds']:.2f} s wall ({g['train_seconds']:.2f} s training); "
+          f"PyTorch {t['updates']} updates {t['wall_seconds']:.2f} s wall ({t['train_seconds']:.2f} s training), solved {t['solved']}, "
+          f"final {['%.3f' % x for x in t['final_solve_rate']]} -> ratio {t['wall_seconds'] / g['wall_seconds']:.1f}x")
+gw, tw = sum(g["wall_seconds"] for g in go), sum(t["wall_seconds"] for t in tc)
+print(f"time to solve, all seeds: simdrl {gw:.2f} s, PyTorch {tw:.2f} s -> ratio {tw / gw:.1f}x; "
+      f"updates: simdrl {[g['updates'] for g in go]}, PyTorch {[t['updates'] for t in tc]}")
+PYEOF
