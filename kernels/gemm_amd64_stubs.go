@@ -304,3 +304,9 @@ func gemmPackN48(kc int, np int, b *float32, ldb int, dst *float32, ps int)
 //
 //go:noescape
 func gemmPackA8(kc int, nb int, rest int, a *float32, lda int, dst *float32, bs int)
+
+// gemmPackT16x48 writes dst[p·48+j] = b[j·ldb+p] for p < kc16 (a multiple of 16)
+// and j < 16, with zeros for the rows j ≥ rows, which are not read.
+//
+//go:noescape
+func gemmPackT16x48(kc16 int, b *float32, ldb int, rows int, dst *float32)

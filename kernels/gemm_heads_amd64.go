@@ -15,11 +15,29 @@ var gemmKernelsH = [gemmMRH]func(k int, a *float32, lda int, b *float32, bks int
 	gemmKernelZ1x19, gemmKernelZ2x19, gemmKernelZ3x19, gemmKernelZ4x19, gemmKernelZ5x19,
 }
 
+// sgemmNTAVX512 is NT where 512-bit FMAs are double-pumped (Zen 4): the
+// heads kernel for 19 columns, the AVX2 tile for the rest.
 func sgemmNTAVX512(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if n != 19 || k == 0 {
 		gemmRun(&gemmTileAVX2, gemmNT, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
+	sgemmNTHeads(m, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// sgemmNTAVX512Z is NT where 512-bit FMAs run at full rate (Zen 5, Intel
+// server cores): the heads kernel for 19 columns, the ZMM tile for the
+// rest, which sums as the AVX2 tile does (gemmTileAVX512NT), so its
+// results are those of sgemmNTAVX512 bit for bit.
+func sgemmNTAVX512Z(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if n != 19 || k == 0 {
+		gemmRun(&gemmTileAVX512NT, gemmNT, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	sgemmNTHeads(m, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+func sgemmNTHeads(m, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	s := gemmScratchFree.get()
 	gemmHeads(s.b[:], m, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	gemmScratchFree.put(s)

@@ -19,6 +19,9 @@
 //     dot products (heads.go).
 //   - gemmPackT8: transposes up to 8 rows × kc8 columns of B (NT) into 8
 //     columns of a panel, filling missing rows with zeros.
+//   - gemmPackT16x48: the same for up to 16 rows × kc16 columns into 16
+//     columns of a 48-wide panel of the AVX-512 tile, with 16×16 ZMM
+//     transposes (avx512.go).
 package main
 
 import (
@@ -58,6 +61,7 @@ func main() {
 	}
 	packN(nrZ)
 	packA(mrZ)
+	packT16()
 	Generate()
 }
 
