@@ -14,7 +14,8 @@ import (
 // ZMM tile, so that its narrow and masked kernels (n mod 16 in 1..8, which
 // dispatch leaves to the AVX2 tile, and NT's 19 columns, which run the heads
 // kernel) are tested too, and NT's ZMM path is tested on CPUs where dispatch
-// does not pick it (Zen 4).
+// does not pick it (Zen 4); and the avx512 set dispatch picks at the other
+// 512-bit FMA rate (see zmmFullRate).
 func gemmForcedSets() []*implementation {
 	if !cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512VL) {
 		return nil
@@ -30,7 +31,19 @@ func gemmForcedSets() []*implementation {
 	s.sgemmNT = func(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 		gemmRun(&gemmTileAVX512NT, gemmNT, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	}
-	return []*implementation{&s}
+	// The avx512 set of the other FMA rate than this CPU's (Zen 4's NT and
+	// heads kernels on Zen 5, and the other way round): both run on any
+	// AVX-512 CPU, and dispatch picks either somewhere.
+	other := liveCPU()
+	other.vendor, other.family = cpuid.AMD, 25 // double-pumped
+	name := "avx512-double-pumped"
+	if !zmmFullRate(liveCPU()) {
+		other.family = 26 // full rate
+		name = "avx512-full-rate"
+	}
+	o := *asmSetsFor(other)[1]
+	o.name = name
+	return []*implementation{&s, &o}
 }
 
 // TestAVX512Dispatch: where the CPU has AVX-512 the avx512 set is chosen

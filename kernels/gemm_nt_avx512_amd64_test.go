@@ -179,3 +179,50 @@ func FuzzSgemmNTZMM(f *testing.F) {
 		}
 	})
 }
+
+// TestSgemmHeadsZBitIdentical: the heads kernel's ZMM form (full-rate CPUs)
+// gives its YMM form's bits (Zen 4), on every row tail, k tails around 16,
+// several k blocks, every scalar mode, with NaN in A's and B's padding.
+func TestSgemmHeadsZBitIdentical(t *testing.T) {
+	skipWithoutAVX512(t)
+	r := rand.New(rand.NewPCG(27, 28))
+	nan := float32(math.NaN())
+	i := 0
+	for _, m := range []int{1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 64, 95, 96, 97, 192, 193} {
+		for _, k := range []int{1, 7, 8, 15, 16, 17, 31, 33, 95, 96, 97, 257, 300} {
+			i++
+			g := gemmCase{m: m, n: 19, k: k, padA: i % 3, padB: (i / 3) % 3, padC: i % 4, shift: i % 4,
+				alpha: gemmAlphas[i%2], beta: gemmBetas[(i/2)%3]}
+			o := newGemmOperands(r, false, true, g)
+			for row := 0; row < m; row++ {
+				for p := k; p < o.lda && row*o.lda+p < len(o.a); p++ {
+					o.a[row*o.lda+p] = nan
+				}
+			}
+			for j := 0; j < 19; j++ {
+				for p := k; p < o.ldb && j*o.ldb+p < len(o.b); p++ {
+					o.b[j*o.ldb+p] = nan
+				}
+			}
+			ymm := func(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+				sgemmNTHeads(&gemmKernelsH, m, k, alpha, a, lda, b, ldb, beta, c, ldc)
+			}
+			zmm := func(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+				sgemmNTHeads(&gemmKernelsHZ, m, k, alpha, a, lda, b, ldb, beta, c, ldc)
+			}
+			want, got := o.c.clone(), o.c.clone()
+			o.call(ymm, false, true, g, want.Data)
+			o.call(zmm, false, true, g, got.Data)
+			what := "NT heads " + g.String()
+			got.requireGuards(t, what)
+			for x := 0; x < m; x++ {
+				for j := 0; j < 19; j++ {
+					a, b := got.Data[x*o.ldc+j], want.Data[x*o.ldc+j]
+					if math.Float32bits(a) != math.Float32bits(b) || math.IsNaN(float64(a)) {
+						t.Fatalf("%s: C[%d,%d] = %g, the YMM form gives %g", what, x, j, a, b)
+					}
+				}
+			}
+		}
+	}
+}
