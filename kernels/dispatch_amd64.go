@@ -69,7 +69,8 @@ func zmmFullRate(c cpuFacts) bool {
 // file (see gemm_avx512_amd64.go; measured on Zen 4). NT's shapes already
 // run near the 256-bit peak on the AVX2 tile, so only where 512-bit FMAs are
 // full rate does the ZMM tile pay (ntZMM). The 19 heads run their own
-// kernel wherever there is AVX-512; the elementwise kernels (GRU gates,
+// kernel wherever there is AVX-512, in its ZMM form where ntZMM is set
+// (gemm_heads_amd64.go); the elementwise kernels (GRU gates,
 // policy head, Adam, reductions) are AVX2 on every x86 backend.
 type avx512Plan struct {
 	ntZMM bool
