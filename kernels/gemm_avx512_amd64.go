@@ -11,8 +11,8 @@ package kernels
 // surrounds the multiply-adds (fewer loads per FMA, a quarter as many tiles
 // to set up and finish per element of C), not in width: where the last 16-column vector would
 // carry mostly padding (n mod 16 in 1..8, e.g. the 19 heads) the AVX2 tile
-// wastes less and runs instead. NT keeps the AVX2 tile (its shapes are
-// already near peak there) except for 19 columns (gemm_heads_amd64.go).
+// wastes less and runs instead. There NT keeps the AVX2 tile (its shapes
+// are already near peak on it) except for 19 columns (gemm_heads_amd64.go).
 //
 // Where 512-bit FMAs run at full rate (Zen 5, Intel server cores with two
 // FMA units: see zmmFullRate in dispatch_amd64.go) the ZMM tile doubles the
@@ -42,9 +42,9 @@ var gemmTileAVX512 = gemmTile{
 }
 
 // gemmTileAVX512NT is the ZMM tile for NT with the AVX2 tile's kc (one k
-// block up to 256, gemmKCStep's equal splits beyond), so that the summation
-// order is the AVX2 NT path's; the 48-wide panel of Bᵀ (kc·48 floats, 18 KiB at the
-// model's k = 96) stays in L1.
+// block up to 256, gemmKCStep's equal splits beyond), so that the
+// summation order is the AVX2 NT path's; the 48-wide panel of Bᵀ (kc·48
+// floats, 18 KiB at the model's k = 96) stays in L1.
 var gemmTileAVX512NT = gemmTile{
 	nr: gemmNRZ, mr: gemmMRZ, kc: gemmKC,
 	packB: gemmPackBZ, packBT: gemmPackBTZ, packA: gemmPackAZ,
@@ -66,8 +66,8 @@ var gemmKernelsZ = [gemmMRZ][3]func(k int, a *float32, rs, ks, as int, b *float3
 
 // useAVX512GEMM installs the GEMMs that pick the AVX-512 tile where it
 // wins: NN and TN on every AVX-512 CPU, NT (but for the 19 heads, which
-// have their own kernel everywhere) only where fullRate says 512-bit FMAs
-// are not double-pumped (the rule is dispatch_amd64.go's avx512Plan).
+// have their own kernel everywhere) only where 512-bit FMAs are not
+// double-pumped (p.ntZMM: dispatch_amd64.go's zmmFullRate).
 func useAVX512GEMM(s *implementation, p avx512Plan) {
 	s.sgemmNN = sgemmNNAVX512
 	s.sgemmTN = sgemmTNAVX512
