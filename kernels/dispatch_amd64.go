@@ -14,25 +14,92 @@ func accelerate() *implementation {
 	return sets[len(sets)-1]
 }
 
+// cpuFacts is what dispatch reads of a CPU: its features and what it is.
+// liveCPU fills it from cpuid; the tests build synthetic ones.
+type cpuFacts struct {
+	vendor        cpuid.Vendor
+	family, model int
+	avx2FMA       bool // AVX2 and FMA3 (and the OS saves YMM state)
+	avx512        bool // AVX512F and AVX512VL (and the OS saves ZMM state)
+}
+
+func liveCPU() cpuFacts {
+	c := &cpuid.CPU
+	return cpuFacts{
+		vendor: c.VendorID, family: c.Family, model: c.Model,
+		avx2FMA: c.Supports(cpuid.AVX2, cpuid.FMA3),
+		avx512:  c.Supports(cpuid.AVX512F, cpuid.AVX512VL),
+	}
+}
+
+// zmmFullRate says whether the CPU runs 512-bit FMAs at twice the rate of
+// 256-bit ones (two 512-bit FMA pipes), rather than splitting each into two
+// 256-bit halves ("double-pumped") or issuing them to a single fused unit:
+//   - AMD: family 26 (Zen 5) and later, yes; family 25 (Zen 4), no.
+//   - Intel (family 6): the server cores, yes: Skylake-SP, Cascade Lake and
+//     Cooper Lake (model 0x55; a few low-end Xeon Silver/Gold 5xxx parts have
+//     one 512-bit unit, which cpuid does not tell apart), Ice Lake-SP (0x6A,
+//     0x6C), Sapphire Rapids (0x8F), Emerald Rapids (0xCF), Granite Rapids
+//     (0xAD, 0xAE). The client cores with AVX-512 (Cannon Lake 0x66, Ice Lake
+//     0x7D/0x7E, Tiger Lake 0x8C/0x8D, Rocket Lake 0xA7) fuse their two
+//     256-bit pipes into one 512-bit one: no.
+//   - Anything else, no: the kernels that pay only at full rate keep their
+//     AVX2 form, as before this rule existed.
+func zmmFullRate(c cpuFacts) bool {
+	if !c.avx512 {
+		return false
+	}
+	switch c.vendor {
+	case cpuid.AMD, cpuid.Hygon:
+		return c.family >= 26
+	case cpuid.Intel:
+		if c.family != 6 {
+			return false
+		}
+		switch c.model {
+		case 0x55, 0x6A, 0x6C, 0x8F, 0xCF, 0xAD, 0xAE:
+			return true
+		}
+	}
+	return false
+}
+
+// avx512Plan is the avx512 set's choice per GEMM form. NN and TN run the
+// ZMM tile on every AVX-512 CPU: it wins even double-pumped, by its register
+// file (see gemm_avx512_amd64.go; measured on Zen 4). NT's shapes already
+// run near the 256-bit peak on the AVX2 tile, so only where 512-bit FMAs are
+// full rate does the ZMM tile pay (ntZMM). The 19 heads run their own
+// kernel wherever there is AVX-512, in its ZMM form where ntZMM is set
+// (gemm_heads_amd64.go); the elementwise kernels (GRU gates,
+// policy head, Adam, reductions) are AVX2 on every x86 backend.
+type avx512Plan struct {
+	ntZMM bool
+}
+
+func planAVX512(c cpuFacts) avx512Plan { return avx512Plan{ntZMM: zmmFullRate(c)} }
+
 // asmSets lists the assembly sets this CPU supports, slowest first, so that
 // the tests can check each one, not only the one dispatch picks.
+func asmSets() []*implementation { return asmSetsFor(liveCPU()) }
+
+// asmSetsFor lists the sets for a CPU with facts c:
 //   - "avx2": AVX2+FMA kernels. Each kernel family's *_amd64.go file
 //     contributes its assembly through a useAVX2… function; a family
 //     without one keeps its generic twin.
 //   - "avx512": the avx2 set with the GEMMs that run the AVX-512 tile where
-//     it wins (gemm_avx512_amd64.go).
-func asmSets() []*implementation {
-	if !cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3) {
+//     it wins on this CPU (planAVX512, gemm_avx512_amd64.go).
+func asmSetsFor(c cpuFacts) []*implementation {
+	if !c.avx2FMA {
 		return nil
 	}
 	avx2 := generic
 	avx2.name = "avx2"
 	useAVX2(&avx2)
 	sets := []*implementation{&avx2}
-	if cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512VL) {
+	if c.avx512 {
 		avx512 := avx2
 		avx512.name = "avx512"
-		useAVX512GEMM(&avx512)
+		useAVX512GEMM(&avx512, planAVX512(c))
 		sets = append(sets, &avx512)
 	}
 	return sets

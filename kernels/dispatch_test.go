@@ -34,6 +34,9 @@ func TestRequiredBackendIsInUse(t *testing.T) {
 		require.NotEqual(t, funcAddr(avx2.sgemmNN), funcAddr(impl.sgemmNN), "sgemmNN runs the AVX2 GEMM")
 		require.NotEqual(t, funcAddr(avx2.sgemmNT), funcAddr(impl.sgemmNT), "sgemmNT runs the AVX2 GEMM")
 		require.NotEqual(t, funcAddr(avx2.sgemmTN), funcAddr(impl.sgemmTN), "sgemmTN runs the AVX2 GEMM")
+		if requireAVX512Plan != nil {
+			requireAVX512Plan(t) // and NT the kernel this CPU's rule picks
+		}
 	}
 	// Every kernel of the set must be assembly: none may still be a generic
 	// twin, except those listed in stillGeneric for this backend.
@@ -54,6 +57,10 @@ func TestRequiredBackendIsInUse(t *testing.T) {
 		require.Falsef(t, same, "%s still runs its generic twin", name)
 	}
 }
+
+// requireAVX512Plan, where the architecture has one (amd64), fails unless
+// the kernels in use are those its dispatch rule picks for this CPU.
+var requireAVX512Plan func(t *testing.T)
 
 // stillGeneric lists, per backend, the kernels that have no assembly yet
 // (a kernel added for one backend before the other). None now: avx2 and

@@ -9,6 +9,35 @@
 // the fastest implementation the CPU supports (see dispatch.go). The build tag
 // `purego` or SIMDRL_KERNELS=generic forces the Go twins.
 //
+// # Dispatch rule
+//
+// On amd64 the choice is made per kernel family from what the CPU is, not
+// only from its feature flags (dispatch_amd64.go: cpuFacts, zmmFullRate,
+// planAVX512), because the same AVX-512 instruction set runs at two speeds:
+// on Zen 4 (AMD family 25) a 512-bit FMA is double-pumped through the
+// 256-bit pipes, while Zen 5 (AMD family 26 and later) and Intel's server
+// cores (Skylake-SP through Granite Rapids) have two full-width 512-bit FMA
+// units, twice the 256-bit rate. Intel's client cores with AVX-512 (Ice
+// Lake, Tiger Lake, Rocket Lake) issue 512-bit FMAs to one fused unit and
+// count as double-pumped; so does any CPU the rule does not name.
+//
+//	family              no AVX-512   AVX-512, double-pumped        AVX-512, full rate
+//	GEMM NN, TN         AVX2 4×24    ZMM 8×48 (n mod 16 ∉ 1..8)    ZMM 8×48 (n mod 16 ∉ 1..8)
+//	GEMM NT, n = 19     AVX2 4×24    heads 5×(16+3), 2 YMM         heads 5×(16+3), 1 ZMM
+//	GEMM NT, other n    AVX2 4×24    AVX2 4×24                     ZMM 8×48
+//	elementwise, Adam   AVX2         AVX2                          AVX2
+//
+// (heads: 16 columns by broadcasts, in two YMM or one ZMM vector per row,
+// and 3 as dot products along k.) The backend is "avx512" wherever the CPU
+// has AVX512F+VL, at either rate: NT on the ZMM tile sums each element of C
+// in the AVX2 tile's order (the same k blocks, the same FMA chain, then
+// alpha, then beta), and the heads kernel's two forms sum alike, so the
+// avx512 backend gives the same bits on Zen 4 and Zen 5, and its NT results
+// equal the avx2 backend's except for the 19 heads. Where the ZMM tile runs NN and
+// TN with k > 256, results differ from the avx2 backend's in the last bits
+// (its k blocks are up to 320 steps, the AVX2 tile's 256), as they already
+// did (the model's NN dh = dgates·W_hh has k = 288).
+//
 // Shapes are row-major. Sizes are checked before any work so that an assembly
 // kernel never reads past a slice; a wrong size is a programming error and
 // panics with a message naming the kernel and the argument.

@@ -304,3 +304,54 @@ func gemmPackN48(kc int, np int, b *float32, ldb int, dst *float32, ps int)
 //
 //go:noescape
 func gemmPackA8(kc int, nb int, rest int, a *float32, lda int, dst *float32, bs int)
+
+// gemmPackT16x48 writes dst[p·48+j] = b[j·ldb+p] for p < kc16 (a multiple of 16)
+// and j < 16, with zeros for the rows j ≥ rows, which are not read.
+//
+//go:noescape
+func gemmPackT16x48(kc16 int, b *float32, ldb int, rows int, dst *float32)
+
+// gemmKernelZ1x19Z computes nblk blocks of 1 rows × 19 columns of C = alpha·A·Bᵀ + beta·C
+// (mode as for the other kernels). Row r, step p of block i of A is at
+// a[(i·1 + r)·lda + p]. Columns 0..15 come from the packed panel, step p
+// at b[p·bks]; column 16+d from bt[d·ldb + p], d < 3, as a dot product
+// (tail: the lane mask of the last k mod 16 steps).
+//
+//go:noescape
+func gemmKernelZ1x19Z(k int, a *float32, lda int, b *float32, bks int, bt *float32, ldb int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, tail int)
+
+// gemmKernelZ2x19Z computes nblk blocks of 2 rows × 19 columns of C = alpha·A·Bᵀ + beta·C
+// (mode as for the other kernels). Row r, step p of block i of A is at
+// a[(i·2 + r)·lda + p]. Columns 0..15 come from the packed panel, step p
+// at b[p·bks]; column 16+d from bt[d·ldb + p], d < 3, as a dot product
+// (tail: the lane mask of the last k mod 16 steps).
+//
+//go:noescape
+func gemmKernelZ2x19Z(k int, a *float32, lda int, b *float32, bks int, bt *float32, ldb int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, tail int)
+
+// gemmKernelZ3x19Z computes nblk blocks of 3 rows × 19 columns of C = alpha·A·Bᵀ + beta·C
+// (mode as for the other kernels). Row r, step p of block i of A is at
+// a[(i·3 + r)·lda + p]. Columns 0..15 come from the packed panel, step p
+// at b[p·bks]; column 16+d from bt[d·ldb + p], d < 3, as a dot product
+// (tail: the lane mask of the last k mod 16 steps).
+//
+//go:noescape
+func gemmKernelZ3x19Z(k int, a *float32, lda int, b *float32, bks int, bt *float32, ldb int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, tail int)
+
+// gemmKernelZ4x19Z computes nblk blocks of 4 rows × 19 columns of C = alpha·A·Bᵀ + beta·C
+// (mode as for the other kernels). Row r, step p of block i of A is at
+// a[(i·4 + r)·lda + p]. Columns 0..15 come from the packed panel, step p
+// at b[p·bks]; column 16+d from bt[d·ldb + p], d < 3, as a dot product
+// (tail: the lane mask of the last k mod 16 steps).
+//
+//go:noescape
+func gemmKernelZ4x19Z(k int, a *float32, lda int, b *float32, bks int, bt *float32, ldb int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, tail int)
+
+// gemmKernelZ5x19Z computes nblk blocks of 5 rows × 19 columns of C = alpha·A·Bᵀ + beta·C
+// (mode as for the other kernels). Row r, step p of block i of A is at
+// a[(i·5 + r)·lda + p]. Columns 0..15 come from the packed panel, step p
+// at b[p·bks]; column 16+d from bt[d·ldb + p], d < 3, as a dot product
+// (tail: the lane mask of the last k mod 16 steps).
+//
+//go:noescape
+func gemmKernelZ5x19Z(k int, a *float32, lda int, b *float32, bks int, bt *float32, ldb int, c *float32, ldc int, nblk int, alpha float32, beta float32, mode int, tail int)

@@ -11,8 +11,16 @@ package kernels
 // surrounds the multiply-adds (fewer loads per FMA, a quarter as many tiles
 // to set up and finish per element of C), not in width: where the last 16-column vector would
 // carry mostly padding (n mod 16 in 1..8, e.g. the 19 heads) the AVX2 tile
-// wastes less and runs instead. NT keeps the AVX2 tile (its shapes are
-// already near peak there) except for 19 columns (gemm_heads_amd64.go).
+// wastes less and runs instead. There NT keeps the AVX2 tile (its shapes
+// are already near peak on it) except for 19 columns (gemm_heads_amd64.go).
+//
+// Where 512-bit FMAs run at full rate (Zen 5, Intel server cores with two
+// FMA units: see zmmFullRate in dispatch_amd64.go) the ZMM tile doubles the
+// multiply-adds per cycle, and NT runs it too (gemmTileAVX512NT, with Bᵀ
+// packed by 16×16 ZMM transposes). It keeps the AVX2 NT path's k blocks
+// (kc = 256), so every element of C is summed in the same order as by the
+// AVX2 tile: the same FMA chain over k from 0, then alpha, then beta·C. Its
+// results are bit for bit those of sgemmNTAVX2.
 
 // gemmKCZ: the 48-column panel is read from L2 at any kc (60 KiB at 320);
 // 320 rather than 256 keeps k = 288 in one block, C written once (NN
@@ -33,6 +41,17 @@ var gemmTileAVX512 = gemmTile{
 	tnInPlaceA: true,
 }
 
+// gemmTileAVX512NT is the ZMM tile for NT with the AVX2 tile's kc (one k
+// block up to 256, gemmKCStep's equal splits beyond), so that the
+// summation order is the AVX2 NT path's; the 48-wide panel of Bᵀ (kc·48
+// floats, 18 KiB at the model's k = 96) stays in L1.
+var gemmTileAVX512NT = gemmTile{
+	nr: gemmNRZ, mr: gemmMRZ, kc: gemmKC,
+	packB: gemmPackBZ, packBT: gemmPackBTZ, packA: gemmPackAZ,
+	aStride: gemmPackedAStrideZ, panels: gemmPanelsZ,
+	tnInPlaceA: true,
+}
+
 // gemmKernelsZ[mr-1][nv-1] is the kernel for blocks of mr rows, nv vectors.
 var gemmKernelsZ = [gemmMRZ][3]func(k int, a *float32, rs, ks, as int, b *float32, bks int, c *float32, ldc, nblk int, alpha, beta float32, mode int, mask int){
 	{gemmKernelZ1x16, gemmKernelZ1x32, gemmKernelZ1x48},
@@ -45,11 +64,17 @@ var gemmKernelsZ = [gemmMRZ][3]func(k int, a *float32, rs, ks, as int, b *float3
 	{gemmKernelZ8x16, gemmKernelZ8x32, gemmKernelZ8x48},
 }
 
-// useAVX512GEMM installs the GEMMs that pick the AVX-512 tile where it wins.
-func useAVX512GEMM(s *implementation) {
+// useAVX512GEMM installs the GEMMs that pick the AVX-512 tile where it
+// wins: NN and TN on every AVX-512 CPU, NT (but for the 19 heads, which
+// have their own kernel everywhere) only where 512-bit FMAs are not
+// double-pumped (p.ntZMM: dispatch_amd64.go's zmmFullRate).
+func useAVX512GEMM(s *implementation, p avx512Plan) {
 	s.sgemmNN = sgemmNNAVX512
-	s.sgemmNT = sgemmNTAVX512 // gemm_heads_amd64.go
 	s.sgemmTN = sgemmTNAVX512
+	s.sgemmNT = sgemmNTAVX512 // gemm_heads_amd64.go
+	if p.ntZMM {
+		s.sgemmNT = sgemmNTAVX512Z
+	}
 }
 
 // gemmZWins says whether the ZMM tile runs n columns: unless the last
@@ -106,6 +131,37 @@ func gemmPanelsZ(opB gemmOpB, kc, nc int, opA gemmOpA, m int, alpha, beta float3
 		if n2 > 0 {
 			gemmKernelsZ[mr2-1][nv-1](kc, &opA.a[a2], opA.rs, opA.ks, as2, panel, opB.bks,
 				&c[r2*ldc+jp], ldc, n2, alpha, beta, mode, mask)
+		}
+	}
+}
+
+// gemmPackBTZ packs Bᵀ for NT into the ZMM tile's panels of 48 columns:
+// element (p, j) of panel q is b[(q·48 + j)·ldb + p], zero for columns
+// j ≥ nc. The assembly transposes 16×16 blocks; the last kc mod 16 steps
+// are copied here.
+func gemmPackBTZ(bbuf []float32, kc, nc int, b []float32, ldb int) {
+	kc16 := kc &^ 15
+	for jp := 0; jp < nc; jp += gemmNRZ {
+		panel := bbuf[jp*kc : (jp+gemmNRZ)*kc]
+		ncp := min(gemmNRZ, nc-jp)
+		if kc16 > 0 {
+			for g := 0; g < gemmNRZ; g += 16 {
+				rows := min(max(ncp-g, 0), 16)
+				src := &b[0]
+				if rows > 0 {
+					src = &b[(jp+g)*ldb]
+				}
+				gemmPackT16x48(kc16, src, ldb, rows, &panel[g])
+			}
+		}
+		for p := kc16; p < kc; p++ {
+			row := panel[p*gemmNRZ : (p+1)*gemmNRZ]
+			for j := range row {
+				row[j] = 0
+				if j < ncp {
+					row[j] = b[(jp+j)*ldb+p]
+				}
+			}
 		}
 	}
 }

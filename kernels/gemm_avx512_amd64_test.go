@@ -10,9 +10,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// gemmForcedSets: on AVX-512 CPUs, a set whose NN and TN always run the ZMM
-// tile, so that its narrow and masked kernels (n mod 16 in 1..8, which
-// dispatch leaves to the AVX2 tile) are tested too.
+// gemmForcedSets: on AVX-512 CPUs, a set whose NN, NT and TN always run the
+// ZMM tile, so that its narrow and masked kernels (n mod 16 in 1..8, which
+// dispatch leaves to the AVX2 tile, and NT's 19 columns, which run the heads
+// kernel) are tested too, and NT's ZMM path is tested on CPUs where dispatch
+// does not pick it (Zen 4); and the avx512 set dispatch picks at the other
+// 512-bit FMA rate (see zmmFullRate).
 func gemmForcedSets() []*implementation {
 	if !cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512VL) {
 		return nil
@@ -25,8 +28,22 @@ func gemmForcedSets() []*implementation {
 	s.sgemmTN = func(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 		gemmRun(&gemmTileAVX512, gemmTN, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	}
-	s.sgemmNT = sgemmNTAVX2
-	return []*implementation{&s}
+	s.sgemmNT = func(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+		gemmRun(&gemmTileAVX512NT, gemmNT, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	}
+	// The avx512 set of the other FMA rate than this CPU's (Zen 4's NT and
+	// heads kernels on Zen 5, and the other way round): both run on any
+	// AVX-512 CPU, and dispatch picks either somewhere.
+	other := liveCPU()
+	other.vendor, other.family = cpuid.AMD, 25 // double-pumped
+	name := "avx512-double-pumped"
+	if !zmmFullRate(liveCPU()) {
+		other.family = 26 // full rate
+		name = "avx512-full-rate"
+	}
+	o := *asmSetsFor(other)[1]
+	o.name = name
+	return []*implementation{&s, &o}
 }
 
 // TestAVX512Dispatch: where the CPU has AVX-512 the avx512 set is chosen
@@ -45,7 +62,12 @@ func TestAVX512Dispatch(t *testing.T) {
 	require.Equal(t, "avx512", avx512.name)
 	require.Equal(t, "avx512", accelerated.name)
 	require.Equal(t, funcAddr(sgemmNNAVX512), funcAddr(avx512.sgemmNN))
-	require.Equal(t, funcAddr(sgemmNTAVX512), funcAddr(avx512.sgemmNT))
+	// NT: the ZMM tile where 512-bit FMAs are full rate (TestDispatchRule).
+	wantNT := funcAddr(sgemmNTAVX512)
+	if zmmFullRate(liveCPU()) {
+		wantNT = funcAddr(sgemmNTAVX512Z)
+	}
+	require.Equal(t, wantNT, funcAddr(avx512.sgemmNT))
 	require.Equal(t, funcAddr(sgemmTNAVX512), funcAddr(avx512.sgemmTN))
 	require.Equal(t, funcAddr(avx2.adam), funcAddr(avx512.adam))
 	// The 19 heads pad less in 24-column AVX2 panels; 96 and 288 fill ZMM ones.
@@ -56,7 +78,7 @@ func TestAVX512Dispatch(t *testing.T) {
 
 // TestSgemmZTileEveryKernel runs each ZMM kernel (rows 1..8, 1..3 vectors,
 // masked or not) against the generic twins: every m up to 17 with A in place
-// (NN, TN) and packed (TN with 256-byte rows), every kind of last panel.
+// (NN, NT, TN) and packed (TN with 256-byte rows), every kind of last panel.
 func TestSgemmZTileEveryKernel(t *testing.T) {
 	forced := gemmForcedSets()
 	if len(forced) == 0 {
@@ -64,10 +86,15 @@ func TestSgemmZTileEveryKernel(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(13, 14))
 	i := 0
-	for _, form := range []int{0, 2} { // NN, TN
+	for _, form := range []int{0, 1, 2} { // NN, NT, TN
+		// NT: k below, at and past one 16×16 transpose of its packing.
+		ks := []int{1, 6, 9}
+		if form == 1 {
+			ks = []int{1, 9, 16, 33}
+		}
 		for m := 1; m <= 17; m++ {
 			for _, n := range []int{5, 16, 20, 37, 48, 53, 96} {
-				for _, k := range []int{1, 6, 9} {
+				for _, k := range ks {
 					i++
 					g := gemmCase{m: m, n: n, k: k, padA: i % 3, padB: (i / 3) % 2, padC: i % 5, shift: i % 4,
 						alpha: gemmAlphas[i%2], beta: gemmBetas[(i/2)%3]}

@@ -7,27 +7,58 @@ package kernels
 // columns 0..15 by broadcasts against a packed panel of Bᵀ and columns
 // 16..18 as dot products of A's rows with B's rows, both contiguous in k.
 // The AVX2 tile pads 19 columns to 24 and cannot pass 79% of peak there.
+// Where 512-bit FMAs run at full rate, gemmKernelZ<mr>x19Z, the same kernel
+// with the 16 broadcast columns in one ZMM vector per row, runs instead.
 
 const gemmMRH = 5 // rows per block of the heads kernel
 
-// gemmKernelsH[mr-1] is the heads kernel for blocks of mr rows.
-var gemmKernelsH = [gemmMRH]func(k int, a *float32, lda int, b *float32, bks int, bt *float32, ldb int, c *float32, ldc, nblk int, alpha, beta float32, mode int, tail int){
+type gemmHeadsKernels = [gemmMRH]func(k int, a *float32, lda int, b *float32, bks int, bt *float32, ldb int, c *float32, ldc, nblk int, alpha, beta float32, mode int, tail int)
+
+// gemmKernelsH[mr-1] is the heads kernel for blocks of mr rows: the 16
+// broadcast columns as two YMM vectors per row, which is faster where
+// 512-bit FMAs are double-pumped (Zen 4; see ../asm/gemm/heads.go).
+var gemmKernelsH = gemmHeadsKernels{
 	gemmKernelZ1x19, gemmKernelZ2x19, gemmKernelZ3x19, gemmKernelZ4x19, gemmKernelZ5x19,
 }
 
+// gemmKernelsHZ: the same with one ZMM vector per row, for CPUs with
+// full-rate 512-bit FMAs, where the YMM form is held to the 256-bit rate.
+// Each lane sums as in gemmKernelsH: the two give the same bits.
+var gemmKernelsHZ = gemmHeadsKernels{
+	gemmKernelZ1x19Z, gemmKernelZ2x19Z, gemmKernelZ3x19Z, gemmKernelZ4x19Z, gemmKernelZ5x19Z,
+}
+
+// sgemmNTAVX512 is NT where 512-bit FMAs are double-pumped (Zen 4): the
+// heads kernel for 19 columns, the AVX2 tile for the rest.
 func sgemmNTAVX512(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if n != 19 || k == 0 {
 		gemmRun(&gemmTileAVX2, gemmNT, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
+	sgemmNTHeads(&gemmKernelsH, m, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// sgemmNTAVX512Z is NT where 512-bit FMAs run at full rate (Zen 5, Intel
+// server cores): the heads kernel's ZMM form for 19 columns, the ZMM tile
+// for the rest, which sums as the AVX2 tile does (gemmTileAVX512NT), so its
+// results are those of sgemmNTAVX512 bit for bit.
+func sgemmNTAVX512Z(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if n != 19 || k == 0 {
+		gemmRun(&gemmTileAVX512NT, gemmNT, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	sgemmNTHeads(&gemmKernelsHZ, m, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+func sgemmNTHeads(kern *gemmHeadsKernels, m, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	s := gemmScratchFree.get()
-	gemmHeads(s.b[:], m, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	gemmHeads(kern, s.b[:], m, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	gemmScratchFree.put(s)
 }
 
-// gemmHeads runs C = alpha·A·Bᵀ + beta·C for n = 19 in blocks of k, with
-// bbuf holding the packed panel of Bᵀ's first 16 columns.
-func gemmHeads(bbuf []float32, m, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+// gemmHeads runs C = alpha·A·Bᵀ + beta·C for n = 19 in blocks of k with
+// the kernels kern, bbuf holding the packed panel of Bᵀ's first 16 columns.
+func gemmHeads(kern *gemmHeadsKernels, bbuf []float32, m, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	kcStep := gemmKCStep(k, gemmKC)
 	full, rest := m/gemmMRH, m%gemmMRH
 	for pc := 0; pc < k; pc += kcStep {
@@ -41,11 +72,11 @@ func gemmHeads(bbuf []float32, m, k int, alpha float32, a []float32, lda int, b 
 		tail := 1<<(kc%16) - 1
 		dots := &b[16*ldb+pc]
 		if full > 0 {
-			gemmKernelsH[gemmMRH-1](kc, &a[pc], lda, &bbuf[0], gemmNR, dots, ldb, &c[0], ldc, full, alpha, bt, mode, tail)
+			kern[gemmMRH-1](kc, &a[pc], lda, &bbuf[0], gemmNR, dots, ldb, &c[0], ldc, full, alpha, bt, mode, tail)
 		}
 		if rest > 0 {
 			i := full * gemmMRH
-			gemmKernelsH[rest-1](kc, &a[i*lda+pc], lda, &bbuf[0], gemmNR, dots, ldb, &c[i*ldc], ldc, 1, alpha, bt, mode, tail)
+			kern[rest-1](kc, &a[i*lda+pc], lda, &bbuf[0], gemmNR, dots, ldb, &c[i*ldc], ldc, 1, alpha, bt, mode, tail)
 		}
 	}
 }

@@ -469,6 +469,11 @@ func FuzzSgemm(f *testing.F) {
 	f.Add(uint8(2), uint8(19), uint8(96), uint8(200), uint8(3), uint8(0), uint8(7), uint8(2), float32(2), float32(0.75))
 	f.Add(uint8(1), uint8(1), uint8(1), uint8(1), uint8(0), uint8(0), uint8(0), uint8(3), float32(1), float32(-1))
 	f.Add(uint8(0), uint8(33), uint8(47), uint8(0), uint8(2), uint8(2), uint8(2), uint8(0), float32(1), float32(0.5))
+	// NT as the gates run it (n = 3d = 288 does not fit a uint8: 240 and
+	// 193, k = 96 and 33), and around one 16-row transpose of its packing.
+	f.Add(uint8(1), uint8(96), uint8(240), uint8(32), uint8(0), uint8(0), uint8(0), uint8(0), float32(1), float32(1))
+	f.Add(uint8(1), uint8(97), uint8(193), uint8(11), uint8(5), uint8(1), uint8(3), uint8(1), float32(1), float32(0))
+	f.Add(uint8(1), uint8(9), uint8(17), uint8(6), uint8(1), uint8(4), uint8(0), uint8(2), float32(-0.5), float32(0.75))
 	f.Fuzz(func(t *testing.T, form, m, n, k, padA, padB, padC, shift uint8, alpha, beta float32) {
 		sets := gemmSetsUnderTest(t)
 		if len(sets) == 0 {

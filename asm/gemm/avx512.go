@@ -216,3 +216,99 @@ func kernelZ(mr, nv int) {
 	VZEROUPPER()
 	RET()
 }
+
+// packT16 generates gemmPackT16x48, NT's packing of Bᵀ for the ZMM tile:
+// 16 rows of B × 16 steps of k at a time, transposed in registers (unpack
+// pairs, shuffle quads, then two rounds of 128-bit lane shuffles: 64
+// shuffles per 256 floats, against 96 for four 8×8 YMM transposes) and
+// written as 16 steps of 16 adjacent columns of a 48-wide panel.
+func packT16() {
+	const name = "gemmPackT16x48"
+	TEXT(name, NOSPLIT, "func(kc16 int, b *float32, ldb, rows int, dst *float32)")
+	Pragma("noescape")
+	Doc(name+" writes dst[p·48+j] = b[j·ldb+p] for p < kc16 (a multiple of 16)",
+		"and j < 16, with zeros for the rows j ≥ rows, which are not read.")
+	l := func(s string) string { return name + "_" + s }
+	kc16 := Load(Param("kc16"), GP64())
+	SHRQ(U8(4), kc16)
+	JZ(LabelRef(l("done")))
+	b0 := Load(Param("b"), GP64())
+	ldb := Load(Param("ldb"), GP64())
+	SHLQ(U8(2), ldb)
+	rows := Load(Param("rows"), GP64())
+	dst := Load(Param("dst"), GP64())
+	ldb3 := GP64()
+	LEAQ(Mem{Base: ldb, Index: ldb, Scale: 2}, ldb3)
+	base := [4]Register{b0, GP64(), GP64(), GP64()}
+	for g := 1; g < 4; g++ {
+		LEAQ(Mem{Base: base[g-1], Index: ldb, Scale: 4}, base[g])
+	}
+	rowAddr := func(i int) Mem {
+		b := base[i/4]
+		switch i % 4 {
+		case 0:
+			return Mem{Base: b}
+		case 3:
+			return Mem{Base: b, Index: ldb3, Scale: 1}
+		default:
+			return Mem{Base: b, Index: ldb, Scale: uint8(i % 4)}
+		}
+	}
+	var r, s [16]VecVirtual
+	for i := range r {
+		r[i], s[i] = ZMM(), ZMM()
+	}
+	Label(l("loop"))
+	for i := 0; i < 16; i++ {
+		CMPQ(rows, U8(i))
+		JLE(LabelRef(fmt.Sprintf("%s_zero%d", name, i)))
+		VMOVUPS(rowAddr(i), r[i])
+	}
+	JMP(LabelRef(l("transpose")))
+	for i := 0; i < 16; i++ {
+		Label(fmt.Sprintf("%s_zero%d", name, i))
+		VPXORD(r[i], r[i], r[i])
+	}
+	Label(l("transpose"))
+	// s[2i], s[2i+1]: rows 2i and 2i+1 interleaved (low, high pairs of
+	// each 128-bit lane).
+	for i := 0; i < 16; i += 2 {
+		VUNPCKLPS(r[i+1], r[i], s[i])
+		VUNPCKHPS(r[i+1], r[i], s[i+1])
+	}
+	// r[4g+c]: column c + 4·L of rows 4g..4g+3 in lane L.
+	for i := 0; i < 16; i += 4 {
+		VSHUFPS(U8(0x44), s[i+2], s[i], r[i])
+		VSHUFPS(U8(0xEE), s[i+2], s[i], r[i+1])
+		VSHUFPS(U8(0x44), s[i+3], s[i+1], r[i+2])
+		VSHUFPS(U8(0xEE), s[i+3], s[i+1], r[i+3])
+	}
+	// s[8h+c]: columns c, c+8 of rows 8h..8h+3 and 8h+4..8h+7 in lanes
+	// 0..3 (lanes 0, 2 of r[8h+c] and r[8h+4+c]); s[8h+4+c] the same for
+	// columns c+4, c+12.
+	for h := 0; h < 2; h++ {
+		for c := 0; c < 4; c++ {
+			VSHUFF32X4(U8(0x88), r[8*h+4+c], r[8*h+c], s[8*h+c])
+			VSHUFF32X4(U8(0xDD), r[8*h+4+c], r[8*h+c], s[8*h+4+c])
+		}
+	}
+	// r[j]: column j of all 16 rows.
+	for c := 0; c < 4; c++ {
+		VSHUFF32X4(U8(0x88), s[8+c], s[c], r[c])
+		VSHUFF32X4(U8(0xDD), s[8+c], s[c], r[8+c])
+		VSHUFF32X4(U8(0x88), s[12+c], s[4+c], r[4+c])
+		VSHUFF32X4(U8(0xDD), s[12+c], s[4+c], r[12+c])
+	}
+	for j := 0; j < 16; j++ {
+		VMOVUPS(r[j], Mem{Base: dst, Disp: j * 4 * nrZ})
+	}
+	for g := 0; g < 4; g++ {
+		ADDQ(U8(64), base[g])
+	}
+	ADDQ(U32(16*4*nrZ), dst)
+	DECQ(kc16)
+	JNZ(LabelRef(l("loop")))
+	Label(l("done"))
+	VZEROUPPER()
+	RET()
+}

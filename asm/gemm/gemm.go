@@ -15,10 +15,14 @@
 //   - gemmPackA4: packs TN's Aᵀ in blocks of 4 columns, 4 values per step of k.
 //   - gemmKernelZ{1..8}x{16,32,48}, gemmPackN48, gemmPackA8: the AVX-512
 //     tile, up to 8 rows × 3 ZMM vectors (avx512.go).
-//   - gemmKernelZ{1..5}x19: NT for 19 columns, 16 by broadcasts and 3 as
-//     dot products (heads.go).
+//   - gemmKernelZ{1..5}x19[Z]: NT for 19 columns, 16 by broadcasts (two YMM
+//     vectors per row, or one ZMM in the Z form) and 3 as dot products
+//     (heads.go).
 //   - gemmPackT8: transposes up to 8 rows × kc8 columns of B (NT) into 8
 //     columns of a panel, filling missing rows with zeros.
+//   - gemmPackT16x48: the same for up to 16 rows × kc16 columns into 16
+//     columns of a 48-wide panel of the AVX-512 tile, with 16×16 ZMM
+//     transposes (avx512.go).
 package main
 
 import (
@@ -54,10 +58,14 @@ func main() {
 		}
 	}
 	for mr := 1; mr <= mrH; mr++ {
-		kernelHeads(mr)
+		kernelHeads(mr, false)
 	}
 	packN(nrZ)
 	packA(mrZ)
+	packT16()
+	for mr := 1; mr <= mrH; mr++ {
+		kernelHeads(mr, true)
+	}
 	Generate()
 }
 

@@ -16,9 +16,17 @@ import (
 
 const mrH = 5 // rows per block: 5 + 15 accumulators; 15 dot products + 1 fill a 16-input reduction
 
-// kernelHeads generates gemmKernelZ<mr>x19.
-func kernelHeads(mr int) {
+// kernelHeads generates gemmKernelZ<mr>x19, or with zmm gemmKernelZ<mr>x19Z,
+// which runs the 16 broadcast columns as one ZMM vector per row instead of
+// two YMM ones: for CPUs with full-rate 512-bit FMAs, where the YMM form is
+// held to the 256-bit rate. Each lane sums as in the YMM form (the same FMA
+// chain over k, the same dot products and reduction), so the two give the
+// same bits.
+func kernelHeads(mr int, zmm bool) {
 	name := fmt.Sprintf("gemmKernelZ%dx19", mr)
+	if zmm {
+		name += "Z"
+	}
 	TEXT(name, NOSPLIT, "func(k int, a *float32, lda int, b *float32, bks int, bt *float32, ldb int, c *float32, ldc, nblk int, alpha, beta float32, mode int, tail int)")
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s computes nblk blocks of %d rows × 19 columns of C = alpha·A·Bᵀ + beta·C", name, mr),
@@ -44,18 +52,27 @@ func kernelHeads(mr int) {
 	// and with one ZMM FMA per broadcast those slots bound the loop
 	// (measured: 83 GFLOP/s with 8×16 ZMM tiles, 114 with 8×32; this
 	// kernel went from 84 to 100 GFLOP/s at 4096×19×96 with YMM).
-	bc := make([][2]VecVirtual, mr)
+	// (On CPUs with full-rate 512-bit FMAs the zmm form uses one ZMM.)
+	nbc, vec, vbytes := 2, YMM, 32
+	if zmm {
+		nbc, vec, vbytes = 1, ZMM, 64
+	}
+	bc := make([][]VecVirtual, mr)
 	dot := make([][3]VecVirtual, mr)
 	for r := range bc {
+		bc[r] = make([]VecVirtual, nbc)
 		for v := range bc[r] {
-			bc[r][v] = YMM()
+			bc[r][v] = vec()
 		}
 		for d := range dot[r] {
 			dot[r][d] = ZMM()
 		}
 	}
-	bv := [2]VecVirtual{YMM(), YMM()}
-	t := YMM()
+	bv := make([]VecVirtual, nbc)
+	for v := range bv {
+		bv[v] = vec()
+	}
+	t := vec()
 	var bd [3]VecVirtual
 	for d := range bd {
 		bd[d] = ZMM()
@@ -75,7 +92,7 @@ func kernelHeads(mr int) {
 	// byte offset disp from a0.
 	broadcastStep := func(disp int) {
 		for v := range bv {
-			VMOVUPS(Mem{Base: bp, Disp: 32 * v}, bv[v])
+			VMOVUPS(Mem{Base: bp, Disp: vbytes * v}, bv[v])
 		}
 		for r := 0; r < mr; r++ {
 			VBROADCASTSS(row(a0, lda, lda3, r, disp), t)
@@ -207,9 +224,13 @@ func kernelHeads(mr int) {
 	JZ(LabelRef(name + "_alpha1"))
 	alphaZ := ZMM()
 	VBROADCASTSS(mustAddr(Param("alpha")), alphaZ)
+	alphaBC := Op(alphaZ.AsY())
+	if zmm {
+		alphaBC = alphaZ
+	}
 	for r := range bc {
 		for v := range bc[r] {
-			VMULPS(alphaZ.AsY(), bc[r][v], bc[r][v])
+			VMULPS(alphaBC, bc[r][v], bc[r][v])
 		}
 	}
 	VMULPS(alphaZ, res, res)
@@ -249,7 +270,7 @@ func kernelHeads(mr int) {
 		Label(label)
 		for r := 0; r < mr; r++ {
 			for v := range bc[r] {
-				cm := row(cBlk, ldc, ldc3, r, 32*v)
+				cm := row(cBlk, ldc, ldc3, r, vbytes*v)
 				addBeta(m, cm, bc[r][v], false)
 				VMOVUPS(bc[r][v], cm)
 			}

@@ -1,0 +1,110 @@
+//go:build !purego
+
+package kernels
+
+import (
+	"testing"
+
+	"github.com/klauspost/cpuid/v2"
+	"github.com/stretchr/testify/require"
+)
+
+func init() { requireAVX512Plan = requireLivePlan }
+
+// requireLivePlan: SIMDRL_REQUIRE_ASM=avx512 also insists that NT runs the
+// kernel the dispatch rule picks for this CPU (the ZMM tile where 512-bit
+// FMAs are full rate), so that a rule that silently stopped matching the CPU
+// cannot pass.
+func requireLivePlan(t *testing.T) {
+	want := funcAddr(sgemmNTAVX512)
+	if planAVX512(liveCPU()).ntZMM {
+		want = funcAddr(sgemmNTAVX512Z)
+	}
+	require.Equal(t, want, funcAddr(impl.sgemmNT), "sgemmNT is not the kernel the dispatch rule picks for this CPU")
+}
+
+// TestDispatchRule checks the rule on synthetic CPUs (pure logic: no
+// kernel runs, so it holds on any machine) and then the choice on this one.
+func TestDispatchRule(t *testing.T) {
+	zen := func(family int, avx512 bool) cpuFacts {
+		return cpuFacts{vendor: cpuid.AMD, family: family, model: 2, avx2FMA: true, avx512: avx512}
+	}
+	intel := func(model int, avx512 bool) cpuFacts {
+		return cpuFacts{vendor: cpuid.Intel, family: 6, model: model, avx2FMA: true, avx512: avx512}
+	}
+	for _, tc := range []struct {
+		what     string
+		c        cpuFacts
+		sets     []string
+		fullRate bool
+	}{
+		{"no AVX2", cpuFacts{vendor: cpuid.Intel, family: 6, model: 0x2A}, nil, false},
+		{"Zen 3", zen(25, false), []string{"avx2"}, false},
+		{"Zen 4 (double-pumped)", zen(25, true), []string{"avx2", "avx512"}, false},
+		{"Zen 5", zen(26, true), []string{"avx2", "avx512"}, true},
+		{"Zen 5 without ZMM state", zen(26, false), []string{"avx2"}, false},
+		{"a later AMD family", zen(27, true), []string{"avx2", "avx512"}, true},
+		{"Hygon with AVX-512", cpuFacts{vendor: cpuid.Hygon, family: 24, avx2FMA: true, avx512: true}, []string{"avx2", "avx512"}, false},
+		{"Skylake-SP / Cascade Lake", intel(0x55, true), []string{"avx2", "avx512"}, true},
+		{"Ice Lake-SP", intel(0x6A, true), []string{"avx2", "avx512"}, true},
+		{"Sapphire Rapids", intel(0x8F, true), []string{"avx2", "avx512"}, true},
+		{"Emerald Rapids", intel(0xCF, true), []string{"avx2", "avx512"}, true},
+		{"Granite Rapids", intel(0xAD, true), []string{"avx2", "avx512"}, true},
+		{"Ice Lake client", intel(0x7E, true), []string{"avx2", "avx512"}, false},
+		{"Tiger Lake", intel(0x8C, true), []string{"avx2", "avx512"}, false},
+		{"Rocket Lake", intel(0xA7, true), []string{"avx2", "avx512"}, false},
+		{"Alder Lake (no AVX-512)", intel(0x97, false), []string{"avx2"}, false},
+		{"Intel, not family 6", cpuFacts{vendor: cpuid.Intel, family: 19, model: 0x01, avx2FMA: true, avx512: true}, []string{"avx2", "avx512"}, false},
+		{"unknown vendor", cpuFacts{vendor: cpuid.VendorUnknown, family: 26, avx2FMA: true, avx512: true}, []string{"avx2", "avx512"}, false},
+	} {
+		require.Equal(t, tc.fullRate, zmmFullRate(tc.c), tc.what)
+		require.Equal(t, tc.fullRate, planAVX512(tc.c).ntZMM, tc.what)
+		sets := asmSetsFor(tc.c)
+		var names []string
+		for _, s := range sets {
+			names = append(names, s.name)
+		}
+		require.Equal(t, tc.sets, names, tc.what)
+		if len(sets) < 2 {
+			continue
+		}
+		avx2, avx512 := sets[0], sets[1]
+		// NN and TN: the ZMM tile on every AVX-512 CPU; NT: the ZMM tile
+		// only at full rate, else the avx2 set's tile (and heads kernel).
+		require.Equal(t, funcAddr(sgemmNNAVX512), funcAddr(avx512.sgemmNN), tc.what)
+		require.Equal(t, funcAddr(sgemmTNAVX512), funcAddr(avx512.sgemmTN), tc.what)
+		wantNT := funcAddr(sgemmNTAVX512)
+		if tc.fullRate {
+			wantNT = funcAddr(sgemmNTAVX512Z)
+		}
+		require.Equal(t, wantNT, funcAddr(avx512.sgemmNT), tc.what)
+		require.Equal(t, funcAddr(sgemmNTAVX2), funcAddr(avx2.sgemmNT), tc.what)
+		// The elementwise families are the avx2 set's on every x86 backend.
+		require.Equal(t, funcAddr(avx2.gruForward), funcAddr(avx512.gruForward), tc.what)
+		require.Equal(t, funcAddr(avx2.adam), funcAddr(avx512.adam), tc.what)
+	}
+
+	// This CPU: the live facts give the sets asmSets lists, and a known
+	// family gets its known answer.
+	live := liveCPU()
+	t.Logf("this CPU: %s family %d model %#x, AVX2+FMA %v, AVX-512 %v: 512-bit FMA full rate %v",
+		live.vendor, live.family, live.model, live.avx2FMA, live.avx512, zmmFullRate(live))
+	require.Equal(t, cpuid.CPU.Supports(cpuid.AVX2, cpuid.FMA3), live.avx2FMA)
+	require.Equal(t, cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512VL), live.avx512)
+	require.Len(t, asmSets(), len(asmSetsFor(live)))
+	if live.avx512 && live.vendor == cpuid.AMD {
+		switch live.family {
+		case 25:
+			require.False(t, zmmFullRate(live), "Zen 4 double-pumps 512-bit FMAs")
+		case 26:
+			require.True(t, zmmFullRate(live), "Zen 5 has full-width 512-bit FMAs")
+		}
+	}
+	if sets := asmSets(); len(sets) == 2 {
+		wantNT := funcAddr(sgemmNTAVX512)
+		if zmmFullRate(live) {
+			wantNT = funcAddr(sgemmNTAVX512Z)
+		}
+		require.Equal(t, wantNT, funcAddr(sets[1].sgemmNT))
+	}
+}
