@@ -9,8 +9,13 @@ import (
 
 // Forward rolls the chunk out open-loop for T steps from the contexts set
 // with SetContext (the reference's rollout): Start, then each step's actions
-// fed back as the next step's inputs. It is Start and T Steps.
+// fed back as the next step's inputs. It is Start and T Steps. A layout with
+// observations has no open-loop rollout (each input carries what the task
+// returned): its caller runs Start and Step, writing Inputs(t).
 func (w *Workspace) Forward(params []float32, dv *Derived, mode Mode, s Stream) {
+	if w.l.Observations > 0 {
+		panic("gru: Forward is open-loop; a layout with observations is rolled out with Start, Inputs and Step")
+	}
 	w.Start(params)
 	for t := 0; t < w.T; t++ {
 		w.Step(params, dv, t, mode, s)
@@ -23,14 +28,18 @@ func (w *Workspace) Forward(params []float32, dv *Derived, mode Mode, s Stream) 
 // Start begins the chunk's rollout: h0 = tanh(mean(emb[ctx]) +
 // stage_emb[level]) per episode (the seed's intent; its own line broadcasts
 // to (B,B,d) and mixes the batch), and the layout's Start (the task's context
-// end) as every episode's first input.
+// end) as every episode's first input, with observation 0 when the layout
+// observes (the engine then writes Input(Start, o₀) with each row's first
+// observation).
 // Then Step(0), …, Step(T−1) in order, the engine writing Inputs(t) before
 // Step(t) for t ≥ 1 (the actions of step t−1 for the reference's rollout,
-// what Forward does).
+// what Forward does; Layout.Input of the action and the observation after
+// it with observations).
 func (w *Workspace) Start(params []float32) {
 	w.initialState(params)
+	first := w.l.Input(w.l.Start, 0)
 	for b := range w.Inputs(0) {
-		w.inputs[b] = w.l.Start
+		w.inputs[b] = first
 	}
 	w.next = 0
 }
@@ -46,8 +55,8 @@ func (w *Workspace) Step(params []float32, dv *Derived, t int, mode Mode, s Stre
 	V, d := l.Vocab, l.Hidden
 	in, out := w.Inputs(t), w.StepActions(t)
 	for _, a := range in {
-		if a < 0 || int(a) >= V {
-			panic(fmt.Sprintf("gru: input token %d outside the vocabulary", a))
+		if a < 0 || int(a) >= l.InputRows() {
+			panic(fmt.Sprintf("gru: input %d outside the %d inputs (Layout.InputRows)", a, l.InputRows()))
 		}
 	}
 	whh := l.WHH.View(params)

@@ -15,6 +15,11 @@ type Config struct {
 	// NotActions are tokens the policy never writes (a task's context
 	// digits): their logits get NotActionLogit, so their probability is 0.
 	NotActions []int32
+	// Observations is the size of the task's observation vocabulary (0:
+	// none). With O > 0 the input at step t is emb[a] + obs_emb[o], the
+	// previous action and the observation the task returned after it, as
+	// one input token a·O+o (Layout.Input).
+	Observations int
 }
 
 // Tensor names one parameter tensor in PyTorch's state_dict order.
@@ -37,6 +42,9 @@ type Layout struct {
 	Start int32
 
 	Emb, LevelEmb, WIH, WHH, BIH, BHH, PiW, PiB, VW, VB Tensor
+	// ObsEmb is obs_emb.weight (O×d), last in the state_dict so that a
+	// model without observations keeps its layout; zero Size when O = 0.
+	ObsEmb Tensor
 }
 
 // DefaultStart is the first input of a layout NewLayout makes: task.CTX,
@@ -48,6 +56,13 @@ const DefaultStart = 10
 func NewLayout(c Config) (*Layout, error) {
 	if c.Vocab < 2 || c.Hidden < 1 || c.Levels < 1 {
 		return nil, fmt.Errorf("gru: invalid model size vocab=%d hidden=%d levels=%d", c.Vocab, c.Hidden, c.Levels)
+	}
+	if c.Observations < 0 || c.Observations > MaxObservations {
+		return nil, fmt.Errorf("gru: %d observations (0..%d)", c.Observations, MaxObservations)
+	}
+	if c.Observations > 0 && c.Vocab*c.Observations > MaxInputRows {
+		return nil, fmt.Errorf("gru: %d tokens × %d observations is %d input rows (at most %d)",
+			c.Vocab, c.Observations, c.Vocab*c.Observations, MaxInputRows)
 	}
 	V, d, S := c.Vocab, c.Hidden, c.Levels
 	for _, tok := range c.NotActions {
@@ -76,7 +91,36 @@ func NewLayout(c Config) (*Layout, error) {
 	l.PiB = add("pi.bias", V)
 	l.VW = add("v.weight", 1, d)
 	l.VB = add("v.bias", 1)
+	if c.Observations > 0 {
+		l.ObsEmb = add("obs_emb.weight", c.Observations, d)
+	}
 	return l, nil
+}
+
+// MaxObservations bounds a task's observation vocabulary, and MaxInputRows
+// the input table (V·O rows), so that no task can make the table absurd.
+const (
+	MaxObservations = 1 << 16
+	MaxInputRows    = 1 << 20
+)
+
+// InputRows is the number of distinct inputs, the rows of the token table
+// (Derived.Table): V, or V·O with observations.
+func (l *Layout) InputRows() int {
+	if l.Observations > 0 {
+		return l.Vocab * l.Observations
+	}
+	return l.Vocab
+}
+
+// Input is the input token of action a followed by observation o: a when
+// the layout observes nothing (o is ignored), else a·O+o. The caller checks
+// that a and o are in range (an Env's observation is checked by the engine).
+func (l *Layout) Input(a, o int32) int32 {
+	if l.Observations > 0 {
+		return a*int32(l.Observations) + o
+	}
+	return a
 }
 
 // SetStart makes tok every rollout's first input (Layout.Start): the task's
@@ -99,7 +143,7 @@ func (l *Layout) embeddings(buf []float32) []float32 {
 func (t Tensor) View(buf []float32) []float32 { return buf[t.Offset : t.Offset+t.Size] }
 
 // Init fills params as PyTorch initialises the seed's modules: embeddings
-// N(0,1); GRU weights and biases U(−1/√d, 1/√d); Linear weights and biases
+// (obs_emb too) N(0,1); GRU weights and biases U(−1/√d, 1/√d); Linear weights and biases
 // U(−1/√fan_in, 1/√fan_in) (kaiming_uniform with a=√5 gives the same bound).
 // The numbers come from the counter-based stream of seed, so they do not
 // equal torch.manual_seed's, only their distribution does.
@@ -125,4 +169,5 @@ func (l *Layout) Init(params []float32, seed uint64) {
 	for _, t := range []Tensor{l.WIH, l.WHH, l.BIH, l.BHH, l.PiW, l.PiB, l.VW, l.VB} {
 		draw(t, uniform(b))
 	}
+	draw(l.ObsEmb, normal) // an embedding like emb; keyed by its offset, so the others are as without it
 }

@@ -3,14 +3,16 @@ package gru
 import "github.com/simdrl/simdrl/kernels"
 
 // Derived holds tensors derived from the parameters once per update and shared
-// by every chunk: the GRU's input gates for every token (the input to the
-// GRU is always a token embedding, so W_ih·emb[tok] + b_ih is a V×3d table),
-// and the policy and value heads stacked into one (V+1)×d matrix so that a
+// by every chunk: the GRU's input gates for every input (the input to the
+// GRU is always a token embedding, or a token's plus an observation's, so
+// W_ih·x + b_ih is a table with one row per input, Layout.InputRows), and
+// the policy and value heads stacked into one (V+1)×d matrix so that a
 // single GEMM computes both.
 type Derived struct {
-	Table     []float32 // V×3d: emb·W_ihᵀ + b_ih
+	Table     []float32 // InputRows×3d: X·W_ihᵀ + b_ih, X = emb, or emb[a] + obs_emb[o] in row a·O+o
 	HeadsW    []float32 // (V+1)×d: pi.weight rows, then v.weight
 	HeadsBias []float32 // V+1:     pi.bias, then v.bias
+	x         []float32 // InputRows×d: the summed embeddings (nil without observations)
 }
 
 // NotActionLogit is added to the logit of a token that is not an action:
@@ -22,22 +24,33 @@ const NotActionLogit = -1e4
 // NewDerived allocates the derived tensors for layout l.
 func NewDerived(l *Layout) *Derived {
 	V, d := l.Vocab, l.Hidden
-	return &Derived{
-		Table:     make([]float32, V*3*d),
+	dv := &Derived{
+		Table:     make([]float32, l.InputRows()*3*d),
 		HeadsW:    make([]float32, (V+1)*d),
 		HeadsBias: make([]float32, V+1),
 	}
+	if l.Observations > 0 {
+		dv.x = make([]float32, l.InputRows()*d)
+	}
+	return dv
 }
 
 // Compute refreshes the derived tensors from params. Call it after every
 // parameter change, before any Forward.
 func (dv *Derived) Compute(l *Layout, params []float32) {
-	V, d := l.Vocab, l.Hidden
+	V, d, rows := l.Vocab, l.Hidden, l.InputRows()
 	bih := l.BIH.View(params)
-	for v := 0; v < V; v++ {
+	for v := 0; v < rows; v++ {
 		copy(dv.Table[v*3*d:(v+1)*3*d], bih)
 	}
-	kernels.SgemmNT(V, 3*d, d, 1, l.Emb.View(params), d, l.WIH.View(params), d, 1, dv.Table, 3*d)
+	x := l.Emb.View(params)
+	if l.Observations > 0 {
+		// One GEMM on the summed embeddings, as PyTorch computes
+		// W_ih·(emb(a) + obs_emb(o)).
+		inputSums(l, params, dv.x)
+		x = dv.x
+	}
+	kernels.SgemmNT(rows, 3*d, d, 1, x, d, l.WIH.View(params), d, 1, dv.Table, 3*d)
 	copy(dv.HeadsW, l.PiW.View(params))
 	copy(dv.HeadsW[V*d:], l.VW.View(params))
 	copy(dv.HeadsBias, l.PiB.View(params))
@@ -45,4 +58,19 @@ func (dv *Derived) Compute(l *Layout, params []float32) {
 		dv.HeadsBias[tok] += NotActionLogit
 	}
 	dv.HeadsBias[V] = l.VB.View(params)[0]
+}
+
+// inputSums writes X, row a·O+o = emb[a] + obs_emb[o], into x (V·O×d).
+func inputSums(l *Layout, params, x []float32) {
+	V, O, d := l.Vocab, l.Observations, l.Hidden
+	emb, obs := l.Emb.View(params), l.ObsEmb.View(params)
+	for a := 0; a < V; a++ {
+		ea := emb[a*d : (a+1)*d]
+		for o := 0; o < O; o++ {
+			row, eo := x[(a*O+o)*d:(a*O+o+1)*d], obs[o*d:(o+1)*d]
+			for i := range row {
+				row[i] = ea[i] + eo[i]
+			}
+		}
+	}
 }

@@ -112,7 +112,7 @@ func TestStepRefusesOutOfOrder(t *testing.T) {
 	grad, table := make([]float32, l.Size), gru.NewTableGradient(l)
 	require.PanicsWithValue(t, "gru: Backward after 1 of 4 steps", func() { w.Backward(params, dv, grad, table.Buffer()) })
 	w.Inputs(1)[2] = 18
-	require.PanicsWithValue(t, "gru: input token 18 outside the vocabulary", func() { w.Step(params, dv, 1, gru.Greedy, gru.Stream{}) })
+	require.PanicsWithValue(t, "gru: input 18 outside the 18 inputs (Layout.InputRows)", func() { w.Step(params, dv, 1, gru.Greedy, gru.Stream{}) })
 }
 
 func TestStepAllocatesNothing(t *testing.T) {

@@ -41,7 +41,7 @@ type Workspace struct {
 
 	// inputs and actions are apart, so that an engine can feed the policy
 	// something other than its own action (an observation) at the next step.
-	inputs  []int32   // T×n input tokens: the layout's Start, then what the engine sets
+	inputs  []int32   // T×n inputs (Layout.Input): the layout's Start, then what the engine sets
 	actions []int32   // T×n actions
 	h       []float32 // (T+1)×n×d hidden states, h[0] = h0
 	gh      []float32 // T×n×3d   W_hh·h + b_hh
@@ -162,7 +162,8 @@ func (w *Workspace) Actions() []int32 { return w.actions[:w.T*w.n] }
 // Teacher rollout reads them).
 func (w *Workspace) StepActions(t int) []int32 { return w.actions[t*w.n : (t+1)*w.n] }
 
-// Inputs is the chunk's n input tokens at step t: Start writes step 0's
+// Inputs is the chunk's n inputs at step t, each a token or, with
+// observations, Layout.Input(token, observation): Start writes step 0's
 // (the layout's Start); the engine writes step t's before Step(t), t ≥ 1.
 func (w *Workspace) Inputs(t int) []int32 { return w.inputs[t*w.n : (t+1)*w.n] }
 

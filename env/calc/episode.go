@@ -7,6 +7,7 @@ import "math/bits"
 // implementation of the scoring rules. Call Reset before the first Step.
 type Episode struct {
 	in     Instance
+	ops    []Op // the machine's table: Ops or BranchOps
 	m      Machine
 	held   uint32 // bit j: v has held Inner[j]
 	o      Outcome
@@ -15,14 +16,28 @@ type Episode struct {
 	credit float64
 }
 
-// Reset starts an episode of in, rewarding partialCredit × the share of the
-// inner values held (Run).
+// Reset starts an episode of in on the 19-token machine (Ops), rewarding
+// partialCredit × the share of the inner values held (Run).
 func (e *Episode) Reset(in *Instance, partialCredit float64) {
-	*e = Episode{in: *in, credit: partialCredit}
+	e.ResetOps(in, partialCredit, Ops[:])
+}
+
+// ResetOps is Reset on the machine of the table ops (Ops[:] or
+// BranchOps[:]); tokens outside it do nothing. ops is kept, not copied.
+func (e *Episode) ResetOps(in *Instance, partialCredit float64, ops []Op) {
+	*e = Episode{in: *in, credit: partialCredit, ops: ops}
 	if in.Budget <= 0 {
 		e.done = true
 	}
 }
+
+// Observation is the observation (Machine.Observe) of the machine after the
+// last token: StartObservation before the first, the final machine's after
+// the end.
+func (e *Episode) Observation() int32 { return e.m.Observe() }
+
+// Machine is the machine after the last token.
+func (e *Episode) Machine() Machine { return e.m }
 
 // Done reports whether the episode has ended: at its first ANS, or when the
 // budget is spent.
@@ -41,7 +56,7 @@ func (e *Episode) Step(tok int32) float64 {
 	}
 	in := &e.in
 	e.o.Steps++
-	op := OpOf(tok)
+	op := OpIn(e.ops, tok)
 	if op.Kind == KindAnswer {
 		e.done = true
 		e.o.Answered, e.o.Answer = true, e.m.V
@@ -84,7 +99,7 @@ func (e *Episode) reward() float64 {
 
 // traceStep is the machine after the last token, for explanations.
 func (e *Episode) traceStep(tok int32) TraceStep {
-	if OpOf(tok).Kind == KindAnswer {
+	if OpIn(e.ops, tok).Kind == KindAnswer {
 		return TraceStep{Token: tok, Operand: -1, Machine: e.m}
 	}
 	operand := int32(-1)

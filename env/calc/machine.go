@@ -48,5 +48,71 @@ func (s *Machine) Apply(op Op, operands *[MaxVars]int32, n int32) {
 		*dst *= src
 	case KindSubFrom:
 		*dst = src - *dst
+	case KindNeg:
+		*dst = -src
+	case KindSwap:
+		// The source's register gets the destination's old value.
+		if op.Src == SrcM {
+			s.M, *dst = *dst, src
+		} else if op.Src == SrcV {
+			s.V, *dst = *dst, src
+		}
 	}
+}
+
+// NumObservations is the size of the sign observation's vocabulary (ObserveSigns).
+const NumObservations = 9
+
+// StartObservation is the observation of the start machine (v = m = 0).
+const StartObservation = 4
+
+// Observe is what the policy of a branching level sees after a token (and,
+// as StartObservation, before the first): the signs of v and of v − m,
+// o = 3·(sgn v + 1) + (sgn(v − m) + 1), in 0..8. Signs, not values, so that
+// the observation vocabulary stays small and a policy must still compute:
+// it learns only which branch of an abs, max or min it is in.
+func (s *Machine) Observe() int32 {
+	return 3*(sign(s.V)+1) + sign(s.V-s.M) + 1
+}
+
+func sign(x int64) int32 {
+	switch {
+	case x < 0:
+		return -1
+	case x > 0:
+		return 1
+	}
+	return 0
+}
+
+// Observation is what a task's policy observes after each token, as data: a
+// GPU twin switches on it as on an op's kind.
+type Observation int32
+
+const (
+	ObserveNone  Observation = iota // open-loop: no observation
+	ObserveSigns                    // Machine.Observe: the signs of v and v − m, NumObservations tokens
+)
+
+// Observations is the size of the kind's observation vocabulary.
+func (o Observation) Observations() int {
+	if o == ObserveSigns {
+		return NumObservations
+	}
+	return 0
+}
+
+var observationNames = [NumObservations]string{
+	"v<0 v<m", "v<0 v=m", "v<0 v>m",
+	"v=0 v<m", "v=0 v=m", "v=0 v>m",
+	"v>0 v<m", "v>0 v=m", "v>0 v>m",
+}
+
+// ObservationName spells a sign observation (Observe) for people, "v<0 v<m"
+// … "v>0 v>m"; "?" outside 0..8.
+func ObservationName(obs int32) string {
+	if obs < 0 || obs >= NumObservations {
+		return "?"
+	}
+	return observationNames[obs]
 }

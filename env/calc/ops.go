@@ -11,6 +11,8 @@ const (
 	KindMul                   // dst ← dst × src
 	KindSubFrom               // dst ← src − dst
 	KindAnswer                // the episode ends; v is the answer
+	KindNeg                   // dst ← −src (NEG: v ← −v)
+	KindSwap                  // dst ↔ src, for src v or m and dst the other (SWAP: v ↔ m)
 )
 
 // Source is where an op's operand comes from.
@@ -52,10 +54,25 @@ var Ops = [Vocab]Op{
 	ANS:  {KindAnswer, SrcNone, RegV},
 }
 
-// OpOf returns the op of a token; tokens outside the vocabulary do nothing.
-func OpOf(tok int32) Op {
-	if tok < 0 || tok >= Vocab {
+// BranchOps is the branching machine's table: Ops, then NEG and SWAP. The
+// 19-token table is its prefix, unchanged, so an open-loop task's table,
+// hashes and kernels stay what they were.
+var BranchOps = [BranchVocab]Op{
+	LOAD: Ops[LOAD], ADD: Ops[ADD], SUB: Ops[SUB], MUL: Ops[MUL],
+	STO: Ops[STO], MADD: Ops[MADD], MSUB: Ops[MSUB], ANS: Ops[ANS],
+	NEG:  {KindNeg, SrcV, RegV},
+	SWAP: {KindSwap, SrcM, RegV},
+}
+
+// OpOf returns the op of a token of the 19-token machine; tokens outside its
+// vocabulary (NEG and SWAP included) do nothing.
+func OpOf(tok int32) Op { return OpIn(Ops[:], tok) }
+
+// OpIn returns the op of a token in the table ops (Ops[:] or BranchOps[:]);
+// tokens outside the table do nothing, as in a kernel that reads the table.
+func OpIn(ops []Op, tok int32) Op {
+	if tok < 0 || int(tok) >= len(ops) {
 		return Op{}
 	}
-	return Ops[tok]
+	return ops[tok]
 }

@@ -19,6 +19,9 @@ type TraceStep struct {
 	Machine Machine
 }
 
+// Observation is the sign observation of the machine after the token.
+func (t TraceStep) Observation() int32 { return t.Machine.Observe() }
+
 // Name is the token's name, as in TokenName.
 func (t TraceStep) Name() string { return TokenName(t.Token) }
 
@@ -44,19 +47,30 @@ func (t TraceStep) String() string {
 // base + partialCredit*(float64(held)/float64(NInner)), so a twin can match
 // its bits. Tokens outside the vocabulary do nothing. It allocates nothing.
 func Run(in Instance, program []int32, partialCredit float64) Outcome {
-	return run(&in, program, partialCredit, nil)
+	return run(&in, program, partialCredit, Ops[:], nil)
+}
+
+// RunOps is Run on the machine of the table ops (BranchOps[:] for a
+// branching task).
+func RunOps(in Instance, program []int32, partialCredit float64, ops []Op) Outcome {
+	return run(&in, program, partialCredit, ops, nil)
 }
 
 // Trace is Run that also appends one TraceStep per consumed token to dst.
 func Trace(in Instance, program []int32, partialCredit float64, dst []TraceStep) (Outcome, []TraceStep) {
-	o := run(&in, program, partialCredit, &dst)
+	return TraceOps(in, program, partialCredit, Ops[:], dst)
+}
+
+// TraceOps is Trace on the machine of the table ops.
+func TraceOps(in Instance, program []int32, partialCredit float64, ops []Op, dst []TraceStep) (Outcome, []TraceStep) {
+	o := run(&in, program, partialCredit, ops, &dst)
 	return o, dst
 }
 
 // run steps an Episode through the program.
-func run(in *Instance, program []int32, partialCredit float64, trace *[]TraceStep) Outcome {
+func run(in *Instance, program []int32, partialCredit float64, ops []Op, trace *[]TraceStep) Outcome {
 	var e Episode
-	e.Reset(in, partialCredit)
+	e.ResetOps(in, partialCredit, ops)
 	for _, tok := range program {
 		if e.Done() {
 			break

@@ -1,7 +1,10 @@
 package calc
 
 // The 19-token vocabulary: the digits 0–9, the context marker, then the tools.
-// ANS is the last token, so Vocab = ANS + 1.
+// ANS is the last token of the open-loop machine, so Vocab = ANS + 1. The
+// branching machine (levels with abs, max or min) appends NEG and SWAP after
+// ANS, so that every token of the 19-token machine keeps its number:
+// BranchVocab = 21.
 const (
 	CTX  = 10 // ends the context; also the policy's first input
 	LOAD = 11 // v ← next operand
@@ -14,6 +17,11 @@ const (
 	ANS  = 18 // answer v; ends the episode
 
 	Vocab = 19
+
+	NEG  = 19 // v ← −v (branching machine only)
+	SWAP = 20 // v ↔ m (branching machine only)
+
+	BranchVocab = 21
 )
 
 // MaxVars is the most context digits a level shows: the variables a–h.
@@ -22,12 +30,13 @@ const MaxVars = 8
 // FirstTool is the first tool token; the tools are FirstTool..ANS.
 const FirstTool = LOAD
 
-var tokenNames = [Vocab]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
-	"[CTX]", "[LOAD]", "[ADD]", "[SUB]", "[MUL]", "[STO]", "[M+V]", "[M-V]", "[ANS]"}
+var tokenNames = [BranchVocab]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
+	"[CTX]", "[LOAD]", "[ADD]", "[SUB]", "[MUL]", "[STO]", "[M+V]", "[M-V]", "[ANS]", "[NEG]", "[SWAP]"}
 
-// TokenName spells a token for explanations; "[?]" for anything outside the vocabulary.
+// TokenName spells a token for explanations; "[?]" for anything outside the
+// branching machine's vocabulary (BranchVocab).
 func TokenName(tok int32) string {
-	if tok < 0 || tok >= Vocab {
+	if tok < 0 || tok >= BranchVocab {
 		return "[?]"
 	}
 	return tokenNames[tok]
