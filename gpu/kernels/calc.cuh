@@ -21,8 +21,8 @@
 #define SIMDRL_KIND_MUL 4
 #define SIMDRL_KIND_SUB_FROM 5
 #define SIMDRL_KIND_ANSWER 6
-#define SIMDRL_KIND_NEG 7  // v ← −v (NEG)
-#define SIMDRL_KIND_SWAP 8 // v ↔ m (SWAP)
+#define SIMDRL_KIND_NEG 7  // dst ← −src (NEG: v ← −v)
+#define SIMDRL_KIND_SWAP 8 // dst ↔ src (SWAP: v ↔ m)
 #define SIMDRL_SRC_NONE 0
 #define SIMDRL_SRC_OPERAND 1
 #define SIMDRL_SRC_V 2
@@ -97,11 +97,11 @@ SIMDRL_HD int simdrl_sgn64(int64_t x) { return (x > 0) - (x < 0); }
 // simdrl_calc_obs is the observation of the machine as it is now
 // (calc.Observation's Observe): with SIMDRL_OBSERVE_SIGNS, 3·(sgn v + 1) +
 // (sgn(v − m) + 1) ∈ 0..8 (4 at reset: v = m = 0); SIMDRL_NO_OBS without.
-// The comparison v > m is sgn(v − m): |v|, |m| < 2^62, so v − m cannot
-// overflow, and the comparison needs no subtraction.
+// v − m wraps as Go's int64 subtraction does (it cannot overflow within a
+// budget, Machine's bound, but the twin stays exact regardless).
 SIMDRL_HD int simdrl_calc_obs(const simdrl_calc_state *s) {
     if (s->observe != SIMDRL_OBSERVE_SIGNS) return SIMDRL_NO_OBS;
-    return 3 * (simdrl_sgn64(s->v) + 1) + ((s->v > s->m) - (s->v < s->m) + 1);
+    return 3 * (simdrl_sgn64(s->v) + 1) + simdrl_sgn64((int64_t)((uint64_t)s->v - (uint64_t)s->m)) + 1;
 }
 
 // simdrl_calc_reward is calc.Episode.reward, the reward of an answered
@@ -151,11 +151,7 @@ SIMDRL_HD simdrl_step simdrl_calc_step(simdrl_calc_state *s, int tok) {
     } else if (src == SIMDRL_SRC_M) {
         x = s->m;
     }
-    if (apply && kind == SIMDRL_KIND_SWAP) {
-        const int64_t t = s->v;
-        s->v = s->m;
-        s->m = t;
-    } else if (apply) {
+    if (apply) {
         // The destination by value, not by pointer: a pointer to v or m
         // would put both in local memory.
         int64_t r = dst == SIMDRL_REG_M ? s->m : s->v;
@@ -165,7 +161,18 @@ SIMDRL_HD simdrl_step simdrl_calc_step(simdrl_calc_state *s, int tok) {
         case SIMDRL_KIND_SUB: r -= x; break;
         case SIMDRL_KIND_MUL: r *= x; break;
         case SIMDRL_KIND_SUB_FROM: r = x - r; break;
-        case SIMDRL_KIND_NEG: r = -r; break;
+        case SIMDRL_KIND_NEG: r = -x; break;
+        case SIMDRL_KIND_SWAP:
+            // The source's register gets the destination's old value (Go's
+            // s.M, *dst = *dst, src: the source's register first).
+            if (src == SIMDRL_SRC_M) {
+                s->m = r;
+                r = x;
+            } else if (src == SIMDRL_SRC_V) {
+                s->v = r;
+                r = x;
+            }
+            break;
         default: break;
         }
         if (dst == SIMDRL_REG_M) s->m = r;
