@@ -136,19 +136,16 @@ func scorerOf(t task.Task) (scorer, error) {
 	if end := task.ContextEnd(t); end != task.CTX {
 		return scorer{}, fmt.Errorf("gpu: the CUDA kernels start every rollout at token %d (CTX), and task %s ends its contexts with %d (task.ContextEnder); train it on the CPU", task.CTX, t.Name(), end)
 	}
+	obs, observe, err := observationOf(t)
+	if err != nil {
+		return scorer{}, err
+	}
 	if task.IsSeed(t) {
-		if _, _, err := observationOf(t); err != nil {
-			return scorer{}, err
-		}
 		return scorer{kind: scoreSeed}, nil
 	}
 	if it, ok := t.(task.Interpreted); ok {
 		if len(it.Ops()) != it.Vocab() {
 			return scorer{}, fmt.Errorf("gpu: task %s has %d ops for a vocabulary of %d tokens", t.Name(), len(it.Ops()), it.Vocab())
-		}
-		obs, observe, err := observationOf(t)
-		if err != nil {
-			return scorer{}, err
 		}
 		return scorer{kind: scoreCalc, ops: it.Ops(), partialCredit: it.PartialCredit(), obs: obs, observe: observe}, nil
 	}
