@@ -19,8 +19,8 @@ func goldenBatchGrad(t *testing.T, l *gru.Layout, params []float32, steps int, b
 	B := len(b.Ctx)
 	w, err := gru.NewWorkspace(l, B, steps)
 	require.NoError(t, err)
-	require.NoError(t, b.Load(w))
-	w.Forward(params, dv, gru.Teacher, gru.Stream{})
+	require.NoError(t, b.Load(l, w))
+	b.Run(l, w, params, dv)
 	R := make([]float32, B)
 	for i, r := range b.Rewards {
 		R[i] = float32(r)
@@ -35,8 +35,17 @@ func goldenBatchGrad(t *testing.T, l *gru.Layout, params []float32, steps int, b
 
 // TestGoldenLossAndGradients: the four loss terms and d total / d every
 // parameter at init, per batch, against PyTorch in float64.
-func TestGoldenLossAndGradients(t *testing.T) {
-	m, l, params, err := golden.LoadInit(golden.Dir())
+func TestGoldenLossAndGradients(t *testing.T) { goldenLossAndGradients(t, golden.Dir()) }
+
+// TestGoldenObservationsLossAndGradients is TestGoldenLossAndGradients on
+// cases whose inputs carry observations, obs_emb's gradient included.
+func TestGoldenObservationsLossAndGradients(t *testing.T) {
+	m := goldenLossAndGradients(t, golden.ObsDir())
+	require.Positive(t, m.Observations, "%s holds no observations", golden.ObsDir())
+}
+
+func goldenLossAndGradients(t *testing.T, dir string) *golden.Model {
+	m, l, params, err := golden.LoadInit(dir)
 	require.NoError(t, err)
 	require.NotEmpty(t, m.Batches)
 	for bi := range m.Batches {
@@ -58,13 +67,22 @@ func TestGoldenLossAndGradients(t *testing.T) {
 			require.LessOrEqualf(t, e, golden.Tolerance, "batch %d grad %s", bi, tn.Name)
 		}
 	}
+	return m
 }
 
 // TestGoldenAdam: from init, two rounds over the batches of forward, loss,
 // backward, clip_grad_norm_, Adam step; the norms before clipping and every
 // parameter afterwards against PyTorch.
-func TestGoldenAdam(t *testing.T) {
-	m, l, params, err := golden.LoadInit(golden.Dir())
+func TestGoldenAdam(t *testing.T) { goldenAdam(t, golden.Dir()) }
+
+// TestGoldenObservationsAdam is TestGoldenAdam with observations.
+func TestGoldenObservationsAdam(t *testing.T) {
+	m := goldenAdam(t, golden.ObsDir())
+	require.Positive(t, m.Observations, "%s holds no observations", golden.ObsDir())
+}
+
+func goldenAdam(t *testing.T, dir string) *golden.Model {
+	m, l, params, err := golden.LoadInit(dir)
 	require.NoError(t, err)
 	require.Equal(t, []float64{enginekit.AdamBeta1, enginekit.AdamBeta2, enginekit.AdamEps}, []float64{m.Adam.Betas[0], m.Adam.Betas[1], m.Adam.Eps},
 		"the golden cases were made with other Adam constants than the engines use")
@@ -89,4 +107,5 @@ func TestGoldenAdam(t *testing.T) {
 		t.Logf("after %-18s rel err %.2e (%s)", tn.Name, e, kernels.Backend())
 		require.LessOrEqualf(t, e, golden.Tolerance, "after %s", tn.Name)
 	}
+	return m
 }

@@ -42,15 +42,19 @@ func memoryFor(c trainer.Config, t task.Task) (bytes float64, knob string) {
 	if err != nil {
 		return 0, ""
 	}
-	V, d := float64(l.Vocab), float64(l.Hidden)
-	size, table := float64(l.Size), V*3*d
+	V, d, rows := float64(l.Vocab), float64(l.Hidden), float64(l.InputRows())
+	size, table := float64(l.Size), rows*3*d
 	derived := table + (V+1)*d + V + 1
-	model := 4 * (4*size + table + derived) // params, grad, m, v; the table gradient; derived
+	if l.Observations > 0 {
+		derived += rows * d // the summed embeddings (gru.Derived)
+	}
+	tableGrad := gru.TableGradientBytes(l)
+	model := 4*(4*size+derived) + tableGrad // params, grad, m, v, derived; the table gradient
 	chunk, workers := chunkSize(c), float64(workerCount(c))
 	ws := gru.WorkspaceBytes(l, chunk, c.Steps)
-	results := 2 * (4*(size+table) + float64(chunk))
-	// the worker's own: a chunk of instances and rewards, one program
-	ws += float64(chunk)*(float64(unsafe.Sizeof(task.Instance{}))+4) + 4*float64(max(1, c.Steps))
+	results := 2 * (4*size + tableGrad + float64(chunk))
+	// the worker's own: a chunk of instances, rewards and first observations, one program
+	ws += float64(chunk)*(float64(unsafe.Sizeof(task.Instance{}))+8) + 4*float64(max(1, c.Steps))
 	// the chunk's Env (its rows' state, about an instance each) and the step buffers
 	ws += float64(chunk)*float64(unsafe.Sizeof(task.Instance{})) + stepBufferBytes(chunk, c.Steps)
 	pool := 8 * float64((largestPass(c)+chunk-1)/chunk)

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -13,6 +14,7 @@ import (
 // tasks, their Env and its per-step results, the returns) and a few result
 // buffers. A worker processes whole chunks.
 type worker struct {
+	l       *gru.Layout
 	ws      *gru.Workspace
 	tasks   []task.Instance
 	env     task.Env
@@ -20,7 +22,8 @@ type worker struct {
 	rewards []float32 // per episode: its return
 	program []int32
 	ctx     [gru.MaxContext]int32
-	end     int32 // the task's context end (task.ContextEnd)
+	end     int32   // the task's context end (task.ContextEnd)
+	first   []int32 // per episode: the observation Env.Reset returned (with observations)
 	results [resultsPerWorker]*result
 }
 
@@ -45,19 +48,24 @@ func newWorker(l *gru.Layout, t task.Task, chunk, steps int) (*worker, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &worker{ws: ws, tasks: make([]task.Instance, chunk), env: task.NewEnv(t, chunk), steps: newStepBuffers(chunk, steps),
-		rewards: make([]float32, chunk), program: make([]int32, steps), end: task.ContextEnd(t)}
+	env := task.NewEnv(t, chunk)
+	if got := env.Observations(); got != l.Observations {
+		return nil, fmt.Errorf("task %s: its Env observes %d tokens, the task declares %d (task.Observer)", t.Name(), got, l.Observations)
+	}
+	w := &worker{l: l, ws: ws, tasks: make([]task.Instance, chunk), env: env, steps: newStepBuffers(chunk, steps),
+		rewards: make([]float32, chunk), program: make([]int32, steps), end: task.ContextEnd(t), first: make([]int32, chunk)}
 	for i := range w.results {
 		w.results[i] = &result{grad: make([]float32, l.Size), table: gru.NewTableGradient(l), solved: make([]bool, chunk)}
 	}
 	return w, nil
 }
 
-// setContext starts episode b on in: the policy's context and the task's row.
+// setContext starts episode b on in: the policy's context and the task's
+// row, whose first observation the rollout's first input carries.
 func (w *worker) setContext(b int, in *task.Instance) {
 	k := in.Context(w.ctx[:], w.end)
 	w.ws.SetContext(b, int(in.Level), w.ctx[:k])
-	w.env.Reset(b, in)
+	w.first[b] = w.env.Reset(b, in)
 }
 
 // episodeProgram gathers episode b's actions (stored step-major) in order.

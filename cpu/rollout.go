@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"fmt"
+
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/task"
 )
@@ -33,20 +35,45 @@ func (s *stepBuffers) at(t, n int) task.Transition {
 
 // rollout plays the chunk (contexts and the Env's rows set with setContext)
 // step by step: the policy's step, the task's step on its actions, then the
-// next input, the action (the tasks observe nothing yet: an observation
-// would be the next input's other half).
+// next input: the action, or with observations (gru.Config.Observations) the
+// action and the observation the task returned after it, action·O + obs; the
+// first input is the context end with Reset's observation.
 func (w *worker) rollout(m *model, mode gru.Mode, s gru.Stream) {
-	ws := w.ws
+	ws, l := w.ws, w.l
 	n, T := ws.Rows(), ws.T
 	ws.Start(m.params)
+	if l.Observations > 0 {
+		in := ws.Inputs(0)
+		for b := range in {
+			in[b] = l.Input(l.Start, w.observation(w.first[b]))
+		}
+	}
 	for t := 0; t < T; t++ {
 		ws.Step(m.params, m.derived, t, mode, s)
 		acts := ws.StepActions(t)
-		w.env.Step(acts, w.steps.at(t, n))
+		out := w.steps.at(t, n)
+		w.env.Step(acts, out)
 		if t+1 < T {
-			copy(ws.Inputs(t+1), acts)
+			if l.Observations == 0 {
+				copy(ws.Inputs(t+1), acts)
+				continue
+			}
+			in := ws.Inputs(t + 1)
+			for b, a := range acts {
+				in[b] = l.Input(a, w.observation(out.Obs[b]))
+			}
 		}
 	}
+}
+
+// observation checks that o is one of the task's observation tokens: an Env
+// that writes another breaks the task.Env contract (a bug in the task's code,
+// not an input), which would read outside the model's input table.
+func (w *worker) observation(o int32) int32 {
+	if o < 0 || int(o) >= w.l.Observations {
+		panic(fmt.Sprintf("cpu: the task's Env returned observation %d, outside its %d observation tokens", o, w.l.Observations))
+	}
+	return o
 }
 
 // episodeReturn is episode b's return, Σ_t reward_t, in float64.

@@ -1,6 +1,8 @@
 // Package gru is the GRU actor-critic policy of the seed (ActorCritic in
 // seed.py): token and level embeddings, one GRU cell, a policy head and a
-// value head. It owns the flat parameter layout (Layout, with a named view
+// value head; for a task whose tools answer, an observation embedding whose
+// row for the last observation is added to the last token's
+// (Config.Observations: the input a·O+o). It owns the flat parameter layout (Layout, with a named view
 // per tensor in state_dict order), the quantities derived from the
 // parameters (Derived, such as the token table), the per-chunk workspaces
 // and the forward and backward passes through time, and TableGradient,

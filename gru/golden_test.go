@@ -11,8 +11,17 @@ import (
 
 // TestGoldenForward checks the teacher-forced rollout against PyTorch:
 // per-step logp of the given action, entropy, value, and greedy actions.
-func TestGoldenForward(t *testing.T) {
-	m, l, params, err := golden.LoadInit(golden.Dir())
+func TestGoldenForward(t *testing.T) { goldenForward(t, golden.Dir()) }
+
+// TestGoldenObservationsForward is TestGoldenForward on cases whose inputs
+// carry observations (emb[a] + obs_emb[o]).
+func TestGoldenObservationsForward(t *testing.T) {
+	m := goldenForward(t, golden.ObsDir())
+	require.Positive(t, m.Observations, "%s holds no observations", golden.ObsDir())
+}
+
+func goldenForward(t *testing.T, dir string) *golden.Model {
+	m, l, params, err := golden.LoadInit(dir)
 	require.NoError(t, err)
 	dv := gru.NewDerived(l)
 	dv.Compute(l, params)
@@ -22,8 +31,8 @@ func TestGoldenForward(t *testing.T) {
 		B := len(batch.Ctx)
 		w, err := gru.NewWorkspace(l, B, m.Steps)
 		require.NoError(t, err)
-		require.NoError(t, batch.Load(w))
-		w.Forward(params, dv, gru.Teacher, gru.Stream{})
+		require.NoError(t, batch.Load(l, w))
+		batch.Run(l, w, params, dv)
 		logp := make([]float32, B*m.Steps)
 		ent := make([]float32, B*m.Steps)
 		val := make([]float32, B*m.Steps)
@@ -50,6 +59,7 @@ func TestGoldenForward(t *testing.T) {
 			require.LessOrEqualf(t, e, golden.Tolerance, "batch %d %s", bi, name)
 		}
 	}
+	return m
 }
 
 // logpOf is the log-probability of action a (any, not only the taken one).

@@ -2,12 +2,16 @@
 """Writes a golden folder (env.jsonl, model.json) for simdrl's parity tests;
 testdata/golden/README.md describes the format and the two folders' commands.
 
-usage: make_golden.py OUTDIR [--seed N] [--env-cases N] [--batch N]
+usage: make_golden.py OUTDIR [--seed N] [--env-cases N] [--batch N] [--observations O]
 
 Needs PyTorch (Debian's python3-torch) and the standard library. Every case
 is a function of the arguments: one random.Random(1000 + seed) draws the
 environment cases and then the batches, torch.manual_seed(seed) the network.
-The network runs in float64.
+The network runs in float64. With --observations O > 0 the network has
+obs_emb (O×d) and each step's input is emb(action) + obs_emb(observation):
+every batch row also gets random observations, one per step (teacher forcing,
+so no environment is needed), and model.json says `observations`; without,
+the files are as they were before the option.
 """
 import argparse
 import json
@@ -63,25 +67,34 @@ def edit(rng, program):
     return program
 
 
-def draw_batch(rng, level, size):
-    ctx, actions, rewards = [], [], []
+def draw_batch(rng, level, size, observations=0):
+    ctx, actions, rewards, obs = [], [], [], []
     for _ in range(size):
         ctx.append([rng.randint(0, 9) for _ in range(3 + level)] + [CTX])
         actions.append([rng.randrange(VOCAB) for _ in range(STEPS)])
         rewards.append(round(rng.uniform(-0.2, 1.3), 6))
-    return dict(ctx=ctx, stage=[level] * size, actions=actions, rewards=rewards)
+        if observations > 0:
+            # obs[t]: what the input of step t carries (t = 0: Reset's, then
+            # the one returned after action t-1).
+            obs.append([rng.randrange(observations) for _ in range(STEPS)])
+    batch = dict(ctx=ctx, stage=[level] * size, actions=actions, rewards=rewards)
+    if observations > 0:
+        batch["obs"] = obs
+    return batch
 
 
 def teacher_forced(net, batch):
     """Per-step log-prob of the given action, entropy, value and argmax, each
-    (B, STEPS): the given actions are fed back, nothing is sampled."""
+    (B, STEPS): the given actions (and observations) are fed back, nothing is
+    sampled."""
     ctx, lengths = context_batch(batch["ctx"])
     h = net.initial_state(ctx, lengths, torch.tensor(batch["stage"]))
     given = torch.tensor(batch["actions"])
+    observed = torch.tensor(batch["obs"]) if "obs" in batch else None
     token = torch.full((len(ctx),), CTX, dtype=torch.long)
     logp, entropy, value, greedy = [], [], [], []
     for t in range(STEPS):
-        logits, v, h = net.step(token, h)
+        logits, v, h = net.step(token, h, None if observed is None else observed[:, t])
         log_probs = F.log_softmax(logits, dim=-1)
         probs = log_probs.exp()
         entropy.append(-(probs * torch.log(probs + 1e-9)).sum(1))  # the seed's epsilon
@@ -113,9 +126,11 @@ def tensors(net):
     return {name: dict(shape=list(p.shape), data=rounded(p)) for name, p in net.named_parameters()}
 
 
-def model_case(net, batches, seed):
+def model_case(net, batches, seed, observations=0):
     out = dict(seed=seed, vocab=VOCAB, hidden=HIDDEN, steps=STEPS, tokens=TOKENS,
                param_order=[name for name, _ in net.named_parameters()], init=tensors(net), batches=[])
+    if observations > 0:
+        out["observations"] = observations
     for batch in batches:  # each at the initial parameters
         net.zero_grad()
         logp, entropy, value, greedy = teacher_forced(net, batch)
@@ -147,19 +162,23 @@ def main():
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--env-cases", type=int, default=6000)
     ap.add_argument("--batch", type=int, default=6)
+    ap.add_argument("--observations", type=int, default=0,
+                    help="observation vocabulary: the inputs carry random observations (0: none)")
     args = ap.parse_args()
+    if args.observations < 0:
+        ap.error("--observations must be 0 or more")
     os.makedirs(args.outdir, exist_ok=True)
 
     rng = random.Random(1000 + args.seed)
     with open(os.path.join(args.outdir, "env.jsonl"), "w") as f:
         for i in range(args.env_cases):
             f.write(json.dumps(env_case(rng, i)) + "\n")
-    batches = [draw_batch(rng, level, args.batch) for level in range(LEVELS)]
+    batches = [draw_batch(rng, level, args.batch, args.observations) for level in range(LEVELS)]
 
     torch.manual_seed(args.seed)
-    net = Policy().double()  # drawn in float32 as PyTorch does by default, then widened
+    net = Policy(observations=args.observations).double()  # drawn in float32 as PyTorch does by default, then widened
     with open(os.path.join(args.outdir, "model.json"), "w") as f:
-        json.dump(model_case(net, batches, args.seed), f)
+        json.dump(model_case(net, batches, args.seed, args.observations), f)
     print("wrote", args.outdir)
 
 

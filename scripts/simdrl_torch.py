@@ -5,7 +5,10 @@ The architecture README.md describes: a token embedding and a level
 embedding, one GRU layer, a policy head over the 18 tokens and a value head.
 The initial state is per sample, h0 = tanh(mean over the context tokens of
 emb + stage_emb[level]); the first input is CTX, then each chosen (or given)
-action. Parameter names are simdrl's checkpoint and golden-file names.
+action. With observations (a task whose tools answer, gru.Config.Observations)
+the input is emb(action) + obs_emb(observation), obs_emb built last so that
+the other parameters draw the values they draw without it. Parameter names
+are simdrl's checkpoint and golden-file names.
 """
 import torch
 from torch import nn
@@ -16,7 +19,7 @@ CTX, EOS = TOKENS["CTX"], TOKENS["EOS"]
 
 
 class Policy(nn.Module):
-    def __init__(self, vocab=VOCAB, hidden=HIDDEN, levels=LEVELS):
+    def __init__(self, vocab=VOCAB, hidden=HIDDEN, levels=LEVELS, observations=0):
         super().__init__()
         # Built in this order: after torch.manual_seed(s) it draws the initial
         # values the golden files hold as `init`.
@@ -25,6 +28,8 @@ class Policy(nn.Module):
         self.rnn = nn.GRU(hidden, hidden)  # weight rows in gate order r, z, n
         self.pi = nn.Linear(hidden, vocab)
         self.v = nn.Linear(hidden, 1)
+        # Last: the state_dict order simdrl's layout has (obs_emb.weight after v.bias).
+        self.obs_emb = nn.Embedding(observations, hidden) if observations > 0 else None
 
     def initial_state(self, ctx, lengths, level):
         """h0 (1, B, d) for contexts ctx (B, L), row b holding lengths[b]
@@ -34,9 +39,13 @@ class Policy(nn.Module):
         mean = (self.emb(ctx) * keep).sum(1) / lengths[:, None].to(width)
         return torch.tanh(mean + self.stage_emb(level))[None]
 
-    def step(self, tokens, h):
-        """Feeds one token (B,) per row: logits (B, V), values (B,), next h."""
-        out, h = self.rnn(self.emb(tokens)[None], h)
+    def step(self, tokens, h, obs=None):
+        """Feeds one token (B,) per row, with its observation (B,) when the
+        model observes: logits (B, V), values (B,), next h."""
+        x = self.emb(tokens)
+        if self.obs_emb is not None:
+            x = x + self.obs_emb(obs)
+        out, h = self.rnn(x[None], h)
         return self.pi(out[0]), self.v(out[0])[:, 0], h
 
 

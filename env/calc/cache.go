@@ -22,6 +22,10 @@ type searchKey struct {
 
 var searchCache sync.Map // searchKey → SearchResult
 
+// treeCache is searchCache for decision trees (SearchTree), whose Tree is
+// shared and read-only.
+var treeCache sync.Map // searchKey → TreeResult
+
 // tableCheckTuples is how many tuples a table entry is checked on at parse
 // time: every tuple of levels up to four digits, a sample beyond (the whole
 // 10^6 of a*b+c*d-e*f would cost 40 ms).

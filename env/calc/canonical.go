@@ -35,7 +35,17 @@ func (e *Expr) canonicalNode(i int8) (string, nodeKind) {
 		return string(rune('a' + nd.v)), nodeVar
 	}
 	l, lk := e.canonicalNode(nd.l)
+	if nd.kind == nodeAbs {
+		return "abs(" + l + ")", nodeAbs
+	}
 	r, rk := e.canonicalNode(nd.r)
+	if nd.kind == nodeMax || nd.kind == nodeMin {
+		// Operands sorted as those of + and ×: max(b,a) is max(a,b).
+		if r < l {
+			l, r = r, l
+		}
+		return map[nodeKind]string{nodeMax: "max(", nodeMin: "min("}[nd.kind] + l + "," + r + ")", nd.kind
+	}
 	if nd.kind == nodeAdd || nd.kind == nodeMul {
 		if r < l || r == l && rk < lk {
 			l, r, lk, rk = r, l, rk, lk
@@ -47,7 +57,7 @@ func (e *Expr) canonicalNode(i int8) (string, nodeKind) {
 
 // parenthesize wraps an operand of a parent operator in parentheses exactly
 // when the parser would otherwise group it differently: × binds tighter than
-// + and −, which associate to the left.
+// + and −, which associate to the left (a function call is atomic).
 func parenthesize(s string, kind, parent nodeKind, right bool) string {
 	sum := kind == nodeAdd || kind == nodeSub
 	need := parent == nodeMul && (sum || right && kind == nodeMul) || right && sum

@@ -22,6 +22,9 @@ func compileNode(e *Expr, i int8, memory bool, prog []int32) ([]int32, bool) {
 	if nd.kind == nodeVar {
 		return append(prog, LOAD), true
 	}
+	if nd.kind.branches() {
+		return nil, false // a branch: no fixed program (SearchTree)
+	}
 	prog, ok := compileNode(e, nd.l, memory, prog)
 	if !ok {
 		return nil, false

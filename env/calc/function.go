@@ -91,7 +91,18 @@ func (e *Expr) polynomialOf() polynomial {
 // number of digits shown and the expanded polynomial ("3:1*a*c-1*b"). Two
 // expressions have the same key exactly when they show the same digits and
 // agree on every tuple.
+//
+// abs, max and min have no polynomial: a branching expression's key is its
+// values instead, "4:values:" and a 64-bit FNV-1a hash of its value on
+// every digit tuple, in tuple order, when it shows at most 4 digits (10^4
+// tuples), so that two levels that agree on every tuple (abs(a-b) and
+// max(a-b,b-a), or max(a,b)+c and c+max(b,a)) share their split there too;
+// beyond 4 digits it is "n:canonical:" and the canonical form (the split is
+// then the spelling's, up to canonical identity).
 func (e *Expr) functionKey() string {
+	if e.Branches() {
+		return e.valuesKey()
+	}
 	var b strings.Builder
 	b.WriteString(strconv.Itoa(int(e.vars)))
 	b.WriteByte(':')
@@ -127,3 +138,25 @@ func degree(m monomial) int {
 
 // functionSalt is the split's salt: a hash of functionKey.
 func (e *Expr) functionSalt() uint64 { return exprSalt(e.functionKey()) }
+
+// valuesKeyUpTo is the most tuples valuesKey hashes (4 digits).
+const valuesKeyUpTo = 10_000
+
+// valuesKey is functionKey for a branching expression (see there).
+func (e *Expr) valuesKey() string {
+	space := tupleSpace(e.vars)
+	if space > valuesKeyUpTo {
+		return strconv.Itoa(int(e.vars)) + ":canonical:" + e.Canonical()
+	}
+	h := uint64(0xcbf29ce484222325)
+	var d [MaxVars]int32
+	for idx := uint64(0); idx < space; idx++ {
+		tupleDigits(idx, e.vars, &d)
+		v := uint64(e.Eval(&d))
+		for k := 0; k < 8; k++ {
+			h ^= v >> (8 * k) & 0xff
+			h *= 0x100000001b3
+		}
+	}
+	return strconv.Itoa(int(e.vars)) + ":values:" + strconv.FormatUint(h, 16)
+}

@@ -74,7 +74,7 @@ func TestParseLevelIsOneLevel(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "(a*b):4", lv.String())
 	_, err = ParseLevel("a*b, a*b+c")
-	require.EqualError(t, err, "one level has no comma (ParseLevels reads lists)")
+	require.EqualError(t, err, "one level has no comma outside parentheses (ParseLevels reads lists)")
 }
 
 // A level of one variable has 10 tuples; a salt that holds none out is refused.

@@ -97,13 +97,14 @@ func parseItems(spec string) ([]levelItem, error) {
 	if strings.TrimSpace(spec) == "" {
 		return nil, errors.New("no levels")
 	}
-	if n := strings.Count(spec, ",") + 1; n > MaxLevels {
+	texts := splitLevels(spec)
+	if n := len(texts); n > MaxLevels {
 		return nil, fmt.Errorf("%d levels; at most %d", n, MaxLevels)
 	}
 	var items []levelItem
 	var problems []string
 	seen := map[string]int{} // canonical expression → level number
-	for i, text := range strings.Split(spec, ",") {
+	for i, text := range texts {
 		it := levelItem{index: i + 1, text: strings.TrimSpace(text)}
 		err := it.parse()
 		if err == nil {
@@ -124,6 +125,51 @@ func parseItems(spec string) ([]levelItem, error) {
 		return nil, problemsError(problems)
 	}
 	return items, nil
+}
+
+// splitLevels splits a spec at its commas, except those inside the
+// parentheses of abs, max or min, which separate arguments: "max(a,b)+c,
+// a*b" is two levels. A comma elsewhere (also inside plain parentheses) ends
+// a level, so an unclosed "(" spoils only its own level.
+func splitLevels(spec string) []string {
+	var out []string
+	var open []bool // the parentheses open in this level: a function's?
+	calls := 0      // how many of them are a function's
+	start := 0
+	for i := 0; i < len(spec); i++ {
+		switch spec[i] {
+		case '(':
+			f := isCall(spec[start:i])
+			open = append(open, f)
+			if f {
+				calls++
+			}
+		case ')':
+			if n := len(open); n > 0 {
+				if open[n-1] {
+					calls--
+				}
+				open = open[:n-1]
+			}
+		case ',':
+			if calls == 0 {
+				out = append(out, spec[start:i])
+				start, open = i+1, open[:0]
+			}
+		}
+	}
+	return append(out, spec[start:])
+}
+
+// isCall reports whether the text before a "(" ends with a function's name.
+func isCall(before string) bool {
+	before = strings.TrimRight(before, " \t")
+	for _, f := range functions {
+		if strings.HasSuffix(before, f.name) {
+			return true
+		}
+	}
+	return false
 }
 
 // parse reads the item's expression and budget.
@@ -171,6 +217,9 @@ func (ps *levelSearch) level(it levelItem) (Level, error) {
 	if it.budget != 0 {
 		depth = min(it.budget, MaxSearchLen)
 	}
+	if e.Branches() {
+		return ps.treeLevel(it, depth)
+	}
 	r, err := ps.search(it, depth)
 	if err != nil {
 		return Level{}, err
@@ -212,6 +261,65 @@ func (ps *levelSearch) level(it levelItem) (Level, error) {
 		return Level{}, err
 	}
 	return lv, nil
+}
+
+// treeLevel searches a branching item's decision tree (SearchTree) and
+// builds the level: its budget by default the tree's worst-case length plus
+// BudgetSlack.
+func (ps *levelSearch) treeLevel(it levelItem, depth int) (Level, error) {
+	r, err := ps.searchTree(it, depth)
+	if err != nil {
+		return Level{}, err
+	}
+	if !r.Found() {
+		if r.Capped {
+			if r.Rounds >= maxTreeRounds {
+				return Level{}, fmt.Errorf("the search for a decision tree found %d trees right on its tuples but wrong on others; give a smaller expression or an explicit :budget", r.Rounds)
+			}
+			if ps.statesLeft <= 0 {
+				return Level{}, fmt.Errorf("the searches of this spec visited %d states together, the most they may (%d); give fewer or smaller levels", MaxCurriculumStates-ps.statesLeft, MaxCurriculumStates)
+			}
+			return Level{}, fmt.Errorf("the search for a decision tree visited %d states, the most one search may, without finding one of at most %d %s; give a smaller expression or a smaller explicit :budget",
+				r.States, depth, plural(depth, "token", "tokens"))
+		}
+		return Level{}, fmt.Errorf("no decision tree of at most %d %s on a path computes it (the branching machine, observing the signs of v and v-m after each token)",
+			depth, plural(depth, "token", "tokens"))
+	}
+	budget := it.budget
+	if budget == 0 {
+		budget = min(r.Tree.Depth()+BudgetSlack, MaxBudget)
+	}
+	lv := Level{Expr: it.expr, Budget: budget, Tree: r.Tree, salt: it.expr.functionSalt()}
+	if err := lv.checkSplit(); err != nil {
+		return Level{}, err
+	}
+	return lv, nil
+}
+
+// searchTree is search for a decision tree (SearchTree).
+func (ps *levelSearch) searchTree(it levelItem, depth int) (TreeResult, error) {
+	key := searchKey{it.expr.functionKey(), depth}
+	if r, ok := treeCache.Load(key); ok {
+		return r.(TreeResult), nil
+	}
+	limits := searchLimits{states: min(MaxSearchStates, max(ps.statesLeft, 0)), interrupt: ps.opt.Interrupt}
+	if ps.opt.Progress != nil {
+		limits.progress = func(states int, elapsed time.Duration) {
+			ps.opt.Progress(fmt.Sprintf("searching level %d %s: %s states, %.1f s", it.index, it.expr, humanCount(states), elapsed.Seconds()))
+		}
+	}
+	r, err := newTreeSearcher(it.expr, limits).run(depth)
+	ps.statesLeft -= r.States
+	ps.stats.searches++
+	ps.stats.states += r.States
+	ps.stats.maxStates = max(ps.stats.maxStates, r.States)
+	if err != nil {
+		return r, err
+	}
+	if !r.Capped || limits.states == MaxSearchStates {
+		treeCache.Store(key, r) // trees are read-only once found
+	}
+	return r, nil
 }
 
 func (ps *levelSearch) cappedError(r SearchResult, depth int) error {

@@ -75,6 +75,7 @@ var progressEvery = time.Second
 
 type searcher struct {
 	e       *Expr
+	ops     []Op // the machine: Ops, or BranchOps (fixedProgramOn)
 	n       int32
 	need    int32 // operands any computing program must consume
 	tools   []int32
@@ -105,13 +106,19 @@ const (
 )
 
 func newSearcher(e *Expr, without []int32, limits searchLimits) *searcher {
-	s := &searcher{e: e, n: e.vars, limits: limits, start: time.Now(), nextProgress: progressEvery}
-	for tok := int32(FirstTool); tok < ANS; tok++ {
-		if slices.Contains(without, tok) {
+	return newSearcherOps(e, Ops[:], without, limits)
+}
+
+// newSearcherOps is newSearcher on the machine of the table ops: its tools
+// are every token from FirstTool on but ANS.
+func newSearcherOps(e *Expr, ops []Op, without []int32, limits searchLimits) *searcher {
+	s := &searcher{e: e, ops: ops, n: e.vars, limits: limits, start: time.Now(), nextProgress: progressEvery}
+	for tok := int32(FirstTool); int(tok) < len(ops); tok++ {
+		if tok == ANS || slices.Contains(without, tok) {
 			continue
 		}
 		s.tools = append(s.tools, tok)
-		if Ops[tok].Src == SrcM {
+		if ops[tok].Src == SrcM {
 			s.memLive = true
 		}
 	}
@@ -164,7 +171,7 @@ func (s *searcher) run(maxLen int) (SearchResult, error) {
 				return s.result, s.err
 			}
 			for _, tok := range s.tools {
-				if Ops[tok].Src == SrcOperand && s.ptr[i] >= s.n {
+				if s.ops[tok].Src == SrcOperand && s.ptr[i] >= s.n {
 					continue // no operand left: the child is its parent
 				}
 				p := s.step(i, tok, s.slot())
@@ -240,7 +247,7 @@ func (s *searcher) slot() []int64 {
 // step applies tool tok to state i on every probe, writing the child's
 // registers into child and returning its operand pointer.
 func (s *searcher) step(i int, tok int32, child []int64) int32 {
-	op := Ops[tok]
+	op := s.ops[tok]
 	r := s.regs(i)
 	v, m := r[:NumProbes], r[NumProbes:]
 	p := s.ptr[i]
@@ -348,7 +355,7 @@ func (s *searcher) programTo(k int, tail ...int32) []int32 {
 
 // accept verifies a program right on every probe; on success it is the result.
 func (s *searcher) accept(prog []int32) bool {
-	if !Computes(s.e, prog) {
+	if !computesOps(s.e, prog, s.ops, verifyAllUpTo) {
 		s.result.Rejected++
 		return false
 	}
@@ -364,12 +371,17 @@ func Computes(e *Expr, prog []int32) bool { return computesOn(e, prog, verifyAll
 // computesOn is Computes on every tuple when there are at most limit, else
 // on min(limit, verifySamples) tuples from the fixed stream.
 func computesOn(e *Expr, prog []int32, limit uint64) bool {
+	return computesOps(e, prog, Ops[:], limit)
+}
+
+// computesOps is computesOn on the machine of the table ops.
+func computesOps(e *Expr, prog []int32, ops []Op, limit uint64) bool {
 	space := tupleSpace(e.vars)
 	var d [MaxVars]int32
 	if space <= limit {
 		for idx := uint64(0); idx < space; idx++ {
 			tupleDigits(idx, e.vars, &d)
-			if v, ok := answer(prog, &d, e.vars); !ok || v != e.Eval(&d) {
+			if v, ok := answer(prog, ops, &d, e.vars); !ok || v != e.Eval(&d) {
 				return false
 			}
 		}
@@ -378,7 +390,7 @@ func computesOn(e *Expr, prog []int32, limit uint64) bool {
 	for i := uint32(0); uint64(i) < min(limit, verifySamples); i++ {
 		w := verifyKey.Block(0, i, 0, rng.PurposeEval)
 		tupleDigits(below64(w[0], w[1], space), e.vars, &d)
-		if v, ok := answer(prog, &d, e.vars); !ok || v != e.Eval(&d) {
+		if v, ok := answer(prog, ops, &d, e.vars); !ok || v != e.Eval(&d) {
 			return false
 		}
 	}
@@ -387,14 +399,23 @@ func computesOn(e *Expr, prog []int32, limit uint64) bool {
 
 // answer runs prog on the digits and returns v at the first ANS within
 // MaxBudget tokens (beyond them int64 could overflow).
-func answer(prog []int32, digits *[MaxVars]int32, n int32) (int64, bool) {
+func answer(prog []int32, ops []Op, digits *[MaxVars]int32, n int32) (int64, bool) {
 	var m Machine
 	for _, tok := range prog[:min(len(prog), MaxBudget)] {
-		op := OpOf(tok)
+		op := OpIn(ops, tok)
 		if op.Kind == KindAnswer {
 			return m.V, true
 		}
 		m.Apply(op, digits, n)
 	}
 	return 0, false
+}
+
+// FixedProgram looks for a fixed program (no branching) of at most maxLen
+// tokens on the branching machine (BranchOps) that computes e: Search with
+// NEG and SWAP among the tools. A branching level has none within its budget
+// (TestObserveLevelsNeedObservations): an open-loop policy cannot solve it.
+func FixedProgram(e *Expr, maxLen int) SearchResult {
+	r, _ := newSearcherOps(e, BranchOps[:], nil, searchLimits{states: MaxSearchStates}).run(maxLen)
+	return r
 }

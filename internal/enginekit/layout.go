@@ -8,12 +8,17 @@ import (
 )
 
 // NewLayout is the parameter layout of a model of the given hidden width
-// for task t: its vocabulary, one level embedding per level, and its context
-// end (task.ContextEnd) as every rollout's first input; the same on every
-// engine. A context end outside the vocabulary is refused.
+// for task t: its vocabulary, one level embedding per level, its observation
+// vocabulary (task.Observations: 0 for an open-loop task, whose layout is as
+// before observations), and its context end (task.ContextEnd) as every
+// rollout's first input; the same on every engine. A context end outside the
+// vocabulary, or an observation count gru refuses, is an error.
 func NewLayout(hidden int, t task.Task) (*gru.Layout, error) {
-	l, err := gru.NewLayout(gru.Config{Vocab: t.Vocab(), Hidden: hidden, Levels: len(t.Levels()), NotActions: t.NotActions()})
-	if err != nil {
+	l, err := gru.NewLayout(gru.Config{Vocab: t.Vocab(), Hidden: hidden, Levels: len(t.Levels()), NotActions: t.NotActions(),
+		Observations: task.Observations(t)})
+	if err != nil && task.Observations(t) != 0 {
+		return nil, fmt.Errorf("task %s: %v", t.Name(), err)
+	} else if err != nil {
 		return nil, err
 	}
 	end := task.ContextEnd(t)

@@ -16,6 +16,7 @@ import (
 const (
 	expAvgPrefix   = "optimizer.exp_avg."
 	expAvgSqPrefix = "optimizer.exp_avg_sq."
+	obsEmbName     = "obs_emb.weight" // a model with observations' last tensor (gru.Layout.ObsEmb)
 )
 
 // AppendTensors appends the parameters and Adam's moments (flat, in l's
@@ -68,11 +69,17 @@ func (c *Checked) CopyTo(params, m, v []float32) {
 // taken, but a file that holds Adam's moments has them checked as -resume
 // would (all present, finite, second moments not negative): "any tensor" of
 // a checkpoint is sound or the file is refused. A weights-only file (no
-// optimizer.* tensor at all) loads.
+// optimizer.* tensor at all) loads. A file of a model with observations
+// (obs_emb.weight) does not load into one without.
 func LoadParams(f *checkpoint.File, l *gru.Layout, params []float32) error {
 	src, err := checkTensors(f, l, "")
 	if err != nil {
 		return err
+	}
+	if _, ok := f.Lookup(obsEmbName); ok && l.Observations == 0 {
+		// Its other tensors fit, but its policy read what its tools
+		// returned: without obs_emb it would be another policy.
+		return fmt.Errorf("checkpoint has a tensor %q: its model observes its tools' results, this task's model observes nothing", obsEmbName)
 	}
 	for _, prefix := range []string{expAvgPrefix, expAvgSqPrefix} {
 		if hasPrefix(f, prefix) {
@@ -104,6 +111,10 @@ func checkTensors(f *checkpoint.File, l *gru.Layout, prefix string) ([][]float32
 	src := make([][]float32, len(l.Tensors))
 	for i, tn := range l.Tensors {
 		ct, ok := f.Lookup(prefix + tn.Name)
+		if !ok && tn.Name == l.ObsEmb.Name && l.ObsEmb.Size > 0 {
+			return nil, fmt.Errorf("checkpoint has no tensor %s: its model observes nothing, this task's model observes %d tokens",
+				prefix+tn.Name, l.Observations)
+		}
 		if !ok {
 			return nil, fmt.Errorf("checkpoint has no tensor %s", prefix+tn.Name)
 		}
@@ -152,6 +163,9 @@ func checkNoOtherTensors(f *checkpoint.File, l *gru.Layout) error {
 		want[tn.Name], want[expAvgPrefix+tn.Name], want[expAvgSqPrefix+tn.Name] = true, true, true
 	}
 	for _, t := range f.Tensors {
+		if !want[t.Name] && strings.HasSuffix(t.Name, obsEmbName) && l.Observations == 0 {
+			return fmt.Errorf("checkpoint has an unexpected tensor %q: its model observes its tools' results, this task's model observes nothing", t.Name)
+		}
 		if !want[t.Name] {
 			return fmt.Errorf("checkpoint has an unexpected tensor %q (neither a parameter of this model nor an Adam moment of one)", t.Name)
 		}

@@ -18,6 +18,17 @@ func Dir() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "golden")
 }
 
+// ObsDir is the folder of golden cases whose inputs carry observations
+// (make_golden.py --observations): SIMDRL_GOLDEN_OBS_DIR when set, else the
+// project's testdata/golden-obs.
+func ObsDir() string {
+	if d := os.Getenv("SIMDRL_GOLDEN_OBS_DIR"); d != "" {
+		return d
+	}
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "golden-obs")
+}
+
 // EnvCase is one line of env.jsonl.
 type EnvCase struct {
 	Level   int     `json:"stage"`
@@ -70,6 +81,7 @@ type Batch struct {
 	Level   []int                `json:"stage"`
 	Actions [][]int32            `json:"actions"`
 	Rewards []float64            `json:"rewards"`
+	Obs     [][]int32            `json:"obs"` // [B][steps] with observations: step t's input carries Obs[b][t]
 	Logp    []float64            `json:"logp"`
 	Entropy []float64            `json:"entropy"`
 	Value   []float64            `json:"value"`
@@ -90,15 +102,18 @@ type Adam struct {
 
 // Model is model.json.
 type Model struct {
-	Seed       int               `json:"seed"`
-	Vocab      int               `json:"vocab"`
-	Hidden     int               `json:"hidden"`
-	Steps      int               `json:"steps"`
-	Tokens     map[string]int    `json:"tokens"`
-	ParamOrder []string          `json:"param_order"`
-	Init       map[string]Tensor `json:"init"`
-	Batches    []Batch           `json:"batches"`
-	Adam       Adam              `json:"adam"`
+	Seed   int `json:"seed"`
+	Vocab  int `json:"vocab"`
+	Hidden int `json:"hidden"`
+	Steps  int `json:"steps"`
+	// Observations is the observation vocabulary (absent: 0, the model
+	// observes nothing).
+	Observations int               `json:"observations"`
+	Tokens       map[string]int    `json:"tokens"`
+	ParamOrder   []string          `json:"param_order"`
+	Init         map[string]Tensor `json:"init"`
+	Batches      []Batch           `json:"batches"`
+	Adam         Adam              `json:"adam"`
 }
 
 // LoadModel reads model.json.

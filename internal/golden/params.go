@@ -9,7 +9,7 @@ import (
 
 // Layout builds the model layout the golden file describes.
 func (m *Model) Layout() (*gru.Layout, error) {
-	return gru.NewLayout(gru.Config{Vocab: m.Vocab, Hidden: m.Hidden, Levels: 3})
+	return gru.NewLayout(gru.Config{Vocab: m.Vocab, Hidden: m.Hidden, Levels: 3, Observations: m.Observations})
 }
 
 // LoadInit loads the golden model from dir with its layout and its initial
@@ -76,12 +76,26 @@ func RelErr(got []float32, want []float64) float64 {
 // Tolerance is the parity bound: relative error per tensor.
 const Tolerance = 1e-4
 
-// Load reads the golden batch b into a workspace: contexts, levels and the
-// teacher-forced actions.
-func (b *Batch) Load(w *gru.Workspace) error {
+// Load reads the golden batch b into a workspace of layout l: contexts,
+// levels and the teacher-forced actions, and checks its observations (Run
+// feeds them).
+func (b *Batch) Load(l *gru.Layout, w *gru.Workspace) error {
 	B := len(b.Ctx)
 	if B == 0 || len(b.Level) != B || len(b.Actions) != B {
 		return fmt.Errorf("golden: batch has %d contexts, %d levels, %d action rows", B, len(b.Level), len(b.Actions))
+	}
+	if l.Observations > 0 && len(b.Obs) != B {
+		return fmt.Errorf("golden: batch has %d observation rows for %d contexts", len(b.Obs), B)
+	}
+	for i, row := range b.Obs {
+		if len(row) != w.T {
+			return fmt.Errorf("golden: %d observations in row %d, want %d", len(row), i, w.T)
+		}
+		for _, o := range row {
+			if o < 0 || int(o) >= l.Observations {
+				return fmt.Errorf("golden: observation %d in row %d outside 0..%d", o, i, l.Observations-1)
+			}
+		}
 	}
 	w.Reset(B)
 	for i := 0; i < B; i++ {
@@ -94,4 +108,26 @@ func (b *Batch) Load(w *gru.Workspace) error {
 		}
 	}
 	return nil
+}
+
+// Run plays the loaded batch teacher-forced: Forward without observations;
+// with, Start and Steps whose input t is Input(action t−1 (Start at t = 0),
+// Obs[b][t]), as make_golden.py feeds them.
+func (b *Batch) Run(l *gru.Layout, w *gru.Workspace, params []float32, dv *gru.Derived) {
+	if l.Observations == 0 {
+		w.Forward(params, dv, gru.Teacher, gru.Stream{})
+		return
+	}
+	w.Start(params)
+	for t := 0; t < w.T; t++ {
+		in := w.Inputs(t)
+		for i := range in {
+			prev := l.Start
+			if t > 0 {
+				prev = w.Action(i, t-1)
+			}
+			in[i] = l.Input(prev, b.Obs[i][t])
+		}
+		w.Step(params, dv, t, gru.Teacher, gru.Stream{})
+	}
 }
