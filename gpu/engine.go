@@ -37,6 +37,9 @@ const (
 	modeSample  = 0
 	modeGreedy  = 1
 	modeTeacher = 2
+	// modeTeacherInputs is modeTeacher with, for a model with observations,
+	// every step's input given too (the inputs buffer): the golden cases.
+	modeTeacherInputs = 3
 )
 
 // Scorers (kernels/common.cuh, SIMDRL_SCORE_*).
@@ -163,10 +166,14 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	}
 	e.scoreKind, e.partialCredit = sc.kind, sc.partialCredit
 	e.hostDraw = sc.kind != scoreSeed
-	if l.Observations != sc.obs {
+	// The kernels' O is the model's. A task that observes feeds it from its
+	// machine; a model with observations for a task without them (the
+	// golden cases' teacher forcing) can only be run with the inputs given
+	// (modeTeacherInputs, engine.rollout).
+	if sc.obs > 0 && l.Observations != sc.obs {
 		return nil, fmt.Errorf("gpu: task %s has %d observations and its model %d", t.Name(), sc.obs, l.Observations)
 	}
-	e.O, e.observe, e.NV = sc.obs, sc.observe, l.InputRows()
+	e.O, e.observe, e.NV = l.Observations, sc.observe, l.InputRows()
 	if e.tokBlock = tokenBlock(e.NV); e.tokBlock == 0 {
 		return nil, fmt.Errorf("gpu: a token table of %d rows (%d tokens × %d observations) is more than the CUDA kernels' %d", e.NV, V, e.O, maxTokenRows)
 	}
@@ -363,6 +370,9 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	}
 	if s.n > e.maxN {
 		return 0, fmt.Errorf("gpu: rollout of %d episodes in an engine sized for %d", s.n, e.maxN)
+	}
+	if e.O > 0 && e.observe == int(calc.ObserveNone) && s.mode != modeTeacherInputs {
+		return 0, fmt.Errorf("gpu: a model with %d observations for task %s, which observes nothing, runs only on given inputs", e.O, e.task.Name())
 	}
 	// The kernel draws a level from the first two cumulative weights (the
 	// environment has three levels).

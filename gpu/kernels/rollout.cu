@@ -82,7 +82,9 @@ extern "C" __global__ void simdrl_derive(SIMDRL_DERIVE_PARAMS) {
 // B×SIMDRL_TASK_WORDS (common.cuh's instance records).
 // With train = 0 (evaluation) only tokens, tasks and block_stats are written.
 // mode: 0 samples with the counter-based stream, 1 is greedy, 2 takes the
-// actions already in tokens (teacher forcing, for the golden tests). With
+// actions already in tokens (teacher forcing, for the golden tests), 3 takes
+// the actions in tokens and, with O > 0, the inputs in inputs (the golden
+// cases' observations, given rather than computed). With
 // given_tasks the tasks are read from tasks instead of drawn (the kernel draws
 // only the seed task's; the host draws every other task's); with rewards_in
 // (not null) the loss uses those rewards instead of the environment's.
@@ -128,12 +130,17 @@ template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS
         }
         sTok[e] = SIMDRL_CTX;
         if (O > 0) {
-            simdrl_calc_slot *sl = (simdrl_calc_slot *)sCalc + e;
-            sl->s = simdrl_calc_reset(tk, ops, V, partial_credit, observe);
-            sl->ret = 0.0;
-            const int in0 = SIMDRL_CTX * O + simdrl_calc_obs(&sl->s);
+            int ob = SIMDRL_NO_OBS;
+            if (scorer == SIMDRL_SCORE_CALC) {
+                simdrl_calc_slot *sl = (simdrl_calc_slot *)sCalc + e;
+                sl->s = simdrl_calc_reset(tk, ops, V, partial_credit, observe);
+                sl->ret = 0.0;
+                ob = simdrl_calc_obs(&sl->s);
+            }
+            int in0 = SIMDRL_CTX * O + ob;
+            if (e < nE && mode == 3) in0 = inputs[b0 + e];
+            else if (e < nE && train) inputs[b0 + e] = in0;
             sTok[e] = in0;
-            if (e < nE && train) inputs[b0 + e] = in0;
         }
     }
     __syncthreads();
@@ -268,7 +275,7 @@ template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS
             // placement made nvcc 11.8's PTX vary from run to run.)
             const float en = simdrl_row_entropy(sEnt + e * V, V);
             int a;
-            if (mode == 2)
+            if (mode >= 2)
                 a = tokens[row + B];
             else if (mode == 1)
                 a = simdrl_argmax_row(x, V);
@@ -276,15 +283,20 @@ template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS
                 a = simdrl_sample_probs(sP + e * V, V, simdrl_uniform(k0, k1, round, (uint32_t)b, (uint32_t)t, SIMDRL_PURPOSE_ACTION));
             if (O > 0) {
                 // The machine steps here: the next input carries the
-                // observation after this action.
-                simdrl_calc_slot *sl = (simdrl_calc_slot *)sCalc + e;
-                simdrl_calc_state cs = sl->s;
-                const simdrl_step st = simdrl_calc_step(&cs, a);
-                sl->s = cs;
-                sl->ret = SIMDRL_DADD(sl->ret, st.reward);
-                const int in = a * O + st.obs;
+                // observation after this action (mode 3: the input given).
+                int ob = SIMDRL_NO_OBS;
+                if (scorer == SIMDRL_SCORE_CALC) {
+                    simdrl_calc_slot *sl = (simdrl_calc_slot *)sCalc + e;
+                    simdrl_calc_state cs = sl->s;
+                    const simdrl_step st = simdrl_calc_step(&cs, a);
+                    sl->s = cs;
+                    sl->ret = SIMDRL_DADD(sl->ret, st.reward);
+                    ob = st.obs;
+                }
+                int in = a * O + ob;
+                if (mode == 3) in = inputs[row + B];
+                else if (train) inputs[row + B] = in;
                 sTok[e] = in;
-                if (train) inputs[row + B] = in;
             } else {
                 sTok[e] = a;
             }
@@ -310,7 +322,7 @@ template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS
             const int32_t *prog = tokens + B + b;
             const int32_t *rec = sTask + e * SIMDRL_TASK_WORDS;
             simdrl_outcome o;
-            if (O > 0) {
+            if (O > 0 && scorer == SIMDRL_SCORE_CALC) {
                 // Stepped inside the loop (the same steps simdrl_calc_run takes).
                 const simdrl_calc_slot *sl = (const simdrl_calc_slot *)sCalc + e;
                 o.reward = sl->ret;
