@@ -286,10 +286,10 @@ template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS
                 // observation after this action (mode 3: the input given).
                 int ob = SIMDRL_NO_OBS;
                 if (scorer == SIMDRL_SCORE_CALC) {
+                    // Stepped in place in shared memory: a copy in
+                    // registers raised the rollout's register count.
                     simdrl_calc_slot *sl = (simdrl_calc_slot *)sCalc + e;
-                    simdrl_calc_state cs = sl->s;
-                    const simdrl_step st = simdrl_calc_step(&cs, a);
-                    sl->s = cs;
+                    const simdrl_step st = simdrl_calc_step(&sl->s, a);
                     sl->ret = SIMDRL_DADD(sl->ret, st.reward);
                     ob = st.obs;
                 }
