@@ -14,6 +14,9 @@ type calcTask struct {
 	levels        calc.Levels
 	info          []Level
 	partialCredit float64
+	observeOpt    CalcObserve // as given
+	ops           []calc.Op   // calc.Ops or calc.BranchOps: the machine
+	observation   calc.Observation
 }
 
 func init() { Register("calc", OpenCalc) }
@@ -25,7 +28,7 @@ func OpenCalc(spec string) (Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Calc(s.Levels, s.PartialCredit)
+	return CalcOf(s, calc.ParseOptions{})
 }
 
 // Calc is the calculator task on the curriculum levels ("" for the default,
@@ -41,10 +44,22 @@ func Calc(levels string, partialCredit float64) (Task, error) {
 // so a command can parse a spec here with a progress line and Ctrl-C, and
 // every later Calc of the same levels (in any spelling) searches nothing.
 func CalcWith(levels string, partialCredit float64, opt calc.ParseOptions) (Task, error) {
-	if err := (CalcSpec{PartialCredit: partialCredit}).checkPartialCredit(); err != nil {
+	return CalcOf(CalcSpec{Levels: levels, PartialCredit: partialCredit}, opt)
+}
+
+// CalcOf is the calc task of the options s (all of them: levels, partial
+// credit, observe), its searches observed and interruptible as CalcWith's.
+// The machine is the branching one (NEG, SWAP: calc.BranchVocab tokens) iff
+// some level branches or s.Observe is on, and the policy observes iff the
+// machine branches and s.Observe is not off (CalcObserve).
+func CalcOf(s CalcSpec, opt calc.ParseOptions) (Task, error) {
+	if err := s.checkPartialCredit(); err != nil {
 		return nil, err
 	}
-	spec := levels
+	if err := s.checkObserve(); err != nil {
+		return nil, err
+	}
+	spec := s.Levels
 	if spec == "" {
 		spec = calc.DefaultLevelsSpec
 	}
@@ -52,10 +67,16 @@ func CalcWith(levels string, partialCredit float64, opt calc.ParseOptions) (Task
 	if err != nil {
 		return nil, &SpecError{"levels", err}
 	}
-	t := &calcTask{spec: levels, levels: ls, partialCredit: partialCredit}
+	t := &calcTask{spec: s.Levels, levels: ls, partialCredit: s.PartialCredit, observeOpt: s.Observe, ops: calc.Ops[:]}
+	if ls.Branches() || s.Observe == ObserveOn {
+		t.ops = calc.BranchOps[:]
+		if s.Observe != ObserveOff {
+			t.observation = calc.ObserveSigns
+		}
+	}
 	for i := range t.levels {
 		l := &t.levels[i]
-		t.info = append(t.info, Level{Name: l.Expr.String(), Context: l.Vars(), Budget: l.Budget, Shortest: len(l.Shortest)})
+		t.info = append(t.info, Level{Name: l.Expr.String(), Context: l.Vars(), Budget: l.Budget, Shortest: l.ShortestLen()})
 	}
 	return t, nil
 }
@@ -65,17 +86,62 @@ func (*calcTask) Answer() int32 { return calc.ANS }
 
 // NotActions are the digits and CTX: they do nothing as actions, and a
 // policy that may write them spends its budget and its exploration on them.
-func (*calcTask) NotActions() []int32        { return []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, CTX} }
-func (*calcTask) HoldsOut() bool             { return true }
-func (*calcTask) Vocab() int                 { return calc.Vocab }
-func (*calcTask) TokenName(tok int32) string { return calc.TokenName(tok) }
-func (t *calcTask) Levels() []Level          { return t.info }
-func (*calcTask) Ops() []calc.Op             { return append([]calc.Op(nil), calc.Ops[:]...) }
-func (t *calcTask) PartialCredit() float64   { return t.partialCredit }
+func (*calcTask) NotActions() []int32      { return []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, CTX} }
+func (*calcTask) HoldsOut() bool           { return true }
+func (t *calcTask) Vocab() int             { return len(t.ops) }
+func (t *calcTask) Levels() []Level        { return t.info }
+func (t *calcTask) Ops() []calc.Op         { return append([]calc.Op(nil), t.ops...) }
+func (t *calcTask) PartialCredit() float64 { return t.partialCredit }
+
+// TokenName spells a token of the task's vocabulary; "[?]" beyond it (NEG
+// and SWAP on the 19-token machine).
+func (t *calcTask) TokenName(tok int32) string {
+	if tok < 0 || int(tok) >= len(t.ops) {
+		return "[?]"
+	}
+	return calc.TokenName(tok)
+}
+
+// Observations is 9 (the signs of v and v−m) when the task observes, else 0.
+func (t *calcTask) Observations() int { return t.observation.Observations() }
+
+// ObservationName spells a sign observation, "v<0 v<m" … "v>0 v>m".
+func (t *calcTask) ObservationName(obs int32) string { return calc.ObservationName(obs) }
+
+// Observation is the kind of the task's observation, as data for an engine
+// that computes it itself (a GPU: calc.ObserveSigns is Machine.Observe).
+func (t *calcTask) Observation() calc.Observation { return t.observation }
+
+// SubsetNames are the evaluation subsets of calc.Expr.Subsets.
+func (*calcTask) SubsetNames() []string { return append([]string(nil), calc.SubsetNames...) }
+
+// Subsets is the bitmask of the subsets in is in (calc.Expr.Subsets).
+func (t *calcTask) Subsets(in *Instance) uint32 {
+	if in.Level < 0 || int(in.Level) >= len(t.levels) {
+		return 0 // not one of its instances (Check says why)
+	}
+	var d [calc.MaxVars]int32
+	copy(d[:], in.Digits[:calc.MaxVars])
+	return t.levels[in.Level].Expr.Subsets(&d)
+}
+
+// Instances lists level's instances of split in tuple order
+// (calc.Levels.Instances): all its held-out ones for an exact evaluation.
+func (t *calcTask) Instances(level int, split Split, max int) []Instance {
+	cs := t.levels.Instances(level, split == HeldOut, max)
+	out := make([]Instance, len(cs))
+	for i := range cs {
+		out[i] = fromCalc(cs[i])
+	}
+	return out
+}
 
 var (
 	_ Interpreted = (*calcTask)(nil)
 	_ Tuned       = (*calcTask)(nil)
+	_ Observer    = (*calcTask)(nil)
+	_ Subsetter   = (*calcTask)(nil)
+	_ Enumerator  = (*calcTask)(nil)
 )
 
 // DefaultTuning is partial credit and a stronger entropy bonus over a
@@ -86,7 +152,7 @@ var (
 // decay's length is its own: -updates 40000 explores as briefly as the
 // default and stops as soon.
 func (t *calcTask) DefaultTuning() Tuning {
-	return Tuning{Spec: CalcSpec{Levels: t.spec, PartialCredit: 0.3}.String(), EntropyCoef: 0.5, Updates: 6000, EntropyUpdates: 6000}
+	return Tuning{Spec: CalcSpec{Levels: t.spec, PartialCredit: 0.3, Observe: t.observeOpt}.String(), EntropyCoef: 0.5, Updates: 6000, EntropyUpdates: 6000}
 }
 
 func (t *calcTask) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split Split) Instance {
@@ -94,12 +160,12 @@ func (t *calcTask) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose,
 }
 
 func (t *calcTask) Score(in *Instance, program []int32) Outcome {
-	o := calc.Run(toCalc(in), program, t.partialCredit)
+	o := calc.RunOps(toCalc(in), program, t.partialCredit, t.ops)
 	return Outcome{Reward: o.Reward, Correct: o.Correct}
 }
 
 func (t *calcTask) Explain(in *Instance, program []int32) Explanation {
-	o, trace := calc.Trace(toCalc(in), program, t.partialCredit, nil)
+	o, trace := calc.TraceOps(toCalc(in), program, t.partialCredit, t.ops, nil)
 	ex := Explanation{
 		Level: int(in.Level), Name: t.info[in.Level].Name, Context: append([]int32(nil), in.Digits[:in.Vars]...),
 		Target: in.Target, Reward: o.Reward, Correct: o.Correct,
@@ -108,14 +174,17 @@ func (t *calcTask) Explain(in *Instance, program []int32) Explanation {
 		ex.Note = "no answer within the budget"
 	}
 	for _, a := range program {
-		ex.Tokens = append(ex.Tokens, calc.TokenName(a))
+		ex.Tokens = append(ex.Tokens, t.TokenName(a))
 	}
 	for _, s := range trace {
 		state := fmt.Sprintf("v=%d m=%d", s.Machine.V, s.Machine.M)
 		if s.Operand >= 0 {
 			state += fmt.Sprintf(" (%c=%d)", 'a'+s.Machine.P-1, s.Operand)
 		}
-		ex.Trace = append(ex.Trace, Step{Token: s.Name(), State: state})
+		if t.observation != calc.ObserveNone {
+			state += " · obs " + calc.ObservationName(s.Observation())
+		}
+		ex.Trace = append(ex.Trace, Step{Token: t.TokenName(s.Token), State: state})
 	}
 	return ex
 }

@@ -59,3 +59,24 @@ func Observations(t Task) int {
 	}
 	return 0
 }
+
+// Subsetter is a task whose evaluations also report subsets of a level's
+// instances (the calc task's "tie", "zero", "negative": where a branching
+// policy most easily goes wrong), so that a solve rate can be read per
+// subset.
+type Subsetter interface {
+	Task
+	// SubsetNames names the subsets, bit i for SubsetNames()[i].
+	SubsetNames() []string
+	// Subsets is in's bitmask: bit i set when in is in subset i.
+	Subsets(in *Instance) uint32
+}
+
+// Enumerator is a task whose split of a level can be listed in full, so
+// that an evaluation can score every held-out instance instead of a draw.
+type Enumerator interface {
+	Task
+	// Instances lists level's instances of split in a fixed order, at most
+	// max of them (0: all).
+	Instances(level int, split Split, max int) []Instance
+}

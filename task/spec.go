@@ -20,17 +20,35 @@ func (e *SpecError) Unwrap() error { return e.Err }
 
 // CalcSpec is the calc task's options. Written as a spec (String), they are
 //
-//	levels=a*b, a*b+c*d:9; partial_credit=0.3
+//	levels=a*b, a*b+c*d:9; partial_credit=0.3; observe=off
 //
 // options separated by ";", each key=value, each key at most once, in any
 // order, spaces around keys and values ignored. An option left out has its
 // default: levels the default curriculum (calc.DefaultLevelsSpec: see
-// calc.ParseLevels for the curriculum's syntax), partial_credit 0. The empty
-// spec is the default task.
+// calc.ParseLevels for the curriculum's syntax), partial_credit 0, observe
+// auto. The empty spec is the default task.
 type CalcSpec struct {
-	Levels        string  // the curriculum as expressions ("" for the default)
-	PartialCredit float64 // the weight of the inner values held, in [0, 10]
+	Levels        string      // the curriculum as expressions ("" for the default)
+	PartialCredit float64     // the weight of the inner values held, in [0, 10]
+	Observe       CalcObserve // whether the policy observes the machine (ObserveAuto: iff a level branches)
 }
+
+// CalcObserve is the calc task's observe option: whether its policy
+// observes the signs of v and v−m after every token (calc.Machine.Observe).
+//
+// The task runs on the branching machine (calc.BranchVocab tokens, NEG and
+// SWAP) iff some level uses abs, max or min or observe is on; otherwise it
+// is exactly the 19-token task, its hashes unchanged. It observes iff it
+// runs on the branching machine and observe is not off: observe=off with
+// branching levels is the open-loop baseline (the same tools, no
+// observations).
+type CalcObserve string
+
+const (
+	ObserveAuto CalcObserve = ""    // observe iff some level branches (written "auto", or left out)
+	ObserveOn   CalcObserve = "on"  // the branching machine and its observations, whatever the levels
+	ObserveOff  CalcObserve = "off" // no observations (the branching machine still, if a level branches)
+)
 
 // MaxPartialCredit bounds the calc task's partial credit.
 const MaxPartialCredit = 10
@@ -62,8 +80,17 @@ func ParseCalcSpec(spec string) (CalcSpec, error) {
 				return s, &SpecError{"partial_credit", fmt.Errorf("%q is not a number", value)}
 			}
 			s.PartialCredit = pc
+		case "observe":
+			switch value {
+			case "auto":
+				s.Observe = ObserveAuto
+			case "on", "off":
+				s.Observe = CalcObserve(value)
+			default:
+				return s, &SpecError{"observe", fmt.Errorf("%q is not auto, on or off", value)}
+			}
 		default:
-			return s, &SpecError{"task_spec", fmt.Errorf("calc has no option %q (it takes levels and partial_credit)", key)}
+			return s, &SpecError{"task_spec", fmt.Errorf("calc has no option %q (it takes levels, partial_credit and observe)", key)}
 		}
 	}
 	return s, s.checkPartialCredit()
@@ -76,7 +103,18 @@ func (s CalcSpec) Check() error {
 	if strings.ContainsAny(s.Levels, ";=") {
 		return &SpecError{"levels", fmt.Errorf("%q holds ; or =, which no curriculum does", s.Levels)}
 	}
+	if err := s.checkObserve(); err != nil {
+		return err
+	}
 	return s.checkPartialCredit()
+}
+
+func (s CalcSpec) checkObserve() error {
+	switch s.Observe {
+	case ObserveAuto, ObserveOn, ObserveOff:
+		return nil
+	}
+	return &SpecError{"observe", fmt.Errorf("%q is not auto, on or off", string(s.Observe))}
 }
 
 func (s CalcSpec) checkPartialCredit() error {
@@ -88,7 +126,8 @@ func (s CalcSpec) checkPartialCredit() error {
 
 // String writes s as a spec that ParseCalcSpec reads back exactly (the
 // partial credit in the shortest form that round-trips); the defaults are
-// left out, so the default task is "".
+// left out (observe=auto too: specs written before the option existed are
+// unchanged), so the default task is "".
 func (s CalcSpec) String() string {
 	var opts []string
 	if s.Levels != "" {
@@ -96,6 +135,9 @@ func (s CalcSpec) String() string {
 	}
 	if s.PartialCredit != 0 || math.Signbit(s.PartialCredit) {
 		opts = append(opts, "partial_credit="+strconv.FormatFloat(s.PartialCredit, 'g', -1, 64))
+	}
+	if s.Observe != ObserveAuto {
+		opts = append(opts, "observe="+string(s.Observe))
 	}
 	return strings.Join(opts, "; ")
 }

@@ -74,7 +74,8 @@ type Task interface {
 // Interpreted is a task whose programs run on env/calc's machine from an op
 // table: an engine with its own interpreter of the table scores them without
 // the task's Go code (the CUDA kernels do, calc.cuh). Score must give what
-// calc.Run gives with Ops and PartialCredit.
+// calc.RunOps gives with Ops and PartialCredit (Ops is calc.Ops, or
+// calc.BranchOps for a branching curriculum).
 type Interpreted interface {
 	Task
 	// Ops is the instruction table, one op per token (Vocab long).

@@ -103,3 +103,14 @@ func TestSplitLevels(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "c+max(a,b), abs(a-b):6", c)
 }
+
+// A curriculum with calls spells itself as a spec that parses back to it.
+func TestBranchingLevelsRoundTrip(t *testing.T) {
+	ls, err := ParseLevels("c+max(b,a), abs(a-b):6")
+	require.NoError(t, err)
+	require.Equal(t, "c+max(b,a):8, abs(a-b):6", ls.String())
+	again, err := ParseLevels(ls.String())
+	require.NoError(t, err)
+	require.Equal(t, ls.Canonical(), again.Canonical())
+	require.Equal(t, "c+max(a,b):8, abs(a-b):6", ls.Canonical())
+}

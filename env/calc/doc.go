@@ -26,11 +26,18 @@
 //	16     [M+V]   v ← m + v
 //	17     [M-V]   v ← m − v
 //	18     [ANS]   answer v; the episode ends
+//	19     [NEG]   v ← −v   (the branching machine only)
+//	20     [SWAP]  v ↔ m    (the branching machine only)
 //
 // "Next operand" is the context digit under p, after which p advances: the
 // operands are read in order a, b, c, …, each by exactly one tool; with none
 // left, LOAD, ADD, SUB and MUL do nothing. One memory slot suffices for the
 // default levels (a·b+c·d−e·f folds a·b+c·d back into m).
+//
+// The 19-token machine (Vocab, Ops) is the open-loop one; the branching
+// machine (BranchVocab = 21, BranchOps) appends NEG and SWAP, for levels
+// with abs, max or min (see "Branching levels"), so that every token and op
+// of the 19 keeps its number.
 //
 // The semantics is data: Ops maps every token to an Op {Kind, Src, Dst}
 // (three int32), and Machine.Apply is the only function that interprets it:
@@ -41,7 +48,8 @@
 // # Levels
 //
 // A level is an expression over the variables a–h (MaxVars = 8) with + − ×
-// (also written * × - −) and parentheses, × binding tighter; the context
+// (also written * × - −), parentheses and abs, max, min (see "Branching
+// levels"), × binding tighter; the context
 // shows the digits a up to the highest letter used (a*c shows a, b, c). Its
 // budget is the number of tokens the policy writes, ANS included; by default
 // the shortest program's length plus 2 (at most MaxBudget = 16).
@@ -59,6 +67,43 @@
 // a*b+c*d-e*f+g*h:16 gets a 15-token program. That program is the shortest
 // found, not necessarily the shortest.
 //
+// # Branching levels and observations
+//
+// An expression may also use abs(x), max(x, y) and min(x, y) (a spec's
+// commas inside a call separate arguments, not levels; at most MaxOperators
+// operators of any kind). Such a level branches: which tokens compute |a−b|
+// depends on the sign of a−b, and no fixed program computes it
+// (FixedProgram, Search on the branching machine, finds none within the
+// budget). Its policy observes, after every token, the signs of v and of
+// v − m (Machine.Observe: o = 3·(sgn v+1) + sgn(v−m)+1, 0..8; 4 at the start),
+// and its program is a decision tree over those observations (Tree).
+//
+// SearchTree finds a tree of least worst-case length: an AND-OR
+// depth-first search by iterative deepening over a set of tuples (at first
+// the probes), remembering failed nodes by a hash of their tuples' machines,
+// verifying a found tree on every tuple and adding the tuples it fails on
+// (counterexample-guided), within MaxSearchStates nodes and the curriculum's
+// MaxCurriculumStates like Search. A branching level's Tree is that tree,
+// ShortestLen its worst case and the default budget that plus BudgetSlack.
+// The observation curriculum ObserveLevelsSpec:
+//
+//	level  expression     digits  tree worst case  budget  best fixed  per multiset
+//	0      abs(a-b)       2       4                6       0.550       0.640
+//	1      max(a,b)       2       5                7       0.550       0.720
+//	2      abs(a-b)*c     3       5                7       0.595       0.707
+//	3      min(a,b)*c     3       6                8       0.595       0.777
+//	4      max(a,b)+c     3       6                8       0.550       0.632
+//	5      max(a*b,c*d)   4       7                9       0.528       0.695
+//	6      abs(a*b-c*d)   4       8                10      0.528       0.692
+//
+// The last two columns are OpenLoop's exact bounds within the budget on the
+// branching machine, over every tuple: the best fixed token sequence's
+// share of correct tuples, and the best sequence chosen per digit multiset
+// (what a policy that sees the digits as a bag can reach).
+//
+// For evaluation, Expr.Subsets puts an instance in tie, zero and negative
+// (SubsetNames), and Levels.Instances lists a split in full.
+//
 // # Identity: canonical expressions and the split
 //
 // A level is its canonical expression (Expr.Canonical), not its spelling:
@@ -75,7 +120,10 @@
 // The held-out split is salted by the function a level computes: its number
 // of digits and its expanded polynomial over a–h (exact for + − ×), so two
 // levels that agree on every tuple, such as a*(b+c) and a*b+a*c, hold out the
-// same tuples and never train on one another's held-out part.
+// same tuples and never train on one another's held-out part. abs, max and
+// min have no polynomial: a branching level of at most 4 digits is salted by
+// a hash of its values on every tuple (the same property), a larger one by
+// its canonical form (max and min operands are ordered as those of + and ×).
 //
 // The default curriculum (DefaultLevelsSpec), with the shortest programs that
 // Search finds (the tests recompute them):

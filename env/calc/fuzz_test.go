@@ -44,3 +44,38 @@ func FuzzParseLevels(f *testing.F) {
 		require.Equal(t, c, again)
 	})
 }
+
+// FuzzRunBranching: any program on any observation level, on the branching
+// machine, stays within the budget and the reward's range, and its
+// observations are in 0..8; the level's tree, followed by them, is correct.
+func FuzzRunBranching(f *testing.F) {
+	f.Add(uint8(6), []byte{11, 14, 15, 11, 14, 17, 19, 18}, uint32(1234), 0.3)
+	f.Add(uint8(4), []byte{11, 15, 11, 20, 12, 18}, uint32(395), 0.0)
+	ls, err := ParseLevels(ObserveLevelsSpec)
+	require.NoError(f, err)
+	f.Fuzz(func(t *testing.T, level uint8, prog []byte, digits uint32, credit float64) {
+		lv := int(level) % len(ls)
+		var d [MaxVars]int32
+		for i := range d {
+			d[i] = int32(digits % 10)
+			digits /= 10
+		}
+		in := ls.Instance(lv, d)
+		if credit != credit || credit < 0 || credit > 1 {
+			credit = 0.5
+		}
+		var e Episode
+		e.ResetOps(&in, credit, BranchOps[:])
+		for _, p := range prog {
+			e.Step(int32(p%(BranchVocab+2)) - 1) // a few outside the vocabulary too
+			require.True(t, e.Observation() >= 0 && e.Observation() < NumObservations)
+		}
+		o := e.Outcome()
+		require.LessOrEqual(t, o.Steps, in.Budget)
+		require.Equal(t, o.Correct, o.Answered && o.Answer == in.Target)
+		require.GreaterOrEqual(t, o.Reward, 0.0)
+		require.LessOrEqual(t, o.Reward, 1+credit)
+		tree := ls[lv].Tree.Program(&in.Digits, in.Vars)
+		require.True(t, RunOps(in, tree, credit, BranchOps[:]).Correct, "%v: %s", in.Digits, ProgramString(tree))
+	})
+}
