@@ -9,30 +9,13 @@ import (
 	"github.com/simdrl/simdrl/env/calc"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/internal/golden"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
-
-// signsCalc is a calc task on the branching machine (calc.BranchOps: NEG,
-// SWAP) that observes the signs of v and v − m after every token: what the
-// kernels accept as an observing task (task.Interpreted, task.Observer,
-// calc.ObserveSigns).
-type signsCalc struct{ task.Task }
-
-func (signsCalc) Vocab() int                       { return calc.BranchVocab }
-func (signsCalc) TokenName(tok int32) string       { return calc.TokenName(tok) }
-func (signsCalc) Ops() []calc.Op                   { return calc.BranchOps[:] }
-func (s signsCalc) PartialCredit() float64         { return s.Task.(task.Interpreted).PartialCredit() }
-func (signsCalc) Observations() int                { return calc.NumObservations }
-func (signsCalc) ObservationName(obs int32) string { return calc.ObservationName(obs) }
-func (signsCalc) Observation() calc.Observation    { return calc.ObserveSigns }
-func (s signsCalc) Score(in *task.Instance, program []int32) task.Outcome {
-	o := calc.RunOps(calcOf(in), program, s.PartialCredit(), calc.BranchOps[:])
-	return task.Outcome{Reward: o.Reward, Correct: o.Correct}
-}
 
 // calcOf is a task.Instance as calc's.
 func calcOf(in *task.Instance) calc.Instance {
@@ -42,19 +25,26 @@ func calcOf(in *task.Instance) calc.Instance {
 	return c
 }
 
+// obsLevels are levels of calc's observation curriculum (calc.ObserveLevelsSpec's
+// harder half): the task runs the branching machine (NEG, SWAP) and observes
+// the signs of v and v − m.
+const obsLevels = "abs(a-b)*c, max(a,b)+c, max(a*b,c*d)"
+
 // observingTask is the observing calc task of levels with partial credit pc.
 func observingTask(t testing.TB, levels string, pc float64) task.Task {
 	tk, err := task.Calc(levels, pc)
 	require.NoError(t, err)
-	return signsCalc{tk}
+	require.Equal(t, calc.NumObservations, task.Observations(tk))
+	require.Equal(t, calc.BranchVocab, tk.Vocab())
+	return tk
 }
 
-// observingLayout is tk's model with its observations.
+// observingLayout is tk's model with its observations, as every engine
+// lays it out (enginekit.NewLayout).
 func observingLayout(t testing.TB, hidden int, tk task.Task) *gru.Layout {
-	l, err := gru.NewLayout(gru.Config{Vocab: tk.Vocab(), Hidden: hidden, Levels: len(tk.Levels()), NotActions: tk.NotActions(),
-		Observations: task.Observations(tk)})
+	l, err := enginekit.NewLayout(hidden, tk)
 	require.NoError(t, err)
-	require.NoError(t, l.SetStart(task.ContextEnd(tk)))
+	require.Equal(t, task.Observations(tk), l.Observations)
 	return l
 }
 
@@ -114,9 +104,9 @@ func (e *engine) observedRollout(s rolloutSpec) (observedRun, error) {
 // statistics are the episode's).
 func TestGPUObservingStepsAsCPU(t *testing.T) {
 	d := openGPU(t)
-	const levels, pc = "a*b, a*b+c, a*b-c*d", 0.3
-	tk := observingTask(t, levels, pc)
-	cfg := calcConfig(t, levels, pc)
+	const pc = 0.3
+	tk := observingTask(t, obsLevels, pc)
+	cfg := calcConfig(t, obsLevels, pc)
 	cfg.Hidden, cfg.Batch, cfg.Seed = 32, 40, 7
 	l := observingLayout(t, cfg.Hidden, tk)
 	params := make([]float32, l.Size)
@@ -142,42 +132,55 @@ func TestGPUObservingStepsAsCPU(t *testing.T) {
 		}))
 		require.Equal(t, B, train.nb, "one episode a block")
 		require.Equal(t, B, greedy.nb, "one episode a block")
-		for b := 0; b < B; b++ {
-			in := tk.Draw(e.key, round, uint32(b), rng.PurposeTask, lv, task.Training)
+		ins := make([]task.Instance, B)
+		for b := range ins {
+			ins[b] = tk.Draw(e.key, round, uint32(b), rng.PurposeTask, lv, task.Training)
 			var rec [record.Words]int32
-			record.Pack(rec[:], &in)
+			record.Pack(rec[:], &ins[b])
 			require.Equal(t, rec[:], train.tasks[record.Words*b:record.Words*(b+1)])
-			ci := calcOf(&in)
-			for _, run := range []observedRun{train, greedy} {
-				var ep calc.Episode
-				ep.ResetOps(&ci, pc, calc.BranchOps[:])
+		}
+		for _, run := range []observedRun{train, greedy} {
+			// The CPU's rules: the task's own Env, all rows stepped at once.
+			env := task.NewEnv(tk, B)
+			require.Equal(t, calc.NumObservations, env.Observations())
+			ret := make([]float64, B)
+			for b := range ins {
+				first := env.Reset(b, &ins[b])
 				if run.inputs != nil {
-					require.Equal(t, int32(task.CTX)*O+ep.Observation(), run.inputs[b], "round %d episode %d: the first input", round, b)
+					require.Equal(t, int32(task.CTX)*O+first, run.inputs[b], "round %d episode %d: the first input", round, b)
 				}
-				ret := 0.0
-				prog := make([]int32, T)
-				for s := 0; s < T; s++ {
-					a := run.tokens[(s+1)*B+b]
-					prog[s] = a
-					ret += ep.Step(a)
+			}
+			out := task.Transition{Obs: make([]int32, B), Reward: make([]float64, B), Done: make([]bool, B)}
+			for s := 0; s < T; s++ {
+				acts := run.tokens[(s+1)*B : (s+2)*B]
+				env.Step(acts, out)
+				for b, a := range acts {
+					ret[b] += out.Reward[b]
 					if run.inputs != nil {
-						require.Equalf(t, a*O+ep.Observation(), run.inputs[(s+1)*B+b], "round %d episode %d step %d: input after %s", round, b, s, calc.TokenName(a))
-						counts["observation "+calc.ObservationName(ep.Observation())]++
+						require.Equalf(t, a*O+out.Obs[b], run.inputs[(s+1)*B+b], "round %d episode %d step %d: input after %s", round, b, s, calc.TokenName(a))
+						counts["observation "+calc.ObservationName(out.Obs[b])]++
 					}
 					if a == calc.NEG || a == calc.SWAP {
 						counts["branch tokens"]++
 					}
 				}
+			}
+			for b := range ins {
+				prog := make([]int32, T)
+				for s := range prog {
+					prog[s] = run.tokens[(s+1)*B+b]
+				}
+				want := tk.Score(&ins[b], prog)
+				require.Equal(t, math.Float64bits(want.Reward), math.Float64bits(ret[b]))
 				st := run.stats[nStats*b : nStats*(b+1)]
-				want := tk.Score(&in, prog)
-				require.Equal(t, math.Float64bits(want.Reward), math.Float64bits(ret))
 				if run.inputs != nil {
-					require.Equal(t, math.Float64bits(float64(float32(ret))), math.Float64bits(st[0]), "round %d episode %d: training reward", round, b)
+					require.Equal(t, math.Float64bits(float64(float32(ret[b]))), math.Float64bits(st[0]), "round %d episode %d: training reward", round, b)
 				} else {
-					require.Equal(t, math.Float64bits(ret), math.Float64bits(st[0]), "round %d episode %d: evaluation reward", round, b)
+					require.Equal(t, math.Float64bits(ret[b]), math.Float64bits(st[0]), "round %d episode %d: evaluation reward", round, b)
 				}
 				require.Equal(t, want.Correct, st[1] == 1, "round %d episode %d: solved", round, b)
-				if ret != 0 {
+				require.Equal(t, env.Correct(b), st[1] == 1, "round %d episode %d: solved (Env)", round, b)
+				if ret[b] != 0 {
 					counts["rewarded"]++
 				}
 			}
@@ -197,10 +200,10 @@ func TestGPUObservingStepsAsCPU(t *testing.T) {
 // norm and one Adam step run over the longer parameter buffer.
 func TestGPUObservingGradientsAsCPU(t *testing.T) {
 	d := openGPU(t)
-	const levels, pc = "a*b, a*b+c, a*b-c*d", 0.3
-	tk := observingTask(t, levels, pc)
+	const pc = 0.3
+	tk := observingTask(t, obsLevels, pc)
 	for _, tile := range []string{"", "1x1", "8x2"} {
-		cfg := calcConfig(t, levels, pc)
+		cfg := calcConfig(t, obsLevels, pc)
 		cfg.Hidden, cfg.Batch, cfg.Seed = 37, 48, 11
 		l := observingLayout(t, cfg.Hidden, tk)
 		params := make([]float32, l.Size)
@@ -310,11 +313,11 @@ func f64s(x []float32) []float64 {
 }
 
 // TestGPURefusesOtherObservations: an observing task the kernels do not
-// observe (not the calculator's signs) is refused in one line, and an
-// observing task with a model without observations too.
+// observe (not the calculator's signs) is refused in one line; the observing
+// calc task is accepted, and the open-loop calc task observes nothing.
 func TestGPURefusesOtherObservations(t *testing.T) {
-	tk := observingTask(t, "a*b", 0.3)
-	for _, bad := range []task.Task{otherObs{tk.(signsCalc)}, seedObs{task.Seed()}} {
+	tk := observingTask(t, "abs(a-b)", 0.3)
+	for _, bad := range []task.Task{otherObs{tk}, otherObs{task.Seed()}} {
 		_, err := scorerOf(bad)
 		require.Error(t, err)
 		require.NotContains(t, err.Error(), "\n")
@@ -324,13 +327,60 @@ func TestGPURefusesOtherObservations(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, calc.NumObservations, sc.obs)
 	require.Equal(t, int(calc.ObserveSigns), sc.observe)
+	require.Len(t, sc.ops, calc.BranchVocab)
+	open, err := task.Calc("a*b", 0.3)
+	require.NoError(t, err)
+	sc, err = scorerOf(open)
+	require.NoError(t, err)
+	require.Zero(t, sc.obs)
 }
 
-type otherObs struct{ signsCalc }
+// otherObs is a task with some other observation: it hides the task's op
+// table and observation kind.
+type otherObs struct{ task.Task }
 
-func (otherObs) Observations() int { return 4 }
+func (otherObs) Observations() int                { return 4 }
+func (otherObs) ObservationName(obs int32) string { return "" }
 
-type seedObs struct{ task.Task }
-
-func (seedObs) Observations() int                { return 9 }
-func (seedObs) ObservationName(obs int32) string { return "" }
+// TestGPUObservingTrainingMatchesCPU: a few updates of the observing calc
+// task (calc.ObserveLevelsSpec, every level drawn per episode) through
+// trainer.Trainer on both engines, from the initial model and from a
+// CPU-trained one: the same loss, reward and gradient norm as
+// TestGPUCalcTrainingMatchesCPU holds them.
+func TestGPUObservingTrainingMatchesCPU(t *testing.T) {
+	openGPU(t).Close()
+	for _, pretrain := range []int{0, 40} {
+		cfg := calcConfig(t, calc.ObserveLevelsSpec, 0.3)
+		cfg.Batch, cfg.Curriculum = 96, "mixed"
+		host := trainedCalc(t, cfg, pretrain)
+		require.Equal(t, calc.NumObservations, task.Observations(host.Task()))
+		g, err := newGPURun(cfg)
+		require.NoError(t, err)
+		t.Cleanup(g.Close)
+		require.Equal(t, calc.NumObservations, g.e.O)
+		if pretrain > 0 {
+			f, err := host.Checkpoint()
+			require.NoError(t, err)
+			require.NoError(t, g.Restore(f))
+		}
+		for u := pretrain + 1; u <= pretrain+4; u++ {
+			want, err := host.Update()
+			require.NoError(t, err)
+			got, err := g.Update()
+			require.NoError(t, err)
+			t.Logf("pretrain %d update %d: loss CPU %.6f GPU %.6f, reward %.4f %.4f, solved %.3f %.3f, norm %.5f %.5f", pretrain, u,
+				want.Loss.Total, got.Loss.Total, want.MeanReward, got.MeanReward, want.SolveRate, got.SolveRate, want.GradNorm, got.GradNorm)
+			tol := 1e-4
+			if u > pretrain+1 {
+				tol = 2e-2 // sampling near a CDF boundary may pick another action once rounding differs
+			}
+			require.InDelta(t, want.Loss.Total, got.Loss.Total, tol*math.Max(1, math.Abs(want.Loss.Total)), "update %d loss", u)
+			require.InDelta(t, want.MeanReward, got.MeanReward, math.Max(tol, 0.01), "update %d reward", u)
+			require.InDelta(t, want.GradNorm, got.GradNorm, tol*math.Max(1, want.GradNorm)*5, "update %d grad norm", u)
+			if u == pretrain+1 {
+				require.Equal(t, want.MeanReward, got.MeanReward, "update %d: the same rewards", u)
+				require.Equal(t, want.SolveRate, got.SolveRate, "update %d: the same solved episodes", u)
+			}
+		}
+	}
+}
