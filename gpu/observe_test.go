@@ -346,7 +346,8 @@ func (otherObs) ObservationName(obs int32) string { return "" }
 // task (calc.ObserveLevelsSpec, every level drawn per episode) through
 // trainer.Trainer on both engines, from the initial model and from a
 // CPU-trained one: the same loss, reward and gradient norm as
-// TestGPUCalcTrainingMatchesCPU holds them.
+// TestGPUCalcTrainingMatchesCPU holds them (the first update's rewards and
+// solved episodes exactly), and greedy evaluations of every level.
 func TestGPUObservingTrainingMatchesCPU(t *testing.T) {
 	openGPU(t).Close()
 	for _, pretrain := range []int{0, 40} {
@@ -381,6 +382,16 @@ func TestGPUObservingTrainingMatchesCPU(t *testing.T) {
 				require.Equal(t, want.MeanReward, got.MeanReward, "update %d: the same rewards", u)
 				require.Equal(t, want.SolveRate, got.SolveRate, "update %d: the same solved episodes", u)
 			}
+		}
+		// Greedy evaluations, observations fed back on both.
+		want, err := host.EvaluateAll(200, 9, task.HeldOut)
+		require.NoError(t, err)
+		got, err := g.EvaluateAll(200, 9, task.HeldOut)
+		require.NoError(t, err)
+		for lv := range want {
+			t.Logf("pretrain %d level %d: solve rate CPU %.3f GPU %.3f, reward %.4f %.4f", pretrain, lv, want[lv].SolveRate, got[lv].SolveRate, want[lv].MeanReward, got[lv].MeanReward)
+			require.InDelta(t, want[lv].SolveRate, got[lv].SolveRate, 0.02, "level %d solve rate", lv)
+			require.InDelta(t, want[lv].MeanReward, got[lv].MeanReward, 0.03, "level %d reward", lv)
 		}
 	}
 }

@@ -227,3 +227,10 @@ func Layout(V, d, S int) [11]int {
 	l := C.simdrl_layout_of(C.int(V), C.int(d), C.int(S))
 	return [11]int{int(l.emb), int(l.level_emb), int(l.wih), int(l.whh), int(l.bih), int(l.bhh), int(l.piw), int(l.pib), int(l.vw), int(l.vb), int(l.size)}
 }
+
+// LayoutObs is simdrl_layout_obs with O observations: obs_emb's offset, the
+// size, and the token table's rows (simdrl_input_rows).
+func LayoutObs(V, d, S, O int) (obs, size, rows int) {
+	l := C.simdrl_layout_obs(C.int(V), C.int(d), C.int(S), C.int(O))
+	return int(l.obs), int(l.size), int(C.simdrl_input_rows(C.int(V), C.int(O)))
+}

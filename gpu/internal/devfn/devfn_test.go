@@ -188,6 +188,15 @@ func TestLayout(t *testing.T) {
 			got := Layout(c.V, d, c.S)
 			want := [11]int{l.Emb.Offset, l.LevelEmb.Offset, l.WIH.Offset, l.WHH.Offset, l.BIH.Offset, l.BHH.Offset, l.PiW.Offset, l.PiB.Offset, l.VW.Offset, l.VB.Offset, l.Size}
 			require.Equal(t, want, got, "V=%d d=%d S=%d", c.V, d, c.S)
+			for _, O := range []int{0, 1, 9} {
+				lo, err := gru.NewLayout(gru.Config{Vocab: c.V, Hidden: d, Levels: c.S, Observations: O})
+				require.NoError(t, err)
+				obs, size, rows := LayoutObs(c.V, d, c.S, O)
+				require.Equal(t, [3]int{lo.VB.Offset + 1, lo.Size, lo.InputRows()}, [3]int{obs, size, rows}, "V=%d d=%d S=%d O=%d", c.V, d, c.S, O)
+				if O > 0 {
+					require.Equal(t, lo.ObsEmb.Offset, obs)
+				}
+			}
 		}
 	}
 }
