@@ -115,6 +115,11 @@ func ParseLevels(spec string) (Levels, error) { return ParseLevelsWith(spec, Par
 // reached its cap) and the budget allows more, it is the program the
 // expression compiles to (see compile), verified with Computes: the shortest
 // found, not necessarily the shortest.
+//
+// A branching level (abs, max, min) has no program but a decision tree,
+// Level.Tree: the one SearchTree finds within min(budget, MaxSearchLen)
+// tokens on its longest path, of least worst-case length; without a budget,
+// the budget is that length plus BudgetSlack.
 func ParseLevel(text string) (Level, error) {
 	if len(splitLevels(text)) > 1 {
 		return Level{}, errors.New("one level has no comma outside parentheses (ParseLevels reads lists)")

@@ -2,6 +2,7 @@ package calc
 
 import (
 	"testing"
+	"time"
 
 	"github.com/simdrl/simdrl/rng"
 	"github.com/stretchr/testify/require"
@@ -127,4 +128,22 @@ func TestTreeString(t *testing.T) {
 	require.Equal(t, "[LOAD]\n  v=0 v=m: [LOAD]\n    v=0 v=m: [ANS]\n    v>0 v>m: [ANS]\n  v>0 v>m: [SUB]\n    v<0 v<m: [M-V] [ANS]\n    v=0 v=m: [ANS]\n    v>0 v>m: [ANS]", s)
 	require.Equal(t, "(none)", (*Tree)(nil).String())
 	require.Zero(t, (*Tree)(nil).Depth())
+}
+
+// The tree search reports progress at its checks (every one, with
+// progressEvery 0) and stops at its first check when interrupted.
+func TestSearchTreeProgressAndInterrupt(t *testing.T) {
+	defer func(d time.Duration) { progressEvery = d }(progressEvery)
+	progressEvery = 0
+	calls := 0
+	limits := searchLimits{states: 3 * checkEvery, progress: func(states int, elapsed time.Duration) { calls++ }}
+	r, err := newTreeSearcher(mustExpr(t, "abs(a*b*c-d*e*f)"), limits).run(12)
+	require.NoError(t, err)
+	require.True(t, r.Capped)
+	require.Equal(t, 3, calls, "one report per check, the first expansion's included")
+	stop := make(chan struct{})
+	close(stop)
+	r, err = newTreeSearcher(mustExpr(t, "abs(a*b*c-d*e*f)"), searchLimits{states: MaxSearchStates, interrupt: stop}).run(12)
+	require.ErrorIs(t, err, ErrInterrupted)
+	require.Equal(t, 1, r.States)
 }
