@@ -193,7 +193,7 @@ func TestGPUObservingStepsAsCPU(t *testing.T) {
 }
 
 // TestGPUObservingGradientsAsCPU: one sampled training rollout of an
-// observing model on the GPU (the planner's tiles, and 1×1) and gru's
+// observing model on the GPU (the planner's tiles, and every EPT) and gru's
 // Workspace teacher-forced on the same contexts, actions and inputs, with the
 // GPU's loss weights: logp, entropy and value per step, and the gradient of
 // every tensor (obs_emb.weight included), within golden.Tolerance; then the
@@ -202,7 +202,7 @@ func TestGPUObservingGradientsAsCPU(t *testing.T) {
 	d := openGPU(t)
 	const pc = 0.3
 	tk := observingTask(t, obsLevels, pc)
-	for _, tile := range []string{"", "1x1", "8x2"} {
+	for _, tile := range []string{"", "1x1", "2x2:l1", "4x2", "8x2"} {
 		cfg := calcConfig(t, obsLevels, pc)
 		cfg.Hidden, cfg.Batch, cfg.Seed = 37, 48, 11
 		l := observingLayout(t, cfg.Hidden, tk)

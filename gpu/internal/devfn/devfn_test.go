@@ -530,4 +530,42 @@ func TestCalcStepsObserving(t *testing.T) {
 	t.Log(counts, len(seen))
 	require.Positive(t, counts["branch tokens"])
 	require.Len(t, seen, calc.NumObservations, "every observation occurs")
+
+	// The observation curriculum's task, against its own Env (what the CPU
+	// engine steps): its op table, its instances, its observations.
+	tk, err := task.Calc(calc.ObserveLevelsSpec, 0.3)
+	require.NoError(t, err)
+	require.Equal(t, calc.NumObservations, task.Observations(tk))
+	it := tk.(task.Interpreted)
+	tops := record.OpTable(it.Ops())
+	env := task.NewEnv(tk, 1)
+	out := task.Transition{Obs: make([]int32, 1), Reward: make([]float64, 1), Done: make([]bool, 1)}
+	solved := 0
+	for lv := range tk.Levels() {
+		for i := 0; i < 1000; i++ {
+			in := tk.Draw(key, 4, uint32(i), rng.PurposeTask, lv, task.Split(i%2))
+			prog := make([]int32, r.IntN(int(in.Budget)+4))
+			for s := range prog {
+				if i%2 == 0 {
+					prog[s] = calc.FirstTool + r.Int32N(calc.BranchVocab-calc.FirstTool)
+				} else {
+					prog[s] = r.Int32N(calc.BranchVocab+3) - 1
+				}
+			}
+			var rec [RecordWords]int32
+			record.Pack(rec[:], &in)
+			first, got, _, correct := CalcSteps(rec[:], tops, it.PartialCredit(), signs, prog)
+			require.Equal(t, env.Reset(0, &in), first, "level %d: the reset's observation", lv)
+			for s, a := range prog {
+				env.Step([]int32{a}, out)
+				want := Step{Reward: out.Reward[0], Done: out.Done[0], Obs: out.Obs[0], Steps: got[s].Steps}
+				requireSteps(t, []Step{want}, got[s:s+1], "level %d step %d of %v", lv, s, prog)
+			}
+			require.Equal(t, env.Correct(0), correct)
+			if correct {
+				solved++
+			}
+		}
+	}
+	t.Log("observation curriculum: solved by chance", solved)
 }
