@@ -95,12 +95,12 @@ func TestSmemPlan(t *testing.T) {
 		{2, 100, 18, false, 11568, 11920},
 		{2, 100, 18, true, 131568, 131920},
 	} {
-		require.Equal(t, c.rollout, rolloutSmem(c.E, c.d, c.V, c.smemW), c)
-		require.Equal(t, c.back, backwardSmem(c.E, c.d, c.V, c.smemW), c)
+		require.Equal(t, c.rollout, rolloutSmem(c.E, c.d, c.V, 0, c.smemW), c)
+		require.Equal(t, c.back, backwardSmem(c.E, c.d, c.V, 0, c.smemW), c)
 	}
 	for _, k := range abi.Kernels {
 		if len(k.Smem) > 0 {
-			require.NotPanics(t, func() { kernelSmem(k.Entries[0], 4, 37, 18, true) }, "plan.go knows every factor and condition of %s", k.Macro)
+			require.NotPanics(t, func() { kernelSmem(k.Entries[0], 4, 37, 18, 9, true) }, "plan.go knows every factor and condition of %s", k.Macro)
 		}
 	}
 }

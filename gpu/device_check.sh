@@ -41,7 +41,8 @@ if has gpu; then
 	echo "=== GPU tests, one process each (SIMDRL_TEST_REQUIRE=cuda: a missing GPU fails)"
 	: >"$OUT/gpu_tests.log"
 	for t in TestGPUTasksAndUniforms TestGPUEnvGolden TestGPUGoldenModel TestGPUGreedyMatchesCPU TestGPUShapesMatchCPU TestGPUTrainingMatchesCPU TestGPURun TestGPUCheckpoints \
-		TestGPULoadActsAsSaved TestGPUCalcScoresAsCPU TestGPUCalcGreedyMatchesCPU TestGPUCalcTrainingMatchesCPU; do
+		TestGPULoadActsAsSaved TestGPUCalcScoresAsCPU TestGPUCalcGreedyMatchesCPU TestGPUCalcTrainingMatchesCPU \
+		TestGPUGoldenObservations TestGPUObservingStepsAsCPU TestGPUObservingGradientsAsCPU TestGPUObservingTrainingMatchesCPU; do
 		SIMDRL_TEST_REQUIRE=cuda timeout 60 ./out/gpu.test -test.run "^$t\$" -test.v -test.count=1 >"$OUT/test.tmp" 2>&1
 		rc=$?
 		cat "$OUT/test.tmp" >>"$OUT/gpu_tests.log"
@@ -108,6 +109,7 @@ if has runs; then
 	run "seed recipe (cuda)" -device cuda -recipe seed
 	run "default, batch 65536 (cuda)" -device cuda -batch 65536
 	run "calc (cuda)" -device cuda -task calc -explain 0
+	run "calc, observation curriculum (cuda)" -device cuda -task calc -task-spec 'levels=abs(a-b), max(a,b), abs(a-b)*c' -updates 300 -explain 0
 	run "default (cpu, all threads)" -device cpu
 fi
 

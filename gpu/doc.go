@@ -8,7 +8,11 @@
 // checkpoints, so GPU and CPU checkpoints are the same files. It runs the seed task (its environment in
 // CUDA, env.cuh) and every task.Interpreted task, whose op table the kernels
 // interpret (calc.cuh); those tasks' instances are drawn on the host by the
-// task itself and uploaded as records (internal/record).
+// task itself and uploaded as records (internal/record). An Interpreted task
+// that observes the calculator's signs (calc.ObserveSigns) has its machine
+// stepped inside the rollout's step loop, each next input the action with
+// the observation after it (gru.Config.Observations); other observing tasks
+// are refused.
 //
 // The CUDA driver is loaded at run time with dlopen("libcuda.so.1"): building
 // needs a C compiler but no CUDA toolkit or headers. The kernels

@@ -37,6 +37,9 @@ const (
 	modeSample  = 0
 	modeGreedy  = 1
 	modeTeacher = 2
+	// modeTeacherInputs is modeTeacher with, for a model with observations,
+	// every step's input given too (the inputs buffer): the golden cases.
+	modeTeacherInputs = 3
 )
 
 // Scorers (kernels/common.cuh, SIMDRL_SCORE_*).
@@ -64,8 +67,13 @@ type engine struct {
 	scoreKind     int
 	partialCredit float64
 	hostDraw      bool
-	records       []int32 // host: the instances of a rollout, record.Words each
-	ops, notAct   devPtr
+	// Observations: O (gru.Config.Observations, 0 for an open-loop task) and
+	// the kind (calc.Observation) the kernels compute after every token; the
+	// token table has NV = V·O rows then (V without), and the token-table
+	// gradient runs in blocks of tokBlock threads.
+	O, observe, NV, tokBlock int
+	records                  []int32 // host: the instances of a rollout, record.Words each
+	ops, notAct              devPtr
 
 	// parameters, gradient, Adam moments, derived tensors
 	P, grad, m, v                       devPtr
@@ -73,6 +81,7 @@ type engine struct {
 	h, act, ghn, logp                   devPtr
 	logpa, val, ent, dlogp, dent, dval  devPtr
 	tokens, tasks, rewardsIn, stats     devPtr
+	inputs                              devPtr // O > 0: (T+1)×B token-table rows a·O + o (rollout.cu)
 	dheads, dgh, dgin, dh0g             devPtr
 	partWhh, partHeads, partTok, partH0 devPtr
 	dT, h0s, sq, fin                    devPtr
@@ -96,6 +105,31 @@ type scorer struct {
 	kind          int       // scoreSeed or scoreCalc
 	ops           []calc.Op // scoreCalc: the op table, one per token
 	partialCredit float64   // scoreCalc
+	obs           int       // the observations (task.Observations): 0, or calc.NumObservations
+	observe       int       // calc.Observation: calc.ObserveSigns when obs > 0
+}
+
+// observer is a calc task that declares its observation as data (the kind
+// the kernels compute, calc.cuh's simdrl_calc_obs).
+type observer interface {
+	Observation() calc.Observation
+}
+
+// observationOf says what the kernels feed back after every token of t:
+// nothing for an open-loop task, the signs of v and v − m for an
+// Interpreted task that observes calc.ObserveSigns; any other observing task
+// is refused.
+func observationOf(t task.Task) (obs, observe int, err error) {
+	n := task.Observations(t)
+	if n == 0 {
+		return 0, int(calc.ObserveNone), nil
+	}
+	ob, isObs := t.(observer)
+	_, interp := t.(task.Interpreted)
+	if !interp || !isObs || ob.Observation() != calc.ObserveSigns || n != calc.ObserveSigns.Observations() {
+		return 0, 0, fmt.Errorf("gpu: the CUDA kernels observe only the calculator's signs of v and v − m (a task.Interpreted task with calc.ObserveSigns, %d observations), not task %s's %d observations; train it on the CPU", calc.NumObservations, t.Name(), n)
+	}
+	return n, int(calc.ObserveSigns), nil
 }
 
 // scorerOf says how the kernels score t: the seed task by its own
@@ -105,6 +139,10 @@ func scorerOf(t task.Task) (scorer, error) {
 	if end := task.ContextEnd(t); end != task.CTX {
 		return scorer{}, fmt.Errorf("gpu: the CUDA kernels start every rollout at token %d (CTX), and task %s ends its contexts with %d (task.ContextEnder); train it on the CPU", task.CTX, t.Name(), end)
 	}
+	obs, observe, err := observationOf(t)
+	if err != nil {
+		return scorer{}, err
+	}
 	if task.IsSeed(t) {
 		return scorer{kind: scoreSeed}, nil
 	}
@@ -112,7 +150,7 @@ func scorerOf(t task.Task) (scorer, error) {
 		if len(it.Ops()) != it.Vocab() {
 			return scorer{}, fmt.Errorf("gpu: task %s has %d ops for a vocabulary of %d tokens", t.Name(), len(it.Ops()), it.Vocab())
 		}
-		return scorer{kind: scoreCalc, ops: it.Ops(), partialCredit: it.PartialCredit()}, nil
+		return scorer{kind: scoreCalc, ops: it.Ops(), partialCredit: it.PartialCredit(), obs: obs, observe: observe}, nil
 	}
 	return scorer{}, fmt.Errorf("gpu: the CUDA kernels score the seed task and tasks on the calculator's op table (task.Interpreted), not %s", t.Name())
 }
@@ -128,19 +166,30 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	}
 	e.scoreKind, e.partialCredit = sc.kind, sc.partialCredit
 	e.hostDraw = sc.kind != scoreSeed
+	// The kernels' O is the model's. A task that observes feeds it from its
+	// machine; a model with observations for a task without them (the
+	// golden cases' teacher forcing) can only be run with the inputs given
+	// (modeTeacherInputs, engine.rollout).
+	if sc.obs > 0 && l.Observations != sc.obs {
+		return nil, fmt.Errorf("gpu: task %s has %d observations and its model %d", t.Name(), sc.obs, l.Observations)
+	}
+	e.O, e.observe, e.NV = l.Observations, sc.observe, l.InputRows()
+	if e.tokBlock = tokenBlock(e.NV); e.tokBlock == 0 {
+		return nil, fmt.Errorf("gpu: a token table of %d rows (%d tokens × %d observations) is more than the CUDA kernels' %d", e.NV, V, e.O, maxTokenRows)
+	}
 	if e.hostDraw {
 		e.records = make([]int32, record.Words*e.maxN)
 	}
 	V1, G3, R := V+1, 3*H, T*B
-	if e.fwd, err = planTiles(B, H, V, d.SMs, d.SmemOptin, false); err != nil {
+	if e.fwd, err = planTiles(B, H, V, e.O, d.SMs, d.SmemOptin, false); err != nil {
 		return nil, err
 	}
-	if e.bwd, err = planTiles(B, H, V, d.SMs, d.SmemOptin, true); err != nil {
+	if e.bwd, err = planTiles(B, H, V, e.O, d.SMs, d.SmemOptin, true); err != nil {
 		return nil, err
 	}
 	e.sWhh, e.slabWhh = slabPlan(R, ceilDiv(H, 96)*ceilDiv(G3, 96), d.SMs)
 	e.sHeads, e.slabHeads = slabPlan(R, ceilDiv(H, 96)*ceilDiv(V1, 32), d.SMs)
-	e.sTok, e.slabTok = slabPlan(R, ceilDiv(G3, 128), d.SMs)
+	e.sTok, e.slabTok = slabPlan(R, ceilDiv(G3, e.tokBlock), d.SMs)
 	e.sH0, e.slabH0 = slabPlan(B, ceilDiv(H, 128), d.SMs)
 	e.nsq = min(256, ceilDiv(l.Size, 256))
 
@@ -159,7 +208,7 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	f32(&e.grad, N)
 	f32(&e.m, N)
 	f32(&e.v, N)
-	f32(&e.table, V*G3)
+	f32(&e.table, e.NV*G3)
 	f32(&e.whhT, H*G3)
 	f32(&e.headsT, H*V1)
 	f32(&e.headsN, V1*H)
@@ -172,6 +221,9 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 		f32(p, T*B)
 	}
 	f32(&e.tokens, (T+1)*e.maxN)
+	if e.O > 0 {
+		f32(&e.inputs, (T+1)*e.maxN)
+	}
 	f32(&e.tasks, record.Words*e.maxN)
 	f32(&e.ops, record.OpWords*V)
 	f32(&e.notAct, V)
@@ -183,9 +235,9 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	f32(&e.dh0g, B*H)
 	f32(&e.partWhh, e.sWhh*G3*(H+1))
 	f32(&e.partHeads, e.sHeads*V1*(H+1))
-	f32(&e.partTok, e.sTok*V*G3)
+	f32(&e.partTok, e.sTok*e.NV*G3)
 	f32(&e.partH0, e.sH0*(V+e.S)*H)
-	f32(&e.dT, V*G3)
+	f32(&e.dT, e.NV*G3)
 	f32(&e.h0s, (V+e.S)*H)
 	f64(&e.sq, 256)
 	f64(&e.fin, nFin)
@@ -227,6 +279,23 @@ func (e *engine) uploadTask(ops []calc.Op, notActions []int32) error {
 	return upload(e.notAct, offset)
 }
 
+// maxTokenRows is the most token-table rows simdrl_token_partial handles:
+// its NV accumulators per thread fill 48 KB of shared memory at 32 threads.
+const maxTokenRows = 48 << 10 / (4 * 32)
+
+// tokenBlock is simdrl_token_partial's block size for a table of NV rows:
+// 128 threads as before while NV accumulators each fit in 48 KB of shared
+// memory (the default limit), fewer for the longer tables of an observing
+// task; 0 when not even 32 fit.
+func tokenBlock(NV int) int {
+	for _, bd := range []int{128, 64, 32} {
+		if 4*NV*bd <= 48<<10 {
+			return bd
+		}
+	}
+	return 0
+}
+
 func (e *engine) free() {
 	for _, p := range e.bufs {
 		e.d.free(p)
@@ -266,8 +335,8 @@ func (e *engine) getParams(dst []float32) error { return download(dst, e.P) }
 
 func (e *engine) derive() error {
 	V, H := e.V, e.H
-	total := V*3*H + H*3*H + 2*H*(V+1) + V + 1
-	e.a.reset().ptr("P", e.P).i32("d", H).i32("V", V).i32("S", e.S).ptr("not_action", e.notAct).ptr("table", e.table).ptr("whhT", e.whhT).
+	total := e.NV*3*H + H*3*H + 2*H*(V+1) + V + 1
+	e.a.reset().ptr("P", e.P).i32("d", H).i32("V", V).i32("S", e.S).i32("O", e.O).ptr("not_action", e.notAct).ptr("table", e.table).ptr("whhT", e.whhT).
 		ptr("headsT", e.headsT).ptr("headsN", e.headsN).ptr("headsB", e.headsB)
 	return e.launch("simdrl_derive", gridFor(total), block256, 0, &e.a)
 }
@@ -292,7 +361,7 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	p := e.fwd
 	if s.n != e.B || !s.train {
 		var err error
-		if p, err = planTiles(s.n, e.H, e.V, e.d.SMs, e.d.SmemOptin, false); err != nil {
+		if p, err = planTiles(s.n, e.H, e.V, e.O, e.d.SMs, e.d.SmemOptin, false); err != nil {
 			return 0, err
 		}
 	}
@@ -301,6 +370,9 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	}
 	if s.n > e.maxN {
 		return 0, fmt.Errorf("gpu: rollout of %d episodes in an engine sized for %d", s.n, e.maxN)
+	}
+	if e.O > 0 && e.observe == int(calc.ObserveNone) && s.mode != modeTeacherInputs {
+		return 0, fmt.Errorf("gpu: a model with %d observations for task %s, which observes nothing, runs only on given inputs", e.O, e.task.Name())
 	}
 	// The kernel draws a level from the first two cumulative weights (the
 	// environment has three levels).
@@ -316,13 +388,13 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	a := e.a.reset()
 	a.ptr("P", e.P).ptr("table", e.table).ptr("whhT", e.whhT).ptr("headsT", e.headsT).ptr("headsB", e.headsB)
 	a.i32("B", s.n).i32("T", e.T).i32("d", e.H).i32("V", e.V).i32("S", e.S).flag("use_smem_w", p.SmemW)
-	a.i32("scorer", e.scoreKind).ptr("ops", e.ops).f64("partial_credit", e.partialCredit)
+	a.i32("scorer", e.scoreKind).ptr("ops", e.ops).f64("partial_credit", e.partialCredit).i32("O", e.O).i32("observe", e.observe)
 	a.u32("k0", e.key[0]).u32("k1", e.key[1]).u32("round", s.round).u32("purpose", uint32(s.purpose)).i32("fixed_level", s.level).
 		i32("mix", mix).i32("unlocked", unlocked).f64("cdf0", cdf[0]).f64("cdf1", cdf[1])
 	a.i32("mode", s.mode).flag("given_tasks", s.givenTasks).flag("train", s.train).flag("step_baseline", step).flag("mask", mask)
 	a.f64("value_coef", e.cfg.ValueCoef).f64("entropy_coef", s.entropy).i32("loss_batch", s.n).ptr("rewards_in", rin)
 	a.ptr("h", e.h).ptr("act", e.act).ptr("ghn", e.ghn).ptr("logp", e.logp).ptr("logpa", e.logpa).ptr("val", e.val).ptr("ent", e.ent)
-	a.ptr("tokens", e.tokens).ptr("tasks", e.tasks).ptr("dlogp", e.dlogp).ptr("dent", e.dent).ptr("dval", e.dval).ptr("block_stats", e.stats)
+	a.ptr("tokens", e.tokens).ptr("inputs", e.inputs).ptr("tasks", e.tasks).ptr("dlogp", e.dlogp).ptr("dent", e.dent).ptr("dval", e.dval).ptr("block_stats", e.stats)
 	name := rolloutKernel[p.EPT]
 	return p.Blocks, e.launch(name, [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a)
 }
@@ -353,10 +425,16 @@ func (e *engine) gradients() error {
 	if err := e.launch("simdrl_gemm_tn_m32", [3]int{ceilDiv(H, 96), ceilDiv(V1, 32), e.sHeads}, [3]int{192, 1, 1}, 0, a); err != nil {
 		return err
 	}
-	// The token table's gradient, and h0's.
-	a.reset().ptr("dgh", e.dgh).ptr("dgin", e.dgin).ptr("tokens", e.tokens).i32("R", R).i32("G3", G3).i32("V", V).
+	// The token table's gradient (its NV rows: with observations, over each
+	// step's input a·O + o), and h0's.
+	in := e.tokens
+	if e.O > 0 {
+		in = e.inputs
+	}
+	bd := e.tokBlock
+	a.reset().ptr("dgh", e.dgh).ptr("dgin", e.dgin).ptr("tokens", in).i32("R", R).i32("G3", G3).i32("V", e.NV).
 		i32("slab", e.slabTok).ptr("part", e.partTok)
-	if err := e.launch("simdrl_token_partial", [3]int{ceilDiv(G3, 128), e.sTok, 1}, [3]int{128, 1, 1}, 4*V*128, a); err != nil {
+	if err := e.launch("simdrl_token_partial", [3]int{ceilDiv(G3, bd), e.sTok, 1}, [3]int{bd, 1, 1}, 4*e.NV*bd, a); err != nil {
 		return err
 	}
 	a.reset().ptr("dh0g", e.dh0g).ptr("tasks", e.tasks).i32("B", B).i32("d", H).i32("V", V).i32("S", e.S).
@@ -374,7 +452,7 @@ func (e *engine) gradients() error {
 	}{
 		{e.partWhh, e.sWhh, G3, H, 1, G3, e.grad.at(l.WHH.Offset), H, e.grad.at(l.BHH.Offset), 0, 0},
 		{e.partHeads, e.sHeads, V1, H, 1, V, e.grad.at(l.PiW.Offset), H, e.grad.at(l.PiB.Offset), e.grad.at(l.VW.Offset), e.grad.at(l.VB.Offset)},
-		{e.partTok, e.sTok, V, G3, 0, V, e.dT, G3, 0, 0, 0},
+		{e.partTok, e.sTok, e.NV, G3, 0, e.NV, e.dT, G3, 0, 0, 0},
 		{e.partH0, e.sH0, V + e.S, H, 0, V + e.S, e.h0s, H, 0, 0, 0},
 	}
 	for _, s := range sums {
@@ -384,8 +462,8 @@ func (e *engine) gradients() error {
 			return err
 		}
 	}
-	a.reset().ptr("P", e.P).ptr("dT", e.dT).ptr("h0s", e.h0s).i32("d", H).i32("V", V).i32("S", e.S).ptr("grad", e.grad)
-	return e.launch("simdrl_input_grads", gridFor(G3*H+G3+V*H+e.S*H), block256, 0, a)
+	a.reset().ptr("P", e.P).ptr("dT", e.dT).ptr("h0s", e.h0s).i32("d", H).i32("V", V).i32("S", e.S).i32("O", e.O).ptr("grad", e.grad)
+	return e.launch("simdrl_input_grads", gridFor(G3*H+G3+V*H+e.S*H+e.O*H), block256, 0, a)
 }
 
 // finish reduces the statistics of a rollout of nblocks blocks (and the

@@ -26,10 +26,11 @@ func TestEngineFollowsABI(t *testing.T) {
 		l, err := enginekit.NewLayout(cfg.Hidden, tk)
 		require.NoError(t, err)
 		d := &Device{SMs: 132, SmemOptin: 227 * 1024}
-		e := &engine{d: d, cfg: cfg, task: tk, l: l, V: l.Vocab, H: l.Hidden, S: l.Levels, T: cfg.Steps, B: cfg.Batch, maxN: cfg.Batch, nsq: 1}
-		e.fwd, err = planTiles(e.B, e.H, e.V, d.SMs, d.SmemOptin, false)
+		e := &engine{d: d, cfg: cfg, task: tk, l: l, V: l.Vocab, H: l.Hidden, S: l.Levels, T: cfg.Steps, B: cfg.Batch, maxN: cfg.Batch, nsq: 1,
+			NV: l.InputRows(), tokBlock: tokenBlock(l.InputRows())}
+		e.fwd, err = planTiles(e.B, e.H, e.V, e.O, d.SMs, d.SmemOptin, false)
 		require.NoError(t, err)
-		e.bwd, err = planTiles(e.B, e.H, e.V, d.SMs, d.SmemOptin, true)
+		e.bwd, err = planTiles(e.B, e.H, e.V, e.O, d.SMs, d.SmemOptin, true)
 		require.NoError(t, err)
 		launched := map[string]int{}
 		errDownload := errors.New("stop before finish's download (no device)")

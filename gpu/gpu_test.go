@@ -41,6 +41,11 @@ func testEngine(t testing.TB, d *Device, cfg trainer.Config, params []float32) *
 	require.NoError(t, err)
 	l, err := enginekit.NewLayout(cfg.Hidden, tk)
 	require.NoError(t, err)
+	return testEngineOf(t, d, cfg, tk, l, params)
+}
+
+// testEngineOf is testEngine for task tk on layout l.
+func testEngineOf(t testing.TB, d *Device, cfg trainer.Config, tk task.Task, l *gru.Layout, params []float32) *engine {
 	if params == nil {
 		params = make([]float32, l.Size)
 		l.Init(params, cfg.Seed)
@@ -185,15 +190,28 @@ func (e *engine) teacher(b *golden.Batch) (logp, ent, val, grad []float32, err e
 		}
 		rew[i] = float32(b.Rewards[i])
 	}
+	mode := modeTeacher
 	if err = upload(e.tasks, tasks); err == nil {
 		err = upload(e.tokens, tok)
+	}
+	if e.O > 0 && err == nil {
+		// The golden observations: step t's input is action t−1 (CTX at
+		// t = 0) with Obs[i][t].
+		in := make([]int32, (T+1)*B)
+		for i := 0; i < B; i++ {
+			for s := 0; s < T; s++ {
+				in[s*B+i] = e.l.Input(tok[s*B+i], b.Obs[i][s])
+			}
+		}
+		err = upload(e.inputs, in)
+		mode = modeTeacherInputs
 	}
 	if err == nil {
 		err = upload(e.rewardsIn, rew)
 	}
 	var nb int
 	if err == nil {
-		nb, err = e.rollout(rolloutSpec{n: B, mode: modeTeacher, train: true, givenTasks: true, rewardsIn: true, level: 0, entropy: e.cfg.EntropyCoef})
+		nb, err = e.rollout(rolloutSpec{n: B, mode: mode, train: true, givenTasks: true, rewardsIn: true, level: 0, entropy: e.cfg.EntropyCoef})
 	}
 	if err == nil {
 		err = e.gradients()
@@ -227,14 +245,26 @@ func (e *engine) teacher(b *golden.Batch) (logp, ent, val, grad []float32, err e
 
 // TestGPUGoldenModel: forward, loss, gradients and two rounds of Adam on the
 // golden batches, each tensor within golden.Tolerance of PyTorch.
-func TestGPUGoldenModel(t *testing.T) {
+func TestGPUGoldenModel(t *testing.T) { goldenModel(t, golden.Dir()) }
+
+// TestGPUGoldenObservations is TestGPUGoldenModel on the golden cases whose
+// inputs carry observations (testdata/golden-obs: obs_emb.weight last, the
+// token table of V·O rows), the observations given (modeTeacherInputs).
+func TestGPUGoldenObservations(t *testing.T) {
+	m := goldenModel(t, golden.ObsDir())
+	require.Positive(t, m.Observations, "%s holds no observations", golden.ObsDir())
+}
+
+func goldenModel(t *testing.T, dir string) *golden.Model {
 	d := openGPU(t)
-	m, l, init, err := golden.LoadInit(golden.Dir())
+	m, l, init, err := golden.LoadInit(dir)
 	require.NoError(t, err)
 	cfg := trainer.ReferenceRecipe()
 	cfg.Batch, cfg.Steps, cfg.Hidden, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain = len(m.Batches[0].Ctx), m.Steps, m.Hidden, 1, 0, 0
 	cfg.LR, cfg.Clip = m.Adam.LR, m.Adam.Clip
-	e := testEngine(t, d, cfg, init)
+	tk, err := cfg.OpenTask()
+	require.NoError(t, err)
+	e := testEngineOf(t, d, cfg, tk, l, init)
 	for bi := range m.Batches {
 		b := &m.Batches[bi]
 		var logp, ent, val, grad []float32
@@ -289,6 +319,7 @@ func TestGPUGoldenModel(t *testing.T) {
 		t.Logf("after %-18s rel err %.2e", tn.Name, re)
 		require.LessOrEqual(t, re, golden.Tolerance, "after %s", tn.Name)
 	}
+	return m
 }
 
 // TestGPUGreedyMatchesCPU: for the same parameters and tasks, the GPU's

@@ -88,12 +88,12 @@ func TestPlans(t *testing.T) {
 	t.Cleanup(func() { tileOverride = saved })
 	tileOverride = "" // the planner's own choice, whatever the environment says
 	for _, bwd := range []bool{false, true} {
-		p, err := planTiles(192, 96, 18, sms, smem, bwd)
+		p, err := planTiles(192, 96, 18, 0, sms, smem, bwd)
 		require.NoError(t, err)
 		require.Equal(t, 1, p.E)
 		require.False(t, p.SmemW)
 		require.Equal(t, 192, p.Blocks)
-		p, err = planTiles(65536, 96, 18, sms, smem, bwd)
+		p, err = planTiles(65536, 96, 18, 0, sms, smem, bwd)
 		require.NoError(t, err)
 		require.Equal(t, 32, p.E)
 		require.LessOrEqual(t, p.Smem, smem)
@@ -102,13 +102,13 @@ func TestPlans(t *testing.T) {
 		if !bwd {
 			require.True(t, p.SmemW)
 		}
-		p, err = planTiles(4096, 100, 18, sms, 163*1024, bwd) // an A100's limit, d not a multiple of 32
+		p, err = planTiles(4096, 100, 18, 0, sms, 163*1024, bwd) // an A100's limit, d not a multiple of 32
 		require.NoError(t, err)
 		require.Equal(t, 128, p.DP)
 		require.LessOrEqual(t, p.Smem, 163*1024)
 		require.GreaterOrEqual(t, p.Blocks*p.E, 4096)
 	}
-	_, err := planTiles(192, 4096, 18, sms, smem, false)
+	_, err := planTiles(192, 4096, 18, 0, sms, smem, false)
 	require.ErrorContains(t, err, "hidden size of 4096")
 	for _, R := range []int{1, 15, 16, 1152, 6 * 262144} {
 		S, slab := slabPlan(R, 10, sms)
@@ -125,20 +125,20 @@ func TestTileOverride(t *testing.T) {
 	t.Cleanup(func() { tileOverride = saved })
 	const sms, smem = 132, 227 * 1024
 	tileOverride = "4x4"
-	p, err := planTiles(65536, 96, 18, sms, smem, false)
+	p, err := planTiles(65536, 96, 18, 0, sms, smem, false)
 	require.NoError(t, err)
-	require.Equal(t, tilePlan{EPT: 4, G: 4, E: 16, DP: 96, Blocks: 4096, Smem: rolloutSmem(16, 96, 18, true), SmemW: true}, p)
+	require.Equal(t, tilePlan{EPT: 4, G: 4, E: 16, DP: 96, Blocks: 4096, Smem: rolloutSmem(16, 96, 18, 0, true), SmemW: true}, p)
 	tileOverride = "8x4:l1"
-	p, err = planTiles(192, 96, 18, sms, smem, true)
+	p, err = planTiles(192, 96, 18, 0, sms, smem, true)
 	require.NoError(t, err)
 	require.False(t, p.SmemW)
 	require.Equal(t, 6, p.Blocks)
 	tileOverride = "4x8" // 768 threads: over the kernels' launch bound
-	_, err = planTiles(4096, 96, 18, sms, smem, false)
+	_, err = planTiles(4096, 96, 18, 0, sms, smem, false)
 	require.ErrorContains(t, err, "does not fit")
 	for _, bad := range []string{"3x4", "8", "8x0", "8x4:smem", "x"} {
 		tileOverride = bad
-		_, err = planTiles(4096, 96, 18, sms, smem, false)
+		_, err = planTiles(4096, 96, 18, 0, sms, smem, false)
 		require.ErrorContains(t, err, "SIMDRL_GPU_TILE", bad)
 	}
 }

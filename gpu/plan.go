@@ -51,6 +51,10 @@ func parseTile(s string) (ept, g int, l1 bool, err error) {
 // of an episode.
 const nStats = 5
 
+// calcSlotDoubles mirrors SIMDRL_CALC_SLOT_DOUBLES (kernels/calc.cuh): an
+// episode's machine in the rollout's shared memory when it observes.
+const calcSlotDoubles = 16
+
 // smemDim gives the value of each factor of the ABI table's shared-memory
 // regions (gpu/internal/abi): the kernels' variables of the same names.
 func smemDim(E, d, V int) func(string) int {
@@ -74,6 +78,8 @@ func smemDim(E, d, V int) func(string) int {
 			return nStats
 		case "SIMDRL_TASK_WORDS":
 			return record.Words
+		case "SIMDRL_CALC_SLOT_DOUBLES":
+			return calcSlotDoubles
 		}
 		panic("gpu: shared-memory factor " + f + " unknown to plan.go's smemDim")
 	}
@@ -81,29 +87,34 @@ func smemDim(E, d, V int) func(string) int {
 
 // kernelSmem is the dynamic shared memory of kernel's carving (the ABI
 // table's regions, as args.cuh's SIMDRL_*_SMEM declares them) for a tile of
-// E episodes; smemW is use_smem_w.
-func kernelSmem(kernel string, E, d, V int, smemW bool) int {
+// E episodes with O observations; smemW is use_smem_w.
+func kernelSmem(kernel string, E, d, V, O int, smemW bool) int {
 	return abi.Of(kernel).SmemBytes(smemDim(E, d, V), func(cond string) bool {
-		if cond != "use_smem_w" {
-			panic("gpu: shared-memory condition " + cond + " unknown to plan.go's kernelSmem")
+		switch cond {
+		case "use_smem_w":
+			return smemW
+		case "O":
+			return O > 0
 		}
-		return smemW
+		panic("gpu: shared-memory condition " + cond + " unknown to plan.go's kernelSmem")
 	})
 }
 
 // rolloutSmem is the rollout kernel's dynamic shared memory.
-func rolloutSmem(E, d, V int, smemW bool) int { return kernelSmem("simdrl_rollout_e1", E, d, V, smemW) }
+func rolloutSmem(E, d, V, O int, smemW bool) int {
+	return kernelSmem("simdrl_rollout_e1", E, d, V, O, smemW)
+}
 
 // backwardSmem is the backward kernel's dynamic shared memory.
-func backwardSmem(E, d, V int, smemW bool) int {
-	return kernelSmem("simdrl_backward_e1", E, d, V, smemW)
+func backwardSmem(E, d, V, O int, smemW bool) int {
+	return kernelSmem("simdrl_backward_e1", E, d, V, O, smemW)
 }
 
 // planTiles picks the largest tile that still gives every multiprocessor a
 // block (small batches are latency-bound: more, smaller blocks), stages W_hh
 // in shared memory when the tile has at least 8 episodes and it fits (small
 // tiles read it through L1 instead), and checks the shared memory limit.
-func planTiles(B, d, V, sms, smemLimit int, backward bool) (tilePlan, error) {
+func planTiles(B, d, V, O, sms, smemLimit int, backward bool) (tilePlan, error) {
 	size := rolloutSmem
 	if backward {
 		size = backwardSmem
@@ -116,7 +127,7 @@ func planTiles(B, d, V, sms, smemLimit int, backward bool) (tilePlan, error) {
 		}
 		p := tilePlan{EPT: ept, G: g, E: ept * g, DP: DP, SmemW: !l1}
 		p.Blocks = (B + p.E - 1) / p.E
-		p.Smem = size(p.E, d, V, p.SmemW)
+		p.Smem = size(p.E, d, V, O, p.SmemW)
 		if DP*g > maxBlockThreads || p.Smem > smemLimit {
 			return tilePlan{}, fmt.Errorf("gpu: SIMDRL_GPU_TILE=%s does not fit a hidden size of %d (%d threads, %d bytes of shared memory)", tileOverride, d, DP*g, p.Smem)
 		}
@@ -129,8 +140,8 @@ func planTiles(B, d, V, sms, smemLimit int, backward bool) (tilePlan, error) {
 			continue
 		}
 		p.Blocks = (B + p.E - 1) / p.E
-		p.SmemW = p.E >= 8 && size(p.E, d, V, true) <= smemLimit
-		p.Smem = size(p.E, d, V, p.SmemW)
+		p.SmemW = p.E >= 8 && size(p.E, d, V, O, true) <= smemLimit
+		p.Smem = size(p.E, d, V, O, p.SmemW)
 		if p.Smem > smemLimit {
 			continue
 		}

@@ -65,6 +65,9 @@ func newEngineWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	if l.Observations != task.Observations(t) {
+		return nil, fmt.Errorf("gpu: task %s has %d observations and its model %d", t.Name(), task.Observations(t), l.Observations)
+	}
 	d, err := Open()
 	if err != nil {
 		return nil, err

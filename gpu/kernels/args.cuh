@@ -52,13 +52,14 @@
     int d, \
     int V, \
     int S, \
+    int O, \
     const float *__restrict__ not_action, \
     float *table, \
     float *whhT, \
     float *headsT, \
     float *headsN, \
     float *headsB
-#define SIMDRL_DERIVE_ARGS P, d, V, S, not_action, table, whhT, headsT, headsN, headsB
+#define SIMDRL_DERIVE_ARGS P, d, V, S, O, not_action, table, whhT, headsT, headsN, headsB
 
 // simdrl_rollout_e1, simdrl_rollout_e2, simdrl_rollout_e4, simdrl_rollout_e8 (rollout.cu)
 #define SIMDRL_ROLLOUT_PARAMS \
@@ -76,6 +77,8 @@
     int scorer, \
     const int32_t *__restrict__ ops, \
     double partial_credit, \
+    int O, \
+    int observe, \
     uint32_t k0, \
     uint32_t k1, \
     uint32_t round, \
@@ -102,12 +105,13 @@
     float *val, \
     float *ent, \
     int32_t *tokens, \
+    int32_t *inputs, \
     int32_t *tasks, \
     float *dlogp, \
     float *dent, \
     float *dval, \
     double *block_stats
-#define SIMDRL_ROLLOUT_ARGS P, table, whhT, headsT, headsB, B, T, d, V, S, use_smem_w, scorer, ops, partial_credit, k0, k1, round, purpose, fixed_level, mix, unlocked, cdf0, cdf1, mode, given_tasks, train, step_baseline, mask, value_coef, entropy_coef, loss_batch, rewards_in, h, act, ghn, logp, logpa, val, ent, tokens, tasks, dlogp, dent, dval, block_stats
+#define SIMDRL_ROLLOUT_ARGS P, table, whhT, headsT, headsB, B, T, d, V, S, use_smem_w, scorer, ops, partial_credit, O, observe, k0, k1, round, purpose, fixed_level, mix, unlocked, cdf0, cdf1, mode, given_tasks, train, step_baseline, mask, value_coef, entropy_coef, loss_batch, rewards_in, h, act, ghn, logp, logpa, val, ent, tokens, inputs, tasks, dlogp, dent, dval, block_stats
 #define SIMDRL_ROLLOUT_SMEM(cv) \
     double *sStat = (double *)simdrl_carve(&cv, 8u * E * SIMDRL_NSTATS); /* E×NSTATS */ \
     int32_t *sTask = (int32_t *)simdrl_carve(&cv, 4u * E * SIMDRL_TASK_WORDS); /* E×TASK_WORDS */ \
@@ -122,7 +126,8 @@
     float *sLogp = (float *)simdrl_carve(&cv, 4u * E * V); /* E×V */ \
     float *sP = (float *)simdrl_carve(&cv, 4u * E * V); /* E×V: exp(x−max), then p */ \
     float *sEnt = (float *)simdrl_carve(&cv, 4u * E * V); /* E×V: p·log(p+ε) */ \
-    float *sMax = (float *)simdrl_carve(&cv, 4u * E); /* E: max, then log-sum-exp */
+    float *sMax = (float *)simdrl_carve(&cv, 4u * E); /* E: max, then log-sum-exp */ \
+    double *sCalc = (double *)simdrl_carve(&cv, O ? 8u * E * SIMDRL_CALC_SLOT_DOUBLES : 0u); /* E×simdrl_calc_slot: each episode's machine, stepped inside the loop (O > 0) */
 
 // simdrl_backward_e1, simdrl_backward_e2, simdrl_backward_e4, simdrl_backward_e8 (backward.cu)
 #define SIMDRL_BACKWARD_PARAMS \
@@ -218,8 +223,9 @@
     int d, \
     int V, \
     int S, \
+    int O, \
     float *grad
-#define SIMDRL_INPUT_GRADS_ARGS P, dT, h0s, d, V, S, grad
+#define SIMDRL_INPUT_GRADS_ARGS P, dT, h0s, d, V, S, O, grad
 
 // simdrl_sumsq_partial (optim.cu)
 #define SIMDRL_SUMSQ_PARTIAL_PARAMS \

@@ -250,7 +250,8 @@ extern "C" __global__ void simdrl_sum_slabs(SIMDRL_SUM_SLABS_PARAMS) {
 }
 
 // simdrl_token_partial: per slab of rows r (= t·B + b), the gradient of the
-// token table, part[s][v][g] = Σ_{r: tokens[r] = v} dgi[r][g], where dgi is
+// token table, part[s][v][g] = Σ_{r: tokens[r] = v} dgi[r][g] (V rows of the
+// table: with observations V·O, and tokens the inputs a·O + o), where dgi is
 // dgh for the r and z columns and dgin (d columns) for the n columns. One
 // thread per column g; its V accumulators live in shared memory (V ×
 // blockDim.x). Grid: (ceil(3d/blockDim.x), slabs).
@@ -294,24 +295,30 @@ extern "C" __global__ void simdrl_h0_partial(SIMDRL_H0_PARTIAL_PARAMS) {
 
 // simdrl_input_grads: from the token table's gradient dT (V×3d) and h0's
 // (h0s: V rows for emb, S for stage_emb, d columns): dW_ih = dTᵀ·emb,
-// db_ih = Σ_v dT, demb = dT·W_ih + h0's part, dstage_emb.
+// db_ih = Σ_v dT, demb = dT·W_ih + h0's part, dstage_emb. With O > 0
+// observations dT has V·O rows, row a·O + o for the input emb[a] +
+// obs_emb[o] =: X: dW_ih = dTᵀ·X, db_ih = Σ_rows dT, and with dX = dT·W_ih,
+// demb[a] = Σ_o dX[a·O + o] + h0's part, dobs_emb[o] = Σ_a dX[a·O + o].
 extern "C" __global__ void simdrl_input_grads(SIMDRL_INPUT_GRADS_PARAMS) {
-    const simdrl_layout L = simdrl_layout_of(V, d, S);
-    const int G3 = 3 * d;
-    const long nW = (long)G3 * d, nB = G3, nE = (long)V * d, nS = (long)S * d, total = nW + nB + nE + nS;
+    const simdrl_layout L = simdrl_layout_obs(V, d, S, O);
+    const int G3 = 3 * d, NV = simdrl_input_rows(V, O);
+    const long nW = (long)G3 * d, nB = G3, nE = (long)V * d, nS = (long)S * d, nO = (long)O * d, total = nW + nB + nE + nS + nO;
     for (long q = (long)blockIdx.x * blockDim.x + threadIdx.x; q < total; q += (long)gridDim.x * blockDim.x) {
         long k = q;
         if (k < nW) {
             const int g = (int)(k / d), c = (int)(k % d);
             float s = 0.0f;
-            for (int v = 0; v < V; v++) s += dT[v * G3 + g] * P[L.emb + v * d + c];
+            if (O > 0)
+                for (int v = 0; v < NV; v++) s += dT[v * G3 + g] * (P[L.emb + (v / O) * d + c] + P[L.obs + (v % O) * d + c]);
+            else
+                for (int v = 0; v < V; v++) s += dT[v * G3 + g] * P[L.emb + v * d + c];
             grad[L.wih + k] = s;
             continue;
         }
         k -= nW;
         if (k < nB) {
             float s = 0.0f;
-            for (int v = 0; v < V; v++) s += dT[v * G3 + k];
+            for (int v = 0; v < NV; v++) s += dT[v * G3 + k];
             grad[L.bih + k] = s;
             continue;
         }
@@ -319,11 +326,32 @@ extern "C" __global__ void simdrl_input_grads(SIMDRL_INPUT_GRADS_PARAMS) {
         if (k < nE) {
             const int v = (int)(k / d), c = (int)(k % d);
             float s = 0.0f;
-            for (int g = 0; g < G3; g++) s += dT[v * G3 + g] * P[L.wih + (long)g * d + c];
+            if (O > 0)
+                for (int o = 0; o < O; o++) {
+                    const float *row = dT + (long)(v * O + o) * G3;
+                    float x = 0.0f;
+                    for (int g = 0; g < G3; g++) x += row[g] * P[L.wih + (long)g * d + c];
+                    s += x;
+                }
+            else
+                for (int g = 0; g < G3; g++) s += dT[v * G3 + g] * P[L.wih + (long)g * d + c];
             grad[L.emb + k] = s + h0s[k];
             continue;
         }
         k -= nE;
-        grad[L.level_emb + k] = h0s[(long)V * d + k];
+        if (k < nS) {
+            grad[L.level_emb + k] = h0s[(long)V * d + k];
+            continue;
+        }
+        k -= nS;
+        const int o = (int)(k / d), c = (int)(k % d);
+        float s = 0.0f;
+        for (int a = 0; a < V; a++) {
+            const float *row = dT + (long)(a * O + o) * G3;
+            float x = 0.0f;
+            for (int g = 0; g < G3; g++) x += row[g] * P[L.wih + (long)g * d + c];
+            s += x;
+        }
+        grad[L.obs + k] = s;
     }
 }

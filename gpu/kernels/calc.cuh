@@ -21,6 +21,8 @@
 #define SIMDRL_KIND_MUL 4
 #define SIMDRL_KIND_SUB_FROM 5
 #define SIMDRL_KIND_ANSWER 6
+#define SIMDRL_KIND_NEG 7  // dst ← −src (NEG: v ← −v)
+#define SIMDRL_KIND_SWAP 8 // dst ↔ src (SWAP: v ↔ m)
 #define SIMDRL_SRC_NONE 0
 #define SIMDRL_SRC_OPERAND 1
 #define SIMDRL_SRC_V 2
@@ -28,6 +30,13 @@
 #define SIMDRL_REG_V 0
 #define SIMDRL_REG_M 1
 #define SIMDRL_OP_WORDS 3
+
+// calc.Observation, what a task's machine shows the policy after every
+// token: nothing, or the signs of v and v − m (calc.ObserveSigns,
+// SIMDRL_SIGNS_OBS tokens).
+#define SIMDRL_OBSERVE_NONE 0
+#define SIMDRL_OBSERVE_SIGNS 1
+#define SIMDRL_SIGNS_OBS 9
 
 SIMDRL_HD int simdrl_popcount32(uint32_t x) {
     int n = 0;
@@ -53,12 +62,14 @@ typedef struct {
     int64_t answer;
     int correct;
     int done;
+    int observe; // SIMDRL_OBSERVE_*
 } simdrl_calc_state;
 
 // simdrl_calc_reset is calc.Episode.Reset on the instance rec
 // (SIMDRL_TASK_WORDS layout) with the V-token op table ops, rewarding
-// partial_credit × the share of the inner values held.
-SIMDRL_HD simdrl_calc_state simdrl_calc_reset(const int32_t *rec, const int32_t *ops, int V, double partial_credit) {
+// partial_credit × the share of the inner values held, observing as observe
+// (SIMDRL_OBSERVE_*: simdrl_calc_obs is the first input's observation).
+SIMDRL_HD simdrl_calc_state simdrl_calc_reset(const int32_t *rec, const int32_t *ops, int V, double partial_credit, int observe) {
     simdrl_calc_state s;
     s.rec = rec;
     s.ops = ops;
@@ -77,7 +88,20 @@ SIMDRL_HD simdrl_calc_state simdrl_calc_reset(const int32_t *rec, const int32_t 
     s.answer = 0;
     s.correct = 0;
     s.done = s.budget <= 0;
+    s.observe = observe;
     return s;
+}
+
+SIMDRL_HD int simdrl_sgn64(int64_t x) { return (x > 0) - (x < 0); }
+
+// simdrl_calc_obs is the observation of the machine as it is now
+// (calc.Observation's Observe): with SIMDRL_OBSERVE_SIGNS, 3·(sgn v + 1) +
+// (sgn(v − m) + 1) ∈ 0..8 (4 at reset: v = m = 0); SIMDRL_NO_OBS without.
+// v − m wraps as Go's int64 subtraction does (it cannot overflow within a
+// budget, Machine's bound, but the twin stays exact regardless).
+SIMDRL_HD int simdrl_calc_obs(const simdrl_calc_state *s) {
+    if (s->observe != SIMDRL_OBSERVE_SIGNS) return SIMDRL_NO_OBS;
+    return 3 * (simdrl_sgn64(s->v) + 1) + simdrl_sgn64((int64_t)((uint64_t)s->v - (uint64_t)s->m)) + 1;
 }
 
 // simdrl_calc_reward is calc.Episode.reward, the reward of an answered
@@ -97,6 +121,7 @@ SIMDRL_HD simdrl_step simdrl_calc_step(simdrl_calc_state *s, int tok) {
     simdrl_step out;
     out.reward = 0.0;
     out.done = s->done;
+    out.obs = simdrl_calc_obs(s);
     if (s->done) return out;
     s->steps++;
     // calc.OpOf: a token outside the table is no op.
@@ -136,6 +161,18 @@ SIMDRL_HD simdrl_step simdrl_calc_step(simdrl_calc_state *s, int tok) {
         case SIMDRL_KIND_SUB: r -= x; break;
         case SIMDRL_KIND_MUL: r *= x; break;
         case SIMDRL_KIND_SUB_FROM: r = x - r; break;
+        case SIMDRL_KIND_NEG: r = -x; break;
+        case SIMDRL_KIND_SWAP:
+            // The source's register gets the destination's old value (Go's
+            // s.M, *dst = *dst, src: the source's register first).
+            if (src == SIMDRL_SRC_M) {
+                s->m = r;
+                r = x;
+            } else if (src == SIMDRL_SRC_V) {
+                s->v = r;
+                r = x;
+            }
+            break;
         default: break;
         }
         if (dst == SIMDRL_REG_M) s->m = r;
@@ -145,6 +182,7 @@ SIMDRL_HD simdrl_step simdrl_calc_step(simdrl_calc_state *s, int tok) {
         if (s->v == simdrl_rec_i64(s->rec, SIMDRL_REC_INNER + 2 * j)) s->held |= 1u << j;
     if (s->steps >= s->budget) s->done = 1;
     out.done = s->done;
+    out.obs = simdrl_calc_obs(s);
     return out;
 }
 
@@ -155,7 +193,7 @@ SIMDRL_HD simdrl_step simdrl_calc_step(simdrl_calc_state *s, int tok) {
 // earns nothing).
 SIMDRL_HD simdrl_outcome simdrl_calc_run(const int32_t *rec, const int32_t *ops, int V, double partial_credit, const int32_t *actions, int stride,
                                          int n) {
-    simdrl_calc_state s = simdrl_calc_reset(rec, ops, V, partial_credit);
+    simdrl_calc_state s = simdrl_calc_reset(rec, ops, V, partial_credit, SIMDRL_OBSERVE_NONE);
     simdrl_outcome o;
     o.reward = 0.0;
     for (int i = 0; i < n && !s.done; i++) {
@@ -167,6 +205,17 @@ SIMDRL_HD simdrl_outcome simdrl_calc_run(const int32_t *rec, const int32_t *ops,
     o.correct = s.correct;
     return o;
 }
+
+// simdrl_calc_slot is an episode the rollout steps inside its step loop
+// (O > 0), kept in shared memory between steps: the state and its return so
+// far. SIMDRL_CALC_SLOT_DOUBLES is its size in doubles, as gpu/plan.go sizes
+// the region (the typedef below fails to compile if it outgrows it).
+typedef struct {
+    simdrl_calc_state s;
+    double ret;
+} simdrl_calc_slot;
+#define SIMDRL_CALC_SLOT_DOUBLES 16
+typedef char simdrl_calc_slot_fits[sizeof(simdrl_calc_slot) <= 8 * SIMDRL_CALC_SLOT_DOUBLES ? 1 : -1];
 
 // simdrl_score is the rollout's scorer: the seed task's environment or the
 // calculator's op table.

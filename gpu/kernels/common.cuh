@@ -94,12 +94,13 @@ SIMDRL_HD void simdrl_rec_set_i64(int32_t *rec, int word, int64_t v) {
 // The flat parameter layout (gru/params.go): emb V×d, stage_emb S×d (one row
 // per level),
 // W_ih 3d×d, W_hh 3d×d, b_ih 3d, b_hh 3d, pi.weight V×d, pi.bias V,
-// v.weight d, v.bias 1.
+// v.weight d, v.bias 1, and with O observations (gru.Config.Observations)
+// obs_emb.weight O×d last.
 typedef struct {
-    int emb, level_emb, wih, whh, bih, bhh, piw, pib, vw, vb, size;
+    int emb, level_emb, wih, whh, bih, bhh, piw, pib, vw, vb, size, obs;
 } simdrl_layout;
 
-SIMDRL_HD simdrl_layout simdrl_layout_of(int V, int d, int S) {
+SIMDRL_HD simdrl_layout simdrl_layout_obs(int V, int d, int S, int O) {
     simdrl_layout l;
     l.emb = 0;
     l.level_emb = l.emb + V * d;
@@ -111,9 +112,16 @@ SIMDRL_HD simdrl_layout simdrl_layout_of(int V, int d, int S) {
     l.pib = l.piw + V * d;
     l.vw = l.pib + V;
     l.vb = l.vw + d;
-    l.size = l.vb + 1;
+    l.obs = l.vb + 1;
+    l.size = l.obs + O * d;
     return l;
 }
+
+SIMDRL_HD simdrl_layout simdrl_layout_of(int V, int d, int S) { return simdrl_layout_obs(V, d, S, 0); }
+
+// The token table's rows: one per token (O = 0), or one per (token,
+// observation) pair, row a·O + o (the GRU's input index, gru's Inputs).
+SIMDRL_HD int simdrl_input_rows(int V, int O) { return O > 0 ? V * O : V; }
 
 // The most threads a rollout or backward block has (gpu/plan.go's
 // maxBlockThreads): the kernels declare it as their launch bound, which lets

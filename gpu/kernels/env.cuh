@@ -18,11 +18,16 @@ typedef struct {
 } simdrl_outcome;
 
 // simdrl_step is what one step returns (env.Episode.Step's reward, and Done
-// after it).
+// after it), and the observation the policy's next input carries
+// (task.Transition.Obs): SIMDRL_NO_OBS for a task that observes nothing.
 typedef struct {
     double reward;
     int done;
+    int obs;
 } simdrl_step;
+
+// task.NoObservation.
+#define SIMDRL_NO_OBS (-1)
 
 // simdrl_env_state is env.Episode: the first five digits, the level, the
 // seed's `last` as (has_last, last), its memory, the tokens consumed and the
@@ -95,6 +100,7 @@ SIMDRL_HD simdrl_step simdrl_env_step(simdrl_env_state *s, int act) {
     simdrl_step out;
     out.reward = 0.0;
     out.done = s->done;
+    out.obs = SIMDRL_NO_OBS;
     if (s->done) return out;
     s->steps++;
     switch (act) {

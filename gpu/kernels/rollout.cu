@@ -20,22 +20,29 @@
 #include "policy.cuh"
 
 // simdrl_derive refreshes the tensors derived from the parameters after each
-// change: the token table V×3d (emb·W_ihᵀ + b_ih, gru/prepare.go), W_hhᵀ
+// change: the token table V×3d (emb·W_ihᵀ + b_ih, gru/prepare.go; with O > 0
+// observations V·O rows, row a·O + o = (emb[a] + obs_emb[o])·W_ihᵀ + b_ih), W_hhᵀ
 // (d×3d), the stacked heads [pi.weight; v.weight] transposed (d×(V+1)) and
 // natural ((V+1)×d), and their bias (V+1), to which not_action adds
 // gru.NotActionLogit for the tokens the policy never writes (non-zero
 // entries only, as gru.Derived.Compute).
 extern "C" __global__ void simdrl_derive(SIMDRL_DERIVE_PARAMS) {
-    const simdrl_layout L = simdrl_layout_of(V, d, S);
+    const simdrl_layout L = simdrl_layout_obs(V, d, S, O);
     const int G3 = 3 * d, V1 = V + 1;
-    const long nTable = (long)V * G3, nWT = (long)d * G3, nHT = (long)d * V1, nHN = (long)V1 * d, total = nTable + nWT + nHT + nHN + V1;
+    const long nTable = (long)simdrl_input_rows(V, O) * G3, nWT = (long)d * G3, nHT = (long)d * V1, nHN = (long)V1 * d, total = nTable + nWT + nHT + nHN + V1;
     for (long q = (long)blockIdx.x * blockDim.x + threadIdx.x; q < total; q += (long)gridDim.x * blockDim.x) {
         long k = q;
         if (k < nTable) {
             const int v = (int)(k / G3), g = (int)(k % G3);
-            const float *e = P + L.emb + v * d, *w = P + L.wih + (long)g * d;
+            const float *w = P + L.wih + (long)g * d;
             float s = 0.0f;
-            for (int c = 0; c < d; c++) s += e[c] * w[c];
+            if (O > 0) {
+                const float *e = P + L.emb + (v / O) * d, *o = P + L.obs + (v % O) * d;
+                for (int c = 0; c < d; c++) s += (e[c] + o[c]) * w[c];
+            } else {
+                const float *e = P + L.emb + v * d;
+                for (int c = 0; c < d; c++) s += e[c] * w[c];
+            }
             table[k] = P[L.bih + g] + s;
             continue;
         }
@@ -68,14 +75,23 @@ extern "C" __global__ void simdrl_derive(SIMDRL_DERIVE_PARAMS) {
 // The parameters: args.cuh's SIMDRL_ROLLOUT_PARAMS (gpu/internal/abi's table).
 // Layouts written (step-major, as gru.Workspace): h (T+1)×B×d, act T×B×3d
 // (r, z, n), ghn T×B×d (W_hh·h + b_hh, n rows), logp T×B×V, logpa/val/ent and
-// the loss weights T×B, tokens (T+1)×B (CTX, then the actions), tasks
+// the loss weights T×B, tokens (T+1)×B (CTX, then the actions), inputs
+// (T+1)×B with O > 0 in training (each step's token-table row, a·O + o: CTX
+// with the reset's observation, then each action with the observation after
+// it), tasks
 // B×SIMDRL_TASK_WORDS (common.cuh's instance records).
 // With train = 0 (evaluation) only tokens, tasks and block_stats are written.
 // mode: 0 samples with the counter-based stream, 1 is greedy, 2 takes the
-// actions already in tokens (teacher forcing, for the golden tests). With
+// actions already in tokens (teacher forcing, for the golden tests), 3 takes
+// the actions in tokens and, with O > 0, the inputs in inputs (the golden
+// cases' observations, given rather than computed). With
 // given_tasks the tasks are read from tasks instead of drawn (the kernel draws
 // only the seed task's; the host draws every other task's); with rewards_in
 // (not null) the loss uses those rewards instead of the environment's.
+// With O > 0 observations (the calculator's, observe = SIMDRL_OBSERVE_SIGNS)
+// each episode's machine is stepped inside the step loop, in sCalc, and the
+// next input is the action with the observation after it; with O = 0 the
+// programs are scored after the loop, as before.
 template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS) {
     extern __shared__ float4 smem_v[];
     const int DP = blockDim.x, G = blockDim.y, E = EPT * G;
@@ -113,6 +129,19 @@ template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS
             for (int q = 0; q < SIMDRL_TASK_WORDS; q++) tk[q] = 0;
         }
         sTok[e] = SIMDRL_CTX;
+        if (O > 0) {
+            int ob = SIMDRL_NO_OBS;
+            if (scorer == SIMDRL_SCORE_CALC) {
+                simdrl_calc_slot *sl = (simdrl_calc_slot *)sCalc + e;
+                sl->s = simdrl_calc_reset(tk, ops, V, partial_credit, observe);
+                sl->ret = 0.0;
+                ob = simdrl_calc_obs(&sl->s);
+            }
+            int in0 = SIMDRL_CTX * O + ob;
+            if (e < nE && mode == 3) in0 = inputs[b0 + e];
+            else if (e < nE && train) inputs[b0 + e] = in0;
+            sTok[e] = in0;
+        }
     }
     __syncthreads();
 
@@ -246,13 +275,31 @@ template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS
             // placement made nvcc 11.8's PTX vary from run to run.)
             const float en = simdrl_row_entropy(sEnt + e * V, V);
             int a;
-            if (mode == 2)
+            if (mode >= 2)
                 a = tokens[row + B];
             else if (mode == 1)
                 a = simdrl_argmax_row(x, V);
             else
                 a = simdrl_sample_probs(sP + e * V, V, simdrl_uniform(k0, k1, round, (uint32_t)b, (uint32_t)t, SIMDRL_PURPOSE_ACTION));
-            sTok[e] = a;
+            if (O > 0) {
+                // The machine steps here: the next input carries the
+                // observation after this action (mode 3: the input given).
+                int ob = SIMDRL_NO_OBS;
+                if (scorer == SIMDRL_SCORE_CALC) {
+                    // Stepped in place in shared memory: a copy in
+                    // registers raised the rollout's register count.
+                    simdrl_calc_slot *sl = (simdrl_calc_slot *)sCalc + e;
+                    const simdrl_step st = simdrl_calc_step(&sl->s, a);
+                    sl->ret = SIMDRL_DADD(sl->ret, st.reward);
+                    ob = st.obs;
+                }
+                int in = a * O + ob;
+                if (mode == 3) in = inputs[row + B];
+                else if (train) inputs[row + B] = in;
+                sTok[e] = in;
+            } else {
+                sTok[e] = a;
+            }
             tokens[row + B] = a;
             if (train) {
                 logpa[row] = sLogp[e * V + a];
@@ -274,7 +321,17 @@ template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS
             const size_t b = b0 + e;
             const int32_t *prog = tokens + B + b;
             const int32_t *rec = sTask + e * SIMDRL_TASK_WORDS;
-            const simdrl_outcome o = simdrl_score(scorer, rec, ops, V, partial_credit, prog, B, T);
+            simdrl_outcome o;
+            if (O > 0 && scorer == SIMDRL_SCORE_CALC) {
+                // Stepped inside the loop (the same steps simdrl_calc_run takes).
+                const simdrl_calc_slot *sl = (const simdrl_calc_slot *)sCalc + e;
+                o.reward = sl->ret;
+                o.steps = sl->s.steps;
+                o.answered = sl->s.answered;
+                o.correct = sl->s.correct;
+            } else {
+                o = simdrl_score(scorer, rec, ops, V, partial_credit, prog, B, T);
+            }
             st[SIMDRL_STAT_SOLVED] = o.correct ? 1.0 : 0.0;
             if (train) {
                 const float R = rewards_in ? rewards_in[b] : (float)o.reward; // rewards are float32 in training, as torch.tensor(...).float()

@@ -81,19 +81,19 @@ var Kernels = []Kernel{
 		p("scorer", cI), p("ops", ptrI), p("V", cI), p("partial_credit", cD), p("tasks", ptrI), p("actions", ptrI),
 		p("len", ptrI), p("n", cI), p("maxlen", cI), p("reward", outD), p("steps", outI), p("correct", outI)}},
 	{Macro: "DERIVE", Module: "rollout", Entries: []string{"simdrl_derive"}, Params: []Param{
-		p("P", in), p("d", cI), p("V", cI), p("S", cI), p("not_action", in), p("table", out), p("whhT", out),
+		p("P", in), p("d", cI), p("V", cI), p("S", cI), p("O", cI), p("not_action", in), p("table", out), p("whhT", out),
 		p("headsT", out), p("headsN", out), p("headsB", out)}},
 	{Macro: "ROLLOUT", Module: "rollout", Entries: []string{"simdrl_rollout_e1", "simdrl_rollout_e2", "simdrl_rollout_e4", "simdrl_rollout_e8"},
 		Params: []Param{
 			p("P", in), p("table", in), p("whhT", in), p("headsT", in), p("headsB", in),
 			p("B", cI), p("T", cI), p("d", cI), p("V", cI), p("S", cI), p("use_smem_w", cI),
-			p("scorer", cI), p("ops", inI), p("partial_credit", cD),
+			p("scorer", cI), p("ops", inI), p("partial_credit", cD), p("O", cI), p("observe", cI),
 			p("k0", cU), p("k1", cU), p("round", cU), p("purpose", cU), p("fixed_level", cI), p("mix", cI), p("unlocked", cI),
 			p("cdf0", cD), p("cdf1", cD),
 			p("mode", cI), p("given_tasks", cI), p("train", cI), p("step_baseline", cI), p("mask", cI),
 			p("value_coef", cD), p("entropy_coef", cD), p("loss_batch", cI), p("rewards_in", ptrIn),
 			p("h", out), p("act", out), p("ghn", out), p("logp", out), p("logpa", out), p("val", out), p("ent", out),
-			p("tokens", outI), p("tasks", outI), p("dlogp", out), p("dent", out), p("dval", out), p("block_stats", outD)},
+			p("tokens", outI), p("inputs", outI), p("tasks", outI), p("dlogp", out), p("dent", out), p("dval", out), p("block_stats", outD)},
 		Smem: []Region{
 			region("sStat", "double", "E×NSTATS", "E", "SIMDRL_NSTATS"),
 			region("sTask", "int32_t", "E×TASK_WORDS", "E", "SIMDRL_TASK_WORDS"),
@@ -109,6 +109,8 @@ var Kernels = []Kernel{
 			region("sP", "float", "E×V: exp(x−max), then p", "E", "V"),
 			region("sEnt", "float", "E×V: p·log(p+ε)", "E", "V"),
 			region("sMax", "float", "E: max, then log-sum-exp", "E"),
+			{Name: "sCalc", C: "double", Factors: []string{"E", "SIMDRL_CALC_SLOT_DOUBLES"}, Cond: "O",
+				Doc: "E×simdrl_calc_slot: each episode's machine, stepped inside the loop (O > 0)"},
 		}},
 	{Macro: "BACKWARD", Module: "backward", Entries: []string{"simdrl_backward_e1", "simdrl_backward_e2", "simdrl_backward_e4", "simdrl_backward_e8"},
 		Params: []Param{
@@ -135,7 +137,7 @@ var Kernels = []Kernel{
 	{Macro: "H0_PARTIAL", Module: "backward", Entries: []string{"simdrl_h0_partial"}, Params: []Param{
 		p("dh0g", in), p("tasks", inI), p("B", cI), p("d", cI), p("V", cI), p("S", cI), p("slab", cI), p("part", out)}},
 	{Macro: "INPUT_GRADS", Module: "backward", Entries: []string{"simdrl_input_grads"}, Params: []Param{
-		p("P", in), p("dT", in), p("h0s", in), p("d", cI), p("V", cI), p("S", cI), p("grad", out)}},
+		p("P", in), p("dT", in), p("h0s", in), p("d", cI), p("V", cI), p("S", cI), p("O", cI), p("grad", out)}},
 	{Macro: "SUMSQ_PARTIAL", Module: "optim", Entries: []string{"simdrl_sumsq_partial"}, Params: []Param{
 		p("g", in), p("n", cI), p("part", outD)}},
 	{Macro: "FINISH", Module: "optim", Entries: []string{"simdrl_finish"}, Params: []Param{

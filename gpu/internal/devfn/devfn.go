@@ -43,10 +43,11 @@ func RecordLayout() [9]int {
 }
 
 // OpEncoding is calc.cuh's numbering of the op table: the kinds none, set,
-// add, sub, mul, sub-from, answer; the sources none, operand, v, m; the
-// registers v, m.
-func OpEncoding() (kinds [7]int32, sources [4]int32, registers [2]int32) {
-	kinds = [7]int32{C.SIMDRL_KIND_NONE, C.SIMDRL_KIND_SET, C.SIMDRL_KIND_ADD, C.SIMDRL_KIND_SUB, C.SIMDRL_KIND_MUL, C.SIMDRL_KIND_SUB_FROM, C.SIMDRL_KIND_ANSWER}
+// add, sub, mul, sub-from, answer, neg, swap; the sources none, operand, v,
+// m; the registers v, m.
+func OpEncoding() (kinds [9]int32, sources [4]int32, registers [2]int32) {
+	kinds = [9]int32{C.SIMDRL_KIND_NONE, C.SIMDRL_KIND_SET, C.SIMDRL_KIND_ADD, C.SIMDRL_KIND_SUB, C.SIMDRL_KIND_MUL, C.SIMDRL_KIND_SUB_FROM, C.SIMDRL_KIND_ANSWER,
+		C.SIMDRL_KIND_NEG, C.SIMDRL_KIND_SWAP}
 	sources = [4]int32{C.SIMDRL_SRC_NONE, C.SIMDRL_SRC_OPERAND, C.SIMDRL_SRC_V, C.SIMDRL_SRC_M}
 	registers = [2]int32{C.SIMDRL_REG_V, C.SIMDRL_REG_M}
 	return
@@ -81,11 +82,22 @@ func CalcRun(rec []int32, ops []int32, partialCredit float64, actions []int32) (
 	return float64(o.reward), int(o.steps), o.answered != 0, o.correct != 0
 }
 
-// Step is one step's reward and done flag, and the tokens consumed after it.
+// Step is one step's reward and done flag, the tokens consumed after it and
+// the observation it returns (NoObs when the task observes nothing).
 type Step struct {
 	Reward float64
 	Done   bool
 	Steps  int
+	Obs    int32
+}
+
+// NoObs is SIMDRL_NO_OBS (task.NoObservation).
+const NoObs = C.SIMDRL_NO_OBS
+
+// ObserveEncoding is calc.cuh's numbering of the observation kinds (none,
+// signs) and the signs observation's vocabulary size.
+func ObserveEncoding() (none, signs int32, n int) {
+	return C.SIMDRL_OBSERVE_NONE, C.SIMDRL_OBSERVE_SIGNS, C.SIMDRL_SIGNS_OBS
 }
 
 // EnvSteps resets env.cuh's episode state from a seed task's record and
@@ -95,27 +107,30 @@ func EnvSteps(rec []int32, actions []int32) (steps []Step, correct bool) {
 	s := C.simdrl_env_reset(i32s(rec[:RecordWords]))
 	for _, a := range actions {
 		st := C.simdrl_env_step(&s, C.int(a))
-		steps = append(steps, Step{Reward: float64(st.reward), Done: st.done != 0, Steps: int(s.steps)})
+		steps = append(steps, Step{Reward: float64(st.reward), Done: st.done != 0, Steps: int(s.steps), Obs: int32(st.obs)})
 	}
 	return steps, s.correct != 0
 }
 
-// CalcSteps resets calc.cuh's episode state from a record, an op table and
-// the partial credit, and steps it with every action in turn (also after the
-// end, with rec and ops pinned: the state points at them): each step's simdrl_calc_step result, and the answered and correct
-// flags at the end.
-func CalcSteps(rec []int32, ops []int32, partialCredit float64, actions []int32) (steps []Step, answered, correct bool) {
+// CalcSteps resets calc.cuh's episode state from a record, an op table, the
+// partial credit and the observation kind (SIMDRL_OBSERVE_*), and steps it
+// with every action in turn (also after the end, with rec and ops pinned:
+// the state points at them): the reset's observation (simdrl_calc_obs), each
+// step's simdrl_calc_step result, and the answered and correct flags at the
+// end.
+func CalcSteps(rec []int32, ops []int32, partialCredit float64, observe int32, actions []int32) (first int32, steps []Step, answered, correct bool) {
 	// The state holds pointers to rec and ops.
 	var pin runtime.Pinner
 	defer pin.Unpin()
 	pin.Pin(&rec[0])
 	pin.Pin(&ops[0])
-	s := C.simdrl_calc_reset(i32s(rec[:RecordWords]), i32s(ops), C.int(len(ops)/C.SIMDRL_OP_WORDS), C.double(partialCredit))
+	s := C.simdrl_calc_reset(i32s(rec[:RecordWords]), i32s(ops), C.int(len(ops)/C.SIMDRL_OP_WORDS), C.double(partialCredit), C.int(observe))
+	first = int32(C.simdrl_calc_obs(&s))
 	for _, a := range actions {
 		st := C.simdrl_calc_step(&s, C.int(a))
-		steps = append(steps, Step{Reward: float64(st.reward), Done: st.done != 0, Steps: int(s.steps)})
+		steps = append(steps, Step{Reward: float64(st.reward), Done: st.done != 0, Steps: int(s.steps), Obs: int32(st.obs)})
 	}
-	return steps, s.answered != 0, s.correct != 0
+	return first, steps, s.answered != 0, s.correct != 0
 }
 
 // i32s is x's first element for C, or NULL when x is empty.
@@ -211,4 +226,11 @@ func EpisodeLoss(logpa, val, ent []float32, reward float32, batch int, vc, ec fl
 func Layout(V, d, S int) [11]int {
 	l := C.simdrl_layout_of(C.int(V), C.int(d), C.int(S))
 	return [11]int{int(l.emb), int(l.level_emb), int(l.wih), int(l.whh), int(l.bih), int(l.bhh), int(l.piw), int(l.pib), int(l.vw), int(l.vb), int(l.size)}
+}
+
+// LayoutObs is simdrl_layout_obs with O observations: obs_emb's offset, the
+// size, and the token table's rows (simdrl_input_rows).
+func LayoutObs(V, d, S, O int) (obs, size, rows int) {
+	l := C.simdrl_layout_obs(C.int(V), C.int(d), C.int(S), C.int(O))
+	return int(l.obs), int(l.size), int(C.simdrl_input_rows(C.int(V), C.int(O)))
 }

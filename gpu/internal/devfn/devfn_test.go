@@ -188,6 +188,15 @@ func TestLayout(t *testing.T) {
 			got := Layout(c.V, d, c.S)
 			want := [11]int{l.Emb.Offset, l.LevelEmb.Offset, l.WIH.Offset, l.WHH.Offset, l.BIH.Offset, l.BHH.Offset, l.PiW.Offset, l.PiB.Offset, l.VW.Offset, l.VB.Offset, l.Size}
 			require.Equal(t, want, got, "V=%d d=%d S=%d", c.V, d, c.S)
+			for _, O := range []int{0, 1, 9} {
+				lo, err := gru.NewLayout(gru.Config{Vocab: c.V, Hidden: d, Levels: c.S, Observations: O})
+				require.NoError(t, err)
+				obs, size, rows := LayoutObs(c.V, d, c.S, O)
+				require.Equal(t, [3]int{lo.VB.Offset + 1, lo.Size, lo.InputRows()}, [3]int{obs, size, rows}, "V=%d d=%d S=%d O=%d", c.V, d, c.S, O)
+				if O > 0 {
+					require.Equal(t, lo.ObsEmb.Offset, obs)
+				}
+			}
 		}
 	}
 }
@@ -203,7 +212,8 @@ func TestRecordLayout(t *testing.T) {
 // program, at partial-credit weights whose quotients round.
 func TestCalcRun(t *testing.T) {
 	kinds, sources, registers := OpEncoding()
-	require.Equal(t, [7]int32{int32(calc.KindNone), int32(calc.KindSet), int32(calc.KindAdd), int32(calc.KindSub), int32(calc.KindMul), int32(calc.KindSubFrom), int32(calc.KindAnswer)}, kinds)
+	require.Equal(t, [9]int32{int32(calc.KindNone), int32(calc.KindSet), int32(calc.KindAdd), int32(calc.KindSub), int32(calc.KindMul), int32(calc.KindSubFrom), int32(calc.KindAnswer),
+		int32(calc.KindNeg), int32(calc.KindSwap)}, kinds)
 	require.Equal(t, [4]int32{int32(calc.SrcNone), int32(calc.SrcOperand), int32(calc.SrcV), int32(calc.SrcM)}, sources)
 	require.Equal(t, [2]int32{int32(calc.RegV), int32(calc.RegM)}, registers)
 	ops := record.OpTable(calc.Ops[:])
@@ -271,7 +281,7 @@ func goEnvSteps(tk env.Task, actions []int32) ([]Step, bool) {
 	var out []Step
 	for _, a := range actions {
 		r := ep.Step(a)
-		out = append(out, Step{Reward: r, Done: ep.Done(), Steps: ep.Steps()})
+		out = append(out, Step{Reward: r, Done: ep.Done(), Steps: ep.Steps(), Obs: NoObs})
 	}
 	return out, ep.Correct()
 }
@@ -285,6 +295,7 @@ func requireSteps(t *testing.T, want, got []Step, msg string, args ...any) {
 		require.Equalf(t, math.Float64bits(w.Reward), math.Float64bits(g.Reward), "step %d reward %v want %v: "+msg, append([]any{s, g.Reward, w.Reward}, args...)...)
 		require.Equalf(t, w.Done, g.Done, "step %d done: "+msg, append([]any{s}, args...)...)
 		require.Equalf(t, w.Steps, g.Steps, "step %d steps: "+msg, append([]any{s}, args...)...)
+		require.Equalf(t, w.Obs, g.Obs, "step %d observation: "+msg, append([]any{s}, args...)...)
 	}
 }
 
@@ -349,16 +360,31 @@ func TestEnvSteps(t *testing.T) {
 	require.Positive(t, counts["shaped"])
 }
 
-// goCalcSteps steps calc.Episode with every action in turn, as CalcSteps does.
+// goCalcSteps steps calc.Episode with every action in turn, as CalcSteps
+// does, on the 19-token machine without observations.
 func goCalcSteps(in *calc.Instance, pc float64, actions []int32) ([]Step, calc.Outcome) {
+	_, out, o := goCalcStepsOps(in, pc, calc.Ops[:], calc.ObserveNone, actions)
+	return out, o
+}
+
+// goCalcStepsOps is goCalcSteps on the machine of ops, observing as obs:
+// the first observation, then each step's.
+func goCalcStepsOps(in *calc.Instance, pc float64, ops []calc.Op, obs calc.Observation, actions []int32) (int32, []Step, calc.Outcome) {
 	var ep calc.Episode
-	ep.Reset(in, pc)
+	ep.ResetOps(in, pc, ops)
+	observe := func() int32 {
+		if obs == calc.ObserveSigns {
+			return ep.Observation()
+		}
+		return NoObs
+	}
+	first := observe()
 	var out []Step
 	for _, a := range actions {
 		r := ep.Step(a)
-		out = append(out, Step{Reward: r, Done: ep.Done(), Steps: int(ep.Outcome().Steps)})
+		out = append(out, Step{Reward: r, Done: ep.Done(), Steps: int(ep.Outcome().Steps), Obs: observe()})
 	}
-	return out, ep.Outcome()
+	return first, out, ep.Outcome()
 }
 
 // calcInstance is task.Instance as calc's (task's toCalc).
@@ -409,7 +435,7 @@ func TestCalcSteps(t *testing.T) {
 				record.Pack(rec[:], &in)
 				ci := calcInstance(&in)
 				want, wo := goCalcSteps(&ci, c.pc, prog)
-				got, answered, correct := CalcSteps(rec[:], ops, c.pc, prog)
+				_, got, answered, correct := CalcSteps(rec[:], ops, c.pc, 0, prog)
 				msg := "pc %v level %d %s"
 				requireSteps(t, want, got, msg, c.pc, lv, calc.ProgramString(prog))
 				require.Equal(t, wo.Answered, answered)
@@ -435,4 +461,111 @@ func TestCalcSteps(t *testing.T) {
 	require.Positive(t, counts["correct"])
 	require.Positive(t, counts["credited"])
 	require.Positive(t, counts["budget"])
+}
+
+// TestCalcStepsObserving: on the branching machine (calc.BranchOps: NEG and
+// SWAP) with the signs observation, calc.cuh's reset and step are
+// calc.Episode step for step: rewards bit for bit, done, tokens consumed and
+// every observation (the reset's, after each token, after the end), on
+// random tool programs and random tokens (outside the 21-token vocabulary
+// too), run past their budget; and without observing, each is NoObs.
+func TestCalcStepsObserving(t *testing.T) {
+	none, signs, n := ObserveEncoding()
+	require.Equal(t, int32(calc.ObserveNone), none)
+	require.Equal(t, int32(calc.ObserveSigns), signs)
+	require.Equal(t, calc.NumObservations, n)
+	require.Equal(t, int32(-1), int32(NoObs))
+	require.Equal(t, task.NoObservation, int32(NoObs))
+	ops := record.OpTable(calc.BranchOps[:])
+	r := rand.New(rand.NewPCG(15, 16))
+	key := rng.NewKey(5)
+	counts := map[string]int{}
+	seen := map[int32]bool{}
+	for _, c := range []struct {
+		levels string
+		pc     float64
+	}{{calc.DefaultLevelsSpec, 0.3}, {"a+b+c+d+e+f+g+h, a*b-c*d+e", 1.0 / 3}} {
+		ls, err := calc.ParseLevels(c.levels)
+		require.NoError(t, err)
+		tk, err := task.Calc(c.levels, c.pc)
+		require.NoError(t, err)
+		for lv := range ls {
+			for i := 0; i < 1500; i++ {
+				in := tk.Draw(key, 3, uint32(i), rng.PurposeTask, lv, task.Split(i%2))
+				prog := make([]int32, r.IntN(int(in.Budget)+4))
+				for s := range prog {
+					if i%2 == 0 {
+						prog[s] = calc.FirstTool + r.Int32N(calc.BranchVocab-calc.FirstTool)
+					} else {
+						prog[s] = r.Int32N(calc.BranchVocab+3) - 1
+					}
+				}
+				var rec [RecordWords]int32
+				record.Pack(rec[:], &in)
+				ci := calcInstance(&in)
+				for _, obs := range []calc.Observation{calc.ObserveSigns, calc.ObserveNone} {
+					wf, want, wo := goCalcStepsOps(&ci, c.pc, calc.BranchOps[:], obs, prog)
+					gf, got, answered, correct := CalcSteps(rec[:], ops, c.pc, int32(obs), prog)
+					require.Equal(t, wf, gf, "the reset's observation")
+					requireSteps(t, want, got, "pc %v level %d observe %d %v", c.pc, lv, obs, prog)
+					require.Equal(t, wo.Answered, answered)
+					require.Equal(t, wo.Correct, correct)
+					if obs == calc.ObserveSigns {
+						for _, s := range got {
+							seen[s.Obs] = true
+						}
+					}
+				}
+				if wo := calc.RunOps(ci, prog, c.pc, calc.BranchOps[:]); wo.Correct {
+					counts["correct"]++
+				}
+				for _, a := range prog {
+					if a == calc.NEG || a == calc.SWAP {
+						counts["branch tokens"]++
+					}
+				}
+			}
+		}
+	}
+	t.Log(counts, len(seen))
+	require.Positive(t, counts["branch tokens"])
+	require.Len(t, seen, calc.NumObservations, "every observation occurs")
+
+	// The observation curriculum's task, against its own Env (what the CPU
+	// engine steps): its op table, its instances, its observations.
+	tk, err := task.Calc(calc.ObserveLevelsSpec, 0.3)
+	require.NoError(t, err)
+	require.Equal(t, calc.NumObservations, task.Observations(tk))
+	it := tk.(task.Interpreted)
+	tops := record.OpTable(it.Ops())
+	env := task.NewEnv(tk, 1)
+	out := task.Transition{Obs: make([]int32, 1), Reward: make([]float64, 1), Done: make([]bool, 1)}
+	solved := 0
+	for lv := range tk.Levels() {
+		for i := 0; i < 1000; i++ {
+			in := tk.Draw(key, 4, uint32(i), rng.PurposeTask, lv, task.Split(i%2))
+			prog := make([]int32, r.IntN(int(in.Budget)+4))
+			for s := range prog {
+				if i%2 == 0 {
+					prog[s] = calc.FirstTool + r.Int32N(calc.BranchVocab-calc.FirstTool)
+				} else {
+					prog[s] = r.Int32N(calc.BranchVocab+3) - 1
+				}
+			}
+			var rec [RecordWords]int32
+			record.Pack(rec[:], &in)
+			first, got, _, correct := CalcSteps(rec[:], tops, it.PartialCredit(), signs, prog)
+			require.Equal(t, env.Reset(0, &in), first, "level %d: the reset's observation", lv)
+			for s, a := range prog {
+				env.Step([]int32{a}, out)
+				want := Step{Reward: out.Reward[0], Done: out.Done[0], Obs: out.Obs[0], Steps: got[s].Steps}
+				requireSteps(t, []Step{want}, got[s:s+1], "level %d step %d of %v", lv, s, prog)
+			}
+			require.Equal(t, env.Correct(0), correct)
+			if correct {
+				solved++
+			}
+		}
+	}
+	t.Log("observation curriculum: solved by chance", solved)
 }
