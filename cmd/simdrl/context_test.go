@@ -52,3 +52,24 @@ func TestCudaRefusesReading(t *testing.T) {
 	}
 	requireUsage(t, "gpu: the CUDA kernels do not read the context (-context read)", "-device", "cuda", "-task", "calc", "-context", "read", "-updates", "1")
 }
+
+// TestLoadKeepsOrChangesTheContext: -load of a reading checkpoint reads (the
+// model is used as it was trained) unless -context says otherwise; a bag
+// checkpoint loads into a reading run with -context read (the tensors are
+// the same).
+func TestLoadKeepsOrChangesTheContext(t *testing.T) {
+	dir := t.TempDir()
+	base := append(append([]string{}, quick...), "-task", "calc", "-levels", "a*b, a*b+c*d")
+	read := saveRun(t, dir, "read.st", append(base, "-context", "read")...)
+	bag := saveRun(t, dir, "bag.st", base...)
+	context := func(args ...string) any {
+		rep := filepath.Join(dir, "r.json")
+		code, _, stderr := runCLI(append(args, "-eval-only", "-final-episodes", "20", "-explain", "0", "-report", rep)...)
+		require.Equal(t, 0, code, stderr)
+		return readReport(t, rep)["config"].(map[string]any)["context"]
+	}
+	require.Equal(t, "read", context("-load", read))
+	require.Nil(t, context("-load", read, "-context", "bag"))
+	require.Nil(t, context("-load", bag))
+	require.Equal(t, "read", context("-load", bag, "-context", "read"))
+}

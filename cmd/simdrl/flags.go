@@ -202,8 +202,9 @@ func parseCommandLine(args []string, stdout io.Writer) (*commandLine, error) {
 func (cl *commandLine) changed(name string) bool { return cl.fs.Changed(name) }
 
 // fresh is the config of a run that starts from the recipe: the flags'
-// task, levels and hidden width, except where from (a -load checkpoint's
-// config) says otherwise and no flag does; then the task's defaults
+// task, levels, hidden width and context, except where from (a -load
+// checkpoint's config) says otherwise and no flag does (a model read as it
+// was trained; -context may still change it, the tensors being the same); then the task's defaults
 // (trainer.WithTask), then every explicit flag.
 func (cl *commandLine) fresh(from *trainer.Config) (trainer.Config, error) {
 	base, err := trainer.Recipe(*cl.o.recipe)
@@ -220,6 +221,9 @@ func (cl *commandLine) fresh(from *trainer.Config) (trainer.Config, error) {
 		}
 		if !cl.changed("hidden") {
 			base.Hidden = from.Hidden
+		}
+		if !cl.changed("context") {
+			base.Context = from.Context
 		}
 	}
 	if err := cl.checkCalcFlags(base.Task); err != nil {
