@@ -7,7 +7,8 @@ import (
 )
 
 // Backward propagates the loss weights in DLogp, DEnt and DValue back through
-// the T steps of the last rollout (Forward, or Start and every Step). It ADDS the gradient of every parameter
+// the T steps of the last rollout (Forward, or Start and every Step), and
+// through a reading layout's reading steps to h0. It ADDS the gradient of every parameter
 // into grad (same layout as params), except the part that flows through the
 // token table (W_ih, b_ih and the embeddings' input role): that gradient,
 // dL/dtable (V×3d), is ADDED to dTable (a TableGradient's Buffer), to be
@@ -40,13 +41,13 @@ func (w *Workspace) Backward(params []float32, dv *Derived, grad, dTable []float
 	}
 	// dh now holds dL/dh before Step(0): h0's, or the reading's last.
 	w.unread(whh, dh, dhPrev, dTable)
-	if w.R%2 == 1 {
+	if w.reading%2 == 1 {
 		dh = dhPrev // unread swapped them an odd number of times
 	}
 
 	// Recurrent weights over all steps at once, reading steps included:
 	// dW_hh += Σ_t dgh_tᵀ·h_t.
-	k := (w.R + T) * n
+	k := (w.reading + T) * n
 	kernels.SgemmTN(3*d, d, k, 1, w.dghAll[:k*3*d], 3*d, w.hAll[:k*d], d, 1, l.WHH.View(grad), d)
 	w.addColumnSums(l.BHH.View(grad), w.dghAll[:k*3*d], k)
 
@@ -75,7 +76,7 @@ func (w *Workspace) Backward(params []float32, dv *Derived, grad, dTable []float
 // W_hh or the token table.
 func (w *Workspace) unread(whh, dh, dhPrev, dTable []float32) {
 	n, d := w.n, w.l.Hidden
-	for r := w.R - 1; r >= 0; r-- {
+	for r := w.reading - 1; r >= 0; r-- {
 		for b := 0; b < n; b++ {
 			if r < w.readOffset(b) {
 				copy(w.dhSave[b*d:(b+1)*d], dh[b*d:(b+1)*d])

@@ -75,7 +75,7 @@ func (w *Workspace) Step(params []float32, dv *Derived, t int, mode Mode, s Stre
 			panic(fmt.Sprintf("gru: input %d outside the %d inputs (Layout.InputRows)", a, l.InputRows()))
 		}
 	}
-	if t == 0 && w.R > 0 {
+	if t == 0 && w.reading > 0 {
 		w.read(params, dv)
 	}
 	whh := l.WHH.View(params)
@@ -114,7 +114,7 @@ func (w *Workspace) Step(params []float32, dv *Derived, t int, mode Mode, s Stre
 
 // readOffset is the reading step at which row b starts reading its
 // context: R − (its tokens but the end).
-func (w *Workspace) readOffset(b int) int { return w.R - int(w.ctxLen[b]) + 1 }
+func (w *Workspace) readOffset(b int) int { return w.reading - int(w.ctxLen[b]) + 1 }
 
 // read runs the R reading steps (Start): step r of row b feeds its context
 // token r − readOffset(b), or, before that, copies its h (the GRU runs on
@@ -124,7 +124,7 @@ func (w *Workspace) read(params []float32, dv *Derived) {
 	l, n, d := w.l, w.n, w.l.Hidden
 	whh, bhh := l.WHH.View(params), l.BHH.View(params)
 	in0 := w.Inputs(0)
-	for r := 0; r < w.R; r++ {
+	for r := 0; r < w.reading; r++ {
 		in := w.inputsAll[r*n : (r+1)*n]
 		for b := range in {
 			tok, o := l.Start, int32(0)

@@ -34,11 +34,11 @@ type Workspace struct {
 	// next is the step Step runs next (Start sets 0); −1 until Start.
 	next int
 
-	// R is the chunk's reading steps (Config.Read: its longest context's
-	// tokens but the end; 0 for a bag). The per-step blocks below are the
-	// tails, past the R reading steps, of the *All blocks, which a reading
-	// layout allocates MaxContext−1 steps longer.
-	R         int
+	// reading is the chunk's reading steps R (Config.Read: its longest
+	// context's tokens but the end; 0 for a bag). The per-step blocks below
+	// are the tails, past the R reading steps, of the *All blocks, which a
+	// reading layout allocates MaxContext−1 steps longer.
+	reading   int
 	inputsAll []int32
 	hAll      []float32
 	ghAll     []float32
@@ -126,7 +126,7 @@ func NewWorkspace(l *Layout, capacity, steps int) (*Workspace, error) {
 // chunk's n rows.
 func (w *Workspace) setReading(r int) {
 	n, d := w.n, w.l.Hidden
-	w.R = r
+	w.reading = r
 	w.inputs = w.inputsAll[r*n:]
 	w.h = w.hAll[r*n*d:]
 	w.gh = w.ghAll[r*n*3*d:]
