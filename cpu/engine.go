@@ -56,6 +56,7 @@ func NewWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	l.Read = cfg.Context == trainer.ContextRead // the same tensors; only the rollout differs
 	e := &Engine{
 		cfg: cfg, task: t, layout: l,
 		model: newModel(l),

@@ -44,6 +44,16 @@ func TestGoldenObservationsLossAndGradients(t *testing.T) {
 	require.Positive(t, m.Observations, "%s holds no observations", golden.ObsDir())
 }
 
+// TestGoldenReadLossAndGradients is TestGoldenLossAndGradients on a
+// reading model (gru.Config.Read): the gradient flows back through the
+// reading steps of rows of several context lengths.
+func TestGoldenReadLossAndGradients(t *testing.T) {
+	for _, dir := range golden.ReadDirs() {
+		m := goldenLossAndGradients(t, dir)
+		require.Equal(t, "read", m.Context, "%s holds no reading model", dir)
+	}
+}
+
 func goldenLossAndGradients(t *testing.T, dir string) *golden.Model {
 	m, l, params, err := golden.LoadInit(dir)
 	require.NoError(t, err)
@@ -79,6 +89,14 @@ func TestGoldenAdam(t *testing.T) { goldenAdam(t, golden.Dir()) }
 func TestGoldenObservationsAdam(t *testing.T) {
 	m := goldenAdam(t, golden.ObsDir())
 	require.Positive(t, m.Observations, "%s holds no observations", golden.ObsDir())
+}
+
+// TestGoldenReadAdam is TestGoldenAdam on a reading model.
+func TestGoldenReadAdam(t *testing.T) {
+	for _, dir := range golden.ReadDirs() {
+		m := goldenAdam(t, dir)
+		require.Equal(t, "read", m.Context, "%s holds no reading model", dir)
+	}
 }
 
 func goldenAdam(t *testing.T, dir string) *golden.Model {

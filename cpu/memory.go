@@ -42,6 +42,7 @@ func memoryFor(c trainer.Config, t task.Task) (bytes float64, knob string) {
 	if err != nil {
 		return 0, ""
 	}
+	l.Read = c.Context == trainer.ContextRead // a reading workspace holds the reading steps too
 	V, d, rows := float64(l.Vocab), float64(l.Hidden), float64(l.InputRows())
 	size, table := float64(l.Size), rows*3*d
 	derived := table + (V+1)*d + V + 1

@@ -37,7 +37,9 @@ func (s *stepBuffers) at(t, n int) task.Transition {
 // step by step: the policy's step, the task's step on its actions, then the
 // next input: the action, or with observations (gru.Config.Observations) the
 // action and the observation the task returned after it, action·O + obs; the
-// first input is the context end with Reset's observation.
+// first input is the context end with Reset's observation, which a reading
+// layout's context steps carry too (gru.Workspace.Start: they run in
+// Step(0), after that input is written).
 func (w *worker) rollout(m *model, mode gru.Mode, s gru.Stream) {
 	ws, l := w.ws, w.l
 	n, T := ws.Rows(), ws.T

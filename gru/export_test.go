@@ -3,11 +3,11 @@ package gru
 // AllocatedBytes sums the capacities of every buffer of w (what it holds).
 func AllocatedBytes(w *Workspace) int {
 	n := 0
-	for _, s := range [][]int32{w.ctx, w.ctxLen, w.level, w.inputs, w.actions} {
+	for _, s := range [][]int32{w.ctx, w.ctxLen, w.level, w.inputsAll, w.actions} {
 		n += 4 * cap(s)
 	}
-	for _, s := range [][]float32{w.mix, w.h, w.gh, w.act, w.heads, w.logp, w.ent, w.u, w.probs, w.ones,
-		w.DLogp, w.DEnt, w.DValue, w.dheads, w.dgh, w.dh, w.dhPrev, w.dHeadsW, w.bias} {
+	for _, s := range [][]float32{w.mix, w.hAll, w.ghAll, w.actAll, w.heads, w.logp, w.ent, w.u, w.probs, w.ones,
+		w.DLogp, w.DEnt, w.DValue, w.dheads, w.dghAll, w.dh, w.dhPrev, w.dHeadsW, w.bias, w.dhSave} {
 		n += 4 * cap(s)
 	}
 	return n

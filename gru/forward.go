@@ -35,7 +35,23 @@ func (w *Workspace) Forward(params []float32, dv *Derived, mode Mode, s Stream) 
 // Step(t) for t ≥ 1 (the actions of step t−1 for the reference's rollout,
 // what Forward does; Layout.Input of the action and the observation after
 // it with observations).
+//
+// A reading layout (Config.Read) starts from h0 = tanh(stage_emb[level])
+// and Step(0) first reads each row's context tokens but the end, one GRU
+// step each, on Input(token, o) with o the observation of the row's step-0
+// input (Inputs(0), which the engine writes after Start: Reset's): no
+// heads, no loss. The chunk reads for R steps, its longest context's; a
+// row of m < R tokens reads at the last m, its h0 copied until then, so
+// that its arithmetic is the same in any chunk and every row's first
+// action is Step(0).
 func (w *Workspace) Start(params []float32) {
+	r := 0
+	if w.l.Read {
+		for _, k := range w.ctxLen[:w.n] {
+			r = max(r, int(k)-1)
+		}
+	}
+	w.setReading(r)
 	w.initialState(params)
 	first := w.l.Input(w.l.Start, 0)
 	for b := range w.Inputs(0) {
@@ -58,6 +74,9 @@ func (w *Workspace) Step(params []float32, dv *Derived, t int, mode Mode, s Stre
 		if a < 0 || int(a) >= l.InputRows() {
 			panic(fmt.Sprintf("gru: input %d outside the %d inputs (Layout.InputRows)", a, l.InputRows()))
 		}
+	}
+	if t == 0 && w.reading > 0 {
+		w.read(params, dv)
 	}
 	whh := l.WHH.View(params)
 	bhh := l.BHH.View(params)
@@ -93,13 +112,53 @@ func (w *Workspace) Step(params []float32, dv *Derived, t int, mode Mode, s Stre
 	w.next = t + 1
 }
 
+// readOffset is the reading step at which row b starts reading its
+// context: R − (its tokens but the end).
+func (w *Workspace) readOffset(b int) int { return w.reading - int(w.ctxLen[b]) + 1 }
+
+// read runs the R reading steps (Start): step r of row b feeds its context
+// token r − readOffset(b), or, before that, copies its h (the GRU runs on
+// the context end there, so that the row's gates stay finite, and is
+// discarded).
+func (w *Workspace) read(params []float32, dv *Derived) {
+	l, n, d := w.l, w.n, w.l.Hidden
+	whh, bhh := l.WHH.View(params), l.BHH.View(params)
+	in0 := w.Inputs(0)
+	for r := 0; r < w.reading; r++ {
+		in := w.inputsAll[r*n : (r+1)*n]
+		for b := range in {
+			tok, o := l.Start, int32(0)
+			if k := r - w.readOffset(b); k >= 0 {
+				tok = w.ctx[b*MaxContext+k]
+			}
+			if l.Observations > 0 {
+				o = in0[b] % int32(l.Observations)
+			}
+			in[b] = l.Input(tok, o)
+		}
+		hPrev := w.hAll[r*n*d : (r+1)*n*d]
+		hNext := w.hAll[(r+1)*n*d : (r+2)*n*d]
+		gh := w.ghAll[r*n*3*d : (r+1)*n*3*d]
+		fillRows(gh, n, bhh)
+		kernels.SgemmNT(n, 3*d, d, 1, hPrev, d, whh, d, 1, gh, 3*d)
+		kernels.GRUForward(n, d, dv.Table, in, gh, hPrev, hNext, w.actAll[r*n*3*d:(r+1)*n*3*d])
+		for b := 0; b < n; b++ {
+			if r < w.readOffset(b) {
+				copy(hNext[b*d:(b+1)*d], hPrev[b*d:(b+1)*d])
+			}
+		}
+	}
+}
+
 // initialState writes h0 = tanh(mean of emb over the context + stage_emb)
-// for the whole chunk as one GEMM, mix·[emb; stage_emb], then tanh.
+// (reading: tanh(stage_emb)) for the whole chunk as one GEMM,
+// mix·[emb; stage_emb], then tanh, before the reading steps if any.
 func (w *Workspace) initialState(params []float32) {
 	l, n, d := w.l, w.n, w.l.Hidden
 	k := l.Vocab + l.Levels
-	kernels.SgemmNN(n, d, k, 1, w.mix[:n*k], k, l.embeddings(params), d, 0, w.h[:n*d], d)
-	kernels.Tanh(w.h[:n*d])
+	h0 := w.hAll[:n*d]
+	kernels.SgemmNN(n, d, k, 1, w.mix[:n*k], k, l.embeddings(params), d, 0, h0, d)
+	kernels.Tanh(h0)
 }
 
 // fillRows copies row into each of the n rows of m (packed, len(row) wide).

@@ -20,6 +20,16 @@ func TestGoldenObservationsForward(t *testing.T) {
 	require.Positive(t, m.Observations, "%s holds no observations", golden.ObsDir())
 }
 
+// TestGoldenReadForward is TestGoldenForward on a reading model
+// (Config.Read) whose batches mix contexts of several lengths, with and
+// without observations.
+func TestGoldenReadForward(t *testing.T) {
+	for _, dir := range golden.ReadDirs() {
+		m := goldenForward(t, dir)
+		require.Equal(t, "read", m.Context, "%s holds no reading model", dir)
+	}
+}
+
 func goldenForward(t *testing.T, dir string) *golden.Model {
 	m, l, params, err := golden.LoadInit(dir)
 	require.NoError(t, err)

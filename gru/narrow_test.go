@@ -72,11 +72,13 @@ func TestNarrowModelsBackward(t *testing.T) {
 
 // TestWorkspaceBytes: the estimate is what NewWorkspace allocates.
 func TestWorkspaceBytes(t *testing.T) {
-	for _, c := range []struct{ d, capacity, steps int }{{1, 1, 1}, {3, 7, 2}, {96, 96, 6}, {37, 5, 13}} {
-		l, err := gru.NewLayout(gru.Config{Vocab: 18, Hidden: c.d, Levels: 3})
-		require.NoError(t, err)
-		w, err := gru.NewWorkspace(l, c.capacity, c.steps)
-		require.NoError(t, err)
-		require.Equalf(t, float64(gru.AllocatedBytes(w)), gru.WorkspaceBytes(l, c.capacity, c.steps), "%+v", c)
+	for _, read := range []bool{false, true} {
+		for _, c := range []struct{ d, capacity, steps int }{{1, 1, 1}, {3, 7, 2}, {96, 96, 6}, {37, 5, 13}} {
+			l, err := gru.NewLayout(gru.Config{Vocab: 18, Hidden: c.d, Levels: 3, Read: read})
+			require.NoError(t, err)
+			w, err := gru.NewWorkspace(l, c.capacity, c.steps)
+			require.NoError(t, err)
+			require.Equalf(t, float64(gru.AllocatedBytes(w)), gru.WorkspaceBytes(l, c.capacity, c.steps), "%+v read %v", c, read)
+		}
 	}
 }

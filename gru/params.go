@@ -20,6 +20,12 @@ type Config struct {
 	// previous action and the observation the task returned after it, as
 	// one input token a·O+o (Layout.Input).
 	Observations int
+	// Read makes the GRU read the context (see Workspace.Start): h0 =
+	// tanh(stage_emb[level]), then one step per context token before the
+	// first action, instead of h0 = tanh(mean of emb over the context +
+	// stage_emb[level]), a bag that loses the tokens' order. The tensors are
+	// the same either way.
+	Read bool
 }
 
 // Tensor names one parameter tensor in PyTorch's state_dict order.

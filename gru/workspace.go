@@ -34,10 +34,21 @@ type Workspace struct {
 	// next is the step Step runs next (Start sets 0); −1 until Start.
 	next int
 
-	ctx    []int32   // Cap×MaxContext context tokens
-	ctxLen []int32   // Cap
-	level  []int32   // Cap
-	mix    []float32 // Cap×(V+S): h0's weights on [emb; stage_emb] (see initialState)
+	// reading is the chunk's reading steps R (Config.Read: its longest
+	// context's tokens but the end; 0 for a bag). The per-step blocks below
+	// are the tails, past the R reading steps, of the *All blocks, which a
+	// reading layout allocates MaxContext−1 steps longer.
+	reading   int
+	inputsAll []int32
+	hAll      []float32
+	ghAll     []float32
+	actAll    []float32
+	dghAll    []float32
+	dhSave    []float32 // Cap×d: reading, dL/dh of the rows not reading yet
+	ctx       []int32   // Cap×MaxContext context tokens
+	ctxLen    []int32   // Cap
+	level     []int32   // Cap
+	mix       []float32 // Cap×(V+S): h0's weights on [emb; stage_emb] (see initialState)
 
 	// inputs and actions are apart, so that an engine can feed the policy
 	// something other than its own action (an observation) at the next step.
@@ -65,6 +76,15 @@ type Workspace struct {
 	bias    []float32 // column sums: max(3d, V+1)
 }
 
+// readSteps is the most reading steps a chunk of layout l has: MaxContext−1
+// when it reads (Config.Read), else 0.
+func readSteps(l *Layout) int {
+	if l.Read {
+		return MaxContext - 1
+	}
+	return 0
+}
+
 // NewWorkspace allocates a workspace for chunks of up to capacity episodes of
 // steps tokens.
 func NewWorkspace(l *Layout, capacity, steps int) (*Workspace, error) {
@@ -72,28 +92,46 @@ func NewWorkspace(l *Layout, capacity, steps int) (*Workspace, error) {
 		return nil, fmt.Errorf("gru: workspace needs capacity ≥ 1 and steps ≥ 1, got %d and %d", capacity, steps)
 	}
 	V, d, C, T := l.Vocab, l.Hidden, capacity, steps
-	return &Workspace{
+	R := readSteps(l) // the reading steps go first in the per-step blocks
+	w := &Workspace{
 		l: l, Cap: C, T: T, next: -1,
 		ctx: make([]int32, C*MaxContext), ctxLen: make([]int32, C), level: make([]int32, C),
-		mix:    make([]float32, C*(V+l.Levels)),
-		inputs: make([]int32, T*C), actions: make([]int32, T*C),
-		h:     make([]float32, (T+1)*C*d),
-		gh:    make([]float32, T*C*3*d),
-		act:   make([]float32, T*C*3*d),
-		heads: make([]float32, T*C*(V+1)),
-		logp:  make([]float32, T*C*V),
-		ent:   make([]float32, T*C),
-		u:     make([]float32, C),
-		probs: make([]float32, C*V),
-		ones:  ones(max(T*C, V)),
-		DLogp: make([]float32, T*C), DEnt: make([]float32, T*C), DValue: make([]float32, T*C),
+		mix:       make([]float32, C*(V+l.Levels)),
+		inputsAll: make([]int32, (R+T)*C), actions: make([]int32, T*C),
+		hAll:   make([]float32, (R+T+1)*C*d),
+		ghAll:  make([]float32, (R+T)*C*3*d),
+		actAll: make([]float32, (R+T)*C*3*d),
+		heads:  make([]float32, T*C*(V+1)),
+		logp:   make([]float32, T*C*V),
+		ent:    make([]float32, T*C),
+		u:      make([]float32, C),
+		probs:  make([]float32, C*V),
+		ones:   ones(max((R+T)*C, V)),
+		DLogp:  make([]float32, T*C), DEnt: make([]float32, T*C), DValue: make([]float32, T*C),
 		dheads:  make([]float32, T*C*(V+1)),
-		dgh:     make([]float32, T*C*3*d),
+		dghAll:  make([]float32, (R+T)*C*3*d),
 		dh:      make([]float32, C*d),
 		dhPrev:  make([]float32, C*d),
 		dHeadsW: make([]float32, (V+1)*d),
 		bias:    make([]float32, max(3*d, V+1)), // column sums of dgh (3d) and of the heads (V+1)
-	}, nil
+	}
+	if R > 0 {
+		w.dhSave = make([]float32, C*d)
+	}
+	w.setReading(0)
+	return w, nil
+}
+
+// setReading makes the per-step blocks start after r reading steps of the
+// chunk's n rows.
+func (w *Workspace) setReading(r int) {
+	n, d := w.n, w.l.Hidden
+	w.reading = r
+	w.inputs = w.inputsAll[r*n:]
+	w.h = w.hAll[r*n*d:]
+	w.gh = w.ghAll[r*n*3*d:]
+	w.act = w.actAll[r*n*3*d:]
+	w.dgh = w.dghAll[r*n*3*d:]
 }
 
 // WorkspaceBytes is what NewWorkspace(l, capacity, steps) allocates, computed
@@ -101,10 +139,14 @@ func NewWorkspace(l *Layout, capacity, steps int) (*Workspace, error) {
 // (a configuration is checked against memory before anything is allocated).
 func WorkspaceBytes(l *Layout, capacity, steps int) float64 {
 	V, S, d, C, T := float64(l.Vocab), float64(l.Levels), float64(l.Hidden), float64(capacity), float64(steps)
-	words := C*MaxContext + 2*C + C*(V+S) + 2*T*C + // ctx, ctxLen, level, mix, inputs, actions
-		(T+1)*C*d + 2*T*C*3*d + T*C*(V+1) + T*C*V + T*C + C + C*V + // h, gh, act, heads, logp, ent, u, probs
-		max(T*C, V) + 3*T*C + // ones, DLogp, DEnt, DValue
-		T*C*(V+1) + T*C*3*d + 2*C*d + (V+1)*d + max(3*d, V+1) // dheads, dgh, dh, dhPrev, dHeadsW, bias
+	R := float64(readSteps(l))
+	words := C*MaxContext + 2*C + C*(V+S) + (R+T)*C + T*C + // ctx, ctxLen, level, mix, inputs, actions
+		(R+T+1)*C*d + 2*(R+T)*C*3*d + T*C*(V+1) + T*C*V + T*C + C + C*V + // h, gh, act, heads, logp, ent, u, probs
+		max((R+T)*C, V) + 3*T*C + // ones, DLogp, DEnt, DValue
+		T*C*(V+1) + (R+T)*C*3*d + 2*C*d + (V+1)*d + max(3*d, V+1) // dheads, dgh, dh, dhPrev, dHeadsW, bias
+	if R > 0 {
+		words += C * d // dhSave
+	}
 	return 4 * words // every element is 4 bytes (float32 or int32)
 }
 
@@ -115,6 +157,7 @@ func (w *Workspace) Reset(n int) {
 	}
 	w.n = n
 	w.next = -1
+	w.setReading(0)
 }
 
 // Rows is the current chunk's episode count.
@@ -138,13 +181,16 @@ func (w *Workspace) SetContext(b, level int, tokens []int32) {
 	w.ctxLen[b] = int32(len(tokens))
 	w.level[b] = int32(level)
 	// h0's pre-activation is row b of mix·[emb; stage_emb]: 1/len on every
-	// context token (repeats add up) and 1 on the level.
+	// context token (repeats add up) and 1 on the level; the level only when
+	// the layout reads the tokens instead (Config.Read).
 	V, S := w.l.Vocab, w.l.Levels
 	row := w.mix[b*(V+S) : (b+1)*(V+S)]
 	clear(row)
-	inv := 1 / float32(len(tokens))
-	for _, t := range tokens {
-		row[t] += inv
+	if !w.l.Read {
+		inv := 1 / float32(len(tokens))
+		for _, t := range tokens {
+			row[t] += inv
+		}
 	}
 	row[V+level] = 1
 }

@@ -92,8 +92,8 @@ func TestTorchMissingReason(t *testing.T) {
 // model returns initialised parameters, perturbed so that greedy programs
 // vary with the context and sometimes solve the task: pi.weight scaled up,
 // the tool tokens and ANS favoured a little.
-func model(t *testing.T) (*gru.Layout, []float32) {
-	l, err := gru.NewLayout(gru.Config{Vocab: env.Vocab, Hidden: 96, Levels: env.NumLevels})
+func model(t *testing.T, read bool) (*gru.Layout, []float32) {
+	l, err := gru.NewLayout(gru.Config{Vocab: env.Vocab, Hidden: 96, Levels: env.NumLevels, Read: read})
 	require.NoError(t, err)
 	params := make([]float32, l.Size)
 	l.Init(params, modelSeed)
@@ -110,11 +110,15 @@ func model(t *testing.T) (*gru.Layout, []float32) {
 }
 
 // writeCheckpoint saves params under their PyTorch names in the layout's
-// order, with optimizer tensors and metadata that the script must ignore.
+// order, with optimizer tensors and metadata that the script must ignore,
+// but for the config's context (a reading model, gru.Config.Read).
 func writeCheckpoint(t *testing.T, path string, l *gru.Layout, params []float32) {
+	config := `{"hidden": 96, "vocab": 18, "stages": 3}`
+	if l.Read {
+		config = `{"hidden": 96, "vocab": 18, "stages": 3, "context": "read"}`
+	}
 	f := &checkpoint.File{Metadata: map[string]string{
-		"format": "pt", "producer": "simdrl interop test", "update": "0",
-		"config": `{"hidden": 96, "vocab": 18, "stages": 3}`,
+		"format": "pt", "producer": "simdrl interop test", "update": "0", "config": config,
 	}}
 	for _, tn := range l.Tensors {
 		f.Tensors = append(f.Tensors, checkpoint.Tensor{Name: tn.Name, Shape: slices.Clone(tn.Shape), Data: slices.Clone(tn.View(params))})
@@ -141,10 +145,16 @@ type torchResult struct {
 	Programs [][]int32 `json:"programs"`
 }
 
-func TestTorchInterop(t *testing.T) {
+func TestTorchInterop(t *testing.T) { torchInterop(t, false) }
+
+// TestTorchInteropReading is TestTorchInterop for a model that reads its
+// context (-context read): the script reads the checkpoint config's context.
+func TestTorchInteropReading(t *testing.T) { torchInterop(t, true) }
+
+func torchInterop(t *testing.T, read bool) {
 	py := needTorch(t)
 	dir := t.TempDir()
-	l, params := model(t)
+	l, params := model(t, read)
 	ckpt := filepath.Join(dir, "model.safetensors")
 	writeCheckpoint(t, ckpt, l, params)
 

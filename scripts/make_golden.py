@@ -2,7 +2,7 @@
 """Writes a golden folder (env.jsonl, model.json) for simdrl's parity tests;
 testdata/golden/README.md describes the format and the two folders' commands.
 
-usage: make_golden.py OUTDIR [--seed N] [--env-cases N] [--batch N] [--observations O]
+usage: make_golden.py OUTDIR [--seed N] [--env-cases N] [--batch N] [--observations O] [--context bag|read]
 
 Needs PyTorch (Debian's python3-torch) and the standard library. Every case
 is a function of the arguments: one random.Random(1000 + seed) draws the
@@ -11,7 +11,11 @@ The network runs in float64. With --observations O > 0 the network has
 obs_emb (O×d) and each step's input is emb(action) + obs_emb(observation):
 every batch row also gets random observations, one per step (teacher forcing,
 so no environment is needed), and model.json says `observations`; without,
-the files are as they were before the option.
+the files are as they were before the option. With --context read the
+network reads its context (Policy.read) instead of averaging it, model.json
+says `"context": "read"`, and each batch row's context has its own length
+(0 to 8 digits, at least two lengths a batch), so that one batch holds
+reading steps of rows that start late.
 """
 import argparse
 import json
@@ -67,10 +71,15 @@ def edit(rng, program):
     return program
 
 
-def draw_batch(rng, level, size, observations=0):
+def draw_batch(rng, level, size, observations=0, read=False):
     ctx, actions, rewards, obs = [], [], [], []
-    for _ in range(size):
-        ctx.append([rng.randint(0, 9) for _ in range(3 + level)] + [CTX])
+    lengths = [3 + level] * size
+    if read:
+        lengths = [rng.randint(0, 8) for _ in range(size)]
+        if size > 1 and len(set(lengths)) == 1:
+            lengths[0] = (lengths[0] + 4) % 9
+    for i in range(size):
+        ctx.append([rng.randint(0, 9) for _ in range(lengths[i])] + [CTX])
         actions.append([rng.randrange(VOCAB) for _ in range(STEPS)])
         rewards.append(round(rng.uniform(-0.2, 1.3), 6))
         if observations > 0:
@@ -87,11 +96,14 @@ def teacher_forced(net, batch):
     """Per-step log-prob of the given action, entropy, value and argmax, each
     (B, STEPS): the given actions (and observations) are fed back, nothing is
     sampled."""
-    ctx, lengths = context_batch(batch["ctx"])
-    h = net.initial_state(ctx, lengths, torch.tensor(batch["stage"]))
     given = torch.tensor(batch["actions"])
     observed = torch.tensor(batch["obs"]) if "obs" in batch else None
-    token = torch.full((len(ctx),), CTX, dtype=torch.long)
+    if net.reads:
+        h = net.read(batch["ctx"], torch.tensor(batch["stage"]), None if observed is None else observed[:, 0])
+    else:
+        ctx, lengths = context_batch(batch["ctx"])
+        h = net.initial_state(ctx, lengths, torch.tensor(batch["stage"]))
+    token = torch.full((len(given),), CTX, dtype=torch.long)
     logp, entropy, value, greedy = [], [], [], []
     for t in range(STEPS):
         logits, v, h = net.step(token, h, None if observed is None else observed[:, t])
@@ -131,6 +143,8 @@ def model_case(net, batches, seed, observations=0):
                param_order=[name for name, _ in net.named_parameters()], init=tensors(net), batches=[])
     if observations > 0:
         out["observations"] = observations
+    if net.reads:
+        out["context"] = "read"
     for batch in batches:  # each at the initial parameters
         net.zero_grad()
         logp, entropy, value, greedy = teacher_forced(net, batch)
@@ -164,6 +178,8 @@ def main():
     ap.add_argument("--batch", type=int, default=6)
     ap.add_argument("--observations", type=int, default=0,
                     help="observation vocabulary: the inputs carry random observations (0: none)")
+    ap.add_argument("--context", choices=["bag", "read"], default="bag",
+                    help="h0 from the mean of the context (bag) or reading it one token a step (read)")
     args = ap.parse_args()
     if args.observations < 0:
         ap.error("--observations must be 0 or more")
@@ -173,10 +189,11 @@ def main():
     with open(os.path.join(args.outdir, "env.jsonl"), "w") as f:
         for i in range(args.env_cases):
             f.write(json.dumps(env_case(rng, i)) + "\n")
-    batches = [draw_batch(rng, level, args.batch, args.observations) for level in range(LEVELS)]
+    read = args.context == "read"
+    batches = [draw_batch(rng, level, args.batch, args.observations, read) for level in range(LEVELS)]
 
     torch.manual_seed(args.seed)
-    net = Policy(observations=args.observations).double()  # drawn in float32 as PyTorch does by default, then widened
+    net = Policy(observations=args.observations, read=read).double()  # drawn in float32 as PyTorch does by default, then widened
     with open(os.path.join(args.outdir, "model.json"), "w") as f:
         json.dump(model_case(net, batches, args.seed, args.observations), f)
     print("wrote", args.outdir)

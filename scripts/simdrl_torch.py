@@ -7,8 +7,11 @@ The initial state is per sample, h0 = tanh(mean over the context tokens of
 emb + stage_emb[level]); the first input is CTX, then each chosen (or given)
 action. With observations (a task whose tools answer, gru.Config.Observations)
 the input is emb(action) + obs_emb(observation), obs_emb built last so that
-the other parameters draw the values they draw without it. Parameter names
-are simdrl's checkpoint and golden-file names.
+the other parameters draw the values they draw without it. A reading model
+(gru.Config.Read, make_golden.py --context read) starts from
+h0 = tanh(stage_emb[level]) and feeds the context tokens but the end one GRU
+step each before the first action (Policy.read). Parameter names are simdrl's
+checkpoint and golden-file names.
 """
 import torch
 from torch import nn
@@ -19,8 +22,9 @@ CTX, EOS = TOKENS["CTX"], TOKENS["EOS"]
 
 
 class Policy(nn.Module):
-    def __init__(self, vocab=VOCAB, hidden=HIDDEN, levels=LEVELS, observations=0):
+    def __init__(self, vocab=VOCAB, hidden=HIDDEN, levels=LEVELS, observations=0, read=False):
         super().__init__()
+        self.reads = read  # read the context (Policy.read) instead of its mean (initial_state)
         # Built in this order: after torch.manual_seed(s) it draws the initial
         # values the golden files hold as `init`.
         self.emb = nn.Embedding(vocab, hidden)
@@ -38,6 +42,25 @@ class Policy(nn.Module):
         keep = (torch.arange(ctx.shape[1], device=ctx.device) < lengths[:, None]).to(width)[:, :, None]
         mean = (self.emb(ctx) * keep).sum(1) / lengths[:, None].to(width)
         return torch.tanh(mean + self.stage_emb(level))[None]
+
+    def read(self, contexts, level, obs=None):
+        """h (1, B, d) after reading: h0 = tanh(stage_emb[level]), then each
+        row's context tokens but the last (the end) one GRU step each, with
+        observation obs (B,) when the model observes. Aligned at the end:
+        the batch reads for its longest context's steps and a shorter row
+        keeps its h until its first token, so every row reads as alone."""
+        h = torch.tanh(self.stage_emb(level))[None]
+        reads = [c[:-1] for c in contexts]
+        R = max(len(c) for c in reads)
+        for r in range(R):
+            active = torch.tensor([r >= R - len(c) for c in reads])
+            tokens = torch.tensor([c[r - (R - len(c))] if r >= R - len(c) else CTX for c in reads], dtype=torch.long)
+            x = self.emb(tokens)
+            if self.obs_emb is not None:
+                x = x + self.obs_emb(obs)
+            _, nxt = self.rnn(x[None], h)
+            h = torch.where(active[None, :, None], nxt, h)
+        return h
 
     def step(self, tokens, h, obs=None):
         """Feeds one token (B,) per row, with its observation (B,) when the

@@ -10,7 +10,9 @@ Prints:        {"programs": [[tok, ...], ...]}
 
 Uses only PyTorch and the Python standard library: the safetensors file is
 parsed with struct and json. Tensors whose names start with "optimizer." and
-the metadata are ignored; the model's tensors are loaded with strict=True.
+the metadata are ignored, but for the config's "context": "read" (a model that
+reads its context, Policy.read); the model's tensors are loaded with
+strict=True.
 """
 import json
 import struct
@@ -60,8 +62,13 @@ def read_safetensors(path):
 def greedy_programs(net, contexts, steps):
     """Each context's program: at every step the action with the largest logit,
     fed back as the next input."""
-    ctx, lengths = context_batch([c["digits"][:3 + c["stage"]] + [CTX] for c in contexts])
-    h = net.initial_state(ctx, lengths, torch.tensor([c["stage"] for c in contexts]))
+    rows = [c["digits"][:3 + c["stage"]] + [CTX] for c in contexts]
+    level = torch.tensor([c["stage"] for c in contexts])
+    if net.reads:
+        h = net.read(rows, level)
+    else:
+        ctx, lengths = context_batch(rows)
+        h = net.initial_state(ctx, lengths, level)
     token = torch.full((len(contexts),), CTX, dtype=torch.long)
     actions = []
     for _ in range(steps):
@@ -74,10 +81,11 @@ def greedy_programs(net, contexts, steps):
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: torch_interop.py CHECKPOINT CONTEXTS_JSON")
-    tensors, _ = read_safetensors(sys.argv[1])
+    tensors, metadata = read_safetensors(sys.argv[1])
     state = {k: v for k, v in tensors.items() if not k.startswith("optimizer.")}
     vocab, hidden = state["emb.weight"].shape
-    net = Policy(vocab=vocab, hidden=hidden, levels=state["stage_emb.weight"].shape[0])
+    read = json.loads(metadata.get("config", "{}")).get("context") == "read"
+    net = Policy(vocab=vocab, hidden=hidden, levels=state["stage_emb.weight"].shape[0], read=read)
     net.load_state_dict(state, strict=True)
     net.eval()
 

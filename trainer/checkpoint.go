@@ -212,7 +212,7 @@ func decodeStrict(raw string, v any, legacy, added map[string]bool) error {
 		}
 		kept = append(kept, kv)
 		tv, ok := template[kv.Key]
-		if !ok {
+		if !ok && !added[kv.Key] { // an added key the template omits (omitempty) is still known
 			return fmt.Errorf("unknown field %q", kv.Key)
 		}
 		if n := arrayLen(tv); n >= 0 {
@@ -246,8 +246,8 @@ func decodeStrict(raw string, v any, legacy, added map[string]bool) error {
 
 // addedConfigKeys came after the first checkpoints: missing, they keep the
 // value v held before decoding (the seed task, its default spec, the entropy
-// schedule over all the updates).
-var addedConfigKeys = map[string]bool{"task": true, "task_spec": true, "entropy_updates": true}
+// schedule over all the updates, the bag: "context" is omitted when empty).
+var addedConfigKeys = map[string]bool{"task": true, "task_spec": true, "entropy_updates": true, "context": true}
 
 // legacyConfigKeys were part of the config in earlier checkpoints: the
 // command-line state that is not (the device, the report path, quiet

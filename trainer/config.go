@@ -43,7 +43,19 @@ type Config struct {
 	EntropyUpdates  int     `json:"entropy_updates"`   // the decay's length in updates, then EntropyFinal holds (0: over Updates)
 	Focus           bool    `json:"focus"`             // mixed: draw levels in proportion to 0.1 + their last eval failure rate
 	StopAt          float64 `json:"stop_at"`           // stop once an evaluation solves every level in TrainLevels at this rate and a confirming one's 99% lower bounds support it (0: never; confirm.go)
+	// Context is how the policy takes in the instance's context: "" or
+	// "bag" (h0 from the mean of the tokens' embeddings, the seed's),
+	// "read" (one GRU step per token before the first action,
+	// gru.Config.Read). Omitted from JSON when "", so that the configs (and
+	// hashes) of runs from before the option are unchanged.
+	Context string `json:"context,omitempty"`
 }
+
+// Context values (Config.Context; "" is ContextBag).
+const (
+	ContextBag  = "bag"
+	ContextRead = "read"
+)
 
 // ReferenceRecipe (recipe "seed") is the reference script's schedule and
 // loss exactly: 60 updates of 192
@@ -176,6 +188,8 @@ func (c *Config) validateTask(t task.Task) error {
 		return fieldError("curriculum", "must be blocks or mixed, got %q", c.Curriculum)
 	case c.Baseline != "sum" && c.Baseline != "step":
 		return fieldError("baseline", "must be sum or step, got %q", c.Baseline)
+	case c.Context != "" && c.Context != ContextBag && c.Context != ContextRead:
+		return fieldError("context", "must be bag or read, got %q", c.Context)
 	}
 	for _, s := range c.TrainLevels {
 		if s < 0 || s >= len(t.Levels()) {

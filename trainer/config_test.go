@@ -1,6 +1,7 @@
 package trainer
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/simdrl/simdrl/checkpoint"
@@ -32,4 +33,37 @@ func TestLegacyCheckpointConfig(t *testing.T) {
 	f.Metadata["config"] = f.Metadata["config"][:1] + `"colour":"red",` + f.Metadata["config"][1:]
 	_, err = CheckpointConfig(f)
 	require.ErrorContains(t, err, `unknown field "colour"`)
+}
+
+// TestContextSetting: the bag is the zero value and leaves the JSON as it
+// was before the option (so configs and their hashes are unchanged); read
+// is written; anything else is one clear error; a checkpoint's "context"
+// reads back, and one without it is the bag.
+func TestContextSetting(t *testing.T) {
+	c := DefaultRecipe()
+	require.False(t, c.Context == ContextRead)
+	raw, err := json.Marshal(c)
+	require.NoError(t, err)
+	require.NotContains(t, string(raw), "context")
+	c.Context = ContextRead
+	require.True(t, c.Context == ContextRead)
+	raw, err = json.Marshal(c)
+	require.NoError(t, err)
+	require.Contains(t, string(raw), `"context":"read"`)
+	require.NoError(t, c.Validate())
+	c.Context = ContextBag
+	require.NoError(t, c.Validate())
+	require.False(t, c.Context == ContextRead)
+	c.Context = "sideways"
+	require.EqualError(t, c.Validate(), `context must be bag or read, got "sideways"`)
+
+	f, err := checkpoint.ReadFile("../testdata/checkpoints-legacy/config-with-device-report-quiet.safetensors")
+	require.NoError(t, err)
+	cfg, err := CheckpointConfig(f)
+	require.NoError(t, err)
+	require.Empty(t, cfg.Context, "a checkpoint from before the option is the bag")
+	f.Metadata["config"] = f.Metadata["config"][:1] + `"context":"read",` + f.Metadata["config"][1:]
+	cfg, err = CheckpointConfig(f)
+	require.NoError(t, err)
+	require.Equal(t, ContextRead, cfg.Context)
 }

@@ -64,6 +64,7 @@ type flagValues struct {
 	curriculum    *string
 	unlockAt      *float64
 	baseline      *string
+	context       *string
 	mask          *bool
 	entropyFinal  *float64
 	decayUpdates  *int
@@ -114,6 +115,7 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.curriculum = fs.String("curriculum", def.Curriculum, "blocks: -stages as equal blocks of updates (seed); mixed: every batch mixes the unlocked levels")
 	o.unlockAt = fs.Float64("unlock-at", def.UnlockAt, "mixed curriculum: unlock the next level when the newest one's eval solve rate reaches this [0, 1] (0: all levels from the start)")
 	o.baseline = fs.String("baseline", def.Baseline, "sum: advantage R − Σ_t value_t (seed); step: advantage R − value_t per step")
+	o.context = fs.String("context", trainer.ContextBag, "bag: h0 from the mean of the context tokens' embeddings (seed); read: the GRU reads the context one token a step before it writes (CPU only)")
 	o.mask = fs.Bool("mask-after-answer", def.MaskAfterAnswer, "leave the tokens after the first ANS out of the loss")
 	o.entropyFinal = fs.Float64("entropy-final", def.EntropyFinal, "entropy coefficient decays linearly to this, ≤ 1000 (< 0: constant)")
 	o.decayUpdates = fs.Int("entropy-updates", def.EntropyUpdates, fmt.Sprintf("the entropy decay's length in updates [0, %d], then -entropy-final holds (0: over -updates; calc default recipe: 6000)", trainer.MaxUpdates))
@@ -200,8 +202,9 @@ func parseCommandLine(args []string, stdout io.Writer) (*commandLine, error) {
 func (cl *commandLine) changed(name string) bool { return cl.fs.Changed(name) }
 
 // fresh is the config of a run that starts from the recipe: the flags'
-// task, levels and hidden width, except where from (a -load checkpoint's
-// config) says otherwise and no flag does; then the task's defaults
+// task, levels, hidden width and context, except where from (a -load
+// checkpoint's config) says otherwise and no flag does (a model read as it
+// was trained; -context may still change it, the tensors being the same); then the task's defaults
 // (trainer.WithTask), then every explicit flag.
 func (cl *commandLine) fresh(from *trainer.Config) (trainer.Config, error) {
 	base, err := trainer.Recipe(*cl.o.recipe)
@@ -218,6 +221,9 @@ func (cl *commandLine) fresh(from *trainer.Config) (trainer.Config, error) {
 		}
 		if !cl.changed("hidden") {
 			base.Hidden = from.Hidden
+		}
+		if !cl.changed("context") {
+			base.Context = from.Context
 		}
 	}
 	if err := cl.checkCalcFlags(base.Task); err != nil {
@@ -306,6 +312,12 @@ func (cl *commandLine) apply(cfg trainer.Config) (trainer.Config, error) {
 	set("curriculum", func() { cfg.Curriculum = *o.curriculum })
 	set("unlock-at", func() { cfg.UnlockAt = *o.unlockAt })
 	set("baseline", func() { cfg.Baseline = *o.baseline })
+	set("context", func() {
+		// bag is the zero value, which a config omits (trainer.Config.Context)
+		if cfg.Context = *o.context; cfg.Context == trainer.ContextBag {
+			cfg.Context = ""
+		}
+	})
 	set("mask-after-answer", func() { cfg.MaskAfterAnswer = *o.mask })
 	set("entropy-final", func() { cfg.EntropyFinal = *o.entropyFinal })
 	set("entropy-updates", func() { cfg.EntropyUpdates = *o.decayUpdates })

@@ -29,6 +29,22 @@ func ObsDir() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "golden-obs")
 }
 
+// ReadDirs are the folders of golden cases of a reading model
+// (make_golden.py --context read): without observations, then with;
+// SIMDRL_GOLDEN_READ_DIR and SIMDRL_GOLDEN_READ_OBS_DIR replace them when
+// set.
+func ReadDirs() []string {
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..", "testdata")
+	dirs := []string{filepath.Join(root, "golden-read"), filepath.Join(root, "golden-read-obs")}
+	for i, env := range []string{"SIMDRL_GOLDEN_READ_DIR", "SIMDRL_GOLDEN_READ_OBS_DIR"} {
+		if d := os.Getenv(env); d != "" {
+			dirs[i] = d
+		}
+	}
+	return dirs
+}
+
 // EnvCase is one line of env.jsonl.
 type EnvCase struct {
 	Level   int     `json:"stage"`
@@ -108,12 +124,15 @@ type Model struct {
 	Steps  int `json:"steps"`
 	// Observations is the observation vocabulary (absent: 0, the model
 	// observes nothing).
-	Observations int               `json:"observations"`
-	Tokens       map[string]int    `json:"tokens"`
-	ParamOrder   []string          `json:"param_order"`
-	Init         map[string]Tensor `json:"init"`
-	Batches      []Batch           `json:"batches"`
-	Adam         Adam              `json:"adam"`
+	Observations int `json:"observations"`
+	// Context is "read" for a model that reads its context
+	// (gru.Config.Read); absent: the bag.
+	Context    string            `json:"context"`
+	Tokens     map[string]int    `json:"tokens"`
+	ParamOrder []string          `json:"param_order"`
+	Init       map[string]Tensor `json:"init"`
+	Batches    []Batch           `json:"batches"`
+	Adam       Adam              `json:"adam"`
 }
 
 // LoadModel reads model.json.

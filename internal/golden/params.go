@@ -9,7 +9,11 @@ import (
 
 // Layout builds the model layout the golden file describes.
 func (m *Model) Layout() (*gru.Layout, error) {
-	return gru.NewLayout(gru.Config{Vocab: m.Vocab, Hidden: m.Hidden, Levels: 3, Observations: m.Observations})
+	if m.Context != "" && m.Context != "read" && m.Context != "bag" {
+		return nil, fmt.Errorf("golden: context %q (bag or read)", m.Context)
+	}
+	return gru.NewLayout(gru.Config{Vocab: m.Vocab, Hidden: m.Hidden, Levels: 3, Observations: m.Observations,
+		Read: m.Context == "read"})
 }
 
 // LoadInit loads the golden model from dir with its layout and its initial

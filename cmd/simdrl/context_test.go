@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"github.com/simdrl/simdrl/gpu"
+	"github.com/simdrl/simdrl/trainer"
+	"github.com/stretchr/testify/require"
+)
+
+// TestContextFlag: -context read sets the config's context, bag (the
+// default) leaves it out of the config, anything else is one line, exit 2.
+func TestContextFlag(t *testing.T) {
+	var buf bytes.Buffer
+	c, err := parseFlags([]string{"-task", "calc", "-context", "read"}, &buf)
+	require.NoError(t, err)
+	require.True(t, c.Context == trainer.ContextRead)
+	c, err = parseFlags([]string{"-context", "bag"}, &buf)
+	require.NoError(t, err)
+	require.Empty(t, c.Context)
+	requireUsage(t, `-context must be bag or read, got "sideways"`, "-context", "sideways", "-updates", "1")
+	code, out, _ := runCLI("-h")
+	require.Equal(t, 0, code)
+	require.Regexp(t, `--context string +bag: .* read: `, out)
+}
+
+// TestReadRunResumes: a reading run's report and checkpoint say
+// "context": "read", and -resume continues it bit for bit.
+func TestReadRunResumes(t *testing.T) {
+	dir := t.TempDir()
+	args := append(append([]string{}, quick...), "-task", "calc", "-levels", "a*b, a*b+c*d", "-context", "read")
+	full, part, rest := filepath.Join(dir, "full.json"), filepath.Join(dir, "p.st"), filepath.Join(dir, "rest.json")
+	code, _, stderr := runCLI(append(args, "-updates", "4", "-report", full)...)
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, "read", readReport(t, full)["config"].(map[string]any)["context"])
+	code, _, stderr = runCLI(append(args, "-updates", "2", "-save", part)...)
+	require.Equal(t, 0, code, stderr)
+	code, _, stderr = runCLI("-resume", part, "-updates", "4", "-report", rest, "-final-episodes", "0", "-explain", "0")
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, readReport(t, full)["param_sha256"], readReport(t, rest)["param_sha256"])
+	require.Equal(t, "read", readReport(t, rest)["config"].(map[string]any)["context"])
+}
+
+// TestCudaRefusesReading: the GPU does not read; -device cuda -context read
+// is one line, exit 2, before any work (where a GPU, or its emulator, is
+// present; without one the missing GPU is the line).
+func TestCudaRefusesReading(t *testing.T) {
+	if gpu.Available() != nil {
+		t.Skip("no GPU: -device cuda is refused for that first (TestCudaWithoutGPUIsAClearError)")
+	}
+	requireUsage(t, "gpu: the CUDA kernels do not read the context (-context read)", "-device", "cuda", "-task", "calc", "-context", "read", "-updates", "1")
+}
+
+// TestLoadKeepsOrChangesTheContext: -load of a reading checkpoint reads (the
+// model is used as it was trained) unless -context says otherwise; a bag
+// checkpoint loads into a reading run with -context read (the tensors are
+// the same).
+func TestLoadKeepsOrChangesTheContext(t *testing.T) {
+	dir := t.TempDir()
+	base := append(append([]string{}, quick...), "-task", "calc", "-levels", "a*b, a*b+c*d")
+	read := saveRun(t, dir, "read.st", append(base, "-context", "read")...)
+	bag := saveRun(t, dir, "bag.st", base...)
+	context := func(args ...string) any {
+		rep := filepath.Join(dir, "r.json")
+		code, _, stderr := runCLI(append(args, "-eval-only", "-final-episodes", "20", "-explain", "0", "-report", rep)...)
+		require.Equal(t, 0, code, stderr)
+		return readReport(t, rep)["config"].(map[string]any)["context"]
+	}
+	require.Equal(t, "read", context("-load", read))
+	require.Nil(t, context("-load", read, "-context", "bag"))
+	require.Nil(t, context("-load", bag))
+	require.Equal(t, "read", context("-load", bag, "-context", "read"))
+}
