@@ -29,6 +29,9 @@ func TestCalcBranchingLevelsLearn(t *testing.T) {
 		c.Seed, c.Updates, c.FinalEpisodes, c.Explain, c.Threads = 0, 1500, 200, 1, 2
 		if observe != "" {
 			c.Updates = 400
+			if testing.Short() {
+				c.Updates = 100 // under qemu (CI's NEON step) every update counts
+			}
 		}
 		var out bytes.Buffer
 		rep, err := run(t, c, &out)
