@@ -223,7 +223,7 @@ func ymm() reg.VecVirtual {
 	}
 	return c.YMM()
 }
-func gp() reg.GPVirtual   { return c.GP64() }
+func gp() reg.GPVirtual { return c.GP64() }
 
 // mem is [base + index·scale].
 func mem(base, index reg.Register, scale uint8) Mem {
