@@ -34,7 +34,7 @@ func benchSets(b *testing.B, bytes int, body func(b *testing.B, s *implementatio
 const benchVocab, benchHidden = 18, 96
 
 func BenchmarkGRUForward(b *testing.B) {
-	for _, rows := range []int{192, 4096} {
+	for _, rows := range []int{96, 192, 512, 4096} {
 		r := rand.New(rand.NewPCG(1, uint64(rows)))
 		c := newGRUCase(r, rows, benchHidden, 4)
 		c.vocab = benchVocab + 1
@@ -56,7 +56,7 @@ func BenchmarkGRUForward(b *testing.B) {
 }
 
 func BenchmarkGRUBackward(b *testing.B) {
-	for _, rows := range []int{192, 4096} {
+	for _, rows := range []int{96, 192, 512, 4096} {
 		r := rand.New(rand.NewPCG(2, uint64(rows)))
 		c := newGRUCase(r, rows, benchHidden, 4)
 		c.vocab = benchVocab + 1
