@@ -70,13 +70,12 @@ func zmmFullRate(c cpuFacts) bool {
 // run near the 256-bit peak on the AVX2 tile, so only where 512-bit FMAs are
 // full rate does the ZMM tile pay (ntZMM). The 19 heads run their own
 // kernel wherever there is AVX-512, in its ZMM form where ntZMM is set
-// (gemm_heads_amd64.go). The elementwise kernels whose lanes are
-// independent (GRU gates forward and backward, Adam, tanh, exp) run their
-// ZMM forms where 512-bit FMAs are full rate too (elemZMM,
-// useAVX512Elementwise): the same instructions per lane, so the same bits
-// as their AVX2 forms. Double-pumped, 16 lanes are no faster than 2×8, so
-// they stay AVX2 there; the policy head and the reductions are AVX2 on
-// every x86 backend.
+// (gemm_heads_amd64.go). The elementwise kernels (GRU gates forward and
+// backward, the policy head, Adam, tanh, exp) run their ZMM forms where
+// 512-bit FMAs are full rate too (elemZMM, useAVX512Elementwise): the same
+// instructions per lane, so the same bits as their AVX2 forms.
+// Double-pumped, 16 lanes are no faster than 2×8, so they stay AVX2 there;
+// sumSquares and add are AVX2 on every x86 backend.
 type avx512Plan struct {
 	ntZMM   bool
 	elemZMM bool

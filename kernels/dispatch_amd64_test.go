@@ -22,7 +22,7 @@ func requireLivePlan(t *testing.T) {
 	}
 	require.Equal(t, want, funcAddr(impl.sgemmNT), "sgemmNT is not the kernel the dispatch rule picks for this CPU")
 	// And the elementwise kernels their form for this CPU: ZMM where 512-bit
-	// FMAs are full rate (the lane-independent ones), else AVX2.
+	// FMAs are full rate (all but sumSquares and add), else AVX2.
 	for _, k := range elementwiseKernels(asmSets()[0], &impl) {
 		w := k.avx2
 		if planAVX512(liveCPU()).elemZMM && k.zmm != nil {
@@ -88,9 +88,9 @@ func TestDispatchRule(t *testing.T) {
 		}
 		require.Equal(t, wantNT, funcAddr(avx512.sgemmNT), tc.what)
 		require.Equal(t, funcAddr(sgemmNTAVX2), funcAddr(avx2.sgemmNT), tc.what)
-		// The lane-independent elementwise kernels: their ZMM forms only at
-		// full rate, else the avx2 set's; the policy head and the reductions
-		// are the avx2 set's on every x86 backend.
+		// The elementwise kernels: their ZMM forms only at full rate, else
+		// the avx2 set's; sumSquares and add are the avx2 set's on every x86
+		// backend.
 		require.Equal(t, tc.fullRate, planAVX512(tc.c).elemZMM, tc.what)
 		for _, k := range elementwiseKernels(avx2, avx512) {
 			want := k.avx2
@@ -149,8 +149,8 @@ func elementwiseKernels(avx2, avx512 *implementation) []elementwiseKernel {
 		{"adam", adamAVX2, adamAVX512, avx2.adam, avx512.adam},
 		{"tanh", tanhAVX2, tanhAVX512, avx2.tanh, avx512.tanh},
 		{"exp", expAVX2, expAVX512, avx2.exp, avx512.exp},
-		{"policyFwd", policyForwardAVX2, nil, avx2.policyFwd, avx512.policyFwd},
-		{"policyBack", policyBackwardAVX2, nil, avx2.policyBack, avx512.policyBack},
+		{"policyFwd", policyForwardAVX2, policyForwardAVX512, avx2.policyFwd, avx512.policyFwd},
+		{"policyBack", policyBackwardAVX2, policyBackwardAVX512, avx2.policyBack, avx512.policyBack},
 		{"sumSquares", sumSquaresAVX2, nil, avx2.sumSquares, avx512.sumSquares},
 		{"add", addAVX2, nil, avx2.add, avx512.add},
 	}

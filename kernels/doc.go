@@ -27,15 +27,18 @@
 //	GEMM NT, other n    AVX2 4×24    AVX2 4×24                     ZMM 8×48
 //	GRU step, Adam,     AVX2         AVX2                          ZMM, 16 lanes
 //	  tanh, exp
-//	policy head,        AVX2         AVX2                          AVX2
-//	  sumSquares, add
+//	policy head         AVX2         AVX2                          ZMM, 2 rows × 8 lanes
+//	sumSquares, add     AVX2         AVX2                          AVX2
 //
 // (heads: 16 columns by broadcasts, in two YMM or one ZMM vector per row,
-// and 3 as dot products along k.) The ZMM forms of the GRU step (forward
-// and backward), Adam, tanh and exp run the same instructions per lane as
-// their AVX2 forms (asm/elementwise -zmm), so they give the same bits; the
-// policy head's softmax and entropy and sumSquares sum across lanes in the
-// AVX2 order and stay AVX2, as does add, which is bound by memory.
+// and 3 as dot products along k.) The elementwise kernels' ZMM forms
+// (asm/elementwise -zmm) run the same instructions per lane as their AVX2
+// forms, so they give the same bits: the GRU step (forward and backward),
+// Adam, tanh and exp in 16 independent lanes, and the policy head's
+// softmax, entropy and backward with two rows' 8-column chunks in the
+// halves of one register, so that each row sums over its columns in the
+// AVX2 order. sumSquares (a float64 reduction) and add (bound by memory)
+// stay AVX2.
 //
 // The backend is "avx512" wherever the CPU
 // has AVX512F+VL, at either rate: NT on the ZMM tile sums each element of C

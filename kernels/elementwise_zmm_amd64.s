@@ -130,6 +130,30 @@ DATA masktable16<>+28(SB)/2, $0x3fff
 DATA masktable16<>+30(SB)/2, $0x7fff
 GLOBL masktable16<>(SB), RODATA|NOPTR, $32
 
+DATA iota2<>+0(SB)/4, $0x00000000
+DATA iota2<>+4(SB)/4, $0x00000001
+DATA iota2<>+8(SB)/4, $0x00000002
+DATA iota2<>+12(SB)/4, $0x00000003
+DATA iota2<>+16(SB)/4, $0x00000004
+DATA iota2<>+20(SB)/4, $0x00000005
+DATA iota2<>+24(SB)/4, $0x00000006
+DATA iota2<>+28(SB)/4, $0x00000007
+DATA iota2<>+32(SB)/4, $0x00000000
+DATA iota2<>+36(SB)/4, $0x00000001
+DATA iota2<>+40(SB)/4, $0x00000002
+DATA iota2<>+44(SB)/4, $0x00000003
+DATA iota2<>+48(SB)/4, $0x00000004
+DATA iota2<>+52(SB)/4, $0x00000005
+DATA iota2<>+56(SB)/4, $0x00000006
+DATA iota2<>+60(SB)/4, $0x00000007
+GLOBL iota2<>(SB), RODATA|NOPTR, $64
+
+DATA eight<>+0(SB)/4, $0x00000008
+GLOBL eight<>(SB), RODATA|NOPTR, $4
+
+DATA allones<>+0(SB)/4, $0xffffffff
+GLOBL allones<>(SB), RODATA|NOPTR, $4
+
 // func gruForwardAVX512(rows int, d int, table []float32, tokens []int32, gh []float32, hPrev []float32, hNext []float32, act []float32)
 // Requires: AVX, AVX512F
 TEXT ·gruForwardAVX512(SB), NOSPLIT, $0-160
@@ -762,6 +786,1283 @@ done7:
 	VZEROUPPER
 	RET
 
+// func policyForwardAVX512(rows int, cols int, logits []float32, ld int, logp []float32, ent []float32)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·policyForwardAVX512(SB), NOSPLIT, $0-96
+	MOVQ     rows+0(FP), AX
+	MOVQ     cols+8(FP), CX
+	MOVQ     logits_base+16(FP), DX
+	MOVQ     ld+40(FP), BX
+	MOVQ     logp_base+48(FP), SI
+	MOVQ     ent_base+72(FP), DI
+	TESTQ    AX, AX
+	JLE      done12
+	TESTQ    CX, CX
+	JLE      done12
+	SHLQ     $0x02, BX
+	MOVQ     CX, R8
+	SHRQ     $0x03, R8
+	MOVQ     CX, R9
+	ANDQ     $0x07, R9
+	SHLQ     $0x02, R9
+	SHLQ     $0x02, CX
+	LEAQ     masktable16<>+0(SB), R10
+	MOVQ     R9, R11
+	SHRQ     $0x01, R11
+	KMOVW    (R10)(R11*1), K1
+	KSHIFTLW $0x08, K1, K2
+	KORW     K1, K2, K2
+	MOVQ     AX, R10
+	SHRQ     $0x01, R10
+	MOVQ     R10, R11
+	TESTQ    R11, R11
+	JZ       loopend14
+
+loop13:
+	VBROADCASTSS neginf<>+0(SB), Z0
+	MOVQ         DX, R10
+	MOVQ         R8, R12
+	TESTQ        R12, R12
+	JZ           loopend16
+
+loop15:
+	VMOVUPS      (R10), Y1
+	VINSERTF64X4 $0x01, (R10)(BX*1), Z1, Z1
+	VMAXPS       Z1, Z0, Z0
+	ADDQ         $0x20, R10
+	DECQ         R12
+	JNZ          loop15
+
+loopend16:
+	TESTQ        R9, R9
+	JZ           notail17
+	VMOVUPS.Z    (R10), K1, Y2
+	VMOVUPS.Z    (R10)(BX*1), K1, Y1
+	VINSERTF64X4 $0x01, Y1, Z2, Z2
+	VMOVAPS      Z0, Z3
+	VMOVAPS      Z2, K2, Z3
+	VMAXPS       Z3, Z0, Z0
+
+notail17:
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VEXTRACTF32X4 $0x01, Y0, X2
+	VMAXPS        X0, X2, X2
+	VPERMILPS     $0x4e, X2, X0
+	VMAXPS        X0, X2, X2
+	VPERMILPS     $0xb1, X2, X0
+	VMAXPS        X0, X2, X2
+	VEXTRACTF32X4 $0x01, Y1, X3
+	VMAXPS        X1, X3, X3
+	VPERMILPS     $0x4e, X3, X0
+	VMAXPS        X0, X3, X3
+	VPERMILPS     $0xb1, X3, X0
+	VMAXPS        X0, X3, X3
+	VBROADCASTSS  X2, Z0
+	VBROADCASTSS  X3, Y1
+	VINSERTF64X4  $0x01, Y1, Z0, Z0
+	VPXORD        Z4, Z4, Z4
+	MOVQ          DX, R10
+	MOVQ          R8, R12
+	TESTQ         R12, R12
+	JZ            loopend19
+
+loop18:
+	VMOVUPS           (R10), Y5
+	VINSERTF64X4      $0x01, (R10)(BX*1), Z5, Z5
+	VSUBPS            Z0, Z5, Z5
+	VBROADCASTSS      exphi<>+0(SB), Z3
+	VMINPS            Z5, Z3, Z3
+	VBROADCASTSS      explo<>+0(SB), Z18
+	VMAXPS            Z3, Z18, Z3
+	VMULPS.BCST       log2e<>+0(SB), Z3, Z18
+	VRNDSCALEPS       $0x00, Z18, Z18
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z18, Z3
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z18, Z3
+	VCVTPS2DQ         Z18, Z18
+	VBROADCASTSS      expp0<>+0(SB), Z19
+	VFMADD213PS.BCST  expp1<>+0(SB), Z3, Z19
+	VFMADD213PS.BCST  expp2<>+0(SB), Z3, Z19
+	VFMADD213PS.BCST  expp3<>+0(SB), Z3, Z19
+	VFMADD213PS.BCST  expp4<>+0(SB), Z3, Z19
+	VFMADD213PS.BCST  expp5<>+0(SB), Z3, Z19
+	VMULPS            Z3, Z19, Z19
+	VFMADD213PS       Z3, Z3, Z19
+	VADDPS.BCST       one<>+0(SB), Z19, Z19
+	VPSRAD            $0x01, Z18, Z3
+	VPSUBD            Z3, Z18, Z18
+	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
+	VPADDD.BCST       bias127<>+0(SB), Z18, Z18
+	VPSLLD            $0x17, Z3, Z3
+	VPSLLD            $0x17, Z18, Z18
+	VMULPS            Z3, Z19, Z19
+	VMULPS            Z18, Z19, Z19
+	VADDPS            Z19, Z4, Z4
+	ADDQ              $0x20, R10
+	DECQ              R12
+	JNZ               loop18
+
+loopend19:
+	TESTQ             R9, R9
+	JZ                notail20
+	VMOVUPS.Z         (R10), K1, Y6
+	VMOVUPS.Z         (R10)(BX*1), K1, Y1
+	VINSERTF64X4      $0x01, Y1, Z6, Z6
+	VSUBPS            Z0, Z6, Z6
+	VBROADCASTSS      exphi<>+0(SB), Z3
+	VMINPS            Z6, Z3, Z3
+	VBROADCASTSS      explo<>+0(SB), Z18
+	VMAXPS            Z3, Z18, Z3
+	VMULPS.BCST       log2e<>+0(SB), Z3, Z18
+	VRNDSCALEPS       $0x00, Z18, Z18
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z18, Z3
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z18, Z3
+	VCVTPS2DQ         Z18, Z18
+	VBROADCASTSS      expp0<>+0(SB), Z19
+	VFMADD213PS.BCST  expp1<>+0(SB), Z3, Z19
+	VFMADD213PS.BCST  expp2<>+0(SB), Z3, Z19
+	VFMADD213PS.BCST  expp3<>+0(SB), Z3, Z19
+	VFMADD213PS.BCST  expp4<>+0(SB), Z3, Z19
+	VFMADD213PS.BCST  expp5<>+0(SB), Z3, Z19
+	VMULPS            Z3, Z19, Z19
+	VFMADD213PS       Z3, Z3, Z19
+	VADDPS.BCST       one<>+0(SB), Z19, Z19
+	VPSRAD            $0x01, Z18, Z3
+	VPSUBD            Z3, Z18, Z18
+	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
+	VPADDD.BCST       bias127<>+0(SB), Z18, Z18
+	VPSLLD            $0x17, Z3, Z3
+	VPSLLD            $0x17, Z18, Z18
+	VMULPS            Z3, Z19, Z19
+	VMULPS            Z18, Z19, Z19
+	VMOVAPS.Z         Z19, K2, Z19
+	VADDPS            Z19, Z4, Z4
+
+notail20:
+	VEXTRACTF64X4    $0x01, Z4, Y2
+	VEXTRACTF32X4    $0x01, Y4, X3
+	VADDPS           X4, X3, X3
+	VPERMILPS        $0x4e, X3, X1
+	VADDPS           X1, X3, X3
+	VPERMILPS        $0xb1, X3, X1
+	VADDPS           X1, X3, X3
+	VEXTRACTF32X4    $0x01, Y2, X1
+	VADDPS           X2, X1, X1
+	VPERMILPS        $0x4e, X1, X2
+	VADDPS           X2, X1, X1
+	VPERMILPS        $0xb1, X1, X2
+	VADDPS           X2, X1, X1
+	VBROADCASTSS     X3, Z3
+	VBROADCASTSS     X1, Y1
+	VINSERTF64X4     $0x01, Y1, Z3, Z3
+	VPSRLD           $0x17, Z3, Z18
+	VPANDD.BCST      mantmask<>+0(SB), Z3, Z19
+	VPSUBD.BCST      i126<>+0(SB), Z18, Z18
+	VPORD.BCST       halfbits<>+0(SB), Z19, Z19
+	VCMPPS.BCST      $0x01, sqrthalf<>+0(SB), Z19, K3
+	VPADDD.BCST      allones<>+0(SB), Z18, K3, Z18
+	VMOVAPS.Z        Z19, K3, Z20
+	VSUBPS.BCST      one<>+0(SB), Z19, Z19
+	VCVTDQ2PS        Z18, Z18
+	VADDPS           Z20, Z19, Z19
+	VBROADCASTSS     logp0<>+0(SB), Z20
+	VFMADD213PS.BCST logp1<>+0(SB), Z19, Z20
+	VFMADD213PS.BCST logp2<>+0(SB), Z19, Z20
+	VFMADD213PS.BCST logp3<>+0(SB), Z19, Z20
+	VFMADD213PS.BCST logp4<>+0(SB), Z19, Z20
+	VFMADD213PS.BCST logp5<>+0(SB), Z19, Z20
+	VFMADD213PS.BCST logp6<>+0(SB), Z19, Z20
+	VFMADD213PS.BCST logp7<>+0(SB), Z19, Z20
+	VFMADD213PS.BCST logp8<>+0(SB), Z19, Z20
+	VFMADD213PS.BCST minushalf<>+0(SB), Z19, Z20
+	VMULPS           Z19, Z20, Z20
+	VMULPS           Z19, Z20, Z20
+	VFMADD231PS.BCST logq1<>+0(SB), Z18, Z20
+	VADDPS           Z19, Z20, Z20
+	VFMADD231PS.BCST logq2<>+0(SB), Z18, Z20
+	VCMPPS           $0x03, Z3, Z3, K3
+	VPORD.BCST       allones<>+0(SB), Z20, K3, Z20
+	VADDPS           Z0, Z20, Z20
+	VPXORD           Z7, Z7, Z7
+	MOVQ             DX, R10
+	MOVQ             R8, R12
+	TESTQ            R12, R12
+	JZ               loopend22
+
+loop21:
+	VMOVUPS           (R10), Y8
+	VINSERTF64X4      $0x01, (R10)(BX*1), Z8, Z8
+	VSUBPS            Z20, Z8, Z8
+	VMOVUPS           Y8, (SI)
+	VEXTRACTF64X4     $0x01, Z8, (SI)(CX*1)
+	VBROADCASTSS      exphi<>+0(SB), Z0
+	VMINPS            Z8, Z0, Z0
+	VBROADCASTSS      explo<>+0(SB), Z3
+	VMAXPS            Z0, Z3, Z0
+	VMULPS.BCST       log2e<>+0(SB), Z0, Z3
+	VRNDSCALEPS       $0x00, Z3, Z3
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z0
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z0
+	VCVTPS2DQ         Z3, Z3
+	VBROADCASTSS      expp0<>+0(SB), Z18
+	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z18
+	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z18
+	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z18
+	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z18
+	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z18
+	VMULPS            Z0, Z18, Z18
+	VFMADD213PS       Z0, Z0, Z18
+	VADDPS.BCST       one<>+0(SB), Z18, Z18
+	VPSRAD            $0x01, Z3, Z0
+	VPSUBD            Z0, Z3, Z3
+	VPADDD.BCST       bias127<>+0(SB), Z0, Z0
+	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
+	VPSLLD            $0x17, Z0, Z0
+	VPSLLD            $0x17, Z3, Z3
+	VMULPS            Z0, Z18, Z18
+	VMULPS            Z3, Z18, Z18
+	VADDPS.BCST       enteps<>+0(SB), Z18, Z0
+	VPSRLD            $0x17, Z0, Z3
+	VPANDD.BCST       mantmask<>+0(SB), Z0, Z0
+	VPSUBD.BCST       i126<>+0(SB), Z3, Z3
+	VPORD.BCST        halfbits<>+0(SB), Z0, Z0
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z0, K3
+	VPADDD.BCST       allones<>+0(SB), Z3, K3, Z3
+	VMOVAPS.Z         Z0, K3, Z19
+	VSUBPS.BCST       one<>+0(SB), Z0, Z0
+	VCVTDQ2PS         Z3, Z3
+	VADDPS            Z19, Z0, Z0
+	VBROADCASTSS      logp0<>+0(SB), Z19
+	VFMADD213PS.BCST  logp1<>+0(SB), Z0, Z19
+	VFMADD213PS.BCST  logp2<>+0(SB), Z0, Z19
+	VFMADD213PS.BCST  logp3<>+0(SB), Z0, Z19
+	VFMADD213PS.BCST  logp4<>+0(SB), Z0, Z19
+	VFMADD213PS.BCST  logp5<>+0(SB), Z0, Z19
+	VFMADD213PS.BCST  logp6<>+0(SB), Z0, Z19
+	VFMADD213PS.BCST  logp7<>+0(SB), Z0, Z19
+	VFMADD213PS.BCST  logp8<>+0(SB), Z0, Z19
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z0, Z19
+	VMULPS            Z0, Z19, Z19
+	VMULPS            Z0, Z19, Z19
+	VFMADD231PS.BCST  logq1<>+0(SB), Z3, Z19
+	VADDPS            Z0, Z19, Z19
+	VFMADD231PS.BCST  logq2<>+0(SB), Z3, Z19
+	VFMADD231PS       Z19, Z18, Z7
+	ADDQ              $0x20, R10
+	ADDQ              $0x20, SI
+	DECQ              R12
+	JNZ               loop21
+
+loopend22:
+	TESTQ             R9, R9
+	JZ                notail23
+	VMOVUPS.Z         (R10), K1, Y9
+	VMOVUPS.Z         (R10)(BX*1), K1, Y0
+	VINSERTF64X4      $0x01, Y0, Z9, Z9
+	VSUBPS            Z20, Z9, Z9
+	VMOVUPS           Y9, K1, (SI)
+	VEXTRACTF64X4     $0x01, Z9, Y0
+	VMOVUPS           Y0, K1, (SI)(CX*1)
+	VBROADCASTSS      exphi<>+0(SB), Z0
+	VMINPS            Z9, Z0, Z0
+	VBROADCASTSS      explo<>+0(SB), Z3
+	VMAXPS            Z0, Z3, Z0
+	VMULPS.BCST       log2e<>+0(SB), Z0, Z3
+	VRNDSCALEPS       $0x00, Z3, Z3
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z0
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z0
+	VCVTPS2DQ         Z3, Z3
+	VBROADCASTSS      expp0<>+0(SB), Z18
+	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z18
+	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z18
+	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z18
+	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z18
+	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z18
+	VMULPS            Z0, Z18, Z18
+	VFMADD213PS       Z0, Z0, Z18
+	VADDPS.BCST       one<>+0(SB), Z18, Z18
+	VPSRAD            $0x01, Z3, Z0
+	VPSUBD            Z0, Z3, Z3
+	VPADDD.BCST       bias127<>+0(SB), Z0, Z0
+	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
+	VPSLLD            $0x17, Z0, Z0
+	VPSLLD            $0x17, Z3, Z3
+	VMULPS            Z0, Z18, Z18
+	VMULPS            Z3, Z18, Z18
+	VMOVAPS.Z         Z18, K2, Z18
+	VADDPS.BCST       enteps<>+0(SB), Z18, Z0
+	VPSRLD            $0x17, Z0, Z3
+	VPANDD.BCST       mantmask<>+0(SB), Z0, Z0
+	VPSUBD.BCST       i126<>+0(SB), Z3, Z3
+	VPORD.BCST        halfbits<>+0(SB), Z0, Z0
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z0, K3
+	VPADDD.BCST       allones<>+0(SB), Z3, K3, Z3
+	VMOVAPS.Z         Z0, K3, Z19
+	VSUBPS.BCST       one<>+0(SB), Z0, Z0
+	VCVTDQ2PS         Z3, Z3
+	VADDPS            Z19, Z0, Z0
+	VBROADCASTSS      logp0<>+0(SB), Z19
+	VFMADD213PS.BCST  logp1<>+0(SB), Z0, Z19
+	VFMADD213PS.BCST  logp2<>+0(SB), Z0, Z19
+	VFMADD213PS.BCST  logp3<>+0(SB), Z0, Z19
+	VFMADD213PS.BCST  logp4<>+0(SB), Z0, Z19
+	VFMADD213PS.BCST  logp5<>+0(SB), Z0, Z19
+	VFMADD213PS.BCST  logp6<>+0(SB), Z0, Z19
+	VFMADD213PS.BCST  logp7<>+0(SB), Z0, Z19
+	VFMADD213PS.BCST  logp8<>+0(SB), Z0, Z19
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z0, Z19
+	VMULPS            Z0, Z19, Z19
+	VMULPS            Z0, Z19, Z19
+	VFMADD231PS.BCST  logq1<>+0(SB), Z3, Z19
+	VADDPS            Z0, Z19, Z19
+	VFMADD231PS.BCST  logq2<>+0(SB), Z3, Z19
+	VFMADD231PS       Z19, Z18, Z7
+	ADDQ              R9, SI
+
+notail23:
+	VEXTRACTF64X4 $0x01, Z7, Y0
+	VEXTRACTF32X4 $0x01, Y7, X1
+	VADDPS        X7, X1, X1
+	VPERMILPS     $0x4e, X1, X2
+	VADDPS        X2, X1, X1
+	VPERMILPS     $0xb1, X1, X2
+	VADDPS        X2, X1, X1
+	VEXTRACTF32X4 $0x01, Y0, X2
+	VADDPS        X0, X2, X2
+	VPERMILPS     $0x4e, X2, X0
+	VADDPS        X0, X2, X2
+	VPERMILPS     $0xb1, X2, X0
+	VADDPS        X0, X2, X2
+	VPXORD.BCST   signbit<>+0(SB), X1, X1
+	VMOVSS        X1, (DI)
+	VPXORD.BCST   signbit<>+0(SB), X2, X2
+	VMOVSS        X2, 4(DI)
+	ADDQ          BX, DX
+	ADDQ          BX, DX
+	ADDQ          CX, SI
+	ADDQ          $0x08, DI
+	DECQ          R11
+	JNZ           loop13
+
+loopend14:
+	TESTQ        $0x00000001, AX
+	JZ           even24
+	VBROADCASTSS neginf<>+0(SB), Z0
+	MOVQ         DX, R10
+	MOVQ         R8, AX
+	TESTQ        AX, AX
+	JZ           loopend26
+
+loop25:
+	VMOVUPS      (R10), Y10
+	VINSERTF64X4 $0x01, (R10), Z10, Z10
+	VMAXPS       Z10, Z0, Z0
+	ADDQ         $0x20, R10
+	DECQ         AX
+	JNZ          loop25
+
+loopend26:
+	TESTQ        R9, R9
+	JZ           notail27
+	VMOVUPS.Z    (R10), K1, Y11
+	VMOVUPS.Z    (R10), K1, Y1
+	VINSERTF64X4 $0x01, Y1, Z11, Z11
+	VMOVAPS      Z0, Z1
+	VMOVAPS      Z11, K2, Z1
+	VMAXPS       Z1, Z0, Z0
+
+notail27:
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VEXTRACTF32X4 $0x01, Y0, X2
+	VMAXPS        X0, X2, X2
+	VPERMILPS     $0x4e, X2, X0
+	VMAXPS        X0, X2, X2
+	VPERMILPS     $0xb1, X2, X0
+	VMAXPS        X0, X2, X2
+	VEXTRACTF32X4 $0x01, Y1, X3
+	VMAXPS        X1, X3, X3
+	VPERMILPS     $0x4e, X3, X0
+	VMAXPS        X0, X3, X3
+	VPERMILPS     $0xb1, X3, X0
+	VMAXPS        X0, X3, X3
+	VBROADCASTSS  X2, Z0
+	VBROADCASTSS  X3, Y1
+	VINSERTF64X4  $0x01, Y1, Z0, Z0
+	VPXORD        Z12, Z12, Z12
+	MOVQ          DX, R10
+	MOVQ          R8, AX
+	TESTQ         AX, AX
+	JZ            loopend29
+
+loop28:
+	VMOVUPS           (R10), Y13
+	VINSERTF64X4      $0x01, (R10), Z13, Z13
+	VSUBPS            Z0, Z13, Z13
+	VBROADCASTSS      exphi<>+0(SB), Z1
+	VMINPS            Z13, Z1, Z1
+	VBROADCASTSS      explo<>+0(SB), Z2
+	VMAXPS            Z1, Z2, Z1
+	VMULPS.BCST       log2e<>+0(SB), Z1, Z2
+	VRNDSCALEPS       $0x00, Z2, Z2
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z2, Z1
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z2, Z1
+	VCVTPS2DQ         Z2, Z2
+	VBROADCASTSS      expp0<>+0(SB), Z3
+	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  expp3<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  expp4<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  expp5<>+0(SB), Z1, Z3
+	VMULPS            Z1, Z3, Z3
+	VFMADD213PS       Z1, Z1, Z3
+	VADDPS.BCST       one<>+0(SB), Z3, Z3
+	VPSRAD            $0x01, Z2, Z1
+	VPSUBD            Z1, Z2, Z2
+	VPADDD.BCST       bias127<>+0(SB), Z1, Z1
+	VPADDD.BCST       bias127<>+0(SB), Z2, Z2
+	VPSLLD            $0x17, Z1, Z1
+	VPSLLD            $0x17, Z2, Z2
+	VMULPS            Z1, Z3, Z3
+	VMULPS            Z2, Z3, Z3
+	VADDPS            Z3, Z12, Z12
+	ADDQ              $0x20, R10
+	DECQ              AX
+	JNZ               loop28
+
+loopend29:
+	TESTQ             R9, R9
+	JZ                notail30
+	VMOVUPS.Z         (R10), K1, Y14
+	VMOVUPS.Z         (R10), K1, Y1
+	VINSERTF64X4      $0x01, Y1, Z14, Z14
+	VSUBPS            Z0, Z14, Z14
+	VBROADCASTSS      exphi<>+0(SB), Z1
+	VMINPS            Z14, Z1, Z1
+	VBROADCASTSS      explo<>+0(SB), Z2
+	VMAXPS            Z1, Z2, Z1
+	VMULPS.BCST       log2e<>+0(SB), Z1, Z2
+	VRNDSCALEPS       $0x00, Z2, Z2
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z2, Z1
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z2, Z1
+	VCVTPS2DQ         Z2, Z2
+	VBROADCASTSS      expp0<>+0(SB), Z3
+	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  expp3<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  expp4<>+0(SB), Z1, Z3
+	VFMADD213PS.BCST  expp5<>+0(SB), Z1, Z3
+	VMULPS            Z1, Z3, Z3
+	VFMADD213PS       Z1, Z1, Z3
+	VADDPS.BCST       one<>+0(SB), Z3, Z3
+	VPSRAD            $0x01, Z2, Z1
+	VPSUBD            Z1, Z2, Z2
+	VPADDD.BCST       bias127<>+0(SB), Z1, Z1
+	VPADDD.BCST       bias127<>+0(SB), Z2, Z2
+	VPSLLD            $0x17, Z1, Z1
+	VPSLLD            $0x17, Z2, Z2
+	VMULPS            Z1, Z3, Z3
+	VMULPS            Z2, Z3, Z3
+	VMOVAPS.Z         Z3, K2, Z3
+	VADDPS            Z3, Z12, Z12
+
+notail30:
+	VEXTRACTF64X4    $0x01, Z12, Y1
+	VEXTRACTF32X4    $0x01, Y12, X2
+	VADDPS           X12, X2, X2
+	VPERMILPS        $0x4e, X2, X3
+	VADDPS           X3, X2, X2
+	VPERMILPS        $0xb1, X2, X3
+	VADDPS           X3, X2, X2
+	VEXTRACTF32X4    $0x01, Y1, X3
+	VADDPS           X1, X3, X3
+	VPERMILPS        $0x4e, X3, X1
+	VADDPS           X1, X3, X3
+	VPERMILPS        $0xb1, X3, X1
+	VADDPS           X1, X3, X3
+	VBROADCASTSS     X2, Z1
+	VBROADCASTSS     X3, Y2
+	VINSERTF64X4     $0x01, Y2, Z1, Z1
+	VPSRLD           $0x17, Z1, Z2
+	VPANDD.BCST      mantmask<>+0(SB), Z1, Z3
+	VPSUBD.BCST      i126<>+0(SB), Z2, Z2
+	VPORD.BCST       halfbits<>+0(SB), Z3, Z3
+	VCMPPS.BCST      $0x01, sqrthalf<>+0(SB), Z3, K3
+	VPADDD.BCST      allones<>+0(SB), Z2, K3, Z2
+	VMOVAPS.Z        Z3, K3, Z4
+	VSUBPS.BCST      one<>+0(SB), Z3, Z3
+	VCVTDQ2PS        Z2, Z2
+	VADDPS           Z4, Z3, Z3
+	VBROADCASTSS     logp0<>+0(SB), Z4
+	VFMADD213PS.BCST logp1<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST logp2<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST logp3<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST logp4<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST logp5<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST logp6<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST logp7<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST logp8<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST minushalf<>+0(SB), Z3, Z4
+	VMULPS           Z3, Z4, Z4
+	VMULPS           Z3, Z4, Z4
+	VFMADD231PS.BCST logq1<>+0(SB), Z2, Z4
+	VADDPS           Z3, Z4, Z4
+	VFMADD231PS.BCST logq2<>+0(SB), Z2, Z4
+	VCMPPS           $0x03, Z1, Z1, K3
+	VPORD.BCST       allones<>+0(SB), Z4, K3, Z4
+	VADDPS           Z0, Z4, Z4
+	VPXORD           Z15, Z15, Z15
+	MOVQ             DX, R10
+	MOVQ             R8, AX
+	TESTQ            AX, AX
+	JZ               loopend32
+
+loop31:
+	VMOVUPS           (R10), Y16
+	VINSERTF64X4      $0x01, (R10), Z16, Z16
+	VSUBPS            Z4, Z16, Z16
+	VMOVUPS           Y16, (SI)
+	VBROADCASTSS      exphi<>+0(SB), Z0
+	VMINPS            Z16, Z0, Z0
+	VBROADCASTSS      explo<>+0(SB), Z1
+	VMAXPS            Z0, Z1, Z0
+	VMULPS.BCST       log2e<>+0(SB), Z0, Z1
+	VRNDSCALEPS       $0x00, Z1, Z1
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z1, Z0
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z0
+	VCVTPS2DQ         Z1, Z1
+	VBROADCASTSS      expp0<>+0(SB), Z2
+	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z2
+	VMULPS            Z0, Z2, Z2
+	VFMADD213PS       Z0, Z0, Z2
+	VADDPS.BCST       one<>+0(SB), Z2, Z2
+	VPSRAD            $0x01, Z1, Z0
+	VPSUBD            Z0, Z1, Z1
+	VPADDD.BCST       bias127<>+0(SB), Z0, Z0
+	VPADDD.BCST       bias127<>+0(SB), Z1, Z1
+	VPSLLD            $0x17, Z0, Z0
+	VPSLLD            $0x17, Z1, Z1
+	VMULPS            Z0, Z2, Z2
+	VMULPS            Z1, Z2, Z2
+	VADDPS.BCST       enteps<>+0(SB), Z2, Z0
+	VPSRLD            $0x17, Z0, Z1
+	VPANDD.BCST       mantmask<>+0(SB), Z0, Z0
+	VPSUBD.BCST       i126<>+0(SB), Z1, Z1
+	VPORD.BCST        halfbits<>+0(SB), Z0, Z0
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z0, K3
+	VPADDD.BCST       allones<>+0(SB), Z1, K3, Z1
+	VMOVAPS.Z         Z0, K3, Z3
+	VSUBPS.BCST       one<>+0(SB), Z0, Z0
+	VCVTDQ2PS         Z1, Z1
+	VADDPS            Z3, Z0, Z0
+	VBROADCASTSS      logp0<>+0(SB), Z3
+	VFMADD213PS.BCST  logp1<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp2<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp3<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp4<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp5<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp6<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp7<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp8<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z0, Z3
+	VMULPS            Z0, Z3, Z3
+	VMULPS            Z0, Z3, Z3
+	VFMADD231PS.BCST  logq1<>+0(SB), Z1, Z3
+	VADDPS            Z0, Z3, Z3
+	VFMADD231PS.BCST  logq2<>+0(SB), Z1, Z3
+	VFMADD231PS       Z3, Z2, Z15
+	ADDQ              $0x20, R10
+	ADDQ              $0x20, SI
+	DECQ              AX
+	JNZ               loop31
+
+loopend32:
+	TESTQ             R9, R9
+	JZ                notail33
+	VMOVUPS.Z         (R10), K1, Y17
+	VMOVUPS.Z         (R10), K1, Y0
+	VINSERTF64X4      $0x01, Y0, Z17, Z17
+	VSUBPS            Z4, Z17, Z17
+	VMOVUPS           Y17, K1, (SI)
+	VBROADCASTSS      exphi<>+0(SB), Z0
+	VMINPS            Z17, Z0, Z0
+	VBROADCASTSS      explo<>+0(SB), Z1
+	VMAXPS            Z0, Z1, Z0
+	VMULPS.BCST       log2e<>+0(SB), Z0, Z1
+	VRNDSCALEPS       $0x00, Z1, Z1
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z1, Z0
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z0
+	VCVTPS2DQ         Z1, Z1
+	VBROADCASTSS      expp0<>+0(SB), Z2
+	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z2
+	VMULPS            Z0, Z2, Z2
+	VFMADD213PS       Z0, Z0, Z2
+	VADDPS.BCST       one<>+0(SB), Z2, Z2
+	VPSRAD            $0x01, Z1, Z0
+	VPSUBD            Z0, Z1, Z1
+	VPADDD.BCST       bias127<>+0(SB), Z0, Z0
+	VPADDD.BCST       bias127<>+0(SB), Z1, Z1
+	VPSLLD            $0x17, Z0, Z0
+	VPSLLD            $0x17, Z1, Z1
+	VMULPS            Z0, Z2, Z2
+	VMULPS            Z1, Z2, Z2
+	VMOVAPS.Z         Z2, K2, Z2
+	VADDPS.BCST       enteps<>+0(SB), Z2, Z0
+	VPSRLD            $0x17, Z0, Z1
+	VPANDD.BCST       mantmask<>+0(SB), Z0, Z0
+	VPSUBD.BCST       i126<>+0(SB), Z1, Z1
+	VPORD.BCST        halfbits<>+0(SB), Z0, Z0
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z0, K1
+	VPADDD.BCST       allones<>+0(SB), Z1, K1, Z1
+	VMOVAPS.Z         Z0, K1, Z3
+	VSUBPS.BCST       one<>+0(SB), Z0, Z0
+	VCVTDQ2PS         Z1, Z1
+	VADDPS            Z3, Z0, Z0
+	VBROADCASTSS      logp0<>+0(SB), Z3
+	VFMADD213PS.BCST  logp1<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp2<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp3<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp4<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp5<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp6<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp7<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp8<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z0, Z3
+	VMULPS            Z0, Z3, Z3
+	VMULPS            Z0, Z3, Z3
+	VFMADD231PS.BCST  logq1<>+0(SB), Z1, Z3
+	VADDPS            Z0, Z3, Z3
+	VFMADD231PS.BCST  logq2<>+0(SB), Z1, Z3
+	VFMADD231PS       Z3, Z2, Z15
+	ADDQ              R9, SI
+
+notail33:
+	VEXTRACTF64X4 $0x01, Z15, Y0
+	VEXTRACTF32X4 $0x01, Y15, X1
+	VADDPS        X15, X1, X1
+	VPERMILPS     $0x4e, X1, X2
+	VADDPS        X2, X1, X1
+	VPERMILPS     $0xb1, X1, X2
+	VADDPS        X2, X1, X1
+	VEXTRACTF32X4 $0x01, Y0, X2
+	VADDPS        X0, X2, X2
+	VPERMILPS     $0x4e, X2, X0
+	VADDPS        X0, X2, X2
+	VPERMILPS     $0xb1, X2, X0
+	VADDPS        X0, X2, X2
+	VPXORD.BCST   signbit<>+0(SB), X1, X1
+	VMOVSS        X1, (DI)
+	ADDQ          BX, DX
+	ADDQ          $0x04, DI
+
+even24:
+done12:
+	VZEROUPPER
+	RET
+
+// func policyBackwardAVX512(rows int, cols int, logp []float32, actions []int32, dlogp []float32, dent []float32, dlogits []float32, ld int)
+// Requires: AVX, AVX2, AVX512F, AVX512VL
+TEXT ·policyBackwardAVX512(SB), NOSPLIT, $0-144
+	MOVQ     rows+0(FP), AX
+	MOVQ     cols+8(FP), CX
+	MOVQ     logp_base+16(FP), DX
+	MOVQ     actions_base+40(FP), BX
+	MOVQ     dlogp_base+64(FP), SI
+	MOVQ     dent_base+88(FP), DI
+	MOVQ     dlogits_base+112(FP), R8
+	MOVQ     ld+136(FP), R9
+	TESTQ    AX, AX
+	JLE      done34
+	TESTQ    CX, CX
+	JLE      done34
+	SHLQ     $0x02, R9
+	MOVQ     CX, R10
+	SHRQ     $0x03, R10
+	MOVQ     CX, R11
+	ANDQ     $0x07, R11
+	SHLQ     $0x02, R11
+	SHLQ     $0x02, CX
+	LEAQ     masktable16<>+0(SB), R12
+	MOVQ     R11, R13
+	SHRQ     $0x01, R13
+	KMOVW    (R12)(R13*1), K1
+	KSHIFTLW $0x08, K1, K2
+	KORW     K1, K2, K2
+	MOVQ     AX, R12
+	SHRQ     $0x01, R12
+	MOVQ     R12, R14
+	TESTQ    R14, R14
+	JZ       loopend36
+
+loop35:
+	VPXORD Z0, Z0, Z0
+	MOVQ   DX, R12
+	MOVQ   R8, R13
+	MOVQ   R10, R15
+	TESTQ  R15, R15
+	JZ     loopend38
+
+loop37:
+	VMOVUPS           (R12), Y1
+	VINSERTF64X4      $0x01, (R12)(CX*1), Z1, Z1
+	VBROADCASTSS      exphi<>+0(SB), Z2
+	VMINPS            Z1, Z2, Z2
+	VBROADCASTSS      explo<>+0(SB), Z3
+	VMAXPS            Z2, Z3, Z2
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z3
+	VRNDSCALEPS       $0x00, Z3, Z3
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z2
+	VCVTPS2DQ         Z3, Z3
+	VBROADCASTSS      expp0<>+0(SB), Z4
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z4
+	VMULPS            Z2, Z4, Z4
+	VFMADD213PS       Z2, Z2, Z4
+	VADDPS.BCST       one<>+0(SB), Z4, Z4
+	VPSRAD            $0x01, Z3, Z2
+	VPSUBD            Z2, Z3, Z3
+	VPADDD.BCST       bias127<>+0(SB), Z2, Z2
+	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
+	VPSLLD            $0x17, Z2, Z2
+	VPSLLD            $0x17, Z3, Z3
+	VMULPS            Z2, Z4, Z4
+	VMULPS            Z3, Z4, Z4
+	VADDPS.BCST       enteps<>+0(SB), Z4, Z2
+	VDIVPS            Z2, Z4, Z3
+	VPSRLD            $0x17, Z2, Z16
+	VPANDD.BCST       mantmask<>+0(SB), Z2, Z2
+	VPSUBD.BCST       i126<>+0(SB), Z16, Z16
+	VPORD.BCST        halfbits<>+0(SB), Z2, Z2
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z2, K3
+	VPADDD.BCST       allones<>+0(SB), Z16, K3, Z16
+	VMOVAPS.Z         Z2, K3, Z17
+	VSUBPS.BCST       one<>+0(SB), Z2, Z2
+	VCVTDQ2PS         Z16, Z16
+	VADDPS            Z17, Z2, Z2
+	VBROADCASTSS      logp0<>+0(SB), Z17
+	VFMADD213PS.BCST  logp1<>+0(SB), Z2, Z17
+	VFMADD213PS.BCST  logp2<>+0(SB), Z2, Z17
+	VFMADD213PS.BCST  logp3<>+0(SB), Z2, Z17
+	VFMADD213PS.BCST  logp4<>+0(SB), Z2, Z17
+	VFMADD213PS.BCST  logp5<>+0(SB), Z2, Z17
+	VFMADD213PS.BCST  logp6<>+0(SB), Z2, Z17
+	VFMADD213PS.BCST  logp7<>+0(SB), Z2, Z17
+	VFMADD213PS.BCST  logp8<>+0(SB), Z2, Z17
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z2, Z17
+	VMULPS            Z2, Z17, Z17
+	VMULPS            Z2, Z17, Z17
+	VFMADD231PS.BCST  logq1<>+0(SB), Z16, Z17
+	VADDPS            Z2, Z17, Z17
+	VFMADD231PS.BCST  logq2<>+0(SB), Z16, Z17
+	VADDPS            Z3, Z17, Z17
+	VPXORD.BCST       signbit<>+0(SB), Z17, Z17
+	VFMADD231PS       Z17, Z4, Z0
+	VMOVUPS           Y17, (R13)
+	VEXTRACTF64X4     $0x01, Z17, (R13)(R9*1)
+	ADDQ              $0x20, R12
+	ADDQ              $0x20, R13
+	DECQ              R15
+	JNZ               loop37
+
+loopend38:
+	TESTQ             R11, R11
+	JZ                notail39
+	VMOVUPS.Z         (R12), K1, Y6
+	VMOVUPS.Z         (R12)(CX*1), K1, Y1
+	VINSERTF64X4      $0x01, Y1, Z6, Z6
+	VBROADCASTSS      exphi<>+0(SB), Z2
+	VMINPS            Z6, Z2, Z2
+	VBROADCASTSS      explo<>+0(SB), Z3
+	VMAXPS            Z2, Z3, Z2
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z3
+	VRNDSCALEPS       $0x00, Z3, Z3
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z2
+	VCVTPS2DQ         Z3, Z3
+	VBROADCASTSS      expp0<>+0(SB), Z4
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z4
+	VMULPS            Z2, Z4, Z4
+	VFMADD213PS       Z2, Z2, Z4
+	VADDPS.BCST       one<>+0(SB), Z4, Z4
+	VPSRAD            $0x01, Z3, Z2
+	VPSUBD            Z2, Z3, Z3
+	VPADDD.BCST       bias127<>+0(SB), Z2, Z2
+	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
+	VPSLLD            $0x17, Z2, Z2
+	VPSLLD            $0x17, Z3, Z3
+	VMULPS            Z2, Z4, Z4
+	VMULPS            Z3, Z4, Z4
+	VMOVAPS.Z         Z4, K2, Z4
+	VADDPS.BCST       enteps<>+0(SB), Z4, Z2
+	VDIVPS            Z2, Z4, Z3
+	VPSRLD            $0x17, Z2, Z5
+	VPANDD.BCST       mantmask<>+0(SB), Z2, Z2
+	VPSUBD.BCST       i126<>+0(SB), Z5, Z5
+	VPORD.BCST        halfbits<>+0(SB), Z2, Z2
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z2, K3
+	VPADDD.BCST       allones<>+0(SB), Z5, K3, Z5
+	VMOVAPS.Z         Z2, K3, Z16
+	VSUBPS.BCST       one<>+0(SB), Z2, Z2
+	VCVTDQ2PS         Z5, Z5
+	VADDPS            Z16, Z2, Z2
+	VBROADCASTSS      logp0<>+0(SB), Z16
+	VFMADD213PS.BCST  logp1<>+0(SB), Z2, Z16
+	VFMADD213PS.BCST  logp2<>+0(SB), Z2, Z16
+	VFMADD213PS.BCST  logp3<>+0(SB), Z2, Z16
+	VFMADD213PS.BCST  logp4<>+0(SB), Z2, Z16
+	VFMADD213PS.BCST  logp5<>+0(SB), Z2, Z16
+	VFMADD213PS.BCST  logp6<>+0(SB), Z2, Z16
+	VFMADD213PS.BCST  logp7<>+0(SB), Z2, Z16
+	VFMADD213PS.BCST  logp8<>+0(SB), Z2, Z16
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z2, Z16
+	VMULPS            Z2, Z16, Z16
+	VMULPS            Z2, Z16, Z16
+	VFMADD231PS.BCST  logq1<>+0(SB), Z5, Z16
+	VADDPS            Z2, Z16, Z16
+	VFMADD231PS.BCST  logq2<>+0(SB), Z5, Z16
+	VADDPS            Z3, Z16, Z16
+	VPXORD.BCST       signbit<>+0(SB), Z16, Z16
+	VFMADD231PS       Z16, Z4, Z0
+	VMOVAPS           Z16, Z5
+
+notail39:
+	VEXTRACTF64X4 $0x01, Z0, Y2
+	VEXTRACTF32X4 $0x01, Y0, X3
+	VADDPS        X0, X3, X3
+	VPERMILPS     $0x4e, X3, X1
+	VADDPS        X1, X3, X3
+	VPERMILPS     $0xb1, X3, X1
+	VADDPS        X1, X3, X3
+	VEXTRACTF32X4 $0x01, Y2, X1
+	VADDPS        X2, X1, X1
+	VPERMILPS     $0x4e, X1, X2
+	VADDPS        X2, X1, X1
+	VPERMILPS     $0xb1, X1, X2
+	VADDPS        X2, X1, X1
+	VBROADCASTSS  X3, Z2
+	VBROADCASTSS  X1, Y1
+	VINSERTF64X4  $0x01, Y1, Z2, Z2
+	VMOVUPS       iota2<>+0(SB), Z3
+	MOVQ          R8, R13
+	MOVQ          R10, R12
+	TESTQ         R12, R12
+	JZ            loopend41
+
+loop40:
+	VMOVUPS           (R13), Y7
+	VINSERTF64X4      $0x01, (R13)(R9*1), Z7, Z7
+	VMOVUPS           (DX), Y8
+	VINSERTF64X4      $0x01, (DX)(CX*1), Z8, Z8
+	VBROADCASTSS      exphi<>+0(SB), Z4
+	VMINPS            Z8, Z4, Z4
+	VBROADCASTSS      explo<>+0(SB), Z16
+	VMAXPS            Z4, Z16, Z4
+	VMULPS.BCST       log2e<>+0(SB), Z4, Z16
+	VRNDSCALEPS       $0x00, Z16, Z16
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z16, Z4
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z16, Z4
+	VCVTPS2DQ         Z16, Z16
+	VBROADCASTSS      expp0<>+0(SB), Z17
+	VFMADD213PS.BCST  expp1<>+0(SB), Z4, Z17
+	VFMADD213PS.BCST  expp2<>+0(SB), Z4, Z17
+	VFMADD213PS.BCST  expp3<>+0(SB), Z4, Z17
+	VFMADD213PS.BCST  expp4<>+0(SB), Z4, Z17
+	VFMADD213PS.BCST  expp5<>+0(SB), Z4, Z17
+	VMULPS            Z4, Z17, Z17
+	VFMADD213PS       Z4, Z4, Z17
+	VADDPS.BCST       one<>+0(SB), Z17, Z17
+	VPSRAD            $0x01, Z16, Z4
+	VPSUBD            Z4, Z16, Z16
+	VPADDD.BCST       bias127<>+0(SB), Z4, Z4
+	VPADDD.BCST       bias127<>+0(SB), Z16, Z16
+	VPSLLD            $0x17, Z4, Z4
+	VPSLLD            $0x17, Z16, Z16
+	VMULPS            Z4, Z17, Z17
+	VMULPS            Z16, Z17, Z17
+	VBROADCASTSS      (DI), Z4
+	VBROADCASTSS      4(DI), Y1
+	VINSERTF64X4      $0x01, Y1, Z4, Z4
+	VMULPS            Z17, Z4, Z4
+	VSUBPS            Z2, Z7, Z7
+	VMULPS            Z7, Z4, Z4
+	VBROADCASTSS      (SI), Z16
+	VBROADCASTSS      4(SI), Y1
+	VINSERTF64X4      $0x01, Y1, Z16, Z16
+	VMULPS            Z17, Z16, Z17
+	VSUBPS            Z17, Z4, Z4
+	VPBROADCASTD      (BX), Z17
+	VPBROADCASTD      4(BX), Y1
+	VINSERTF64X4      $0x01, Y1, Z17, Z17
+	VPCMPEQD          Z3, Z17, K3
+	VMOVAPS.Z         Z16, K3, Z17
+	VADDPS            Z17, Z4, Z4
+	VMOVUPS           Y4, (R13)
+	VEXTRACTF64X4     $0x01, Z4, (R13)(R9*1)
+	VPADDD.BCST       eight<>+0(SB), Z3, Z3
+	ADDQ              $0x20, DX
+	ADDQ              $0x20, R13
+	DECQ              R12
+	JNZ               loop40
+
+loopend41:
+	TESTQ             R11, R11
+	JZ                notail42
+	VMOVUPS.Z         (DX), K1, Y9
+	VMOVUPS.Z         (DX)(CX*1), K1, Y1
+	VINSERTF64X4      $0x01, Y1, Z9, Z9
+	VBROADCASTSS      exphi<>+0(SB), Z4
+	VMINPS            Z9, Z4, Z4
+	VBROADCASTSS      explo<>+0(SB), Z16
+	VMAXPS            Z4, Z16, Z4
+	VMULPS.BCST       log2e<>+0(SB), Z4, Z16
+	VRNDSCALEPS       $0x00, Z16, Z16
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z16, Z4
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z16, Z4
+	VCVTPS2DQ         Z16, Z16
+	VBROADCASTSS      expp0<>+0(SB), Z17
+	VFMADD213PS.BCST  expp1<>+0(SB), Z4, Z17
+	VFMADD213PS.BCST  expp2<>+0(SB), Z4, Z17
+	VFMADD213PS.BCST  expp3<>+0(SB), Z4, Z17
+	VFMADD213PS.BCST  expp4<>+0(SB), Z4, Z17
+	VFMADD213PS.BCST  expp5<>+0(SB), Z4, Z17
+	VMULPS            Z4, Z17, Z17
+	VFMADD213PS       Z4, Z4, Z17
+	VADDPS.BCST       one<>+0(SB), Z17, Z17
+	VPSRAD            $0x01, Z16, Z4
+	VPSUBD            Z4, Z16, Z16
+	VPADDD.BCST       bias127<>+0(SB), Z4, Z4
+	VPADDD.BCST       bias127<>+0(SB), Z16, Z16
+	VPSLLD            $0x17, Z4, Z4
+	VPSLLD            $0x17, Z16, Z16
+	VMULPS            Z4, Z17, Z17
+	VMULPS            Z16, Z17, Z17
+	VBROADCASTSS      (DI), Z4
+	VBROADCASTSS      4(DI), Y1
+	VINSERTF64X4      $0x01, Y1, Z4, Z4
+	VMULPS            Z17, Z4, Z4
+	VSUBPS            Z2, Z5, Z5
+	VMULPS            Z5, Z4, Z4
+	VBROADCASTSS      (SI), Z2
+	VBROADCASTSS      4(SI), Y1
+	VINSERTF64X4      $0x01, Y1, Z2, Z2
+	VMULPS            Z17, Z2, Z17
+	VSUBPS            Z17, Z4, Z4
+	VPBROADCASTD      (BX), Z16
+	VPBROADCASTD      4(BX), Y1
+	VINSERTF64X4      $0x01, Y1, Z16, Z16
+	VPCMPEQD          Z3, Z16, K3
+	VMOVAPS.Z         Z2, K3, Z16
+	VADDPS            Z16, Z4, Z4
+	VMOVUPS           Y4, K1, (R13)
+	VEXTRACTF64X4     $0x01, Z4, Y1
+	VMOVUPS           Y1, K1, (R13)(R9*1)
+	ADDQ              R11, DX
+
+notail42:
+	ADDQ R9, R8
+	ADDQ R9, R8
+	ADDQ CX, DX
+	ADDQ $0x08, BX
+	ADDQ $0x08, SI
+	ADDQ $0x08, DI
+	DECQ R14
+	JNZ  loop35
+
+loopend36:
+	TESTQ  $0x00000001, AX
+	JZ     even43
+	VPXORD Z10, Z10, Z10
+	MOVQ   DX, R12
+	MOVQ   R8, R13
+	MOVQ   R10, AX
+	TESTQ  AX, AX
+	JZ     loopend45
+
+loop44:
+	VMOVUPS           (R12), Y11
+	VINSERTF64X4      $0x01, (R12), Z11, Z11
+	VBROADCASTSS      exphi<>+0(SB), Z0
+	VMINPS            Z11, Z0, Z0
+	VBROADCASTSS      explo<>+0(SB), Z1
+	VMAXPS            Z0, Z1, Z0
+	VMULPS.BCST       log2e<>+0(SB), Z0, Z1
+	VRNDSCALEPS       $0x00, Z1, Z1
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z1, Z0
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z0
+	VCVTPS2DQ         Z1, Z1
+	VBROADCASTSS      expp0<>+0(SB), Z2
+	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z2
+	VMULPS            Z0, Z2, Z2
+	VFMADD213PS       Z0, Z0, Z2
+	VADDPS.BCST       one<>+0(SB), Z2, Z2
+	VPSRAD            $0x01, Z1, Z0
+	VPSUBD            Z0, Z1, Z1
+	VPADDD.BCST       bias127<>+0(SB), Z0, Z0
+	VPADDD.BCST       bias127<>+0(SB), Z1, Z1
+	VPSLLD            $0x17, Z0, Z0
+	VPSLLD            $0x17, Z1, Z1
+	VMULPS            Z0, Z2, Z2
+	VMULPS            Z1, Z2, Z2
+	VADDPS.BCST       enteps<>+0(SB), Z2, Z0
+	VDIVPS            Z0, Z2, Z1
+	VPSRLD            $0x17, Z0, Z3
+	VPANDD.BCST       mantmask<>+0(SB), Z0, Z0
+	VPSUBD.BCST       i126<>+0(SB), Z3, Z3
+	VPORD.BCST        halfbits<>+0(SB), Z0, Z0
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z0, K3
+	VPADDD.BCST       allones<>+0(SB), Z3, K3, Z3
+	VMOVAPS.Z         Z0, K3, Z4
+	VSUBPS.BCST       one<>+0(SB), Z0, Z0
+	VCVTDQ2PS         Z3, Z3
+	VADDPS            Z4, Z0, Z0
+	VBROADCASTSS      logp0<>+0(SB), Z4
+	VFMADD213PS.BCST  logp1<>+0(SB), Z0, Z4
+	VFMADD213PS.BCST  logp2<>+0(SB), Z0, Z4
+	VFMADD213PS.BCST  logp3<>+0(SB), Z0, Z4
+	VFMADD213PS.BCST  logp4<>+0(SB), Z0, Z4
+	VFMADD213PS.BCST  logp5<>+0(SB), Z0, Z4
+	VFMADD213PS.BCST  logp6<>+0(SB), Z0, Z4
+	VFMADD213PS.BCST  logp7<>+0(SB), Z0, Z4
+	VFMADD213PS.BCST  logp8<>+0(SB), Z0, Z4
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z0, Z4
+	VMULPS            Z0, Z4, Z4
+	VMULPS            Z0, Z4, Z4
+	VFMADD231PS.BCST  logq1<>+0(SB), Z3, Z4
+	VADDPS            Z0, Z4, Z4
+	VFMADD231PS.BCST  logq2<>+0(SB), Z3, Z4
+	VADDPS            Z1, Z4, Z4
+	VPXORD.BCST       signbit<>+0(SB), Z4, Z4
+	VFMADD231PS       Z4, Z2, Z10
+	VMOVUPS           Y4, (R13)
+	ADDQ              $0x20, R12
+	ADDQ              $0x20, R13
+	DECQ              AX
+	JNZ               loop44
+
+loopend45:
+	TESTQ             R11, R11
+	JZ                notail46
+	VMOVUPS.Z         (R12), K1, Y12
+	VMOVUPS.Z         (R12), K1, Y0
+	VINSERTF64X4      $0x01, Y0, Z12, Z12
+	VBROADCASTSS      exphi<>+0(SB), Z0
+	VMINPS            Z12, Z0, Z0
+	VBROADCASTSS      explo<>+0(SB), Z1
+	VMAXPS            Z0, Z1, Z0
+	VMULPS.BCST       log2e<>+0(SB), Z0, Z1
+	VRNDSCALEPS       $0x00, Z1, Z1
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z1, Z0
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z0
+	VCVTPS2DQ         Z1, Z1
+	VBROADCASTSS      expp0<>+0(SB), Z2
+	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z2
+	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z2
+	VMULPS            Z0, Z2, Z2
+	VFMADD213PS       Z0, Z0, Z2
+	VADDPS.BCST       one<>+0(SB), Z2, Z2
+	VPSRAD            $0x01, Z1, Z0
+	VPSUBD            Z0, Z1, Z1
+	VPADDD.BCST       bias127<>+0(SB), Z0, Z0
+	VPADDD.BCST       bias127<>+0(SB), Z1, Z1
+	VPSLLD            $0x17, Z0, Z0
+	VPSLLD            $0x17, Z1, Z1
+	VMULPS            Z0, Z2, Z2
+	VMULPS            Z1, Z2, Z2
+	VMOVAPS.Z         Z2, K2, Z2
+	VADDPS.BCST       enteps<>+0(SB), Z2, Z0
+	VDIVPS            Z0, Z2, Z1
+	VPSRLD            $0x17, Z0, Z3
+	VPANDD.BCST       mantmask<>+0(SB), Z0, Z0
+	VPSUBD.BCST       i126<>+0(SB), Z3, Z3
+	VPORD.BCST        halfbits<>+0(SB), Z0, Z0
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z0, K2
+	VPADDD.BCST       allones<>+0(SB), Z3, K2, Z3
+	VMOVAPS.Z         Z0, K2, Z4
+	VSUBPS.BCST       one<>+0(SB), Z0, Z0
+	VCVTDQ2PS         Z3, Z3
+	VADDPS            Z4, Z0, Z0
+	VBROADCASTSS      logp0<>+0(SB), Z4
+	VFMADD213PS.BCST  logp1<>+0(SB), Z0, Z4
+	VFMADD213PS.BCST  logp2<>+0(SB), Z0, Z4
+	VFMADD213PS.BCST  logp3<>+0(SB), Z0, Z4
+	VFMADD213PS.BCST  logp4<>+0(SB), Z0, Z4
+	VFMADD213PS.BCST  logp5<>+0(SB), Z0, Z4
+	VFMADD213PS.BCST  logp6<>+0(SB), Z0, Z4
+	VFMADD213PS.BCST  logp7<>+0(SB), Z0, Z4
+	VFMADD213PS.BCST  logp8<>+0(SB), Z0, Z4
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z0, Z4
+	VMULPS            Z0, Z4, Z4
+	VMULPS            Z0, Z4, Z4
+	VFMADD231PS.BCST  logq1<>+0(SB), Z3, Z4
+	VADDPS            Z0, Z4, Z4
+	VFMADD231PS.BCST  logq2<>+0(SB), Z3, Z4
+	VADDPS            Z1, Z4, Z4
+	VPXORD.BCST       signbit<>+0(SB), Z4, Z4
+	VFMADD231PS       Z4, Z2, Z10
+	VMOVAPS           Z4, Z12
+
+notail46:
+	VEXTRACTF64X4 $0x01, Z10, Y0
+	VEXTRACTF32X4 $0x01, Y10, X1
+	VADDPS        X10, X1, X1
+	VPERMILPS     $0x4e, X1, X2
+	VADDPS        X2, X1, X1
+	VPERMILPS     $0xb1, X1, X2
+	VADDPS        X2, X1, X1
+	VEXTRACTF32X4 $0x01, Y0, X2
+	VADDPS        X0, X2, X2
+	VPERMILPS     $0x4e, X2, X0
+	VADDPS        X0, X2, X2
+	VPERMILPS     $0xb1, X2, X0
+	VADDPS        X0, X2, X2
+	VBROADCASTSS  X1, Z0
+	VBROADCASTSS  X2, Y1
+	VINSERTF64X4  $0x01, Y1, Z0, Z0
+	VMOVUPS       iota2<>+0(SB), Z1
+	MOVQ          R8, R13
+	MOVQ          R10, AX
+	TESTQ         AX, AX
+	JZ            loopend48
+
+loop47:
+	VMOVUPS           (R13), Y13
+	VINSERTF64X4      $0x01, (R13), Z13, Z13
+	VMOVUPS           (DX), Y14
+	VINSERTF64X4      $0x01, (DX), Z14, Z14
+	VBROADCASTSS      exphi<>+0(SB), Z2
+	VMINPS            Z14, Z2, Z2
+	VBROADCASTSS      explo<>+0(SB), Z3
+	VMAXPS            Z2, Z3, Z2
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z3
+	VRNDSCALEPS       $0x00, Z3, Z3
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z2
+	VCVTPS2DQ         Z3, Z3
+	VBROADCASTSS      expp0<>+0(SB), Z4
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z4
+	VMULPS            Z2, Z4, Z4
+	VFMADD213PS       Z2, Z2, Z4
+	VADDPS.BCST       one<>+0(SB), Z4, Z4
+	VPSRAD            $0x01, Z3, Z2
+	VPSUBD            Z2, Z3, Z3
+	VPADDD.BCST       bias127<>+0(SB), Z2, Z2
+	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
+	VPSLLD            $0x17, Z2, Z2
+	VPSLLD            $0x17, Z3, Z3
+	VMULPS            Z2, Z4, Z4
+	VMULPS            Z3, Z4, Z4
+	VBROADCASTSS      (DI), Z2
+	VBROADCASTSS      (DI), Y3
+	VINSERTF64X4      $0x01, Y3, Z2, Z2
+	VMULPS            Z4, Z2, Z2
+	VSUBPS            Z0, Z13, Z13
+	VMULPS            Z13, Z2, Z2
+	VBROADCASTSS      (SI), Z3
+	VBROADCASTSS      (SI), Y5
+	VINSERTF64X4      $0x01, Y5, Z3, Z3
+	VMULPS            Z4, Z3, Z4
+	VSUBPS            Z4, Z2, Z2
+	VPBROADCASTD      (BX), Z4
+	VPBROADCASTD      (BX), Y5
+	VINSERTF64X4      $0x01, Y5, Z4, Z4
+	VPCMPEQD          Z1, Z4, K2
+	VMOVAPS.Z         Z3, K2, Z4
+	VADDPS            Z4, Z2, Z2
+	VMOVUPS           Y2, (R13)
+	VPADDD.BCST       eight<>+0(SB), Z1, Z1
+	ADDQ              $0x20, DX
+	ADDQ              $0x20, R13
+	DECQ              AX
+	JNZ               loop47
+
+loopend48:
+	TESTQ             R11, R11
+	JZ                notail49
+	VMOVUPS.Z         (DX), K1, Y15
+	VMOVUPS.Z         (DX), K1, Y2
+	VINSERTF64X4      $0x01, Y2, Z15, Z15
+	VBROADCASTSS      exphi<>+0(SB), Z2
+	VMINPS            Z15, Z2, Z2
+	VBROADCASTSS      explo<>+0(SB), Z3
+	VMAXPS            Z2, Z3, Z2
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z3
+	VRNDSCALEPS       $0x00, Z3, Z3
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z2
+	VCVTPS2DQ         Z3, Z3
+	VBROADCASTSS      expp0<>+0(SB), Z4
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z4
+	VMULPS            Z2, Z4, Z4
+	VFMADD213PS       Z2, Z2, Z4
+	VADDPS.BCST       one<>+0(SB), Z4, Z4
+	VPSRAD            $0x01, Z3, Z2
+	VPSUBD            Z2, Z3, Z3
+	VPADDD.BCST       bias127<>+0(SB), Z2, Z2
+	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
+	VPSLLD            $0x17, Z2, Z2
+	VPSLLD            $0x17, Z3, Z3
+	VMULPS            Z2, Z4, Z4
+	VMULPS            Z3, Z4, Z4
+	VBROADCASTSS      (DI), Z2
+	VBROADCASTSS      (DI), Y3
+	VINSERTF64X4      $0x01, Y3, Z2, Z2
+	VMULPS            Z4, Z2, Z2
+	VSUBPS            Z0, Z12, Z12
+	VMULPS            Z12, Z2, Z2
+	VBROADCASTSS      (SI), Z0
+	VBROADCASTSS      (SI), Y3
+	VINSERTF64X4      $0x01, Y3, Z0, Z0
+	VMULPS            Z4, Z0, Z4
+	VSUBPS            Z4, Z2, Z2
+	VPBROADCASTD      (BX), Z3
+	VPBROADCASTD      (BX), Y4
+	VINSERTF64X4      $0x01, Y4, Z3, Z3
+	VPCMPEQD          Z1, Z3, K2
+	VMOVAPS.Z         Z0, K2, Z3
+	VADDPS            Z3, Z2, Z2
+	VMOVUPS           Y2, K1, (R13)
+	ADDQ              R11, DX
+
+notail49:
+	ADDQ R9, R8
+	ADDQ $0x04, BX
+	ADDQ $0x04, SI
+	ADDQ $0x04, DI
+
+even43:
+done34:
+	VZEROUPPER
+	RET
+
 // func adamAVX512(p []float32, g []float32, m []float32, v []float32, gradScale float32, beta1 float32, beta2 float32, eps float32, stepSize float32, bc2Sqrt float32)
 // Requires: AVX, AVX512F, SSE
 TEXT ·adamAVX512(SB), NOSPLIT, $0-120
@@ -787,7 +2088,7 @@ TEXT ·adamAVX512(SB), NOSPLIT, $0-120
 	VSUBPS       Z1, Z6, Z6
 	VSUBPS       Z2, Z7, Z7
 	TESTQ        AX, AX
-	JLE          done12
+	JLE          done50
 	MOVQ         AX, DI
 	SHRQ         $0x04, DI
 	ANDQ         $0x0f, AX
@@ -797,9 +2098,9 @@ TEXT ·adamAVX512(SB), NOSPLIT, $0-120
 	SHRQ         $0x01, R9
 	KMOVW        (R8)(R9*1), K1
 	TESTQ        DI, DI
-	JZ           loopend14
+	JZ           loopend52
 
-loop13:
+loop51:
 	VMOVUPS (DX), Z8
 	VMULPS  Z0, Z8, Z8
 	VMOVUPS (BX), Z9
@@ -826,11 +2127,11 @@ loop13:
 	ADDQ    $0x40, BX
 	ADDQ    $0x40, SI
 	DECQ    DI
-	JNZ     loop13
+	JNZ     loop51
 
-loopend14:
+loopend52:
 	TESTQ     AX, AX
-	JZ        notail15
+	JZ        notail53
 	VMOVUPS.Z (DX), K1, Z8
 	VMULPS    Z0, Z8, Z8
 	VMOVUPS.Z (BX), K1, Z0
@@ -853,8 +2154,8 @@ loopend14:
 	VSUBPS    Z0, Z1, Z1
 	VMOVUPS   Z1, K1, (CX)
 
-notail15:
-done12:
+notail53:
+done50:
 	VZEROUPPER
 	RET
 
@@ -865,7 +2166,7 @@ TEXT ·tanhAVX512(SB), NOSPLIT, $0-48
 	MOVQ  dst_base+0(FP), CX
 	MOVQ  src_base+24(FP), DX
 	TESTQ AX, AX
-	JLE   done16
+	JLE   done54
 	MOVQ  AX, BX
 	SHRQ  $0x04, BX
 	ANDQ  $0x0f, AX
@@ -875,9 +2176,9 @@ TEXT ·tanhAVX512(SB), NOSPLIT, $0-48
 	SHRQ  $0x01, DI
 	KMOVW (SI)(DI*1), K1
 	TESTQ BX, BX
-	JZ    loopend18
+	JZ    loopend56
 
-loop17:
+loop55:
 	VMOVUPS           (DX), Z0
 	VPANDD.BCST       absmask<>+0(SB), Z0, Z1
 	VPXORD            Z0, Z1, Z0
@@ -910,11 +2211,11 @@ loop17:
 	ADDQ              $0x40, CX
 	ADDQ              $0x40, DX
 	DECQ              BX
-	JNZ               loop17
+	JNZ               loop55
 
-loopend18:
+loopend56:
 	TESTQ             AX, AX
-	JZ                notail19
+	JZ                notail57
 	VMOVUPS.Z         (DX), K1, Z0
 	VPANDD.BCST       absmask<>+0(SB), Z0, Z1
 	VPXORD            Z0, Z1, Z0
@@ -945,8 +2246,8 @@ loopend18:
 	VPORD             Z0, Z4, Z4
 	VMOVUPS           Z4, K1, (CX)
 
-notail19:
-done16:
+notail57:
+done54:
 	VZEROUPPER
 	RET
 
@@ -957,7 +2258,7 @@ TEXT ·expAVX512(SB), NOSPLIT, $0-48
 	MOVQ  dst_base+0(FP), CX
 	MOVQ  src_base+24(FP), DX
 	TESTQ AX, AX
-	JLE   done20
+	JLE   done58
 	MOVQ  AX, BX
 	SHRQ  $0x04, BX
 	ANDQ  $0x0f, AX
@@ -967,9 +2268,9 @@ TEXT ·expAVX512(SB), NOSPLIT, $0-48
 	SHRQ  $0x01, DI
 	KMOVW (SI)(DI*1), K1
 	TESTQ BX, BX
-	JZ    loopend22
+	JZ    loopend60
 
-loop21:
+loop59:
 	VMOVUPS           (DX), Z0
 	VBROADCASTSS      exphi<>+0(SB), Z1
 	VMINPS            Z0, Z1, Z1
@@ -1001,11 +2302,11 @@ loop21:
 	ADDQ              $0x40, CX
 	ADDQ              $0x40, DX
 	DECQ              BX
-	JNZ               loop21
+	JNZ               loop59
 
-loopend22:
+loopend60:
 	TESTQ             AX, AX
-	JZ                notail23
+	JZ                notail61
 	VMOVUPS.Z         (DX), K1, Z0
 	VBROADCASTSS      exphi<>+0(SB), Z1
 	VMINPS            Z0, Z1, Z1
@@ -1035,7 +2336,7 @@ loopend22:
 	VMULPS            Z0, Z2, Z2
 	VMOVUPS           Z2, K1, (CX)
 
-notail23:
-done20:
+notail61:
+done58:
 	VZEROUPPER
 	RET

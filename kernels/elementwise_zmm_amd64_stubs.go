@@ -16,6 +16,18 @@ func gruForwardAVX512(rows int, d int, table []float32, tokens []int32, gh []flo
 //go:noescape
 func gruBackwardAVX512(rows int, d int, tokens []int32, act []float32, gh []float32, hPrev []float32, dhNext []float32, dgh []float32, dhPrev []float32, dTable []float32)
 
+// policyForwardAVX512 is policyForwardAVX2 with each row pair's chunks in the halves of one
+// ZMM register: the same instructions per lane and the same reduction order, so the same bits.
+//
+//go:noescape
+func policyForwardAVX512(rows int, cols int, logits []float32, ld int, logp []float32, ent []float32)
+
+// policyBackwardAVX512 is policyBackwardAVX2 with each row pair's chunks in the halves of one
+// ZMM register: the same instructions per lane and the same reduction order, so the same bits.
+//
+//go:noescape
+func policyBackwardAVX512(rows int, cols int, logp []float32, actions []int32, dlogp []float32, dent []float32, dlogits []float32, ld int)
+
 // adamAVX512 is adamAVX2 in 16-lane ZMM registers: the same IEEE operations in the same order
 // (VSQRTPS, true VDIVPS, no FMA), so it rounds as the Go twin does.
 //

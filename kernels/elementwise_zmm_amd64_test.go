@@ -12,8 +12,9 @@ import (
 )
 
 // The ZMM forms of the elementwise kernels (elementwise_zmm_amd64.s) run the
-// same instructions per lane as their AVX2 forms, so they must give the same
-// bits, NaN payloads included. These tests run them side by side on any CPU
+// same instructions per lane as their AVX2 forms (and the policy head's
+// reductions in the same order), so they must give the same bits, NaN
+// payloads included. These tests run them side by side on any CPU
 // with AVX-512 (the dispatch rule installs them only where 512-bit FMAs are
 // full rate, but they run anywhere AVX512F is), on every odd size around
 // both vector widths and both unrolls (8, 16, 2×8 and 2×16 lanes),
@@ -169,6 +170,56 @@ func sameVector(t testing.TB, a, z *implementation, src []float32, shift int, wh
 	}
 }
 
+func (o policyOut) requireSameBits(t testing.TB, c policyCase, what string, want policyOut) {
+	t.Helper()
+	requireSameBits(t, what+" logp", o.logp.all, want.logp.all)
+	requireSameBits(t, what+" ent", o.ent.all, want.ent.all)
+	requireSameBits(t, what+" dlogits", o.dlogits.all, want.dlogits.all)
+	o.requireGuards(t, c, what)
+}
+
+func samePolicy(t testing.TB, a, z *implementation, c policyCase, what string) {
+	t.Helper()
+	oa, oz := newPolicyOut(c), newPolicyOut(c)
+	runPolicy(a, c, oa)
+	runPolicy(z, c, oz)
+	oz.requireSameBits(t, c, "policy "+what, oa)
+}
+
+func TestZMMPolicyMatchesAVX2Bits(t *testing.T) {
+	a, z := zmmPair(t)
+	r := rand.New(rand.NewPCG(98, 99))
+	for _, rows := range []int{0, 1, 2, 3, 4, 5, 17, 96, 97} {
+		for _, cols := range zmmSizes[1:] {
+			for _, gap := range []int{0, 1, 3} {
+				for _, scale := range []float32{4, 80} {
+					samePolicy(t, a, z, newPolicyCase(r, rows, cols, cols+gap, scale),
+						fmt.Sprintf("rows=%d cols=%d ld=%d scale=%v", rows, cols, cols+gap, scale))
+				}
+			}
+		}
+	}
+	samePolicy(t, a, z, newPolicyCase(r, largeSize, 18, 19, 4), "rows=large cols=18")
+	// All-equal and all-extreme rows; NaN and infinities in full chunks,
+	// in the tail and in the backward's weights.
+	nan, inf := float32(math.NaN()), float32(math.Inf(1))
+	for _, cols := range []int{1, 2, 8, 9, 17, 18, 19} {
+		for _, bad := range []float32{nan, inf, -inf} {
+			c := newPolicyCase(r, 7, cols, cols+1, 80)
+			for i := range c.logits[:2*c.ld] {
+				if i%c.ld < cols {
+					c.logits[i] = -80
+				}
+			}
+			c.logits[2*c.ld+cols-1] = bad
+			c.logits[3*c.ld] = bad
+			c.logits[4*c.ld+cols/2] = -bad
+			c.dent[5], c.dlogp[6] = bad, bad
+			samePolicy(t, a, z, c, fmt.Sprintf("cols=%d %v", cols, bad))
+		}
+	}
+}
+
 // FuzzZMMMatchesAVX2Bits: sizes, scales and data from the fuzzer, every ZMM
 // form against its AVX2 form, bit for bit.
 func FuzzZMMMatchesAVX2Bits(f *testing.F) {
@@ -193,6 +244,9 @@ func FuzzZMMMatchesAVX2Bits(f *testing.F) {
 		requireSameBits(t, "adam m", sz.m.all, st.m.all)
 		requireSameBits(t, "adam v", sz.v.all, st.v.all)
 		sz.requireGuards(t, "adam")
+		cols := 1 + int(n%64)
+		samePolicy(t, a, z, newPolicyCase(r, int(rows%40), cols, cols+int(seed%3), max(scale, 1e-3)),
+			fmt.Sprintf("policy rows=%d cols=%d", rows%40, cols))
 		shift := int(seed % 3)
 		sameVector(t, a, z, zmmVectorInputs(r, d, shift, scale), shift, fmt.Sprintf("n=%d", d))
 	})

@@ -53,9 +53,10 @@ func main() {
 	constants()
 	gruForward()
 	gruBackward()
-	if !wide {
-		// These reduce across lanes (policy: sums over columns; sumSquares)
-		// or are bound by memory (add): AVX2 only, see zmm.go.
+	if wide {
+		policyForwardZ()
+		policyBackwardZ()
+	} else {
 		policyForward()
 		policyBackward()
 	}
@@ -118,7 +119,7 @@ var (
 	cLogQ2, cMinusHalf                        Mem
 	cLogP                                     [9]Mem
 	cEntEps                                   Mem
-	cIota, cEight                             Mem
+	cIota, cEight, cAllOnes                   Mem
 	maskTable                                 Mem
 )
 
@@ -182,6 +183,15 @@ func constants() {
 		for i := 0; i < 16; i++ {
 			c.AddDatum(2*i, U16(uint16(1)<<i-1))
 		}
+		// The policy kernels hold two rows' 8-lane chunks in one ZMM
+		// register: each half counts its columns 0..7.
+		cIota = c.StaticGlobal("iota2")
+		c.DataAttributes(attr.RODATA | attr.NOPTR)
+		for i := 0; i < 16; i++ {
+			c.AddDatum(4*i, U32(i%8))
+		}
+		cEight = vecU32("eight", 8)
+		cAllOnes = vecU32("allones", 0xffffffff)
 		return
 	}
 	cIota = c.StaticGlobal("iota")
@@ -468,12 +478,22 @@ func logN(nanFix bool, xs ...reg.VecVirtual) vecs {
 		c.VPSUBD(c126, e[i], e[i])
 		c.VORPS(cHalfBits, m[i], m[i]) // m ∈ [0.5, 1), x = m·2^e
 	}
-	for i := range xs {
-		c.VCMPPS(U8(1), cSqrtHalf, m[i], lt[i]) // m < √½: use 2m and e−1
-	}
-	for i := range xs {
-		c.VPADDD(lt[i], e[i], e[i]) // all-ones lanes are −1
-		c.VANDPS(m[i], lt[i], lt[i])
+	if wide {
+		// The same with a K mask: e−1 and m where m < √½, e and +0 elsewhere.
+		for i := range xs {
+			k := c.K()
+			c.Context.VCMPPS_BCST(U8(1), cSqrtHalf, m[i], k)
+			c.Context.VPADDD_BCST(cAllOnes, e[i], k, e[i])
+			c.VMOVAPS_Z(m[i], k, lt[i])
+		}
+	} else {
+		for i := range xs {
+			c.VCMPPS(U8(1), cSqrtHalf, m[i], lt[i]) // m < √½: use 2m and e−1
+		}
+		for i := range xs {
+			c.VPADDD(lt[i], e[i], e[i]) // all-ones lanes are −1
+			c.VANDPS(m[i], lt[i], lt[i])
+		}
 	}
 	for i := range xs {
 		c.VSUBPS(cOne, m[i], m[i])
@@ -509,7 +529,13 @@ func logN(nanFix bool, xs ...reg.VecVirtual) vecs {
 	for i := range xs {
 		c.VFMADD231PS(cLogQ2, e[i], p[i])
 	}
-	if nanFix {
+	if nanFix && wide {
+		for i, x := range xs {
+			k := c.K()
+			c.Context.VCMPPS(U8(3), x, x, k) // unordered
+			c.Context.VPORD_BCST(cAllOnes, p[i], k, p[i])
+		}
+	} else if nanFix {
 		for i, x := range xs {
 			c.VCMPPS(U8(3), x, x, m[i]) // unordered
 			c.VORPS(m[i], p[i], p[i])

@@ -1,25 +1,30 @@
 package main
 
-// The ZMM forms (-zmm). Where 512-bit FMAs run at full rate (Zen 5, Intel's
-// server cores) the kernels whose lanes are independent run in 16-lane ZMM
-// registers: the GRU gate step and its backward, Adam, tanh and exp. They
-// come from the same emitters as the AVX2 forms, with the same instructions
-// per lane, so every lane computes the same bits; what changes is
-//   - the register width (ymm() returns ZMM registers) and the chunk size
-//     (lanes, vecBytes),
+// The ZMM forms (-zmm), for the CPUs where 512-bit FMAs run at full rate
+// (Zen 5, Intel's server cores). They come from the same emitters as the
+// AVX2 forms, with the same instructions per lane, so every lane computes
+// the same bits:
+//   - the GRU gate step and its backward, Adam, tanh and exp, whose lanes
+//     are independent, run in 16 lanes (ymm() returns ZMM registers; the
+//     chunk size is lanes, vecBytes);
+//   - the policy head's forward and backward sum across a row's columns,
+//     lane by lane over 8-column chunks and then across the 8 lanes; they
+//     keep that order by holding the same chunk of two rows in the halves of
+//     one ZMM register (policy_zmm.go).
+//
+// What changes from the AVX2 form:
 //   - tail masks: a K register from masktable16 and EVEX masked VMOVUPS
-//     instead of VMASKMOVPS (chunk in main.go),
+//     instead of VMASKMOVPS (chunk in main.go), VMOVAPS with a mask instead
+//     of VANDPS/VBLENDVPS with a vector mask, and VCMPPS/VPCMPEQD into K
+//     registers (logN, policy_zmm.go), all selecting the same lanes;
 //   - constants: one element each, read by an embedded broadcast {1to16}
 //     (so a constant operand never splits a cache line), and a constant
-//     moved into a register is a VBROADCASTSS,
+//     moved into a register is a VBROADCASTSS;
 //   - VANDPS/VXORPS/VORPS become VPANDD/VPXORD/VPORD (the same bits, in
 //     AVX512F rather than AVX512DQ) and VROUNDPS $0 becomes VRNDSCALEPS $0
 //     (round to nearest even, as before).
 //
-// The policy head's log-softmax, entropy and their backward sum across
-// columns, lane by lane and then across the 8 lanes; 16 lanes would sum in
-// another order and change the bits, so they stay AVX2, as do sumSquares
-// (a reduction too) and add (bound by memory).
+// sumSquares (a float64 reduction) and add (bound by memory) have no ZMM form.
 
 import (
 	"github.com/mmcloughlin/avo/build"
