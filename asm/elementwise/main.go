@@ -3,7 +3,8 @@
 // head's log-softmax/entropy and its backward, Adam and the float64 sum of
 // squares. Run it through `go generate ./kernels/` from the repository root
 // (see kernels/elementwise_generate.go); it writes kernels/elementwise_amd64.s
-// and kernels/elementwise_amd64_stubs.go.
+// and kernels/elementwise_amd64_stubs.go, and with -zmm their ZMM forms,
+// kernels/elementwise_zmm_amd64.s and its stubs (zmm.go, policy_zmm.go).
 //
 // Every kernel has exactly the signature of its slot in the kernels package's
 // implementation struct, so dispatch assigns the stubs directly. Rows are
