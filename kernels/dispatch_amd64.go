@@ -70,13 +70,21 @@ func zmmFullRate(c cpuFacts) bool {
 // run near the 256-bit peak on the AVX2 tile, so only where 512-bit FMAs are
 // full rate does the ZMM tile pay (ntZMM). The 19 heads run their own
 // kernel wherever there is AVX-512, in its ZMM form where ntZMM is set
-// (gemm_heads_amd64.go); the elementwise kernels (GRU gates,
-// policy head, Adam, reductions) are AVX2 on every x86 backend.
+// (gemm_heads_amd64.go). The elementwise kernels (GRU gates forward and
+// backward, the policy head, Adam, tanh, exp) run their ZMM forms where
+// 512-bit FMAs are full rate too (elemZMM, useAVX512Elementwise): the same
+// instructions per lane, so the same bits as their AVX2 forms.
+// Double-pumped, 16 lanes are no faster than 2×8, so they stay AVX2 there;
+// sumSquares and add are AVX2 on every x86 backend.
 type avx512Plan struct {
-	ntZMM bool
+	ntZMM   bool
+	elemZMM bool
 }
 
-func planAVX512(c cpuFacts) avx512Plan { return avx512Plan{ntZMM: zmmFullRate(c)} }
+func planAVX512(c cpuFacts) avx512Plan {
+	full := zmmFullRate(c)
+	return avx512Plan{ntZMM: full, elemZMM: full}
+}
 
 // asmSets lists the assembly sets this CPU supports, slowest first, so that
 // the tests can check each one, not only the one dispatch picks.
@@ -87,7 +95,9 @@ func asmSets() []*implementation { return asmSetsFor(liveCPU()) }
 //     contributes its assembly through a useAVX2… function; a family
 //     without one keeps its generic twin.
 //   - "avx512": the avx2 set with the GEMMs that run the AVX-512 tile where
-//     it wins on this CPU (planAVX512, gemm_avx512_amd64.go).
+//     it wins on this CPU (planAVX512, gemm_avx512_amd64.go) and, where
+//     512-bit FMAs are full rate, the ZMM forms of the lane-independent
+//     elementwise kernels (useAVX512Elementwise).
 func asmSetsFor(c cpuFacts) []*implementation {
 	if !c.avx2FMA {
 		return nil
@@ -99,7 +109,11 @@ func asmSetsFor(c cpuFacts) []*implementation {
 	if c.avx512 {
 		avx512 := avx2
 		avx512.name = "avx512"
-		useAVX512GEMM(&avx512, planAVX512(c))
+		plan := planAVX512(c)
+		useAVX512GEMM(&avx512, plan)
+		if plan.elemZMM {
+			useAVX512Elementwise(&avx512)
+		}
 		sets = append(sets, &avx512)
 	}
 	return sets

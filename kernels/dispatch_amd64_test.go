@@ -21,6 +21,15 @@ func requireLivePlan(t *testing.T) {
 		want = funcAddr(sgemmNTAVX512Z)
 	}
 	require.Equal(t, want, funcAddr(impl.sgemmNT), "sgemmNT is not the kernel the dispatch rule picks for this CPU")
+	// And the elementwise kernels their form for this CPU: ZMM where 512-bit
+	// FMAs are full rate (all but sumSquares and add), else AVX2.
+	for _, k := range elementwiseKernels(asmSets()[0], &impl) {
+		w := k.avx2
+		if planAVX512(liveCPU()).elemZMM && k.zmm != nil {
+			w = k.zmm
+		}
+		require.Equalf(t, funcAddr(w), funcAddr(k.got), "%s is not the form the dispatch rule picks for this CPU", k.name)
+	}
 }
 
 // TestDispatchRule checks the rule on synthetic CPUs (pure logic: no
@@ -79,9 +88,18 @@ func TestDispatchRule(t *testing.T) {
 		}
 		require.Equal(t, wantNT, funcAddr(avx512.sgemmNT), tc.what)
 		require.Equal(t, funcAddr(sgemmNTAVX2), funcAddr(avx2.sgemmNT), tc.what)
-		// The elementwise families are the avx2 set's on every x86 backend.
-		require.Equal(t, funcAddr(avx2.gruForward), funcAddr(avx512.gruForward), tc.what)
-		require.Equal(t, funcAddr(avx2.adam), funcAddr(avx512.adam), tc.what)
+		// The elementwise kernels: their ZMM forms only at full rate, else
+		// the avx2 set's; sumSquares and add are the avx2 set's on every x86
+		// backend.
+		require.Equal(t, tc.fullRate, planAVX512(tc.c).elemZMM, tc.what)
+		for _, k := range elementwiseKernels(avx2, avx512) {
+			want := k.avx2
+			if tc.fullRate && k.zmm != nil {
+				want = k.zmm
+			}
+			require.Equalf(t, funcAddr(want), funcAddr(k.got), "%s: %s", tc.what, k.name)
+			require.Equalf(t, funcAddr(k.avx2), funcAddr(k.avx2Set), "%s: avx2 set's %s", tc.what, k.name)
+		}
 	}
 
 	// This CPU: the live facts give the sets asmSets lists, and a known
@@ -106,5 +124,34 @@ func TestDispatchRule(t *testing.T) {
 			wantNT = funcAddr(sgemmNTAVX512Z)
 		}
 		require.Equal(t, wantNT, funcAddr(sets[1].sgemmNT))
+		for _, k := range elementwiseKernels(sets[0], sets[1]) {
+			want := k.avx2
+			if zmmFullRate(live) && k.zmm != nil {
+				want = k.zmm
+			}
+			require.Equalf(t, funcAddr(want), funcAddr(k.got), "this CPU: %s", k.name)
+		}
+	}
+}
+
+// elementwiseKernel is one elementwise slot: its AVX2 form, its ZMM form
+// (nil where it has none), what the avx2 set holds and what the avx512 set
+// holds.
+type elementwiseKernel struct {
+	name                    string
+	avx2, zmm, avx2Set, got any
+}
+
+func elementwiseKernels(avx2, avx512 *implementation) []elementwiseKernel {
+	return []elementwiseKernel{
+		{"gruForward", gruForwardAVX2, gruForwardAVX512, avx2.gruForward, avx512.gruForward},
+		{"gruBack", gruBackwardAVX2, gruBackwardAVX512, avx2.gruBack, avx512.gruBack},
+		{"adam", adamAVX2, adamAVX512, avx2.adam, avx512.adam},
+		{"tanh", tanhAVX2, tanhAVX512, avx2.tanh, avx512.tanh},
+		{"exp", expAVX2, expAVX512, avx2.exp, avx512.exp},
+		{"policyFwd", policyForwardAVX2, policyForwardAVX512, avx2.policyFwd, avx512.policyFwd},
+		{"policyBack", policyBackwardAVX2, policyBackwardAVX512, avx2.policyBack, avx512.policyBack},
+		{"sumSquares", sumSquaresAVX2, nil, avx2.sumSquares, avx512.sumSquares},
+		{"add", addAVX2, nil, avx2.add, avx512.add},
 	}
 }

@@ -25,14 +25,27 @@
 //	GEMM NN, TN         AVX2 4×24    ZMM 8×48 (n mod 16 ∉ 1..8)    ZMM 8×48 (n mod 16 ∉ 1..8)
 //	GEMM NT, n = 19     AVX2 4×24    heads 5×(16+3), 2 YMM         heads 5×(16+3), 1 ZMM
 //	GEMM NT, other n    AVX2 4×24    AVX2 4×24                     ZMM 8×48
-//	elementwise, Adam   AVX2         AVX2                          AVX2
+//	GRU step, Adam,     AVX2         AVX2                          ZMM, 16 lanes
+//	  tanh, exp
+//	policy head         AVX2         AVX2                          ZMM, 2 rows × 8 lanes
+//	sumSquares, add     AVX2         AVX2                          AVX2
 //
 // (heads: 16 columns by broadcasts, in two YMM or one ZMM vector per row,
-// and 3 as dot products along k.) The backend is "avx512" wherever the CPU
+// and 3 as dot products along k.) The elementwise kernels' ZMM forms
+// (asm/elementwise -zmm) run the same instructions per lane as their AVX2
+// forms, so they give the same bits: the GRU step (forward and backward),
+// Adam, tanh and exp in 16 independent lanes, and the policy head's
+// softmax, entropy and backward with two rows' 8-column chunks in the
+// halves of one register, so that each row sums over its columns in the
+// AVX2 order. sumSquares (a float64 reduction) and add (bound by memory)
+// stay AVX2.
+//
+// The backend is "avx512" wherever the CPU
 // has AVX512F+VL, at either rate: NT on the ZMM tile sums each element of C
 // in the AVX2 tile's order (the same k blocks, the same FMA chain, then
 // alpha, then beta), and the heads kernel's two forms sum alike, so the
-// avx512 backend gives the same bits on Zen 4 and Zen 5, and its NT results
+// avx512 backend gives the same bits on Zen 4 and Zen 5 (the elementwise
+// kernels' two forms agree bit for bit too), and its NT results
 // equal the avx2 backend's except for the 19 heads. Where the ZMM tile runs NN and
 // TN with k > 256, results differ from the avx2 backend's in the last bits
 // (its k blocks are up to 320 steps, the AVX2 tile's 256), as they already

@@ -13,13 +13,12 @@ import (
 //
 //	taskset -c 0 go test -run XXX -bench . -count 5 ./kernels
 
-// benchSets runs body as /generic and /<accelerated name> sub-benchmarks;
-// bytes is the traffic of one call.
+// benchSets runs body as /generic and one sub-benchmark per assembly set
+// this CPU supports (/avx2 and /avx512 on an AVX-512 machine, so that the
+// elementwise kernels' ZMM forms compare with their AVX2 ones); bytes is the
+// traffic of one call.
 func benchSets(b *testing.B, bytes int, body func(b *testing.B, s *implementation)) {
-	sets := []*implementation{&generic}
-	if accelerated != nil {
-		sets = append(sets, accelerated)
-	}
+	sets := append([]*implementation{&generic}, asmSets()...)
 	for _, s := range sets {
 		b.Run(s.name, func(b *testing.B) {
 			b.ReportAllocs()
@@ -35,7 +34,7 @@ func benchSets(b *testing.B, bytes int, body func(b *testing.B, s *implementatio
 const benchVocab, benchHidden = 18, 96
 
 func BenchmarkGRUForward(b *testing.B) {
-	for _, rows := range []int{192, 4096} {
+	for _, rows := range []int{96, 192, 512, 4096} {
 		r := rand.New(rand.NewPCG(1, uint64(rows)))
 		c := newGRUCase(r, rows, benchHidden, 4)
 		c.vocab = benchVocab + 1
@@ -57,7 +56,7 @@ func BenchmarkGRUForward(b *testing.B) {
 }
 
 func BenchmarkGRUBackward(b *testing.B) {
-	for _, rows := range []int{192, 4096} {
+	for _, rows := range []int{96, 192, 512, 4096} {
 		r := rand.New(rand.NewPCG(2, uint64(rows)))
 		c := newGRUCase(r, rows, benchHidden, 4)
 		c.vocab = benchVocab + 1

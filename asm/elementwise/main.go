@@ -3,7 +3,8 @@
 // head's log-softmax/entropy and its backward, Adam and the float64 sum of
 // squares. Run it through `go generate ./kernels/` from the repository root
 // (see kernels/elementwise_generate.go); it writes kernels/elementwise_amd64.s
-// and kernels/elementwise_amd64_stubs.go.
+// and kernels/elementwise_amd64_stubs.go, and with -zmm their ZMM forms,
+// kernels/elementwise_zmm_amd64.s and its stubs (zmm.go, policy_zmm.go).
 //
 // Every kernel has exactly the signature of its slot in the kernels package's
 // implementation struct, so dispatch assigns the stubs directly. Rows are
@@ -31,8 +32,10 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// c is the build context every emitter writes into.
-var c = build.NewContext()
+// c is the build context every emitter writes into: avo's, with the few
+// instructions that differ between the AVX2 and the ZMM form intercepted
+// (zmm.go), so that both forms come from the same emitters.
+var c = ctx{build.NewContext()}
 
 func main() {
 	// Our own flag set: avo's build package registers its flags on the default one.
@@ -40,6 +43,7 @@ func main() {
 	out := fs.String("out", "", "assembly output file")
 	stubs := fs.String("stubs", "", "Go stub file")
 	pkg := fs.String("pkg", "kernels", "package name")
+	fs.BoolVar(&wide, "zmm", false, "emit the 16-lane AVX-512 forms (suffix AVX512) instead of the AVX2 ones")
 	fs.Parse(os.Args[1:])
 	if *out == "" || *stubs == "" {
 		fmt.Fprintln(os.Stderr, "usage: elementwise -out FILE.s -stubs FILE.go [-pkg NAME]")
@@ -50,34 +54,45 @@ func main() {
 	constants()
 	gruForward()
 	gruBackward()
-	policyForward()
-	policyBackward()
+	if wide {
+		policyForwardZ()
+		policyBackwardZ()
+	} else {
+		policyForward()
+		policyBackward()
+	}
 	adam()
-	sumSquares()
-	unaryTo("tanhAVX2", "tanhAVX2 sets dst = tanh(src) (tanhN: ≤ 2 ulp); dst may be src.", func(y reg.VecVirtual) reg.VecVirtual { return tanhN(y)[0] })
-	unaryTo("expAVX2", "expAVX2 sets dst = exp(src) (expN: ≤ 2 ulp); dst may be src.", func(y reg.VecVirtual) reg.VecVirtual { return expN(y)[0] })
-	addTo()
+	if !wide {
+		sumSquares()
+	}
+	unaryTo("tanh"+sfx(), "tanh"+sfx()+" sets dst = tanh(src) (tanhN: ≤ 2 ulp); dst may be src.", func(y reg.VecVirtual) reg.VecVirtual { return tanhN(y)[0] })
+	unaryTo("exp"+sfx(), "exp"+sfx()+" sets dst = exp(src) (expN: ≤ 2 ulp); dst may be src.", func(y reg.VecVirtual) reg.VecVirtual { return expN(y)[0] })
+	if !wide {
+		addTo()
+	}
 
 	// The header names this generator as it is run by go:generate.
 	pc := printer.Config{Argv: append([]string{"go", "run", "./elementwise"}, os.Args[1:]...), Pkg: *pkg}
+	check := !wide // the ZMM forms use EVEX registers by design
 	cfg := &build.Config{
 		ErrOut:    os.Stderr,
 		MaxErrors: 0,
 		Passes: []pass.Interface{
 			pass.Compile,
-			&pass.Output{Writer: &checkedFile{path: *out}, Printer: printer.NewGoAsm(pc)},
-			&pass.Output{Writer: &checkedFile{path: *stubs}, Printer: printer.NewStubs(pc)},
+			&pass.Output{Writer: &checkedFile{path: *out, check: check}, Printer: printer.NewGoAsm(pc)},
+			&pass.Output{Writer: &checkedFile{path: *stubs, check: check}, Printer: printer.NewStubs(pc)},
 		},
 	}
-	os.Exit(build.Main(cfg, c))
+	os.Exit(build.Main(cfg, c.Context))
 }
 
 // checkedFile buffers the output and writes it on Close, after checking
 // that no vector register above 15 (an EVEX-only encoding that an AVX2 CPU
 // cannot run) and no mask register slipped in through the allocator.
 type checkedFile struct {
-	path string
-	buf  bytes.Buffer
+	path  string
+	check bool
+	buf   bytes.Buffer
 }
 
 var evexOnly = regexp.MustCompile(`\b([XYZ](1[6-9]|2[0-9]|3[01])|Z[0-9]+|K[0-7])\b`)
@@ -85,7 +100,7 @@ var evexOnly = regexp.MustCompile(`\b([XYZ](1[6-9]|2[0-9]|3[01])|Z[0-9]+|K[0-7])
 func (f *checkedFile) Write(p []byte) (int, error) { return f.buf.Write(p) }
 
 func (f *checkedFile) Close() error {
-	if m := evexOnly.Find(f.buf.Bytes()); m != nil {
+	if m := evexOnly.Find(f.buf.Bytes()); f.check && m != nil {
 		return fmt.Errorf("%s: register %s needs AVX-512; reduce register pressure", f.path, m)
 	}
 	return os.WriteFile(f.path, f.buf.Bytes(), 0o644)
@@ -105,14 +120,19 @@ var (
 	cLogQ2, cMinusHalf                        Mem
 	cLogP                                     [9]Mem
 	cEntEps                                   Mem
-	cIota, cEight                             Mem
+	cIota, cEight, cAllOnes                   Mem
 	maskTable                                 Mem
 )
 
 func vecU32(name string, v uint32) Mem {
 	m := c.StaticGlobal(name)
 	c.DataAttributes(attr.RODATA | attr.NOPTR)
-	for i := 0; i < 8; i++ {
+	n := 8
+	if wide {
+		n = 1 // an embedded broadcast {1to16} reads one element
+		broadcastable[name] = true
+	}
+	for i := 0; i < n; i++ {
 		c.AddDatum(4*i, U32(v))
 	}
 	return m
@@ -157,6 +177,24 @@ func constants() {
 	}
 	cEntEps = vecF32("enteps", 1e-9)
 
+	if wide {
+		// maskTable16+2k holds the 16-bit lane mask of a k-element tail.
+		maskTable = c.StaticGlobal("masktable16")
+		c.DataAttributes(attr.RODATA | attr.NOPTR)
+		for i := 0; i < 16; i++ {
+			c.AddDatum(2*i, U16(uint16(1)<<i-1))
+		}
+		// The policy kernels hold two rows' 8-lane chunks in one ZMM
+		// register: each half counts its columns 0..7.
+		cIota = c.StaticGlobal("iota2")
+		c.DataAttributes(attr.RODATA | attr.NOPTR)
+		for i := 0; i < 16; i++ {
+			c.AddDatum(4*i, U32(i%8))
+		}
+		cEight = vecU32("eight", 8)
+		cAllOnes = vecU32("allones", 0xffffffff)
+		return
+	}
 	cIota = c.StaticGlobal("iota")
 	c.DataAttributes(attr.RODATA | attr.NOPTR)
 	for i := 0; i < 8; i++ {
@@ -188,8 +226,15 @@ func label(what string) string {
 	return fmt.Sprintf("%s%d", what, labelCount)
 }
 
-func ymm() reg.VecVirtual { return c.YMM() }
-func gp() reg.GPVirtual   { return c.GP64() }
+// ymm is a fresh vector register of the form being emitted (YMM, or ZMM
+// under -zmm).
+func ymm() reg.VecVirtual {
+	if wide {
+		return c.ZMM()
+	}
+	return c.YMM()
+}
+func gp() reg.GPVirtual { return c.GP64() }
 
 // mem is [base + index·scale].
 func mem(base, index reg.Register, scale uint8) Mem {
@@ -198,22 +243,32 @@ func mem(base, index reg.Register, scale uint8) Mem {
 
 // chunk is one 8-lane access pattern: full loads and stores, or the same
 // under a lane mask (VMASKMOVPS neither reads nor writes masked-out lanes).
-type chunk struct{ mask reg.VecVirtual } // nil mask: full
+// Under -zmm the mask is a K register and the masked forms are EVEX
+// VMOVUPS with zeroing (loads) or merging (stores), which likewise neither
+// read nor write masked-out lanes (and suppress their faults); the lanes a
+// masked load leaves out are zero in both forms.
+type chunk struct{ mask reg.Register } // nil mask: full
 
 func (k chunk) load(m Mem) reg.VecVirtual {
 	y := ymm()
-	if k.mask == nil {
+	switch {
+	case k.mask == nil:
 		c.VMOVUPS(m, y)
-	} else {
+	case wide:
+		c.VMOVUPS_Z(m, k.mask, y)
+	default:
 		c.VMASKMOVPS(m, k.mask, y)
 	}
 	return y
 }
 
 func (k chunk) store(y reg.VecVirtual, m Mem) {
-	if k.mask == nil {
+	switch {
+	case k.mask == nil:
 		c.VMOVUPS(y, m)
-	} else {
+	case wide:
+		c.VMOVUPS(y, k.mask, m)
+	default:
 		c.VMASKMOVPS(y, k.mask, m)
 	}
 }
@@ -237,7 +292,16 @@ func (k chunk) mul(m Mem, y reg.VecVirtual) {
 }
 
 // loadMask loads the lane mask for a tail of remBytes/4 elements.
-func loadMask(remBytes reg.GPVirtual) reg.VecVirtual {
+func loadMask(remBytes reg.GPVirtual) reg.Register {
+	if wide {
+		p, i := gp(), gp()
+		c.LEAQ(maskTable, p)
+		c.MOVQ(remBytes, i)
+		c.SHRQ(U8(1), i) // 2 bytes per entry
+		k := c.K()
+		c.KMOVW(mem(p, i, 1), k)
+		return k
+	}
 	p := gp()
 	c.LEAQ(maskTable.Offset(32), p)
 	c.SUBQ(remBytes, p)
@@ -415,12 +479,22 @@ func logN(nanFix bool, xs ...reg.VecVirtual) vecs {
 		c.VPSUBD(c126, e[i], e[i])
 		c.VORPS(cHalfBits, m[i], m[i]) // m ∈ [0.5, 1), x = m·2^e
 	}
-	for i := range xs {
-		c.VCMPPS(U8(1), cSqrtHalf, m[i], lt[i]) // m < √½: use 2m and e−1
-	}
-	for i := range xs {
-		c.VPADDD(lt[i], e[i], e[i]) // all-ones lanes are −1
-		c.VANDPS(m[i], lt[i], lt[i])
+	if wide {
+		// The same with a K mask: e−1 and m where m < √½, e and +0 elsewhere.
+		for i := range xs {
+			k := c.K()
+			c.Context.VCMPPS_BCST(U8(1), cSqrtHalf, m[i], k)
+			c.Context.VPADDD_BCST(cAllOnes, e[i], k, e[i])
+			c.VMOVAPS_Z(m[i], k, lt[i])
+		}
+	} else {
+		for i := range xs {
+			c.VCMPPS(U8(1), cSqrtHalf, m[i], lt[i]) // m < √½: use 2m and e−1
+		}
+		for i := range xs {
+			c.VPADDD(lt[i], e[i], e[i]) // all-ones lanes are −1
+			c.VANDPS(m[i], lt[i], lt[i])
+		}
 	}
 	for i := range xs {
 		c.VSUBPS(cOne, m[i], m[i])
@@ -456,7 +530,13 @@ func logN(nanFix bool, xs ...reg.VecVirtual) vecs {
 	for i := range xs {
 		c.VFMADD231PS(cLogQ2, e[i], p[i])
 	}
-	if nanFix {
+	if nanFix && wide {
+		for i, x := range xs {
+			k := c.K()
+			c.Context.VCMPPS(U8(3), x, x, k) // unordered
+			c.Context.VPORD_BCST(cAllOnes, p[i], k, p[i])
+		}
+	} else if nanFix {
 		for i, x := range xs {
 			c.VCMPPS(U8(3), x, x, m[i]) // unordered
 			c.VORPS(m[i], p[i], p[i])
@@ -504,13 +584,13 @@ func ifTail(remBytes reg.GPVirtual, body func()) {
 	c.Label(skip)
 }
 
-// splitLen sets nfull = n/8 and remBytes = 4·(n%8) for n elements.
+// splitLen sets nfull = n/lanes and remBytes = 4·(n%lanes) for n elements.
 func splitLen(n reg.GPVirtual) (nfull, remBytes reg.GPVirtual) {
 	nfull, remBytes = gp(), gp()
 	c.MOVQ(n, nfull)
-	c.SHRQ(U8(3), nfull)
+	c.SHRQ(U8(lanesLog()), nfull)
 	c.MOVQ(n, remBytes)
-	c.ANDQ(U8(7), remBytes)
+	c.ANDQ(U8(lanes()-1), remBytes)
 	c.SHLQ(U8(2), remBytes)
 	return
 }
@@ -524,11 +604,16 @@ func ret() {
 // GRU.
 
 func gruForward() {
-	c.Function("gruForwardAVX2")
+	c.Function("gruForward" + sfx())
 	c.Attributes(attr.NOSPLIT)
 	c.Pragma("noescape")
 	c.SignatureExpr("func(rows, d int, table []float32, tokens []int32, gh, hPrev, hNext, act []float32)")
-	c.Doc("gruForwardAVX2 is gruForwardGeneric with AVX2+FMA; d%8 tails go through masked loads and stores.")
+	if wide {
+		c.Doc("gruForwardAVX512 is gruForwardAVX2 in 16-lane ZMM registers: the same instructions per lane,",
+			"so the same bits; d%16 tails go through masked loads and stores.")
+	} else {
+		c.Doc("gruForwardAVX2 is gruForwardGeneric with AVX2+FMA; d%8 tails go through masked loads and stores.")
+	}
 	done := label("done")
 
 	rows := ld(c.Param("rows"))
@@ -552,7 +637,7 @@ func gruForward() {
 	// base + 32·i + b·d4 for gi, gh and act; chunk i of h at base + 32·i.
 	body := func(k chunk, ways int, gi reg.GPVirtual) {
 		at := func(base reg.GPVirtual, block, i int) Mem {
-			m := Mem{Base: base, Disp: 32 * i}
+			m := Mem{Base: base, Disp: vecBytes() * i}
 			if block > 0 {
 				m.Index, m.Scale = d4, uint8(block)
 			}
@@ -602,7 +687,7 @@ func gruForward() {
 	loopChunks(pairs, func() {
 		body(chunk{}, 2, gi)
 		for _, p := range []reg.GPVirtual{gi, gh, act, hp, hn} {
-			c.ADDQ(U8(64), p)
+			c.ADDQ(imm(2*vecBytes()), p)
 		}
 	})
 	odd := label("even")
@@ -610,7 +695,7 @@ func gruForward() {
 	c.JZ(LabelRef(odd))
 	body(chunk{}, 1, gi)
 	for _, p := range []reg.GPVirtual{gi, gh, act, hp, hn} {
-		c.ADDQ(U8(32), p)
+		c.ADDQ(imm(vecBytes()), p)
 	}
 	c.Label(odd)
 	ifTail(remB, func() {
@@ -630,12 +715,17 @@ func gruForward() {
 }
 
 func gruBackward() {
-	c.Function("gruBackwardAVX2")
+	c.Function("gruBackward" + sfx())
 	c.Attributes(attr.NOSPLIT)
 	c.Pragma("noescape")
 	c.SignatureExpr("func(rows, d int, tokens []int32, act, gh, hPrev, dhNext, dgh, dhPrev, dTable []float32)")
-	c.Doc("gruBackwardAVX2 is gruBackwardGeneric with AVX2, the same operations in the same order",
-		"(no FMA), so it rounds as the Go twin does.")
+	if wide {
+		c.Doc("gruBackwardAVX512 is gruBackwardAVX2 in 16-lane ZMM registers: the same operations",
+			"in the same order (no FMA), so it rounds as the Go twin does.")
+	} else {
+		c.Doc("gruBackwardAVX2 is gruBackwardGeneric with AVX2, the same operations in the same order",
+			"(no FMA), so it rounds as the Go twin does.")
+	}
 	done := label("done")
 
 	rows := ld(c.Param("rows"))
@@ -653,11 +743,11 @@ func gruBackward() {
 	c.JLE(LabelRef(done))
 	d4 := d
 	c.SHLQ(U8(2), d4)
-	var mask reg.VecVirtual
+	var mask reg.Register
 	{
 		rb := gp()
 		c.MOVQ(d4, rb)
-		c.ANDQ(U8(31), rb)
+		c.ANDQ(U8(vecBytes()-1), rb)
 		mask = loadMask(rb)
 	}
 
@@ -717,16 +807,16 @@ func gruBackward() {
 	c.ADDQ(ld(c.Param("dTable").Base()), dt)
 	nfull := gp()
 	c.MOVQ(d4, nfull)
-	c.SHRQ(U8(5), nfull)
+	c.SHRQ(U8(lanesLog()+2), nfull)
 	loopChunks(nfull, func() {
 		body(chunk{}, dt)
 		for _, p := range []reg.GPVirtual{dt, act, gh, hp, dh, dg, dhp} {
-			c.ADDQ(U8(32), p)
+			c.ADDQ(imm(vecBytes()), p)
 		}
 	})
 	rb := gp()
 	c.MOVQ(d4, rb)
-	c.ANDQ(U8(31), rb)
+	c.ANDQ(U8(vecBytes()-1), rb)
 	ifTail(rb, func() {
 		body(chunk{mask}, dt)
 		for _, p := range []reg.GPVirtual{act, gh, hp, dh, dg, dhp} {
@@ -1046,12 +1136,17 @@ func policyBackward() {
 // Optimizer and reductions.
 
 func adam() {
-	c.Function("adamAVX2")
+	c.Function("adam" + sfx())
 	c.Attributes(attr.NOSPLIT)
 	c.Pragma("noescape")
 	c.SignatureExpr("func(p, g, m, v []float32, gradScale, beta1, beta2, eps, stepSize, bc2Sqrt float32)")
-	c.Doc("adamAVX2 is adamGeneric with AVX2: the same IEEE operations in the same order",
-		"(VSQRTPS, true VDIVPS, no FMA), so it rounds as the Go twin does.")
+	if wide {
+		c.Doc("adamAVX512 is adamAVX2 in 16-lane ZMM registers: the same IEEE operations in the same order",
+			"(VSQRTPS, true VDIVPS, no FMA), so it rounds as the Go twin does.")
+	} else {
+		c.Doc("adamAVX2 is adamGeneric with AVX2: the same IEEE operations in the same order",
+			"(VSQRTPS, true VDIVPS, no FMA), so it rounds as the Go twin does.")
+	}
 	done := label("done")
 
 	n := ld(c.Param("p").Len())
@@ -1106,7 +1201,7 @@ func adam() {
 	loopChunks(nfull, func() {
 		body(chunk{})
 		for _, p := range []reg.GPVirtual{pp, gg, mm, vv} {
-			c.ADDQ(U8(32), p)
+			c.ADDQ(imm(vecBytes()), p)
 		}
 	})
 	ifTail(remB, func() { body(chunk{mask}) })
@@ -1195,8 +1290,8 @@ func unaryTo(name, doc string, f func(reg.VecVirtual) reg.VecVirtual) {
 	body := func(k chunk) { k.store(f(k.load(Mem{Base: sp})), Mem{Base: d}) }
 	loopChunks(nfull, func() {
 		body(chunk{})
-		c.ADDQ(U8(32), d)
-		c.ADDQ(U8(32), sp)
+		c.ADDQ(imm(vecBytes()), d)
+		c.ADDQ(imm(vecBytes()), sp)
 	})
 	ifTail(remB, func() { body(chunk{mask}) })
 	c.Label(done)
