@@ -68,6 +68,7 @@ func newEngineWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	l.Read = cfg.Context == trainer.ContextRead // the same tensors; only the rollout differs
 	if l.Observations != task.Observations(t) {
 		return nil, fmt.Errorf("gpu: task %s has %d observations and its model %d", t.Name(), task.Observations(t), l.Observations)
 	}
