@@ -58,9 +58,6 @@ func newEngineWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
 	if err := cfg.ValidateFor(t); err != nil {
 		return nil, err
 	}
-	if err := checkConfig(cfg); err != nil {
-		return nil, err
-	}
 	if _, err := scorerOf(t); err != nil {
 		return nil, err
 	}
