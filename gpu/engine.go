@@ -62,10 +62,10 @@ type engine struct {
 	// The rollout's h, act and ghn, and the backward's dgh and dgin, hold R
 	// reading steps before the T policy steps; inputs then holds every
 	// step's input (rollout.cu's read_context).
-	R int
-	B       int // training batch: the activations are sized for it
-	maxN    int // most episodes of any rollout (evaluations too)
-	key     rng.Key
+	R    int
+	B    int // training batch: the activations are sized for it
+	maxN int // most episodes of any rollout (evaluations too)
+	key  rng.Key
 
 	// How the kernels see the task: the scorer's kind (its op table is in
 	// ops) and partial credit, the not-action logit offsets, and whether the kernel draws the instances (the seed task's)
