@@ -312,11 +312,32 @@ func (e *engine) free() {
 	e.bufs = nil
 }
 
-// The rollout and backward kernels by episodes per thread (tileChoices).
+// The rollout and backward kernels by episodes per thread (tileChoices):
+// the bag's, and a reading layout's (R > 0: the kernels with the reading
+// steps compiled in, so that the bag's keep their registers).
 var (
-	rolloutKernel  = map[int]string{1: "simdrl_rollout_e1", 2: "simdrl_rollout_e2", 4: "simdrl_rollout_e4", 8: "simdrl_rollout_e8"}
-	backwardKernel = map[int]string{1: "simdrl_backward_e1", 2: "simdrl_backward_e2", 4: "simdrl_backward_e4", 8: "simdrl_backward_e8"}
+	rolloutKernel     = map[int]string{1: "simdrl_rollout_e1", 2: "simdrl_rollout_e2", 4: "simdrl_rollout_e4", 8: "simdrl_rollout_e8"}
+	backwardKernel    = map[int]string{1: "simdrl_backward_e1", 2: "simdrl_backward_e2", 4: "simdrl_backward_e4", 8: "simdrl_backward_e8"}
+	rolloutReadKernel = map[int]string{1: "simdrl_rollout_read_e1", 2: "simdrl_rollout_read_e2", 4: "simdrl_rollout_read_e4",
+		8: "simdrl_rollout_read_e8"}
+	backwardReadKernel = map[int]string{1: "simdrl_backward_read_e1", 2: "simdrl_backward_read_e2", 4: "simdrl_backward_read_e4",
+		8: "simdrl_backward_read_e8"}
 )
+
+// rolloutName and backwardName are the kernels for EPT episodes per thread.
+func (e *engine) rolloutName(ept int) string {
+	if e.R > 0 {
+		return rolloutReadKernel[ept]
+	}
+	return rolloutKernel[ept]
+}
+
+func (e *engine) backwardName(ept int) string {
+	if e.R > 0 {
+		return backwardReadKernel[ept]
+	}
+	return backwardKernel[ept]
+}
 
 // launch starts kernel name on the device (Device.launch checks a against
 // the ABI table and the PTX), or hands it to onLaunch (tests).
@@ -404,7 +425,7 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	a.f64("value_coef", e.cfg.ValueCoef).f64("entropy_coef", s.entropy).i32("loss_batch", s.n).ptr("rewards_in", rin)
 	a.ptr("h", e.h).ptr("act", e.act).ptr("ghn", e.ghn).ptr("logp", e.logp).ptr("logpa", e.logpa).ptr("val", e.val).ptr("ent", e.ent)
 	a.ptr("tokens", e.tokens).ptr("inputs", e.inputs).ptr("tasks", e.tasks).ptr("dlogp", e.dlogp).ptr("dent", e.dent).ptr("dval", e.dval).ptr("block_stats", e.stats)
-	name := rolloutKernel[p.EPT]
+	name := e.rolloutName(p.EPT)
 	return p.Blocks, e.launch(name, [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a)
 }
 
@@ -419,7 +440,7 @@ func (e *engine) gradients() error {
 	a.ptr("tasks", e.tasks).ptr("h", e.h).ptr("act", e.act).ptr("ghn", e.ghn).ptr("logp", e.logp).ptr("tokens", e.tokens)
 	a.ptr("dlogp", e.dlogp).ptr("dent", e.dent).ptr("dval", e.dval)
 	a.ptr("dheads", e.dheads).ptr("dgh", e.dgh).ptr("dgin", e.dgin).ptr("dh0g", e.dh0g)
-	if err := e.launch(backwardKernel[p.EPT], [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a); err != nil {
+	if err := e.launch(e.backwardName(p.EPT), [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a); err != nil {
 		return err
 	}
 	// dW_hh and db_hh: dghᵀ·h_t over all rows, the reading steps' too.

@@ -61,7 +61,7 @@
     float *headsB
 #define SIMDRL_DERIVE_ARGS P, d, V, S, O, not_action, table, whhT, headsT, headsN, headsB
 
-// simdrl_rollout_e1, simdrl_rollout_e2, simdrl_rollout_e4, simdrl_rollout_e8 (rollout.cu)
+// simdrl_rollout_e1, simdrl_rollout_e2, simdrl_rollout_e4, simdrl_rollout_e8, simdrl_rollout_read_e1, simdrl_rollout_read_e2, simdrl_rollout_read_e4, simdrl_rollout_read_e8 (rollout.cu)
 #define SIMDRL_ROLLOUT_PARAMS \
     const float *__restrict__ P, \
     const float *__restrict__ table, \
@@ -130,7 +130,7 @@
     float *sMax = (float *)simdrl_carve(&cv, 4u * E); /* E: max, then log-sum-exp */ \
     double *sCalc = (double *)simdrl_carve(&cv, O ? 8u * E * SIMDRL_CALC_SLOT_DOUBLES : 0u); /* E×simdrl_calc_slot: each episode's machine, stepped inside the loop (O > 0) */
 
-// simdrl_backward_e1, simdrl_backward_e2, simdrl_backward_e4, simdrl_backward_e8 (backward.cu)
+// simdrl_backward_e1, simdrl_backward_e2, simdrl_backward_e4, simdrl_backward_e8, simdrl_backward_read_e1, simdrl_backward_read_e2, simdrl_backward_read_e4, simdrl_backward_read_e8 (backward.cu)
 #define SIMDRL_BACKWARD_PARAMS \
     const float *__restrict__ P, \
     const float *__restrict__ headsN, \
@@ -275,10 +275,18 @@
     X(simdrl_rollout_e2), \
     X(simdrl_rollout_e4), \
     X(simdrl_rollout_e8), \
+    X(simdrl_rollout_read_e1), \
+    X(simdrl_rollout_read_e2), \
+    X(simdrl_rollout_read_e4), \
+    X(simdrl_rollout_read_e8), \
     X(simdrl_backward_e1), \
     X(simdrl_backward_e2), \
     X(simdrl_backward_e4), \
     X(simdrl_backward_e8), \
+    X(simdrl_backward_read_e1), \
+    X(simdrl_backward_read_e2), \
+    X(simdrl_backward_read_e4), \
+    X(simdrl_backward_read_e8), \
     X(simdrl_gemm_tn_m96), \
     X(simdrl_gemm_tn_m32), \
     X(simdrl_sum_slabs), \

@@ -90,7 +90,10 @@ __device__ __forceinline__ void unread_context(int R, int B, int d, const int32_
     }
 }
 
-template <int EPT> __device__ __forceinline__ void backward(SIMDRL_BACKWARD_PARAMS) {
+// READ: the reading entry points (R > 0); the bag's (READ = false) compile
+// without the reading code, R taken as 0.
+template <int EPT, bool READ> __device__ __forceinline__ void backward_tile(SIMDRL_BACKWARD_PARAMS) {
+    if (!READ) R = 0;
     extern __shared__ float4 smem_v[];
     const int DP = blockDim.x, G = blockDim.y, E = EPT * G;
     const int tid = threadIdx.y * DP + threadIdx.x, nthr = DP * G;
@@ -214,7 +217,7 @@ template <int EPT> __device__ __forceinline__ void backward(SIMDRL_BACKWARD_PARA
         sDh = sDhp;
         sDhp = s;
     }
-    if (R > 0) unread_context<EPT>(R, B, d, tasks, W, h, act, ghn, dgh, dgin, sDh, sDhp, sDgh, b0, nE, tid, nthr);
+    if (READ && R > 0) unread_context<EPT>(R, B, d, tasks, W, h, act, ghn, dgh, dgin, sDh, sDhp, sDgh, b0, nE, tid, nthr);
     if (j < d) {
 #pragma unroll
         for (int i = 0; i < EPT; i++) {
@@ -228,10 +231,14 @@ template <int EPT> __device__ __forceinline__ void backward(SIMDRL_BACKWARD_PARA
     }
 }
 
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e1(SIMDRL_BACKWARD_PARAMS) { backward<1>(SIMDRL_BACKWARD_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e2(SIMDRL_BACKWARD_PARAMS) { backward<2>(SIMDRL_BACKWARD_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e4(SIMDRL_BACKWARD_PARAMS) { backward<4>(SIMDRL_BACKWARD_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e8(SIMDRL_BACKWARD_PARAMS) { backward<8>(SIMDRL_BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e1(SIMDRL_BACKWARD_PARAMS) { backward_tile<1, false>(SIMDRL_BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e2(SIMDRL_BACKWARD_PARAMS) { backward_tile<2, false>(SIMDRL_BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e4(SIMDRL_BACKWARD_PARAMS) { backward_tile<4, false>(SIMDRL_BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e8(SIMDRL_BACKWARD_PARAMS) { backward_tile<8, false>(SIMDRL_BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_read_e1(SIMDRL_BACKWARD_PARAMS) { backward_tile<1, true>(SIMDRL_BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_read_e2(SIMDRL_BACKWARD_PARAMS) { backward_tile<2, true>(SIMDRL_BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_read_e4(SIMDRL_BACKWARD_PARAMS) { backward_tile<4, true>(SIMDRL_BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_read_e8(SIMDRL_BACKWARD_PARAMS) { backward_tile<8, true>(SIMDRL_BACKWARD_ARGS); }
 
 // gemm_tn: per slab s of rows, part[s] (M×(N+ones)) = Aᵀ·B over the slab's
 // rows, A R×M (lda), B R×N (ldb); with ones, column N holds the column sums of

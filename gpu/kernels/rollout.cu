@@ -197,7 +197,10 @@ __device__ __forceinline__ void read_context(int R, int B, int d, int O, int tra
     }
 }
 
-template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS) {
+// READ: the reading entry points (R > 0); the bag's (READ = false) compile
+// without the reading code, R taken as 0.
+template <int EPT, bool READ> __device__ __forceinline__ void rollout_tile(SIMDRL_ROLLOUT_PARAMS) {
+    if (!READ) R = 0;
     extern __shared__ float4 smem_v[];
     const int DP = blockDim.x, G = blockDim.y, E = EPT * G;
     const int tid = threadIdx.y * DP + threadIdx.x, nthr = DP * G;
@@ -282,7 +285,7 @@ template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS
 
     const int j = threadIdx.x, y = threadIdx.y;
     const int d4 = d & ~3;
-    if (R > 0) read_context<EPT>(R, B, d, O, train, table, W, sBhh, sTask, sTok, sH0, sH1, h, act, ghn, inputs, b0, nE, E, tid, nthr);
+    if (READ && R > 0) read_context<EPT>(R, B, d, O, train, table, W, sBhh, sTask, sTok, sH0, sH1, h, act, ghn, inputs, b0, nE, E, tid, nthr);
     for (int t = 0; t < T; t++) {
         const float *hp = (t & 1) ? sH1 : sH0;
         float *hn = (t & 1) ? sH0 : sH1;
@@ -474,7 +477,11 @@ template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS
     }
 }
 
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e1(SIMDRL_ROLLOUT_PARAMS) { rollout<1>(SIMDRL_ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e2(SIMDRL_ROLLOUT_PARAMS) { rollout<2>(SIMDRL_ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e4(SIMDRL_ROLLOUT_PARAMS) { rollout<4>(SIMDRL_ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e8(SIMDRL_ROLLOUT_PARAMS) { rollout<8>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e1(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<1, false>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e2(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<2, false>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e4(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<4, false>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e8(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<8, false>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_read_e1(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<1, true>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_read_e2(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<2, true>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_read_e4(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<4, true>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_read_e8(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<8, true>(SIMDRL_ROLLOUT_ARGS); }

@@ -83,7 +83,8 @@ var Kernels = []Kernel{
 	{Macro: "DERIVE", Module: "rollout", Entries: []string{"simdrl_derive"}, Params: []Param{
 		p("P", in), p("d", cI), p("V", cI), p("S", cI), p("O", cI), p("not_action", in), p("table", out), p("whhT", out),
 		p("headsT", out), p("headsN", out), p("headsB", out)}},
-	{Macro: "ROLLOUT", Module: "rollout", Entries: []string{"simdrl_rollout_e1", "simdrl_rollout_e2", "simdrl_rollout_e4", "simdrl_rollout_e8"},
+	{Macro: "ROLLOUT", Module: "rollout", Entries: []string{"simdrl_rollout_e1", "simdrl_rollout_e2", "simdrl_rollout_e4", "simdrl_rollout_e8",
+		"simdrl_rollout_read_e1", "simdrl_rollout_read_e2", "simdrl_rollout_read_e4", "simdrl_rollout_read_e8"},
 		Params: []Param{
 			p("P", in), p("table", in), p("whhT", in), p("headsT", in), p("headsB", in),
 			p("B", cI), p("T", cI), p("R", cI), p("d", cI), p("V", cI), p("S", cI), p("use_smem_w", cI),
@@ -112,7 +113,8 @@ var Kernels = []Kernel{
 			{Name: "sCalc", C: "double", Factors: []string{"E", "SIMDRL_CALC_SLOT_DOUBLES"}, Cond: "O",
 				Doc: "E×simdrl_calc_slot: each episode's machine, stepped inside the loop (O > 0)"},
 		}},
-	{Macro: "BACKWARD", Module: "backward", Entries: []string{"simdrl_backward_e1", "simdrl_backward_e2", "simdrl_backward_e4", "simdrl_backward_e8"},
+	{Macro: "BACKWARD", Module: "backward", Entries: []string{"simdrl_backward_e1", "simdrl_backward_e2", "simdrl_backward_e4", "simdrl_backward_e8",
+		"simdrl_backward_read_e1", "simdrl_backward_read_e2", "simdrl_backward_read_e4", "simdrl_backward_read_e8"},
 		Params: []Param{
 			p("P", in), p("headsN", in), p("B", cI), p("T", cI), p("R", cI), p("d", cI), p("V", cI), p("S", cI), p("use_smem_w", cI),
 			p("tasks", inI), p("h", in), p("act", in), p("ghn", in), p("logp", in), p("tokens", inI), p("dlogp", in), p("dent", in), p("dval", in),
