@@ -21,6 +21,8 @@ PARTS=${PARTS:-gpu,timing,runs,torch,cpu,cpuscale}
 BATCHES=${BATCHES:-192,4096,65536,262144}
 TORCH_BATCHES=${TORCH_BATCHES:-$BATCHES}
 export SIMDRL_GOLDEN_DIR="$PWD/testdata/golden"
+export SIMDRL_GOLDEN_OBS_DIR="$PWD/testdata/golden-obs"
+export SIMDRL_GOLDEN_READ_DIR="$PWD/testdata/golden-read" SIMDRL_GOLDEN_READ_OBS_DIR="$PWD/testdata/golden-read-obs"
 has() { [[ ",$PARTS," == *",$1,"* ]]; }
 for f in out/gpu.test out/cpu.test out/simdrl out/peak out/torch_update_bench.py out/simdrl_torch.py out/simdrl_env.py; do
 	[ -e "$f" ] || { echo "device_check: $f missing (run gpu/prepare_device_check.sh first)"; exit 2; }
@@ -42,7 +44,8 @@ if has gpu; then
 	: >"$OUT/gpu_tests.log"
 	for t in TestGPUTasksAndUniforms TestGPUEnvGolden TestGPUGoldenModel TestGPUGreedyMatchesCPU TestGPUShapesMatchCPU TestGPUTrainingMatchesCPU TestGPURun TestGPUCheckpoints \
 		TestGPULoadActsAsSaved TestGPUCalcScoresAsCPU TestGPUCalcGreedyMatchesCPU TestGPUCalcTrainingMatchesCPU \
-		TestGPUGoldenObservations TestGPUObservingStepsAsCPU TestGPUObservingGradientsAsCPU TestGPUObservingTrainingMatchesCPU; do
+		TestGPUGoldenObservations TestGPUObservingStepsAsCPU TestGPUObservingGradientsAsCPU TestGPUObservingTrainingMatchesCPU \
+		TestGPUGoldenReading TestGPUReadingGradientsAsCPU TestGPUReadingTrainingMatchesCPU; do
 		SIMDRL_TEST_REQUIRE=cuda timeout 60 ./out/gpu.test -test.run "^$t\$" -test.v -test.count=1 >"$OUT/test.tmp" 2>&1
 		rc=$?
 		cat "$OUT/test.tmp" >>"$OUT/gpu_tests.log"

@@ -57,9 +57,15 @@ type engine struct {
 	l       *gru.Layout
 	V, H, S int // vocabulary, hidden width, levels
 	T       int // steps
-	B       int // training batch: the activations are sized for it
-	maxN    int // most episodes of any rollout (evaluations too)
-	key     rng.Key
+	// R is the reading steps of a layout that reads (gru.Config.Read):
+	// gru.MaxContext−1, the most context tokens but the end, 0 for the bag.
+	// The rollout's h, act and ghn, and the backward's dgh and dgin, hold R
+	// reading steps before the T policy steps; inputs then holds every
+	// step's input (rollout.cu's read_context).
+	R    int
+	B    int // training batch: the activations are sized for it
+	maxN int // most episodes of any rollout (evaluations too)
+	key  rng.Key
 
 	// How the kernels see the task: the scorer's kind (its op table is in
 	// ops) and partial credit, the not-action logit offsets, and whether the kernel draws the instances (the seed task's)
@@ -81,7 +87,7 @@ type engine struct {
 	h, act, ghn, logp                   devPtr
 	logpa, val, ent, dlogp, dent, dval  devPtr
 	tokens, tasks, rewardsIn, stats     devPtr
-	inputs                              devPtr // O > 0: (T+1)×B token-table rows a·O + o (rollout.cu)
+	inputs                              devPtr // O > 0 or R > 0: (R+T+1)×B token-table rows a·O + o (rollout.cu)
 	dheads, dgh, dgin, dh0g             devPtr
 	partWhh, partHeads, partTok, partH0 devPtr
 	dT, h0s, sq, fin                    devPtr
@@ -159,7 +165,10 @@ func scorerOf(t task.Task) (scorer, error) {
 func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engine, error) {
 	e := &engine{d: d, cfg: cfg, task: t, l: l, V: l.Vocab, H: l.Hidden, S: l.Levels, T: cfg.Steps, B: cfg.Batch, key: rng.NewKey(cfg.Seed)}
 	e.maxN = max(cfg.Batch, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain, 1)
-	V, H, T, B := e.V, e.H, e.T, e.B
+	if l.Read {
+		e.R = gru.MaxContext - 1
+	}
+	V, H, T, B, RS := e.V, e.H, e.T, e.B, e.R
 	sc, err := scorerOf(t)
 	if err != nil {
 		return nil, err
@@ -180,16 +189,16 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	if e.hostDraw {
 		e.records = make([]int32, record.Words*e.maxN)
 	}
-	V1, G3, R := V+1, 3*H, T*B
+	V1, G3, R, RR := V+1, 3*H, T*B, (RS+T)*B
 	if e.fwd, err = planTiles(B, H, V, e.O, d.SMs, d.SmemOptin, false); err != nil {
 		return nil, err
 	}
 	if e.bwd, err = planTiles(B, H, V, e.O, d.SMs, d.SmemOptin, true); err != nil {
 		return nil, err
 	}
-	e.sWhh, e.slabWhh = slabPlan(R, ceilDiv(H, 96)*ceilDiv(G3, 96), d.SMs)
+	e.sWhh, e.slabWhh = slabPlan(RR, ceilDiv(H, 96)*ceilDiv(G3, 96), d.SMs)
 	e.sHeads, e.slabHeads = slabPlan(R, ceilDiv(H, 96)*ceilDiv(V1, 32), d.SMs)
-	e.sTok, e.slabTok = slabPlan(R, ceilDiv(G3, e.tokBlock), d.SMs)
+	e.sTok, e.slabTok = slabPlan(RR, ceilDiv(G3, e.tokBlock), d.SMs)
 	e.sH0, e.slabH0 = slabPlan(B, ceilDiv(H, 128), d.SMs)
 	e.nsq = min(256, ceilDiv(l.Size, 256))
 
@@ -213,16 +222,16 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	f32(&e.headsT, H*V1)
 	f32(&e.headsN, V1*H)
 	f32(&e.headsB, V1)
-	f32(&e.h, (T+1)*B*H)
-	f32(&e.act, T*B*G3)
-	f32(&e.ghn, T*B*H)
+	f32(&e.h, (RS+T+1)*B*H)
+	f32(&e.act, (RS+T)*B*G3)
+	f32(&e.ghn, (RS+T)*B*H)
 	f32(&e.logp, T*B*V)
 	for _, p := range []*devPtr{&e.logpa, &e.val, &e.ent, &e.dlogp, &e.dent, &e.dval} {
 		f32(p, T*B)
 	}
 	f32(&e.tokens, (T+1)*e.maxN)
-	if e.O > 0 {
-		f32(&e.inputs, (T+1)*e.maxN)
+	if e.O > 0 || RS > 0 {
+		f32(&e.inputs, (RS+T+1)*e.maxN)
 	}
 	f32(&e.tasks, record.Words*e.maxN)
 	f32(&e.ops, record.OpWords*V)
@@ -230,8 +239,8 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	f32(&e.rewardsIn, B)
 	f64(&e.stats, 5*e.maxN)
 	f32(&e.dheads, T*B*V1)
-	f32(&e.dgh, T*B*G3)
-	f32(&e.dgin, T*B*H)
+	f32(&e.dgh, (RS+T)*B*G3)
+	f32(&e.dgin, (RS+T)*B*H)
 	f32(&e.dh0g, B*H)
 	f32(&e.partWhh, e.sWhh*G3*(H+1))
 	f32(&e.partHeads, e.sHeads*V1*(H+1))
@@ -303,11 +312,32 @@ func (e *engine) free() {
 	e.bufs = nil
 }
 
-// The rollout and backward kernels by episodes per thread (tileChoices).
+// The rollout and backward kernels by episodes per thread (tileChoices):
+// the bag's, and a reading layout's (R > 0: the kernels with the reading
+// steps compiled in, so that the bag's keep their registers).
 var (
-	rolloutKernel  = map[int]string{1: "simdrl_rollout_e1", 2: "simdrl_rollout_e2", 4: "simdrl_rollout_e4", 8: "simdrl_rollout_e8"}
-	backwardKernel = map[int]string{1: "simdrl_backward_e1", 2: "simdrl_backward_e2", 4: "simdrl_backward_e4", 8: "simdrl_backward_e8"}
+	rolloutKernel     = map[int]string{1: "simdrl_rollout_e1", 2: "simdrl_rollout_e2", 4: "simdrl_rollout_e4", 8: "simdrl_rollout_e8"}
+	backwardKernel    = map[int]string{1: "simdrl_backward_e1", 2: "simdrl_backward_e2", 4: "simdrl_backward_e4", 8: "simdrl_backward_e8"}
+	rolloutReadKernel = map[int]string{1: "simdrl_rollout_read_e1", 2: "simdrl_rollout_read_e2", 4: "simdrl_rollout_read_e4",
+		8: "simdrl_rollout_read_e8"}
+	backwardReadKernel = map[int]string{1: "simdrl_backward_read_e1", 2: "simdrl_backward_read_e2", 4: "simdrl_backward_read_e4",
+		8: "simdrl_backward_read_e8"}
 )
+
+// rolloutName and backwardName are the kernels for EPT episodes per thread.
+func (e *engine) rolloutName(ept int) string {
+	if e.R > 0 {
+		return rolloutReadKernel[ept]
+	}
+	return rolloutKernel[ept]
+}
+
+func (e *engine) backwardName(ept int) string {
+	if e.R > 0 {
+		return backwardReadKernel[ept]
+	}
+	return backwardKernel[ept]
+}
 
 // launch starts kernel name on the device (Device.launch checks a against
 // the ABI table and the PTX), or hands it to onLaunch (tests).
@@ -387,7 +417,7 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	step, mask := e.cfg.Baseline == "step", e.cfg.MaskAfterAnswer
 	a := e.a.reset()
 	a.ptr("P", e.P).ptr("table", e.table).ptr("whhT", e.whhT).ptr("headsT", e.headsT).ptr("headsB", e.headsB)
-	a.i32("B", s.n).i32("T", e.T).i32("d", e.H).i32("V", e.V).i32("S", e.S).flag("use_smem_w", p.SmemW)
+	a.i32("B", s.n).i32("T", e.T).i32("R", e.R).i32("d", e.H).i32("V", e.V).i32("S", e.S).flag("use_smem_w", p.SmemW)
 	a.i32("scorer", e.scoreKind).ptr("ops", e.ops).f64("partial_credit", e.partialCredit).i32("O", e.O).i32("observe", e.observe)
 	a.u32("k0", e.key[0]).u32("k1", e.key[1]).u32("round", s.round).u32("purpose", uint32(s.purpose)).i32("fixed_level", s.level).
 		i32("mix", mix).i32("unlocked", unlocked).f64("cdf0", cdf[0]).f64("cdf1", cdf[1])
@@ -395,7 +425,7 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	a.f64("value_coef", e.cfg.ValueCoef).f64("entropy_coef", s.entropy).i32("loss_batch", s.n).ptr("rewards_in", rin)
 	a.ptr("h", e.h).ptr("act", e.act).ptr("ghn", e.ghn).ptr("logp", e.logp).ptr("logpa", e.logpa).ptr("val", e.val).ptr("ent", e.ent)
 	a.ptr("tokens", e.tokens).ptr("inputs", e.inputs).ptr("tasks", e.tasks).ptr("dlogp", e.dlogp).ptr("dent", e.dent).ptr("dval", e.dval).ptr("block_stats", e.stats)
-	name := rolloutKernel[p.EPT]
+	name := e.rolloutName(p.EPT)
 	return p.Blocks, e.launch(name, [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a)
 }
 
@@ -403,24 +433,24 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 // parameter into grad (each element written once: no clearing needed).
 func (e *engine) gradients() error {
 	V, H, T, B := e.V, e.H, e.T, e.B
-	V1, G3, R := V+1, 3*H, T*B
+	V1, G3, R, RR := V+1, 3*H, T*B, (e.R+T)*B
 	p := e.bwd
 	a := e.a.reset()
-	a.ptr("P", e.P).ptr("headsN", e.headsN).i32("B", B).i32("T", T).i32("d", H).i32("V", V).i32("S", e.S).flag("use_smem_w", p.SmemW)
-	a.ptr("h", e.h).ptr("act", e.act).ptr("ghn", e.ghn).ptr("logp", e.logp).ptr("tokens", e.tokens)
+	a.ptr("P", e.P).ptr("headsN", e.headsN).i32("B", B).i32("T", T).i32("R", e.R).i32("d", H).i32("V", V).i32("S", e.S).flag("use_smem_w", p.SmemW)
+	a.ptr("tasks", e.tasks).ptr("h", e.h).ptr("act", e.act).ptr("ghn", e.ghn).ptr("logp", e.logp).ptr("tokens", e.tokens)
 	a.ptr("dlogp", e.dlogp).ptr("dent", e.dent).ptr("dval", e.dval)
 	a.ptr("dheads", e.dheads).ptr("dgh", e.dgh).ptr("dgin", e.dgin).ptr("dh0g", e.dh0g)
-	if err := e.launch(backwardKernel[p.EPT], [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a); err != nil {
+	if err := e.launch(e.backwardName(p.EPT), [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a); err != nil {
 		return err
 	}
-	// dW_hh and db_hh: dghᵀ·h_t over all rows.
-	a.reset().ptr("A", e.dgh).i32("lda", G3).ptr("Bm", e.h).i32("ldb", H).i32("M", G3).i32("N", H).i32("ones", 1).i32("R", R).
+	// dW_hh and db_hh: dghᵀ·h_t over all rows, the reading steps' too.
+	a.reset().ptr("A", e.dgh).i32("lda", G3).ptr("Bm", e.h).i32("ldb", H).i32("M", G3).i32("N", H).i32("ones", 1).i32("R", RR).
 		i32("slab", e.slabWhh).ptr("part", e.partWhh)
 	if err := e.launch("simdrl_gemm_tn_m96", [3]int{ceilDiv(H, 96), ceilDiv(G3, 96), e.sWhh}, [3]int{192, 1, 1}, 0, a); err != nil {
 		return err
 	}
 	// The heads: dheadsᵀ·h_{t+1}.
-	a.reset().ptr("A", e.dheads).i32("lda", V1).ptr("Bm", e.h.at(B*H)).i32("ldb", H).i32("M", V1).i32("N", H).i32("ones", 1).i32("R", R).
+	a.reset().ptr("A", e.dheads).i32("lda", V1).ptr("Bm", e.h.at((e.R+1)*B*H)).i32("ldb", H).i32("M", V1).i32("N", H).i32("ones", 1).i32("R", R).
 		i32("slab", e.slabHeads).ptr("part", e.partHeads)
 	if err := e.launch("simdrl_gemm_tn_m32", [3]int{ceilDiv(H, 96), ceilDiv(V1, 32), e.sHeads}, [3]int{192, 1, 1}, 0, a); err != nil {
 		return err
@@ -428,17 +458,17 @@ func (e *engine) gradients() error {
 	// The token table's gradient (its NV rows: with observations, over each
 	// step's input a·O + o), and h0's.
 	in := e.tokens
-	if e.O > 0 {
-		in = e.inputs
+	if e.O > 0 || e.R > 0 {
+		in = e.inputs // reading: the reading steps' inputs, then the policy steps'
 	}
 	bd := e.tokBlock
-	a.reset().ptr("dgh", e.dgh).ptr("dgin", e.dgin).ptr("tokens", in).i32("R", R).i32("G3", G3).i32("V", e.NV).
+	a.reset().ptr("dgh", e.dgh).ptr("dgin", e.dgin).ptr("tokens", in).i32("R", RR).i32("G3", G3).i32("V", e.NV).
 		i32("slab", e.slabTok).ptr("part", e.partTok)
 	if err := e.launch("simdrl_token_partial", [3]int{ceilDiv(G3, bd), e.sTok, 1}, [3]int{bd, 1, 1}, 4*e.NV*bd, a); err != nil {
 		return err
 	}
 	a.reset().ptr("dh0g", e.dh0g).ptr("tasks", e.tasks).i32("B", B).i32("d", H).i32("V", V).i32("S", e.S).
-		i32("slab", e.slabH0).ptr("part", e.partH0)
+		flag("read", e.R > 0).i32("slab", e.slabH0).ptr("part", e.partH0)
 	if err := e.launch("simdrl_h0_partial", [3]int{ceilDiv(H, 128), e.sH0, 1}, [3]int{128, 1, 1}, 4*(V+e.S)*128, a); err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ package gpu
 import (
 	"math"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/simdrl/simdrl/env"
@@ -196,11 +197,12 @@ func (e *engine) teacher(b *golden.Batch) (logp, ent, val, grad []float32, err e
 	}
 	if e.O > 0 && err == nil {
 		// The golden observations: step t's input is action t−1 (CTX at
-		// t = 0) with Obs[i][t].
-		in := make([]int32, (T+1)*B)
+		// t = 0) with Obs[i][t]; a reading model's policy steps follow its
+		// R reading steps' inputs, which the kernel writes.
+		in := make([]int32, (e.R+T+1)*B)
 		for i := 0; i < B; i++ {
 			for s := 0; s < T; s++ {
-				in[s*B+i] = e.l.Input(tok[s*B+i], b.Obs[i][s])
+				in[(e.R+s)*B+i] = e.l.Input(tok[s*B+i], b.Obs[i][s])
 			}
 		}
 		err = upload(e.inputs, in)
@@ -253,6 +255,19 @@ func TestGPUGoldenModel(t *testing.T) { goldenModel(t, golden.Dir()) }
 func TestGPUGoldenObservations(t *testing.T) {
 	m := goldenModel(t, golden.ObsDir())
 	require.Positive(t, m.Observations, "%s holds no observations", golden.ObsDir())
+}
+
+// TestGPUGoldenReading is TestGPUGoldenModel on the golden cases of a
+// reading model (testdata/golden-read, then golden-read-obs with
+// observations given): h0 = tanh(stage_emb), then one GRU step per context
+// token before the first action, contexts of mixed lengths in each batch.
+func TestGPUGoldenReading(t *testing.T) {
+	for _, dir := range golden.ReadDirs() {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			m := goldenModel(t, dir)
+			require.Equal(t, "read", m.Context, "%s is no reading model", dir)
+		})
+	}
 }
 
 func goldenModel(t *testing.T, dir string) *golden.Model {

@@ -58,9 +58,6 @@ func newEngineWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
 	if err := cfg.ValidateFor(t); err != nil {
 		return nil, err
 	}
-	if err := checkConfig(cfg); err != nil {
-		return nil, err
-	}
 	if _, err := scorerOf(t); err != nil {
 		return nil, err
 	}
@@ -68,6 +65,7 @@ func newEngineWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	l.Read = cfg.Context == trainer.ContextRead // the same tensors; only the rollout differs
 	if l.Observations != task.Observations(t) {
 		return nil, fmt.Errorf("gpu: task %s has %d observations and its model %d", t.Name(), task.Observations(t), l.Observations)
 	}

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/simdrl/simdrl/gpu"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -43,14 +42,24 @@ func TestReadRunResumes(t *testing.T) {
 	require.Equal(t, "read", readReport(t, rest)["config"].(map[string]any)["context"])
 }
 
-// TestCudaRefusesReading: the GPU does not read; -device cuda -context read
-// is one line, exit 2, before any work (where a GPU, or its emulator, is
-// present; without one the missing GPU is the line).
-func TestCudaRefusesReading(t *testing.T) {
-	if gpu.Available() != nil {
-		t.Skip("no GPU: -device cuda is refused for that first (TestCudaWithoutGPUIsAClearError)")
-	}
-	requireUsage(t, "gpu: the CUDA kernels do not read the context (-context read)", "-device", "cuda", "-task", "calc", "-context", "read", "-updates", "1")
+// TestCudaReads: -device cuda -context read trains a reading model on the
+// GPU (or its emulator): the report says "context": "read" and backend
+// cuda, and its checkpoint evaluates on the CPU to the same parameters.
+func TestCudaReads(t *testing.T) {
+	needGPU(t)
+	dir := t.TempDir()
+	rep, ck := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.st")
+	code, _, stderr := runCLI("-device", "cuda", "-context", "read", "-task", "calc", "-levels", "a*b, a*b+c", "-updates", "20",
+		"-batch", "64", "-eval-every", "10", "-eval-batch", "20", "-final-episodes", "20", "-explain", "0", "-report", rep, "-save", ck)
+	require.Equal(t, 0, code, stderr)
+	r := readReport(t, rep)
+	require.Equal(t, "cuda", r["backend"])
+	require.Equal(t, "read", r["config"].(map[string]any)["context"])
+	onCPU := filepath.Join(dir, "cpu.json")
+	code, _, stderr = runCLI("-load", ck, "-eval-only", "-final-episodes", "20", "-explain", "0", "-report", onCPU)
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, r["param_sha256"], readReport(t, onCPU)["param_sha256"])
+	require.Equal(t, "read", readReport(t, onCPU)["config"].(map[string]any)["context"])
 }
 
 // TestLoadKeepsOrChangesTheContext: -load of a reading checkpoint reads (the

@@ -115,7 +115,7 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.curriculum = fs.String("curriculum", def.Curriculum, "blocks: -stages as equal blocks of updates (seed); mixed: every batch mixes the unlocked levels")
 	o.unlockAt = fs.Float64("unlock-at", def.UnlockAt, "mixed curriculum: unlock the next level when the newest one's eval solve rate reaches this [0, 1] (0: all levels from the start)")
 	o.baseline = fs.String("baseline", def.Baseline, "sum: advantage R − Σ_t value_t (seed); step: advantage R − value_t per step")
-	o.context = fs.String("context", trainer.ContextBag, "bag: h0 from the mean of the context tokens' embeddings (seed); read: the GRU reads the context one token a step before it writes (CPU only)")
+	o.context = fs.String("context", trainer.ContextBag, "bag: h0 from the mean of the context tokens' embeddings (seed); read: the GRU reads the context one token a step before it writes")
 	o.mask = fs.Bool("mask-after-answer", def.MaskAfterAnswer, "leave the tokens after the first ANS out of the loss")
 	o.entropyFinal = fs.Float64("entropy-final", def.EntropyFinal, "entropy coefficient decays linearly to this, ≤ 1000 (< 0: constant)")
 	o.decayUpdates = fs.Int("entropy-updates", def.EntropyUpdates, fmt.Sprintf("the entropy decay's length in updates [0, %d], then -entropy-final holds (0: over -updates; calc default recipe: 6000)", trainer.MaxUpdates))

@@ -61,7 +61,7 @@
     float *headsB
 #define SIMDRL_DERIVE_ARGS P, d, V, S, O, not_action, table, whhT, headsT, headsN, headsB
 
-// simdrl_rollout_e1, simdrl_rollout_e2, simdrl_rollout_e4, simdrl_rollout_e8 (rollout.cu)
+// simdrl_rollout_e1, simdrl_rollout_e2, simdrl_rollout_e4, simdrl_rollout_e8, simdrl_rollout_read_e1, simdrl_rollout_read_e2, simdrl_rollout_read_e4, simdrl_rollout_read_e8 (rollout.cu)
 #define SIMDRL_ROLLOUT_PARAMS \
     const float *__restrict__ P, \
     const float *__restrict__ table, \
@@ -70,6 +70,7 @@
     const float *__restrict__ headsB, \
     int B, \
     int T, \
+    int R, \
     int d, \
     int V, \
     int S, \
@@ -111,7 +112,7 @@
     float *dent, \
     float *dval, \
     double *block_stats
-#define SIMDRL_ROLLOUT_ARGS P, table, whhT, headsT, headsB, B, T, d, V, S, use_smem_w, scorer, ops, partial_credit, O, observe, k0, k1, round, purpose, fixed_level, mix, unlocked, cdf0, cdf1, mode, given_tasks, train, step_baseline, mask, value_coef, entropy_coef, loss_batch, rewards_in, h, act, ghn, logp, logpa, val, ent, tokens, inputs, tasks, dlogp, dent, dval, block_stats
+#define SIMDRL_ROLLOUT_ARGS P, table, whhT, headsT, headsB, B, T, R, d, V, S, use_smem_w, scorer, ops, partial_credit, O, observe, k0, k1, round, purpose, fixed_level, mix, unlocked, cdf0, cdf1, mode, given_tasks, train, step_baseline, mask, value_coef, entropy_coef, loss_batch, rewards_in, h, act, ghn, logp, logpa, val, ent, tokens, inputs, tasks, dlogp, dent, dval, block_stats
 #define SIMDRL_ROLLOUT_SMEM(cv) \
     double *sStat = (double *)simdrl_carve(&cv, 8u * E * SIMDRL_NSTATS); /* E×NSTATS */ \
     int32_t *sTask = (int32_t *)simdrl_carve(&cv, 4u * E * SIMDRL_TASK_WORDS); /* E×TASK_WORDS */ \
@@ -129,16 +130,18 @@
     float *sMax = (float *)simdrl_carve(&cv, 4u * E); /* E: max, then log-sum-exp */ \
     double *sCalc = (double *)simdrl_carve(&cv, O ? 8u * E * SIMDRL_CALC_SLOT_DOUBLES : 0u); /* E×simdrl_calc_slot: each episode's machine, stepped inside the loop (O > 0) */
 
-// simdrl_backward_e1, simdrl_backward_e2, simdrl_backward_e4, simdrl_backward_e8 (backward.cu)
+// simdrl_backward_e1, simdrl_backward_e2, simdrl_backward_e4, simdrl_backward_e8, simdrl_backward_read_e1, simdrl_backward_read_e2, simdrl_backward_read_e4, simdrl_backward_read_e8 (backward.cu)
 #define SIMDRL_BACKWARD_PARAMS \
     const float *__restrict__ P, \
     const float *__restrict__ headsN, \
     int B, \
     int T, \
+    int R, \
     int d, \
     int V, \
     int S, \
     int use_smem_w, \
+    const int32_t *__restrict__ tasks, \
     const float *__restrict__ h, \
     const float *__restrict__ act, \
     const float *__restrict__ ghn, \
@@ -151,7 +154,7 @@
     float *dgh, \
     float *dgin, \
     float *dh0g
-#define SIMDRL_BACKWARD_ARGS P, headsN, B, T, d, V, S, use_smem_w, h, act, ghn, logp, tokens, dlogp, dent, dval, dheads, dgh, dgin, dh0g
+#define SIMDRL_BACKWARD_ARGS P, headsN, B, T, R, d, V, S, use_smem_w, tasks, h, act, ghn, logp, tokens, dlogp, dent, dval, dheads, dgh, dgin, dh0g
 #define SIMDRL_BACKWARD_SMEM(cv) \
     float *sW = (float *)simdrl_carve(&cv, use_smem_w ? 4u * G3 * d : 0u); /* 3d×d, W_hh as stored (use_smem_w) */ \
     float *sHW = (float *)simdrl_carve(&cv, 4u * V1 * d); /* (V+1)×d */ \
@@ -211,9 +214,10 @@
     int d, \
     int V, \
     int S, \
+    int read, \
     int slab, \
     float *part
-#define SIMDRL_H0_PARTIAL_ARGS dh0g, tasks, B, d, V, S, slab, part
+#define SIMDRL_H0_PARTIAL_ARGS dh0g, tasks, B, d, V, S, read, slab, part
 
 // simdrl_input_grads (backward.cu)
 #define SIMDRL_INPUT_GRADS_PARAMS \
@@ -271,10 +275,18 @@
     X(simdrl_rollout_e2), \
     X(simdrl_rollout_e4), \
     X(simdrl_rollout_e8), \
+    X(simdrl_rollout_read_e1), \
+    X(simdrl_rollout_read_e2), \
+    X(simdrl_rollout_read_e4), \
+    X(simdrl_rollout_read_e8), \
     X(simdrl_backward_e1), \
     X(simdrl_backward_e2), \
     X(simdrl_backward_e4), \
     X(simdrl_backward_e8), \
+    X(simdrl_backward_read_e1), \
+    X(simdrl_backward_read_e2), \
+    X(simdrl_backward_read_e4), \
+    X(simdrl_backward_read_e8), \
     X(simdrl_gemm_tn_m96), \
     X(simdrl_gemm_tn_m32), \
     X(simdrl_sum_slabs), \

@@ -12,7 +12,88 @@
 // + b_hh)), dgin T×B×d (dL/d of the token table's n rows: dgh's n part
 // before the reset gate r multiplied it, so not derivable from dgh) and dh0g
 // B×d (dL/d(pre-tanh of h0)). Thread layout as the rollout.
-template <int EPT> __device__ __forceinline__ void backward(SIMDRL_BACKWARD_PARAMS) {
+// unread_context propagates dL/dh (in sDh) back through the R reading steps
+// (gru.Workspace.Backward's unread), leaving dL/dh0 in sDh: no loss at them;
+// a row still waiting at step r (before its first digit) passes dh through
+// unchanged and gets zero dgh and dgin, so that it adds nothing to W_hh or
+// the token table. Steps where every row of the tile waits only write the
+// zeros.
+template <int EPT>
+__device__ __forceinline__ void unread_context(int R, int B, int d, const int32_t *__restrict__ tasks, const float *W, const float *__restrict__ h,
+                                               const float *__restrict__ act, const float *__restrict__ ghn, float *dgh, float *dgin, float *&sDh,
+                                               float *&sDhp, float *sDgh, int b0, int nE, int tid, int nthr) {
+    const int G3 = 3 * d, G3S = simdrl_stride4(G3), g4 = G3 & ~3;
+    const int j = threadIdx.x, y = threadIdx.y;
+    int most = 0;
+    for (int e = 0; e < nE; e++) most = max(most, tasks[(size_t)(b0 + e) * SIMDRL_TASK_WORDS + SIMDRL_REC_VARS]);
+    for (int r = R - 1; r >= 0; r--) {
+        if (r < R - most) {
+            for (int i = tid; i < nE * G3; i += nthr) dgh[((size_t)r * B + b0) * G3 + i] = 0.0f;
+            for (int i = tid; i < nE * d; i += nthr) dgin[((size_t)r * B + b0) * d + i] = 0.0f;
+            continue;
+        }
+        if (j < d) {
+#pragma unroll
+            for (int i = 0; i < EPT; i++) {
+                const int e = y * EPT + i;
+                float dg[3] = {0.0f, 0.0f, 0.0f}, dt[3] = {0.0f, 0.0f, 0.0f};
+                float dhp = 0.0f;
+                if (e < nE) {
+                    const size_t row = (size_t)r * B + b0 + e;
+                    const float dh = sDh[e * d + j];
+                    dhp = dh;
+                    if (r >= R - tasks[(size_t)(b0 + e) * SIMDRL_TASK_WORDS + SIMDRL_REC_VARS]) {
+                        const float *a = act + row * G3;
+                        dhp = simdrl_gru_unit_back(a[j], a[d + j], a[2 * d + j], ghn[row * d + j], h[row * d + j], dh, dg, dt);
+                    }
+                    float *o = dgh + row * G3;
+                    o[j] = dg[0];
+                    o[d + j] = dg[1];
+                    o[2 * d + j] = dg[2];
+                    dgin[row * d + j] = dt[2];
+                }
+                sDgh[e * G3S + j] = dg[0];
+                sDgh[e * G3S + d + j] = dg[1];
+                sDgh[e * G3S + 2 * d + j] = dg[2];
+                sDhp[e * d + j] = dhp;
+            }
+        }
+        __syncthreads();
+        if (j < d) {
+            float acc[EPT];
+#pragma unroll
+            for (int i = 0; i < EPT; i++) acc[i] = sDhp[(y * EPT + i) * d + j];
+            const float *drow = sDgh + y * EPT * G3S;
+            for (int g = 0; g < g4; g += 4) {
+                const float w0 = W[g * d + j], w1 = W[(g + 1) * d + j], w2 = W[(g + 2) * d + j], w3 = W[(g + 3) * d + j];
+#pragma unroll
+                for (int i = 0; i < EPT; i++) {
+                    const float4 dg4 = *(const float4 *)(drow + i * G3S + g);
+                    acc[i] += dg4.x * w0;
+                    acc[i] += dg4.y * w1;
+                    acc[i] += dg4.z * w2;
+                    acc[i] += dg4.w * w3;
+                }
+            }
+            for (int g = g4; g < G3; g++) {
+                const float w = W[g * d + j];
+#pragma unroll
+                for (int i = 0; i < EPT; i++) acc[i] += drow[i * G3S + g] * w;
+            }
+#pragma unroll
+            for (int i = 0; i < EPT; i++) sDhp[(y * EPT + i) * d + j] = acc[i];
+        }
+        __syncthreads();
+        float *s = sDh;
+        sDh = sDhp;
+        sDhp = s;
+    }
+}
+
+// READ: the reading entry points (R > 0); the bag's (READ = false) compile
+// without the reading code, R taken as 0.
+template <int EPT, bool READ> __device__ __forceinline__ void backward_tile(SIMDRL_BACKWARD_PARAMS) {
+    if (!READ) R = 0;
     extern __shared__ float4 smem_v[];
     const int DP = blockDim.x, G = blockDim.y, E = EPT * G;
     const int tid = threadIdx.y * DP + threadIdx.x, nthr = DP * G;
@@ -20,6 +101,9 @@ template <int EPT> __device__ __forceinline__ void backward(SIMDRL_BACKWARD_PARA
     const int nE = min(E, B - b0);
     const int G3 = 3 * d, V1 = V + 1, G3S = simdrl_stride4(G3);
     const simdrl_layout L = simdrl_layout_of(V, d, S);
+    // The policy steps' blocks follow the R reading steps' (R = 0: the bag).
+    const float *const hP = h + (size_t)R * B * d, *const actP = act + (size_t)R * B * G3, *const ghnP = ghn + (size_t)R * B * d;
+    float *const dghP = dgh + (size_t)R * B * G3, *const dginP = dgin + (size_t)R * B * d;
 
     // Shared memory: the regions of args.cuh (gpu/internal/abi), which
     // gpu/plan.go's backwardSmem sizes from the same table.
@@ -87,13 +171,13 @@ template <int EPT> __device__ __forceinline__ void backward(SIMDRL_BACKWARD_PARA
                 float dhp = 0.0f;
                 if (e < nE) {
                     const size_t row = (size_t)t * B + b0 + e;
-                    const float *a = act + row * G3;
-                    dhp = simdrl_gru_unit_back(a[j], a[d + j], a[2 * d + j], ghn[row * d + j], h[row * d + j], dh[i], dg, dt);
-                    float *o = dgh + row * G3;
+                    const float *a = actP + row * G3;
+                    dhp = simdrl_gru_unit_back(a[j], a[d + j], a[2 * d + j], ghnP[row * d + j], hP[row * d + j], dh[i], dg, dt);
+                    float *o = dghP + row * G3;
                     o[j] = dg[0];
                     o[d + j] = dg[1];
                     o[2 * d + j] = dg[2];
-                    dgin[row * d + j] = dt[2];
+                    dginP[row * d + j] = dt[2];
                 }
                 sDgh[e * G3S + j] = dg[0];
                 sDgh[e * G3S + d + j] = dg[1];
@@ -133,6 +217,7 @@ template <int EPT> __device__ __forceinline__ void backward(SIMDRL_BACKWARD_PARA
         sDh = sDhp;
         sDhp = s;
     }
+    if (READ && R > 0) unread_context<EPT>(R, B, d, tasks, W, h, act, ghn, dgh, dgin, sDh, sDhp, sDgh, b0, nE, tid, nthr);
     if (j < d) {
 #pragma unroll
         for (int i = 0; i < EPT; i++) {
@@ -146,10 +231,14 @@ template <int EPT> __device__ __forceinline__ void backward(SIMDRL_BACKWARD_PARA
     }
 }
 
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e1(SIMDRL_BACKWARD_PARAMS) { backward<1>(SIMDRL_BACKWARD_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e2(SIMDRL_BACKWARD_PARAMS) { backward<2>(SIMDRL_BACKWARD_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e4(SIMDRL_BACKWARD_PARAMS) { backward<4>(SIMDRL_BACKWARD_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e8(SIMDRL_BACKWARD_PARAMS) { backward<8>(SIMDRL_BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e1(SIMDRL_BACKWARD_PARAMS) { backward_tile<1, false>(SIMDRL_BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e2(SIMDRL_BACKWARD_PARAMS) { backward_tile<2, false>(SIMDRL_BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e4(SIMDRL_BACKWARD_PARAMS) { backward_tile<4, false>(SIMDRL_BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_e8(SIMDRL_BACKWARD_PARAMS) { backward_tile<8, false>(SIMDRL_BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_read_e1(SIMDRL_BACKWARD_PARAMS) { backward_tile<1, true>(SIMDRL_BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_read_e2(SIMDRL_BACKWARD_PARAMS) { backward_tile<2, true>(SIMDRL_BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_read_e4(SIMDRL_BACKWARD_PARAMS) { backward_tile<4, true>(SIMDRL_BACKWARD_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_backward_read_e8(SIMDRL_BACKWARD_PARAMS) { backward_tile<8, true>(SIMDRL_BACKWARD_ARGS); }
 
 // gemm_tn: per slab s of rows, part[s] (M×(N+ones)) = Aᵀ·B over the slab's
 // rows, A R×M (lda), B R×N (ldb); with ones, column N holds the column sums of
@@ -286,6 +375,7 @@ extern "C" __global__ void simdrl_h0_partial(SIMDRL_H0_PARTIAL_PARAMS) {
         const int32_t *tk = tasks + (size_t)b * SIMDRL_TASK_WORDS;
         const int level = tk[SIMDRL_REC_LEVEL], n = tk[SIMDRL_REC_VARS];
         acc[(V + level) * bd + tx] += g;
+        if (read) continue; // reading: h0 = tanh(stage_emb[level]), no bag
         const float inv = 1.0f / (float)(n + 1);
         for (int q = 0; q < n; q++) acc[tk[SIMDRL_REC_DIGITS + q] * bd + tx] += g * inv;
         acc[SIMDRL_CTX * bd + tx] += g * inv;

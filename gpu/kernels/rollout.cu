@@ -92,7 +92,115 @@ extern "C" __global__ void simdrl_derive(SIMDRL_DERIVE_PARAMS) {
 // each episode's machine is stepped inside the step loop, in sCalc, and the
 // next input is the action with the observation after it; with O = 0 the
 // programs are scored after the loop, as before.
-template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS) {
+// read_context runs the R reading steps (gru.Workspace.Start, Config.Read)
+// from h0 in sH0, leaving the state before the first action in sH0: row e of
+// n shown digits reads them at steps R − n … R − 1, one GRU step each on the
+// input Input(digit, o) (o: the observation of its step-0 input, sTok), and
+// copies its h before them. Steps where every row of the tile still waits
+// run no GRU. With train, writes the steps' h (R+1 blocks from h0), act, ghn
+// and inputs (the waiting rows' CTX, which the backward gives no gradient).
+template <int EPT>
+__device__ __forceinline__ void read_context(int R, int B, int d, int O, int train, const float *__restrict__ table, const float *W, const float *sBhh,
+                                          const int32_t *sTask, const int32_t *sTok, float *sH0, float *sH1, float *h, float *act, float *ghn,
+                                          int32_t *inputs, int b0, int nE, int E, int tid, int nthr) {
+    const int G3 = 3 * d, dS = simdrl_stride4(d), d4 = d & ~3;
+    const int j = threadIdx.x, y = threadIdx.y;
+    int most = 0;
+    for (int e = 0; e < nE; e++) most = max(most, sTask[e * SIMDRL_TASK_WORDS + SIMDRL_REC_VARS]);
+    float *hp = sH0, *hn = sH1;
+    for (int r = 0; r < R; r++) {
+        if (train)
+            for (int e = tid; e < nE; e += nthr) {
+                const int32_t *tk = sTask + e * SIMDRL_TASK_WORDS;
+                const int k = r - (R - tk[SIMDRL_REC_VARS]);
+                const int tok = k >= 0 ? tk[SIMDRL_REC_DIGITS + k] : SIMDRL_CTX;
+                inputs[(size_t)r * B + b0 + e] = O > 0 ? tok * O + sTok[e] % O : tok;
+            }
+        if (r < R - most) {
+            // Every row waits: h_{r+1} = h_r.
+            if (train)
+                for (int i = tid; i < nE * d; i += nthr) {
+                    const int e = i / d, jj = i % d;
+                    h[((size_t)(r + 1) * B + b0 + e) * d + jj] = hp[e * dS + jj];
+                }
+            continue;
+        }
+        if (j < d) {
+            float ar[EPT], az[EPT], an[EPT];
+#pragma unroll
+            for (int i = 0; i < EPT; i++) ar[i] = az[i] = an[i] = 0.0f;
+            const float *hrow = hp + y * EPT * dS;
+            for (int k = 0; k < d4; k += 4) {
+                float4 hv[EPT];
+#pragma unroll
+                for (int i = 0; i < EPT; i++) hv[i] = *(const float4 *)(hrow + i * dS + k);
+#pragma unroll
+                for (int q = 0; q < 4; q++) {
+                    const float *wk = W + (k + q) * G3;
+                    const float wr = wk[j], wz = wk[d + j], wn = wk[2 * d + j];
+#pragma unroll
+                    for (int i = 0; i < EPT; i++) {
+                        const float hvq = q == 0 ? hv[i].x : q == 1 ? hv[i].y : q == 2 ? hv[i].z : hv[i].w;
+                        ar[i] += hvq * wr;
+                        az[i] += hvq * wz;
+                        an[i] += hvq * wn;
+                    }
+                }
+            }
+            for (int k = d4; k < d; k++) {
+                const float *wk = W + k * G3;
+                const float wr = wk[j], wz = wk[d + j], wn = wk[2 * d + j];
+#pragma unroll
+                for (int i = 0; i < EPT; i++) {
+                    const float hvk = hrow[i * dS + k];
+                    ar[i] += hvk * wr;
+                    az[i] += hvk * wz;
+                    an[i] += hvk * wn;
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < EPT; i++) {
+                const int e = y * EPT + i;
+                float hnew = 0.0f;
+                if (e < nE) {
+                    const size_t row = (size_t)r * B + b0 + e;
+                    const int32_t *tk = sTask + e * SIMDRL_TASK_WORDS;
+                    const int k = r - (R - tk[SIMDRL_REC_VARS]);
+                    hnew = hrow[i * dS + j];
+                    if (k >= 0) {
+                        const int tok = tk[SIMDRL_REC_DIGITS + k];
+                        const float *gi = table + (O > 0 ? tok * O + sTok[e] % O : tok) * G3;
+                        const float ghr = sBhh[j] + ar[i], ghz = sBhh[d + j] + az[i], ghnv = sBhh[2 * d + j] + an[i];
+                        float rr, z, n;
+                        hnew = simdrl_gru_unit(gi[j], gi[d + j], gi[2 * d + j], ghr, ghz, ghnv, hnew, &rr, &z, &n);
+                        if (train) {
+                            float *a = act + row * G3;
+                            a[j] = rr;
+                            a[d + j] = z;
+                            a[2 * d + j] = n;
+                            ghn[row * d + j] = ghnv;
+                        }
+                    }
+                    if (train) h[(row + B) * d + j] = hnew;
+                }
+                hn[e * dS + j] = hnew;
+            }
+        }
+        __syncthreads();
+        float *s = hp;
+        hp = hn;
+        hn = s;
+    }
+    if (hp != sH0) {
+        for (int i = tid; i < E * dS; i += nthr) sH0[i] = hp[i];
+        __syncthreads();
+    }
+}
+
+// READ: the reading entry points (R > 0); the bag's (READ = false) compile
+// without the reading code, R taken as 0.
+template <int EPT, bool READ> __device__ __forceinline__ void rollout_tile(SIMDRL_ROLLOUT_PARAMS) {
+    if (!READ) R = 0;
     extern __shared__ float4 smem_v[];
     const int DP = blockDim.x, G = blockDim.y, E = EPT * G;
     const int tid = threadIdx.y * DP + threadIdx.x, nthr = DP * G;
@@ -100,6 +208,9 @@ template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS
     const int nE = min(E, B - b0);
     const int G3 = 3 * d, V1 = V + 1, dS = simdrl_stride4(d);
     const simdrl_layout L = simdrl_layout_of(V, d, S);
+    // The policy steps' blocks follow the R reading steps' (R = 0: the bag).
+    float *const hP = h + (size_t)R * B * d, *const actP = act + (size_t)R * B * G3, *const ghnP = ghn + (size_t)R * B * d;
+    int32_t *const inP = inputs + (size_t)R * B;
 
     // Shared memory: the regions of args.cuh (gpu/internal/abi), which
     // gpu/plan.go's rolloutSmem sizes from the same table.
@@ -138,27 +249,33 @@ template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS
                 ob = simdrl_calc_obs(&sl->s);
             }
             int in0 = SIMDRL_CTX * O + ob;
-            if (e < nE && mode == 3) in0 = inputs[b0 + e];
-            else if (e < nE && train) inputs[b0 + e] = in0;
+            if (e < nE && mode == 3) in0 = inP[b0 + e];
+            else if (e < nE && train) inP[b0 + e] = in0;
             sTok[e] = in0;
+        } else if (R > 0 && e < nE && train) {
+            inP[b0 + e] = SIMDRL_CTX; // the token gradient reads every step's input
         }
     }
     __syncthreads();
 
     // h0 = tanh(mean of emb over the context tokens, the shown digits then
-    // CTX, + stage_emb[level]); the padding columns of each row (d..dS) stay
-    // zero.
+    // CTX, + stage_emb[level]); reading (R > 0), tanh(stage_emb[level]). The
+    // padding columns of each row (d..dS) stay zero.
     for (int i = tid; i < E * dS; i += nthr) {
         const int e = i / dS, j = i % dS;
         float x = 0.0f;
         if (e < nE && j < d) {
             const int32_t *tk = sTask + e * SIMDRL_TASK_WORDS;
             const int level = tk[SIMDRL_REC_LEVEL], n = tk[SIMDRL_REC_VARS];
-            float s = 0.0f;
-            for (int q = 0; q < n; q++) s += P[L.emb + tk[SIMDRL_REC_DIGITS + q] * d + j];
-            s += P[L.emb + SIMDRL_CTX * d + j];
-            const float inv = 1.0f / (float)(n + 1);
-            x = tanhf(s * inv + P[L.level_emb + level * d + j]);
+            if (R > 0) {
+                x = tanhf(P[L.level_emb + level * d + j]);
+            } else {
+                float s = 0.0f;
+                for (int q = 0; q < n; q++) s += P[L.emb + tk[SIMDRL_REC_DIGITS + q] * d + j];
+                s += P[L.emb + SIMDRL_CTX * d + j];
+                const float inv = 1.0f / (float)(n + 1);
+                x = tanhf(s * inv + P[L.level_emb + level * d + j]);
+            }
             if (train) h[(size_t)(b0 + e) * d + j] = x;
         }
         sH0[i] = x;
@@ -168,6 +285,7 @@ template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS
 
     const int j = threadIdx.x, y = threadIdx.y;
     const int d4 = d & ~3;
+    if (READ && R > 0) read_context<EPT>(R, B, d, O, train, table, W, sBhh, sTask, sTok, sH0, sH1, h, act, ghn, inputs, b0, nE, E, tid, nthr);
     for (int t = 0; t < T; t++) {
         const float *hp = (t & 1) ? sH1 : sH0;
         float *hn = (t & 1) ? sH0 : sH1;
@@ -218,12 +336,12 @@ template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS
                     float r, z, n;
                     hnew = simdrl_gru_unit(gi[j], gi[d + j], gi[2 * d + j], ghr, ghz, ghnv, hrow[i * dS + j], &r, &z, &n);
                     if (train) {
-                        float *a = act + row * G3;
+                        float *a = actP + row * G3;
                         a[j] = r;
                         a[d + j] = z;
                         a[2 * d + j] = n;
-                        ghn[row * d + j] = ghnv;
-                        h[(row + B) * d + j] = hnew;
+                        ghnP[row * d + j] = ghnv;
+                        hP[(row + B) * d + j] = hnew;
                     }
                 }
                 hn[e * dS + j] = hnew;
@@ -294,10 +412,11 @@ template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS
                     ob = st.obs;
                 }
                 int in = a * O + ob;
-                if (mode == 3) in = inputs[row + B];
-                else if (train) inputs[row + B] = in;
+                if (mode == 3) in = inP[row + B];
+                else if (train) inP[row + B] = in;
                 sTok[e] = in;
             } else {
+                if (R > 0 && train) inP[row + B] = a;
                 sTok[e] = a;
             }
             tokens[row + B] = a;
@@ -358,7 +477,11 @@ template <int EPT> __device__ __forceinline__ void rollout(SIMDRL_ROLLOUT_PARAMS
     }
 }
 
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e1(SIMDRL_ROLLOUT_PARAMS) { rollout<1>(SIMDRL_ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e2(SIMDRL_ROLLOUT_PARAMS) { rollout<2>(SIMDRL_ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e4(SIMDRL_ROLLOUT_PARAMS) { rollout<4>(SIMDRL_ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e8(SIMDRL_ROLLOUT_PARAMS) { rollout<8>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e1(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<1, false>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e2(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<2, false>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e4(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<4, false>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e8(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<8, false>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_read_e1(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<1, true>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_read_e2(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<2, true>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_read_e4(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<4, true>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_read_e8(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<8, true>(SIMDRL_ROLLOUT_ARGS); }

@@ -83,10 +83,11 @@ var Kernels = []Kernel{
 	{Macro: "DERIVE", Module: "rollout", Entries: []string{"simdrl_derive"}, Params: []Param{
 		p("P", in), p("d", cI), p("V", cI), p("S", cI), p("O", cI), p("not_action", in), p("table", out), p("whhT", out),
 		p("headsT", out), p("headsN", out), p("headsB", out)}},
-	{Macro: "ROLLOUT", Module: "rollout", Entries: []string{"simdrl_rollout_e1", "simdrl_rollout_e2", "simdrl_rollout_e4", "simdrl_rollout_e8"},
+	{Macro: "ROLLOUT", Module: "rollout", Entries: []string{"simdrl_rollout_e1", "simdrl_rollout_e2", "simdrl_rollout_e4", "simdrl_rollout_e8",
+		"simdrl_rollout_read_e1", "simdrl_rollout_read_e2", "simdrl_rollout_read_e4", "simdrl_rollout_read_e8"},
 		Params: []Param{
 			p("P", in), p("table", in), p("whhT", in), p("headsT", in), p("headsB", in),
-			p("B", cI), p("T", cI), p("d", cI), p("V", cI), p("S", cI), p("use_smem_w", cI),
+			p("B", cI), p("T", cI), p("R", cI), p("d", cI), p("V", cI), p("S", cI), p("use_smem_w", cI),
 			p("scorer", cI), p("ops", inI), p("partial_credit", cD), p("O", cI), p("observe", cI),
 			p("k0", cU), p("k1", cU), p("round", cU), p("purpose", cU), p("fixed_level", cI), p("mix", cI), p("unlocked", cI),
 			p("cdf0", cD), p("cdf1", cD),
@@ -112,10 +113,11 @@ var Kernels = []Kernel{
 			{Name: "sCalc", C: "double", Factors: []string{"E", "SIMDRL_CALC_SLOT_DOUBLES"}, Cond: "O",
 				Doc: "E×simdrl_calc_slot: each episode's machine, stepped inside the loop (O > 0)"},
 		}},
-	{Macro: "BACKWARD", Module: "backward", Entries: []string{"simdrl_backward_e1", "simdrl_backward_e2", "simdrl_backward_e4", "simdrl_backward_e8"},
+	{Macro: "BACKWARD", Module: "backward", Entries: []string{"simdrl_backward_e1", "simdrl_backward_e2", "simdrl_backward_e4", "simdrl_backward_e8",
+		"simdrl_backward_read_e1", "simdrl_backward_read_e2", "simdrl_backward_read_e4", "simdrl_backward_read_e8"},
 		Params: []Param{
-			p("P", in), p("headsN", in), p("B", cI), p("T", cI), p("d", cI), p("V", cI), p("S", cI), p("use_smem_w", cI),
-			p("h", in), p("act", in), p("ghn", in), p("logp", in), p("tokens", inI), p("dlogp", in), p("dent", in), p("dval", in),
+			p("P", in), p("headsN", in), p("B", cI), p("T", cI), p("R", cI), p("d", cI), p("V", cI), p("S", cI), p("use_smem_w", cI),
+			p("tasks", inI), p("h", in), p("act", in), p("ghn", in), p("logp", in), p("tokens", inI), p("dlogp", in), p("dent", in), p("dval", in),
 			p("dheads", out), p("dgh", out), p("dgin", out), p("dh0g", out)},
 		Smem: []Region{
 			{Name: "sW", C: "float", Factors: []string{"G3", "d"}, Cond: "use_smem_w", Doc: "3d×d, W_hh as stored (use_smem_w)"},
@@ -135,7 +137,7 @@ var Kernels = []Kernel{
 	{Macro: "TOKEN_PARTIAL", Module: "backward", Entries: []string{"simdrl_token_partial"}, Params: []Param{
 		p("dgh", in), p("dgin", in), p("tokens", inI), p("R", cI), p("G3", cI), p("V", cI), p("slab", cI), p("part", out)}},
 	{Macro: "H0_PARTIAL", Module: "backward", Entries: []string{"simdrl_h0_partial"}, Params: []Param{
-		p("dh0g", in), p("tasks", inI), p("B", cI), p("d", cI), p("V", cI), p("S", cI), p("slab", cI), p("part", out)}},
+		p("dh0g", in), p("tasks", inI), p("B", cI), p("d", cI), p("V", cI), p("S", cI), p("read", cI), p("slab", cI), p("part", out)}},
 	{Macro: "INPUT_GRADS", Module: "backward", Entries: []string{"simdrl_input_grads"}, Params: []Param{
 		p("P", in), p("dT", in), p("h0s", in), p("d", cI), p("V", cI), p("S", cI), p("O", cI), p("grad", out)}},
 	{Macro: "SUMSQ_PARTIAL", Module: "optim", Entries: []string{"simdrl_sumsq_partial"}, Params: []Param{
