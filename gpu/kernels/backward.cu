@@ -7,6 +7,7 @@
 #include "args.cuh"
 #include "gru.cuh"
 #include "policy.cuh"
+#include "recurrent.cuh"
 
 // Writes dheads T×B×(V+1) (dL/dlogits, then dL/dvalue), dgh T×B×3d (dL/d(W_hh·h
 // + b_hh)), dgin T×B×d (dL/d of the token table's n rows: dgh's n part
@@ -63,23 +64,7 @@ __device__ __forceinline__ void unread_context(int R, int B, int d, const int32_
             float acc[EPT];
 #pragma unroll
             for (int i = 0; i < EPT; i++) acc[i] = sDhp[(y * EPT + i) * d + j];
-            const float *drow = sDgh + y * EPT * G3S;
-            for (int g = 0; g < g4; g += 4) {
-                const float w0 = W[g * d + j], w1 = W[(g + 1) * d + j], w2 = W[(g + 2) * d + j], w3 = W[(g + 3) * d + j];
-#pragma unroll
-                for (int i = 0; i < EPT; i++) {
-                    const float4 dg4 = *(const float4 *)(drow + i * G3S + g);
-                    acc[i] += dg4.x * w0;
-                    acc[i] += dg4.y * w1;
-                    acc[i] += dg4.z * w2;
-                    acc[i] += dg4.w * w3;
-                }
-            }
-            for (int g = g4; g < G3; g++) {
-                const float w = W[g * d + j];
-#pragma unroll
-                for (int i = 0; i < EPT; i++) acc[i] += drow[i * G3S + g] * w;
-            }
+            simdrl_dh_product<EPT>(sDgh + y * EPT * G3S, G3S, W, G3, g4, d, j, acc);
 #pragma unroll
             for (int i = 0; i < EPT; i++) sDhp[(y * EPT + i) * d + j] = acc[i];
         }
@@ -186,29 +171,12 @@ template <int EPT, bool READ> __device__ __forceinline__ void backward_tile(SIMD
             }
         }
         __syncthreads();
-        // dh += dgh·W_hh, summed over g in order; dgh comes four rows at a
-        // time (one broadcast 16-byte load per episode).
+        // dh += dgh·W_hh, summed over g in order (recurrent.cuh).
         if (j < d) {
             float acc[EPT];
 #pragma unroll
             for (int i = 0; i < EPT; i++) acc[i] = sDhp[(y * EPT + i) * d + j];
-            const float *drow = sDgh + y * EPT * G3S;
-            for (int g = 0; g < g4; g += 4) {
-                const float w0 = W[g * d + j], w1 = W[(g + 1) * d + j], w2 = W[(g + 2) * d + j], w3 = W[(g + 3) * d + j];
-#pragma unroll
-                for (int i = 0; i < EPT; i++) {
-                    const float4 dg4 = *(const float4 *)(drow + i * G3S + g);
-                    acc[i] += dg4.x * w0;
-                    acc[i] += dg4.y * w1;
-                    acc[i] += dg4.z * w2;
-                    acc[i] += dg4.w * w3;
-                }
-            }
-            for (int g = g4; g < G3; g++) {
-                const float w = W[g * d + j];
-#pragma unroll
-                for (int i = 0; i < EPT; i++) acc[i] += drow[i * G3S + g] * w;
-            }
+            simdrl_dh_product<EPT>(sDgh + y * EPT * G3S, G3S, W, G3, g4, d, j, acc);
 #pragma unroll
             for (int i = 0; i < EPT; i++) sDhp[(y * EPT + i) * d + j] = acc[i];
         }

@@ -18,6 +18,7 @@
 #include "loss.cuh"
 #include "philox.cuh"
 #include "policy.cuh"
+#include "recurrent.cuh"
 
 // simdrl_derive refreshes the tensors derived from the parameters after each
 // change: the token table V×3d (emb·W_ihᵀ + b_ih, gru/prepare.go; with O > 0
@@ -127,37 +128,8 @@ __device__ __forceinline__ void read_context(int R, int B, int d, int O, int tra
         }
         if (j < d) {
             float ar[EPT], az[EPT], an[EPT];
-#pragma unroll
-            for (int i = 0; i < EPT; i++) ar[i] = az[i] = an[i] = 0.0f;
             const float *hrow = hp + y * EPT * dS;
-            for (int k = 0; k < d4; k += 4) {
-                float4 hv[EPT];
-#pragma unroll
-                for (int i = 0; i < EPT; i++) hv[i] = *(const float4 *)(hrow + i * dS + k);
-#pragma unroll
-                for (int q = 0; q < 4; q++) {
-                    const float *wk = W + (k + q) * G3;
-                    const float wr = wk[j], wz = wk[d + j], wn = wk[2 * d + j];
-#pragma unroll
-                    for (int i = 0; i < EPT; i++) {
-                        const float hvq = q == 0 ? hv[i].x : q == 1 ? hv[i].y : q == 2 ? hv[i].z : hv[i].w;
-                        ar[i] += hvq * wr;
-                        az[i] += hvq * wz;
-                        an[i] += hvq * wn;
-                    }
-                }
-            }
-            for (int k = d4; k < d; k++) {
-                const float *wk = W + k * G3;
-                const float wr = wk[j], wz = wk[d + j], wn = wk[2 * d + j];
-#pragma unroll
-                for (int i = 0; i < EPT; i++) {
-                    const float hvk = hrow[i * dS + k];
-                    ar[i] += hvk * wr;
-                    az[i] += hvk * wz;
-                    an[i] += hvk * wn;
-                }
-            }
+            simdrl_gate_product<EPT>(hrow, dS, W, G3, d, d4, j, ar, az, an);
 #pragma unroll
             for (int i = 0; i < EPT; i++) {
                 const int e = y * EPT + i;
@@ -290,41 +262,10 @@ template <int EPT, bool READ> __device__ __forceinline__ void rollout_tile(SIMDR
         const float *hp = (t & 1) ? sH1 : sH0;
         float *hn = (t & 1) ? sH0 : sH1;
         if (j < d) {
-            // gh = W_hh·h for unit j and EPT episodes: the hidden values come
-            // four at a time (one broadcast 16-byte load per episode), W_hh's
-            // column j one float per row, in the order k = 0, 1, … as before.
+            // gh = W_hh·h for unit j and EPT episodes (recurrent.cuh).
             float ar[EPT], az[EPT], an[EPT];
-#pragma unroll
-            for (int i = 0; i < EPT; i++) ar[i] = az[i] = an[i] = 0.0f;
             const float *hrow = hp + y * EPT * dS;
-            for (int k = 0; k < d4; k += 4) {
-                float4 hv[EPT];
-#pragma unroll
-                for (int i = 0; i < EPT; i++) hv[i] = *(const float4 *)(hrow + i * dS + k);
-#pragma unroll
-                for (int q = 0; q < 4; q++) {
-                    const float *wk = W + (k + q) * G3;
-                    const float wr = wk[j], wz = wk[d + j], wn = wk[2 * d + j];
-#pragma unroll
-                    for (int i = 0; i < EPT; i++) {
-                        const float hvq = q == 0 ? hv[i].x : q == 1 ? hv[i].y : q == 2 ? hv[i].z : hv[i].w;
-                        ar[i] += hvq * wr;
-                        az[i] += hvq * wz;
-                        an[i] += hvq * wn;
-                    }
-                }
-            }
-            for (int k = d4; k < d; k++) {
-                const float *wk = W + k * G3;
-                const float wr = wk[j], wz = wk[d + j], wn = wk[2 * d + j];
-#pragma unroll
-                for (int i = 0; i < EPT; i++) {
-                    const float hvk = hrow[i * dS + k];
-                    ar[i] += hvk * wr;
-                    az[i] += hvk * wz;
-                    an[i] += hvk * wn;
-                }
-            }
+            simdrl_gate_product<EPT>(hrow, dS, W, G3, d, d4, j, ar, az, an);
 #pragma unroll
             for (int i = 0; i < EPT; i++) {
                 const int e = y * EPT + i;
