@@ -24,6 +24,7 @@ type worker struct {
 	ctx     [gru.MaxContext]int32
 	end     int32   // the task's context end (task.ContextEnd)
 	first   []int32 // per episode: the observation Env.Reset returned (with observations)
+	task    task.Task
 	results [resultsPerWorker]*result
 }
 
@@ -53,7 +54,7 @@ func newWorker(l *gru.Layout, t task.Task, chunk, steps int) (*worker, error) {
 		return nil, fmt.Errorf("task %s: its Env observes %d tokens, the task declares %d (task.Observer)", t.Name(), got, l.Observations)
 	}
 	w := &worker{l: l, ws: ws, tasks: make([]task.Instance, chunk), env: env, steps: newStepBuffers(chunk, steps),
-		rewards: make([]float32, chunk), program: make([]int32, steps), end: task.ContextEnd(t), first: make([]int32, chunk)}
+		rewards: make([]float32, chunk), program: make([]int32, steps), end: task.ContextEnd(t), first: make([]int32, chunk), task: t}
 	for i := range w.results {
 		w.results[i] = &result{grad: make([]float32, l.Size), table: gru.NewTableGradient(l), solved: make([]bool, chunk)}
 	}
@@ -64,9 +65,12 @@ func newWorker(l *gru.Layout, t task.Task, chunk, steps int) (*worker, error) {
 // row, whose first observation the rollout's first input carries.
 func (w *worker) setContext(b int, in *task.Instance) {
 	k := in.Context(w.ctx[:], w.end)
-	w.ws.SetContext(b, int(in.Level), w.ctx[:k])
+	w.ws.SetContext(b, w.stage(int(in.Level)), w.ctx[:k])
 	w.first[b] = w.env.Reset(b, in)
 }
+
+// stage is the level embedding of an episode of level (task.Stage).
+func (w *worker) stage(level int) int { return task.Stage(w.task, level) }
 
 // episodeProgram gathers episode b's actions (stored step-major) in order.
 func (w *worker) episodeProgram(b int) []int32 {

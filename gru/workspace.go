@@ -7,8 +7,9 @@ import (
 )
 
 // MaxContext is the longest context a workspace accepts (the shown tokens
-// plus the task's context end; the calc task shows up to 8 digits).
-const MaxContext = 9
+// plus the task's context end: task.MaxShown+1; the calc task shows up to 8
+// digits, the expr task up to 24 tokens of its expression).
+const MaxContext = 25
 
 // Mode says how a rollout picks each action.
 type Mode int

@@ -9,6 +9,7 @@ const (
 	PurposeAction Purpose = 2 // the uniform number that samples one action
 	PurposeLevel  Purpose = 3 // which level an episode plays, when a batch mixes levels
 	PurposeEval   Purpose = 4 // the digits of an evaluation task
+	PurposeItem   Purpose = 5 // which item an episode plays, when the trainer weights a level's items
 )
 
 // Key is the 64-bit Philox key derived from the user's -seed.

@@ -1,5 +1,7 @@
 package task
 
+import "github.com/simdrl/simdrl/rng"
+
 // Optional interfaces: what a task may declare beyond Task, so that nothing
 // below the command asks for a task by its name.
 
@@ -79,4 +81,61 @@ type Enumerator interface {
 	// Instances lists level's instances of split in a fixed order, at most
 	// max of them (0: all).
 	Instances(level int, split Split, max int) []Instance
+}
+
+// Itemized is a task whose levels are sets of items (the expr task's
+// expressions, whose operands are drawn afresh every time): an instance is
+// one item of its level and split (Instance.Item), and a program that solves
+// one instance of an item, once Verify accepts it, solves all of them. The
+// trainer weights the training items it draws (trainer.Plan.Items) and
+// replays the programs it verified (trainer.Plan.Replay).
+type Itemized interface {
+	Task
+	// Items is how many items level has in split; 0 when it has none there
+	// (a length split's largest size has no training items, and is never
+	// trained on; a size without the held-out pattern has no held-out ones,
+	// and is not evaluated).
+	Items(level int, split Split) int
+	// DrawItem draws an instance of item (0..Items−1) of level and split, a
+	// pure function of its arguments as Draw is (Draw draws the item
+	// uniformly); its Item is item.
+	DrawItem(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split Split, item int) Instance
+	// Verify reports whether program solves every instance of in's item,
+	// whatever its operands, not only in.
+	Verify(in *Instance, program []int32) bool
+}
+
+// Items is how many items t's level has in split: Itemized.Items, or −1
+// when t is not Itemized (every level has both splits).
+func Items(t Task, level int, split Split) int {
+	if it, ok := t.(Itemized); ok {
+		return it.Items(level, split)
+	}
+	return -1
+}
+
+// Unstaged is a task whose model has a single level embedding, shared by
+// all its levels: its curriculum's levels (the expr task's sizes) are not
+// told to the policy, which must read what to do from its context.
+type Unstaged interface {
+	Task
+	Unstaged()
+}
+
+// Stages is how many level embeddings t's model has: 1 for an Unstaged
+// task, else one per level.
+func Stages(t Task) int {
+	if _, ok := t.(Unstaged); ok {
+		return 1
+	}
+	return len(t.Levels())
+}
+
+// Stage is the level embedding an instance of level uses: 0 for an
+// Unstaged task, else level.
+func Stage(t Task, level int) int {
+	if _, ok := t.(Unstaged); ok {
+		return 0
+	}
+	return level
 }

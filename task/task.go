@@ -41,6 +41,11 @@ const (
 	MaxInner  = 16
 )
 
+// MaxShown is the longest context an instance may show instead of its
+// digits (Instance.Shown: the expr task's expression, CTX not counted;
+// gru.MaxContext is MaxShown+1).
+const MaxShown = 24
+
 // Task is an environment the engines train on.
 type Task interface {
 	// Name is the task's name on the command line (-task).
@@ -124,6 +129,16 @@ type Instance struct {
 	Target int64 // what a correct answer holds
 	NInner int32
 	Inner  [MaxInner]int64 // the expression's inner values (partial credit)
+	// Item is the instance's item within its level and split, for a task
+	// whose levels are sets of items (Itemized: the expr task's
+	// expressions); 0 for any other.
+	Item int32
+	// Shown, when NShown > 0, is the context the policy reads instead of
+	// the digits, Shown[:NShown] (any of the task's tokens): the expr task
+	// shows its expression, and its digits stay the machine's operands,
+	// which the policy never sees.
+	NShown int32
+	Shown  [MaxShown]int32
 }
 
 // Check refuses an instance that is not one of t's: a level t does not
@@ -140,6 +155,13 @@ func Check(t Task, in *Instance) error {
 		return fmt.Errorf("instance shows %d digits (0..%d)", in.Vars, MaxDigits)
 	case in.NInner < 0 || in.NInner > MaxInner:
 		return fmt.Errorf("instance has %d inner values (0..%d)", in.NInner, MaxInner)
+	case in.NShown < 0 || in.NShown > MaxShown:
+		return fmt.Errorf("instance shows %d context tokens (0..%d)", in.NShown, MaxShown)
+	}
+	for _, c := range in.Shown[:in.NShown] {
+		if c < 0 || int(c) >= t.Vocab() {
+			return fmt.Errorf("instance context token %d is not in the %s task's vocabulary (0..%d)", c, t.Name(), t.Vocab()-1)
+		}
 	}
 	numbers := readsNumbers(t)
 	for _, d := range in.Digits[:in.Vars] {
@@ -165,11 +187,15 @@ func readsNumbers(t Task) bool {
 	return ok
 }
 
-// Context writes the policy's context, the shown tokens then end (the
-// task's ContextEnd), into dst (at least Vars+1 long) and returns its length.
+// Context writes the policy's context, the shown tokens (Shown when NShown
+// > 0, else the digits) then end (the task's ContextEnd), into dst (at least
+// MaxShown+1 long) and returns its length.
 func (in *Instance) Context(dst []int32, end int32) int {
-	n := int(in.Vars)
-	copy(dst, in.Digits[:n])
+	shown := in.Digits[:in.Vars]
+	if in.NShown > 0 {
+		shown = in.Shown[:in.NShown]
+	}
+	n := copy(dst, shown)
 	dst[n] = end
 	return n + 1
 }

@@ -53,6 +53,41 @@ type Plan struct {
 	Played  []int
 	CDF     []float64
 	Entropy float64 // the entropy coefficient (Config.EntropyAt)
+	// Items, for a task.Itemized task, are the cumulative weights over each
+	// level's training items, Items[level] (Items(level, Training) long);
+	// nil, or an empty entry: the task's own Draw. An episode of level l
+	// plays item enginekit.DrawItem(Items[l], key, Update, episode) through
+	// DrawItem.
+	Items [][]float64
+	// Replay are teacher-forced episodes the update also plays, after the
+	// batch: each program (Steps long, padded after its answer with the
+	// answer token) on its instance. Their loss is
+	//
+	//	replay = −(1/len(Replay)) Σ_r Σ_{t ≤ answer_r} logp_t(program_r[t])
+	//
+	// weighted by ReplayCoef (LossTerms.Replay); no value or entropy term,
+	// and they count in no reward or solve rate.
+	Replay     []Replayed
+	ReplayCoef float64
+	// Record, when not nil (Batch long), receives every sampled episode of
+	// the batch: its instance, its program (copied into the entry's
+	// Program, Steps long, which the trainer allocates), its reward and
+	// whether it was correct.
+	Record []Episode
+}
+
+// Replayed is a program to teacher-force on an instance (Plan.Replay).
+type Replayed struct {
+	Instance task.Instance
+	Program  []int32
+}
+
+// Episode is one sampled episode of an update (Plan.Record).
+type Episode struct {
+	Instance task.Instance
+	Program  []int32
+	Reward   float64
+	Correct  bool
 }
 
 // UpdateStats describes one update.
@@ -69,4 +104,5 @@ type UpdateStats struct {
 // baseline's definition).
 type LossTerms struct {
 	PG, Value, Entropy, Total float64
+	Replay                    float64 // the replayed programs' negative log-likelihood (Plan.Replay), 0 without
 }

@@ -8,13 +8,14 @@ import (
 )
 
 // NewLayout is the parameter layout of a model of the given hidden width
-// for task t: its vocabulary, one level embedding per level, its observation
+// for task t: its vocabulary, one level embedding per level (one for an
+// Unstaged task, task.Stages), its observation
 // vocabulary (task.Observations: 0 for an open-loop task, whose layout is as
 // before observations), and its context end (task.ContextEnd) as every
 // rollout's first input; the same on every engine. A context end outside the
 // vocabulary, or an observation count gru refuses, is an error.
 func NewLayout(hidden int, t task.Task) (*gru.Layout, error) {
-	l, err := gru.NewLayout(gru.Config{Vocab: t.Vocab(), Hidden: hidden, Levels: len(t.Levels()), NotActions: t.NotActions(),
+	l, err := gru.NewLayout(gru.Config{Vocab: t.Vocab(), Hidden: hidden, Levels: task.Stages(t), NotActions: t.NotActions(),
 		Observations: task.Observations(t)})
 	if err != nil && task.Observations(t) != 0 {
 		return nil, fmt.Errorf("task %s: %v", t.Name(), err)
