@@ -91,10 +91,11 @@ type Enumerator interface {
 // replays the programs it verified (trainer.Plan.Replay).
 type Itemized interface {
 	Task
-	// Items is how many items level has in split; 0 when it has none there
-	// (a length split's largest size has no training items, and is never
-	// trained on; a size without the held-out pattern has no held-out ones,
-	// and is not evaluated).
+	// Items is how many items level has in split (Training, HeldOut or
+	// Transfer); 0 when it has none there (a length split's largest size
+	// has only Transfer items, and is never trained on; the expressions
+	// split has no Transfer items), and a split with no items is not
+	// evaluated.
 	Items(level int, split Split) int
 	// DrawItem draws an instance of item (0..Items−1) of level and split, a
 	// pure function of its arguments as Draw is (Draw draws the item

@@ -103,14 +103,23 @@ type Level struct {
 // training part (80 %) or the held-out part (20 %) that evaluations use.
 type Split int
 
+//
+// An Itemized task may also have a Transfer split: items held out to
+// measure transfer to what training never showed (the expr task's held-out
+// pattern, or its largest size), evaluated only at the end, never used to
+// stop or to weight the curriculum.
 const (
 	Training Split = iota
 	HeldOut
+	Transfer
 )
 
 func (s Split) String() string {
-	if s == HeldOut {
+	switch s {
+	case HeldOut:
 		return "held-out"
+	case Transfer:
+		return "transfer"
 	}
 	return "training"
 }
