@@ -23,8 +23,9 @@ type Engine struct {
 	key    rng.Key
 	pool   *pool
 
-	train trainJob
-	eval  evalJob
+	train  trainJob
+	replay replayJob
+	eval   evalJob
 }
 
 // New builds a CPU engine for cfg's task, opened through the registry
@@ -97,12 +98,25 @@ func (e *Engine) Describe() string { return "" }
 func (e *Engine) Update(p trainer.Plan) (trainer.UpdateStats, error) {
 	u := p.Update
 	j := &e.train
-	*j = trainJob{e: e, update: u, level: p.Level, played: p.Played, cdf: p.CDF, batch: e.cfg.Batch, entropyCoef: p.Entropy}
+	*j = trainJob{e: e, update: u, level: p.Level, played: p.Played, cdf: p.CDF, items: p.Items, record: p.Record,
+		batch: e.cfg.Batch, entropyCoef: p.Entropy}
+	if err := e.checkPlan(p); err != nil {
+		return trainer.UpdateStats{Update: u, Level: j.level}, err
+	}
 	clear(e.grad)
 	e.table.Clear()
 	if !e.pool.run(j, e.cfg.Batch) {
 		// Only the update's scratch (grad, table, the job) was touched.
 		return trainer.UpdateStats{Update: u, Level: j.level}, trainer.ErrInterrupted
+	}
+	if len(p.Replay) > 0 {
+		rj := &e.replay
+		*rj = replayJob{e: e, replays: p.Replay, coef: p.ReplayCoef}
+		if !e.pool.run(rj, len(p.Replay)) {
+			return trainer.UpdateStats{Update: u, Level: j.level}, trainer.ErrInterrupted
+		}
+		j.loss.Replay = rj.nll
+		j.loss.Total += p.ReplayCoef * rj.nll
 	}
 	// The token-table part of the gradient once per update, not per chunk.
 	e.table.Apply(e.model.params, e.grad)
@@ -125,6 +139,8 @@ type trainJob struct {
 	update, level int // level < 0: each episode draws its level (mixed curriculum)
 	played        []int
 	cdf           []float64
+	items         [][]float64       // Plan.Items
+	record        []trainer.Episode // Plan.Record
 	batch         int
 	entropyCoef   float64
 	// totals, merged in chunk order
@@ -141,7 +157,7 @@ func (j *trainJob) work(w *worker, r *result) {
 		if level < 0 {
 			level = enginekit.DrawLevel(j.played, j.cdf, e.key, uint32(j.update), uint32(first+b))
 		}
-		w.tasks[b] = e.task.Draw(e.key, uint32(j.update), uint32(first+b), rng.PurposeTask, level, task.Training)
+		w.tasks[b] = j.draw(uint32(first+b), level)
 		w.setContext(b, &w.tasks[b])
 	}
 	w.rollout(e.model, gru.Sample, gru.Stream{Key: e.key, Round: uint32(j.update), FirstEpisode: uint32(first)})
@@ -150,6 +166,13 @@ func (j *trainJob) work(w *worker, r *result) {
 	for b := 0; b < n; b++ {
 		r.rsum += float64(w.rewards[b])
 		r.solved[b] = w.env.Correct(b)
+	}
+	if j.record != nil {
+		for b := 0; b < n; b++ {
+			ep := &j.record[first+b]
+			ep.Instance, ep.Reward, ep.Correct = w.tasks[b], w.steps.episodeReturn(n, w.ws.T, b), r.solved[b]
+			copy(ep.Program, w.episodeProgram(b))
+		}
 	}
 	clear(r.grad)
 	r.table.Clear()
@@ -160,6 +183,17 @@ func (j *trainJob) work(w *worker, r *result) {
 		r.loss = sumLoss(w.ws, w.rewards[:n], j.batch, e.cfg.ValueCoef, j.entropyCoef)
 	}
 	w.ws.Backward(e.model.params, e.model.derived, r.grad, r.table.Buffer())
+}
+
+// draw is the instance episode plays at level: an item the plan weights
+// (Plan.Items) through task.Itemized.DrawItem, else the task's Draw.
+func (j *trainJob) draw(episode uint32, level int) task.Instance {
+	e := j.e
+	if level < len(j.items) && len(j.items[level]) > 0 {
+		item := enginekit.DrawItem(j.items[level], e.key, uint32(j.update), episode)
+		return e.task.(task.Itemized).DrawItem(e.key, uint32(j.update), episode, rng.PurposeTask, level, task.Training, item)
+	}
+	return e.task.Draw(e.key, uint32(j.update), episode, rng.PurposeTask, level, task.Training)
 }
 
 func (j *trainJob) merge(r *result) {

@@ -8,11 +8,14 @@ import (
 )
 
 // evaluate plays episodes greedy episodes of level on tasks drawn from round
-// of the evaluation stream, in parallel chunks. It changes nothing in the
-// model. An interrupt (SetInterrupt) stops it between chunks: false.
+// of the evaluation stream, in parallel chunks (none when the level has no
+// items in split: an Itemized task's). It changes nothing in the model. An interrupt (SetInterrupt) stops it between chunks: false.
 func (e *Engine) evaluate(level, episodes int, round uint32, split task.Split) (trainer.EvalResult, bool) {
 	res := trainer.EvalResult{Level: level, Episodes: episodes}
-	if episodes <= 0 {
+	if task.Items(e.task, level, split) == 0 {
+		res.Episodes = 0 // nothing of the level is in the split (trainer.EvalResult)
+	}
+	if res.Episodes <= 0 {
 		return res, true
 	}
 	j := &e.eval

@@ -5,11 +5,13 @@ package rng
 type Purpose uint32
 
 const (
-	PurposeTask   Purpose = 1 // the digits of a training task
-	PurposeAction Purpose = 2 // the uniform number that samples one action
-	PurposeLevel  Purpose = 3 // which level an episode plays, when a batch mixes levels
-	PurposeEval   Purpose = 4 // the digits of an evaluation task
-	PurposeItem   Purpose = 5 // which item an episode plays, when the trainer weights a level's items
+	PurposeTask       Purpose = 1 // the digits of a training task
+	PurposeAction     Purpose = 2 // the uniform number that samples one action
+	PurposeLevel      Purpose = 3 // which level an episode plays, when a batch mixes levels
+	PurposeEval       Purpose = 4 // the digits of an evaluation task
+	PurposeItem       Purpose = 5 // which item an episode plays, when the trainer weights a level's items
+	PurposeReplay     Purpose = 6 // which remembered program a replayed episode plays
+	PurposeReplayTask Purpose = 7 // the operands of a replayed episode
 )
 
 // Key is the 64-bit Philox key derived from the user's -seed.

@@ -29,6 +29,14 @@ type Tuning struct {
 	EntropyCoef    float64 // the entropy bonus at update 1
 	Updates        int     // the schedule's length
 	EntropyUpdates int     // the entropy decay's length
+	// The expr task's levers (trainer.Config): how the policy takes in its
+	// context ("" keeps the recipe's), replayed programs and their weight,
+	// item focus, and the learning rate (0 keeps the recipe's).
+	Context    string
+	Replay     int
+	ReplayCoef float64
+	ItemFocus  bool
+	LR         float64
 }
 
 // Titled is implemented by a task that names its levels in headings itself

@@ -23,5 +23,8 @@ type LevelTally struct {
 	HeldOut  Tally   `json:"held_out"`
 	Training Tally   `json:"training"`
 	Subsets  []Tally `json:"held_out_subsets,omitempty"` // held-out instances only
+	// Transfer is an Itemized task's Transfer split (its held-out pattern or
+	// size), nil when the level has none.
+	Transfer *Tally `json:"transfer,omitempty"`
 	Listed   bool    `json:"listed"`                     // false: a split was too large to list (trainer lists at most 20,000), and nothing was played
 }

@@ -49,6 +49,14 @@ type Config struct {
 	// gru.Config.Read). Omitted from JSON when "", so that the configs (and
 	// hashes) of runs from before the option are unchanged.
 	Context string `json:"context,omitempty"`
+	// For a task whose levels are sets of items (task.Itemized: the expr
+	// task), omitted from JSON when zero like Context: Replay remembered
+	// programs replayed into every update with weight ReplayCoef
+	// (replay.go), and ItemFocus, which draws a level's items in proportion
+	// to 0.1 + their failure rate (items.go).
+	Replay     int     `json:"replay,omitempty"`
+	ReplayCoef float64 `json:"replay_coef,omitempty"`
+	ItemFocus  bool    `json:"item_focus,omitempty"`
 }
 
 // Context values (Config.Context; "" is ContextBag).
@@ -146,6 +154,7 @@ func (c *Config) validateSettings() error {
 		{"hidden", c.Hidden, 1, 4096}, {"steps", c.Steps, 1, 64}, {"eval_every", c.EvalEvery, 0, none},
 		{"eval_batch", c.EvalBatch, 1, MaxEpisodes}, {"final_episodes", c.FinalEpisodes, 0, MaxEpisodes},
 		{"explain", c.Explain, 0, MaxExplain}, {"chunk", c.Chunk, 1, none}, {"entropy_updates", c.EntropyUpdates, 0, MaxUpdates},
+		{"replay", c.Replay, 0, MaxEpisodes},
 	} {
 		switch {
 		case r.v >= r.lo && r.v <= r.hi:
@@ -164,7 +173,7 @@ func (c *Config) validateSettings() error {
 	}{
 		{"lr", c.LR, 0, 10, true, ""}, {"entropy_coef", c.EntropyCoef, 0, 1e3, false, ""},
 		{"value_coef", c.ValueCoef, 0, 1e3, false, ""}, {"clip", c.Clip, 0, 1e30, true, ""},
-		{"unlock_at", c.UnlockAt, 0, 1, false, ""}, {"stop_at", c.StopAt, 0, 1, false, ""},
+		{"unlock_at", c.UnlockAt, 0, 1, false, ""}, {"stop_at", c.StopAt, 0, 1, false, ""}, {"replay_coef", c.ReplayCoef, 0, 1e3, false, ""},
 		{"entropy_final", c.EntropyFinal, math.Inf(-1), 1e3, false, " (< 0 keeps the coefficient constant)"},
 	} {
 		if ok := r.v >= r.lo && r.v <= r.hi && !(r.open && r.v == r.lo); !ok {
@@ -194,6 +203,17 @@ func (c *Config) validateTask(t task.Task) error {
 	for _, s := range c.TrainLevels {
 		if s < 0 || s >= len(t.Levels()) {
 			return fieldError("stages", "has an unknown level %d (the %s task has levels 0..%d)", s, t.Name(), len(t.Levels())-1)
+		}
+		if task.Items(t, s, task.Training) == 0 {
+			return fieldError("stages", "has level %d (%s), which has no training items (it is held out whole)", s, t.Levels()[s].Name)
+		}
+	}
+	if _, ok := t.(task.Itemized); !ok {
+		switch {
+		case c.Replay > 0:
+			return fieldError("replay", "needs a task whose levels are sets of items (the expr task); the %s task's are not", t.Name())
+		case c.ItemFocus:
+			return fieldError("item_focus", "needs a task whose levels are sets of items (the expr task); the %s task's are not", t.Name())
 		}
 	}
 	// A rollout shorter than a level's budget contradicts it, and one shorter
@@ -262,11 +282,20 @@ func taskDefaults(cfg Config, t task.Task) Config {
 	cfg.TrainLevels = nil
 	for i, l := range t.Levels() {
 		cfg.Steps = max(cfg.Steps, l.Budget)
-		cfg.TrainLevels = append(cfg.TrainLevels, i)
+		if task.Items(t, i, task.Training) != 0 { // a level held out whole is evaluated, not trained
+			cfg.TrainLevels = append(cfg.TrainLevels, i)
+		}
 	}
 	if tt, ok := t.(task.Tuned); ok && cfg.Recipe == "default" {
 		tu := tt.DefaultTuning()
 		cfg.TaskSpec, cfg.EntropyCoef, cfg.Updates, cfg.EntropyUpdates = tu.Spec, tu.EntropyCoef, tu.Updates, tu.EntropyUpdates
+		if tu.Context != "" {
+			cfg.Context = tu.Context
+		}
+		cfg.Replay, cfg.ReplayCoef, cfg.ItemFocus = tu.Replay, tu.ReplayCoef, tu.ItemFocus
+		if tu.LR > 0 {
+			cfg.LR = tu.LR
+		}
 	}
 	return cfg
 }

@@ -36,7 +36,10 @@ func exhaustive(tr *Trainer) ([]task.LevelTally, error) {
 	var out []task.LevelTally
 	for lv, l := range t.Levels() {
 		lt := task.LevelTally{Level: l.Name, Listed: true}
-		for _, sp := range []task.Split{task.HeldOut, task.Training} {
+		for _, sp := range []task.Split{task.HeldOut, task.Training, task.Transfer} {
+			if sp == task.Transfer && task.Items(t, lv, sp) <= 0 {
+				continue // only an Itemized task's levels may have one
+			}
 			ins := tr.listed(en, lv, sp)
 			if ins == nil {
 				lt = task.LevelTally{Level: l.Name}
@@ -47,9 +50,13 @@ func exhaustive(tr *Trainer) ([]task.LevelTally, error) {
 				return nil, err
 			}
 			tally := &lt.Training
-			if sp == task.HeldOut {
+			switch sp {
+			case task.HeldOut:
 				tally = &lt.HeldOut
 				lt.Subsets = subsetTallies(sub, names, ins, solved)
+			case task.Transfer:
+				lt.Transfer = &task.Tally{}
+				tally = lt.Transfer
 			}
 			tally.N = len(ins)
 			for _, s := range solved {
@@ -161,6 +168,9 @@ func printExhaustive(out io.Writer, t task.Task, ls []task.LevelTally) {
 	for lv, l := range ls {
 		var b strings.Builder
 		fmt.Fprintf(&b, "  %s: %.4f of %d (%.4f of %d)", levelTitle(t, lv), l.HeldOut.Rate(), l.HeldOut.N, l.Training.Rate(), l.Training.N)
+		if l.Transfer != nil {
+			fmt.Fprintf(&b, " transfer %.4f of %d", l.Transfer.Rate(), l.Transfer.N)
+		}
 		for _, s := range l.Subsets {
 			if s.N > 0 {
 				fmt.Fprintf(&b, " %s %.4f of %d", s.Name, s.Rate(), s.N)

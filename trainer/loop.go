@@ -92,17 +92,25 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
 		if err != nil {
 			return err
 		}
+		// What steers: the held-out evaluation, or for an Itemized task its
+		// training items' (steerSplit).
+		steer, split := ev, steerSplit(tr.task)
+		if split != task.HeldOut {
+			if steer, err = e.EvaluateAll(cfg.EvalBatch, uint32(u), split); err != nil {
+				return err
+			}
+		}
 		var cev []EvalResult
 		var subsets [][]task.Tally
-		if cur.nominates(ev) {
-			if cev, err = e.EvaluateAll(ConfirmEpisodes, enginekit.ConfirmRound(u), task.HeldOut); err != nil {
+		if cur.nominates(steer) {
+			if cev, err = e.EvaluateAll(ConfirmEpisodes, enginekit.ConfirmRound(u), split); err != nil {
 				return err
 			}
 			if subsets, err = trainingSubsets(tr, cur.mix); err != nil {
 				return err
 			}
 		}
-		cur.observe(ev)
+		cur.observe(steer)
 		var cf *Confirmation
 		if cev != nil {
 			c := cur.confirm(u, cev, subsets)
@@ -123,6 +131,11 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
 			p.MeanReward = append(p.MeanReward, r.MeanReward)
 			p.SolveRate = append(p.SolveRate, r.SolveRate)
 		}
+		if split != task.HeldOut {
+			for _, r := range steer {
+				p.TrainingSplit = append(p.TrainingSplit, r.SolveRate)
+			}
+		}
 		rep.Evaluations = append(rep.Evaluations, p)
 		if opt.Metrics != nil {
 			if err := json.NewEncoder(opt.Metrics).Encode(p); err != nil {
@@ -137,7 +150,11 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
 			if st == nil {
 				train = fmt.Sprintf("(the evaluation an interrupt cut short, redone) | eval %s", perLevel(p.MeanReward, " "))
 			}
-			fmt.Fprintf(out, "ep=%02d level=%s %s | solved %s\n", u, p.Level, train, perLevel(p.SolveRate, " "))
+			solved := perLevel(p.SolveRate, " ")
+			if split != task.HeldOut {
+				solved = perLevelEval(ev, " ") + " | training " + perLevelEval(steer, " ")
+			}
+			fmt.Fprintf(out, "ep=%02d level=%s %s | solved %s\n", u, p.Level, train, solved)
 			if cf != nil {
 				fmt.Fprintln(out, formatConfirmation(*cf, cfg.StopAt))
 			}
@@ -254,21 +271,34 @@ func conclude(tr *Trainer, rep *Report, out io.Writer, quiet bool) error {
 			rep.Final.SolveRate = append(rep.Final.SolveRate, r.SolveRate)
 			rep.Final.MeanReward = append(rep.Final.MeanReward, r.MeanReward)
 		}
+		var train, transfer []EvalResult
 		if t.HoldsOut() {
-			tr, err := e.EvaluateAll(cfg.FinalEpisodes, enginekit.FinalRound, task.Training)
-			if err != nil {
+			var err error
+			if train, err = e.EvaluateAll(cfg.FinalEpisodes, enginekit.FinalRound, task.Training); err != nil {
 				return err
 			}
-			for _, r := range tr {
+			for _, r := range train {
 				rep.Final.TrainSolveRate = append(rep.Final.TrainSolveRate, r.SolveRate)
+			}
+		}
+		if hasTransfer(t) {
+			var err error
+			if transfer, err = e.EvaluateAll(cfg.FinalEpisodes, enginekit.FinalRound, task.Transfer); err != nil {
+				return err
+			}
+			for _, r := range transfer {
+				rep.Final.TransferSolveRate = append(rep.Final.TransferSolveRate, r.SolveRate)
 			}
 		}
 		f := rep.Final
 		fmt.Fprintf(out, "\nFinal greedy mean rewards → %s (%d episodes per level%s)\n",
 			perLevel(f.MeanReward, ", "), cfg.FinalEpisodes, rewardNote(t))
-		fmt.Fprintf(out, "Final greedy solve rates → %s%s\n", perLevel(f.SolveRate, ", "), map[bool]string{true: " (held-out instances)"}[t.HoldsOut()])
+		fmt.Fprintf(out, "Final greedy solve rates → %s%s\n", perLevelEval(ev, ", "), map[bool]string{true: " (held-out instances)"}[t.HoldsOut()])
 		if t.HoldsOut() {
-			fmt.Fprintf(out, "On training instances  → %s\n", perLevel(f.TrainSolveRate, ", "))
+			fmt.Fprintf(out, "On training instances  → %s\n", perLevelEval(train, ", "))
+		}
+		if transfer != nil {
+			fmt.Fprintf(out, "On transfer instances  → %s\n", perLevelEval(transfer, ", "))
 		}
 		ex, err := exhaustive(tr)
 		if err != nil {
@@ -335,6 +365,40 @@ func perLevel(v []float64, sep string) string {
 		parts[s] = fmt.Sprintf("T%d=%.3f", s, x)
 	}
 	return strings.Join(parts, sep)
+}
+
+// perLevelEval is perLevel of the solve rates, "T2=—" for a level that had
+// nothing in the split (Episodes 0).
+func perLevelEval(ev []EvalResult, sep string) string {
+	parts := make([]string, len(ev))
+	for s, r := range ev {
+		parts[s] = fmt.Sprintf("T%d=%.3f", s, r.SolveRate)
+		if r.Episodes == 0 {
+			parts[s] = fmt.Sprintf("T%d=—", s)
+		}
+	}
+	return strings.Join(parts, sep)
+}
+
+// steerSplit is the split whose evaluations steer the run (the focus
+// weights, unlocking, the stop rule): the held-out one, as the seed's
+// reference does, but for an Itemized task its training items, whose
+// held-out items (the expr task's expressions) stay a test.
+func steerSplit(t task.Task) task.Split {
+	if _, ok := t.(task.Itemized); ok {
+		return task.Training
+	}
+	return task.HeldOut
+}
+
+// hasTransfer reports whether some level of t has Transfer items.
+func hasTransfer(t task.Task) bool {
+	for lv := range t.Levels() {
+		if task.Items(t, lv, task.Transfer) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // plural counts a noun: "1 thread", "2 threads".

@@ -34,6 +34,9 @@ type FinalReport struct {
 	SolveRate      []float64 `json:"solve_rate"`
 	MeanReward     []float64 `json:"mean_reward"`
 	TrainSolveRate []float64 `json:"train_solve_rate,omitempty"`
+	// TransferSolveRate is an Itemized task's Transfer split (its held-out
+	// pattern or size), when it has one; 0 for a level without.
+	TransferSolveRate []float64 `json:"transfer_solve_rate,omitempty"`
 }
 
 // EvalPoint is one periodic evaluation; -metrics writes one per line.
@@ -46,6 +49,10 @@ type EvalPoint struct {
 	GradNorm         float64   `json:"grad_norm"`
 	MeanReward       []float64 `json:"eval_mean_reward"`
 	SolveRate        []float64 `json:"eval_solve_rate"`
+	// TrainingSplit is, for an Itemized task, the same evaluation on its
+	// training items: what the curriculum and the stop rule read, so that
+	// the held-out items stay a test.
+	TrainingSplit []float64 `json:"eval_training_solve_rate,omitempty"`
 	UpdatesPerSecond float64   `json:"updates_per_second"`
 	// Confirmation is the confirming evaluation this one nominated, if any.
 	Confirmation *Confirmation `json:"confirmation,omitempty"`

@@ -6,6 +6,7 @@ import (
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/internal/enginekit"
+	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
 )
 
@@ -20,6 +21,13 @@ type Trainer struct {
 	cur     *curriculum
 	updates int
 	lists   map[[2]int][]task.Instance // listed: (level, split) → its instances, or nil when too many
+	// For an Itemized task with Config.ItemFocus or Config.Replay: the item
+	// weights, the replay buffer, and the episodes each update records for
+	// them (nil otherwise).
+	focus  *itemFocus
+	replay *replayBuffer
+	record []Episode
+	key    rng.Key
 }
 
 // New starts a run of cfg on task t with e, an engine built for both (its
@@ -40,7 +48,20 @@ func New(cfg Config, t task.Task, e Engine) (*Trainer, error) {
 		// An engine of another config: its checkpoints would not be this run's.
 		return nil, fmt.Errorf("trainer: the engine holds %d parameters, the config's model has %d", len(p), l.Size)
 	}
-	return &Trainer{cfg: cfg, task: t, layout: l, e: e, cur: newCurriculum(cfg, len(t.Levels()))}, nil
+	tr := &Trainer{cfg: cfg, task: t, layout: l, e: e, cur: newCurriculum(cfg, len(t.Levels())), key: rng.NewKey(cfg.Seed)}
+	if it, ok := t.(task.Itemized); ok && (cfg.ItemFocus || cfg.Replay > 0) {
+		tr.record = make([]Episode, cfg.Batch)
+		for i := range tr.record {
+			tr.record[i].Program = make([]int32, cfg.Steps)
+		}
+		if cfg.ItemFocus {
+			tr.focus = newItemFocus(it)
+		}
+		if cfg.Replay > 0 {
+			tr.replay = newReplayBuffer(it, cfg.Steps, cfg.Replay)
+		}
+	}
+	return tr, nil
 }
 
 // Updates is the number of updates applied so far.
@@ -51,15 +72,27 @@ func (tr *Trainer) Updates() int { return tr.updates }
 // coefficient. A failed or interrupted update is not counted.
 func (tr *Trainer) Update() (UpdateStats, error) {
 	u := tr.updates + 1
-	p := Plan{Update: u, Level: tr.cur.levelOf(u), Entropy: tr.cfg.EntropyAt(u)}
+	p := Plan{Update: u, Level: tr.cur.levelOf(u), Entropy: tr.cfg.EntropyAt(u), Record: tr.record}
 	if p.Level < 0 {
 		p.Played, p.CDF = tr.cur.played(), tr.cur.cdf
+	}
+	if tr.focus != nil {
+		p.Items = tr.focus.cdf
+	}
+	if tr.replay != nil {
+		p.Replay, p.ReplayCoef = tr.replay.draw(tr.key, u), tr.cfg.ReplayCoef
 	}
 	st, err := tr.e.Update(p)
 	if err != nil {
 		return st, err
 	}
 	tr.updates = u
+	if tr.focus != nil {
+		tr.focus.observe(tr.record)
+	}
+	if tr.replay != nil {
+		tr.replay.observe(tr.record)
+	}
 	return st, nil
 }
 
@@ -76,7 +109,9 @@ func (tr *Trainer) Checkpoint() (*checkpoint.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return buildCheckpoint(tr.cfg, tr.layout, p, m, v, tr.updates, step, tr.cur), nil
+	f := buildCheckpoint(tr.cfg, tr.layout, p, m, v, tr.updates, step, tr.cur)
+	tr.saveItems(f)
+	return f, nil
 }
 
 // Restore continues from a checkpoint of the same configuration (any
@@ -90,6 +125,10 @@ func (tr *Trainer) Restore(f *checkpoint.File) error {
 	if err != nil {
 		return err
 	}
+	applyItems, err := tr.itemsRestorer(f)
+	if err != nil {
+		return err
+	}
 	if err := tr.e.SetParams(p); err != nil {
 		return err
 	}
@@ -97,6 +136,7 @@ func (tr *Trainer) Restore(f *checkpoint.File) error {
 		return err
 	}
 	tr.cur, tr.updates = cur, update
+	applyItems()
 	return nil
 }
 

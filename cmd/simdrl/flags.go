@@ -70,6 +70,9 @@ type flagValues struct {
 	decayUpdates  *int
 	focus         *bool
 	stopAt        *float64
+	replay        *int
+	replayCoef    *float64
+	itemFocus     *bool
 	help          *bool
 	fl            files
 }
@@ -121,6 +124,9 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.decayUpdates = fs.Int("entropy-updates", def.EntropyUpdates, fmt.Sprintf("the entropy decay's length in updates [0, %d], then -entropy-final holds (0: over -updates; calc default recipe: 6000)", trainer.MaxUpdates))
 	o.focus = fs.Bool("focus", def.Focus, "mixed curriculum: draw levels in proportion to 0.1 + their last eval failure rate")
 	o.stopAt = fs.Float64("stop-at", def.StopAt, "stop once an evaluation solves every level at this rate [0, 1] and a confirming one (1000 episodes per level) supports it at 99% confidence (0: never)")
+	o.replay = fs.Int("replay", 0, fmt.Sprintf("expr: remembered programs (the best verified one per training expression) replayed into every update [0, %d] (0: none; default recipe: the task's)", trainer.MaxEpisodes))
+	o.replayCoef = fs.Float64("replay-coef", 0, "expr: weight of the replayed programs' log-likelihood [0, 1000]")
+	o.itemFocus = fs.Bool("item-focus", false, "expr: draw each size's expressions in proportion to 0.1 + their recent failure rate")
 	fs.StringVar(&o.fl.save, "save", "", "write a checkpoint (safetensors) to this file every -save-every updates and at the end")
 	fs.IntVar(&o.fl.saveEvery, "save-every", 0, "with -save: also save every N updates, ≥ 0 (0: only at the end)")
 	fs.StringVar(&o.fl.load, "load", "", "start from the weights of this checkpoint (not its optimiser or schedule)")
@@ -277,7 +283,9 @@ func (cl *commandLine) resumed(saved trainer.Config) (trainer.Config, error) {
 			next.Steps, next.TrainLevels = 0, nil
 			for i, l := range t.Levels() {
 				next.Steps = max(next.Steps, l.Budget)
-				next.TrainLevels = append(next.TrainLevels, i)
+				if task.Items(t, i, task.Training) != 0 { // a level held out whole is not trained
+					next.TrainLevels = append(next.TrainLevels, i)
+				}
 			}
 		}
 		saved = next
@@ -323,6 +331,9 @@ func (cl *commandLine) apply(cfg trainer.Config) (trainer.Config, error) {
 	set("entropy-updates", func() { cfg.EntropyUpdates = *o.decayUpdates })
 	set("focus", func() { cfg.Focus = *o.focus })
 	set("stop-at", func() { cfg.StopAt = *o.stopAt })
+	set("replay", func() { cfg.Replay = *o.replay })
+	set("replay-coef", func() { cfg.ReplayCoef = *o.replayCoef })
+	set("item-focus", func() { cfg.ItemFocus = *o.itemFocus })
 	set("stages", func() { cfg.TrainLevels = cl.trainLevels })
 	set("task", func() { cfg.Task = *o.task })
 	set("levels", func() { setCalc(&cfg, func(s *task.CalcSpec) { s.Levels = *o.levels }) })
