@@ -139,8 +139,8 @@ type trainJob struct {
 	update, level int // level < 0: each episode draws its level (mixed curriculum)
 	played        []int
 	cdf           []float64
-	items         [][]float64       // Plan.Items
-	record        []trainer.Episode // Plan.Record
+	items         [][]float64    // Plan.Items
+	record        []task.Episode // Plan.Record
 	batch         int
 	entropyCoef   float64
 	// totals, merged in chunk order

@@ -18,7 +18,7 @@ import (
 // out, as the mask does for sampled episodes; no value or entropy term.
 type replayJob struct {
 	e       *Engine
-	replays []trainer.Replayed
+	replays []task.Episode
 	coef    float64
 	nll     float64 // replay, merged in chunk order
 }

@@ -26,5 +26,15 @@ type LevelTally struct {
 	// Transfer is an Itemized task's Transfer split (its held-out pattern or
 	// size), nil when the level has none.
 	Transfer *Tally `json:"transfer,omitempty"`
-	Listed   bool    `json:"listed"`                     // false: a split was too large to list (trainer lists at most 20,000), and nothing was played
+	Listed   bool   `json:"listed"` // false: a split was too large to list (trainer lists at most 20,000), and nothing was played
+}
+
+// Episode is one program played on one instance and what it earned: what
+// an engine records of a training update's episodes, and what a trainer
+// replays (a remembered program on a fresh instance).
+type Episode struct {
+	Instance Instance
+	Program  []int32
+	Reward   float64
+	Correct  bool
 }

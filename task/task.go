@@ -103,7 +103,6 @@ type Level struct {
 // training part (80 %) or the held-out part (20 %) that evaluations use.
 type Split int
 
-//
 // An Itemized task may also have a Transfer split: items held out to
 // measure transfer to what training never showed (the expr task's held-out
 // pattern, or its largest size), evaluated only at the end, never used to

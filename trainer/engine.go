@@ -67,27 +67,13 @@ type Plan struct {
 	//
 	// weighted by ReplayCoef (LossTerms.Replay); no value or entropy term,
 	// and they count in no reward or solve rate.
-	Replay     []Replayed
+	Replay     []task.Episode // their Instance and Program; Reward and Correct unused
 	ReplayCoef float64
 	// Record, when not nil (Batch long), receives every sampled episode of
 	// the batch: its instance, its program (copied into the entry's
 	// Program, Steps long, which the trainer allocates), its reward and
 	// whether it was correct.
-	Record []Episode
-}
-
-// Replayed is a program to teacher-force on an instance (Plan.Replay).
-type Replayed struct {
-	Instance task.Instance
-	Program  []int32
-}
-
-// Episode is one sampled episode of an update (Plan.Record).
-type Episode struct {
-	Instance task.Instance
-	Program  []int32
-	Reward   float64
-	Correct  bool
+	Record []task.Episode
 }
 
 // UpdateStats describes one update.

@@ -34,7 +34,7 @@ func newItemFocus(t task.Itemized) *itemFocus {
 }
 
 // observe folds an update's sampled episodes into the failure rates.
-func (f *itemFocus) observe(eps []Episode) {
+func (f *itemFocus) observe(eps []task.Episode) {
 	for i := range eps {
 		in := &eps[i].Instance
 		lv, it := int(in.Level), int(in.Item)

@@ -20,7 +20,7 @@ type replayBuffer struct {
 	steps   int
 	best    [][]*replayEntry // [level][item]
 	order   []*replayEntry   // the filled entries, in the order they were first found
-	replays []Replayed       // the update's Plan.Replay, reused
+	replays []task.Episode   // the update's Plan.Replay, reused
 }
 
 // replayEntry is one item's best verified program.
@@ -33,7 +33,7 @@ type replayEntry struct {
 }
 
 func newReplayBuffer(t task.Itemized, steps, replay int) *replayBuffer {
-	b := &replayBuffer{t: t, answer: t.Answer(), steps: steps, replays: make([]Replayed, replay)}
+	b := &replayBuffer{t: t, answer: t.Answer(), steps: steps, replays: make([]task.Episode, replay)}
 	for lv := range t.Levels() {
 		b.best = append(b.best, make([]*replayEntry, max(t.Items(lv, task.Training), 0)))
 	}
@@ -44,7 +44,7 @@ func newReplayBuffer(t task.Itemized, steps, replay int) *replayBuffer {
 }
 
 // observe offers an update's correct episodes to the buffer.
-func (b *replayBuffer) observe(eps []Episode) {
+func (b *replayBuffer) observe(eps []task.Episode) {
 	for i := range eps {
 		ep := &eps[i]
 		lv, it := int(ep.Instance.Level), int(ep.Instance.Item)
@@ -86,7 +86,7 @@ func (b *replayBuffer) length(p []int32) int {
 // draw is update u's replayed episodes: Config.Replay entries drawn
 // uniformly (with replacement) from the buffer, each on a fresh instance of
 // its item, from the counter-based stream; nil while the buffer is empty.
-func (b *replayBuffer) draw(key rng.Key, u int) []Replayed {
+func (b *replayBuffer) draw(key rng.Key, u int) []task.Episode {
 	if len(b.order) == 0 {
 		return nil
 	}

@@ -26,7 +26,7 @@ type Trainer struct {
 	// them (nil otherwise).
 	focus  *itemFocus
 	replay *replayBuffer
-	record []Episode
+	record []task.Episode
 	key    rng.Key
 }
 
@@ -50,7 +50,7 @@ func New(cfg Config, t task.Task, e Engine) (*Trainer, error) {
 	}
 	tr := &Trainer{cfg: cfg, task: t, layout: l, e: e, cur: newCurriculum(cfg, len(t.Levels())), key: rng.NewKey(cfg.Seed)}
 	if it, ok := t.(task.Itemized); ok && (cfg.ItemFocus || cfg.Replay > 0) {
-		tr.record = make([]Episode, cfg.Batch)
+		tr.record = make([]task.Episode, cfg.Batch)
 		for i := range tr.record {
 			tr.record[i].Program = make([]int32, cfg.Steps)
 		}
