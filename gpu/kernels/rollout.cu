@@ -204,15 +204,19 @@ template <int EPT, bool READ> __device__ __forceinline__ void rollout_tile(SIMDR
         int32_t *tk = sTask + e * SIMDRL_TASK_WORDS;
         if (e < nE && given_tasks) {
             const uint32_t b = (uint32_t)(b0 + e);
+            // (Not unrolled: unrolling the 74-word copies raised the bag kernels' registers.)
+#pragma unroll 1
             for (int q = 0; q < SIMDRL_TASK_WORDS; q++) tk[q] = tasks[(size_t)b * SIMDRL_TASK_WORDS + q];
             tokens[b] = SIMDRL_CTX;
         } else if (e < nE) {
             const uint32_t b = (uint32_t)(b0 + e);
             const int level = fixed_level >= 0 ? fixed_level : simdrl_draw_level(k0, k1, round, b, mix, unlocked, cdf0, cdf1);
             simdrl_draw_task(k0, k1, round, b, purpose, level, tk);
+#pragma unroll 1
             for (int q = 0; q < SIMDRL_TASK_WORDS; q++) tasks[(size_t)b * SIMDRL_TASK_WORDS + q] = tk[q];
             tokens[b] = SIMDRL_CTX;
         } else {
+#pragma unroll 1
             for (int q = 0; q < SIMDRL_TASK_WORDS; q++) tk[q] = 0;
         }
         sTok[e] = SIMDRL_CTX;

@@ -44,7 +44,9 @@ func RecordLayout() [12]int {
 }
 
 // RecordLimits are SIMDRL_MAX_DIGITS, SIMDRL_MAX_INNER and SIMDRL_MAX_SHOWN.
-func RecordLimits() [3]int { return [3]int{C.SIMDRL_MAX_DIGITS, C.SIMDRL_MAX_INNER, C.SIMDRL_MAX_SHOWN} }
+func RecordLimits() [3]int {
+	return [3]int{C.SIMDRL_MAX_DIGITS, C.SIMDRL_MAX_INNER, C.SIMDRL_MAX_SHOWN}
+}
 
 // Context is the policy's context of a record as the kernels read it
 // (simdrl_rec_ctx_len, simdrl_rec_ctx), the end not counted.
