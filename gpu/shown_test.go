@@ -561,3 +561,59 @@ func TestGPURefusesItemsOfOtherTasks(t *testing.T) {
 	require.EqualError(t, err, "gpu: the plan weights the items of task calc, whose levels are not sets of items (task.Itemized)")
 	require.Zero(t, launched)
 }
+
+// TestGPUReplayInterrupted: an update with replayed episodes interrupted
+// before a part of them, or after them (before the batch's rollout, or
+// before Adam), returns ErrInterrupted and changes neither the parameters
+// nor Adam's state; the update then runs.
+func TestGPUReplayInterrupted(t *testing.T) {
+	d := openGPU(t)
+	cfg := shownConfig(t, trainer.ContextRead, 8)
+	tk := newShownTask(t, readLevels)
+	l, err := enginekit.NewLayout(cfg.Hidden, tk)
+	require.NoError(t, err)
+	l.Read = true
+	params := make([]float32, l.Size)
+	l.Init(params, cfg.Seed)
+	e := observingEngine(t, d, cfg, tk, l, params, "")
+	replay := make([]trainer.Replayed, 19) // three parts of at most 8
+	for r := range replay {
+		replay[r] = trainer.Replayed{Instance: tk.DrawItem(e.key, 1, uint32(r), rng.PurposeTask, r%3, task.Training, r%shownItems), Program: make([]int32, cfg.Steps)}
+		for s := range replay[r].Program {
+			replay[r].Program[s] = tk.Answer()
+		}
+	}
+	p := trainer.Plan{Update: 1, Level: 1, Entropy: cfg.EntropyCoef, Replay: replay, ReplayCoef: 0.5, Record: make([]trainer.Episode, cfg.Batch)}
+	for _, at := range []string{"replay", "rollout", "adam"} {
+		for nth := 1; nth <= 2; nth++ {
+			seen := 0
+			stop := make(chan struct{})
+			e.stop = stop
+			e.onCheck = func(name string) {
+				if name == at {
+					if seen++; seen == nth {
+						close(stop)
+					}
+				}
+			}
+			err := d.do(func() error { _, err := e.update(p); return err })
+			e.stop, e.onCheck = nil, nil
+			if seen < nth {
+				require.NoError(t, err, "at %s #%d", at, nth) // a check passed once only
+				t.Fatalf("%s is checked %d times", at, seen)
+			}
+			require.ErrorIs(t, err, trainer.ErrInterrupted, "at %s #%d", at, nth)
+			got := make([]float32, l.Size)
+			require.NoError(t, d.do(func() error { return e.getParams(got) }))
+			require.Equal(t, params, got, "interrupted at %s #%d", at, nth)
+			require.Zero(t, e.adamStep)
+			if at != "replay" {
+				break
+			}
+		}
+	}
+	var st trainer.UpdateStats
+	require.NoError(t, d.do(func() error { var err error; st, err = e.update(p); return err }))
+	require.Equal(t, 1, e.adamStep)
+	require.Positive(t, st.Loss.Replay)
+}
