@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # device_check.sh: the GPU checks and timings of issues 6, 13 (the calc task)
-# and 14 (and the CPU thread scaling of issue 5) on a machine with an NVIDIA
-# GPU and PyTorch but no Go.
+# and 14 (and the CPU thread scaling of issue 5), and the expr task's
+# contracts (shown contexts, items, records, replays: shown_test.go), on a
+# machine with an NVIDIA GPU and PyTorch but no Go.
 # It builds nothing: prepare, on a build machine, from the repository root:
 #
 #   gpu/prepare_device_check.sh      # builds out/: gpu.test, cpu.test, simdrl, peak, the PyTorch bench
@@ -45,7 +46,8 @@ if has gpu; then
 	for t in TestGPUTasksAndUniforms TestGPUEnvGolden TestGPUGoldenModel TestGPUGreedyMatchesCPU TestGPUShapesMatchCPU TestGPUTrainingMatchesCPU TestGPURun TestGPUCheckpoints \
 		TestGPULoadActsAsSaved TestGPUCalcScoresAsCPU TestGPUCalcGreedyMatchesCPU TestGPUCalcTrainingMatchesCPU \
 		TestGPUGoldenObservations TestGPUObservingStepsAsCPU TestGPUObservingGradientsAsCPU TestGPUObservingTrainingMatchesCPU \
-		TestGPUGoldenReading TestGPUReadingGradientsAsCPU TestGPUReadingTrainingMatchesCPU; do
+		TestGPUGoldenReading TestGPUReadingGradientsAsCPU TestGPUReadingTrainingMatchesCPU \
+		TestGPUShownContextsAsCPU TestGPUShownUpdate TestGPUShownTrainingMatchesCPU TestGPURecordsSeedEpisodes TestGPURefusesItemsOfOtherTasks TestGPUReplayInterrupted; do
 		SIMDRL_TEST_REQUIRE=cuda timeout 60 ./out/gpu.test -test.run "^$t\$" -test.v -test.count=1 >"$OUT/test.tmp" 2>&1
 		rc=$?
 		cat "$OUT/test.tmp" >>"$OUT/gpu_tests.log"

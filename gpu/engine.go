@@ -57,15 +57,23 @@ type engine struct {
 	l       *gru.Layout
 	V, H, S int // vocabulary, hidden width, levels
 	T       int // steps
-	// R is the reading steps of a layout that reads (gru.Config.Read):
+	// R is the most reading steps of a layout that reads (gru.Config.Read):
 	// gru.MaxContext−1, the most context tokens but the end, 0 for the bag.
-	// The rollout's h, act and ghn, and the backward's dgh and dgin, hold R
-	// reading steps before the T policy steps; inputs then holds every
-	// step's input (rollout.cu's read_context).
+	// The rollout's h, act and ghn, and the backward's dgh and dgin, hold
+	// up to R reading steps before the T policy steps; inputs then holds
+	// every step's input (rollout.cu's read_context). Each launch reads
+	// only as many steps as its longest context (readSteps).
 	R    int
 	B    int // training batch: the activations are sized for it
 	maxN int // most episodes of any rollout (evaluations too)
 	key  rng.Key
+	// last is the latest rollout's episodes and reading steps, which
+	// gradients differentiates (a training rollout's: the batch, or a part
+	// of the replayed episodes). givenLongest is the longest context of the
+	// records uploaded last (uploadTasks), drawnLongest the longest of any
+	// instance the kernel draws (the seed task's levels).
+	last                       struct{ n, reading int }
+	givenLongest, drawnLongest int
 
 	// How the kernels see the task: the scorer's kind (its op table is in
 	// ops) and partial credit, the not-action logit offsets, and whether the kernel draws the instances (the seed task's)
@@ -78,7 +86,7 @@ type engine struct {
 	// token table has NV = V·O rows then (V without), and the token-table
 	// gradient runs in blocks of tokBlock threads.
 	O, observe, NV, tokBlock int
-	records                  []int32 // host: the instances of a rollout, record.Words each
+	records                  []int32 // host: the instances of a rollout, record.Words each (hostRecords)
 	ops, notAct              devPtr
 
 	// parameters, gradient, Adam moments, derived tensors
@@ -88,13 +96,14 @@ type engine struct {
 	logpa, val, ent, dlogp, dent, dval  devPtr
 	tokens, tasks, rewardsIn, stats     devPtr
 	inputs                              devPtr // O > 0 or R > 0: (R+T+1)×B token-table rows a·O + o (rollout.cu)
+	outcome                             devPtr // maxN×2 float64: each episode's reward and correct flag (rollout.cu)
+	gradReplay                          devPtr // the replayed episodes' gradient (engine.replay)
 	dheads, dgh, dgin, dh0g             devPtr
 	partWhh, partHeads, partTok, partH0 devPtr
 	dT, h0s, sq, fin                    devPtr
 	bufs                                []devPtr
 	fwd, bwd                            tilePlan
-	sWhh, slabWhh, sHeads, slabHeads    int
-	sTok, slabTok, sH0, slabH0          int
+	sWhh, sHeads, sTok, sH0             int // the most slabs of each reduction (slabCap), as allocated
 	nsq                                 int
 	adamStep                            int
 	finHost                             [nFin]float64
@@ -168,6 +177,10 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	if l.Read {
 		e.R = gru.MaxContext - 1
 	}
+	for _, lv := range t.Levels() {
+		e.drawnLongest = max(e.drawnLongest, lv.Context)
+	}
+	e.givenLongest = e.R // until uploadTasks says
 	V, H, T, B, RS := e.V, e.H, e.T, e.B, e.R
 	sc, err := scorerOf(t)
 	if err != nil {
@@ -186,20 +199,14 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	if e.tokBlock = tokenBlock(e.NV); e.tokBlock == 0 {
 		return nil, fmt.Errorf("gpu: a token table of %d rows (%d tokens × %d observations) is more than the CUDA kernels' %d", e.NV, V, e.O, maxTokenRows)
 	}
-	if e.hostDraw {
-		e.records = make([]int32, record.Words*e.maxN)
-	}
-	V1, G3, R, RR := V+1, 3*H, T*B, (RS+T)*B
+	V1, G3 := V+1, 3*H
 	if e.fwd, err = planTiles(B, H, V, e.O, d.SMs, d.SmemOptin, false); err != nil {
 		return nil, err
 	}
 	if e.bwd, err = planTiles(B, H, V, e.O, d.SMs, d.SmemOptin, true); err != nil {
 		return nil, err
 	}
-	e.sWhh, e.slabWhh = slabPlan(RR, ceilDiv(H, 96)*ceilDiv(G3, 96), d.SMs)
-	e.sHeads, e.slabHeads = slabPlan(R, ceilDiv(H, 96)*ceilDiv(V1, 32), d.SMs)
-	e.sTok, e.slabTok = slabPlan(RR, ceilDiv(G3, e.tokBlock), d.SMs)
-	e.sH0, e.slabH0 = slabPlan(B, ceilDiv(H, 128), d.SMs)
+	e.slabCaps()
 	e.nsq = min(256, ceilDiv(l.Size, 256))
 
 	// Every buffer is listed first and allocated only when the total fits in
@@ -238,6 +245,8 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	f32(&e.notAct, V)
 	f32(&e.rewardsIn, B)
 	f64(&e.stats, 5*e.maxN)
+	f64(&e.outcome, 2*e.maxN)
+	f32(&e.gradReplay, N)
 	f32(&e.dheads, T*B*V1)
 	f32(&e.dgh, (RS+T)*B*G3)
 	f32(&e.dgin, (RS+T)*B*H)
@@ -303,6 +312,66 @@ func tokenBlock(NV int) int {
 		}
 	}
 	return 0
+}
+
+// The tiles of the gradient reductions (gradients): dW_hh|db_hh and the
+// heads (simdrl_gemm_tn), the token table and h0.
+func (e *engine) whhTiles() int  { return ceilDiv(e.H, 96) * ceilDiv(3*e.H, 96) }
+func (e *engine) headTiles() int { return ceilDiv(e.H, 96) * ceilDiv(e.V+1, 32) }
+func (e *engine) tokTiles() int  { return ceilDiv(3*e.H, e.tokBlock) }
+func (e *engine) h0Tiles() int   { return ceilDiv(e.H, 128) }
+
+// slabCaps sets the most slabs of each reduction: every training rollout
+// has at most B episodes and R reading steps, and the reductions' partial
+// sums are allocated for the most slabs any of them takes.
+func (e *engine) slabCaps() {
+	B, T, sms := e.B, e.T, e.d.SMs
+	e.sWhh = slabCap((e.R+T)*B, e.whhTiles(), sms)
+	e.sHeads = slabCap(T*B, e.headTiles(), sms)
+	e.sTok = slabCap((e.R+T)*B, e.tokTiles(), sms)
+	e.sH0 = slabCap(B, e.h0Tiles(), sms)
+}
+
+// hostRecords is the host's buffer for n instance records.
+func (e *engine) hostRecords(n int) []int32 {
+	if len(e.records) < record.Words*n {
+		e.records = make([]int32, record.Words*max(n, e.maxN))
+	}
+	return e.records[:record.Words*n]
+}
+
+// longestContext is the longest context among records (record.ContextLen).
+func longestContext(records []int32) int {
+	n := 0
+	for i := 0; i+record.Words <= len(records); i += record.Words {
+		n = max(n, record.ContextLen(records[i:]))
+	}
+	return n
+}
+
+// uploadTasks uploads records as the instances of the next rollout with
+// given tasks, and remembers their longest context (readSteps).
+func (e *engine) uploadTasks(records []int32) error {
+	e.givenLongest = longestContext(records)
+	return upload(e.tasks, records)
+}
+
+// readSteps is how many reading steps rollout s runs: none for the bag;
+// else its longest context (the end not counted): that of the records
+// uploadTasks uploaded, or the task's longest level when the kernel draws
+// the instances. Rows of shorter contexts wait (copy their h) before
+// theirs, so the numbers do not depend on it (the CPU aligns its chunks at
+// their longest context too); the cost does: the reading steps' GRU steps,
+// and the backward's reductions, which run over (reading + T)·B rows.
+func (e *engine) readSteps(s rolloutSpec) int {
+	if e.R == 0 {
+		return 0
+	}
+	n := e.drawnLongest
+	if s.givenTasks {
+		n = e.givenLongest
+	}
+	return min(max(n, 0), e.R)
 }
 
 func (e *engine) free() {
@@ -395,7 +464,7 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 			return 0, err
 		}
 	}
-	if s.train && s.n != e.B {
+	if s.train && s.n > e.B {
 		return 0, fmt.Errorf("gpu: training rollout of %d episodes in an engine sized for %d", s.n, e.B)
 	}
 	if s.n > e.maxN {
@@ -415,9 +484,13 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 		rin = e.rewardsIn
 	}
 	step, mask := e.cfg.Baseline == "step", e.cfg.MaskAfterAnswer
+	reading := e.readSteps(s)
+	if s.train {
+		e.last.n, e.last.reading = s.n, reading
+	}
 	a := e.a.reset()
 	a.ptr("P", e.P).ptr("table", e.table).ptr("whhT", e.whhT).ptr("headsT", e.headsT).ptr("headsB", e.headsB)
-	a.i32("B", s.n).i32("T", e.T).i32("R", e.R).i32("d", e.H).i32("V", e.V).i32("S", e.S).flag("use_smem_w", p.SmemW)
+	a.i32("B", s.n).i32("T", e.T).i32("R", reading).i32("d", e.H).i32("V", e.V).i32("S", e.S).flag("use_smem_w", p.SmemW)
 	a.i32("scorer", e.scoreKind).ptr("ops", e.ops).f64("partial_credit", e.partialCredit).i32("O", e.O).i32("observe", e.observe)
 	a.u32("k0", e.key[0]).u32("k1", e.key[1]).u32("round", s.round).u32("purpose", uint32(s.purpose)).i32("fixed_level", s.level).
 		i32("mix", mix).i32("unlocked", unlocked).f64("cdf0", cdf[0]).f64("cdf1", cdf[1])
@@ -425,18 +498,37 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	a.f64("value_coef", e.cfg.ValueCoef).f64("entropy_coef", s.entropy).i32("loss_batch", s.n).ptr("rewards_in", rin)
 	a.ptr("h", e.h).ptr("act", e.act).ptr("ghn", e.ghn).ptr("logp", e.logp).ptr("logpa", e.logpa).ptr("val", e.val).ptr("ent", e.ent)
 	a.ptr("tokens", e.tokens).ptr("inputs", e.inputs).ptr("tasks", e.tasks).ptr("dlogp", e.dlogp).ptr("dent", e.dent).ptr("dval", e.dval).ptr("block_stats", e.stats)
+	a.ptr("outcome", e.outcome)
 	name := e.rolloutName(p.EPT)
 	return p.Blocks, e.launch(name, [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a)
 }
 
-// gradients runs backward through time and assembles the gradient of every
-// parameter into grad (each element written once: no clearing needed).
+// gradients runs backward through time over the latest training rollout
+// (e.last: the batch, or a part of the replayed episodes) and assembles the
+// gradient of every parameter into grad (each element written once: no
+// clearing needed).
 func (e *engine) gradients() error {
-	V, H, T, B := e.V, e.H, e.T, e.B
-	V1, G3, R, RR := V+1, 3*H, T*B, (e.R+T)*B
+	V, H, T, B, RS := e.V, e.H, e.T, e.last.n, e.last.reading
+	V1, G3, R, RR := V+1, 3*H, T*B, (RS+T)*B
+	if B <= 0 {
+		return fmt.Errorf("gpu: gradients before a training rollout")
+	}
 	p := e.bwd
+	if B != e.B {
+		var err error
+		if p, err = planTiles(B, H, V, e.O, e.d.SMs, e.d.SmemOptin, true); err != nil {
+			return err
+		}
+	}
+	sWhh, slabWhh := slabPlan(RR, e.whhTiles(), e.d.SMs)
+	sHeads, slabHeads := slabPlan(R, e.headTiles(), e.d.SMs)
+	sTok, slabTok := slabPlan(RR, e.tokTiles(), e.d.SMs)
+	sH0, slabH0 := slabPlan(B, e.h0Tiles(), e.d.SMs)
+	if sWhh > e.sWhh || sHeads > e.sHeads || sTok > e.sTok || sH0 > e.sH0 {
+		return fmt.Errorf("gpu: %d reduction slabs in buffers for %d", max(sWhh, sHeads, sTok, sH0), min(e.sWhh, e.sHeads, e.sTok, e.sH0)) // slabCap's bound broken
+	}
 	a := e.a.reset()
-	a.ptr("P", e.P).ptr("headsN", e.headsN).i32("B", B).i32("T", T).i32("R", e.R).i32("d", H).i32("V", V).i32("S", e.S).flag("use_smem_w", p.SmemW)
+	a.ptr("P", e.P).ptr("headsN", e.headsN).i32("B", B).i32("T", T).i32("R", RS).i32("d", H).i32("V", V).i32("S", e.S).flag("use_smem_w", p.SmemW)
 	a.ptr("tasks", e.tasks).ptr("h", e.h).ptr("act", e.act).ptr("ghn", e.ghn).ptr("logp", e.logp).ptr("tokens", e.tokens)
 	a.ptr("dlogp", e.dlogp).ptr("dent", e.dent).ptr("dval", e.dval)
 	a.ptr("dheads", e.dheads).ptr("dgh", e.dgh).ptr("dgin", e.dgin).ptr("dh0g", e.dh0g)
@@ -445,14 +537,14 @@ func (e *engine) gradients() error {
 	}
 	// dW_hh and db_hh: dghᵀ·h_t over all rows, the reading steps' too.
 	a.reset().ptr("A", e.dgh).i32("lda", G3).ptr("Bm", e.h).i32("ldb", H).i32("M", G3).i32("N", H).i32("ones", 1).i32("R", RR).
-		i32("slab", e.slabWhh).ptr("part", e.partWhh)
-	if err := e.launch("simdrl_gemm_tn_m96", [3]int{ceilDiv(H, 96), ceilDiv(G3, 96), e.sWhh}, [3]int{192, 1, 1}, 0, a); err != nil {
+		i32("slab", slabWhh).ptr("part", e.partWhh)
+	if err := e.launch("simdrl_gemm_tn_m96", [3]int{ceilDiv(H, 96), ceilDiv(G3, 96), sWhh}, [3]int{192, 1, 1}, 0, a); err != nil {
 		return err
 	}
 	// The heads: dheadsᵀ·h_{t+1}.
-	a.reset().ptr("A", e.dheads).i32("lda", V1).ptr("Bm", e.h.at((e.R+1)*B*H)).i32("ldb", H).i32("M", V1).i32("N", H).i32("ones", 1).i32("R", R).
-		i32("slab", e.slabHeads).ptr("part", e.partHeads)
-	if err := e.launch("simdrl_gemm_tn_m32", [3]int{ceilDiv(H, 96), ceilDiv(V1, 32), e.sHeads}, [3]int{192, 1, 1}, 0, a); err != nil {
+	a.reset().ptr("A", e.dheads).i32("lda", V1).ptr("Bm", e.h.at((RS+1)*B*H)).i32("ldb", H).i32("M", V1).i32("N", H).i32("ones", 1).i32("R", R).
+		i32("slab", slabHeads).ptr("part", e.partHeads)
+	if err := e.launch("simdrl_gemm_tn_m32", [3]int{ceilDiv(H, 96), ceilDiv(V1, 32), sHeads}, [3]int{192, 1, 1}, 0, a); err != nil {
 		return err
 	}
 	// The token table's gradient (its NV rows: with observations, over each
@@ -463,13 +555,13 @@ func (e *engine) gradients() error {
 	}
 	bd := e.tokBlock
 	a.reset().ptr("dgh", e.dgh).ptr("dgin", e.dgin).ptr("tokens", in).i32("R", RR).i32("G3", G3).i32("V", e.NV).
-		i32("slab", e.slabTok).ptr("part", e.partTok)
-	if err := e.launch("simdrl_token_partial", [3]int{ceilDiv(G3, bd), e.sTok, 1}, [3]int{bd, 1, 1}, 4*e.NV*bd, a); err != nil {
+		i32("slab", slabTok).ptr("part", e.partTok)
+	if err := e.launch("simdrl_token_partial", [3]int{ceilDiv(G3, bd), sTok, 1}, [3]int{bd, 1, 1}, 4*e.NV*bd, a); err != nil {
 		return err
 	}
 	a.reset().ptr("dh0g", e.dh0g).ptr("tasks", e.tasks).i32("B", B).i32("d", H).i32("V", V).i32("S", e.S).
-		flag("read", e.R > 0).i32("slab", e.slabH0).ptr("part", e.partH0)
-	if err := e.launch("simdrl_h0_partial", [3]int{ceilDiv(H, 128), e.sH0, 1}, [3]int{128, 1, 1}, 4*(V+e.S)*128, a); err != nil {
+		flag("read", e.R > 0).i32("slab", slabH0).ptr("part", e.partH0)
+	if err := e.launch("simdrl_h0_partial", [3]int{ceilDiv(H, 128), sH0, 1}, [3]int{128, 1, 1}, 4*(V+e.S)*128, a); err != nil {
 		return err
 	}
 	l := e.l
@@ -480,10 +572,10 @@ func (e *engine) gradients() error {
 		ldo                  int
 		bias, out2, bias2    devPtr
 	}{
-		{e.partWhh, e.sWhh, G3, H, 1, G3, e.grad.at(l.WHH.Offset), H, e.grad.at(l.BHH.Offset), 0, 0},
-		{e.partHeads, e.sHeads, V1, H, 1, V, e.grad.at(l.PiW.Offset), H, e.grad.at(l.PiB.Offset), e.grad.at(l.VW.Offset), e.grad.at(l.VB.Offset)},
-		{e.partTok, e.sTok, e.NV, G3, 0, e.NV, e.dT, G3, 0, 0, 0},
-		{e.partH0, e.sH0, V + e.S, H, 0, V + e.S, e.h0s, H, 0, 0, 0},
+		{e.partWhh, sWhh, G3, H, 1, G3, e.grad.at(l.WHH.Offset), H, e.grad.at(l.BHH.Offset), 0, 0},
+		{e.partHeads, sHeads, V1, H, 1, V, e.grad.at(l.PiW.Offset), H, e.grad.at(l.PiB.Offset), e.grad.at(l.VW.Offset), e.grad.at(l.VB.Offset)},
+		{e.partTok, sTok, e.NV, G3, 0, e.NV, e.dT, G3, 0, 0, 0},
+		{e.partH0, sH0, V + e.S, H, 0, V + e.S, e.h0s, H, 0, 0, 0},
 	}
 	for _, s := range sums {
 		a.reset().ptr("part", s.part).i32("S", s.S).i32("M", s.M).i32("N", s.N).i32("ones", s.ones).i32("split", s.split).
@@ -499,6 +591,12 @@ func (e *engine) gradients() error {
 // finish reduces the statistics of a rollout of nblocks blocks (and the
 // gradient's squares when withGrad) and copies fin back to the host.
 func (e *engine) finish(nblocks int, withGrad bool, entropy float64) error {
+	return e.finishWith(nblocks, withGrad, entropy, 0)
+}
+
+// finishWith is finish with extra added to the loss whose finiteness
+// decides whether Adam steps (the replayed episodes' weighted term).
+func (e *engine) finishWith(nblocks int, withGrad bool, entropy, extra float64) error {
 	nsq := 0
 	if withGrad {
 		nsq = e.nsq
@@ -508,7 +606,7 @@ func (e *engine) finish(nblocks int, withGrad bool, entropy float64) error {
 		}
 	}
 	e.a.reset().ptr("sq", e.sq).i32("nsq", nsq).ptr("stats", e.stats).i32("nblocks", nblocks).
-		f64("clip", e.cfg.Clip).f64("value_coef", e.cfg.ValueCoef).f64("entropy_coef", entropy).ptr("fin", e.fin)
+		f64("clip", e.cfg.Clip).f64("value_coef", e.cfg.ValueCoef).f64("entropy_coef", entropy).f64("extra_loss", extra).ptr("fin", e.fin)
 	if err := e.launch("simdrl_finish", [3]int{1, 1, 1}, block256, 0, &e.a); err != nil {
 		return err
 	}
@@ -531,27 +629,39 @@ func (e *engine) adam() error {
 }
 
 // update runs training update p.Update (1-based) and returns its statistics. An
-// interrupt is checked before the draw, between host-drawn parts, before the
-// rollout launch, before the backward launches and, once finish has waited
-// for those kernels, before the Adam step: up to there only scratch buffers
-// are written, so an interrupted update changes nothing. A kernel already
+// interrupt is checked before the draw, before each part of the replayed
+// episodes (p.Replay), between host-drawn parts, before the rollout launch,
+// before the backward launches and, once finish has waited for those
+// kernels, before the Adam step: up to there only scratch buffers are
+// written, so an interrupted update changes nothing. A kernel already
 // launched runs to its end.
 func (e *engine) update(p trainer.Plan) (trainer.UpdateStats, error) {
 	u, level, ec := p.Update, p.Level, p.Entropy
 	st := trainer.UpdateStats{Update: u, Level: level}
 	spec := rolloutSpec{n: e.B, mode: modeSample, train: true, level: level, purpose: rng.PurposeTask, round: uint32(u),
 		played: p.Played, cdf: p.CDF, entropy: ec}
+	if p.Record != nil && len(p.Record) != e.B {
+		return st, fmt.Errorf("gpu: a record of %d episodes for a batch of %d", len(p.Record), e.B)
+	}
 	if e.interrupted("update") {
 		return st, trainer.ErrInterrupted
 	}
-	if e.hostDraw {
-		level := func(b int) int {
-			if level >= 0 {
-				return level
-			}
-			return enginekit.DrawLevel(p.Played, p.CDF, e.key, uint32(u), uint32(b))
+	// The replayed episodes first: their rollouts and gradients use the
+	// buffers the batch's then overwrite, and leave their gradient in
+	// gradReplay.
+	replay := 0.0
+	if len(p.Replay) > 0 {
+		var err error
+		if replay, err = e.replay(p.Replay, p.ReplayCoef); err != nil {
+			return st, err
 		}
-		if err := e.drawOnHost(e.B, uint32(u), rng.PurposeTask, level, task.Training); err != nil {
+	}
+	draw, err := e.trainingDraw(p)
+	if err != nil {
+		return st, err
+	}
+	if draw != nil {
+		if err := e.drawWith(e.B, draw); err != nil {
 			return st, err
 		}
 		spec.givenTasks = true
@@ -566,8 +676,11 @@ func (e *engine) update(p trainer.Plan) (trainer.UpdateStats, error) {
 	if err == nil {
 		err = e.gradients()
 	}
+	if err == nil && len(p.Replay) > 0 {
+		err = e.add(e.gradReplay, e.grad) // the replayed rows' gradient after the sampled rows'
+	}
 	if err == nil {
-		err = e.finish(nb, true, ec) // waits for the kernels (download)
+		err = e.finishWith(nb, true, ec, p.ReplayCoef*replay) // waits for the kernels (download)
 	}
 	if err == nil && e.interrupted("adam") {
 		err = trainer.ErrInterrupted // the last point before anything is applied
@@ -581,19 +694,189 @@ func (e *engine) update(p trainer.Plan) (trainer.UpdateStats, error) {
 	if err != nil {
 		return st, err
 	}
-	return e.readStats(u, ec, st)
+	if st, err = e.readStats(u, ec, p.ReplayCoef, replay, st); err != nil {
+		return st, err
+	}
+	if p.Record != nil {
+		if err := e.record(p.Record, !spec.givenTasks); err != nil {
+			return st, err
+		}
+	}
+	return st, nil
+}
+
+// trainingDraw is how the host draws the batch's instances of plan p, or
+// nil when the kernel draws them (the seed task): each episode's level (p's,
+// or drawn by the curriculum's weights) and, when p weights a level's items
+// (p.Items, a task.Itemized task), its item by enginekit.DrawItem and its
+// instance by the task's DrawItem, else its task's Draw; the same
+// instances as the CPU engine's, counter for counter.
+func (e *engine) trainingDraw(p trainer.Plan) (func(b int) task.Instance, error) {
+	u := uint32(p.Update)
+	items := false
+	for _, w := range p.Items {
+		items = items || len(w) > 0
+	}
+	it, itemized := e.task.(task.Itemized)
+	if items && (!itemized || !e.hostDraw) {
+		return nil, fmt.Errorf("gpu: the plan weights the items of task %s, whose levels are not sets of items (task.Itemized)", e.task.Name())
+	}
+	if !e.hostDraw {
+		return nil, nil
+	}
+	return func(b int) task.Instance {
+		lv := p.Level
+		if lv < 0 {
+			lv = enginekit.DrawLevel(p.Played, p.CDF, e.key, u, uint32(b))
+		}
+		if items && lv < len(p.Items) && len(p.Items[lv]) > 0 {
+			item := enginekit.DrawItem(p.Items[lv], e.key, u, uint32(b))
+			return it.DrawItem(e.key, u, uint32(b), rng.PurposeTask, lv, task.Training, item)
+		}
+		return e.task.Draw(e.key, u, uint32(b), rng.PurposeTask, lv, task.Training)
+	}, nil
+}
+
+// add launches y += x over the parameters' length.
+func (e *engine) add(x, y devPtr) error {
+	e.a.reset().ptr("x", x).i32("n", e.l.Size).ptr("y", y)
+	return e.launch("simdrl_add", gridFor(e.l.Size), block256, 0, &e.a)
+}
+
+// replay plays the replayed episodes (trainer.Plan.Replay) teacher-forced,
+// at most B a rollout, and leaves the sum of their gradients in gradReplay;
+// it returns their negative log-likelihood, −(1/len(eps)) Σ_r Σ_{t ≤
+// answer_r} logp_t(program_r[t]) (every step when a program never answers).
+// Each part's loss weights are the host's: dlogp = −coef/len(eps) on the
+// kept steps and 0 after them, no entropy or value term; the rollout's own
+// (from its rewards) are overwritten before the backward, and its
+// statistics are never read (the batch's rollout writes them again).
+func (e *engine) replay(eps []trainer.Replayed, coef float64) (float64, error) {
+	T, V, nr := e.T, e.V, len(eps)
+	answer := e.task.Answer()
+	if err := e.d.zero(e.gradReplay, 4*e.l.Size); err != nil {
+		return 0, err
+	}
+	w := float32(-coef / float64(nr))
+	nll := 0.0
+	for first := 0; first < nr; first += e.B {
+		if e.interrupted("replay") {
+			return 0, trainer.ErrInterrupted
+		}
+		part := eps[first:min(first+e.B, nr)]
+		n := len(part)
+		recs := e.hostRecords(n)
+		tok, dl, zero, lp := make([]int32, (T+1)*n), make([]float32, T*n), make([]float32, T*n), make([]float32, T*n)
+		kept := make([]int, n) // steps in the loss
+		for i := range part {
+			r := &part[i]
+			if err := task.Check(e.task, &r.Instance); err != nil {
+				return 0, fmt.Errorf("gpu: replayed episode %d: %w", first+i, err)
+			}
+			if len(r.Program) != T {
+				return 0, fmt.Errorf("gpu: replayed episode %d has a program of %d tokens, not %d (the steps)", first+i, len(r.Program), T)
+			}
+			record.Pack(recs[record.Words*i:], &r.Instance)
+			tok[i] = task.CTX
+			kept[i] = T
+			for s, a := range r.Program {
+				if a < 0 || int(a) >= V {
+					return 0, fmt.Errorf("gpu: replayed episode %d: token %d at step %d is not in the %s task's vocabulary", first+i, a, s, e.task.Name())
+				}
+				tok[(s+1)*n+i] = a
+				if a == answer && kept[i] == T {
+					kept[i] = s + 1
+				}
+			}
+			for s := 0; s < kept[i]; s++ {
+				dl[s*n+i] = w
+			}
+		}
+		err := e.uploadTasks(recs)
+		if err == nil {
+			err = upload(e.tokens, tok)
+		}
+		if err == nil {
+			_, err = e.rollout(rolloutSpec{n: n, mode: modeTeacher, train: true, level: 0, givenTasks: true, entropy: 0})
+		}
+		for _, x := range []struct {
+			p   devPtr
+			src []float32
+		}{{e.dlogp, dl}, {e.dent, zero}, {e.dval, zero}} {
+			if err == nil {
+				err = upload(x.p, x.src)
+			}
+		}
+		if err == nil {
+			err = e.gradients()
+		}
+		if err == nil {
+			err = e.add(e.grad, e.gradReplay)
+		}
+		if err == nil {
+			err = download(lp, e.logpa)
+		}
+		if err != nil {
+			return 0, err
+		}
+		for i := range part {
+			for s := 0; s < kept[i]; s++ {
+				nll -= float64(lp[s*n+i])
+			}
+		}
+	}
+	return nll / float64(nr), nil
+}
+
+// record fills rec (trainer.Plan.Record) with the batch's episodes: each
+// instance (the host's records, or the kernel's when it drew them), its
+// program, its reward as the update's statistics sum it (float32, as the
+// loss reads it) and whether it was correct.
+func (e *engine) record(rec []trainer.Episode, drawnOnDevice bool) error {
+	B, T := e.B, e.T
+	recs := e.hostRecords(B)
+	tok, out := make([]int32, (T+1)*B), make([]float64, 2*B)
+	var err error
+	if drawnOnDevice {
+		err = download(recs, e.tasks)
+	}
+	if err == nil {
+		err = download(tok, e.tokens)
+	}
+	if err == nil {
+		err = download(out, e.outcome)
+	}
+	if err != nil {
+		return err
+	}
+	for b := range rec {
+		ep := &rec[b]
+		ep.Instance = record.Unpack(recs[record.Words*b:])
+		if len(ep.Program) < T {
+			ep.Program = make([]int32, T)
+		}
+		for t := 0; t < T; t++ {
+			ep.Program[t] = tok[(t+1)*B+b]
+		}
+		ep.Reward, ep.Correct = out[2*b], out[2*b+1] != 0
+	}
+	return nil
 }
 
 func (e *engine) sync() error { return e.d.sync() }
 
-// readStats reads the update's statistics from fin and checks them as cpu.Engine.Update does
-// (enginekit.CheckLoss, enginekit.CheckGradNorm).
-func (e *engine) readStats(u int, ec float64, st trainer.UpdateStats) (trainer.UpdateStats, error) {
+// readStats reads the update's statistics from fin, with the replayed
+// episodes' term (weighted by rc in the total), and checks them as
+// cpu.Engine.Update does (enginekit.CheckLoss, enginekit.CheckGradNorm).
+func (e *engine) readStats(u int, ec, rc, replay float64, st trainer.UpdateStats) (trainer.UpdateStats, error) {
 	f := e.finHost
 	B := float64(e.B)
 	st.MeanReward, st.SolveRate = f[finReward]/B, f[finSolved]/B
-	st.Loss = trainer.LossTerms{PG: f[finPG], Value: f[finValue], Entropy: f[finEntropy]}
+	st.Loss = trainer.LossTerms{PG: f[finPG], Value: f[finValue], Entropy: f[finEntropy], Replay: replay}
 	st.Loss.Total = st.Loss.PG + e.cfg.ValueCoef*st.Loss.Value + ec*st.Loss.Entropy
+	if replay != 0 {
+		st.Loss.Total += rc * replay
+	}
 	if err := enginekit.CheckLoss(u, st.Loss.Total); err != nil {
 		return st, err
 	}
@@ -675,7 +958,7 @@ func (e *engine) greedyPrograms(tasks []task.Instance) ([]int32, error) {
 			}
 			record.Pack(packed[record.Words*i:], &part[i])
 		}
-		if err := upload(e.tasks, packed[:record.Words*len(part)]); err != nil {
+		if err := e.uploadTasks(packed[:record.Words*len(part)]); err != nil {
 			return nil, err
 		}
 		acts, err := e.greedyRollout(rolloutSpec{n: len(part), mode: modeGreedy, givenTasks: true})
@@ -688,15 +971,21 @@ func (e *engine) greedyPrograms(tasks []task.Instance) ([]int32, error) {
 }
 
 // drawOnHost draws the instances of n episodes with the task's Draw, episode
-// b of level level(b) from purpose on round, and uploads them as records
-// (rolloutSpec.givenTasks). Each instance, and each episode's level, is a pure
-// function of its counters, so the parts drawn in parallel give the CPU's
-// instances. Each part checks the interrupt every perPart episodes; an
-// interrupted draw uploads nothing.
+// b of level level(b) from purpose on round, and uploads them (drawWith).
 func (e *engine) drawOnHost(n int, round uint32, purpose rng.Purpose, level func(b int) int, split task.Split) error {
+	return e.drawWith(n, func(b int) task.Instance { return e.task.Draw(e.key, round, uint32(b), purpose, level(b), split) })
+}
+
+// drawWith draws the instances of n episodes, episode b's draw(b), and
+// uploads them as records (rolloutSpec.givenTasks). Each instance, and each
+// episode's level and item, is a pure function of its counters, so the
+// parts drawn in parallel give the CPU's instances. Each part checks the
+// interrupt every perPart episodes; an interrupted draw uploads nothing.
+func (e *engine) drawWith(n int, draw func(b int) task.Instance) error {
 	if n > e.maxN {
 		return fmt.Errorf("gpu: %d episodes in an engine sized for %d", n, e.maxN)
 	}
+	recs := e.hostRecords(n)
 	const perPart = 2048
 	parts := min(runtime.GOMAXPROCS(0), ceilDiv(n, perPart))
 	var wg sync.WaitGroup
@@ -711,8 +1000,8 @@ func (e *engine) drawOnHost(n int, round uint32, purpose rng.Purpose, level func
 					stopped.Store(true)
 					return
 				}
-				in := e.task.Draw(e.key, round, uint32(b), purpose, level(b), split)
-				record.Pack(e.records[record.Words*b:], &in)
+				in := draw(b)
+				record.Pack(recs[record.Words*b:], &in)
 			}
 		}()
 	}
@@ -720,5 +1009,5 @@ func (e *engine) drawOnHost(n int, round uint32, purpose rng.Purpose, level func
 	if stopped.Load() {
 		return trainer.ErrInterrupted
 	}
-	return upload(e.tasks, e.records[:record.Words*n])
+	return e.uploadTasks(recs)
 }

@@ -32,6 +32,7 @@ func TestEngineFollowsABI(t *testing.T) {
 		require.NoError(t, err)
 		e.bwd, err = planTiles(e.B, e.H, e.V, e.O, d.SMs, d.SmemOptin, true)
 		require.NoError(t, err)
+		e.slabCaps()
 		launched := map[string]int{}
 		errDownload := errors.New("stop before finish's download (no device)")
 		e.onLaunch = func(name string, a *args) error {
@@ -48,6 +49,7 @@ func TestEngineFollowsABI(t *testing.T) {
 		_, err = e.rollout(rolloutSpec{n: 5, mode: modeGreedy, level: 0, givenTasks: true})
 		require.NoError(t, err)
 		require.NoError(t, e.gradients())
+		require.NoError(t, e.add(e.grad, e.gradReplay)) // the replayed episodes' gradient (engine.replay)
 		require.ErrorIs(t, e.finish(1, true, 0.01), errDownload)
 		require.NoError(t, e.adam())
 		for _, k := range abi.Kernels {

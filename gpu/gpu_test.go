@@ -192,17 +192,19 @@ func (e *engine) teacher(b *golden.Batch) (logp, ent, val, grad []float32, err e
 		rew[i] = float32(b.Rewards[i])
 	}
 	mode := modeTeacher
-	if err = upload(e.tasks, tasks); err == nil {
+	if err = e.uploadTasks(tasks); err == nil {
 		err = upload(e.tokens, tok)
 	}
 	if e.O > 0 && err == nil {
 		// The golden observations: step t's input is action t−1 (CTX at
 		// t = 0) with Obs[i][t]; a reading model's policy steps follow its
-		// R reading steps' inputs, which the kernel writes.
-		in := make([]int32, (e.R+T+1)*B)
+		// reading steps' inputs (as many as the longest context), which
+		// the kernel writes.
+		R := e.readSteps(rolloutSpec{givenTasks: true})
+		in := make([]int32, (R+T+1)*B)
 		for i := 0; i < B; i++ {
 			for s := 0; s < T; s++ {
-				in[(e.R+s)*B+i] = e.l.Input(tok[s*B+i], b.Obs[i][s])
+				in[(R+s)*B+i] = e.l.Input(tok[s*B+i], b.Obs[i][s])
 			}
 		}
 		err = upload(e.inputs, in)

@@ -116,6 +116,16 @@ func TestPlans(t *testing.T) {
 		require.GreaterOrEqual(t, S*slab, R)
 		require.Less(t, (S-1)*slab, R, "no empty slab")
 	}
+	// slabCap bounds the slabs of every row count up to its own (the
+	// partial sums are allocated for it, and a launch may have fewer rows).
+	for _, tiles := range []int{1, 3, 10, 40} {
+		most := 0
+		for R := 1; R <= 40000; R++ {
+			S, _ := slabPlan(R, tiles, sms)
+			most = max(most, S)
+			require.LessOrEqual(t, most, slabCap(R, tiles, sms), "%d rows, %d tiles", R, tiles)
+		}
+	}
 }
 
 // TestTileOverride: SIMDRL_GPU_TILE forces one tile, and says clearly when it

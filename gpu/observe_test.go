@@ -69,7 +69,7 @@ func observingEngine(t testing.TB, d *Device, cfg trainer.Config, tk task.Task, 
 
 // observedRun is what one observing rollout left on the device.
 type observedRun struct {
-	tokens, inputs, tasks []int32   // (T+1)×B, (T+1)×B (training), B records
+	tokens, inputs, tasks []int32   // (T+1)×B, (R+T+1)×B (training with observations or reading), B records
 	stats                 []float64 // per block
 	nb                    int
 }
@@ -88,8 +88,8 @@ func (e *engine) observedRollout(s rolloutSpec) (observedRun, error) {
 	if err == nil {
 		err = download(r.stats, e.stats)
 	}
-	if err == nil && s.train {
-		r.inputs = make([]int32, (e.T+1)*s.n)
+	if err == nil && s.train && e.inputs != 0 { // the inputs of the reading steps, if any, then of the policy's
+		r.inputs = make([]int32, (e.last.reading+e.T+1)*s.n)
 		err = download(r.inputs, e.inputs)
 	}
 	return r, err

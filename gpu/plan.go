@@ -171,4 +171,11 @@ func slabPlan(R, tiles, sms int) (S, slab int) {
 	return max(S, 1), slab
 }
 
+// slabCap is the most slabs slabPlan gives any count of rows up to R: its
+// first guess S₀ bounds the count it returns (the slabs of slab ≥ R/S₀ rows
+// are at most S₀), and S₀ grows with R.
+func slabCap(R, tiles, sms int) int {
+	return min(max(1, (4*sms+tiles-1)/tiles), max(1, (R+15)/16), 1024)
+}
+
 func ceilDiv(a, b int) int { return (a + b - 1) / b }

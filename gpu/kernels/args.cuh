@@ -111,8 +111,9 @@
     float *dlogp, \
     float *dent, \
     float *dval, \
-    double *block_stats
-#define SIMDRL_ROLLOUT_ARGS P, table, whhT, headsT, headsB, B, T, R, d, V, S, use_smem_w, scorer, ops, partial_credit, O, observe, k0, k1, round, purpose, fixed_level, mix, unlocked, cdf0, cdf1, mode, given_tasks, train, step_baseline, mask, value_coef, entropy_coef, loss_batch, rewards_in, h, act, ghn, logp, logpa, val, ent, tokens, inputs, tasks, dlogp, dent, dval, block_stats
+    double *block_stats, \
+    double *outcome
+#define SIMDRL_ROLLOUT_ARGS P, table, whhT, headsT, headsB, B, T, R, d, V, S, use_smem_w, scorer, ops, partial_credit, O, observe, k0, k1, round, purpose, fixed_level, mix, unlocked, cdf0, cdf1, mode, given_tasks, train, step_baseline, mask, value_coef, entropy_coef, loss_batch, rewards_in, h, act, ghn, logp, logpa, val, ent, tokens, inputs, tasks, dlogp, dent, dval, block_stats, outcome
 #define SIMDRL_ROLLOUT_SMEM(cv) \
     double *sStat = (double *)simdrl_carve(&cv, 8u * E * SIMDRL_NSTATS); /* E×NSTATS */ \
     int32_t *sTask = (int32_t *)simdrl_carve(&cv, 4u * E * SIMDRL_TASK_WORDS); /* E×TASK_WORDS */ \
@@ -247,8 +248,9 @@
     double clip, \
     double value_coef, \
     double entropy_coef, \
+    double extra_loss, \
     double *fin
-#define SIMDRL_FINISH_ARGS sq, nsq, stats, nblocks, clip, value_coef, entropy_coef, fin
+#define SIMDRL_FINISH_ARGS sq, nsq, stats, nblocks, clip, value_coef, entropy_coef, extra_loss, fin
 
 // simdrl_adam (optim.cu)
 #define SIMDRL_ADAM_PARAMS \
@@ -264,6 +266,13 @@
     float step_size, \
     float bc2_sqrt
 #define SIMDRL_ADAM_ARGS p, g, m, v, n, fin, beta1, beta2, eps, step_size, bc2_sqrt
+
+// simdrl_add (optim.cu)
+#define SIMDRL_ADD_PARAMS \
+    const float *__restrict__ x, \
+    int n, \
+    float *y
+#define SIMDRL_ADD_ARGS x, n, y
 
 // Every entry point, for an X macro (gpu/emu's kernel table).
 #define SIMDRL_KERNELS(X) \
@@ -295,4 +304,5 @@
     X(simdrl_input_grads), \
     X(simdrl_sumsq_partial), \
     X(simdrl_finish), \
-    X(simdrl_adam)
+    X(simdrl_adam), \
+    X(simdrl_add)

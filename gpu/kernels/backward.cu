@@ -15,7 +15,7 @@
 // B×d (dL/d(pre-tanh of h0)). Thread layout as the rollout.
 // unread_context propagates dL/dh (in sDh) back through the R reading steps
 // (gru.Workspace.Backward's unread), leaving dL/dh0 in sDh: no loss at them;
-// a row still waiting at step r (before its first digit) passes dh through
+// a row still waiting at step r (before its first token) passes dh through
 // unchanged and gets zero dgh and dgin, so that it adds nothing to W_hh or
 // the token table. Steps where every row of the tile waits only write the
 // zeros.
@@ -26,7 +26,9 @@ __device__ __forceinline__ void unread_context(int R, int B, int d, const int32_
     const int G3 = 3 * d, G3S = simdrl_stride4(G3), g4 = G3 & ~3;
     const int j = threadIdx.x, y = threadIdx.y;
     int most = 0;
-    for (int e = 0; e < nE; e++) most = max(most, tasks[(size_t)(b0 + e) * SIMDRL_TASK_WORDS + SIMDRL_REC_VARS]);
+    // (Not unrolled: unrolled, it took the EPT 1 kernel from 72 to 95 registers.)
+#pragma unroll 1
+    for (int e = 0; e < nE; e++) most = max(most, simdrl_rec_ctx_len(tasks + (size_t)(b0 + e) * SIMDRL_TASK_WORDS));
     for (int r = R - 1; r >= 0; r--) {
         if (r < R - most) {
             for (int i = tid; i < nE * G3; i += nthr) dgh[((size_t)r * B + b0) * G3 + i] = 0.0f;
@@ -43,7 +45,7 @@ __device__ __forceinline__ void unread_context(int R, int B, int d, const int32_
                     const size_t row = (size_t)r * B + b0 + e;
                     const float dh = sDh[e * d + j];
                     dhp = dh;
-                    if (r >= R - tasks[(size_t)(b0 + e) * SIMDRL_TASK_WORDS + SIMDRL_REC_VARS]) {
+                    if (r >= R - simdrl_rec_ctx_len(tasks + (size_t)(b0 + e) * SIMDRL_TASK_WORDS)) {
                         const float *a = act + row * G3;
                         dhp = simdrl_gru_unit_back(a[j], a[d + j], a[2 * d + j], ghn[row * d + j], h[row * d + j], dh, dg, dt);
                     }
@@ -328,9 +330,9 @@ extern "C" __global__ void simdrl_token_partial(SIMDRL_TOKEN_PARTIAL_PARAMS) {
 }
 
 // simdrl_h0_partial: per slab of episodes, the gradient of h0's inputs:
-// rows 0..V−1 of part[s] for emb (each context token, the shown digits then
-// CTX, gets dh0g/len), rows V..V+S−1 for stage_emb (one per level). Grid:
-// (ceil(d/blockDim.x), slabs).
+// rows 0..V−1 of part[s] for emb (each context token, the shown tokens or
+// digits then CTX, gets dh0g/len), rows V..V+S−1 for stage_emb (one per
+// level embedding, simdrl_stage). Grid: (ceil(d/blockDim.x), slabs).
 extern "C" __global__ void simdrl_h0_partial(SIMDRL_H0_PARTIAL_PARAMS) {
     extern __shared__ float acc[];
     const int bd = blockDim.x, tx = threadIdx.x;
@@ -341,11 +343,12 @@ extern "C" __global__ void simdrl_h0_partial(SIMDRL_H0_PARTIAL_PARAMS) {
     for (int b = r0; b < r1; b++) {
         const float g = dh0g[(size_t)b * d + j];
         const int32_t *tk = tasks + (size_t)b * SIMDRL_TASK_WORDS;
-        const int level = tk[SIMDRL_REC_LEVEL], n = tk[SIMDRL_REC_VARS];
-        acc[(V + level) * bd + tx] += g;
-        if (read) continue; // reading: h0 = tanh(stage_emb[level]), no bag
+        acc[(V + simdrl_stage(tk[SIMDRL_REC_LEVEL], S)) * bd + tx] += g;
+        if (read) continue; // reading: h0 = tanh(stage_emb[stage]), no bag
+        const int n = simdrl_rec_ctx_len(tk);
+        const int32_t *ctx = simdrl_rec_ctx(tk);
         const float inv = 1.0f / (float)(n + 1);
-        for (int q = 0; q < n; q++) acc[tk[SIMDRL_REC_DIGITS + q] * bd + tx] += g * inv;
+        for (int q = 0; q < n; q++) acc[ctx[q] * bd + tx] += g * inv;
         acc[SIMDRL_CTX * bd + tx] += g * inv;
     }
     for (int v = 0; v < rows; v++) part[((size_t)s * rows + v) * d + j] = acc[v * bd + tx];

@@ -46,7 +46,10 @@
 // An episode's instance as the kernels store it: task.Instance
 // (../../task/task.go) word for word, TASK_WORDS int32 per episode. int64
 // fields are two words, low then high. The seed task uses level,
-// vars, budget and the first five digits; the calculator all of it.
+// vars, budget and the first five digits; the calculator all of it but the
+// item (which only the host reads) and, for a task that shows a context of
+// its own (the expr task), Shown[:NShown], which the policy reads instead of
+// the digits (simdrl_rec_ctx_len, simdrl_rec_ctx).
 #define SIMDRL_REC_LEVEL 0
 #define SIMDRL_REC_VARS 1   // context digits shown
 #define SIMDRL_REC_BUDGET 2 // tokens scored, the answer included
@@ -54,9 +57,30 @@
 #define SIMDRL_REC_TARGET 12
 #define SIMDRL_REC_NINNER 14
 #define SIMDRL_REC_INNER 16 // SIMDRL_MAX_INNER int64
+#define SIMDRL_REC_ITEM 48
+#define SIMDRL_REC_NSHOWN 49
+#define SIMDRL_REC_SHOWN 50 // SIMDRL_MAX_SHOWN words
 #define SIMDRL_MAX_DIGITS 8
 #define SIMDRL_MAX_INNER 16
-#define SIMDRL_TASK_WORDS 48
+#define SIMDRL_MAX_SHOWN 24
+#define SIMDRL_TASK_WORDS 74
+
+// The policy's context of a record, the end (CTX) not counted
+// (task.Instance.Context): Shown[:NShown] when NShown > 0, else
+// Digits[:Vars].
+SIMDRL_HD int simdrl_rec_ctx_len(const int32_t *rec) {
+    return rec[SIMDRL_REC_NSHOWN] > 0 ? rec[SIMDRL_REC_NSHOWN] : rec[SIMDRL_REC_VARS];
+}
+
+SIMDRL_HD const int32_t *simdrl_rec_ctx(const int32_t *rec) {
+    return rec + (rec[SIMDRL_REC_NSHOWN] > 0 ? SIMDRL_REC_SHOWN : SIMDRL_REC_DIGITS);
+}
+
+// The level embedding (stage_emb row) of an episode of level in a model of
+// S of them (task.Stage): a task.Unstaged task's model has one, shared by
+// all its levels; every other model has one per level. (A model of one
+// level embedding and one level plays level 0 either way.)
+SIMDRL_HD int simdrl_stage(int level, int S) { return S == 1 ? 0 : level; }
 
 SIMDRL_HD int64_t simdrl_rec_i64(const int32_t *rec, int word) {
     return (int64_t)(((uint64_t)(uint32_t)rec[word + 1] << 32) | (uint64_t)(uint32_t)rec[word]);

@@ -27,7 +27,9 @@ extern "C" __global__ void __launch_bounds__(256) simdrl_sumsq_partial(SIMDRL_SU
 // and the squared-gradient partials in a fixed order and writes fin[]
 // (SIMDRL_FIN_*): the totals, the gradient norm, the clip scale as
 // clip_grad_norm_ computes it, and whether the loss and norm are finite (Adam
-// skips the step otherwise, leaving the parameters as they were).
+// skips the step otherwise, leaving the parameters as they were). extra_loss
+// is what the loss adds beyond the batch's terms (the replayed programs'
+// weighted negative log-likelihood, computed on the host; 0 without).
 extern "C" __global__ void __launch_bounds__(256) simdrl_finish(SIMDRL_FINISH_PARAMS) {
     __shared__ double red[256];
     const int tid = threadIdx.x;
@@ -50,7 +52,7 @@ extern "C" __global__ void __launch_bounds__(256) simdrl_finish(SIMDRL_FINISH_PA
     if (tid == 0) {
         const double norm = sqrt(fin[SIMDRL_FIN_SUMSQ]);
         const double c = clip / (norm + 1e-6);
-        const double total = fin[SIMDRL_FIN_PG] + value_coef * fin[SIMDRL_FIN_VALUE] + entropy_coef * fin[SIMDRL_FIN_ENTROPY];
+        const double total = fin[SIMDRL_FIN_PG] + value_coef * fin[SIMDRL_FIN_VALUE] + entropy_coef * fin[SIMDRL_FIN_ENTROPY] + extra_loss;
         fin[SIMDRL_FIN_NORM] = norm;
         fin[SIMDRL_FIN_SCALE] = c < 1.0 ? (double)(float)c : 1.0;
         fin[SIMDRL_FIN_OK] = (isfinite(total) && isfinite(norm)) ? 1.0 : 0.0;
@@ -71,4 +73,10 @@ extern "C" __global__ void simdrl_adam(SIMDRL_ADAM_PARAMS) {
         m[i] = mi;
         v[i] = vi;
     }
+}
+
+// simdrl_add: y += x over n elements (the replayed rows' gradient, summed
+// over the replay's parts and then added to the batch's).
+extern "C" __global__ void simdrl_add(SIMDRL_ADD_PARAMS) {
+    for (long i = (long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x) y[i] += x[i];
 }

@@ -81,7 +81,9 @@ extern "C" __global__ void simdrl_derive(SIMDRL_DERIVE_PARAMS) {
 // with the reset's observation, then each action with the observation after
 // it), tasks
 // B×SIMDRL_TASK_WORDS (common.cuh's instance records).
-// With train = 0 (evaluation) only tokens, tasks and block_stats are written.
+// With train = 0 (evaluation) only tokens, tasks, block_stats and outcome are
+// written. outcome (not null): B×2, each episode's reward as block_stats sums
+// it (float32 in training, as the loss reads it) and 1 if it was correct, else 0.
 // mode: 0 samples with the counter-based stream, 1 is greedy, 2 takes the
 // actions already in tokens (teacher forcing, for the golden tests), 3 takes
 // the actions in tokens and, with O > 0, the inputs in inputs (the golden
@@ -95,11 +97,13 @@ extern "C" __global__ void simdrl_derive(SIMDRL_DERIVE_PARAMS) {
 // programs are scored after the loop, as before.
 // read_context runs the R reading steps (gru.Workspace.Start, Config.Read)
 // from h0 in sH0, leaving the state before the first action in sH0: row e of
-// n shown digits reads them at steps R − n … R − 1, one GRU step each on the
-// input Input(digit, o) (o: the observation of its step-0 input, sTok), and
-// copies its h before them. Steps where every row of the tile still waits
-// run no GRU. With train, writes the steps' h (R+1 blocks from h0), act, ghn
-// and inputs (the waiting rows' CTX, which the backward gives no gradient).
+// n context tokens (simdrl_rec_ctx: its shown tokens, else its digits) reads
+// them at steps R − n … R − 1, one GRU step each on the input Input(token, o)
+// (o: the observation of its step-0 input, sTok), and copies its h before
+// them. Steps where every row of the tile still waits run no GRU. With train,
+// writes the steps' h (R+1 blocks from h0), act, ghn and inputs (the waiting
+// rows' CTX, which the backward gives no gradient). R is the longest context
+// of the launch (gpu/engine.go's readSteps), at most SIMDRL_MAX_SHOWN.
 template <int EPT>
 __device__ __forceinline__ void read_context(int R, int B, int d, int O, int train, const float *__restrict__ table, const float *W, const float *sBhh,
                                           const int32_t *sTask, const int32_t *sTok, float *sH0, float *sH1, float *h, float *act, float *ghn,
@@ -107,14 +111,14 @@ __device__ __forceinline__ void read_context(int R, int B, int d, int O, int tra
     const int G3 = 3 * d, dS = simdrl_stride4(d), d4 = d & ~3;
     const int j = threadIdx.x, y = threadIdx.y;
     int most = 0;
-    for (int e = 0; e < nE; e++) most = max(most, sTask[e * SIMDRL_TASK_WORDS + SIMDRL_REC_VARS]);
+    for (int e = 0; e < nE; e++) most = max(most, simdrl_rec_ctx_len(sTask + e * SIMDRL_TASK_WORDS));
     float *hp = sH0, *hn = sH1;
     for (int r = 0; r < R; r++) {
         if (train)
             for (int e = tid; e < nE; e += nthr) {
                 const int32_t *tk = sTask + e * SIMDRL_TASK_WORDS;
-                const int k = r - (R - tk[SIMDRL_REC_VARS]);
-                const int tok = k >= 0 ? tk[SIMDRL_REC_DIGITS + k] : SIMDRL_CTX;
+                const int k = r - (R - simdrl_rec_ctx_len(tk));
+                const int tok = k >= 0 ? simdrl_rec_ctx(tk)[k] : SIMDRL_CTX;
                 inputs[(size_t)r * B + b0 + e] = O > 0 ? tok * O + sTok[e] % O : tok;
             }
         if (r < R - most) {
@@ -137,10 +141,10 @@ __device__ __forceinline__ void read_context(int R, int B, int d, int O, int tra
                 if (e < nE) {
                     const size_t row = (size_t)r * B + b0 + e;
                     const int32_t *tk = sTask + e * SIMDRL_TASK_WORDS;
-                    const int k = r - (R - tk[SIMDRL_REC_VARS]);
+                    const int k = r - (R - simdrl_rec_ctx_len(tk));
                     hnew = hrow[i * dS + j];
                     if (k >= 0) {
-                        const int tok = tk[SIMDRL_REC_DIGITS + k];
+                        const int tok = simdrl_rec_ctx(tk)[k];
                         const float *gi = table + (O > 0 ? tok * O + sTok[e] % O : tok) * G3;
                         const float ghr = sBhh[j] + ar[i], ghz = sBhh[d + j] + az[i], ghnv = sBhh[2 * d + j] + an[i];
                         float rr, z, n;
@@ -200,15 +204,19 @@ template <int EPT, bool READ> __device__ __forceinline__ void rollout_tile(SIMDR
         int32_t *tk = sTask + e * SIMDRL_TASK_WORDS;
         if (e < nE && given_tasks) {
             const uint32_t b = (uint32_t)(b0 + e);
+            // (Not unrolled: unrolling the 74-word copies raised the bag kernels' registers.)
+#pragma unroll 1
             for (int q = 0; q < SIMDRL_TASK_WORDS; q++) tk[q] = tasks[(size_t)b * SIMDRL_TASK_WORDS + q];
             tokens[b] = SIMDRL_CTX;
         } else if (e < nE) {
             const uint32_t b = (uint32_t)(b0 + e);
             const int level = fixed_level >= 0 ? fixed_level : simdrl_draw_level(k0, k1, round, b, mix, unlocked, cdf0, cdf1);
             simdrl_draw_task(k0, k1, round, b, purpose, level, tk);
+#pragma unroll 1
             for (int q = 0; q < SIMDRL_TASK_WORDS; q++) tasks[(size_t)b * SIMDRL_TASK_WORDS + q] = tk[q];
             tokens[b] = SIMDRL_CTX;
         } else {
+#pragma unroll 1
             for (int q = 0; q < SIMDRL_TASK_WORDS; q++) tk[q] = 0;
         }
         sTok[e] = SIMDRL_CTX;
@@ -224,29 +232,32 @@ template <int EPT, bool READ> __device__ __forceinline__ void rollout_tile(SIMDR
             if (e < nE && mode == 3) in0 = inP[b0 + e];
             else if (e < nE && train) inP[b0 + e] = in0;
             sTok[e] = in0;
-        } else if (R > 0 && e < nE && train) {
+        } else if (READ && e < nE && train) {
             inP[b0 + e] = SIMDRL_CTX; // the token gradient reads every step's input
         }
     }
     __syncthreads();
 
-    // h0 = tanh(mean of emb over the context tokens, the shown digits then
-    // CTX, + stage_emb[level]); reading (R > 0), tanh(stage_emb[level]). The
-    // padding columns of each row (d..dS) stay zero.
+    // h0 = tanh(mean of emb over the context tokens, the shown tokens (or
+    // digits) then CTX, + stage_emb[stage]); reading, tanh(stage_emb[stage])
+    // (simdrl_stage: 0 for a task.Unstaged task). The padding columns of each
+    // row (d..dS) stay zero.
     for (int i = tid; i < E * dS; i += nthr) {
         const int e = i / dS, j = i % dS;
         float x = 0.0f;
         if (e < nE && j < d) {
             const int32_t *tk = sTask + e * SIMDRL_TASK_WORDS;
-            const int level = tk[SIMDRL_REC_LEVEL], n = tk[SIMDRL_REC_VARS];
-            if (R > 0) {
-                x = tanhf(P[L.level_emb + level * d + j]);
+            const int stage = simdrl_stage(tk[SIMDRL_REC_LEVEL], S);
+            if (READ) {
+                x = tanhf(P[L.level_emb + stage * d + j]);
             } else {
+                const int n = simdrl_rec_ctx_len(tk);
+                const int32_t *ctx = simdrl_rec_ctx(tk);
                 float s = 0.0f;
-                for (int q = 0; q < n; q++) s += P[L.emb + tk[SIMDRL_REC_DIGITS + q] * d + j];
+                for (int q = 0; q < n; q++) s += P[L.emb + ctx[q] * d + j];
                 s += P[L.emb + SIMDRL_CTX * d + j];
                 const float inv = 1.0f / (float)(n + 1);
-                x = tanhf(s * inv + P[L.level_emb + level * d + j]);
+                x = tanhf(s * inv + P[L.level_emb + stage * d + j]);
             }
             if (train) h[(size_t)(b0 + e) * d + j] = x;
         }
@@ -357,7 +368,7 @@ template <int EPT, bool READ> __device__ __forceinline__ void rollout_tile(SIMDR
                 else if (train) inP[row + B] = in;
                 sTok[e] = in;
             } else {
-                if (R > 0 && train) inP[row + B] = a;
+                if (READ && train) inP[row + B] = a;
                 sTok[e] = a;
             }
             tokens[row + B] = a;
@@ -407,6 +418,10 @@ template <int EPT, bool READ> __device__ __forceinline__ void rollout_tile(SIMDR
                 st[SIMDRL_STAT_ENTROPY] = tr.entropy;
             } else {
                 st[SIMDRL_STAT_REWARD] = o.reward;
+            }
+            if (outcome) { // each episode's reward (as the statistics sum it) and whether it was correct
+                outcome[2 * b] = st[SIMDRL_STAT_REWARD];
+                outcome[2 * b + 1] = st[SIMDRL_STAT_SOLVED];
             }
         }
     }

@@ -94,7 +94,8 @@ var Kernels = []Kernel{
 			p("mode", cI), p("given_tasks", cI), p("train", cI), p("step_baseline", cI), p("mask", cI),
 			p("value_coef", cD), p("entropy_coef", cD), p("loss_batch", cI), p("rewards_in", ptrIn),
 			p("h", out), p("act", out), p("ghn", out), p("logp", out), p("logpa", out), p("val", out), p("ent", out),
-			p("tokens", outI), p("inputs", outI), p("tasks", outI), p("dlogp", out), p("dent", out), p("dval", out), p("block_stats", outD)},
+			p("tokens", outI), p("inputs", outI), p("tasks", outI), p("dlogp", out), p("dent", out), p("dval", out), p("block_stats", outD),
+			p("outcome", outD)},
 		Smem: []Region{
 			region("sStat", "double", "E×NSTATS", "E", "SIMDRL_NSTATS"),
 			region("sTask", "int32_t", "E×TASK_WORDS", "E", "SIMDRL_TASK_WORDS"),
@@ -143,10 +144,13 @@ var Kernels = []Kernel{
 	{Macro: "SUMSQ_PARTIAL", Module: "optim", Entries: []string{"simdrl_sumsq_partial"}, Params: []Param{
 		p("g", in), p("n", cI), p("part", outD)}},
 	{Macro: "FINISH", Module: "optim", Entries: []string{"simdrl_finish"}, Params: []Param{
-		p("sq", inD), p("nsq", cI), p("stats", inD), p("nblocks", cI), p("clip", cD), p("value_coef", cD), p("entropy_coef", cD), p("fin", outD)}},
+		p("sq", inD), p("nsq", cI), p("stats", inD), p("nblocks", cI), p("clip", cD), p("value_coef", cD), p("entropy_coef", cD),
+		p("extra_loss", cD), p("fin", outD)}},
 	{Macro: "ADAM", Module: "optim", Entries: []string{"simdrl_adam"}, Params: []Param{
 		p("p", out), p("g", in), p("m", out), p("v", out), p("n", cI), p("fin", inD), p("beta1", cF), p("beta2", cF), p("eps", cF),
 		p("step_size", cF), p("bc2_sqrt", cF)}},
+	{Macro: "ADD", Module: "optim", Entries: []string{"simdrl_add"}, Params: []Param{
+		p("x", in), p("n", cI), p("y", out)}},
 }
 
 // Kind is how the host packs a parameter of C type c (gpu/args.go): 'p' a

@@ -35,12 +35,30 @@ func Uniform(key [2]uint32, round, episode, step, purpose uint32) float32 {
 const RecordWords = C.SIMDRL_TASK_WORDS
 
 // RecordLayout is the record's word offsets (SIMDRL_REC_*): level, vars,
-// budget, digits, target, ninner, inner, then the record's length and the
-// op table's words per token.
-func RecordLayout() [9]int {
-	return [9]int{C.SIMDRL_REC_LEVEL, C.SIMDRL_REC_VARS, C.SIMDRL_REC_BUDGET, C.SIMDRL_REC_DIGITS, C.SIMDRL_REC_TARGET,
-		C.SIMDRL_REC_NINNER, C.SIMDRL_REC_INNER, C.SIMDRL_TASK_WORDS, C.SIMDRL_OP_WORDS}
+// budget, digits, target, ninner, inner, item, nshown, shown, then the
+// record's length and the op table's words per token.
+func RecordLayout() [12]int {
+	return [12]int{C.SIMDRL_REC_LEVEL, C.SIMDRL_REC_VARS, C.SIMDRL_REC_BUDGET, C.SIMDRL_REC_DIGITS, C.SIMDRL_REC_TARGET,
+		C.SIMDRL_REC_NINNER, C.SIMDRL_REC_INNER, C.SIMDRL_REC_ITEM, C.SIMDRL_REC_NSHOWN, C.SIMDRL_REC_SHOWN,
+		C.SIMDRL_TASK_WORDS, C.SIMDRL_OP_WORDS}
 }
+
+// RecordLimits are SIMDRL_MAX_DIGITS, SIMDRL_MAX_INNER and SIMDRL_MAX_SHOWN.
+func RecordLimits() [3]int {
+	return [3]int{C.SIMDRL_MAX_DIGITS, C.SIMDRL_MAX_INNER, C.SIMDRL_MAX_SHOWN}
+}
+
+// Context is the policy's context of a record as the kernels read it
+// (simdrl_rec_ctx_len, simdrl_rec_ctx), the end not counted.
+func Context(rec []int32) []int32 {
+	r := i32s(rec[:RecordWords])
+	n := int(C.simdrl_rec_ctx_len(r))
+	at := (uintptr(unsafe.Pointer(C.simdrl_rec_ctx(r))) - uintptr(unsafe.Pointer(r))) / 4 // the word it points at
+	return append([]int32{}, rec[at:int(at)+n]...)
+}
+
+// Stage is simdrl_stage.
+func Stage(level, S int) int { return int(C.simdrl_stage(C.int(level), C.int(S))) }
 
 // OpEncoding is calc.cuh's numbering of the op table: the kinds none, set,
 // add, sub, mul, sub-from, answer, neg, swap; the sources none, operand, v,

@@ -201,9 +201,42 @@ func TestLayout(t *testing.T) {
 	}
 }
 
-// TestRecordLayout: the kernels' instance record is package record's.
+// TestRecordLayout: the kernels' instance record is package record's, and
+// holds task.Instance's arrays.
 func TestRecordLayout(t *testing.T) {
-	require.Equal(t, [9]int{record.Level, record.Vars, record.Budget, record.Digits, record.Target, record.NInner, record.Inner, record.Words, record.OpWords}, RecordLayout())
+	require.Equal(t, [12]int{record.Level, record.Vars, record.Budget, record.Digits, record.Target, record.NInner, record.Inner,
+		record.Item, record.NShown, record.Shown, record.Words, record.OpWords}, RecordLayout())
+	require.Equal(t, [3]int{task.MaxDigits, task.MaxInner, task.MaxShown}, RecordLimits())
+}
+
+// TestRecordContext: the kernels read a record's context as
+// task.Instance.Context writes it (the shown tokens when there are any,
+// else the digits), and its level embedding as task.Stage gives it (one
+// for a model of one level embedding).
+func TestRecordContext(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var ctx [task.MaxShown + 1]int32
+	for i := 0; i < 500; i++ {
+		in := task.Instance{Vars: r.Int32N(task.MaxDigits + 1), Level: r.Int32N(5)}
+		if i%3 != 0 {
+			in.NShown = r.Int32N(task.MaxShown + 1)
+		}
+		for j := range in.Digits {
+			in.Digits[j] = r.Int32N(10)
+		}
+		for j := range in.Shown {
+			in.Shown[j] = r.Int32N(40)
+		}
+		rec := make([]int32, record.Words)
+		record.Pack(rec, &in)
+		n := in.Context(ctx[:], task.CTX) - 1
+		require.Equal(t, ctx[:n:n], Context(rec), "instance %d (vars %d, shown %d)", i, in.Vars, in.NShown)
+		require.Equal(t, n, record.ContextLen(rec))
+	}
+	for level := 0; level < 5; level++ {
+		require.Equal(t, level, Stage(level, 5))
+		require.Equal(t, 0, Stage(level, 1))
+	}
 }
 
 // TestCalcRun: calc.cuh's interpreter of the op table is calc.Run, bit for

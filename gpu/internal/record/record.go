@@ -9,7 +9,8 @@ import (
 	"github.com/simdrl/simdrl/task"
 )
 
-// Word offsets of the fields.
+// Word offsets of the fields. Item, NShown and Shown came after the others,
+// and follow them, so that the earlier offsets stay.
 const (
 	Level  = 0
 	Vars   = 1
@@ -18,14 +19,18 @@ const (
 	Target = 12
 	NInner = 14
 	Inner  = 16 // task.MaxInner int64
-	Words  = 48
+	Item   = 48
+	NShown = 49
+	Shown  = 50 // task.MaxShown words
+	Words  = 74
 )
 
 // The record must hold every field of task.Instance: these fail to compile
 // when the task package grows past it.
 var (
 	_ [Target - Digits - task.MaxDigits]struct{}
-	_ [Words - Inner - 2*task.MaxInner]struct{}
+	_ [Item - Inner - 2*task.MaxInner]struct{}
+	_ [Words - Shown - task.MaxShown]struct{}
 )
 
 // Pack writes in as a record into dst[:Words].
@@ -39,16 +44,30 @@ func Pack(dst []int32, in *task.Instance) {
 	for j, v := range in.Inner {
 		putInt64(dst[Inner+2*j:], v)
 	}
+	dst[Item], dst[NShown] = in.Item, in.NShown
+	copy(dst[Shown:], in.Shown[:])
 }
 
 // Unpack reads a record.
 func Unpack(src []int32) task.Instance {
-	in := task.Instance{Level: src[Level], Vars: src[Vars], Budget: src[Budget], Target: getInt64(src[Target:]), NInner: src[NInner]}
+	in := task.Instance{Level: src[Level], Vars: src[Vars], Budget: src[Budget], Target: getInt64(src[Target:]), NInner: src[NInner],
+		Item: src[Item], NShown: src[NShown]}
 	copy(in.Digits[:], src[Digits:Digits+task.MaxDigits])
 	for j := range in.Inner {
 		in.Inner[j] = getInt64(src[Inner+2*j:])
 	}
+	copy(in.Shown[:], src[Shown:Shown+task.MaxShown])
 	return in
+}
+
+// ContextLen is the number of context tokens a record shows, the end not
+// counted: NShown when positive, else Vars (task.Instance.Context; the
+// kernels' simdrl_rec_ctx_len).
+func ContextLen(rec []int32) int {
+	if n := rec[NShown]; n > 0 {
+		return int(n)
+	}
+	return int(rec[Vars])
 }
 
 func putInt64(dst []int32, v int64) {
