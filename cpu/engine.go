@@ -170,7 +170,7 @@ func (j *trainJob) work(w *worker, r *result) {
 	if j.record != nil {
 		for b := 0; b < n; b++ {
 			ep := &j.record[first+b]
-			ep.Instance, ep.Reward, ep.Correct = w.tasks[b], w.steps.episodeReturn(n, w.ws.T, b), r.solved[b]
+			ep.Instance, ep.Reward, ep.Correct = w.tasks[b], float64(w.rewards[b]), r.solved[b]
 			copy(ep.Program, w.episodeProgram(b))
 		}
 	}

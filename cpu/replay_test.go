@@ -154,7 +154,7 @@ func TestRecordAndItems(t *testing.T) {
 		want.Item = lv + 1
 		require.Equal(t, want, ep.Instance)
 		o := e.task.Score(&ep.Instance, ep.Program)
-		require.Equal(t, o.Reward, ep.Reward)
+		require.Equal(t, float64(float32(o.Reward)), ep.Reward, "the return as the loss reads it (float32)")
 		require.Equal(t, o.Correct, ep.Correct)
 	}
 	require.Len(t, seen, 2, "both levels played")

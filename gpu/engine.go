@@ -751,7 +751,7 @@ func (e *engine) add(x, y devPtr) error {
 // kept steps and 0 after them, no entropy or value term; the rollout's own
 // (from its rewards) are overwritten before the backward, and its
 // statistics are never read (the batch's rollout writes them again).
-func (e *engine) replay(eps []trainer.Replayed, coef float64) (float64, error) {
+func (e *engine) replay(eps []task.Episode, coef float64) (float64, error) {
 	T, V, nr := e.T, e.V, len(eps)
 	answer := e.task.Answer()
 	if err := e.d.zero(e.gradReplay, 4*e.l.Size); err != nil {
@@ -832,7 +832,7 @@ func (e *engine) replay(eps []trainer.Replayed, coef float64) (float64, error) {
 // instance (the host's records, or the kernel's when it drew them), its
 // program, its reward as the update's statistics sum it (float32, as the
 // loss reads it) and whether it was correct.
-func (e *engine) record(rec []trainer.Episode, drawnOnDevice bool) error {
+func (e *engine) record(rec []task.Episode, drawnOnDevice bool) error {
 	B, T := e.B, e.T
 	recs := e.hostRecords(B)
 	tok, out := make([]int32, (T+1)*B), make([]float64, 2*B)

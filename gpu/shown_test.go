@@ -319,7 +319,7 @@ func TestGPUShownUpdate(t *testing.T) {
 		B, T := cfg.Batch, cfg.Steps
 		const coef, nr = 0.7, 31
 		key := rng.NewKey(99)
-		replay := make([]trainer.Replayed, nr)
+		replay := make([]task.Episode, nr)
 		answer := tk.Answer()
 		actions := []int32{}
 		for a := int32(0); a < int32(tk.Vocab()); a++ {
@@ -344,7 +344,7 @@ func TestGPUShownUpdate(t *testing.T) {
 			}
 			replay[r].Program = prog
 		}
-		rec := make([]trainer.Episode, B)
+		rec := make([]task.Episode, B)
 		p := trainer.Plan{Update: 3, Level: -1, Played: []int{0, 1, 2}, CDF: []float64{0.4, 0.7, 1}, Entropy: cfg.EntropyCoef, Items: shownItemsPlan(),
 			Replay: replay, ReplayCoef: coef, Record: rec}
 		grad, dlogp, dent, dval := make([]float32, l.Size), make([]float32, T*B), make([]float32, T*B), make([]float32, T*B)
@@ -523,7 +523,7 @@ func TestGPURecordsSeedEpisodes(t *testing.T) {
 	cfg := trainer.DefaultRecipe()
 	cfg.Batch, cfg.Hidden, cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain = 40, 32, 0, 0, 0
 	e := testEngine(t, d, cfg, nil)
-	rec := make([]trainer.Episode, cfg.Batch)
+	rec := make([]task.Episode, cfg.Batch)
 	p := trainer.Plan{Update: 2, Level: -1, Played: []int{0, 1, 2}, CDF: []float64{0.3, 0.6, 1}, Entropy: cfg.EntropyCoef, Record: rec}
 	var st trainer.UpdateStats
 	require.NoError(t, d.do(func() error { var err error; st, err = e.update(p); return err }))
@@ -576,14 +576,14 @@ func TestGPUReplayInterrupted(t *testing.T) {
 	params := make([]float32, l.Size)
 	l.Init(params, cfg.Seed)
 	e := observingEngine(t, d, cfg, tk, l, params, "")
-	replay := make([]trainer.Replayed, 19) // three parts of at most 8
+	replay := make([]task.Episode, 19) // three parts of at most 8
 	for r := range replay {
-		replay[r] = trainer.Replayed{Instance: tk.DrawItem(e.key, 1, uint32(r), rng.PurposeTask, r%3, task.Training, r%shownItems), Program: make([]int32, cfg.Steps)}
+		replay[r] = task.Episode{Instance: tk.DrawItem(e.key, 1, uint32(r), rng.PurposeTask, r%3, task.Training, r%shownItems), Program: make([]int32, cfg.Steps)}
 		for s := range replay[r].Program {
 			replay[r].Program[s] = tk.Answer()
 		}
 	}
-	p := trainer.Plan{Update: 1, Level: 1, Entropy: cfg.EntropyCoef, Replay: replay, ReplayCoef: 0.5, Record: make([]trainer.Episode, cfg.Batch)}
+	p := trainer.Plan{Update: 1, Level: 1, Entropy: cfg.EntropyCoef, Replay: replay, ReplayCoef: 0.5, Record: make([]task.Episode, cfg.Batch)}
 	for _, at := range []string{"replay", "rollout", "adam"} {
 		for nth := 1; nth <= 2; nth++ {
 			seen := 0

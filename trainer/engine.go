@@ -71,7 +71,8 @@ type Plan struct {
 	ReplayCoef float64
 	// Record, when not nil (Batch long), receives every sampled episode of
 	// the batch: its instance, its program (copied into the entry's
-	// Program, Steps long, which the trainer allocates), its reward and
+	// Program, Steps long, which the trainer allocates), its reward (its
+	// return rounded to float32, as the loss reads it, on every engine) and
 	// whether it was correct.
 	Record []task.Episode
 }
