@@ -92,6 +92,17 @@ func TestMembersProgramsAreExact(t *testing.T) {
 					require.True(t, calc.Run(in, m.Program, 0).Correct, m.Spelling)
 				}
 			}
+			kept, used := 0, 0 // doc.go: n+1 tokens plus one STO and one M±V per value kept in m
+			for _, tok := range m.Program {
+				switch tok {
+				case calc.STO:
+					kept++
+				case calc.MADD, calc.MSUB:
+					used++
+				}
+			}
+			require.Equal(t, kept, used, m.Spelling)
+			require.Equal(t, n+1+2*kept, m.Shortest(), m.Spelling)
 			lo, hi = min(lo, m.Shortest()), max(hi, m.Shortest())
 		}
 		require.Equal(t, s.Shortest, [2]int{lo, hi})
