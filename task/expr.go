@@ -123,17 +123,12 @@ func (t *exprTask) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose,
 	return t.DrawItem(key, round, episode, purpose, level, split, int(item))
 }
 
-// DrawItem is Draw with the item given (an index into Items(level, split),
-// or the other split's when split has none there).
+// DrawItem is Draw with the item given: an index into Items(level, split),
+// or into the other split's when split has none there; another index
+// panics, as an index out of range does.
 func (t *exprTask) DrawItem(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split Split, item int) Instance {
 	m := t.items[level][t.drawn(level, split)][item]
-	w := key.Block(round, episode, 1, purpose)
-	idx := below(w[0], w[1], tupleSpace(m.Leaves))
-	var d [calc.MaxVars]int32
-	for k := 0; k < m.Leaves; k++ {
-		d[k] = int32(idx % 10)
-		idx /= 10
-	}
+	d := tupleOf(key.Block(round, episode, 1, purpose), m.Leaves)
 	return t.instance(level, item, m, &d)
 }
 
@@ -261,28 +256,27 @@ var instancesKey = rng.NewKey(0xe4e7_0002)
 // instancesPerItem fixed operand tuples: the first has a zero, the second
 // two equal neighbouring operands, the third a negative inner value when
 // one of 64 tries finds one (a+b·c has none), the rest uniform; at most max
-// (0: all).
+// (0: all). The tuples depend on the item's expression only.
 func (t *exprTask) Instances(level int, split Split, max int) []Instance {
 	items := t.items[level][split]
 	var out []Instance
 	for item, m := range items {
-		id := uint32(fnv32(m.Spelling))
-		for j := 0; j < instancesPerItem; j++ {
+		id := fnv32(m.Spelling)
+		for j := uint32(0); j < instancesPerItem; j++ {
 			if max > 0 && len(out) == max {
 				return out
 			}
-			d := tupleFrom(instancesKey.Block(id, uint32(j), 0, rng.PurposeEval), m.Leaves)
+			w := instancesKey.Block(id, j, 0, rng.PurposeEval)
+			d := tupleOf(w, m.Leaves)
 			switch j {
 			case 0:
-				w := instancesKey.Block(id, uint32(j), 1, rng.PurposeEval)
-				d[rng.Below(w[0], uint32(m.Leaves))] = 0
+				d[rng.Below(w[2], uint32(m.Leaves))] = 0
 			case 1:
-				w := instancesKey.Block(id, uint32(j), 1, rng.PurposeEval)
-				k := rng.Below(w[0], uint32(m.Leaves-1))
+				k := rng.Below(w[2], uint32(m.Leaves-1))
 				d[k+1] = d[k]
 			case 2:
-				for try := uint32(0); try < 64; try++ {
-					e := tupleFrom(instancesKey.Block(id, uint32(j), 2+try, rng.PurposeEval), m.Leaves)
+				for try := uint32(1); try <= 64; try++ {
+					e := tupleOf(instancesKey.Block(id, j, try, rng.PurposeEval), m.Leaves)
 					if m.Expr.Subsets(&e)&calc.SubsetNegative != 0 {
 						d = e
 						break
@@ -295,10 +289,13 @@ func (t *exprTask) Instances(level int, split Split, max int) []Instance {
 	return out
 }
 
-// tupleFrom is n operands of 0–9 from a block's words (two digits a word).
-func tupleFrom(w [4]uint32, n int) (d [calc.MaxVars]int32) {
+// tupleOf is the operand tuple of n leaves that a block's first two words
+// draw (as Draw does), a the least significant digit.
+func tupleOf(w [4]uint32, n int) (d [calc.MaxVars]int32) {
+	idx := below(w[0], w[1], tupleSpace(n))
 	for k := 0; k < n; k++ {
-		d[k] = int32(rng.Below(w[k/2]>>(16*(k%2))&0xffff<<16|w[k/2]&0xffff, 10))
+		d[k] = int32(idx % 10)
+		idx /= 10
 	}
 	return d
 }

@@ -385,3 +385,18 @@ func TestExprExplain(t *testing.T) {
 	require.Equal(t, "expression a*b+c*d; no answer within the budget", ex.Note)
 	require.Contains(t, ex.Trace[0].State, "(a=")
 }
+
+// BenchmarkExprVerify: a 7-leaf member's program (Verify runs 2^7 + 64
+// episodes).
+func BenchmarkExprVerify(b *testing.B) {
+	tk, err := Open("expr", "leaves=7")
+	require.NoError(b, err)
+	et := tk.(*exprTask)
+	m := et.items[5][Training][0]
+	in := et.DrawItem(rng.NewKey(1), 1, 1, rng.PurposeTask, 5, Training, 0)
+	for b.Loop() {
+		if !et.Verify(&in, m.Program) {
+			b.Fatal("refused")
+		}
+	}
+}
