@@ -104,6 +104,9 @@ func TestExprLevels(t *testing.T) {
 	}, openExpr(t, "").Levels())
 	l7 := openExpr(t, "leaves=7").Levels()
 	require.Len(t, l7, 6)
+	for _, l := range l7 {
+		require.LessOrEqual(t, l.Context, MaxShown, "the longest context fits")
+	}
 	require.Equal(t, Level{Name: "7 leaves", Context: 19, Budget: 16, Shortest: 8}, l7[5])
 	require.Len(t, openExpr(t, "leaves=2").Levels(), 1)
 }
