@@ -4,9 +4,12 @@
 // a program on it, and explains a program token by token. The model's
 // vocabulary, its level embeddings and its rollout length come from the task.
 //
-// Two tasks are registered: "seed", the reference script's tool environment
-// (package env, bit-exact), and "calc", a calculator whose tools do what
-// their names say and in which memory is necessary (package env/calc). To add
+// Three tasks are registered: "seed", the reference script's tool
+// environment (package env, bit-exact); "calc", a calculator whose tools do
+// what their names say and in which memory is necessary (package env/calc);
+// and "expr", calc's machine on a family of expressions that the context
+// shows, read by the policy (package env/expr, an Itemized and Unstaged
+// task). To add
 // a task, implement Task (here or in any module) and Register it by name from
 // an init function; Open opens it with its spec, and engines can also take a
 // task value directly (cpu.NewWithTask). A task on the calculator's machine

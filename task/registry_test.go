@@ -6,11 +6,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestRegistry: seed and calc register themselves; a registered task opens
+// TestRegistry: seed, calc and expr register themselves; a registered task opens
 // by name with its spec; a nil opener, an empty name and a name taken are
 // programming errors (panics, as sql.Register's).
 func TestRegistry(t *testing.T) {
-	require.Subset(t, Names(), []string{"calc", "seed"})
+	require.Subset(t, Names(), []string{"calc", "expr", "seed"})
 	Register("test-echo", func(spec string) (Task, error) { return Calc(spec, 0) })
 	require.Contains(t, Names(), "test-echo")
 	tk, err := Open("test-echo", "a*b")
@@ -20,7 +20,7 @@ func TestRegistry(t *testing.T) {
 	require.Panics(t, func() { Register("nil-opener", nil) })
 	require.Panics(t, func() { Register("", func(string) (Task, error) { return Seed(), nil }) })
 	_, err = Open("Seed", "")
-	require.ErrorContains(t, err, `unknown task "Seed" (registered: calc, seed, test-echo)`, "names are exact")
+	require.ErrorContains(t, err, `unknown task "Seed" (registered: calc, expr, seed, test-echo)`, "names are exact")
 }
 
 // TestDeclarations: what the seed and calc tasks declare in place of their

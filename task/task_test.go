@@ -114,7 +114,7 @@ func TestCalcScoresAndExplains(t *testing.T) {
 // program within its budget computes are refused with a line that says why.
 func TestOpenRefuses(t *testing.T) {
 	_, err := Open("chess", "")
-	require.ErrorContains(t, err, `unknown task "chess" (registered: calc, seed`)
+	require.ErrorContains(t, err, `unknown task "chess" (registered: calc, expr, seed`)
 	_, err = Open("seed", "levels=a*b")
 	require.ErrorContains(t, err, "the seed task takes no options")
 	_, err = Open("calc", "levels=a*b, a*c+b")

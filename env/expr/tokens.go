@@ -1,0 +1,62 @@
+package expr
+
+import "github.com/simdrl/simdrl/env/calc"
+
+// MaxLeaves is the largest expression size the family has: the 7-leaf
+// search takes 35 s (its table is generated), and the longest 7-leaf
+// spelling, 21 tokens, fits the context (task.MaxShown = 24).
+const MaxLeaves = 7
+
+// The vocabulary: calc's 19 tokens as they are (digits 0–9, CTX 10, the
+// tools LOAD 11 … ANS 18), then the context tokens: the leaves a, b, …
+// (MaxLeaves of them), then "(", ")", "+", "-", "*". The policy reads the
+// context tokens and never writes them; the machine does nothing with them.
+const (
+	FirstLeaf = calc.Vocab            // a
+	LParen    = FirstLeaf + MaxLeaves // (
+	RParen    = LParen + 1            // )
+	Plus      = LParen + 2            // +
+	Minus     = LParen + 3            // -
+	Times     = LParen + 4            // *
+	Vocab     = Times + 1             // 31
+)
+
+// TokenName spells a token: calc's names for 0–18 ("[LOAD]"), the symbol
+// for a context token ("a", "("); "[?]" outside the vocabulary.
+func TokenName(tok int32) string {
+	switch {
+	case tok >= 0 && tok < calc.Vocab:
+		return calc.TokenName(tok)
+	case tok >= FirstLeaf && tok < LParen:
+		return string(rune('a' + tok - FirstLeaf))
+	case tok >= LParen && tok < Vocab:
+		return string("()+-*"[tok-LParen])
+	}
+	return "[?]"
+}
+
+// Ops is the machine's table over the whole vocabulary: calc.Ops for 0–18,
+// nothing for the context tokens (as for the digits and CTX).
+func Ops() []calc.Op {
+	ops := make([]calc.Op, Vocab)
+	copy(ops, calc.Ops[:])
+	return ops
+}
+
+// ShownTokens spells an expression as context tokens, one per character.
+func ShownTokens(spelling string) []int32 {
+	out := make([]int32, len(spelling))
+	for i := 0; i < len(spelling); i++ {
+		switch c := spelling[i]; {
+		case c >= 'a' && c < 'a'+MaxLeaves:
+			out[i] = FirstLeaf + int32(c-'a')
+		default:
+			for j := 0; j < 5; j++ {
+				if "()+-*"[j] == c {
+					out[i] = LParen + int32(j)
+				}
+			}
+		}
+	}
+	return out
+}

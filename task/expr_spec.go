@@ -1,0 +1,111 @@
+package task
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/simdrl/simdrl/env/expr"
+)
+
+// DefaultExprLeaves is the expr task's largest size by default.
+const DefaultExprLeaves = 6
+
+// ExprSpec is the expr task's options. Written as a spec (String), they are
+//
+//	leaves=6; split=pattern; partial_credit=0.3
+//
+// with CalcSpec's syntax (options separated by ";", each key=value at most
+// once, spaces ignored). An option left out has its default: leaves 6 (the
+// sizes 2..leaves, at most expr.MaxLeaves = 7), split expressions
+// (expressions, pattern or length: see expr.Split), partial_credit 0.
+type ExprSpec struct {
+	Leaves        int // the largest size, 2..expr.MaxLeaves (0: DefaultExprLeaves)
+	Split         expr.Split
+	PartialCredit float64 // the weight of the inner values held, in [0, MaxPartialCredit]
+}
+
+// ParseExprSpec reads an expr spec (ExprSpec); Leaves is always set.
+func ParseExprSpec(spec string) (ExprSpec, error) {
+	s := ExprSpec{Leaves: DefaultExprLeaves}
+	seen := map[string]bool{}
+	for _, opt := range strings.Split(spec, ";") {
+		if strings.TrimSpace(opt) == "" {
+			continue
+		}
+		key, value, ok := strings.Cut(opt, "=")
+		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		switch {
+		case !ok:
+			return s, &SpecError{"task_spec", fmt.Errorf("%q is not key=value (expr takes leaves=…; split=…; partial_credit=…)", strings.TrimSpace(opt))}
+		case seen[key]:
+			return s, &SpecError{"task_spec", fmt.Errorf("%s given twice", key)}
+		}
+		seen[key] = true
+		switch key {
+		case "leaves":
+			n, err := strconv.Atoi(value)
+			if err != nil {
+				return s, &SpecError{"leaves", fmt.Errorf("%q is not a whole number", value)}
+			}
+			s.Leaves = n
+		case "split":
+			sp, err := expr.ParseSplit(value)
+			if err != nil {
+				return s, &SpecError{"split", err}
+			}
+			s.Split = sp
+		case "partial_credit":
+			pc, err := strconv.ParseFloat(value, 64)
+			if err != nil {
+				return s, &SpecError{"partial_credit", fmt.Errorf("%q is not a number", value)}
+			}
+			s.PartialCredit = pc
+		default:
+			return s, &SpecError{"task_spec", fmt.Errorf("expr has no option %q (it takes leaves, split and partial_credit)", key)}
+		}
+	}
+	return s, s.Check()
+}
+
+// Check refuses options out of range: leaves outside 2..expr.MaxLeaves (0
+// is the default), an unknown split, a partial credit outside [0,
+// MaxPartialCredit].
+func (s ExprSpec) Check() error {
+	if s.Leaves != 0 && (s.Leaves < 2 || s.Leaves > expr.MaxLeaves) {
+		return &SpecError{"leaves", fmt.Errorf("must be in 2..%d, got %d", expr.MaxLeaves, s.Leaves)}
+	}
+	if s.Split < expr.SplitExpressions || s.Split > expr.SplitLength {
+		return &SpecError{"split", fmt.Errorf("%v is not expressions, pattern or length", s.Split)}
+	}
+	if !(s.PartialCredit >= 0 && s.PartialCredit <= MaxPartialCredit) {
+		return &SpecError{"partial_credit", fmt.Errorf("must be in [0, %d], got %v", MaxPartialCredit, s.PartialCredit)}
+	}
+	return nil
+}
+
+// leaves is the largest size, the default for 0.
+func (s ExprSpec) leaves() int {
+	if s.Leaves == 0 {
+		return DefaultExprLeaves
+	}
+	return s.Leaves
+}
+
+// String writes s as a spec that ParseExprSpec reads back as it is (the
+// partial credit in the shortest form that round-trips); the defaults are
+// left out, so the default task is "".
+func (s ExprSpec) String() string {
+	var opts []string
+	if s.leaves() != DefaultExprLeaves {
+		opts = append(opts, "leaves="+strconv.Itoa(s.Leaves))
+	}
+	if s.Split != expr.SplitExpressions {
+		opts = append(opts, "split="+s.Split.String())
+	}
+	if s.PartialCredit != 0 || math.Signbit(s.PartialCredit) {
+		opts = append(opts, "partial_credit="+strconv.FormatFloat(s.PartialCredit, 'g', -1, 64))
+	}
+	return strings.Join(opts, "; ")
+}
