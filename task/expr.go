@@ -3,6 +3,7 @@ package task
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/simdrl/simdrl/env/calc"
@@ -18,7 +19,7 @@ import (
 type exprTask struct {
 	spec   ExprSpec
 	info   []Level
-	items  [][2][]*expr.Member // per level, per split (Training, HeldOut)
+	items  [][3][]*expr.Member // per level, per split (Training, HeldOut, Transfer)
 	byText map[string]*expr.Member
 	ops    []calc.Op
 }
@@ -44,15 +45,12 @@ func ExprOf(s ExprSpec) (Task, error) {
 	t := &exprTask{spec: s, byText: map[string]*expr.Member{}, ops: expr.Ops()}
 	for n := 2; n <= s.leaves(); n++ {
 		members := expr.Family(n)
-		held := s.Split.HeldOut(n, s.leaves())
-		var parts [2][]*expr.Member
+		part := s.Split.Parts(n, s.leaves())
+		var parts [3][]*expr.Member
 		l := Level{Name: fmt.Sprintf("%d leaves", n), Shortest: calc.MaxBudget}
 		for i := range members {
 			m := &members[i]
-			split := Training
-			if held[i] {
-				split = HeldOut
-			}
+			split := [...]Split{expr.PartTraining: Training, expr.PartHeldOut: HeldOut, expr.PartTransfer: Transfer}[part[i]]
 			parts[split] = append(parts[split], m)
 			t.byText[m.Spelling] = m
 			l.Context = max(l.Context, len(m.Shown))
@@ -92,26 +90,38 @@ func (*exprTask) NotActions() []int32 {
 // over a longer schedule (placeholders until the expr task is tuned).
 func (t *exprTask) DefaultTuning() Tuning {
 	s := t.spec
-	s.PartialCredit = 0.3
-	return Tuning{Spec: s.String(), EntropyCoef: 0.5, Updates: 10000, EntropyUpdates: 10000}
+	s.PartialCredit, s.Reversed = 0.3, true
+	return Tuning{Spec: s.String(), EntropyCoef: 0.5, Updates: 10000, EntropyUpdates: 10000,
+		Context: "read", Replay: 64, ReplayCoef: 1, ItemFocus: true}
 }
 
-// Items is how many members of level's size split has.
-func (t *exprTask) Items(level int, split Split) int { return len(t.items[level][split]) }
-
-// drawn is the split an instance of level is drawn from: split, or the
-// other one when split has no items there (a length split's largest size
-// has no training items, a pattern split's small sizes no held-out ones),
-// so that Draw always returns a valid instance; the trainer never asks for
-// such a draw.
-func (t *exprTask) drawn(level int, split Split) Split {
-	if len(t.items[level][split]) == 0 {
-		return 1 - split
+// Items is how many members of level's size split has (0 for a split the
+// task does not have).
+func (t *exprTask) Items(level int, split Split) int {
+	if level < 0 || level >= len(t.items) || split < Training || split > Transfer {
+		return 0
 	}
-	return split
+	return len(t.items[level][split])
 }
 
-// Draw draws an item of level uniformly from split's (the other split's
+// drawn is the split an instance of level is drawn from: split, or when
+// split has no items there the first of Training, HeldOut and Transfer
+// that has (a length split's largest size has only transfer items, an
+// expressions split none), so that Draw always returns a valid instance;
+// the trainer never asks for such a draw.
+func (t *exprTask) drawn(level int, split Split) Split {
+	if t.Items(level, split) > 0 {
+		return split
+	}
+	for _, sp := range []Split{Training, HeldOut, Transfer} {
+		if len(t.items[level][sp]) > 0 {
+			return sp
+		}
+	}
+	return Training // unreachable: every size has members
+}
+
+// Draw draws an item of level uniformly from split's (another split's
 // when split has none there, see drawn) and its operands uniformly from
 // 0–9: the item from step 0 of the counter-based stream, the digits from
 // step 1, so that DrawItem with that item gives the same instance. It
@@ -141,6 +151,9 @@ func (t *exprTask) instance(level, item int, m *expr.Member, d *[calc.MaxVars]in
 	in.NInner = m.Expr.Inner(d, &inner)
 	copy(in.Inner[:], inner[:in.NInner])
 	copy(in.Shown[:], m.Shown)
+	if t.spec.Reversed {
+		slices.Reverse(in.Shown[:len(m.Shown)])
+	}
 	return in
 }
 
@@ -172,8 +185,11 @@ func (t *exprTask) member(in *Instance) *expr.Member {
 		return nil
 	}
 	var b strings.Builder
-	for _, tok := range in.Shown[:in.NShown] {
-		b.WriteString(expr.TokenName(tok))
+	for k := range in.NShown {
+		if t.spec.Reversed {
+			k = in.NShown - 1 - k
+		}
+		b.WriteString(expr.TokenName(in.Shown[k]))
 	}
 	m := t.byText[b.String()]
 	if m == nil || int(in.Level) >= len(t.items) || m.Leaves != int(in.Level)+2 {
@@ -258,6 +274,9 @@ var instancesKey = rng.NewKey(0xe4e7_0002)
 // one of 64 tries finds one (a+b·c has none), the rest uniform; at most max
 // (0: all). The tuples depend on the item's expression only.
 func (t *exprTask) Instances(level int, split Split, max int) []Instance {
+	if t.Items(level, split) == 0 {
+		return nil
+	}
 	items := t.items[level][split]
 	var out []Instance
 	for item, m := range items {
@@ -323,6 +342,9 @@ func (t *exprTask) Explain(in *Instance, program []int32) Explanation {
 		shown.WriteString(expr.TokenName(tok))
 	}
 	ex.Note = "expression " + shown.String()
+	if m := t.member(in); m != nil && t.spec.Reversed {
+		ex.Note = "expression " + m.Spelling + ", shown reversed as " + shown.String()
+	}
 	if !o.Answered {
 		ex.Note += "; no answer within the budget"
 	}

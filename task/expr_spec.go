@@ -14,16 +14,20 @@ const DefaultExprLeaves = 6
 
 // ExprSpec is the expr task's options. Written as a spec (String), they are
 //
-//	leaves=6; split=pattern; partial_credit=0.3
+//	leaves=6; split=pattern; partial_credit=0.3; order=reversed
 //
 // with CalcSpec's syntax (options separated by ";", each key=value at most
 // once, spaces ignored). An option left out has its default: leaves 6 (the
 // sizes 2..leaves, at most expr.MaxLeaves = 7), split expressions
-// (expressions, pattern or length: see expr.Split), partial_credit 0.
+// (expressions, pattern or length: see expr.Split), partial_credit 0,
+// order forward (the expression's tokens as written; reversed shows them
+// last to first, so that what the program needs first was read last, the
+// source reversal of Sutskever et al., 2014).
 type ExprSpec struct {
 	Leaves        int // the largest size, 2..expr.MaxLeaves (0: DefaultExprLeaves)
 	Split         expr.Split
 	PartialCredit float64 // the weight of the inner values held, in [0, MaxPartialCredit]
+	Reversed      bool    // order=reversed: the context shows the expression's tokens last to first
 }
 
 // ParseExprSpec reads an expr spec (ExprSpec); Leaves is always set.
@@ -38,7 +42,7 @@ func ParseExprSpec(spec string) (ExprSpec, error) {
 		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
 		switch {
 		case !ok:
-			return s, &SpecError{"task_spec", fmt.Errorf("%q is not key=value (expr takes leaves=…; split=…; partial_credit=…)", strings.TrimSpace(opt))}
+			return s, &SpecError{"task_spec", fmt.Errorf("%q is not key=value (expr takes leaves=…; split=…; partial_credit=…; order=…)", strings.TrimSpace(opt))}
 		case seen[key]:
 			return s, &SpecError{"task_spec", fmt.Errorf("%s given twice", key)}
 		}
@@ -56,6 +60,15 @@ func ParseExprSpec(spec string) (ExprSpec, error) {
 				return s, &SpecError{"split", err}
 			}
 			s.Split = sp
+		case "order":
+			switch value {
+			case "forward":
+				s.Reversed = false
+			case "reversed":
+				s.Reversed = true
+			default:
+				return s, &SpecError{"order", fmt.Errorf("%q is not forward or reversed", value)}
+			}
 		case "partial_credit":
 			pc, err := strconv.ParseFloat(value, 64)
 			if err != nil {
@@ -63,7 +76,7 @@ func ParseExprSpec(spec string) (ExprSpec, error) {
 			}
 			s.PartialCredit = pc
 		default:
-			return s, &SpecError{"task_spec", fmt.Errorf("expr has no option %q (it takes leaves, split and partial_credit)", key)}
+			return s, &SpecError{"task_spec", fmt.Errorf("expr has no option %q (it takes leaves, split, partial_credit and order)", key)}
 		}
 	}
 	return s, s.Check()
@@ -106,6 +119,9 @@ func (s ExprSpec) String() string {
 	}
 	if s.PartialCredit != 0 || math.Signbit(s.PartialCredit) {
 		opts = append(opts, "partial_credit="+strconv.FormatFloat(s.PartialCredit, 'g', -1, 64))
+	}
+	if s.Reversed {
+		opts = append(opts, "order=reversed")
 	}
 	return strings.Join(opts, "; ")
 }

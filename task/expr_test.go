@@ -2,6 +2,7 @@ package task
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/simdrl/simdrl/env/calc"
@@ -29,10 +30,13 @@ func TestExprSpecRoundTrips(t *testing.T) {
 		require.Equal(t, s, got, spec)
 		require.Equal(t, math.Float64bits(s.PartialCredit), math.Float64bits(got.PartialCredit))
 	}
-	s, err := ParseExprSpec(" partial_credit = 0.5 ;leaves= 5 ; split =pattern; ")
+	s, err := ParseExprSpec(" partial_credit = 0.5 ;leaves= 5 ; split =pattern; order = reversed")
 	require.NoError(t, err)
-	require.Equal(t, ExprSpec{Leaves: 5, Split: expr.SplitPattern, PartialCredit: 0.5}, s)
-	require.Equal(t, "leaves=5; split=pattern; partial_credit=0.5", s.String())
+	require.Equal(t, ExprSpec{Leaves: 5, Split: expr.SplitPattern, PartialCredit: 0.5, Reversed: true}, s)
+	require.Equal(t, "leaves=5; split=pattern; partial_credit=0.5; order=reversed", s.String())
+	s, err = ParseExprSpec("order=forward")
+	require.NoError(t, err)
+	require.False(t, s.Reversed)
 	require.Empty(t, ExprSpec{}.String())
 	require.Empty(t, ExprSpec{Leaves: 6}.String())
 	require.Equal(t, ExprSpec{Leaves: 6}, func() ExprSpec { s, _ := ParseExprSpec(""); return s }())
@@ -43,7 +47,8 @@ func TestExprSpecRefuses(t *testing.T) {
 	for _, c := range []struct{ spec, key, want string }{
 		{"leaves", "task_spec", "not key=value"},
 		{"leaves=3; leaves=4", "task_spec", "leaves given twice"},
-		{"levels=a*b", "task_spec", `expr has no option "levels" (it takes leaves, split and partial_credit)`},
+		{"levels=a*b", "task_spec", `expr has no option "levels" (it takes leaves, split, partial_credit and order)`},
+		{"order=backwards", "order", `"backwards" is not forward or reversed`},
 		{"leaves=x", "leaves", `"x" is not a whole number`},
 		{"leaves=1", "leaves", "must be in 2..7, got 1"},
 		{"leaves=8", "leaves", "must be in 2..7, got 8"},
@@ -87,8 +92,9 @@ func TestExprDeclarations(t *testing.T) {
 	}
 	ops[calc.LOAD] = calc.Op{}
 	require.Equal(t, calc.Ops[calc.LOAD], et.Ops()[calc.LOAD], "Ops is a copy")
-	require.Equal(t, Tuning{Spec: "partial_credit=0.3", EntropyCoef: 0.5, Updates: 10000, EntropyUpdates: 10000}, et.DefaultTuning())
-	require.Equal(t, "leaves=7; split=length; partial_credit=0.3", openExpr(t, "leaves=7; split=length; partial_credit=0.9").DefaultTuning().Spec)
+	require.Equal(t, Tuning{Spec: "partial_credit=0.3; order=reversed", EntropyCoef: 0.5, Updates: 10000, EntropyUpdates: 10000,
+		Context: "read", Replay: 64, ReplayCoef: 1, ItemFocus: true}, et.DefaultTuning())
+	require.Equal(t, "leaves=7; split=length; partial_credit=0.3; order=reversed", openExpr(t, "leaves=7; split=length; partial_credit=0.9").DefaultTuning().Spec)
 	require.Equal(t, []string{"tie", "zero", "negative"}, et.SubsetNames())
 }
 
@@ -111,16 +117,16 @@ func TestExprLevels(t *testing.T) {
 	require.Len(t, openExpr(t, "leaves=2").Levels(), 1)
 }
 
-// TestExprItems: each split's training and held-out items of a size are
-// the size's members, disjoint, in family order.
+// TestExprItems: each split's training, held-out and transfer items of a
+// size are the size's members, disjoint, in family order.
 func TestExprItems(t *testing.T) {
 	for _, spec := range []string{"", "split=pattern", "split=length", "leaves=7", "leaves=7; split=length"} {
 		et := openExpr(t, spec)
 		for lv := range et.Levels() {
 			members := expr.Family(lv + 2)
-			require.Equal(t, len(members), et.Items(lv, Training)+et.Items(lv, HeldOut), spec)
+			require.Equal(t, len(members), et.Items(lv, Training)+et.Items(lv, HeldOut)+et.Items(lv, Transfer), spec)
 			seen := map[string]Split{}
-			for _, sp := range []Split{Training, HeldOut} {
+			for _, sp := range []Split{Training, HeldOut, Transfer} {
 				last := -1
 				for _, m := range et.items[lv][sp] {
 					_, dup := seen[m.Spelling]
@@ -140,10 +146,16 @@ func TestExprItems(t *testing.T) {
 		}
 	}
 	require.Equal(t, 0, openExpr(t, "split=length").Items(4, Training))
-	require.Equal(t, 843, openExpr(t, "split=length").Items(4, HeldOut))
-	require.Equal(t, 0, openExpr(t, "split=length").Items(3, HeldOut))
-	require.Equal(t, 0, openExpr(t, "split=pattern").Items(0, HeldOut))
-	require.Equal(t, 70, openExpr(t, "split=pattern").Items(4, HeldOut))
+	require.Equal(t, 0, openExpr(t, "split=length").Items(4, HeldOut))
+	require.Equal(t, 843, openExpr(t, "split=length").Items(4, Transfer))
+	require.Equal(t, 39, openExpr(t, "split=length").Items(3, HeldOut))
+	require.Equal(t, 0, openExpr(t, "split=length").Items(3, Transfer))
+	require.Equal(t, 0, openExpr(t, "split=pattern").Items(0, Transfer))
+	require.Equal(t, 1, openExpr(t, "split=pattern").Items(0, HeldOut))
+	require.Equal(t, 70, openExpr(t, "split=pattern").Items(4, Transfer))
+	require.Equal(t, 155, openExpr(t, "split=pattern").Items(4, HeldOut))
+	require.Equal(t, 0, openExpr(t, "").Items(4, Transfer))
+	require.Equal(t, 0, openExpr(t, "").Items(4, Split(9)), "no such split")
 	require.Equal(t, 169, openExpr(t, "").Items(4, HeldOut))
 	require.Equal(t, 1, openExpr(t, "").Items(0, HeldOut))
 	require.Equal(t, -1, Items(Seed(), 0, Training))
@@ -197,16 +209,18 @@ func TestExprDraw(t *testing.T) {
 }
 
 // TestExprDrawWithoutItems: a split without items at a level draws from
-// the other split (documented: the trainer never asks for it).
+// the first split that has some (documented: the trainer never asks for
+// it), and lists nothing.
 func TestExprDrawWithoutItems(t *testing.T) {
 	et := openExpr(t, "split=length")
 	key := rng.NewKey(3)
 	in := et.Draw(key, 1, 1, rng.PurposeTask, 4, Training)
 	require.NoError(t, Check(et, &in))
-	require.Equal(t, et.items[4][HeldOut][in.Item].Shown, in.Shown[:in.NShown])
-	in = et.Draw(key, 1, 1, rng.PurposeEval, 0, HeldOut)
+	require.Equal(t, et.items[4][Transfer][in.Item].Shown, in.Shown[:in.NShown])
+	in = et.Draw(key, 1, 1, rng.PurposeEval, 3, Transfer)
 	require.NoError(t, Check(et, &in))
-	require.Equal(t, et.items[0][Training][in.Item].Shown, in.Shown[:in.NShown])
+	require.Equal(t, et.items[3][Training][in.Item].Shown, in.Shown[:in.NShown])
+	require.Nil(t, et.Instances(3, Transfer, 0))
 }
 
 // TestExprScoreIsCalc: Score is calc.RunOps on the task's table, which the
@@ -402,4 +416,30 @@ func BenchmarkExprVerify(b *testing.B) {
 			b.Fatal("refused")
 		}
 	}
+}
+
+// TestExprReversed: order=reversed shows every expression last token first,
+// and the task still knows it (Verify, Subsets, Explain read it back).
+func TestExprReversed(t *testing.T) {
+	fwd, rev := openExpr(t, "partial_credit=0.3"), openExpr(t, "partial_credit=0.3; order=reversed")
+	key := rng.NewKey(5)
+	for lv := range fwd.Levels() {
+		for e := uint32(0); e < 40; e++ {
+			a := fwd.Draw(key, 2, e, rng.PurposeTask, lv, Training)
+			b := rev.Draw(key, 2, e, rng.PurposeTask, lv, Training)
+			want := append([]int32(nil), a.Shown[:a.NShown]...)
+			slices.Reverse(want)
+			require.Equal(t, want, b.Shown[:b.NShown])
+			require.Equal(t, a.Digits, b.Digits)
+			require.NoError(t, Check(rev, &b))
+			m := fwd.member(&a)
+			require.Same(t, m, fwd.byText[m.Spelling])
+			require.Equal(t, m.Spelling, rev.member(&b).Spelling)
+			require.Equal(t, fwd.Subsets(&a), rev.Subsets(&b))
+		}
+	}
+	in := rev.Draw(key, 1, 1, rng.PurposeTask, 1, Training)
+	m := rev.member(&in)
+	require.True(t, rev.Verify(&in, m.Program))
+	require.Contains(t, rev.Explain(&in, m.Program).Note, "expression "+m.Spelling+", shown reversed as ")
 }

@@ -8,7 +8,10 @@ import (
 
 // Split is how the family is divided into the members the policy trains on
 // and those only evaluations see (a member is one expression: all its
-// operand tuples are on the same side).
+// operand tuples are on the same side), in three parts (Part): training,
+// held out (the headline test, and what a run that stops on its training
+// items never reads), and transfer (what the split measures beyond it,
+// evaluated at the end only).
 type Split int
 
 const (
@@ -16,14 +19,26 @@ const (
 	// of a size with 3 members or more): the members whose canonical
 	// polynomial hashes lowest (FNV-1a of Poly.String), so that the choice
 	// depends on what a member computes, not on its spelling or position.
+	// It has no transfer part.
 	SplitExpressions Split = iota
-	// SplitPattern holds out every member whose representative subtracts a
-	// product from a sum (Tree.HasPattern: a+b−c·d): can a policy that has
-	// seen a+b−c, a−b·c and (a+b)·c compose them?
+	// SplitPattern puts every member whose representative subtracts a
+	// product from a sum (Tree.HasPattern: a+b−c·d) in the transfer part,
+	// and holds out a fifth of the others as SplitExpressions does: can a
+	// policy that has seen a+b−c, a−b·c and (a+b)·c compose them?
 	SplitPattern
-	// SplitLength trains on the sizes below the largest and holds out the
-	// largest: can a policy read and compute one leaf more?
+	// SplitLength puts the largest size in the transfer part, and holds out
+	// a fifth of every smaller size as SplitExpressions does: can a policy
+	// read and compute one leaf more?
 	SplitLength
+)
+
+// Part is the side of a split a member is on.
+type Part int
+
+const (
+	PartTraining Part = iota
+	PartHeldOut
+	PartTransfer
 )
 
 var splitNames = [...]string{"expressions", "pattern", "length"}
@@ -45,32 +60,29 @@ func ParseSplit(name string) (Split, error) {
 	return 0, fmt.Errorf("%q is not expressions, pattern or length", name)
 }
 
-// HeldOut reports, for each member of size n (Family(n), in order), whether
-// the split holds it out in a family of sizes 2..maxLeaves.
-func (s Split) HeldOut(n, maxLeaves int) []bool {
+// Parts gives, for each member of size n (Family(n), in order), its part
+// under the split in a family of sizes 2..maxLeaves.
+func (s Split) Parts(n, maxLeaves int) []Part {
 	members := Family(n)
-	held := make([]bool, len(members))
-	switch s {
-	case SplitExpressions:
-		order := make([]int, len(members))
-		hash := make([]uint64, len(members))
-		for i := range members {
-			order[i], hash[i] = i, fnv1a(members[i].Poly.String())
-		}
-		slices.SortFunc(order, func(a, b int) int { return cmp.Or(cmp.Compare(hash[a], hash[b]), cmp.Compare(a, b)) })
-		for _, i := range order[:heldOutCount(len(members))] {
-			held[i] = true
-		}
-	case SplitPattern:
-		for i := range members {
-			held[i] = members[i].Pattern
-		}
-	case SplitLength:
-		for i := range held {
-			held[i] = n == maxLeaves
+	parts := make([]Part, len(members))
+	var rest []int // the members not in the transfer part
+	for i := range members {
+		switch {
+		case s == SplitPattern && members[i].Pattern, s == SplitLength && n == maxLeaves:
+			parts[i] = PartTransfer
+		default:
+			rest = append(rest, i)
 		}
 	}
-	return held
+	hash := make([]uint64, len(members))
+	for _, i := range rest {
+		hash[i] = fnv1a(members[i].Poly.String())
+	}
+	slices.SortFunc(rest, func(a, b int) int { return cmp.Or(cmp.Compare(hash[a], hash[b]), cmp.Compare(a, b)) })
+	for _, i := range rest[:heldOutCount(len(rest))] {
+		parts[i] = PartHeldOut
+	}
+	return parts
 }
 
 // heldOutCount is how many of a size's m members the expressions split

@@ -6,31 +6,36 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// heldCounts is, per size 2..maxLeaves, how many members s holds out.
-func heldCounts(s Split, maxLeaves int) []int {
+// partCounts is, per size 2..maxLeaves, how many members s puts in part.
+func partCounts(s Split, part Part, maxLeaves int) []int {
 	var out []int
 	for n := 2; n <= maxLeaves; n++ {
-		h := 0
-		for _, b := range s.HeldOut(n, maxLeaves) {
-			if b {
-				h++
+		c := 0
+		for _, p := range s.Parts(n, maxLeaves) {
+			if p == part {
+				c++
 			}
 		}
-		out = append(out, h)
+		out = append(out, c)
 	}
 	return out
 }
 
-// TestSplitCounts pins how many members each split holds out per size (the
-// rest train), for the default 6 leaves and for 7.
+// TestSplitCounts pins how many members each split holds out and transfers
+// per size (the rest train), for the default 6 leaves and for 7.
 func TestSplitCounts(t *testing.T) {
-	require.Equal(t, []int{1, 2, 9, 39, 169}, heldCounts(SplitExpressions, 6))
-	require.Equal(t, []int{1, 2, 9, 39, 169, 741}, heldCounts(SplitExpressions, 7))
-	require.Equal(t, []int{0, 0, 1, 10, 70}, heldCounts(SplitPattern, 6))
-	require.Equal(t, []int{0, 0, 1, 10, 70, 423}, heldCounts(SplitPattern, 7))
-	require.Equal(t, []int{0, 0, 0, 0, 843}, heldCounts(SplitLength, 6))
-	require.Equal(t, []int{0, 0, 0, 0, 0, 3707}, heldCounts(SplitLength, 7))
-	require.Equal(t, []int{0, 0, 45}, heldCounts(SplitLength, 4))
+	held := func(s Split, maxLeaves int) []int { return partCounts(s, PartHeldOut, maxLeaves) }
+	transfer := func(s Split, maxLeaves int) []int { return partCounts(s, PartTransfer, maxLeaves) }
+	require.Equal(t, []int{1, 2, 9, 39, 169}, held(SplitExpressions, 6))
+	require.Equal(t, []int{1, 2, 9, 39, 169, 741}, held(SplitExpressions, 7))
+	require.Equal(t, []int{0, 0, 0, 0, 0}, transfer(SplitExpressions, 6))
+	require.Equal(t, []int{0, 0, 1, 10, 70}, transfer(SplitPattern, 6))
+	require.Equal(t, []int{0, 0, 1, 10, 70, 423}, transfer(SplitPattern, 7))
+	require.Equal(t, []int{1, 2, 9, 37, 155}, held(SplitPattern, 6), "a fifth of the rest")
+	require.Equal(t, []int{0, 0, 0, 0, 843}, transfer(SplitLength, 6))
+	require.Equal(t, []int{1, 2, 9, 39, 0}, held(SplitLength, 6))
+	require.Equal(t, []int{0, 0, 0, 0, 0, 3707}, transfer(SplitLength, 7))
+	require.Equal(t, []int{0, 0, 45}, transfer(SplitLength, 4))
 }
 
 // TestSplitsAreDeterministic: the same split twice is the same, whatever
@@ -39,19 +44,19 @@ func TestSplitCounts(t *testing.T) {
 func TestSplitsAreDeterministic(t *testing.T) {
 	for _, s := range []Split{SplitExpressions, SplitPattern, SplitLength} {
 		for n := 2; n <= MaxLeaves; n++ {
-			first := s.HeldOut(n, MaxLeaves)
-			_ = s.HeldOut(MaxLeaves+2-n, MaxLeaves)
-			require.Equal(t, first, s.HeldOut(n, MaxLeaves))
+			first := s.Parts(n, MaxLeaves)
+			_ = s.Parts(MaxLeaves+2-n, MaxLeaves)
+			require.Equal(t, first, s.Parts(n, MaxLeaves))
 			require.Len(t, first, len(Family(n)))
 		}
 	}
 	for n := 2; n <= MaxLeaves; n++ {
-		held := SplitExpressions.HeldOut(n, MaxLeaves)
+		parts := SplitExpressions.Parts(n, MaxLeaves)
 		maxHeld, minTrain := uint64(0), ^uint64(0)
 		count := 0
 		for i, m := range Family(n) {
 			h := fnv1a(m.Poly.String())
-			if held[i] {
+			if parts[i] == PartHeldOut {
 				maxHeld = max(maxHeld, h)
 				count++
 			} else {
@@ -60,12 +65,12 @@ func TestSplitsAreDeterministic(t *testing.T) {
 		}
 		require.Less(t, maxHeld, minTrain, "%d leaves: the lowest hashes are held out", n)
 		require.GreaterOrEqual(t, count, 1)
-		require.InDelta(t, 0.2*float64(len(held)), float64(count), 0.5)
+		require.InDelta(t, 0.2*float64(len(parts)), float64(count), 0.5)
 	}
-	// The pattern split holds out exactly the members whose representative
+	// The pattern split transfers exactly the members whose representative
 	// has the pattern.
 	for i, m := range Family(5) {
-		require.Equal(t, m.Tree.HasPattern(), SplitPattern.HeldOut(5, 6)[i], m.Spelling)
+		require.Equal(t, m.Tree.HasPattern(), SplitPattern.Parts(5, 6)[i] == PartTransfer, m.Spelling)
 	}
 }
 
