@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -55,6 +57,44 @@ func BenchmarkCalcUpdate(b *testing.B) {
 			cc := c
 			cc.Batch, cc.Threads = batch, 1
 			runUpdates(b, cc)
+		})
+	}
+}
+
+// BenchmarkExprUpdate times updates of the expr task (sizes 2–6 mixed,
+// 13-step rollouts) with its context read token by token and as the bag,
+// without replays or item focus, so that the difference is the reading
+// steps' cost; it also reports the mean reading steps an episode needs
+// (its context's tokens, the end not counted: the reading steps' useful
+// work is that × 18·d² flops, the GRU's forward and backward).
+func BenchmarkExprUpdate(b *testing.B) {
+	c := trainer.DefaultRecipe()
+	c.Task = "expr"
+	c, err := trainer.WithTask(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.Replay, c.ReplayCoef, c.ItemFocus = 0, 0, false
+	t, err := task.Open(c.Task, c.TaskSpec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var tokens float64
+	const draws = 20000
+	for i := range draws {
+		in := t.Draw(rng.NewKey(1), 1, uint32(i), rng.PurposeTask, i%len(t.Levels()), task.Training)
+		tokens += float64(in.NShown)
+	}
+	for _, ctx := range []string{trainer.ContextRead, ""} {
+		name := ctx
+		if name == "" {
+			name = trainer.ContextBag
+		}
+		b.Run(fmt.Sprintf("context=%s/B=192/threads=1", name), func(b *testing.B) {
+			cc := c
+			cc.Context, cc.Batch, cc.Threads = ctx, 192, 1
+			runUpdates(b, cc)
+			b.ReportMetric(tokens/draws, "reading-steps/episode")
 		})
 	}
 }
