@@ -29,6 +29,7 @@ type Tuning struct {
 	EntropyCoef    float64 // the entropy bonus at update 1
 	Updates        int     // the schedule's length
 	EntropyUpdates int     // the entropy decay's length
+	EntropyFinal   float64 // the entropy bonus after the decay (the recipe's is 0)
 	// The expr task's levers (trainer.Config): how the policy takes in its
 	// context ("" keeps the recipe's), replayed programs and their weight,
 	// item focus, and the learning rate (0 keeps the recipe's).

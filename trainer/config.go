@@ -289,6 +289,7 @@ func taskDefaults(cfg Config, t task.Task) Config {
 	if tt, ok := t.(task.Tuned); ok && cfg.Recipe == "default" {
 		tu := tt.DefaultTuning()
 		cfg.TaskSpec, cfg.EntropyCoef, cfg.Updates, cfg.EntropyUpdates = tu.Spec, tu.EntropyCoef, tu.Updates, tu.EntropyUpdates
+		cfg.EntropyFinal = tu.EntropyFinal
 		if tu.Context != "" {
 			cfg.Context = tu.Context
 		}
