@@ -1,0 +1,74 @@
+package trainer
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/simdrl/simdrl/internal/enginekit"
+	"github.com/simdrl/simdrl/task"
+)
+
+// itemRun is a Trainer of cfg over itemCalc (a task whose levels are sets
+// of items) driving a fakeEngine.
+func newItemFakeRun(t *testing.T, cfg Config, rate func(c call, level int) float64) (*Trainer, *fakeEngine) {
+	it := newItemCalc(t, func(*task.Instance, []int32) bool { return true })
+	cfg.Task, cfg.TaskSpec = "calc", "levels=a*b, a+b"
+	cfg = taskDefaults(cfg, it)
+	cfg.Updates, cfg.Explain = 200, 0
+	l, err := enginekit.NewLayout(cfg.Hidden, it)
+	require.NoError(t, err)
+	e := &fakeEngine{steps: cfg.Steps, params: make([]float32, l.Size), m: make([]float32, l.Size), v: make([]float32, l.Size),
+		rate: rate, levels: len(it.Levels())}
+	tr, err := New(cfg, it, e)
+	require.NoError(t, err)
+	return tr, e
+}
+
+// TestItemizedTasksSteerOnTrainingItems: for a task whose levels are sets
+// of items, the stop rule and its confirmation read the training split's
+// evaluations, never the held-out one's, which stays a test: a run whose
+// held-out items all fail stops once its training items are solved, and
+// one whose held-out items are all right but training ones fail never
+// stops. The console prints both.
+func TestItemizedTasksSteerOnTrainingItems(t *testing.T) {
+	for _, c := range []struct {
+		name                   string
+		training, heldOut, upd float64
+	}{{"training solved", 1, 0, 20}, {"only held-out solved", 0.5, 1, 200}} {
+		tr, e := newItemFakeRun(t, stopConfig(), func(call call, _ int) float64 {
+			if call.split == task.Training {
+				return c.training
+			}
+			return c.heldOut
+		})
+		var out bytes.Buffer
+		rep, err := Drive(tr, &out, Options{})
+		require.NoError(t, err)
+		require.Equal(t, int(c.upd), rep.Updates, c.name)
+		for _, cl := range e.calls {
+			if isConfirmation(cl) {
+				require.Equal(t, task.Training, cl.split, "%s: confirmations play training items", c.name)
+			}
+		}
+		p := rep.Evaluations[0]
+		require.Equal(t, []float64{c.heldOut, c.heldOut}, p.SolveRate, c.name)
+		require.Equal(t, []float64{c.training, c.training}, p.TrainingSplit, c.name)
+		require.Contains(t, out.String(), "| training T0=", c.name)
+	}
+	// A task that is not itemized steers on its held-out evaluations, as before.
+	tr, e := newFakeRun(stopConfig(), func(call call, _ int) float64 {
+		if call.split == task.Training {
+			return 1
+		}
+		return 0
+	})
+	rep, err := Drive(tr, &bytes.Buffer{}, Options{})
+	require.NoError(t, err)
+	require.Equal(t, 200, rep.Updates)
+	require.Nil(t, rep.Evaluations[0].TrainingSplit)
+	for _, cl := range e.calls {
+		require.NotEqual(t, task.Transfer, cl.split)
+	}
+}
