@@ -37,8 +37,8 @@ func exhaustive(tr *Trainer) ([]task.LevelTally, error) {
 	for lv, l := range t.Levels() {
 		lt := task.LevelTally{Level: l.Name, Listed: true}
 		for _, sp := range []task.Split{task.HeldOut, task.Training, task.Transfer} {
-			if sp == task.Transfer && task.Items(t, lv, sp) <= 0 {
-				continue // only an Itemized task's levels may have one
+			if n := task.Items(t, lv, sp); n == 0 || sp == task.Transfer && n < 0 {
+				continue // nothing of the level in the split (only an Itemized task's levels may have a transfer split)
 			}
 			ins := tr.listed(en, lv, sp)
 			if ins == nil {
@@ -167,9 +167,9 @@ func printExhaustive(out io.Writer, t task.Task, ls []task.LevelTally) {
 	fmt.Fprintln(out, "Every instance, greedy → held-out (training) [held-out subsets]:")
 	for lv, l := range ls {
 		var b strings.Builder
-		fmt.Fprintf(&b, "  %s: %.4f of %d (%.4f of %d)", levelTitle(t, lv), l.HeldOut.Rate(), l.HeldOut.N, l.Training.Rate(), l.Training.N)
+		fmt.Fprintf(&b, "  %s: %s (%s)", levelTitle(t, lv), tallyText(l.HeldOut), tallyText(l.Training))
 		if l.Transfer != nil {
-			fmt.Fprintf(&b, " transfer %.4f of %d", l.Transfer.Rate(), l.Transfer.N)
+			fmt.Fprintf(&b, " transfer %s", tallyText(*l.Transfer))
 		}
 		for _, s := range l.Subsets {
 			if s.N > 0 {
@@ -184,4 +184,12 @@ func printExhaustive(out io.Writer, t task.Task, ls []task.LevelTally) {
 		}
 		fmt.Fprintln(out, b.String())
 	}
+}
+
+// tallyText is "0.9500 of 40", or "none" for an empty split.
+func tallyText(t task.Tally) string {
+	if t.N == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%.4f of %d", t.Rate(), t.N)
 }
