@@ -38,6 +38,7 @@ type Tuning struct {
 	ReplayCoef float64
 	ItemFocus  bool
 	LR         float64
+	Hidden     int // the GRU's width (0 keeps the recipe's 96)
 }
 
 // Titled is implemented by a task that names its levels in headings itself

@@ -297,6 +297,9 @@ func taskDefaults(cfg Config, t task.Task) Config {
 		if tu.LR > 0 {
 			cfg.LR = tu.LR
 		}
+		if tu.Hidden > 0 {
+			cfg.Hidden = tu.Hidden
+		}
 	}
 	return cfg
 }

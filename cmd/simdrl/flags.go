@@ -238,6 +238,9 @@ func (cl *commandLine) fresh(from *trainer.Config) (trainer.Config, error) {
 	if base, err = trainer.WithTask(base); err != nil {
 		return base, errors.New(flagError(cl.viaSpec(err)))
 	}
+	if from != nil && !cl.changed("hidden") {
+		base.Hidden = from.Hidden // the checkpoint's width, over a task's tuned one
+	}
 	return cl.apply(base)
 }
 
