@@ -12,11 +12,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// usefulFlopsPerEpisode counts the arithmetic an episode needs with the
+// usefulFlops counts the arithmetic of an update's episode steps with the
 // token-table trick: per step, the hidden GEMM forward and its two backward
-// products (18·d²) and the two heads forward and backward (6·d·(V+1)).
-func usefulFlopsPerEpisode(d, V, T int) float64 {
-	return float64(T) * float64(18*d*d+6*d*(V+1))
+// products (18·d²) and the two heads forward and backward (6·d·(V+1)). A
+// step computed only for its weight gradients' GEMMs (a retired row's, see
+// gru.Workspace.Retire: a zero term of the k = T·n sums) counts its third of
+// that, 6·d² + 2·d·(V+1); live is the steps computed in full, all the rest.
+func usefulFlops(d, V int, all, live float64) float64 {
+	perStep := float64(6*d*d + 2*d*(V+1))
+	return 3*perStep*live + perStep*(all-live)
 }
 
 // BenchmarkUpdate times whole training updates (env, rollout, loss, backward,
@@ -116,6 +120,7 @@ func runUpdates(b *testing.B, c trainer.Config) {
 	if _, err := t.Update(); err != nil { // warm caches and pages
 		b.Fatal(err)
 	}
+	live0 := t.liveSteps
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := t.Update(); err != nil {
@@ -123,9 +128,12 @@ func runUpdates(b *testing.B, c trainer.Config) {
 		}
 	}
 	s := b.Elapsed().Seconds()
+	all, live := float64(b.N*batch*c.Steps), float64(t.liveSteps-live0)
 	b.ReportMetric(float64(b.N)/s, "updates/s")
-	b.ReportMetric(float64(b.N*batch*c.Steps)/s, "env-steps/s")
-	b.ReportMetric(float64(b.N)*float64(batch)*usefulFlopsPerEpisode(c.Hidden, t.task.Vocab(), c.Steps)/s/1e9, "GFLOP/s")
+	b.ReportMetric(all/s, "env-steps/s")
+	// The rollout's steps only: a reading layout's context steps are not counted.
+	b.ReportMetric(live/float64(b.N*batch), "live-steps/episode")
+	b.ReportMetric(usefulFlops(c.Hidden, t.task.Vocab(), all, live)/s/1e9, "GFLOP/s")
 	b.ReportMetric(s/float64(b.N)*1e3, "ms/update")
 }
 

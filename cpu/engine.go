@@ -26,6 +26,14 @@ type Engine struct {
 	train  trainJob
 	replay replayJob
 	eval   evalJob
+
+	// Rollouts that stop (gru.Workspace.Retire): training's when its loss
+	// leaves the steps after an episode's end out (the step baseline with
+	// MaskAfterAnswer; the sum baseline weights every step, as the seed
+	// does), the evaluations' always (they read only rewards). Either way
+	// every result is bit-identical to a rollout of all T steps.
+	stopTraining, stopEvaluating bool
+	liveSteps                    int64 // the training rollouts' computed steps, summed over updates
 }
 
 // New builds a CPU engine for cfg's task, opened through the registry
@@ -65,6 +73,8 @@ func NewWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
 		table: gru.NewTableGradient(l),
 		opt:   newAdam(l.Size, cfg.LR, cfg.Clip),
 		key:   rng.NewKey(cfg.Seed),
+
+		stopTraining: cfg.Baseline == "step" && cfg.MaskAfterAnswer, stopEvaluating: true,
 	}
 	workers := make([]*worker, workerCount(cfg))
 	for i := range workers {
@@ -160,8 +170,9 @@ func (j *trainJob) work(w *worker, r *result) {
 		w.tasks[b] = j.draw(uint32(first+b), level)
 		w.setContext(b, &w.tasks[b])
 	}
-	w.rollout(e.model, gru.Sample, gru.Stream{Key: e.key, Round: uint32(j.update), FirstEpisode: uint32(first)})
+	w.rollout(e.model, gru.Sample, gru.Stream{Key: e.key, Round: uint32(j.update), FirstEpisode: uint32(first)}, e.stopTraining)
 	w.steps.returns(n, w.ws.T, w.rewards[:n])
+	r.live = w.ws.LiveSteps()
 	r.rsum = 0
 	for b := 0; b < n; b++ {
 		r.rsum += float64(w.rewards[b])
@@ -198,6 +209,7 @@ func (j *trainJob) draw(episode uint32, level int) task.Instance {
 
 func (j *trainJob) merge(r *result) {
 	j.rewardSum += r.rsum
+	j.e.liveSteps += int64(r.live)
 	for _, s := range r.solved[:r.n] {
 		if s {
 			j.solved++

@@ -58,7 +58,7 @@ func (j *evalJob) work(w *worker, r *result) {
 		w.tasks[b] = e.task.Draw(e.key, j.round, uint32(first+b), enginekit.EvalPurpose(j.level), j.level, j.split)
 		w.setContext(b, &w.tasks[b])
 	}
-	w.rollout(e.model, gru.Greedy, gru.Stream{})
+	w.rollout(e.model, gru.Greedy, gru.Stream{}, e.stopEvaluating)
 	r.rsum = 0
 	for b := 0; b < n; b++ {
 		r.rsum += w.steps.episodeReturn(n, w.ws.T, b)

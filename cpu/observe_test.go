@@ -87,7 +87,7 @@ func TestRolloutInputsCarryObservations(t *testing.T) {
 		w.tasks[b] = tk.Draw(r.key, 7, uint32(b), rng.PurposeTask, 0, task.Training)
 		w.setContext(b, &w.tasks[b])
 	}
-	w.rollout(r.model, gru.Sample, gru.Stream{Key: r.key, Round: 7})
+	w.rollout(r.model, gru.Sample, gru.Stream{Key: r.key, Round: 7}, false)
 	probes := 0
 	for b := 0; b < n; b++ {
 		in := &w.tasks[b]

@@ -41,6 +41,7 @@ type result struct {
 	table  *gru.TableGradient // training: the chunk's token-table gradient
 	solved []bool             // per episode: answered correctly
 	rsum   float64            // sum of rewards
+	live   int                // training: the steps its rollout computed (gru.Workspace.LiveSteps)
 	loss   trainer.LossTerms  // training: the chunk's share of the loss terms
 }
 

@@ -27,7 +27,7 @@ func (e *Engine) GreedyPrograms(tasks []task.Instance) ([]int32, error) {
 		for b := 0; b < n; b++ {
 			w.setContext(b, &tasks[first+b])
 		}
-		w.rollout(e.model, gru.Greedy, gru.Stream{})
+		w.rollout(e.model, gru.Greedy, gru.Stream{}, false) // the whole program, tokens after the end too
 		for b := 0; b < n; b++ {
 			copy(out[(first+b)*T:(first+b+1)*T], w.episodeProgram(b))
 		}

@@ -36,7 +36,7 @@ func (j *replayJob) work(w *worker, r *result) {
 			w.ws.SetAction(b, t, rp.Program[t])
 		}
 	}
-	w.rollout(e.model, gru.Teacher, gru.Stream{})
+	w.rollout(e.model, gru.Teacher, gru.Stream{}, e.stopTraining)
 	ws := w.ws
 	r.rsum = 0 // the chunk's share of replay
 	dlogp := float32(-j.coef / R)

@@ -71,7 +71,7 @@ func TestReturnsAreScores(t *testing.T) {
 				w.tasks[b] = e.task.Draw(e.key, 3, uint32(b), rng.PurposeTask, b%len(e.task.Levels()), task.Training)
 				w.setContext(b, &w.tasks[b])
 			}
-			w.rollout(e.model, gru.Sample, gru.Stream{Key: e.key, Round: 3})
+			w.rollout(e.model, gru.Sample, gru.Stream{Key: e.key, Round: 3}, false)
 			w.steps.returns(n, steps, w.rewards[:n])
 			for _, mask := range []bool{false, true} {
 				want, rewards := scanStepLoss(w.ws, e.task, w.tasks[:n], 100, 0.5, 0.05, mask)

@@ -39,8 +39,11 @@ func (s *stepBuffers) at(t, n int) task.Transition {
 // action and the observation the task returned after it, action·O + obs; the
 // first input is the context end with Reset's observation, which a reading
 // layout's context steps carry too (gru.Workspace.Start: they run in
-// Step(0), after that input is written).
-func (w *worker) rollout(m *model, mode gru.Mode, s gru.Stream) {
+// Step(0), after that input is written). With stop, a row whose episode
+// has ended is retired (gru.Workspace.Retire): the steps after its end cost
+// nothing, for a caller whose loss weights them zero or that reads only
+// the task's rewards.
+func (w *worker) rollout(m *model, mode gru.Mode, s gru.Stream, stop bool) {
 	ws, l := w.ws, w.l
 	n, T := ws.Rows(), ws.T
 	ws.Start(m.params)
@@ -55,6 +58,9 @@ func (w *worker) rollout(m *model, mode gru.Mode, s gru.Stream) {
 		acts := ws.StepActions(t)
 		out := w.steps.at(t, n)
 		w.env.Step(acts, out)
+		if stop {
+			ws.Retire(t, out.Done)
+		}
 		if t+1 < T {
 			if l.Observations == 0 {
 				copy(ws.Inputs(t+1), acts)

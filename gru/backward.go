@@ -25,6 +25,14 @@ func (w *Workspace) Backward(params []float32, dv *Derived, grad, dTable []float
 	dh, dhPrev := w.dh[:n*d], w.dhPrev[:n*d]
 	clear(dh)
 	for t := T - 1; t >= 0; t-- {
+		if t < T-1 {
+			w.widen(dh, t)
+		}
+		if w.packed(t) {
+			w.backStepPacked(params, dv, t, dh, dhPrev, dTable)
+			dh, dhPrev = dhPrev, dh
+			continue
+		}
 		dheads := w.dheads[t*n*(V+1) : (t+1)*n*(V+1)]
 		kernels.PolicyBackward(n, V, w.logp[t*n*V:(t+1)*n*V], w.actions[t*n:(t+1)*n],
 			w.DLogp[t*n:(t+1)*n], w.DEnt[t*n:(t+1)*n], dheads, V+1)
@@ -67,6 +75,68 @@ func (w *Workspace) Backward(params []float32, dv *Derived, grad, dTable []float
 		dh[i] *= 1 - y*y
 	}
 	kernels.SgemmTN(V+l.Levels, d, n, 1, w.mix[:n*(V+l.Levels)], V+l.Levels, dh, d, 1, l.embeddings(grad), d)
+}
+
+// widen turns dh, dL/dh_{t+1} over the rows of L_{t+1} (packed), into the
+// same over L_t's: the rows retired after step t get zero (no later step
+// of theirs has a loss). Both lists ascend and L_{t+1} ⊆ L_t, so a row
+// moves up or stays, and going from the last row down moves each before
+// its place is written.
+func (w *Workspace) widen(dh []float32, t int) {
+	s, n, d := &w.stop, w.n, w.l.Hidden
+	m, next := s.liveN[t], s.liveN[t+1]
+	if m == next {
+		return
+	}
+	pos := s.pos[(t+1)*n : (t+2)*n]
+	for i := m - 1; i >= 0; i-- {
+		b := i
+		if m < n {
+			b = int(s.live[t*n+i])
+		}
+		if j := int(pos[b]); j >= 0 {
+			copy(dh[i*d:(i+1)*d], dh[j*d:(j+1)*d])
+		} else {
+			clear(dh[i*d : (i+1)*d])
+		}
+	}
+}
+
+// backStepPacked is step t of Backward on L_t's rows (Retire): dh and dhPrev
+// are packed in L_t's order; the step's dL/dgh and head gradients are
+// scattered into the full blocks, zero at the retired rows, for the weight
+// gradients' GEMMs.
+func (w *Workspace) backStepPacked(params []float32, dv *Derived, t int, dh, dhPrev, dTable []float32) {
+	l, n, s := w.l, w.n, &w.stop
+	V, d := l.Vocab, l.Hidden
+	m := s.liveN[t]
+	live := s.live[t*n : t*n+m]
+	acts, dlogp, dent := s.actsC[:m], s.dlogp[:m], s.dent[:m]
+	for i, b := range live {
+		acts[i], dlogp[i], dent[i] = w.actions[t*n+int(b)], w.DLogp[t*n+int(b)], w.DEnt[t*n+int(b)]
+	}
+	dheads := s.dhead[:m*(V+1)]
+	kernels.PolicyBackward(m, V, w.logp[t*n*V:(t*n+m)*V], acts, dlogp, dent, dheads, V+1)
+	for i, b := range live {
+		dheads[i*(V+1)+V] = w.DValue[t*n+int(b)]
+	}
+	kernels.SgemmNN(m, d, V+1, 1, dheads, V+1, dv.HeadsW, d, 1, dh[:m*d], d)
+	dgh := s.dgh[:m*3*d]
+	kernels.GRUBackward(m, d, s.inC[t*n:t*n+m], w.act[t*n*3*d:(t*n+m)*3*d], w.gh[t*n*3*d:(t*n+m)*3*d],
+		s.hC[t*n*d:(t*n+m)*d], dh[:m*d], dgh, dhPrev[:m*d], dTable)
+	kernels.SgemmNN(m, d, 3*d, 1, dgh, 3*d, l.WHH.View(params), d, 1, dhPrev[:m*d], d)
+	fullGH := w.dgh[t*n*3*d : (t+1)*n*3*d]
+	fullHeads := w.dheads[t*n*(V+1) : (t+1)*n*(V+1)]
+	pos := s.pos[t*n : (t+1)*n]
+	for b, p := range pos[:n] {
+		if p < 0 {
+			clear(fullGH[b*3*d : (b+1)*3*d])
+			clear(fullHeads[b*(V+1) : (b+1)*(V+1)])
+			continue
+		}
+		copy(fullGH[b*3*d:(b+1)*3*d], dgh[int(p)*3*d:int(p+1)*3*d])
+		copy(fullHeads[b*(V+1):(b+1)*(V+1)], dheads[int(p)*(V+1):int(p+1)*(V+1)])
+	}
 }
 
 // unread propagates dh back through the reading steps (Start), leaving

@@ -10,5 +10,12 @@ func AllocatedBytes(w *Workspace) int {
 		w.DLogp, w.DEnt, w.DValue, w.dheads, w.dghAll, w.dh, w.dhPrev, w.dHeadsW, w.bias, w.dhSave} {
 		n += 4 * cap(s)
 	}
-	return n
+	st := &w.stop
+	for _, s := range [][]int32{st.live, st.pos, st.inC, st.actsC} {
+		n += 4 * cap(s)
+	}
+	for _, s := range [][]float32{st.hC, st.dlogp, st.dent, st.dgh, st.dhead} {
+		n += 4 * cap(s)
+	}
+	return n + 8*cap(st.liveN)
 }

@@ -57,6 +57,7 @@ func (w *Workspace) Start(params []float32) {
 	for b := range w.Inputs(0) {
 		w.inputs[b] = first
 	}
+	w.resetLive()
 	w.next = 0
 }
 
@@ -77,6 +78,12 @@ func (w *Workspace) Step(params []float32, dv *Derived, t int, mode Mode, s Stre
 	}
 	if t == 0 && w.reading > 0 {
 		w.read(params, dv)
+	}
+	if w.packed(t) {
+		w.stepPacked(params, dv, t, mode, s)
+		w.carryLive(t)
+		w.next = t + 1
+		return
 	}
 	whh := l.WHH.View(params)
 	bhh := l.BHH.View(params)
@@ -109,7 +116,67 @@ func (w *Workspace) Step(params []float32, dv *Derived, t int, mode Mode, s Stre
 			}
 		}
 	}
+	w.carryLive(t)
 	w.next = t + 1
+}
+
+// stepPacked is Step(t) on the m_t rows of L_t only (Retire): the same
+// kernels on the packed rows, h_{t+1} scattered into the full layout too
+// (zero at retired rows), and action 0 written for the retired rows (their
+// task ignores what follows its end).
+func (w *Workspace) stepPacked(params []float32, dv *Derived, t int, mode Mode, s Stream) {
+	l, n, st := w.l, w.n, &w.stop
+	V, d := l.Vocab, l.Hidden
+	m := st.liveN[t]
+	live := st.live[t*n : t*n+m]
+	in := st.inC[t*n : t*n+m]
+	for i, b := range live {
+		in[i] = w.inputs[t*n+int(b)]
+	}
+	hPrev := st.hC[t*n*d : (t*n+m)*d]
+	hNext := st.hC[(t+1)*n*d : ((t+1)*n+m)*d]
+	gh := w.gh[t*n*3*d : (t*n+m)*3*d]
+	act := w.act[t*n*3*d : (t*n+m)*3*d]
+	heads := w.heads[t*n*(V+1) : (t*n+m)*(V+1)]
+	logp := w.logp[t*n*V : (t*n+m)*V]
+
+	fillRows(gh, m, l.BHH.View(params))
+	kernels.SgemmNT(m, 3*d, d, 1, hPrev, d, l.WHH.View(params), d, 1, gh, 3*d)
+	kernels.GRUForward(m, d, dv.Table, in, gh, hPrev, hNext, act)
+	full := w.h[(t+1)*n*d : (t+2)*n*d]
+	pos := st.pos[t*n : (t+1)*n]
+	for b, p := range pos[:n] {
+		if p < 0 {
+			clear(full[b*d : (b+1)*d])
+		} else {
+			copy(full[b*d:(b+1)*d], hNext[int(p)*d:int(p+1)*d])
+		}
+	}
+	fillRows(heads, m, dv.HeadsBias)
+	kernels.SgemmNT(m, V+1, d, 1, hNext, d, dv.HeadsW, d, 1, heads, V+1)
+	kernels.PolicyForward(m, V, heads, V+1, logp, w.ent[t*n:t*n+m])
+	out, acts := w.StepActions(t), st.actsC[:m]
+	switch mode {
+	case Greedy:
+		kernels.ArgmaxRows(m, V, heads, V+1, acts)
+	case Sample:
+		for i, b := range live {
+			w.u[i] = s.Key.Uniform(s.Round, s.FirstEpisode+uint32(b), uint32(t), rng.PurposeAction)
+		}
+		kernels.Exp(w.probs[:m*V], logp)
+		kernels.SampleRows(m, V, w.probs[:m*V], w.u[:m], acts)
+	case Teacher:
+		for _, b := range live {
+			if a := out[b]; a < 0 || int(a) >= V {
+				panic("gru: teacher action outside the vocabulary")
+			}
+		}
+		return
+	}
+	clear(out)
+	for i, b := range live {
+		out[b] = acts[i]
+	}
 }
 
 // readOffset is the reading step at which row b starts reading its

@@ -75,6 +75,8 @@ type Workspace struct {
 	dhPrev  []float32 // n×d
 	dHeadsW []float32 // (V+1)×d
 	bias    []float32 // column sums: max(3d, V+1)
+
+	stop stopBuffers // rollouts that stop (Retire)
 }
 
 // readSteps is the most reading steps a chunk of layout l has: MaxContext−1
@@ -119,6 +121,7 @@ func NewWorkspace(l *Layout, capacity, steps int) (*Workspace, error) {
 	if R > 0 {
 		w.dhSave = make([]float32, C*d)
 	}
+	w.stop = newStopBuffers(l, C, T)
 	w.setReading(0)
 	return w, nil
 }
@@ -148,6 +151,7 @@ func WorkspaceBytes(l *Layout, capacity, steps int) float64 {
 	if R > 0 {
 		words += C * d // dhSave
 	}
+	words += stopBufferWords(l, capacity, steps)
 	return 4 * words // every element is 4 bytes (float32 or int32)
 }
 
@@ -214,30 +218,56 @@ func (w *Workspace) StepActions(t int) []int32 { return w.actions[t*w.n : (t+1)*
 // (the layout's Start); the engine writes step t's before Step(t), t ≥ 1.
 func (w *Workspace) Inputs(t int) []int32 { return w.inputs[t*w.n : (t+1)*w.n] }
 
-// Logp is log π(action) of episode b at step t.
+// Logp is log π(action) of episode b at step t (0 at a step it was
+// retired from, see Retire).
 func (w *Workspace) Logp(b, t int) float32 {
-	V := w.l.Vocab
-	return w.logp[(t*w.n+b)*V+int(w.Action(b, t))]
+	i := w.index(b, t)
+	if i < 0 {
+		return 0
+	}
+	return w.logp[i*w.l.Vocab+int(w.Action(b, t))]
 }
 
-// LogpOf is log π(a) of episode b at step t, for any action a.
+// LogpOf is log π(a) of episode b at step t, for any action a (0 at a
+// retired step).
 func (w *Workspace) LogpOf(b, t int, a int32) float32 {
-	return w.logp[(t*w.n+b)*w.l.Vocab+int(a)]
+	i := w.index(b, t)
+	if i < 0 {
+		return 0
+	}
+	return w.logp[i*w.l.Vocab+int(a)]
 }
 
-// Entropy is the seed's policy entropy of episode b at step t.
-func (w *Workspace) Entropy(b, t int) float32 { return w.ent[t*w.n+b] }
+// Entropy is the seed's policy entropy of episode b at step t (0 at a
+// retired step).
+func (w *Workspace) Entropy(b, t int) float32 {
+	i := w.index(b, t)
+	if i < 0 {
+		return 0
+	}
+	return w.ent[i]
+}
 
-// Value is the value head's output for episode b at step t.
+// Value is the value head's output for episode b at step t (0 at a retired
+// step).
 func (w *Workspace) Value(b, t int) float32 {
+	i := w.index(b, t)
+	if i < 0 {
+		return 0
+	}
 	V := w.l.Vocab
-	return w.heads[(t*w.n+b)*(V+1)+V]
+	return w.heads[i*(V+1)+V]
 }
 
-// GreedyAction is the argmax of episode b's logits at step t.
+// GreedyAction is the argmax of episode b's logits at step t (0 at a retired
+// step).
 func (w *Workspace) GreedyAction(b, t int) int32 {
+	i := w.index(b, t)
+	if i < 0 {
+		return 0
+	}
 	V := w.l.Vocab
-	row := w.heads[(t*w.n+b)*(V+1) : (t*w.n+b)*(V+1)+V]
+	row := w.heads[i*(V+1) : i*(V+1)+V]
 	best := 0
 	for j, v := range row {
 		if v > row[best] {

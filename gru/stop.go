@@ -1,0 +1,163 @@
+package gru
+
+import "fmt"
+
+// Rollouts that stop: after Step(t) the engine may Retire the rows whose
+// episode ended at step t (its task's done flag). Those rows take no part in
+// any later step: Step computes nothing for them, and Backward treats their
+// loss weights after t as zero, which is what a loss that masks the tokens
+// after the answer (the step baseline with trainer.Config.MaskAfterAnswer)
+// gives them anyway. The rows still live at step t are its live list L_t,
+// ascending; L_0 is every row.
+//
+// Skipping them changes no bit of what is kept. Every kernel's result for a
+// row depends only on that row, so the live rows of a step are computed
+// packed, m_t of them, in the order of L_t. The step's gates, activations,
+// heads and log-probabilities stay packed; the hidden states and the
+// backward's gate and head gradients are also scattered into the full T×n
+// layout, with exact zeros at the retired rows, so that the weight
+// gradients are the same single GEMMs over k = (R+T)·n, summing the same
+// terms in the same order and blocking: a retired row's term is a product
+// with zero, which adds nothing.
+//
+// A step with every row live (m_t = n) runs exactly as without stopping,
+// on the full blocks themselves.
+
+// stopBuffers is the workspace's memory for rollouts that stop.
+type stopBuffers struct {
+	liveN []int     // T: m_t
+	live  []int32   // T×Cap: L_t in live[t·n : t·n+m_t]
+	pos   []int32   // T×Cap: row b's place in L_t, −1 when retired
+	inC   []int32   // T×Cap: a packed step's inputs
+	hC    []float32 // (T+1)×Cap×d: a packed step's h_t, rows in L_t's order
+	actsC []int32   // Cap: a packed step's actions
+	dlogp []float32 // Cap: a packed step's loss weights
+	dent  []float32 // Cap
+	dgh   []float32 // Cap×3d: a packed step's dL/dgh, before its scatter
+	dhead []float32 // Cap×(V+1)
+}
+
+func newStopBuffers(l *Layout, capacity, steps int) stopBuffers {
+	C, T, d, V := capacity, steps, l.Hidden, l.Vocab
+	return stopBuffers{liveN: make([]int, T), live: make([]int32, T*C), pos: make([]int32, T*C),
+		inC: make([]int32, T*C), hC: make([]float32, (T+1)*C*d), actsC: make([]int32, C),
+		dlogp: make([]float32, C), dent: make([]float32, C), dgh: make([]float32, C*3*d), dhead: make([]float32, C*(V+1))}
+}
+
+// stopBufferWords is what newStopBuffers allocates, in 4-byte words (liveN
+// counted as 2).
+func stopBufferWords(l *Layout, capacity, steps int) float64 {
+	C, T, d, V := float64(capacity), float64(steps), float64(l.Hidden), float64(l.Vocab)
+	return 2*T + 3*T*C + (T+1)*C*d + 3*C + C*3*d + C*(V+1)
+}
+
+// Retire takes the rows whose done[b] is set out of every step after t: call
+// it between Step(t) and Step(t+1) (after Step(T−1) it has nothing to do).
+// Rows already retired stay retired; done needs one flag per row.
+func (w *Workspace) Retire(t int, done []bool) {
+	if t != w.next-1 || w.next < 1 {
+		panic(fmt.Sprintf("gru: Retire(%d) after Step(%d)", t, w.next-1))
+	}
+	if len(done) < w.n {
+		panic(fmt.Sprintf("gru: Retire with %d done flags for %d rows", len(done), w.n))
+	}
+	if t+1 >= w.T {
+		return
+	}
+	n, d, s := w.n, w.l.Hidden, &w.stop
+	u := t + 1
+	was := s.liveN[u] // L_{t+1} = L_t until now (Step(t) carried it over)
+	live := s.live[u*n : u*n+was]
+	m := 0
+	for _, b := range live {
+		if !done[b] {
+			live[m] = b
+			m++
+		}
+	}
+	if m == was {
+		return
+	}
+	s.liveN[u] = m
+	pos := s.pos[u*n : (u+1)*n]
+	for b := range pos {
+		pos[b] = -1
+	}
+	for i, b := range live[:m] {
+		pos[b] = int32(i)
+	}
+	// h_{t+1} packed in L_{t+1}'s order: from the full block when step t
+	// ran on every row, else compacted in place from step t's packed output.
+	dst := s.hC[u*n*d:]
+	if was == n {
+		full := w.h[u*n*d:]
+		for i, b := range live[:m] {
+			copy(dst[i*d:(i+1)*d], full[int(b)*d:int(b+1)*d])
+		}
+		return
+	}
+	// live[:m] kept L_t's order, so each kept row moves down or stays:
+	// j, the row's place in L_t, is at least i.
+	j := 0
+	for i, b := range live[:m] {
+		for s.live[t*n+j] != b {
+			j++
+		}
+		copy(dst[i*d:(i+1)*d], dst[j*d:(j+1)*d])
+	}
+}
+
+// packed reports whether step t runs on fewer rows than the chunk's.
+func (w *Workspace) packed(t int) bool { return w.stop.liveN[t] < w.n }
+
+// resetLive makes every row live at step 0 (Start).
+func (w *Workspace) resetLive() {
+	n, s := w.n, &w.stop
+	s.liveN[0] = n
+	for b := 0; b < n; b++ {
+		s.live[b] = int32(b)
+	}
+}
+
+// carryLive makes L_{t+1} = L_t (end of Step(t)); Retire(t) then shrinks it.
+func (w *Workspace) carryLive(t int) {
+	if t+1 >= w.T {
+		return
+	}
+	n, s := w.n, &w.stop
+	m := s.liveN[t]
+	s.liveN[t+1] = m
+	if m == n {
+		copy(s.live[(t+1)*n:(t+2)*n], s.live[t*n:(t+1)*n])
+		return
+	}
+	copy(s.live[(t+1)*n:(t+1)*n+m], s.live[t*n:t*n+m])
+	copy(s.pos[(t+1)*n:(t+2)*n], s.pos[t*n:(t+1)*n])
+}
+
+// index is where (episode b, step t) sits in the packed per-step blocks
+// (gh, act, heads, logp, ent): t·n + its place in L_t, or −1 when retired.
+func (w *Workspace) index(b, t int) int {
+	if !w.packed(t) {
+		return t*w.n + b
+	}
+	p := w.stop.pos[t*w.n+b]
+	if p < 0 {
+		return -1
+	}
+	return t*w.n + int(p)
+}
+
+// Live reports whether episode b takes part in step t (it was not retired
+// at an earlier step).
+func (w *Workspace) Live(b, t int) bool { return w.index(b, t) >= 0 }
+
+// LiveSteps is Σ_t m_t of the rollout so far: the (episode, step) pairs its
+// steps computed, T·n when nothing was retired.
+func (w *Workspace) LiveSteps() int {
+	k := 0
+	for _, m := range w.stop.liveN[:max(w.next, 0)] {
+		k += m
+	}
+	return k
+}
