@@ -33,20 +33,12 @@ type ExprSpec struct {
 // ParseExprSpec reads an expr spec (ExprSpec); Leaves is always set.
 func ParseExprSpec(spec string) (ExprSpec, error) {
 	s := ExprSpec{Leaves: DefaultExprLeaves}
-	seen := map[string]bool{}
-	for _, opt := range strings.Split(spec, ";") {
-		if strings.TrimSpace(opt) == "" {
-			continue
-		}
-		key, value, ok := strings.Cut(opt, "=")
-		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
-		switch {
-		case !ok:
-			return s, &SpecError{"task_spec", fmt.Errorf("%q is not key=value (expr takes leaves=…; split=…; partial_credit=…; order=…)", strings.TrimSpace(opt))}
-		case seen[key]:
-			return s, &SpecError{"task_spec", fmt.Errorf("%s given twice", key)}
-		}
-		seen[key] = true
+	opts, err := specOptions(spec, "expr takes leaves=…; split=…; partial_credit=…; order=…")
+	if err != nil {
+		return s, err
+	}
+	for _, o := range opts {
+		key, value := o.key, o.value
 		switch key {
 		case "leaves":
 			n, err := strconv.Atoi(value)
@@ -70,11 +62,9 @@ func ParseExprSpec(spec string) (ExprSpec, error) {
 				return s, &SpecError{"order", fmt.Errorf("%q is not forward or reversed", value)}
 			}
 		case "partial_credit":
-			pc, err := strconv.ParseFloat(value, 64)
-			if err != nil {
-				return s, &SpecError{"partial_credit", fmt.Errorf("%q is not a number", value)}
+			if s.PartialCredit, err = parsePartialCredit(value); err != nil {
+				return s, err
 			}
-			s.PartialCredit = pc
 		default:
 			return s, &SpecError{"task_spec", fmt.Errorf("expr has no option %q (it takes leaves, split, partial_credit and order)", key)}
 		}

@@ -57,29 +57,19 @@ const MaxPartialCredit = 10
 // partial credit's range, not the levels (Calc parses and searches those).
 func ParseCalcSpec(spec string) (CalcSpec, error) {
 	var s CalcSpec
-	seen := map[string]bool{}
-	for _, opt := range strings.Split(spec, ";") {
-		if strings.TrimSpace(opt) == "" {
-			continue
-		}
-		key, value, ok := strings.Cut(opt, "=")
-		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
-		switch {
-		case !ok:
-			return s, &SpecError{"task_spec", fmt.Errorf("%q is not key=value (calc takes levels=…; partial_credit=…)", strings.TrimSpace(opt))}
-		case seen[key]:
-			return s, &SpecError{"task_spec", fmt.Errorf("%s given twice", key)}
-		}
-		seen[key] = true
+	opts, err := specOptions(spec, "calc takes levels=…; partial_credit=…")
+	if err != nil {
+		return s, err
+	}
+	for _, o := range opts {
+		key, value := o.key, o.value
 		switch key {
 		case "levels":
 			s.Levels = value
 		case "partial_credit":
-			pc, err := strconv.ParseFloat(value, 64)
-			if err != nil {
-				return s, &SpecError{"partial_credit", fmt.Errorf("%q is not a number", value)}
+			if s.PartialCredit, err = parsePartialCredit(value); err != nil {
+				return s, err
 			}
-			s.PartialCredit = pc
 		case "observe":
 			switch value {
 			case "auto":
