@@ -8,42 +8,23 @@ import (
 
 	"github.com/simdrl/simdrl/env/calc"
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/internal/tasktest"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
 
-// itemCalc is a calc task whose levels are sets of three items (labels on
-// the level's one expression), for the engine's item and replay paths
-// without the expr task.
-type itemCalc struct{ task.Task }
-
-func (itemCalc) Items(level int, split task.Split) int {
-	if split == task.Transfer {
-		return 0
-	}
-	return 3
-}
-
-func (t itemCalc) DrawItem(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split task.Split, item int) task.Instance {
-	in := t.Task.Draw(key, round, episode, purpose, level, split)
-	in.Item = int32(item)
-	return in
-}
-
-func (t itemCalc) Verify(in *task.Instance, program []int32) bool { return true }
-
-// itemEngine is a CPU engine on itemCalc's a*b and a+b (budget 5) with
+// itemEngine is a CPU engine on tasktest.ItemCalc's a*b and a+b (budget 5) with
 // threads threads.
 func itemEngine(t *testing.T, threads int) (*Engine, trainer.Config) {
-	c, err := task.Open("calc", "levels=a*b, a+b")
+	c, err := tasktest.NewItemCalc("levels=a*b, a+b", nil)
 	require.NoError(t, err)
 	cfg := trainer.DefaultRecipe()
 	cfg.Task, cfg.TaskSpec = "calc", "levels=a*b, a+b"
 	cfg, err = trainer.WithTask(cfg)
 	require.NoError(t, err)
 	cfg.Batch, cfg.Chunk, cfg.Threads, cfg.Context = 24, 8, threads, trainer.ContextRead
-	e, err := NewWithTask(cfg, itemCalc{c})
+	e, err := NewWithTask(cfg, c)
 	require.NoError(t, err)
 	return e, cfg
 }
@@ -215,14 +196,14 @@ func TestPlanRefusals(t *testing.T) {
 	require.ErrorContains(t, err, "task.Itemized")
 }
 
-// itemRun is a trainer of itemCalc with item focus and replays on the CPU.
+// itemRun is a trainer of tasktest.ItemCalc with item focus and replays on the CPU.
 func itemRun(t *testing.T) *testRun {
 	e, cfg := itemEngine(t, 2)
 	e.Close()
 	cfg.Replay, cfg.ReplayCoef, cfg.ItemFocus = 6, 0.5, true
-	c, err := task.Open("calc", cfg.TaskSpec)
+	c, err := tasktest.NewItemCalc(cfg.TaskSpec, nil)
 	require.NoError(t, err)
-	e, err = NewWithTask(cfg, itemCalc{c})
+	e, err = NewWithTask(cfg, c)
 	require.NoError(t, err)
 	tr, err := trainer.New(cfg, e.task, e)
 	require.NoError(t, err)

@@ -6,37 +6,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/internal/tasktest"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
 )
 
-// itemCalc is a calc task whose levels are sets of three items, for the
-// trainer's item machinery without the expr task: an item is a level's
-// expression with a label, Verify accepts what verified says.
-type itemCalc struct {
-	task.Task
-	verified func(in *task.Instance, program []int32) bool
-}
-
-func (t itemCalc) Items(level int, split task.Split) int {
-	if split == task.Transfer {
-		return 0
-	}
-	return 3
-}
-
-func (t itemCalc) DrawItem(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split task.Split, item int) task.Instance {
-	in := t.Task.Draw(key, round, episode, purpose, level, split)
-	in.Item = int32(item)
-	return in
-}
-
-func (t itemCalc) Verify(in *task.Instance, program []int32) bool { return t.verified(in, program) }
-
-func newItemCalc(t *testing.T, verified func(in *task.Instance, program []int32) bool) itemCalc {
-	c, err := task.Open("calc", "levels=a*b, a+b")
+func newItemCalc(t *testing.T, verified func(in *task.Instance, program []int32) bool) tasktest.ItemCalc {
+	c, err := tasktest.NewItemCalc("levels=a*b, a+b", verified)
 	require.NoError(t, err)
-	return itemCalc{Task: c, verified: verified}
+	return c
 }
 
 func episode(level, item int, correct bool, reward float64, program ...int32) task.Episode {

@@ -10,7 +10,7 @@ import (
 	"github.com/simdrl/simdrl/task"
 )
 
-// itemRun is a Trainer of cfg over itemCalc (a task whose levels are sets
+// itemRun is a Trainer of cfg over tasktest.ItemCalc (a task whose levels are sets
 // of items) driving a fakeEngine.
 func newItemFakeRun(t *testing.T, cfg Config, rate func(c call, level int) float64) (*Trainer, *fakeEngine) {
 	it := newItemCalc(t, func(*task.Instance, []int32) bool { return true })
