@@ -56,7 +56,11 @@ func (w *Workspace) Backward(params []float32, dv *Derived, grad, dTable []float
 	// Recurrent weights over all steps at once, reading steps included:
 	// dW_hh += Σ_t dgh_tᵀ·h_t.
 	k := (w.reading + T) * n
-	kernels.SgemmTN(3*d, d, k, 1, w.dghAll[:k*3*d], 3*d, w.hAll[:k*d], d, 1, l.WHH.View(grad), d)
+	if live, skip := w.weightRows(); skip {
+		kernels.SgemmTNLive(3*d, d, k, 1, w.dghAll[:k*3*d], 3*d, w.hAll[:k*d], d, 1, l.WHH.View(grad), d, live)
+	} else {
+		kernels.SgemmTN(3*d, d, k, 1, w.dghAll[:k*3*d], 3*d, w.hAll[:k*d], d, 1, l.WHH.View(grad), d)
+	}
 	w.addColumnSums(l.BHH.View(grad), w.dghAll[:k*3*d], k)
 
 	// Heads: d[pi;v] = Σ_t dheads_tᵀ·h_{t+1}, then split into the two layers.

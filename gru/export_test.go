@@ -17,5 +17,5 @@ func AllocatedBytes(w *Workspace) int {
 	for _, s := range [][]float32{st.hC, st.dlogp, st.dent, st.dgh, st.dhead} {
 		n += 4 * cap(s)
 	}
-	return n + 8*cap(st.liveN)
+	return n + 8*cap(st.liveN) + cap(st.kLive)
 }

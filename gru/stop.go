@@ -35,20 +35,55 @@ type stopBuffers struct {
 	dent  []float32 // Cap
 	dgh   []float32 // Cap×3d: a packed step's dL/dgh, before its scatter
 	dhead []float32 // Cap×(V+1)
+	kLive []bool    // (R+T)×Cap: which rows of the weight gradients' k = (R+T)·n are not zero
 }
 
 func newStopBuffers(l *Layout, capacity, steps int) stopBuffers {
 	C, T, d, V := capacity, steps, l.Hidden, l.Vocab
 	return stopBuffers{liveN: make([]int, T), live: make([]int32, T*C), pos: make([]int32, T*C),
 		inC: make([]int32, T*C), hC: make([]float32, (T+1)*C*d), actsC: make([]int32, C),
-		dlogp: make([]float32, C), dent: make([]float32, C), dgh: make([]float32, C*3*d), dhead: make([]float32, C*(V+1))}
+		dlogp: make([]float32, C), dent: make([]float32, C), dgh: make([]float32, C*3*d), dhead: make([]float32, C*(V+1)),
+		kLive: make([]bool, (readSteps(l)+T)*C)}
 }
 
 // stopBufferWords is what newStopBuffers allocates, in 4-byte words (liveN
-// counted as 2).
+// counted as 2, kLive as a quarter word a flag).
 func stopBufferWords(l *Layout, capacity, steps int) float64 {
-	C, T, d, V := float64(capacity), float64(steps), float64(l.Hidden), float64(l.Vocab)
-	return 2*T + 3*T*C + (T+1)*C*d + 3*C + C*3*d + C*(V+1)
+	C, T, d, V, R := float64(capacity), float64(steps), float64(l.Hidden), float64(l.Vocab), float64(readSteps(l))
+	return 2*T + 3*T*C + (T+1)*C*d + 3*C + C*3*d + C*(V+1) + (R+T)*C/4
+}
+
+// weightRows marks which of the k = (R+T)·n rows of the recurrent weight
+// gradient's GEMM (dgh_tᵀ·h_t, Backward) can be non-zero: a reading step's
+// row that has not started reading (its dgh enters as zero: unread) and a
+// retired row are not. It returns the marks and whether skipping the rest
+// pays (kernels.SgemmTNLive copies the live rows: at least an eighth dead).
+func (w *Workspace) weightRows() ([]bool, bool) {
+	n, R, T := w.n, w.reading, w.T
+	live := w.stop.kLive[:(R+T)*n]
+	dead := 0
+	for r := 0; r < R; r++ {
+		for b := 0; b < n; b++ {
+			live[r*n+b] = r >= w.readOffset(b)
+			if !live[r*n+b] {
+				dead++
+			}
+		}
+	}
+	for t := 0; t < T; t++ {
+		rows := live[(R+t)*n : (R+t+1)*n]
+		if !w.packed(t) {
+			for b := range rows {
+				rows[b] = true
+			}
+			continue
+		}
+		for b, p := range w.stop.pos[t*n : (t+1)*n] {
+			rows[b] = p >= 0
+		}
+		dead += n - w.stop.liveN[t]
+	}
+	return live, dead >= len(live)/8
 }
 
 // Retire takes the rows whose done[b] is set out of every step after t: call

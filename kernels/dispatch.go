@@ -13,6 +13,7 @@ type implementation struct {
 	sgemmNN    func(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int)
 	sgemmNT    func(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int)
 	sgemmTN    func(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int)
+	tnBlock    func(n, k int) int // the steps of k per block sgemmTN sums (pc += it), for SgemmTNLive
 	gruForward func(rows, d int, table []float32, tokens []int32, gh, hPrev, hNext, act []float32)
 	gruBack    func(rows, d int, tokens []int32, act, gh, hPrev, dhNext, dgh, dhPrev, dTable []float32)
 	policyFwd  func(rows, cols int, logits []float32, ld int, logp, ent []float32)
@@ -29,6 +30,7 @@ var generic = implementation{
 	sgemmNN:    sgemmNNGeneric,
 	sgemmNT:    sgemmNTGeneric,
 	sgemmTN:    sgemmTNGeneric,
+	tnBlock:    tnBlockGeneric,
 	gruForward: gruForwardGeneric,
 	gruBack:    gruBackwardGeneric,
 	policyFwd:  policyForwardGeneric,

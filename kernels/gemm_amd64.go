@@ -99,6 +99,7 @@ func useAVX2GEMM(s *implementation) {
 	s.sgemmNN = sgemmNNAVX2
 	s.sgemmNT = sgemmNTAVX2
 	s.sgemmTN = sgemmTNAVX2
+	s.tnBlock = func(n, k int) int { return gemmKCStep(k, gemmKC) }
 }
 
 func sgemmNNAVX2(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {

@@ -71,6 +71,7 @@ var gemmKernelsZ = [gemmMRZ][3]func(k int, a *float32, rs, ks, as int, b *float3
 func useAVX512GEMM(s *implementation, p avx512Plan) {
 	s.sgemmNN = sgemmNNAVX512
 	s.sgemmTN = sgemmTNAVX512
+	s.tnBlock = tnBlockAVX512
 	s.sgemmNT = sgemmNTAVX512 // gemm_heads_amd64.go
 	if p.ntZMM {
 		s.sgemmNT = sgemmNTAVX512Z
@@ -95,6 +96,14 @@ func sgemmTNAVX512(m, n, k int, alpha float32, a []float32, lda int, b []float32
 		t = &gemmTileAVX512
 	}
 	gemmRun(t, gemmTN, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// tnBlockAVX512 is sgemmTNAVX512's k blocks: its tile's (gemmBlocked).
+func tnBlockAVX512(n, k int) int {
+	if gemmZWins(n) {
+		return gemmKCStep(k, gemmTileAVX512.kc)
+	}
+	return gemmKCStep(k, gemmTileAVX2.kc)
 }
 
 // gemmPanelsZ runs the ZMM kernels over the 48-column panels of op(B) (the

@@ -28,6 +28,7 @@ func gemmForcedSets() []*implementation {
 	s.sgemmTN = func(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 		gemmRun(&gemmTileAVX512, gemmTN, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	}
+	s.tnBlock = func(n, k int) int { return gemmKCStep(k, gemmTileAVX512.kc) }
 	s.sgemmNT = func(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 		gemmRun(&gemmTileAVX512NT, gemmNT, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	}

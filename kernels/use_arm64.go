@@ -9,6 +9,7 @@ func useNEON(s *implementation) {
 	s.sgemmNN = sgemmNNNEON
 	s.sgemmNT = sgemmNTNEON
 	s.sgemmTN = sgemmTNNEON
+	s.tnBlock = func(n, k int) int { return neonKC } // sgemmNEON's fixed k blocks
 	s.gruForward = gruForwardNEON
 	s.gruBack = gruBackNEON
 	s.policyFwd = policyForwardNEON
