@@ -15,12 +15,13 @@ import (
 // usefulFlops counts the arithmetic of an update's episode steps with the
 // token-table trick: per step, the hidden GEMM forward and its two backward
 // products (18·d²) and the two heads forward and backward (6·d·(V+1)). A
-// step computed only for its weight gradients' GEMMs (a retired row's, see
-// gru.Workspace.Retire: a zero term of the k = T·n sums) counts its third of
-// that, 6·d² + 2·d·(V+1); live is the steps computed in full, all the rest.
+// step after its episode's end (gru.Workspace.Retire) computes only its
+// zero term of the heads' weight-gradient GEMM over k = T·n, 2·d·(V+1) (the
+// recurrent one skips it: kernels.SgemmTNLive); live is the steps computed
+// in full, all every step.
 func usefulFlops(d, V int, all, live float64) float64 {
-	perStep := float64(6*d*d + 2*d*(V+1))
-	return 3*perStep*live + perStep*(all-live)
+	full, dead := float64(18*d*d+6*d*(V+1)), float64(2*d*(V+1))
+	return full*live + dead*(all-live)
 }
 
 // BenchmarkUpdate times whole training updates (env, rollout, loss, backward,
