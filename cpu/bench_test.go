@@ -37,6 +37,19 @@ func BenchmarkUpdate(b *testing.B) {
 	}
 }
 
+// BenchmarkReferenceRecipeUpdate times updates of the reference (seed)
+// recipe, the one scripts/torch_update_bench.py ports: its sum baseline
+// weights every step, so its rollouts never stop (gru.Workspace.Retire).
+func BenchmarkReferenceRecipeUpdate(b *testing.B) {
+	for _, batch := range []int{192, 4096} {
+		b.Run(fmt.Sprintf("B=%d/threads=1", batch), func(b *testing.B) {
+			c := trainer.ReferenceRecipe()
+			c.Batch, c.Threads = batch, 1
+			runUpdates(b, c)
+		})
+	}
+}
+
 // BenchmarkUpdateChunk compares chunk sizes at one thread.
 func BenchmarkUpdateChunk(b *testing.B) {
 	for _, batch := range []int{192, 4096} {

@@ -1,7 +1,8 @@
 // Package kernels holds the float32 numerical kernels that the model spends its
 // time in: GEMM in the three forms the GRU needs, the fused GRU gate step and
 // its backward, the policy head's log-softmax/entropy and its backward,
-// sampling, Adam and reductions.
+// sampling, Adam and reductions; and SgemmTNLive, TN over the live steps of
+// k only, which gives SgemmTN's floats by keeping each set's k blocks.
 //
 // Every kernel is a pure function on slices with explicit sizes and strides: no
 // structs, no allocation. Each has a portable Go twin (the *Generic functions,
