@@ -145,26 +145,39 @@ func (w *Workspace) backStepPacked(params []float32, dv *Derived, t int, dh, dhP
 
 // unread propagates dh back through the reading steps (Start), leaving
 // dL/dh0 in dh (R even) or dhPrev (R odd). A row not reading yet at a step
-// passed its h through unchanged: its dh goes through as it is, and it
-// enters the GRU's backward as zero so that it adds nothing to the gates,
-// W_hh or the token table.
+// passed its h through unchanged: its dh goes through as it is, and its
+// dgh is zero, so it adds nothing to W_hh or the token table. A step where
+// some rows do not read runs the GRU's backward on the reading rows only,
+// packed as read ran them.
 func (w *Workspace) unread(whh, dh, dhPrev, dTable []float32) {
 	n, d := w.n, w.l.Hidden
+	st := &w.stop
 	for r := w.reading - 1; r >= 0; r-- {
-		for b := 0; b < n; b++ {
-			if r < w.readOffset(b) {
-				copy(w.dhSave[b*d:(b+1)*d], dh[b*d:(b+1)*d])
-				clear(dh[b*d : (b+1)*d])
-			}
-		}
+		rows := w.readingRows(r)
+		m := len(rows)
+		in := w.inputsAll[r*n : r*n+m]
+		act := w.actAll[r*n*3*d : (r*n+m)*3*d]
+		gh := w.ghAll[r*n*3*d : (r*n+m)*3*d]
+		hPrev := w.hAll[r*n*d : (r+1)*n*d]
 		dgh := w.dghAll[r*n*3*d : (r+1)*n*3*d]
-		kernels.GRUBackward(n, d, w.inputsAll[r*n:(r+1)*n], w.actAll[r*n*3*d:(r+1)*n*3*d], w.ghAll[r*n*3*d:(r+1)*n*3*d],
-			w.hAll[r*n*d:(r+1)*n*d], dh, dgh, dhPrev, dTable)
-		kernels.SgemmNN(n, d, 3*d, 1, dgh, 3*d, whh, d, 1, dhPrev, d)
-		for b := 0; b < n; b++ {
-			if r < w.readOffset(b) {
-				copy(dhPrev[b*d:(b+1)*d], w.dhSave[b*d:(b+1)*d])
-			}
+		if m == n {
+			kernels.GRUBackward(n, d, in, act, gh, hPrev, dh, dgh, dhPrev, dTable)
+			kernels.SgemmNN(n, d, 3*d, 1, dgh, 3*d, whh, d, 1, dhPrev, d)
+			dh, dhPrev = dhPrev, dh
+			continue
+		}
+		rh, rdh, rdhPrev, rdgh := st.rh[:m*d], st.rdh[:m*d], st.rhNext[:m*d], st.dgh[:m*3*d]
+		for i, b := range rows {
+			copy(rh[i*d:(i+1)*d], hPrev[int(b)*d:int(b+1)*d])
+			copy(rdh[i*d:(i+1)*d], dh[int(b)*d:int(b+1)*d])
+		}
+		kernels.GRUBackward(m, d, in, act, gh, rh, rdh, rdgh, rdhPrev, dTable)
+		kernels.SgemmNN(m, d, 3*d, 1, rdgh, 3*d, whh, d, 1, rdhPrev, d)
+		copy(dhPrev, dh) // the rows not reading pass dh through
+		clear(dgh)
+		for i, b := range rows {
+			copy(dhPrev[int(b)*d:int(b+1)*d], rdhPrev[i*d:(i+1)*d])
+			copy(dgh[int(b)*3*d:int(b+1)*3*d], rdgh[i*3*d:(i+1)*3*d])
 		}
 		dh, dhPrev = dhPrev, dh
 	}

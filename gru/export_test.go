@@ -7,14 +7,14 @@ func AllocatedBytes(w *Workspace) int {
 		n += 4 * cap(s)
 	}
 	for _, s := range [][]float32{w.mix, w.hAll, w.ghAll, w.actAll, w.heads, w.logp, w.ent, w.u, w.probs, w.ones,
-		w.DLogp, w.DEnt, w.DValue, w.dheads, w.dghAll, w.dh, w.dhPrev, w.dHeadsW, w.bias, w.dhSave} {
+		w.DLogp, w.DEnt, w.DValue, w.dheads, w.dghAll, w.dh, w.dhPrev, w.dHeadsW, w.bias} {
 		n += 4 * cap(s)
 	}
 	st := &w.stop
-	for _, s := range [][]int32{st.live, st.pos, st.inC, st.actsC} {
+	for _, s := range [][]int32{st.live, st.pos, st.inC, st.actsC, st.readRows} {
 		n += 4 * cap(s)
 	}
-	for _, s := range [][]float32{st.hC, st.dlogp, st.dent, st.dgh, st.dhead} {
+	for _, s := range [][]float32{st.hC, st.dlogp, st.dent, st.dgh, st.dhead, st.rh, st.rhNext, st.rdh} {
 		n += 4 * cap(s)
 	}
 	return n + 8*cap(st.liveN) + cap(st.kLive)

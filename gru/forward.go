@@ -184,37 +184,59 @@ func (w *Workspace) stepPacked(params []float32, dv *Derived, t int, mode Mode, 
 func (w *Workspace) readOffset(b int) int { return w.reading - int(w.ctxLen[b]) + 1 }
 
 // read runs the R reading steps (Start): step r of row b feeds its context
-// token r − readOffset(b), or, before that, copies its h (the GRU runs on
-// the context end there, so that the row's gates stay finite, and is
-// discarded).
+// token r − readOffset(b), or, before that, copies its h. A step on which
+// every row reads runs the whole chunk; one on which some rows have not
+// started runs the GRU on the reading rows only, packed in their order
+// (readingRows), and copies the others' h.
 func (w *Workspace) read(params []float32, dv *Derived) {
 	l, n, d := w.l, w.n, w.l.Hidden
 	whh, bhh := l.WHH.View(params), l.BHH.View(params)
 	in0 := w.Inputs(0)
+	st := &w.stop
 	for r := 0; r < w.reading; r++ {
-		in := w.inputsAll[r*n : (r+1)*n]
-		for b := range in {
-			tok, o := l.Start, int32(0)
-			if k := r - w.readOffset(b); k >= 0 {
-				tok = w.ctx[b*MaxContext+k]
-			}
+		rows := w.readingRows(r)
+		m := len(rows)
+		in := w.inputsAll[r*n : r*n+m] // packed: the reading rows' inputs
+		for i, b := range rows {
+			o := int32(0)
 			if l.Observations > 0 {
 				o = in0[b] % int32(l.Observations)
 			}
-			in[b] = l.Input(tok, o)
+			in[i] = l.Input(w.ctx[int(b)*MaxContext+r-w.readOffset(int(b))], o)
 		}
 		hPrev := w.hAll[r*n*d : (r+1)*n*d]
 		hNext := w.hAll[(r+1)*n*d : (r+2)*n*d]
-		gh := w.ghAll[r*n*3*d : (r+1)*n*3*d]
-		fillRows(gh, n, bhh)
-		kernels.SgemmNT(n, 3*d, d, 1, hPrev, d, whh, d, 1, gh, 3*d)
-		kernels.GRUForward(n, d, dv.Table, in, gh, hPrev, hNext, w.actAll[r*n*3*d:(r+1)*n*3*d])
-		for b := 0; b < n; b++ {
-			if r < w.readOffset(b) {
-				copy(hNext[b*d:(b+1)*d], hPrev[b*d:(b+1)*d])
-			}
+		gh := w.ghAll[r*n*3*d : (r*n+m)*3*d]
+		act := w.actAll[r*n*3*d : (r*n+m)*3*d]
+		fillRows(gh, m, bhh)
+		if m == n {
+			kernels.SgemmNT(n, 3*d, d, 1, hPrev, d, whh, d, 1, gh, 3*d)
+			kernels.GRUForward(n, d, dv.Table, in, gh, hPrev, hNext, act)
+			continue
+		}
+		rh, rhNext := st.rh[:m*d], st.rhNext[:m*d]
+		for i, b := range rows {
+			copy(rh[i*d:(i+1)*d], hPrev[int(b)*d:int(b+1)*d])
+		}
+		kernels.SgemmNT(m, 3*d, d, 1, rh, d, whh, d, 1, gh, 3*d)
+		kernels.GRUForward(m, d, dv.Table, in, gh, rh, rhNext, act)
+		copy(hNext, hPrev)
+		for i, b := range rows {
+			copy(hNext[int(b)*d:int(b+1)*d], rhNext[i*d:(i+1)*d])
 		}
 	}
+}
+
+// readingRows lists the rows that read at reading step r (r ≥ their
+// readOffset), ascending: every row, 0..n−1, when all do.
+func (w *Workspace) readingRows(r int) []int32 {
+	rows := w.stop.readRows[:0]
+	for b := 0; b < w.n; b++ {
+		if r >= w.readOffset(b) {
+			rows = append(rows, int32(b))
+		}
+	}
+	return rows
 }
 
 // initialState writes h0 = tanh(mean of emb over the context + stage_emb)

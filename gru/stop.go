@@ -36,21 +36,36 @@ type stopBuffers struct {
 	dgh   []float32 // Cap×3d: a packed step's dL/dgh, before its scatter
 	dhead []float32 // Cap×(V+1)
 	kLive []bool    // (R+T)×Cap: which rows of the weight gradients' k = (R+T)·n are not zero
+
+	// A reading chunk's steps before a row's first token run only the rows
+	// reading (read, unread): their rows, and three Cap×d blocks for
+	// their packed h, h' and dh (none without reading).
+	readRows          []int32
+	rh, rhNext, rdh   []float32
 }
 
 func newStopBuffers(l *Layout, capacity, steps int) stopBuffers {
 	C, T, d, V := capacity, steps, l.Hidden, l.Vocab
-	return stopBuffers{liveN: make([]int, T), live: make([]int32, T*C), pos: make([]int32, T*C),
+	s := stopBuffers{liveN: make([]int, T), live: make([]int32, T*C), pos: make([]int32, T*C),
 		inC: make([]int32, T*C), hC: make([]float32, (T+1)*C*d), actsC: make([]int32, C),
 		dlogp: make([]float32, C), dent: make([]float32, C), dgh: make([]float32, C*3*d), dhead: make([]float32, C*(V+1)),
 		kLive: make([]bool, (readSteps(l)+T)*C)}
+	if readSteps(l) > 0 {
+		s.readRows = make([]int32, C)
+		s.rh, s.rhNext, s.rdh = make([]float32, C*d), make([]float32, C*d), make([]float32, C*d)
+	}
+	return s
 }
 
 // stopBufferWords is what newStopBuffers allocates, in 4-byte words (liveN
 // counted as 2, kLive as a quarter word a flag).
 func stopBufferWords(l *Layout, capacity, steps int) float64 {
 	C, T, d, V, R := float64(capacity), float64(steps), float64(l.Hidden), float64(l.Vocab), float64(readSteps(l))
-	return 2*T + 3*T*C + (T+1)*C*d + 3*C + C*3*d + C*(V+1) + (R+T)*C/4
+	words := 2*T + 3*T*C + (T+1)*C*d + 3*C + C*3*d + C*(V+1) + (R+T)*C/4
+	if R > 0 {
+		words += C + 3*C*d // readRows, rh, rhNext, rdh
+	}
+	return words
 }
 
 // weightRows marks which of the k = (R+T)·n rows of the recurrent weight

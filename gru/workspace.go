@@ -45,7 +45,6 @@ type Workspace struct {
 	ghAll     []float32
 	actAll    []float32
 	dghAll    []float32
-	dhSave    []float32 // Cap×d: reading, dL/dh of the rows not reading yet
 	ctx       []int32   // Cap×MaxContext context tokens
 	ctxLen    []int32   // Cap
 	level     []int32   // Cap
@@ -118,9 +117,6 @@ func NewWorkspace(l *Layout, capacity, steps int) (*Workspace, error) {
 		dHeadsW: make([]float32, (V+1)*d),
 		bias:    make([]float32, max(3*d, V+1)), // column sums of dgh (3d) and of the heads (V+1)
 	}
-	if R > 0 {
-		w.dhSave = make([]float32, C*d)
-	}
 	w.stop = newStopBuffers(l, C, T)
 	w.setReading(0)
 	return w, nil
@@ -148,9 +144,6 @@ func WorkspaceBytes(l *Layout, capacity, steps int) float64 {
 		(R+T+1)*C*d + 2*(R+T)*C*3*d + T*C*(V+1) + T*C*V + T*C + C + C*V + // h, gh, act, heads, logp, ent, u, probs
 		max((R+T)*C, V) + 3*T*C + // ones, DLogp, DEnt, DValue
 		T*C*(V+1) + (R+T)*C*3*d + 2*C*d + (V+1)*d + max(3*d, V+1) // dheads, dgh, dh, dhPrev, dHeadsW, bias
-	if R > 0 {
-		words += C * d // dhSave
-	}
 	words += stopBufferWords(l, capacity, steps)
 	return 4 * words // every element is 4 bytes (float32 or int32)
 }
