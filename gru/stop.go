@@ -40,8 +40,8 @@ type stopBuffers struct {
 	// A reading chunk's steps before a row's first token run only the rows
 	// reading (read, unread): their rows, and three Cap×d blocks for
 	// their packed h, h' and dh (none without reading).
-	readRows          []int32
-	rh, rhNext, rdh   []float32
+	readRows        []int32
+	rh, rhNext, rdh []float32
 }
 
 func newStopBuffers(l *Layout, capacity, steps int) stopBuffers {
