@@ -14,10 +14,24 @@ import (
 // -resume of the same seed; -load once kept the token table of its own
 // seed's initialisation and scored 0.000 where the saver scored 1.000.
 func TestLoadWithOtherSeeds(t *testing.T) {
+	for _, task := range []struct {
+		name string
+		args []string
+	}{
+		{"seed", []string{"-updates", "60"}},
+		// A reading policy whose items, focus and replay buffer are in the
+		// checkpoint (its context and width come from the checkpoint too).
+		{"expr", []string{"-task", "expr", "-updates", "40", "-replay", "8"}},
+	} {
+		t.Run(task.name, func(t *testing.T) { loadWithOtherSeeds(t, task.args) })
+	}
+}
+
+func loadWithOtherSeeds(t *testing.T, train []string) {
 	dir := t.TempDir()
 	ck := filepath.Join(dir, "s2.safetensors")
-	code, _, stderr := runCLI("-seed", "2", "-batch", "64", "-chunk", "32", "-updates", "60", "-eval-every", "0", "-final-episodes", "0",
-		"-explain", "0", "-save", ck)
+	code, _, stderr := runCLI(append([]string{"-seed", "2", "-batch", "64", "-chunk", "32", "-eval-every", "0", "-final-episodes", "0",
+		"-explain", "0", "-save", ck}, train...)...)
 	require.Equal(t, 0, code, stderr)
 	eval := []string{"-eval-only", "-final-episodes", "150", "-explain", "3", "-chunk", "32"} // the chunk orders the sums
 	report := func(name string, args ...string) map[string]any {
@@ -39,6 +53,7 @@ func TestLoadWithOtherSeeds(t *testing.T) {
 				require.Equal(t, w["solve_rate"], g["solve_rate"])
 				require.InDeltaSlice(t, w["mean_reward"], g["mean_reward"], 1e-9, "sums over episodes in each engine's order")
 				require.Equal(t, want["explanations"], got["explanations"])
+				require.Equal(t, want["exhaustive"], got["exhaustive"])
 			})
 		}
 	}
