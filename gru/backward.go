@@ -28,23 +28,7 @@ func (w *Workspace) Backward(params []float32, dv *Derived, grad, dTable []float
 		if t < T-1 {
 			w.widen(dh, t)
 		}
-		if w.packed(t) {
-			w.backStepPacked(params, dv, t, dh, dhPrev, dTable)
-			dh, dhPrev = dhPrev, dh
-			continue
-		}
-		dheads := w.dheads[t*n*(V+1) : (t+1)*n*(V+1)]
-		kernels.PolicyBackward(n, V, w.logp[t*n*V:(t+1)*n*V], w.actions[t*n:(t+1)*n],
-			w.DLogp[t*n:(t+1)*n], w.DEnt[t*n:(t+1)*n], dheads, V+1)
-		for b, g := range w.DValue[t*n : (t+1)*n] {
-			dheads[b*(V+1)+V] = g
-		}
-		// dh' gets the heads' share on top of what flowed back from step t+1.
-		kernels.SgemmNN(n, d, V+1, 1, dheads, V+1, dv.HeadsW, d, 1, dh, d)
-		dgh := w.dgh[t*n*3*d : (t+1)*n*3*d]
-		kernels.GRUBackward(n, d, w.inputs[t*n:(t+1)*n], w.act[t*n*3*d:(t+1)*n*3*d], w.gh[t*n*3*d:(t+1)*n*3*d],
-			w.h[t*n*d:(t+1)*n*d], dh, dgh, dhPrev, dTable)
-		kernels.SgemmNN(n, d, 3*d, 1, dgh, 3*d, whh, d, 1, dhPrev, d)
+		w.backStep(params, dv, t, dh, dhPrev, dTable)
 		dh, dhPrev = dhPrev, dh
 	}
 	// dh now holds dL/dh before Step(0): h0's, or the reading's last.
@@ -106,40 +90,41 @@ func (w *Workspace) widen(dh []float32, t int) {
 	}
 }
 
-// backStepPacked is step t of Backward on L_t's rows (Retire): dh and dhPrev
-// are packed in L_t's order; the step's dL/dgh and head gradients are
-// scattered into the full blocks, zero at the retired rows, for the weight
-// gradients' GEMMs.
-func (w *Workspace) backStepPacked(params []float32, dv *Derived, t int, dh, dhPrev, dTable []float32) {
+// backStep is step t of Backward on L_t's rows (Retire), dh and dhPrev
+// packed in L_t's order. With every row live it runs on the full blocks in
+// place; otherwise the step's actions, loss weights, inputs and h_t are
+// gathered, and its dL/dgh and head gradients are scattered into the full
+// blocks, zero at the retired rows, for the weight gradients' GEMMs.
+func (w *Workspace) backStep(params []float32, dv *Derived, t int, dh, dhPrev, dTable []float32) {
 	l, n, s := w.l, w.n, &w.stop
 	V, d := l.Vocab, l.Hidden
 	m := s.liveN[t]
 	live := s.live[t*n : t*n+m]
-	acts, dlogp, dent := s.actsC[:m], s.dlogp[:m], s.dent[:m]
-	for i, b := range live {
-		acts[i], dlogp[i], dent[i] = w.actions[t*n+int(b)], w.DLogp[t*n+int(b)], w.DEnt[t*n+int(b)]
+	acts, dlogp, dent := w.actions[t*n:(t+1)*n], w.DLogp[t*n:(t+1)*n], w.DEnt[t*n:(t+1)*n]
+	in, h := w.inputs[t*n:(t+1)*n], w.h[t*n*d:(t+1)*n*d]
+	dheads, dgh := w.dheads[t*n*(V+1):(t+1)*n*(V+1)], w.dgh[t*n*3*d:(t+1)*n*3*d]
+	packed := m < n
+	if packed {
+		acts, dlogp, dent = s.actsC[:m], s.dlogp[:m], s.dent[:m]
+		for i, b := range live {
+			acts[i], dlogp[i], dent[i] = w.actions[t*n+int(b)], w.DLogp[t*n+int(b)], w.DEnt[t*n+int(b)]
+		}
+		in, h = s.inC[t*n:t*n+m], s.hC[t*n*d:(t*n+m)*d]
+		dheads, dgh = s.dhead[:m*(V+1)], s.dgh[:m*3*d]
 	}
-	dheads := s.dhead[:m*(V+1)]
 	kernels.PolicyBackward(m, V, w.logp[t*n*V:(t*n+m)*V], acts, dlogp, dent, dheads, V+1)
 	for i, b := range live {
 		dheads[i*(V+1)+V] = w.DValue[t*n+int(b)]
 	}
+	// dh' gets the heads' share on top of what flowed back from step t+1.
 	kernels.SgemmNN(m, d, V+1, 1, dheads, V+1, dv.HeadsW, d, 1, dh[:m*d], d)
-	dgh := s.dgh[:m*3*d]
-	kernels.GRUBackward(m, d, s.inC[t*n:t*n+m], w.act[t*n*3*d:(t*n+m)*3*d], w.gh[t*n*3*d:(t*n+m)*3*d],
-		s.hC[t*n*d:(t*n+m)*d], dh[:m*d], dgh, dhPrev[:m*d], dTable)
+	kernels.GRUBackward(m, d, in, w.act[t*n*3*d:(t*n+m)*3*d], w.gh[t*n*3*d:(t*n+m)*3*d],
+		h, dh[:m*d], dgh, dhPrev[:m*d], dTable)
 	kernels.SgemmNN(m, d, 3*d, 1, dgh, 3*d, l.WHH.View(params), d, 1, dhPrev[:m*d], d)
-	fullGH := w.dgh[t*n*3*d : (t+1)*n*3*d]
-	fullHeads := w.dheads[t*n*(V+1) : (t+1)*n*(V+1)]
-	pos := s.pos[t*n : (t+1)*n]
-	for b, p := range pos[:n] {
-		if p < 0 {
-			clear(fullGH[b*3*d : (b+1)*3*d])
-			clear(fullHeads[b*(V+1) : (b+1)*(V+1)])
-			continue
-		}
-		copy(fullGH[b*3*d:(b+1)*3*d], dgh[int(p)*3*d:int(p+1)*3*d])
-		copy(fullHeads[b*(V+1):(b+1)*(V+1)], dheads[int(p)*(V+1):int(p+1)*(V+1)])
+	if packed {
+		pos := s.pos[t*n : (t+1)*n]
+		scatterRows(w.dgh[t*n*3*d:(t+1)*n*3*d], dgh, pos, 3*d)
+		scatterRows(w.dheads[t*n*(V+1):(t+1)*n*(V+1)], dheads, pos, V+1)
 	}
 }
 
@@ -160,24 +145,19 @@ func (w *Workspace) unread(whh, dh, dhPrev, dTable []float32) {
 		gh := w.ghAll[r*n*3*d : (r*n+m)*3*d]
 		hPrev := w.hAll[r*n*d : (r+1)*n*d]
 		dgh := w.dghAll[r*n*3*d : (r+1)*n*3*d]
-		if m == n {
-			kernels.GRUBackward(n, d, in, act, gh, hPrev, dh, dgh, dhPrev, dTable)
-			kernels.SgemmNN(n, d, 3*d, 1, dgh, 3*d, whh, d, 1, dhPrev, d)
-			dh, dhPrev = dhPrev, dh
-			continue
-		}
-		rh, rdh, rdhPrev, rdgh := st.rh[:m*d], st.rdh[:m*d], st.rhNext[:m*d], st.dgh[:m*3*d]
-		for i, b := range rows {
-			copy(rh[i*d:(i+1)*d], hPrev[int(b)*d:int(b+1)*d])
-			copy(rdh[i*d:(i+1)*d], dh[int(b)*d:int(b+1)*d])
+		rh, rdh, rdhPrev, rdgh := hPrev, dh, dhPrev, dgh
+		if m < n {
+			rh, rdh, rdhPrev, rdgh = st.rh[:m*d], st.rdh[:m*d], st.rhNext[:m*d], st.dgh[:m*3*d]
+			gatherRows(rh, hPrev, rows, d)
+			gatherRows(rdh, dh, rows, d)
 		}
 		kernels.GRUBackward(m, d, in, act, gh, rh, rdh, rdgh, rdhPrev, dTable)
 		kernels.SgemmNN(m, d, 3*d, 1, rdgh, 3*d, whh, d, 1, rdhPrev, d)
-		copy(dhPrev, dh) // the rows not reading pass dh through
-		clear(dgh)
-		for i, b := range rows {
-			copy(dhPrev[int(b)*d:int(b+1)*d], rdhPrev[i*d:(i+1)*d])
-			copy(dgh[int(b)*3*d:int(b+1)*3*d], rdgh[i*3*d:(i+1)*3*d])
+		if m < n {
+			copy(dhPrev, dh) // the rows not reading pass dh through
+			clear(dgh)
+			putRows(dhPrev, rdhPrev, rows, d)
+			putRows(dgh, rdgh, rows, 3*d)
 		}
 		dh, dhPrev = dhPrev, dh
 	}

@@ -68,10 +68,8 @@ func (w *Workspace) Step(params []float32, dv *Derived, t int, mode Mode, s Stre
 	if t != w.next || t >= w.T {
 		panic(fmt.Sprintf("gru: Step(%d) of %d steps; the next is %d (Start begins a rollout)", t, w.T, w.next))
 	}
-	l, n := w.l, w.n
-	V, d := l.Vocab, l.Hidden
-	in, out := w.Inputs(t), w.StepActions(t)
-	for _, a := range in {
+	l := w.l
+	for _, a := range w.Inputs(t) {
 		if a < 0 || int(a) >= l.InputRows() {
 			panic(fmt.Sprintf("gru: input %d outside the %d inputs (Layout.InputRows)", a, l.InputRows()))
 		}
@@ -79,62 +77,34 @@ func (w *Workspace) Step(params []float32, dv *Derived, t int, mode Mode, s Stre
 	if t == 0 && w.reading > 0 {
 		w.read(params, dv)
 	}
-	if w.packed(t) {
-		w.stepPacked(params, dv, t, mode, s)
-		w.carryLive(t)
-		w.next = t + 1
-		return
-	}
-	whh := l.WHH.View(params)
-	bhh := l.BHH.View(params)
-	hPrev := w.h[t*n*d : (t+1)*n*d]
-	hNext := w.h[(t+1)*n*d : (t+2)*n*d]
-	gh := w.gh[t*n*3*d : (t+1)*n*3*d]
-	act := w.act[t*n*3*d : (t+1)*n*3*d]
-	heads := w.heads[t*n*(V+1) : (t+1)*n*(V+1)]
-	logp := w.logp[t*n*V : (t+1)*n*V]
-
-	fillRows(gh, n, bhh)
-	kernels.SgemmNT(n, 3*d, d, 1, hPrev, d, whh, d, 1, gh, 3*d)
-	kernels.GRUForward(n, d, dv.Table, in, gh, hPrev, hNext, act)
-	fillRows(heads, n, dv.HeadsBias)
-	kernels.SgemmNT(n, V+1, d, 1, hNext, d, dv.HeadsW, d, 1, heads, V+1)
-	kernels.PolicyForward(n, V, heads, V+1, logp, w.ent[t*n:(t+1)*n])
-	switch mode {
-	case Greedy:
-		kernels.ArgmaxRows(n, V, heads, V+1, out)
-	case Sample:
-		for b := 0; b < n; b++ {
-			w.u[b] = s.Key.Uniform(s.Round, s.FirstEpisode+uint32(b), uint32(t), rng.PurposeAction)
-		}
-		kernels.Exp(w.probs[:n*V], logp)
-		kernels.SampleRows(n, V, w.probs[:n*V], w.u[:n], out)
-	case Teacher:
-		for _, a := range out {
-			if a < 0 || int(a) >= V {
-				panic("gru: teacher action outside the vocabulary")
-			}
-		}
-	}
+	w.step(params, dv, t, mode, s)
 	w.carryLive(t)
 	w.next = t + 1
 }
 
-// stepPacked is Step(t) on the m_t rows of L_t only (Retire): the same
-// kernels on the packed rows, h_{t+1} scattered into the full layout too
-// (zero at retired rows), and action 0 written for the retired rows (their
-// task ignores what follows its end).
-func (w *Workspace) stepPacked(params []float32, dv *Derived, t int, mode Mode, s Stream) {
+// step runs the GRU, the heads and the actions of step t on the m_t rows of
+// L_t (Retire), packed in its order. With every row live (m_t = n, L_t the
+// identity) it computes on the full blocks in place; otherwise its inputs
+// and h_t are gathered (h_t by Retire), h_{t+1} is scattered into the full
+// layout too (zero at retired rows), and action 0 is written for the
+// retired rows (their task ignores what follows its end).
+func (w *Workspace) step(params []float32, dv *Derived, t int, mode Mode, s Stream) {
 	l, n, st := w.l, w.n, &w.stop
 	V, d := l.Vocab, l.Hidden
 	m := st.liveN[t]
 	live := st.live[t*n : t*n+m]
-	in := st.inC[t*n : t*n+m]
-	for i, b := range live {
-		in[i] = w.inputs[t*n+int(b)]
+	in, out, acts := w.Inputs(t), w.StepActions(t), w.StepActions(t)
+	hPrev := w.h[t*n*d : (t+1)*n*d]
+	hNext := w.h[(t+1)*n*d : (t+2)*n*d]
+	packed := m < n
+	if packed {
+		in, acts = st.inC[t*n:t*n+m], st.actsC[:m]
+		for i, b := range live {
+			in[i] = w.inputs[t*n+int(b)]
+		}
+		hPrev = st.hC[t*n*d : (t*n+m)*d]
+		hNext = st.hC[(t+1)*n*d : ((t+1)*n+m)*d]
 	}
-	hPrev := st.hC[t*n*d : (t*n+m)*d]
-	hNext := st.hC[(t+1)*n*d : ((t+1)*n+m)*d]
 	gh := w.gh[t*n*3*d : (t*n+m)*3*d]
 	act := w.act[t*n*3*d : (t*n+m)*3*d]
 	heads := w.heads[t*n*(V+1) : (t*n+m)*(V+1)]
@@ -143,19 +113,12 @@ func (w *Workspace) stepPacked(params []float32, dv *Derived, t int, mode Mode, 
 	fillRows(gh, m, l.BHH.View(params))
 	kernels.SgemmNT(m, 3*d, d, 1, hPrev, d, l.WHH.View(params), d, 1, gh, 3*d)
 	kernels.GRUForward(m, d, dv.Table, in, gh, hPrev, hNext, act)
-	full := w.h[(t+1)*n*d : (t+2)*n*d]
-	pos := st.pos[t*n : (t+1)*n]
-	for b, p := range pos[:n] {
-		if p < 0 {
-			clear(full[b*d : (b+1)*d])
-		} else {
-			copy(full[b*d:(b+1)*d], hNext[int(p)*d:int(p+1)*d])
-		}
+	if packed {
+		scatterRows(w.h[(t+1)*n*d:(t+2)*n*d], hNext, st.pos[t*n:(t+1)*n], d)
 	}
 	fillRows(heads, m, dv.HeadsBias)
 	kernels.SgemmNT(m, V+1, d, 1, hNext, d, dv.HeadsW, d, 1, heads, V+1)
 	kernels.PolicyForward(m, V, heads, V+1, logp, w.ent[t*n:t*n+m])
-	out, acts := w.StepActions(t), st.actsC[:m]
 	switch mode {
 	case Greedy:
 		kernels.ArgmaxRows(m, V, heads, V+1, acts)
@@ -173,9 +136,11 @@ func (w *Workspace) stepPacked(params []float32, dv *Derived, t int, mode Mode, 
 		}
 		return
 	}
-	clear(out)
-	for i, b := range live {
-		out[b] = acts[i]
+	if packed {
+		clear(out)
+		for i, b := range live {
+			out[b] = acts[i]
+		}
 	}
 }
 
@@ -208,21 +173,17 @@ func (w *Workspace) read(params []float32, dv *Derived) {
 		hNext := w.hAll[(r+1)*n*d : (r+2)*n*d]
 		gh := w.ghAll[r*n*3*d : (r*n+m)*3*d]
 		act := w.actAll[r*n*3*d : (r*n+m)*3*d]
+		rh, rhNext := hPrev, hNext
+		if m < n {
+			rh, rhNext = st.rh[:m*d], st.rhNext[:m*d]
+			gatherRows(rh, hPrev, rows, d)
+		}
 		fillRows(gh, m, bhh)
-		if m == n {
-			kernels.SgemmNT(n, 3*d, d, 1, hPrev, d, whh, d, 1, gh, 3*d)
-			kernels.GRUForward(n, d, dv.Table, in, gh, hPrev, hNext, act)
-			continue
-		}
-		rh, rhNext := st.rh[:m*d], st.rhNext[:m*d]
-		for i, b := range rows {
-			copy(rh[i*d:(i+1)*d], hPrev[int(b)*d:int(b+1)*d])
-		}
 		kernels.SgemmNT(m, 3*d, d, 1, rh, d, whh, d, 1, gh, 3*d)
 		kernels.GRUForward(m, d, dv.Table, in, gh, rh, rhNext, act)
-		copy(hNext, hPrev)
-		for i, b := range rows {
-			copy(hNext[int(b)*d:int(b+1)*d], rhNext[i*d:(i+1)*d])
+		if m < n {
+			copy(hNext, hPrev) // the rows not reading keep their h
+			putRows(hNext, rhNext, rows, d)
 		}
 	}
 }
@@ -248,6 +209,34 @@ func (w *Workspace) initialState(params []float32) {
 	h0 := w.hAll[:n*d]
 	kernels.SgemmNN(n, d, k, 1, w.mix[:n*k], k, l.embeddings(params), d, 0, h0, d)
 	kernels.Tanh(h0)
+}
+
+// gatherRows copies src's rows listed in rows, each width wide, into the
+// packed dst, in that order.
+func gatherRows(dst, src []float32, rows []int32, width int) {
+	for i, b := range rows {
+		copy(dst[i*width:(i+1)*width], src[int(b)*width:int(b+1)*width])
+	}
+}
+
+// putRows is gatherRows' inverse: the packed src's row i into dst's row
+// rows[i]; dst's other rows stay as they are.
+func putRows(dst, src []float32, rows []int32, width int) {
+	for i, b := range rows {
+		copy(dst[int(b)*width:int(b+1)*width], src[i*width:(i+1)*width])
+	}
+}
+
+// scatterRows writes row b of the full dst from row pos[b] of the packed
+// src, and zero where pos[b] < 0 (a retired row).
+func scatterRows(dst, src []float32, pos []int32, width int) {
+	for b, p := range pos {
+		if p < 0 {
+			clear(dst[b*width : (b+1)*width])
+		} else {
+			copy(dst[b*width:(b+1)*width], src[int(p)*width:int(p+1)*width])
+		}
+	}
 }
 
 // fillRows copies row into each of the n rows of m (packed, len(row) wide).

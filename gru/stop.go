@@ -140,10 +140,7 @@ func (w *Workspace) Retire(t int, done []bool) {
 	// ran on every row, else compacted in place from step t's packed output.
 	dst := s.hC[u*n*d:]
 	if was == n {
-		full := w.h[u*n*d:]
-		for i, b := range live[:m] {
-			copy(dst[i*d:(i+1)*d], full[int(b)*d:int(b+1)*d])
-		}
+		gatherRows(dst, w.h[u*n*d:], live[:m], d)
 		return
 	}
 	// live[:m] kept L_t's order, so each kept row moves down or stays:

@@ -7,7 +7,11 @@
 #     rollout (draw, policy, scoring) and the backward split out);
 #   * the time to solve under the stop rule, seeds SEEDS (simdrl -task calc -seed S -threads 1:
 #     the report's wall_seconds, train_seconds and updates; torch_calc.py --solve --seed S);
+#   * the seed task's update under the seed script's recipe (BenchmarkReferenceRecipeUpdate)
+#     against scripts/torch_update_bench.py, at the same batches;
 #   * the CPU (lscpu) and its single-core FMA peaks (scripts/peak.c);
+#   * OpenBLAS's fastest core type on this CPU (scripts/openblas_coretype.sh), under which
+#     PyTorch runs unless OPENBLAS_CORETYPE is set;
 #   * the ratios PyTorch / simdrl: per update, and per solve (wall seconds).
 # Usage: scripts/calc_anchor.sh [CORE]     (CORE defaults to 0)
 # Environment: SEEDS ("0 1 2"; "" skips the solves), BATCHES ("192"; "192 4096" for both of simdrl's benchmarks),
@@ -35,6 +39,13 @@ fi
 echo "== CPU (core $core)"
 lscpu | grep -E '^(Model name|CPU family|Model|Thread\(s\) per core|Core\(s\) per socket|CPU max MHz|L1d cache|L2 cache|L3 cache):' || true
 echo "simdrl commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'); torch $("$PY" -c 'import torch; print(torch.__version__)'); $(go version)"
+
+echo "== OpenBLAS's kernels for PyTorch"
+if [ -z "${OPENBLAS_CORETYPE+set}" ]; then
+	OPENBLAS_CORETYPE=$(scripts/openblas_coretype.sh "$core")
+fi
+export OPENBLAS_CORETYPE
+echo "OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE" | tee "$dir/coretype.txt"
 
 echo "== single-core FMA peaks"
 gcc -O2 -mavx2 -mfma -mavx512f scripts/peak.c -o "$dir/peak"
