@@ -17,6 +17,7 @@
 # Environment: SEEDS ("0 1 2"; "" skips the solves), BATCHES ("192"; "192 4096" for both of simdrl's benchmarks),
 #   ITERS (torch timed updates at batch 192, 100; fewer at larger batches), BENCHTIME (go test's
 #   -benchtime at batch 192, 300x; fewer at larger batches),
+#   OPENBLAS_CORETYPE (the OpenBLAS kernels PyTorch runs; unset: the fastest, scripts/openblas_coretype.sh),
 #   PYTHON (/usr/bin/python3), OUT (a folder to keep the JSON in; a temporary one otherwise).
 # Run it on a quiet machine: every number is a wall-clock time.
 set -euo pipefail
@@ -65,6 +66,13 @@ for b in $batches; do
 	"${pin[@]}" "$PY" scripts/torch_calc.py --bench-update --batch "$b" --threads 1 --iters "$it" | tee -a "$dir/torchbench.jsonl"
 done
 
+echo "== the seed task's update, the seed script's recipe (every step, sum baseline), batches: $batches"
+: >"$dir/seedbench.txt"
+for b in $batches; do
+	"${pin[@]}" "$dir/cpu.test" -test.run x -test.bench "ReferenceRecipeUpdate/B=$b/" -test.count 5 | tee -a "$dir/seedbench.txt"
+done
+"${pin[@]}" "$PY" scripts/torch_update_bench.py --device cpu --batches "${batches// /,}" --iters 20 --threads 1 | tee "$dir/torchseed.jsonl"
+
 echo "== time to solve (stop rule), seeds: $seeds"
 rm -f "$dir/go_solve.jsonl" "$dir/torch_solve.jsonl"
 for s in $seeds; do
@@ -88,6 +96,16 @@ for line in open(f"{d}/torchbench.jsonl"):
         print(f"per update, batch {tb['batch']}: simdrl {g:.3f} ms, PyTorch {tb['median_ms']:.3f} ms (rollout {tb['rollout_ms']:.3f}: "
               f"draw {tb['draw_ms']:.3f}, policy {tb['policy_rollout_ms']:.3f}, scoring {tb['score_ms']:.3f}; "
               f"loss and backward {tb['backward_ms']:.3f}; clip and Adam {tb['step_ms']:.3f}) -> ratio {tb['median_ms'] / g:.1f}x")
+seed_ms = {}
+for b, m in re.findall(r"ReferenceRecipeUpdate/B=(\d+)/\S*\s.*?([\d.]+) ms/update", open(f"{d}/seedbench.txt").read()):
+    seed_ms.setdefault(int(b), []).append(float(m))
+for line in open(f"{d}/torchseed.jsonl"):
+    tb = json.loads(line)
+    g = seed_ms.get(tb["batch"])
+    if g:
+        g = statistics.median(g)
+        print(f"seed task per update (the seed script's recipe), batch {tb['batch']}: simdrl {g:.3f} ms (median of {len(seed_ms[tb['batch']])}), "
+              f"PyTorch {tb['median_ms']:.3f} ms (median of {tb['iters']}) -> ratio {tb['median_ms'] / g:.1f}x")
 def lines(name):
     try:
         return [json.loads(l) for l in open(f"{d}/{name}")]

@@ -4,7 +4,9 @@
 # the final exhaustive evaluation), the lowest size's training rate, the
 # transfer split's rate where the spec has one (split=pattern or length),
 # then updates and wall time; one thread pinned to a core (taskset, CORE=0
-# by default). FLAGS are added to every run (e.g. -task-spec split=length).
+# by default). FLAGS are added to every run, split at spaces (so write a
+# spec without them: -task-spec split=length;partial_credit=0.3;order=reversed;
+# -task-spec replaces the recipe's whole spec).
 # A row says "yes" when every size's held-out rate is ≥ 0.95 (issue 21's
 # target); a summary line ends the table.
 # usage: [SEEDS="0 1 2 3 4"] [FLAGS="…"] scripts/expr_seeds.sh [simdrl binary]

@@ -93,7 +93,7 @@ func TestExprDeclarations(t *testing.T) {
 	ops[calc.LOAD] = calc.Op{}
 	require.Equal(t, calc.Ops[calc.LOAD], et.Ops()[calc.LOAD], "Ops is a copy")
 	require.Equal(t, Tuning{Spec: "partial_credit=0.3; order=reversed", EntropyCoef: 0.5, Updates: 20000, EntropyUpdates: 10000,
-		EntropyFinal: 0.02, Context: "read", Replay: 64, ReplayCoef: 1, ItemFocus: true, Hidden: 128}, et.DefaultTuning())
+		EntropyFinal: 0.02, Context: "read", Replay: 0, ReplayCoef: 1, ItemFocus: true, Hidden: 128}, et.DefaultTuning())
 	require.Equal(t, "leaves=7; split=length; partial_credit=0.3; order=reversed", openExpr(t, "leaves=7; split=length; partial_credit=0.9").DefaultTuning().Spec)
 	require.Equal(t, []string{"tie", "zero", "negative"}, et.SubsetNames())
 }
