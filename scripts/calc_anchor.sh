@@ -45,8 +45,12 @@ echo "== OpenBLAS's kernels for PyTorch"
 if [ -z "${OPENBLAS_CORETYPE+set}" ]; then
 	OPENBLAS_CORETYPE=$(scripts/openblas_coretype.sh "$core")
 fi
-export OPENBLAS_CORETYPE
-echo "OPENBLAS_CORETYPE=$OPENBLAS_CORETYPE" | tee "$dir/coretype.txt"
+if [ -n "$OPENBLAS_CORETYPE" ]; then
+	export OPENBLAS_CORETYPE
+else
+	unset OPENBLAS_CORETYPE # empty is not OpenBLAS's own choice (it reads the features then): leave it unset
+fi
+echo "OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE-(unset: the library picks)}" | tee "$dir/coretype.txt"
 
 echo "== single-core FMA peaks"
 gcc -O2 -mavx2 -mfma -mavx512f scripts/peak.c -o "$dir/peak"

@@ -11,7 +11,9 @@
 # CPU's features instead of its model, and picked Cooperlake there.) Prints one
 # line per candidate on stderr (the slower of the model's NN and NT shapes at
 # 192 rows) and the winner's name on stdout: OpenBLAS's own choice, named as
-# OPENBLAS_VERBOSE=2 names it, unless another is more than 2% faster.
+# OPENBLAS_VERBOSE=2 names it, unless another is more than 2% faster (an
+# empty line when that name could not be read and its own choice won: then
+# leave OPENBLAS_CORETYPE unset).
 # usage: export OPENBLAS_CORETYPE=$(scripts/openblas_coretype.sh [CORE])
 set -euo pipefail
 cd "$(dirname "$0")/.."
