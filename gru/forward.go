@@ -111,7 +111,7 @@ func (w *Workspace) step(params []float32, dv *Derived, t int, mode Mode, s Stre
 	logp := w.logp[t*n*V : (t*n+m)*V]
 
 	fillRows(gh, m, l.BHH.View(params))
-	kernels.SgemmNT(m, 3*d, d, 1, hPrev, d, l.WHH.View(params), d, 1, gh, 3*d)
+	kernels.SgemmNN(m, 3*d, d, 1, hPrev, d, dv.WHHT, 3*d, 1, gh, 3*d)
 	kernels.GRUForward(m, d, dv.Table, in, gh, hPrev, hNext, act)
 	if packed {
 		scatterRows(w.h[(t+1)*n*d:(t+2)*n*d], hNext, st.pos[t*n:(t+1)*n], d)
@@ -155,7 +155,7 @@ func (w *Workspace) readOffset(b int) int { return w.reading - int(w.ctxLen[b]) 
 // (readingRows), and copies the others' h.
 func (w *Workspace) read(params []float32, dv *Derived) {
 	l, n, d := w.l, w.n, w.l.Hidden
-	whh, bhh := l.WHH.View(params), l.BHH.View(params)
+	bhh := l.BHH.View(params)
 	in0 := w.Inputs(0)
 	st := &w.stop
 	for r := 0; r < w.reading; r++ {
@@ -179,7 +179,7 @@ func (w *Workspace) read(params []float32, dv *Derived) {
 			gatherRows(rh, hPrev, rows, d)
 		}
 		fillRows(gh, m, bhh)
-		kernels.SgemmNT(m, 3*d, d, 1, rh, d, whh, d, 1, gh, 3*d)
+		kernels.SgemmNN(m, 3*d, d, 1, rh, d, dv.WHHT, 3*d, 1, gh, 3*d)
 		kernels.GRUForward(m, d, dv.Table, in, gh, rh, rhNext, act)
 		if m < n {
 			copy(hNext, hPrev) // the rows not reading keep their h

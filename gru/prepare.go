@@ -5,11 +5,17 @@ import "github.com/simdrl/simdrl/kernels"
 // Derived holds tensors derived from the parameters once per update and shared
 // by every chunk: the GRU's input gates for every input (the input to the
 // GRU is always a token embedding, or a token's plus an observation's, so
-// W_ih·x + b_ih is a table with one row per input, Layout.InputRows), and
-// the policy and value heads stacked into one (V+1)×d matrix so that a
-// single GEMM computes both.
+// W_ih·x + b_ih is a table with one row per input, Layout.InputRows), W_hh
+// transposed, and the policy and value heads stacked into one (V+1)×d
+// matrix so that a single GEMM computes both.
 type Derived struct {
-	Table     []float32 // InputRows×3d: X·W_ihᵀ + b_ih, X = emb, or emb[a] + obs_emb[o] in row a·O+o
+	Table []float32 // InputRows×3d: X·W_ihᵀ + b_ih, X = emb, or emb[a] + obs_emb[o] in row a·O+o
+	// WHHT is W_hhᵀ (d×3d), so that every step's gates GEMM h·W_hhᵀ is an
+	// NN GEMM that reads it in place: NT would transpose W_hh into packed
+	// panels on every call, T or more times a chunk. Each element of the
+	// gates is the same FMA chain over k either way, so the assembly's
+	// results are the NT form's bit for bit.
+	WHHT      []float32
 	HeadsW    []float32 // (V+1)×d: pi.weight rows, then v.weight
 	HeadsBias []float32 // V+1:     pi.bias, then v.bias
 	x         []float32 // InputRows×d: the summed embeddings (nil without observations)
@@ -26,6 +32,7 @@ func NewDerived(l *Layout) *Derived {
 	V, d := l.Vocab, l.Hidden
 	dv := &Derived{
 		Table:     make([]float32, l.InputRows()*3*d),
+		WHHT:      make([]float32, d*3*d),
 		HeadsW:    make([]float32, (V+1)*d),
 		HeadsBias: make([]float32, V+1),
 	}
@@ -51,6 +58,7 @@ func (dv *Derived) Compute(l *Layout, params []float32) {
 		x = dv.x
 	}
 	kernels.SgemmNT(rows, 3*d, d, 1, x, d, l.WIH.View(params), d, 1, dv.Table, 3*d)
+	transpose(dv.WHHT, l.WHH.View(params), 3*d, d)
 	copy(dv.HeadsW, l.PiW.View(params))
 	copy(dv.HeadsW[V*d:], l.VW.View(params))
 	copy(dv.HeadsBias, l.PiB.View(params))
@@ -71,6 +79,15 @@ func inputSums(l *Layout, params, x []float32) {
 			for i := range row {
 				row[i] = ea[i] + eo[i]
 			}
+		}
+	}
+}
+
+// transpose writes the rows×cols row-major src into dst as cols×rows.
+func transpose(dst, src []float32, rows, cols int) {
+	for i := 0; i < rows; i++ {
+		for j, v := range src[i*cols : (i+1)*cols] {
+			dst[j*rows+i] = v
 		}
 	}
 }

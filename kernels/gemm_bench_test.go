@@ -10,9 +10,13 @@ import (
 // V+1 = 19 heads) for the default chunk of 96 episodes, a chunk of 192 and
 // a batch of 4096:
 //
-//	NT  M×288×96  gates = h·W_hhᵀ        M×19×96  heads          18×288×96  token table
+//	NN  M×288×96  gates = h·(W_hhᵀ)      (gru.Derived.WHHT, read in place)
+//	NT  M×19×96   heads                  18×288×96  token table
 //	NN  M×96×288  dh = dgates·W_hh       M×96×19  dh from heads  18×96×288
 //	TN  288×96×K  dW_hh = dgatesᵀ·h      19×96×K                 288×96×18
+//
+// NT M×288×96 is the gates GEMM's form before the transposed W_hh (the
+// same floats): kept to show what packing Bᵀ on every call cost.
 //
 // TN's K is T·M with T = 6, plus 192 and 4096 to line up with OpenBLAS
 // figures. Each entry is m, n, k of the call.
@@ -20,7 +24,7 @@ func gemmBenchShapes() map[string][][3]int {
 	s := map[string][][3]int{}
 	for _, rows := range []int{96, 192, 4096} {
 		s["NT"] = append(s["NT"], [3]int{rows, 288, 96}, [3]int{rows, 19, 96})
-		s["NN"] = append(s["NN"], [3]int{rows, 96, 288}, [3]int{rows, 96, 19})
+		s["NN"] = append(s["NN"], [3]int{rows, 288, 96}, [3]int{rows, 96, 288}, [3]int{rows, 96, 19})
 	}
 	s["NT"] = append(s["NT"], [3]int{18, 288, 96})
 	s["NN"] = append(s["NN"], [3]int{18, 96, 288})

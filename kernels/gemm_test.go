@@ -37,7 +37,7 @@ func gemmModelShapes() map[string][][3]int {
 	}
 	for _, rows := range []int{64, 192, 4096} {
 		shapes["NT"] = append(shapes["NT"], [3]int{rows, 288, 96}, [3]int{rows, 19, 96})
-		shapes["NN"] = append(shapes["NN"], [3]int{rows, 96, 288}, [3]int{rows, 96, 19})
+		shapes["NN"] = append(shapes["NN"], [3]int{rows, 288, 96}, [3]int{rows, 96, 288}, [3]int{rows, 96, 19})
 		shapes["TN"] = append(shapes["TN"], [3]int{288, 96, 6 * rows}, [3]int{19, 96, 6 * rows})
 	}
 	return shapes
