@@ -1,0 +1,45 @@
+package kernels
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// BenchmarkSgemmTNLive times SgemmTNLive against SgemmTN on the weight
+// gradients of a chunk of 96 rows and 6 steps (k = 576) whose rollouts
+// stopped, a fraction of the k rows dead (zero in A and B): the recurrent
+// weights' 288×96, the heads' 19×96, and the column sums' 1×288 and 1×19
+// (gru's addColumnSums). SgemmTNLive copies the live rows, so where it pays
+// depends on the shape: this is what gru's choice rests on.
+func BenchmarkSgemmTNLive(b *testing.B) {
+	const k = 576
+	r := rand.New(rand.NewPCG(7, 7))
+	for _, sh := range [][2]int{{288, 96}, {19, 96}, {1, 288}, {1, 19}} {
+		m, n := sh[0], sh[1]
+		for _, deadPct := range []int{0, 25, 45} {
+			live := make([]bool, k)
+			a, bm := randSlice(r, k*m, 0, 1), randSlice(r, k*n, 0, 1)
+			for p := range live {
+				live[p] = r.IntN(100) >= deadPct
+				if !live[p] {
+					clear(a[p*m : (p+1)*m])
+					clear(bm[p*n : (p+1)*n])
+				}
+			}
+			c := make([]float32, m*n)
+			for _, f := range []string{"TN", "TNLive"} {
+				b.Run(fmt.Sprintf("%dx%dx%d/dead=%d%%/%s", m, n, k, deadPct, f), func(b *testing.B) {
+					for b.Loop() {
+						if f == "TN" {
+							SgemmTN(m, n, k, 1, a, m, bm, n, 1, c, n)
+						} else {
+							SgemmTNLive(m, n, k, 1, a, m, bm, n, 1, c, n, live)
+						}
+					}
+					b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s-of-TN")
+				})
+			}
+		}
+	}
+}
