@@ -38,20 +38,21 @@ func (w *Workspace) Backward(params []float32, dv *Derived, grad, dTable []float
 	}
 
 	// Recurrent weights over all steps at once, reading steps included:
-	// dW_hh += Σ_t dgh_tᵀ·h_t. A row that has not started reading or has
-	// retired is zero in dgh_t and h_t, and in dheads_t and h_{t+1} below.
+	// dW_hh += Σ_t dgh_tᵀ·h_t.
 	k := (w.reading + T) * n
-	live := w.weightRows()
-	tnLive(3*d, d, k, w.dghAll[:k*3*d], 3*d, w.hAll[:k*d], d, 1, l.WHH.View(grad), d, live)
-	w.addColumnSums(l.BHH.View(grad), w.dghAll[:k*3*d], k, live)
+	if live, skip := w.weightRows(); skip {
+		kernels.SgemmTNLive(3*d, d, k, 1, w.dghAll[:k*3*d], 3*d, w.hAll[:k*d], d, 1, l.WHH.View(grad), d, live)
+	} else {
+		kernels.SgemmTN(3*d, d, k, 1, w.dghAll[:k*3*d], 3*d, w.hAll[:k*d], d, 1, l.WHH.View(grad), d)
+	}
+	w.addColumnSums(l.BHH.View(grad), w.dghAll[:k*3*d], k)
 
 	// Heads: d[pi;v] = Σ_t dheads_tᵀ·h_{t+1}, then split into the two layers.
-	headsLive := live[w.reading*n:]
-	tnLive(V+1, d, T*n, w.dheads[:T*n*(V+1)], V+1, w.h[n*d:(T+1)*n*d], d, 0, w.dHeadsW, d, headsLive)
+	kernels.SgemmTN(V+1, d, T*n, 1, w.dheads[:T*n*(V+1)], V+1, w.h[n*d:(T+1)*n*d], d, 0, w.dHeadsW, d)
 	addTo(l.PiW.View(grad), w.dHeadsW[:V*d])
 	addTo(l.VW.View(grad), w.dHeadsW[V*d:])
 	clear(w.bias[:V+1])
-	w.addColumnSums(w.bias[:V+1], w.dheads[:T*n*(V+1)], T*n, headsLive)
+	w.addColumnSums(w.bias[:V+1], w.dheads[:T*n*(V+1)], T*n)
 	addTo(l.PiB.View(grad), w.bias[:V])
 	l.VB.View(grad)[0] += w.bias[V]
 
@@ -163,29 +164,10 @@ func (w *Workspace) unread(whh, dh, dhPrev, dTable []float32) {
 }
 
 // addColumnSums adds the column sums of the rows×len(dst) packed matrix m
-// to dst, as the GEMM dst += 1ᵀ·m, over the rows marked live (the others
-// are zero).
-func (w *Workspace) addColumnSums(dst, m []float32, rows int, live []bool) {
+// to dst, as the GEMM dst += 1ᵀ·m.
+func (w *Workspace) addColumnSums(dst, m []float32, rows int) {
 	c := len(dst)
-	tnLive(1, c, rows, w.ones[:rows], 1, m, c, 1, dst, c, live)
-}
-
-// tnLive is C = Aᵀ·B + beta·C over k rows of which only those marked live
-// can be non-zero: kernels.SgemmTNLive, the same floats as SgemmTN, where
-// at least an eighth of them is dead, so that its gathering copies pay;
-// SgemmTN otherwise.
-func tnLive(m, n, k int, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, live []bool) {
-	dead := 0
-	for _, l := range live[:k] {
-		if !l {
-			dead++
-		}
-	}
-	if dead >= k/8 && dead > 0 {
-		kernels.SgemmTNLive(m, n, k, 1, a, lda, b, ldb, beta, c, ldc, live[:k])
-		return
-	}
-	kernels.SgemmTN(m, n, k, 1, a, lda, b, ldb, beta, c, ldc)
+	kernels.SgemmTN(1, c, rows, 1, w.ones[:rows], 1, m, c, 1, dst, c)
 }
 
 func addTo(dst, src []float32) { kernels.Add(dst, src) }

@@ -71,13 +71,18 @@ func stopBufferWords(l *Layout, capacity, steps int) float64 {
 // weightRows marks which of the k = (R+T)·n rows of the recurrent weight
 // gradient's GEMM (dgh_tᵀ·h_t, Backward) can be non-zero: a reading step's
 // row that has not started reading (its dgh enters as zero: unread) and a
-// retired row are not.
-func (w *Workspace) weightRows() []bool {
+// retired row are not. It returns the marks and whether skipping the rest
+// pays (kernels.SgemmTNLive copies the live rows: at least an eighth dead).
+func (w *Workspace) weightRows() ([]bool, bool) {
 	n, R, T := w.n, w.reading, w.T
 	live := w.stop.kLive[:(R+T)*n]
+	dead := 0
 	for r := 0; r < R; r++ {
 		for b := 0; b < n; b++ {
 			live[r*n+b] = r >= w.readOffset(b)
+			if !live[r*n+b] {
+				dead++
+			}
 		}
 	}
 	for t := 0; t < T; t++ {
@@ -91,8 +96,9 @@ func (w *Workspace) weightRows() []bool {
 		for b, p := range w.stop.pos[t*n : (t+1)*n] {
 			rows[b] = p >= 0
 		}
+		dead += n - w.stop.liveN[t]
 	}
-	return live
+	return live, dead >= len(live)/8
 }
 
 // Retire takes the rows whose done[b] is set out of every step after t: call
