@@ -66,14 +66,14 @@ for b in $batches; do
 	bt=$benchtime
 	if [ "$n" != "$benchtime" ]; then bt="$(( n * 192 / b > 20 ? n * 192 / b : 20 ))x"; fi
 	it=$(( iters * 192 / b > 10 ? iters * 192 / b : 10 ))
-	"${pin[@]}" "$dir/cpu.test" -test.run x -test.bench "CalcUpdate/B=$b/" -test.benchtime "$bt" | tee -a "$dir/gobench.txt"
+	"${pin[@]}" "$dir/cpu.test" -test.run "^$" -test.bench "CalcUpdate/B=$b/" -test.benchtime "$bt" | tee -a "$dir/gobench.txt"
 	"${pin[@]}" "$PY" scripts/torch_calc.py --bench-update --batch "$b" --threads 1 --iters "$it" | tee -a "$dir/torchbench.jsonl"
 done
 
 echo "== the seed task's update, the seed script's recipe (every step, sum baseline), batches: $batches"
 : >"$dir/seedbench.txt"
 for b in $batches; do
-	"${pin[@]}" "$dir/cpu.test" -test.run x -test.bench "ReferenceRecipeUpdate/B=$b/" -test.count 5 | tee -a "$dir/seedbench.txt"
+	"${pin[@]}" "$dir/cpu.test" -test.run "^$" -test.bench "ReferenceRecipeUpdate/B=$b/" -test.count 5 | tee -a "$dir/seedbench.txt"
 done
 "${pin[@]}" "$PY" scripts/torch_update_bench.py --device cpu --batches "${batches// /,}" --iters 20 --threads 1 | tee "$dir/torchseed.jsonl"
 
