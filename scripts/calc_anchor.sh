@@ -18,6 +18,7 @@
 #   ITERS (torch timed updates at batch 192, 100; fewer at larger batches), BENCHTIME (go test's
 #   -benchtime at batch 192, 300x; fewer at larger batches),
 #   OPENBLAS_CORETYPE (the OpenBLAS kernels PyTorch runs; unset: the fastest, scripts/openblas_coretype.sh),
+#   GLIBC_TUNABLES (for PyTorch; unset: malloc keeps what it frees, see below),
 #   PYTHON (/usr/bin/python3), OUT (a folder to keep the JSON in; a temporary one otherwise).
 # Run it on a quiet machine: every number is a wall-clock time.
 set -euo pipefail
@@ -51,6 +52,18 @@ else
 	unset OPENBLAS_CORETYPE # empty is not OpenBLAS's own choice (it reads the features then): leave it unset
 fi
 echo "OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE-(unset: the library picks)}" | tee "$dir/coretype.txt"
+
+echo "== glibc's malloc for PyTorch"
+# PyTorch's CPU allocator is malloc. Its large tensors (B = 4096) are mmapped
+# and unmapped on every update or trimmed back to the OS, so each update pays
+# page faults again, at a cost that varies from run to run: at B = 4096,
+# torch_update_bench.py's median took 119–211 ms in three runs without this
+# and 117–122 ms in three with it, alternating (Zen 5, 2026-12-02). PyTorch's
+# best is the anchor, so malloc keeps what it frees.
+if [ -z "${GLIBC_TUNABLES+set}" ]; then
+	export GLIBC_TUNABLES=glibc.malloc.mmap_threshold=2147483647:glibc.malloc.trim_threshold=4294967295
+fi
+echo "GLIBC_TUNABLES=$GLIBC_TUNABLES" | tee "$dir/tunables.txt"
 
 echo "== single-core FMA peaks"
 gcc -O2 -mavx2 -mfma -mavx512f scripts/peak.c -o "$dir/peak"

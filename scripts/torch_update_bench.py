@@ -24,6 +24,13 @@ Usage, from the repository root (or with the three scripts side by side):
 
     python3 scripts/torch_update_bench.py --device cpu --batches 192,4096 --iters 10 --threads 1
 
+At large batches run it with glibc's malloc keeping what it frees, as
+scripts/calc_anchor.sh does (otherwise each update faults its big tensors'
+pages in again, and the median moves from run to run):
+
+    GLIBC_TUNABLES=glibc.malloc.mmap_threshold=2147483647:glibc.malloc.trim_threshold=4294967295 \
+        taskset -c 0 python3 scripts/torch_update_bench.py --device cpu --batches 4096 --iters 20 --threads 1
+
 Prints one JSON line per batch, e.g.
   {"part": "full_update", "batch": 192, "median_ms": 13.2, "min_ms": 12.9, "device": "cpu", ...}
 """
