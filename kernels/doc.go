@@ -52,6 +52,14 @@
 // (its k blocks are up to 320 steps, the AVX2 tile's 256), as they already
 // did (the model's NN dh = dgates·W_hh has k = 288).
 //
+// The model's gates GEMM h·W_hhᵀ runs as NN on a transposed copy of W_hh
+// (gru.Derived.WHHT), which NN reads in place where NT packs Bᵀ on every
+// call. For k = d ≤ 256 (one k block in both forms) NN on Bᵀ gives NT's
+// floats bit for bit on every assembly set (TestGatesNNIsNT); the generic
+// twins differ (NT sums in four chains, NN in one), so the generic backend's
+// results changed with it, and a width above 256 runs its k blocks as NN
+// does.
+//
 // Shapes are row-major. Sizes are checked before any work so that an assembly
 // kernel never reads past a slice; a wrong size is a programming error and
 // panics with a message naming the kernel and the argument.
