@@ -43,6 +43,11 @@ lscpu | grep -E '^(Model name|CPU family|Model|Thread\(s\) per core|Core\(s\) pe
 echo "simdrl commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'); torch $("$PY" -c 'import torch; print(torch.__version__)'); $(go version)"
 
 echo "== OpenBLAS's kernels for PyTorch"
+# Other OPENBLAS_* settings from the caller's environment change what PyTorch
+# runs (a sandbox was seen to preset OPENBLAS_CORETYPE=Haswell and
+# OPENBLAS_L2_SIZE=512): say so, since the anchor is meant to be OpenBLAS at
+# its best; unset them (env -u) to let this script choose.
+env | grep '^OPENBLAS_' | sed 's/^/inherited: /' || true
 if [ -z "${OPENBLAS_CORETYPE+set}" ]; then
 	OPENBLAS_CORETYPE=$(scripts/openblas_coretype.sh "$core")
 fi
