@@ -13,8 +13,9 @@ type Derived struct {
 	// WHHT is W_hhᵀ (d×3d), so that every step's gates GEMM h·W_hhᵀ is an
 	// NN GEMM that reads it in place: NT would transpose W_hh into packed
 	// panels on every call, T or more times a chunk. Each element of the
-	// gates is the same FMA chain over k either way, so the assembly's
-	// results are the NT form's bit for bit.
+	// gates is the same FMA chain over k either way, so for d ≤ 256 (one
+	// k block in both forms) the assembly's results are the NT form's bit
+	// for bit (kernels.TestGatesNNIsNT).
 	WHHT      []float32
 	HeadsW    []float32 // (V+1)×d: pi.weight rows, then v.weight
 	HeadsBias []float32 // V+1:     pi.bias, then v.bias
