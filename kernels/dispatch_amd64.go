@@ -64,26 +64,45 @@ func zmmFullRate(c cpuFacts) bool {
 	return false
 }
 
-// avx512Plan is the avx512 set's choice per GEMM form. NN and TN run the
-// ZMM tile on every AVX-512 CPU: it wins even double-pumped, by its register
-// file (see gemm_avx512_amd64.go; measured on Zen 4). NT's shapes already
-// run near the 256-bit peak on the AVX2 tile, so only where 512-bit FMAs are
-// full rate does the ZMM tile pay (ntZMM). The 19 heads run their own
-// kernel wherever there is AVX-512, in its ZMM form where ntZMM is set
+// zen4 says whether the CPU is a Zen 4 (AMD family 25 with AVX-512): its
+// 512-bit FMAs are double-pumped, but a ZMM instruction still does twice a
+// YMM one's work for one slot of decode, rename and retire, and the
+// kernels that are bound by those (the elementwise kernels, the NT tile's
+// loads and packing) were measured faster in their ZMM forms there
+// (BENCHMARKS.md, "Zen 4: the dispatch rule measured"). Other double-pumped
+// or single-unit CPUs (Intel's client cores, Hygon, anything unnamed) were
+// never measured and keep the AVX2 forms.
+func zen4(c cpuFacts) bool {
+	return c.avx512 && c.vendor == cpuid.AMD && c.family == 25
+}
+
+// avx512Plan is the avx512 set's choice per kernel family. NN and TN run
+// the ZMM tile on every AVX-512 CPU: it wins even double-pumped, by its
+// register file (see gemm_avx512_amd64.go; measured on Zen 4). The rest
+// are chosen per CPU class, each by measurement (BENCHMARKS.md):
+//
+//	                        full rate   Zen 4   other AVX-512
+//	ntZMM: NT's ZMM tile       yes        yes        no
+//	headsZMM: 19 heads, 1 ZMM  yes        no         no
+//	elemZMM: elementwise ZMM   yes        yes        no
+//
+// NT's ZMM tile (ntZMM) runs every NT shape but the 19 heads, which have
+// their own kernel wherever there is AVX-512: its ZMM form where headsZMM
+// is set, else two YMM vectors a row, which Zen 4 runs faster
 // (gemm_heads_amd64.go). The elementwise kernels (GRU gates forward and
 // backward, the policy head, Adam, tanh, exp) run their ZMM forms where
-// 512-bit FMAs are full rate too (elemZMM, useAVX512Elementwise): the same
-// instructions per lane, so the same bits as their AVX2 forms.
-// Double-pumped, 16 lanes are no faster than 2×8, so they stay AVX2 there;
-// sumSquares and add are AVX2 on every x86 backend.
+// elemZMM is set (useAVX512Elementwise): the same instructions per lane, so
+// the same bits as their AVX2 forms. sumSquares and add are AVX2 on every
+// x86 backend. Every choice here gives the same bits as the other.
 type avx512Plan struct {
-	ntZMM   bool
-	elemZMM bool
+	ntZMM    bool
+	headsZMM bool
+	elemZMM  bool
 }
 
 func planAVX512(c cpuFacts) avx512Plan {
-	full := zmmFullRate(c)
-	return avx512Plan{ntZMM: full, elemZMM: full}
+	full, z4 := zmmFullRate(c), zen4(c)
+	return avx512Plan{ntZMM: full || z4, headsZMM: full, elemZMM: full || z4}
 }
 
 // asmSets lists the assembly sets this CPU supports, slowest first, so that
@@ -96,8 +115,8 @@ func asmSets() []*implementation { return asmSetsFor(liveCPU()) }
 //     without one keeps its generic twin.
 //   - "avx512": the avx2 set with the GEMMs that run the AVX-512 tile where
 //     it wins on this CPU (planAVX512, gemm_avx512_amd64.go) and, where
-//     512-bit FMAs are full rate, the ZMM forms of the lane-independent
-//     elementwise kernels (useAVX512Elementwise).
+//     the plan says so, the ZMM forms of the lane-independent elementwise
+//     kernels (useAVX512Elementwise).
 func asmSetsFor(c cpuFacts) []*implementation {
 	if !c.avx2FMA {
 		return nil

@@ -16,13 +16,9 @@ func init() { requireAVX512Plan = requireLivePlan }
 // FMAs are full rate), so that a rule that silently stopped matching the CPU
 // cannot pass.
 func requireLivePlan(t *testing.T) {
-	want := funcAddr(sgemmNTAVX512)
-	if planAVX512(liveCPU()).ntZMM {
-		want = funcAddr(sgemmNTAVX512Z)
-	}
-	require.Equal(t, want, funcAddr(impl.sgemmNT), "sgemmNT is not the kernel the dispatch rule picks for this CPU")
-	// And the elementwise kernels their form for this CPU: ZMM where 512-bit
-	// FMAs are full rate (all but sumSquares and add), else AVX2.
+	require.Equal(t, funcAddr(wantNT(planAVX512(liveCPU()))), funcAddr(impl.sgemmNT), "sgemmNT is not the kernel the dispatch rule picks for this CPU")
+	// And the elementwise kernels their form for this CPU: ZMM where the plan
+	// says so (all but sumSquares and add), else AVX2.
 	for _, k := range elementwiseKernels(asmSets()[0], &impl) {
 		w := k.avx2
 		if planAVX512(liveCPU()).elemZMM && k.zmm != nil {
@@ -30,6 +26,18 @@ func requireLivePlan(t *testing.T) {
 		}
 		require.Equalf(t, funcAddr(w), funcAddr(k.got), "%s is not the form the dispatch rule picks for this CPU", k.name)
 	}
+}
+
+// wantNT is the NT kernel a plan must install: written out here, apart from
+// useAVX512GEMM, so that the two are checked against each other.
+func wantNT(p avx512Plan) any {
+	if !p.ntZMM {
+		return sgemmNTAVX512
+	}
+	if p.headsZMM {
+		return sgemmNTAVX512Z
+	}
+	return sgemmNTAVX512Zen4
 }
 
 // TestDispatchRule checks the rule on synthetic CPUs (pure logic: no
@@ -46,28 +54,31 @@ func TestDispatchRule(t *testing.T) {
 		c        cpuFacts
 		sets     []string
 		fullRate bool
+		zen4     bool // the ZMM forms measured to pay double-pumped (but the heads')
 	}{
-		{"no AVX2", cpuFacts{vendor: cpuid.Intel, family: 6, model: 0x2A}, nil, false},
-		{"Zen 3", zen(25, false), []string{"avx2"}, false},
-		{"Zen 4 (double-pumped)", zen(25, true), []string{"avx2", "avx512"}, false},
-		{"Zen 5", zen(26, true), []string{"avx2", "avx512"}, true},
-		{"Zen 5 without ZMM state", zen(26, false), []string{"avx2"}, false},
-		{"a later AMD family", zen(27, true), []string{"avx2", "avx512"}, true},
-		{"Hygon with AVX-512", cpuFacts{vendor: cpuid.Hygon, family: 24, avx2FMA: true, avx512: true}, []string{"avx2", "avx512"}, false},
-		{"Skylake-SP / Cascade Lake", intel(0x55, true), []string{"avx2", "avx512"}, true},
-		{"Ice Lake-SP", intel(0x6A, true), []string{"avx2", "avx512"}, true},
-		{"Sapphire Rapids", intel(0x8F, true), []string{"avx2", "avx512"}, true},
-		{"Emerald Rapids", intel(0xCF, true), []string{"avx2", "avx512"}, true},
-		{"Granite Rapids", intel(0xAD, true), []string{"avx2", "avx512"}, true},
-		{"Ice Lake client", intel(0x7E, true), []string{"avx2", "avx512"}, false},
-		{"Tiger Lake", intel(0x8C, true), []string{"avx2", "avx512"}, false},
-		{"Rocket Lake", intel(0xA7, true), []string{"avx2", "avx512"}, false},
-		{"Alder Lake (no AVX-512)", intel(0x97, false), []string{"avx2"}, false},
-		{"Intel, not family 6", cpuFacts{vendor: cpuid.Intel, family: 19, model: 0x01, avx2FMA: true, avx512: true}, []string{"avx2", "avx512"}, false},
-		{"unknown vendor", cpuFacts{vendor: cpuid.VendorUnknown, family: 26, avx2FMA: true, avx512: true}, []string{"avx2", "avx512"}, false},
+		{"no AVX2", cpuFacts{vendor: cpuid.Intel, family: 6, model: 0x2A}, nil, false, false},
+		{"Zen 3", zen(25, false), []string{"avx2"}, false, false},
+		{"Zen 4 (double-pumped)", zen(25, true), []string{"avx2", "avx512"}, false, true},
+		{"Zen 5", zen(26, true), []string{"avx2", "avx512"}, true, false},
+		{"Zen 5 without ZMM state", zen(26, false), []string{"avx2"}, false, false},
+		{"a later AMD family", zen(27, true), []string{"avx2", "avx512"}, true, false},
+		{"Hygon with AVX-512", cpuFacts{vendor: cpuid.Hygon, family: 24, avx2FMA: true, avx512: true}, []string{"avx2", "avx512"}, false, false},
+		{"Skylake-SP / Cascade Lake", intel(0x55, true), []string{"avx2", "avx512"}, true, false},
+		{"Ice Lake-SP", intel(0x6A, true), []string{"avx2", "avx512"}, true, false},
+		{"Sapphire Rapids", intel(0x8F, true), []string{"avx2", "avx512"}, true, false},
+		{"Emerald Rapids", intel(0xCF, true), []string{"avx2", "avx512"}, true, false},
+		{"Granite Rapids", intel(0xAD, true), []string{"avx2", "avx512"}, true, false},
+		{"Ice Lake client", intel(0x7E, true), []string{"avx2", "avx512"}, false, false},
+		{"Tiger Lake", intel(0x8C, true), []string{"avx2", "avx512"}, false, false},
+		{"Rocket Lake", intel(0xA7, true), []string{"avx2", "avx512"}, false, false},
+		{"Alder Lake (no AVX-512)", intel(0x97, false), []string{"avx2"}, false, false},
+		{"Intel, not family 6", cpuFacts{vendor: cpuid.Intel, family: 19, model: 0x01, avx2FMA: true, avx512: true}, []string{"avx2", "avx512"}, false, false},
+		{"unknown vendor", cpuFacts{vendor: cpuid.VendorUnknown, family: 26, avx2FMA: true, avx512: true}, []string{"avx2", "avx512"}, false, false},
 	} {
 		require.Equal(t, tc.fullRate, zmmFullRate(tc.c), tc.what)
-		require.Equal(t, tc.fullRate, planAVX512(tc.c).ntZMM, tc.what)
+		require.Equal(t, tc.zen4, zen4(tc.c), tc.what)
+		plan := avx512Plan{ntZMM: tc.fullRate || tc.zen4, headsZMM: tc.fullRate, elemZMM: tc.fullRate || tc.zen4}
+		require.Equal(t, plan, planAVX512(tc.c), tc.what)
 		sets := asmSetsFor(tc.c)
 		var names []string
 		for _, s := range sets {
@@ -78,23 +89,27 @@ func TestDispatchRule(t *testing.T) {
 			continue
 		}
 		avx2, avx512 := sets[0], sets[1]
-		// NN and TN: the ZMM tile on every AVX-512 CPU; NT: the ZMM tile
-		// only at full rate, else the avx2 set's tile (and heads kernel).
+		// NN and TN: the ZMM tile on every AVX-512 CPU; NT: the ZMM tile at
+		// full rate and on Zen 4, with the heads in ZMM only at full rate;
+		// elsewhere the avx2 set's tile (and the heads kernel in YMM).
 		require.Equal(t, funcAddr(sgemmNNAVX512), funcAddr(avx512.sgemmNN), tc.what)
 		require.Equal(t, funcAddr(sgemmTNAVX512), funcAddr(avx512.sgemmTN), tc.what)
-		wantNT := funcAddr(sgemmNTAVX512)
-		if tc.fullRate {
-			wantNT = funcAddr(sgemmNTAVX512Z)
+		nt := any(sgemmNTAVX512)
+		switch {
+		case tc.fullRate:
+			nt = sgemmNTAVX512Z
+		case tc.zen4:
+			nt = sgemmNTAVX512Zen4
 		}
-		require.Equal(t, wantNT, funcAddr(avx512.sgemmNT), tc.what)
+		require.Equal(t, funcAddr(nt), funcAddr(avx512.sgemmNT), tc.what)
+		require.Equal(t, funcAddr(nt), funcAddr(wantNT(plan)), tc.what)
 		require.Equal(t, funcAddr(sgemmNTAVX2), funcAddr(avx2.sgemmNT), tc.what)
-		// The elementwise kernels: their ZMM forms only at full rate, else
-		// the avx2 set's; sumSquares and add are the avx2 set's on every x86
-		// backend.
-		require.Equal(t, tc.fullRate, planAVX512(tc.c).elemZMM, tc.what)
+		// The elementwise kernels: their ZMM forms at full rate and on Zen 4,
+		// else the avx2 set's; sumSquares and add are the avx2 set's on every
+		// x86 backend.
 		for _, k := range elementwiseKernels(avx2, avx512) {
 			want := k.avx2
-			if tc.fullRate && k.zmm != nil {
+			if (tc.fullRate || tc.zen4) && k.zmm != nil {
 				want = k.zmm
 			}
 			require.Equalf(t, funcAddr(want), funcAddr(k.got), "%s: %s", tc.what, k.name)
@@ -114,19 +129,16 @@ func TestDispatchRule(t *testing.T) {
 		switch live.family {
 		case 25:
 			require.False(t, zmmFullRate(live), "Zen 4 double-pumps 512-bit FMAs")
+			require.True(t, zen4(live), "family 25 with AVX-512 is Zen 4")
 		case 26:
 			require.True(t, zmmFullRate(live), "Zen 5 has full-width 512-bit FMAs")
 		}
 	}
 	if sets := asmSets(); len(sets) == 2 {
-		wantNT := funcAddr(sgemmNTAVX512)
-		if zmmFullRate(live) {
-			wantNT = funcAddr(sgemmNTAVX512Z)
-		}
-		require.Equal(t, wantNT, funcAddr(sets[1].sgemmNT))
+		require.Equal(t, funcAddr(wantNT(planAVX512(live))), funcAddr(sets[1].sgemmNT))
 		for _, k := range elementwiseKernels(sets[0], sets[1]) {
 			want := k.avx2
-			if zmmFullRate(live) && k.zmm != nil {
+			if planAVX512(live).elemZMM && k.zmm != nil {
 				want = k.zmm
 			}
 			require.Equalf(t, funcAddr(want), funcAddr(k.got), "this CPU: %s", k.name)

@@ -14,22 +14,28 @@
 //
 // On amd64 the choice is made per kernel family from what the CPU is, not
 // only from its feature flags (dispatch_amd64.go: cpuFacts, zmmFullRate,
-// planAVX512), because the same AVX-512 instruction set runs at two speeds:
-// on Zen 4 (AMD family 25) a 512-bit FMA is double-pumped through the
-// 256-bit pipes, while Zen 5 (AMD family 26 and later) and Intel's server
-// cores (Skylake-SP through Granite Rapids) have two full-width 512-bit FMA
-// units, twice the 256-bit rate. Intel's client cores with AVX-512 (Ice
-// Lake, Tiger Lake, Rocket Lake) issue 512-bit FMAs to one fused unit and
-// count as double-pumped; so does any CPU the rule does not name.
+// zen4, planAVX512), because the same AVX-512 instruction set runs at two
+// speeds: on Zen 4 (AMD family 25) a 512-bit FMA is double-pumped through
+// the 256-bit pipes, while Zen 5 (AMD family 26 and later) and Intel's
+// server cores (Skylake-SP through Granite Rapids) have two full-width
+// 512-bit FMA units, twice the 256-bit rate. Double-pumped, a ZMM
+// instruction still does twice a YMM one's work per slot of decode, rename
+// and retire, so on Zen 4 the kernels bound by those run faster in ZMM too
+// (measured: GRU forward 1.5–1.7×, policy head 1.24×, NT M×288×96 and
+// 18×288×96 1.05–1.15×; GRU backward and Adam within noise), but not the
+// 19 heads (0.84–0.92×). Intel's client cores with
+// AVX-512 (Ice Lake, Tiger Lake, Rocket Lake) issue 512-bit FMAs to one
+// fused unit; they, and any CPU the rule does not name, were never
+// measured and keep the AVX2 forms.
 //
-//	family              no AVX-512   AVX-512, double-pumped        AVX-512, full rate
-//	GEMM NN, TN         AVX2 4×24    ZMM 8×48 (n mod 16 ∉ 1..8)    ZMM 8×48 (n mod 16 ∉ 1..8)
-//	GEMM NT, n = 19     AVX2 4×24    heads 5×(16+3), 2 YMM         heads 5×(16+3), 1 ZMM
-//	GEMM NT, other n    AVX2 4×24    AVX2 4×24                     ZMM 8×48
-//	GRU step, Adam,     AVX2         AVX2                          ZMM, 16 lanes
+//	family              no AVX-512   AVX-512, unmeasured           Zen 4                         full rate
+//	GEMM NN, TN         AVX2 4×24    ZMM 8×48 (n mod 16 ∉ 1..8)    ZMM 8×48 (n mod 16 ∉ 1..8)    ZMM 8×48 (n mod 16 ∉ 1..8)
+//	GEMM NT, n = 19     AVX2 4×24    heads 5×(16+3), 2 YMM         heads 5×(16+3), 2 YMM         heads 5×(16+3), 1 ZMM
+//	GEMM NT, other n    AVX2 4×24    AVX2 4×24                     ZMM 8×48                      ZMM 8×48
+//	GRU step, Adam,     AVX2         AVX2                          ZMM, 16 lanes                 ZMM, 16 lanes
 //	  tanh, exp
-//	policy head         AVX2         AVX2                          ZMM, 2 rows × 8 lanes
-//	sumSquares, add     AVX2         AVX2                          AVX2
+//	policy head         AVX2         AVX2                          ZMM, 2 rows × 8 lanes         ZMM, 2 rows × 8 lanes
+//	sumSquares, add     AVX2         AVX2                          AVX2                          AVX2
 //
 // (heads: 16 columns by broadcasts, in two YMM or one ZMM vector per row,
 // and 3 as dot products along k.) The elementwise kernels' ZMM forms
@@ -42,10 +48,10 @@
 // stay AVX2.
 //
 // The backend is "avx512" wherever the CPU
-// has AVX512F+VL, at either rate: NT on the ZMM tile sums each element of C
+// has AVX512F+VL, whatever the plan: NT on the ZMM tile sums each element of C
 // in the AVX2 tile's order (the same k blocks, the same FMA chain, then
 // alpha, then beta), and the heads kernel's two forms sum alike, so the
-// avx512 backend gives the same bits on Zen 4 and Zen 5 (the elementwise
+// avx512 backend gives the same bits on every AVX-512 CPU (the elementwise
 // kernels' two forms agree bit for bit too), and its NT results
 // equal the avx2 backend's except for the 19 heads. Where the ZMM tile runs NN and
 // TN with k > 256, results differ from the avx2 backend's in the last bits

@@ -26,7 +26,8 @@ func useAVX2Elementwise(s *implementation) {
 // the 8 lanes, in the AVX2 order). Each runs the same instructions per lane
 // as its AVX2 form, so it gives the same bits. sumSquares and add keep
 // their AVX2 forms (a float64 reduction; bound by memory). Dispatch installs
-// these only where 512-bit FMAs are full rate (avx512Plan.elemZMM).
+// these where the plan says so (avx512Plan.elemZMM: full-rate 512-bit FMAs,
+// and Zen 4).
 func useAVX512Elementwise(s *implementation) {
 	s.gruForward = gruForwardAVX512
 	s.gruBack = gruBackwardAVX512

@@ -11,13 +11,15 @@ package kernels
 // surrounds the multiply-adds (fewer loads per FMA, a quarter as many tiles
 // to set up and finish per element of C), not in width: where the last 16-column vector would
 // carry mostly padding (n mod 16 in 1..8, e.g. the 19 heads) the AVX2 tile
-// wastes less and runs instead. There NT keeps the AVX2 tile (its shapes
-// are already near peak on it) except for 19 columns (gemm_heads_amd64.go).
+// wastes less and runs instead. NT runs the ZMM tile there too
+// (gemmTileAVX512NT, with Bᵀ packed by 16×16 ZMM transposes), except for 19
+// columns (gemm_heads_amd64.go): on Zen 4, 96×288×96 ran at 101–104
+// against the AVX2 tile's 90 GFLOP/s (dispatch_amd64.go, zen4).
 //
 // Where 512-bit FMAs run at full rate (Zen 5, Intel server cores with two
 // FMA units: see zmmFullRate in dispatch_amd64.go) the ZMM tile doubles the
-// multiply-adds per cycle, and NT runs it too (gemmTileAVX512NT, with Bᵀ
-// packed by 16×16 ZMM transposes). It keeps the AVX2 NT path's k blocks
+// multiply-adds per cycle. On other AVX-512 CPUs (never measured) NT keeps
+// the AVX2 tile. It keeps the AVX2 NT path's k blocks
 // (kc = 256), so every element of C is summed in the same order as by the
 // AVX2 tile: the same FMA chain over k from 0, then alpha, then beta·C. Its
 // results are bit for bit those of sgemmNTAVX2.
@@ -65,16 +67,20 @@ var gemmKernelsZ = [gemmMRZ][3]func(k int, a *float32, rs, ks, as int, b *float3
 }
 
 // useAVX512GEMM installs the GEMMs that pick the AVX-512 tile where it
-// wins: NN and TN on every AVX-512 CPU, NT (but for the 19 heads, which
-// have their own kernel everywhere) only where 512-bit FMAs are not
-// double-pumped (p.ntZMM: dispatch_amd64.go's zmmFullRate).
+// wins: NN and TN on every AVX-512 CPU; NT as the plan says (p.ntZMM, and
+// p.headsZMM for the 19 heads, which have their own kernel everywhere:
+// gemm_heads_amd64.go).
 func useAVX512GEMM(s *implementation, p avx512Plan) {
 	s.sgemmNN = sgemmNNAVX512
 	s.sgemmTN = sgemmTNAVX512
 	s.tnBlock = tnBlockAVX512
-	s.sgemmNT = sgemmNTAVX512 // gemm_heads_amd64.go
-	if p.ntZMM {
+	switch {
+	case p.ntZMM && p.headsZMM:
 		s.sgemmNT = sgemmNTAVX512Z
+	case p.ntZMM:
+		s.sgemmNT = sgemmNTAVX512Zen4
+	default:
+		s.sgemmNT = sgemmNTAVX512
 	}
 }
 

@@ -14,8 +14,8 @@ import (
 // ZMM tile, so that its narrow and masked kernels (n mod 16 in 1..8, which
 // dispatch leaves to the AVX2 tile, and NT's 19 columns, which run the heads
 // kernel) are tested too, and NT's ZMM path is tested on CPUs where dispatch
-// does not pick it (Zen 4); and the avx512 set dispatch picks at the other
-// 512-bit FMA rate (see zmmFullRate).
+// does not pick it; and the avx512 sets dispatch picks on the other classes
+// of CPU (see planAVX512).
 func gemmForcedSets() []*implementation {
 	if !cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512VL) {
 		return nil
@@ -32,19 +32,27 @@ func gemmForcedSets() []*implementation {
 	s.sgemmNT = func(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 		gemmRun(&gemmTileAVX512NT, gemmNT, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	}
-	// The avx512 set of the other FMA rate than this CPU's (Zen 4's NT and
-	// heads kernels on Zen 5, and the other way round): both run on any
-	// AVX-512 CPU, and dispatch picks either somewhere.
-	other := liveCPU()
-	other.vendor, other.family = cpuid.AMD, 25 // double-pumped
-	name := "avx512-double-pumped"
-	if !zmmFullRate(liveCPU()) {
-		other.family = 26 // full rate
-		name = "avx512-full-rate"
+	// The avx512 sets of the CPU classes other than this one's (full rate,
+	// Zen 4, and the unmeasured rest: see planAVX512): each runs on any
+	// AVX-512 CPU, and dispatch picks each somewhere.
+	sets := []*implementation{&s}
+	for _, o := range []struct {
+		name string
+		c    cpuFacts
+	}{
+		{"avx512-full-rate", cpuFacts{vendor: cpuid.AMD, family: 26}},
+		{"avx512-zen4", cpuFacts{vendor: cpuid.AMD, family: 25}},
+		{"avx512-unmeasured", cpuFacts{vendor: cpuid.Intel, family: 6, model: 0x8C}}, // Tiger Lake
+	} {
+		o.c.avx2FMA, o.c.avx512 = true, true
+		if planAVX512(o.c) == planAVX512(liveCPU()) {
+			continue // the avx512 set itself, tested as such
+		}
+		set := *asmSetsFor(o.c)[1]
+		set.name = o.name
+		sets = append(sets, &set)
 	}
-	o := *asmSetsFor(other)[1]
-	o.name = name
-	return []*implementation{&s, &o}
+	return sets
 }
 
 // TestAVX512Dispatch: where the CPU has AVX-512 the avx512 set is chosen
@@ -63,17 +71,13 @@ func TestAVX512Dispatch(t *testing.T) {
 	require.Equal(t, "avx512", avx512.name)
 	require.Equal(t, "avx512", accelerated.name)
 	require.Equal(t, funcAddr(sgemmNNAVX512), funcAddr(avx512.sgemmNN))
-	// NT: the ZMM tile where 512-bit FMAs are full rate (TestDispatchRule).
-	wantNT := funcAddr(sgemmNTAVX512)
-	if zmmFullRate(liveCPU()) {
-		wantNT = funcAddr(sgemmNTAVX512Z)
-	}
-	require.Equal(t, wantNT, funcAddr(avx512.sgemmNT))
+	// NT: as the plan for this CPU says (TestDispatchRule).
+	require.Equal(t, funcAddr(wantNT(planAVX512(liveCPU()))), funcAddr(avx512.sgemmNT))
 	require.Equal(t, funcAddr(sgemmTNAVX512), funcAddr(avx512.sgemmTN))
-	// Adam: its ZMM form where 512-bit FMAs are full rate (TestDispatchRule
-	// checks every elementwise kernel), else the avx2 set's.
+	// Adam: its ZMM form where the plan says so (TestDispatchRule checks
+	// every elementwise kernel), else the avx2 set's.
 	wantAdam := funcAddr(avx2.adam)
-	if zmmFullRate(liveCPU()) {
+	if planAVX512(liveCPU()).elemZMM {
 		wantAdam = funcAddr(adamAVX512)
 	}
 	require.Equal(t, wantAdam, funcAddr(avx512.adam))

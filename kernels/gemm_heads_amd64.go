@@ -28,11 +28,24 @@ var gemmKernelsHZ = gemmHeadsKernels{
 	gemmKernelZ1x19Z, gemmKernelZ2x19Z, gemmKernelZ3x19Z, gemmKernelZ4x19Z, gemmKernelZ5x19Z,
 }
 
-// sgemmNTAVX512 is NT where 512-bit FMAs are double-pumped (Zen 4): the
-// heads kernel for 19 columns, the AVX2 tile for the rest.
+// sgemmNTAVX512 is NT on the AVX-512 CPUs the dispatch rule has no
+// measurement of (Intel's client cores, Hygon): the heads kernel for 19
+// columns, the AVX2 tile for the rest.
 func sgemmNTAVX512(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if n != 19 || k == 0 {
 		gemmRun(&gemmTileAVX2, gemmNT, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	sgemmNTHeads(&gemmKernelsH, m, k, alpha, a, lda, b, ldb, beta, c, ldc)
+}
+
+// sgemmNTAVX512Zen4 is NT on Zen 4, whose 512-bit FMAs are double-pumped:
+// the heads kernel in two YMM vectors a row for 19 columns, the ZMM tile
+// for the rest (gemmTileAVX512NT), both measured fastest there
+// (dispatch_amd64.go, zen4). Its results are those of sgemmNTAVX512.
+func sgemmNTAVX512Zen4(m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if n != 19 || k == 0 {
+		gemmRun(&gemmTileAVX512NT, gemmNT, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 		return
 	}
 	sgemmNTHeads(&gemmKernelsH, m, k, alpha, a, lda, b, ldb, beta, c, ldc)
