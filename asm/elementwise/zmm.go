@@ -1,9 +1,10 @@
 package main
 
 // The ZMM forms (-zmm), for the CPUs where 512-bit FMAs run at full rate
-// (Zen 5, Intel's server cores). They come from the same emitters as the
-// AVX2 forms, with the same instructions per lane, so every lane computes
-// the same bits:
+// (Zen 5, Intel's server cores) and for Zen 4, which double-pumps them but
+// still runs these faster (kernels/dispatch_amd64.go, planAVX512). They
+// come from the same emitters as the AVX2 forms, with the same instructions
+// per lane, so every lane computes the same bits:
 //   - the GRU gate step and its backward, Adam, tanh and exp, whose lanes
 //     are independent, run in 16 lanes (ymm() returns ZMM registers; the
 //     chunk size is lanes, vecBytes);

@@ -1,0 +1,33 @@
+package gru
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestTranspose: the tiled transpose puts src[i][j] at dst[j][i] on shapes
+// below, at and past its 16×16 tile in each direction (the model's 288×96
+// among them), and writes nothing past rows·cols.
+func TestTranspose(t *testing.T) {
+	for _, sh := range [][2]int{{0, 0}, {1, 1}, {1, 17}, {17, 1}, {15, 16}, {16, 16}, {17, 33}, {33, 7}, {288, 96}, {96, 288}} {
+		rows, cols := sh[0], sh[1]
+		t.Run(fmt.Sprintf("%dx%d", rows, cols), func(t *testing.T) {
+			src := make([]float32, rows*cols)
+			for i := range src {
+				src[i] = float32(i + 1)
+			}
+			dst := make([]float32, rows*cols+3)
+			guard := []float32{-1, -2, -3}
+			copy(dst[rows*cols:], guard)
+			transpose(dst[:rows*cols], src, rows, cols)
+			for i := 0; i < rows; i++ {
+				for j := 0; j < cols; j++ {
+					require.Equalf(t, src[i*cols+j], dst[j*rows+i], "src[%d][%d]", i, j)
+				}
+			}
+			require.Equal(t, guard, dst[rows*cols:], "written past the end")
+		})
+	}
+}
