@@ -2,13 +2,21 @@
 # gemm_anchor.sh: simdrl's GEMMs on the model's shapes (kernels' BenchmarkSgemm,
 # the backend dispatch picks) against OpenBLAS's single-thread sgemm on the same
 # shapes and forms, pinned to one core, with the core's FMA peaks taken before
-# and after, as one Markdown table (BENCHMARKS.md's GEMM tables):
-#   form | M×N×K | simdrl median of COUNT (min–max) | OpenBLAS best core type (its GFLOP/s)
-#   | simdrl median / OpenBLAS | simdrl best / OpenBLAS | % of the peak of the widest unit the backend may use
+# and after, as one Markdown table (BENCHMARKS.md's GEMM tables).
 # OpenBLAS runs each shape under its own choice of kernels and under each of
-# CORETYPES, best of its 7 rounds each; the best of those is the anchor.
+# CORETYPES once, and keeps the fastest for that shape. Then the two run
+# interleaved, shape by shape, COUNT rounds: in each, simdrl runs the shape for
+# BENCHTIME (its mean over the run) and OpenBLAS right after it (the median of
+# its 7 timed rounds, scripts/openblas_sgemm.c). On a VM whose speed drifts
+# by 10% and more within minutes, running all of one side before the other,
+# or setting one side's median against the other's best of 35, measures the
+# drift rather than the kernels.
+# Columns: form | M×N×K | simdrl median of COUNT rounds (min–max) | OpenBLAS
+#   likewise (its core type) | median / median |
+#   best / best | % of the peak of the widest unit the backend may use.
 # Usage: scripts/gemm_anchor.sh [CORE]   (CORE defaults to 0)
 # Environment: COUNT (5), BENCHTIME (200ms), CORETYPES ("Haswell SkylakeX Cooperlake SapphireRapids"),
+#   SHAPES (an extended regexp on "FORM/MxNxK", all of BenchmarkSgemm's by default),
 #   OUT (a folder to keep the raw output in; a temporary one otherwise).
 # OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE from the caller's environment are
 # ignored (a sandbox was seen to preset both).
@@ -34,8 +42,41 @@ go test -c -o "$dir/kernels.test" ./kernels
 
 echo "CPU: $(lscpu | sed -n 's/^Model name: *//p'), family $(lscpu | sed -n 's/^CPU family: *//p') model $(lscpu | sed -n 's/^Model: *//p'); core $core; commit $(git rev-parse --short HEAD); backend $("$dir/kernels.test" -test.run '^TestRequiredBackendIsInUse$' -test.v 2>/dev/null | sed -n 's/.*backend \([a-z0-9]*\).*/\1/p' | head -1)"
 "${pin[@]}" "$dir/peak" | tee "$dir/peak_before.txt"
-"${pin[@]}" "$dir/kernels.test" -test.run '^$' -test.bench '^BenchmarkSgemm$' \
-	-test.count "$count" -test.benchtime "$benchtime" | tee "$dir/simdrl.txt" | grep -c '^Benchmark' | sed 's/^/simdrl runs: /'
+# The shapes: one pass of every benchmark, one iteration each.
+"$dir/kernels.test" -test.run '^$' -test.bench '^BenchmarkSgemm$' -test.benchtime 1x |
+	awk '/^BenchmarkSgemm\// {split($1, p, "/"); sub(/-[0-9]+$/, "", p[3]); print p[2] "/" p[3]}' |
+	grep -E "^(${SHAPES:-.*})$" | sort >"$dir/shapes.txt"
+echo "shapes: $(wc -l <"$dir/shapes.txt"), rounds: $count"
+: >"$dir/simdrl.txt"
+: >"$dir/openblas.txt"
+: >"$dir/coretypes.txt"
+# openblas FORM M N K CT: OpenBLAS's GFLOP/s under core type CT ("own": its own choice).
+openblas() {
+	local run
+	if [ "$5" = own ]; then run=(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE); else run=(env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE="$5"); fi
+	OPENBLAS_NUM_THREADS=1 "${run[@]}" "${pin[@]}" "$dir/openblas_sgemm" "$2" "$3" "$4" "$1" median </dev/null | awk '{print $(NF-1)}'
+}
+# OpenBLAS's kernels for each shape: the fastest core type in one pass over all.
+while IFS=/ read -r form shape; do
+	read -r m n k <<<"${shape//x/ }"
+	best=0 bestct=""
+	for ct in own $coretypes; do
+		o=$(openblas "$form" "$m" "$n" "$k" "$ct")
+		if awk -v a="$o" -v b="$best" 'BEGIN {exit !(a > b)}'; then best=$o bestct=$ct; fi
+	done
+	echo "$form/$shape $bestct" >>"$dir/coretypes.txt"
+done <"$dir/shapes.txt"
+# The rounds: each shape once on each side, back to back.
+for _ in $(seq "$count"); do
+	while read -r name ct; do
+		form=${name%%/*} shape=${name#*/}
+		read -r m n k <<<"${shape//x/ }"
+		g=$("${pin[@]}" "$dir/kernels.test" -test.run '^$' -test.bench "^BenchmarkSgemm\$/^$form\$/^$shape\$" \
+			-test.benchtime "$benchtime" </dev/null | awk '/^BenchmarkSgemm\// {print $5}')
+		echo "$form $shape $g" >>"$dir/simdrl.txt"
+		echo "$form $shape $(openblas "$form" "$m" "$n" "$k" "$ct") $ct" >>"$dir/openblas.txt"
+	done <"$dir/coretypes.txt"
+done
 "${pin[@]}" "$dir/peak" | tee "$dir/peak_after.txt"
 
 # The peak of the widest unit: AVX-512's where the CPU has it (the avx512 backend may use it).
@@ -44,32 +85,23 @@ peak=$(cat "$dir/peak_before.txt" "$dir/peak_after.txt" | awk '
 	END {if (nz) printf "%.1f", z/nz; else printf "%.1f", y/ny}')
 echo "peak (mean of before and after, widest unit): $peak GFLOP/s"
 echo
-# Two ratios: simdrl's median against OpenBLAS's best (the stricter), and
-# best against best (the same statistic on both sides: on a VM whose speed
-# drifts by 10% and more, the median of 5 sits below a best of 35 even
-# where the two are equal).
-echo "| form | M×N×K | simdrl, median of $count (min–max) | OpenBLAS, best (core type) | median / OpenBLAS | best / OpenBLAS | % of peak ($peak) |"
+echo "| form | M×N×K | simdrl, median of $count (min–max) | OpenBLAS, median of $count (min–max; core type) | median / median | best / best | % of peak ($peak) |"
 echo "|---|---|---|---|---|---|---|"
-# Benchmark lines: BenchmarkSgemm/NN/96x288x96  N  ns/op  G GFLOP/s
-awk '/^BenchmarkSgemm\// {split($1, p, "/"); sub(/-[0-9]+$/, "", p[3]); print p[2], p[3], $5}' "$dir/simdrl.txt" |
-	sort -k1,1 -k2,2 -s | awk '
-	{key = $1 " " $2; if (key != last && last != "") flush(); last = key; v[n++] = $3}
-	function flush(   i, j, t, med) {
+# stats FILE: "form shape median min max [the most frequent 4th field]" per shape.
+stats() {
+	sort -k1,1 -k2,2 -s "$1" | awk '
+	{key = $1 " " $2; if (key != last && last != "") flush(); last = key; v[n++] = $3; if (NF > 3) ct[$4]++}
+	function flush(   i, j, t, med, top, c) {
 		for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (v[j] < v[i]) {t = v[i]; v[i] = v[j]; v[j] = t}
 		med = (n % 2) ? v[(n-1)/2] : (v[n/2-1] + v[n/2]) / 2
-		printf "%s %.1f %.1f %.1f\n", last, med, v[0], v[n-1]; n = 0
+		top = ""; for (c in ct) if (top == "" || ct[c] > ct[top]) top = c
+		printf "%s %.1f %.1f %.1f %s\n", last, med, v[0], v[n-1], top; n = 0; delete ct
 	}
-	END {flush()}' >"$dir/medians.txt"
-while read -r form shape med lo hi; do
-	read -r m n k <<<"${shape//x/ }"
-	best=0 bestct=""
-	for ct in own $coretypes; do
-		if [ "$ct" = own ]; then run=(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE); else run=(env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE="$ct"); fi
-		g=$(OPENBLAS_NUM_THREADS=1 "${run[@]}" "${pin[@]}" "$dir/openblas_sgemm" "$m" "$n" "$k" "$form" | awk '{print $(NF-1)}')
-		echo "$form $shape $ct $g" >>"$dir/openblas.txt"
-		if awk -v a="$g" -v b="$best" 'BEGIN {exit !(a > b)}'; then best=$g bestct=$ct; fi
-	done
-	awk -v f="$form" -v s="$shape" -v med="$med" -v lo="$lo" -v hi="$hi" -v ob="$best" -v ct="$bestct" -v pk="$peak" 'BEGIN {
-		sub(/x/, "×", s); sub(/x/, "×", s)
-		printf "| %s | %s | %.1f (%.1f–%.1f) | %.1f (%s) | %.2f× | %.2f× | %.0f%% |\n", f, s, med, lo, hi, ob, ct, med/ob, hi/ob, 100*med/pk}'
-done <"$dir/medians.txt"
+	END {flush()}'
+}
+join -j 1 <(stats "$dir/simdrl.txt" | awk '{print $1 "/" $2, $3, $4, $5}') \
+	<(stats "$dir/openblas.txt" | awk '{print $1 "/" $2, $3, $4, $5, $6}') |
+	awk -v pk="$peak" '{
+		split($1, f, "/"); s = f[2]; sub(/x/, "×", s); sub(/x/, "×", s)
+		printf "| %s | %s | %.1f (%.1f–%.1f) | %.1f (%.1f–%.1f; %s) | %.2f× | %.2f× | %.0f%% |\n",
+			f[1], s, $2, $3, $4, $5, $6, $7, $8, $2/$5, $4/$7, 100*$2/pk}'

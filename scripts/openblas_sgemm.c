@@ -1,5 +1,7 @@
 // openblas_sgemm: OpenBLAS's single-thread sgemm in GFLOP/s for one shape,
-// the anchor of BENCHMARKS.md's GEMM tables (the best of 7 timed rounds).
+// the anchor of BENCHMARKS.md's GEMM tables: the best of 7 timed rounds, or
+// with a fifth argument "median" their median (scripts/gemm_anchor.sh, which
+// compares it with simdrl's own mean over a run).
 // It needs only Debian's libopenblas0-pthread (no cblas.h: the prototype is
 // declared below, CBLAS's row-major enum values written out).
 //
@@ -16,7 +18,7 @@ void cblas_sgemm(int order, int ta, int tb, int m, int n, int k, float alpha, co
 static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
 int main(int argc, char **argv) {
 	if (argc < 4) {
-		fprintf(stderr, "usage: openblas_sgemm M N K [NN|NT|TN]\n");
+		fprintf(stderr, "usage: openblas_sgemm M N K [NN|NT|TN [best|median]]\n");
 		return 2;
 	}
 	int m = atoi(argv[1]), n = atoi(argv[2]), k = atoi(argv[3]);
@@ -25,15 +27,20 @@ int main(int argc, char **argv) {
 	float *a = malloc(4L * m * k), *b = malloc(4L * k * n), *c = malloc(4L * m * n);
 	for (long i = 0; i < (long)m * k; i++) a[i] = rand() / (float)RAND_MAX - 0.5f;
 	for (long i = 0; i < (long)k * n; i++) b[i] = rand() / (float)RAND_MAX - 0.5f;
-	double flops = 2.0 * m * n * k, best = 1e9;
+	int median = argc > 5 && argv[5][0] == 'm';
+	double flops = 2.0 * m * n * k, t[7];
 	long iters = (long)(4e8 / flops) + 1;
 	for (int rep = 0; rep < 7; rep++) {
-		double t = now();
+		double t0 = now();
 		for (long i = 0; i < iters; i++)
 			cblas_sgemm(101, ta ? 112 : 111, tb ? 112 : 111, m, n, k, 1.0f, a, ta ? m : k, b, tb ? k : n, 0.0f, c, n);
-		t = (now() - t) / iters;
-		if (t < best) best = t;
+		t[rep] = (now() - t0) / iters;
+		for (int j = rep; j > 0 && t[j] < t[j - 1]; j--) { // insertion sort, fastest first
+			double x = t[j];
+			t[j] = t[j - 1];
+			t[j - 1] = x;
+		}
 	}
-	printf("openblas %s %dx%dx%d %.1f GFLOP/s\n", op, m, n, k, flops / best / 1e9);
+	printf("openblas %s %dx%dx%d %.1f GFLOP/s\n", op, m, n, k, flops / t[median ? 3 : 0] / 1e9);
 	return 0;
 }
