@@ -15,6 +15,7 @@
 #   * the ratios PyTorch / simdrl: per update, and per solve (wall seconds).
 # Usage: scripts/calc_anchor.sh [CORE]     (CORE defaults to 0)
 # Environment: SEEDS ("0 1 2"; "" skips the solves), BATCHES ("192"; "192 4096" for both of simdrl's benchmarks),
+#   ROUNDS (5: every per-update benchmark runs once a round on each side, interleaved; medians over the rounds),
 #   ITERS (torch timed updates at batch 192, 100; fewer at larger batches), BENCHTIME (go test's
 #   -benchtime at batch 192, 300x; fewer at larger batches),
 #   OPENBLAS_CORETYPE (the OpenBLAS kernels PyTorch runs; unset: the fastest, scripts/openblas_coretype.sh),
@@ -27,6 +28,7 @@ core=${1:-${CORE:-0}}
 seeds=${SEEDS-"0 1 2"}  # SEEDS="" skips the solves
 batches=${BATCHES:-192}
 iters=${ITERS:-100}
+rounds=${ROUNDS:-5}
 benchtime=${BENCHTIME:-300x}
 PY=${PYTHON:-/usr/bin/python3}
 pin=(taskset -c "$core")
@@ -78,22 +80,31 @@ go build -o "$dir/simdrl" ./cmd/simdrl
 go test -c -o "$dir/cpu.test" ./cpu
 : >"$dir/gobench.txt"
 : >"$dir/torchbench.jsonl"
-for b in $batches; do
-	echo "== per update, batch $b, T = 13"
-	n=${benchtime%x}
-	bt=$benchtime
-	if [ "$n" != "$benchtime" ]; then bt="$(( n * 192 / b > 20 ? n * 192 / b : 20 ))x"; fi
-	it=$(( iters * 192 / b > 10 ? iters * 192 / b : 10 ))
-	"${pin[@]}" "$dir/cpu.test" -test.run "^$" -test.bench "CalcUpdate/B=$b/" -test.benchtime "$bt" | tee -a "$dir/gobench.txt"
-	"${pin[@]}" "$PY" scripts/torch_calc.py --bench-update --batch "$b" --threads 1 --iters "$it" | tee -a "$dir/torchbench.jsonl"
-done
-
-echo "== the seed task's update, the seed script's recipe (every step, sum baseline), batches: $batches"
 : >"$dir/seedbench.txt"
-for b in $batches; do
-	"${pin[@]}" "$dir/cpu.test" -test.run "^$" -test.bench "ReferenceRecipeUpdate/B=$b/" -test.count 5 | tee -a "$dir/seedbench.txt"
+: >"$dir/torchseed.jsonl"
+# ROUNDS rounds, each running every per-update benchmark once on each side,
+# back to back (simdrl, then PyTorch, batch by batch): the VM's speed drifts
+# by 10% and more within minutes, which a ratio of two runs taken minutes
+# apart would measure instead. The ratios below are of the medians over the
+# rounds, with the range of the rounds' own ratios beside them.
+for round in $(seq "$rounds"); do
+	for b in $batches; do
+		echo "== round $round: per update, calc, batch $b, T = 13"
+		n=${benchtime%x}
+		bt=$benchtime
+		if [ "$n" != "$benchtime" ]; then bt="$(( n * 192 / b > 20 ? n * 192 / b : 20 ))x"; fi
+		it=$(( iters * 192 / b > 10 ? iters * 192 / b : 10 ))
+		"${pin[@]}" "$dir/cpu.test" -test.run "^$" -test.bench "CalcUpdate/B=$b/" -test.benchtime "$bt" | tee -a "$dir/gobench.txt"
+		"${pin[@]}" "$PY" scripts/torch_calc.py --bench-update --batch "$b" --threads 1 --iters "$it" | tee -a "$dir/torchbench.jsonl"
+	done
+	for b in $batches; do
+		echo "== round $round: per update, the seed task under the seed script's recipe (every step, sum baseline), batch $b"
+		"${pin[@]}" "$dir/cpu.test" -test.run "^$" -test.bench "ReferenceRecipeUpdate/B=$b/" | tee -a "$dir/seedbench.txt"
+		"${pin[@]}" "$PY" scripts/torch_update_bench.py --device cpu --batches "$b" --iters 20 --threads 1 | tee -a "$dir/torchseed.jsonl"
+	done
 done
-"${pin[@]}" "$PY" scripts/torch_update_bench.py --device cpu --batches "${batches// /,}" --iters 20 --threads 1 | tee "$dir/torchseed.jsonl"
+echo "== single-core FMA peaks, after the rounds"
+"${pin[@]}" "$dir/peak" | tee "$dir/peak_after.txt"
 
 echo "== time to solve (stop rule), seeds: $seeds"
 rm -f "$dir/go_solve.jsonl" "$dir/torch_solve.jsonl"
@@ -109,25 +120,49 @@ echo "== ratios (PyTorch / simdrl)"
 import json, re, statistics, sys
 d = sys.argv[1]
 peaks = dict(re.findall(r"(peak_\w+) (\S+)", open(f"{d}/peak.txt").read()))
-go_ms = {int(b): float(m) for b, m in re.findall(r"CalcUpdate/B=(\d+)/\S*\s.*?([\d.]+) ms/update", open(f"{d}/gobench.txt").read())}
-print(f"peaks (GFLOP/s): avx2 {peaks.get('peak_avx2_fma_gflops')}, avx512 {peaks.get('peak_avx512_fma_gflops')}")
+after = dict(re.findall(r"(peak_\w+) (\S+)", open(f"{d}/peak_after.txt").read()))
+def ratios(label, go, torch, extra=None):
+    """go, torch: {batch: [ms per round]}, in round order; prints medians and ratios."""
+    for b in sorted(torch):
+        if b not in go:
+            continue
+        g, t = statistics.median(go[b]), statistics.median(torch[b])
+        per = [tr / gr for gr, tr in zip(go[b], torch[b])]
+        more = extra(b) if extra else ""
+        print(f"{label}, batch {b}: simdrl {g:.3f} ms, PyTorch {t:.3f} ms{more} (medians of {len(go[b])} and {len(torch[b])} rounds) "
+              f"-> ratio {t / g:.1f}x (rounds {min(per):.1f}-{max(per):.1f}x)")
+print(f"peaks (GFLOP/s), before and after the rounds: avx2 {peaks.get('peak_avx2_fma_gflops')} and {after.get('peak_avx2_fma_gflops')}, "
+      f"avx512 {peaks.get('peak_avx512_fma_gflops')} and {after.get('peak_avx512_fma_gflops')}")
+# The peak of the widest unit the backend may use: AVX-512's where the CPU has it.
+unit = "peak_avx512_fma_gflops" if "peak_avx512_fma_gflops" in peaks else "peak_avx2_fma_gflops"
+peak = (float(peaks[unit]) + float(after[unit])) / 2
+go_ms, parts = {}, {}
+for b, m in re.findall(r"CalcUpdate/B=(\d+)/\S*\s.*?([\d.]+) ms/update", open(f"{d}/gobench.txt").read()):
+    go_ms.setdefault(int(b), []).append(float(m))
+torch_ms = {}
 for line in open(f"{d}/torchbench.jsonl"):
     tb = json.loads(line)
-    g = go_ms.get(tb["batch"])
-    if g:
-        print(f"per update, batch {tb['batch']}: simdrl {g:.3f} ms, PyTorch {tb['median_ms']:.3f} ms (rollout {tb['rollout_ms']:.3f}: "
-              f"draw {tb['draw_ms']:.3f}, policy {tb['policy_rollout_ms']:.3f}, scoring {tb['score_ms']:.3f}; "
-              f"loss and backward {tb['backward_ms']:.3f}; clip and Adam {tb['step_ms']:.3f}) -> ratio {tb['median_ms'] / g:.1f}x")
-seed_ms = {}
+    torch_ms.setdefault(tb["batch"], []).append(tb["median_ms"])
+    parts.setdefault(tb["batch"], []).append(tb)
+def calc_parts(b):
+    med = lambda k: statistics.median(p[k] for p in parts[b])
+    return (f" (rollout {med('rollout_ms'):.3f}: draw {med('draw_ms'):.3f}, policy {med('policy_rollout_ms'):.3f}, "
+            f"scoring {med('score_ms'):.3f}; loss and backward {med('backward_ms'):.3f}; clip and Adam {med('step_ms'):.3f})")
+ratios("calc per update", go_ms, torch_ms, calc_parts)
+seed_ms, torch_seed = {}, {}
 for b, m in re.findall(r"ReferenceRecipeUpdate/B=(\d+)/\S*\s.*?([\d.]+) ms/update", open(f"{d}/seedbench.txt").read()):
     seed_ms.setdefault(int(b), []).append(float(m))
 for line in open(f"{d}/torchseed.jsonl"):
     tb = json.loads(line)
-    g = seed_ms.get(tb["batch"])
-    if g:
-        g = statistics.median(g)
-        print(f"seed task per update (the seed script's recipe), batch {tb['batch']}: simdrl {g:.3f} ms (median of {len(seed_ms[tb['batch']])}), "
-              f"PyTorch {tb['median_ms']:.3f} ms (median of {tb['iters']}) -> ratio {tb['median_ms'] / g:.1f}x")
+    torch_seed.setdefault(tb["batch"], []).append(tb["median_ms"])
+ratios("seed task per update (the seed script's recipe)", seed_ms, torch_seed)
+gflops = {}
+for b, g in re.findall(r"ReferenceRecipeUpdate/B=(\d+)/\S*\s+\d+\s+\d+ ns/op\s+([\d.]+) GFLOP/s", open(f"{d}/seedbench.txt").read()):
+    gflops.setdefault(int(b), []).append(float(g))
+for b in sorted(gflops):
+    g = statistics.median(gflops[b])
+    print(f"whole update, the seed script's recipe, batch {b}: {g:.1f} GFLOP/s (median of {len(gflops[b])}; "
+          f"{min(gflops[b]):.1f}-{max(gflops[b]):.1f}) = {100 * g / peak:.1f}% of {peak:.1f} ({unit}, mean of before and after)")
 def lines(name):
     try:
         return [json.loads(l) for l in open(f"{d}/{name}")]
