@@ -126,6 +126,10 @@ def ratios(label, go, torch, extra=None):
     for b in sorted(torch):
         if b not in go:
             continue
+        if len(go[b]) != len(torch[b]):
+            # The rounds' ratios pair run i with run i: a run that printed
+            # nothing would shift every pair after it.
+            sys.exit(f"calc_anchor.sh: {label}, batch {b}: {len(go[b])} simdrl runs against {len(torch[b])} PyTorch runs")
         g, t = statistics.median(go[b]), statistics.median(torch[b])
         per = [tr / gr for gr, tr in zip(go[b], torch[b])]
         more = extra(b) if extra else ""

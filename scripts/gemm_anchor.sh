@@ -56,12 +56,21 @@ openblas() {
 	if [ "$5" = own ]; then run=(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE); else run=(env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE="$5"); fi
 	OPENBLAS_NUM_THREADS=1 "${run[@]}" "${pin[@]}" "$dir/openblas_sgemm" "$2" "$3" "$4" "$1" median </dev/null | awk '{print $(NF-1)}'
 }
+# number WHAT VALUE: VALUE, or a clear error when a run printed no figure
+# (a missing figure must not enter a median as 0).
+number() {
+	if ! [[ $2 =~ ^[0-9]+(\.[0-9]+)?$ ]]; then
+		echo "gemm_anchor.sh: $1 printed no GFLOP/s figure" >&2
+		exit 2
+	fi
+	echo "$2"
+}
 # OpenBLAS's kernels for each shape: the fastest core type in one pass over all.
 while IFS=/ read -r form shape; do
 	read -r m n k <<<"${shape//x/ }"
 	best=0 bestct=""
 	for ct in own $coretypes; do
-		o=$(openblas "$form" "$m" "$n" "$k" "$ct")
+		o=$(number "OpenBLAS $form $shape ($ct)" "$(openblas "$form" "$m" "$n" "$k" "$ct")")
 		if awk -v a="$o" -v b="$best" 'BEGIN {exit !(a > b)}'; then best=$o bestct=$ct; fi
 	done
 	echo "$form/$shape $bestct" >>"$dir/coretypes.txt"
@@ -72,9 +81,11 @@ for _ in $(seq "$count"); do
 		form=${name%%/*} shape=${name#*/}
 		read -r m n k <<<"${shape//x/ }"
 		g=$("${pin[@]}" "$dir/kernels.test" -test.run '^$' -test.bench "^BenchmarkSgemm\$/^$form\$/^$shape\$" \
-			-test.benchtime "$benchtime" </dev/null | awk '/^BenchmarkSgemm\// {print $5}')
+			-test.benchtime "$benchtime" </dev/null | awk '/^BenchmarkSgemm\// {print $5}') || true # number says what failed
+		g=$(number "simdrl $form $shape" "$g") # an assignment, so that set -e stops the script
+		o=$(number "OpenBLAS $form $shape ($ct)" "$(openblas "$form" "$m" "$n" "$k" "$ct")")
 		echo "$form $shape $g" >>"$dir/simdrl.txt"
-		echo "$form $shape $(openblas "$form" "$m" "$n" "$k" "$ct") $ct" >>"$dir/openblas.txt"
+		echo "$form $shape $o $ct" >>"$dir/openblas.txt"
 	done <"$dir/coretypes.txt"
 done
 "${pin[@]}" "$dir/peak" | tee "$dir/peak_after.txt"
@@ -87,15 +98,15 @@ echo "peak (mean of before and after, widest unit): $peak GFLOP/s"
 echo
 echo "| form | M×N×K | simdrl, median of $count (min–max) | OpenBLAS, median of $count (min–max; core type) | median / median | best / best | % of peak ($peak) |"
 echo "|---|---|---|---|---|---|---|"
-# stats FILE: "form shape median min max [the most frequent 4th field]" per shape.
+# stats FILE: "form shape median min max [4th field]" per shape (the 4th, the
+# core type, is the same on every line of a shape).
 stats() {
 	sort -k1,1 -k2,2 -s "$1" | awk '
-	{key = $1 " " $2; if (key != last && last != "") flush(); last = key; v[n++] = $3; if (NF > 3) ct[$4]++}
-	function flush(   i, j, t, med, top, c) {
+	{key = $1 " " $2; if (key != last && last != "") flush(); last = key; v[n++] = $3; ct = $4}
+	function flush(   i, j, t, med) {
 		for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (v[j] < v[i]) {t = v[i]; v[i] = v[j]; v[j] = t}
 		med = (n % 2) ? v[(n-1)/2] : (v[n/2-1] + v[n/2]) / 2
-		top = ""; for (c in ct) if (top == "" || ct[c] > ct[top]) top = c
-		printf "%s %.1f %.1f %.1f %s\n", last, med, v[0], v[n-1], top; n = 0; delete ct
+		printf "%s %.1f %.1f %.1f %s\n", last, med, v[0], v[n-1], ct; n = 0
 	}
 	END {flush()}'
 }

@@ -12,6 +12,7 @@
 // dispatch picks others (BENCHMARKS.md takes the better of both).
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 void cblas_sgemm(int order, int ta, int tb, int m, int n, int k, float alpha, const float *a, int lda,
                  const float *b, int ldb, float beta, float *c, int ldc);
@@ -22,12 +23,24 @@ int main(int argc, char **argv) {
 		return 2;
 	}
 	int m = atoi(argv[1]), n = atoi(argv[2]), k = atoi(argv[3]);
+	if (m <= 0 || n <= 0 || k <= 0) {
+		fprintf(stderr, "openblas_sgemm: M, N and K must be positive integers\n");
+		return 2;
+	}
 	const char *op = argc > 4 ? argv[4] : "NN";
+	if (strcmp(op, "NN") != 0 && strcmp(op, "NT") != 0 && strcmp(op, "TN") != 0) {
+		fprintf(stderr, "openblas_sgemm: the form is NN, NT or TN, not %s\n", op);
+		return 2;
+	}
 	int ta = op[0] == 'T', tb = op[1] == 'T';
 	float *a = malloc(4L * m * k), *b = malloc(4L * k * n), *c = malloc(4L * m * n);
 	for (long i = 0; i < (long)m * k; i++) a[i] = rand() / (float)RAND_MAX - 0.5f;
 	for (long i = 0; i < (long)k * n; i++) b[i] = rand() / (float)RAND_MAX - 0.5f;
-	int median = argc > 5 && argv[5][0] == 'm';
+	int median = argc > 5 && strcmp(argv[5], "median") == 0;
+	if (argc > 5 && !median && strcmp(argv[5], "best") != 0) {
+		fprintf(stderr, "openblas_sgemm: the statistic is best or median, not %s\n", argv[5]);
+		return 2;
+	}
 	double flops = 2.0 * m * n * k, t[7];
 	long iters = (long)(4e8 / flops) + 1;
 	for (int rep = 0; rep < 7; rep++) {
