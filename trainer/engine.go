@@ -42,6 +42,19 @@ type Engine interface {
 	Close()
 }
 
+// greedySolver is an Engine that can also say, of the given instances,
+// which greedy play answers correctly (task.Outcome.Correct) without handing
+// back the programs: solved[i] for ins[i], what task.Score says of
+// GreedyPrograms's program for it, so it may stop each episode at its end
+// and play in parallel. The exhaustive listing and the stop rule's subsets
+// (solvedGreedily) use it where an engine has it (cpu.Engine), and
+// GreedyPrograms otherwise, as database/sql uses a driver's optional
+// interfaces; it stays unexported to keep the package's API small. An
+// interrupt stops it as it stops GreedyPrograms.
+type greedySolver interface {
+	GreedySolved(ins []task.Instance, solved []bool) error
+}
+
 // Plan is what one training update plays: the curriculum's choice and the
 // schedule's entropy coefficient, decided by the Trainer.
 type Plan struct {

@@ -16,7 +16,8 @@ import (
 // it.
 const maxEnumerated = 20_000
 
-// greedyBatch is how many instances one GreedyPrograms call plays.
+// greedyBatch is how many instances one GreedyPrograms (or GreedySolved)
+// call plays.
 const greedyBatch = 4096
 
 // exhaustive plays every instance of every level of an Enumerator task, held
@@ -116,12 +117,20 @@ func trainingSubsets(tr *Trainer, levels []int) ([][]task.Tally, error) {
 }
 
 // solvedGreedily plays ins greedily, a batch at a time, and reports which
-// were answered correctly (task.Outcome.Correct).
+// were answered correctly (task.Outcome.Correct): through the engine's
+// greedySolver where it has one, else by scoring GreedyPrograms's programs.
 func (tr *Trainer) solvedGreedily(ins []task.Instance) ([]bool, error) {
 	T := tr.cfg.Steps
 	solved := make([]bool, len(ins))
+	gs, _ := tr.e.(greedySolver)
 	for lo := 0; lo < len(ins); lo += greedyBatch {
 		hi := min(lo+greedyBatch, len(ins))
+		if gs != nil {
+			if err := gs.GreedySolved(ins[lo:hi], solved[lo:hi]); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		progs, err := tr.e.GreedyPrograms(ins[lo:hi])
 		if err != nil {
 			return nil, err

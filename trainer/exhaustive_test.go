@@ -105,3 +105,37 @@ func TestSolvedGreedilyPlaysInBatches(t *testing.T) {
 	}
 	require.Equal(t, len(ins)-2*((len(ins)+8)/10), n)
 }
+
+// solverEngine is an echoEngine that is also a greedySolver: it says the
+// same of every instance as its programs do, and records its batches apart.
+type solverEngine struct {
+	echoEngine
+	solvedBatches []int
+}
+
+func (e *solverEngine) GreedySolved(ins []task.Instance, solved []bool) error {
+	e.solvedBatches = append(e.solvedBatches, len(ins))
+	for i, in := range ins {
+		solved[i] = in.Digits[0] != 1 && in.Digits[0] != 7
+	}
+	return nil
+}
+
+// TestSolvedGreedilyAsksAGreedySolver: an engine that is a greedySolver is
+// asked for its flags, in the same batches, and never for programs; the
+// flags are what the programs would have scored.
+func TestSolvedGreedilyAsksAGreedySolver(t *testing.T) {
+	e := &solverEngine{echoEngine: echoEngine{fakeEngine: fakeEngine{steps: 1}}}
+	tr := &Trainer{task: echoTask{}, cfg: Config{Steps: 1}, e: e}
+	ins := make([]task.Instance, greedyBatch+5)
+	for i := range ins {
+		ins[i] = task.Instance{Vars: 1, Digits: [task.MaxDigits]int32{int32(i % 10)}}
+	}
+	solved, err := tr.solvedGreedily(ins)
+	require.NoError(t, err)
+	require.Equal(t, []int{greedyBatch, 5}, e.solvedBatches)
+	require.Empty(t, e.batches, "GreedyPrograms was called")
+	for i, s := range solved {
+		require.Equal(t, i%10 != 1 && i%10 != 7, s, "instance %d", i)
+	}
+}

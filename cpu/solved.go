@@ -1,0 +1,56 @@
+package cpu
+
+import (
+	"fmt"
+
+	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/trainer"
+)
+
+// GreedySolved plays ins greedily and writes into solved which it answers
+// correctly: what task.Score says of GreedyPrograms's
+// programs, bit for bit the same play, but on every worker, and with each
+// episode stopped at its end (as the evaluations are), so a level whose
+// programs answer early costs only the steps up to the answer. An
+// interrupt stops it between chunks with trainer.ErrInterrupted. The
+// trainer's exhaustive listing and the stop rule's subsets call it
+// (trainer's greedySolver) in place of GreedyPrograms.
+func (e *Engine) GreedySolved(ins []task.Instance, solved []bool) error {
+	if len(solved) != len(ins) {
+		return fmt.Errorf("cpu: GreedySolved got %d flags for %d instances", len(solved), len(ins))
+	}
+	for i := range ins {
+		if err := task.Check(e.task, &ins[i]); err != nil {
+			return err
+		}
+	}
+	if len(ins) == 0 {
+		return nil
+	}
+	j := &greedyJob{e: e, ins: ins, solved: solved}
+	if !e.pool.run(j, len(ins)) {
+		return trainer.ErrInterrupted
+	}
+	return nil
+}
+
+// greedyJob is one GreedySolved pass: chunk by chunk, the given instances.
+type greedyJob struct {
+	e      *Engine
+	ins    []task.Instance
+	solved []bool
+}
+
+func (j *greedyJob) work(w *worker, r *result) {
+	w.ws.Reset(r.n)
+	for b := 0; b < r.n; b++ {
+		w.setContext(b, &j.ins[r.first+b])
+	}
+	w.rollout(j.e.model, gru.Greedy, gru.Stream{}, j.e.stopEvaluating)
+	for b := 0; b < r.n; b++ {
+		r.solved[b] = w.env.Correct(b)
+	}
+}
+
+func (j *greedyJob) merge(r *result) { copy(j.solved[r.first:r.first+r.n], r.solved[:r.n]) }
