@@ -86,13 +86,19 @@ func TestExhaustiveSkipsTasksThatCannotList(t *testing.T) {
 	require.Nil(t, ls)
 }
 
-func TestSolvedGreedilyPlaysInBatches(t *testing.T) {
-	e := &echoEngine{fakeEngine: fakeEngine{steps: 1}}
-	tr := &Trainer{task: echoTask{}, cfg: Config{Steps: 1}, e: e}
-	ins := make([]task.Instance, greedyBatch+5)
+// echoInstances are n instances of echoTask, digit i mod 10 for the i-th.
+func echoInstances(n int) []task.Instance {
+	ins := make([]task.Instance, n)
 	for i := range ins {
 		ins[i] = task.Instance{Vars: 1, Digits: [task.MaxDigits]int32{int32(i % 10)}}
 	}
+	return ins
+}
+
+func TestSolvedGreedilyPlaysInBatches(t *testing.T) {
+	e := &echoEngine{fakeEngine: fakeEngine{steps: 1}}
+	tr := &Trainer{task: echoTask{}, cfg: Config{Steps: 1}, e: e}
+	ins := echoInstances(greedyBatch + 5)
 	solved, err := tr.solvedGreedily(ins)
 	require.NoError(t, err)
 	require.Equal(t, []int{greedyBatch, 5}, e.batches)
@@ -127,10 +133,7 @@ func (e *solverEngine) GreedySolved(ins []task.Instance, solved []bool) error {
 func TestSolvedGreedilyAsksAGreedySolver(t *testing.T) {
 	e := &solverEngine{echoEngine: echoEngine{fakeEngine: fakeEngine{steps: 1}}}
 	tr := &Trainer{task: echoTask{}, cfg: Config{Steps: 1}, e: e}
-	ins := make([]task.Instance, greedyBatch+5)
-	for i := range ins {
-		ins[i] = task.Instance{Vars: 1, Digits: [task.MaxDigits]int32{int32(i % 10)}}
-	}
+	ins := echoInstances(greedyBatch + 5)
 	solved, err := tr.solvedGreedily(ins)
 	require.NoError(t, err)
 	require.Equal(t, []int{greedyBatch, 5}, e.solvedBatches)
