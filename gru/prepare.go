@@ -84,9 +84,22 @@ func inputSums(l *Layout, params, x []float32) {
 	}
 }
 
-// transpose writes the rows×cols row-major src into dst as cols×rows.
+// transpose writes the rows×cols row-major src into dst as cols×rows. Four
+// rows of src at a time, so that each write to dst fills four adjacent
+// floats of a line rather than one.
 func transpose(dst, src []float32, rows, cols int) {
-	for i := 0; i < rows; i++ {
+	i := 0
+	for ; i+4 <= rows; i += 4 {
+		s0 := src[i*cols : (i+1)*cols]
+		s1 := src[(i+1)*cols : (i+2)*cols][:len(s0)]
+		s2 := src[(i+2)*cols : (i+3)*cols][:len(s0)]
+		s3 := src[(i+3)*cols : (i+4)*cols][:len(s0)]
+		for j := range s0 {
+			d := dst[j*rows+i : j*rows+i+4 : j*rows+i+4]
+			d[0], d[1], d[2], d[3] = s0[j], s1[j], s2[j], s3[j]
+		}
+	}
+	for ; i < rows; i++ {
 		for j, v := range src[i*cols : (i+1)*cols] {
 			dst[j*rows+i] = v
 		}
