@@ -1,7 +1,6 @@
 package cpu
 
 import (
-	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
@@ -53,12 +52,10 @@ type evalJob struct {
 
 func (j *evalJob) work(w *worker, r *result) {
 	e, first, n := j.e, r.first, r.n
-	w.ws.Reset(n)
 	for b := 0; b < n; b++ {
 		w.tasks[b] = e.task.Draw(e.key, j.round, uint32(first+b), enginekit.EvalPurpose(j.level), j.level, j.split)
-		w.setContext(b, &w.tasks[b])
 	}
-	w.rollout(e.model, gru.Greedy, gru.Stream{}, e.stopEvaluating)
+	w.playGreedily(e.model, n, e.stopEvaluating)
 	r.rsum = 0
 	for b := 0; b < n; b++ {
 		r.rsum += w.steps.episodeReturn(n, w.ws.T, b)

@@ -1,7 +1,6 @@
 package cpu
 
 import (
-	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
@@ -23,11 +22,8 @@ func (e *Engine) GreedyPrograms(tasks []task.Instance) ([]int32, error) {
 			return nil, trainer.ErrInterrupted
 		}
 		n := min(w.ws.Cap, len(tasks)-first)
-		w.ws.Reset(n)
-		for b := 0; b < n; b++ {
-			w.setContext(b, &tasks[first+b])
-		}
-		w.rollout(e.model, gru.Greedy, gru.Stream{}, false) // the whole program, tokens after the end too
+		copy(w.tasks[:n], tasks[first:first+n])
+		w.playGreedily(e.model, n, false) // the whole program, tokens after the end too
 		for b := 0; b < n; b++ {
 			copy(out[(first+b)*T:(first+b+1)*T], w.episodeProgram(b))
 		}

@@ -74,6 +74,17 @@ func (w *worker) rollout(m *model, mode gru.Mode, s gru.Stream, stop bool) {
 	}
 }
 
+// playGreedily plays the chunk's first n tasks, w.tasks[:n], greedily:
+// the evaluations, GreedySolved and GreedyPrograms (stop: each episode
+// retired at its end, for callers that read only the task's outcome).
+func (w *worker) playGreedily(m *model, n int, stop bool) {
+	w.ws.Reset(n)
+	for b := 0; b < n; b++ {
+		w.setContext(b, &w.tasks[b])
+	}
+	w.rollout(m, gru.Greedy, gru.Stream{}, stop)
+}
+
 // observation checks that o is one of the task's observation tokens: an Env
 // that writes another breaks the task.Env contract (a bug in the task's code,
 // not an input), which would read outside the model's input table.

@@ -3,7 +3,6 @@ package cpu
 import (
 	"fmt"
 
-	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
@@ -43,11 +42,8 @@ type greedyJob struct {
 }
 
 func (j *greedyJob) work(w *worker, r *result) {
-	w.ws.Reset(r.n)
-	for b := 0; b < r.n; b++ {
-		w.setContext(b, &j.ins[r.first+b])
-	}
-	w.rollout(j.e.model, gru.Greedy, gru.Stream{}, j.e.stopEvaluating)
+	copy(w.tasks[:r.n], j.ins[r.first:r.first+r.n])
+	w.playGreedily(j.e.model, r.n, j.e.stopEvaluating)
 	for b := 0; b < r.n; b++ {
 		r.solved[b] = w.env.Correct(b)
 	}
