@@ -186,11 +186,281 @@ row2:
 	IMULQ   CX, R12
 	ADDQ    DX, R12
 	MOVQ    R10, R13
-	SHRQ    $0x01, R13
-	TESTQ   R13, R13
-	JZ      loopend4
 
-loop3:
+three3:
+	CMPQ              R13, $0x03
+	JB                rest4
+	VMOVUPS           (R12), Z0
+	VADDPS            (SI), Z0, Z0
+	VMOVUPS           (R12)(CX*1), Z1
+	VADDPS            (SI)(CX*1), Z1, Z1
+	VMOVUPS           64(R12), Z2
+	VADDPS            64(SI), Z2, Z2
+	VMOVUPS           64(R12)(CX*1), Z3
+	VADDPS            64(SI)(CX*1), Z3, Z3
+	VMOVUPS           128(R12), Z4
+	VADDPS            128(SI), Z4, Z4
+	VMOVUPS           128(R12)(CX*1), Z5
+	VADDPS            128(SI)(CX*1), Z5, Z5
+	VPXORD.BCST       signbit<>+0(SB), Z0, Z0
+	VPXORD.BCST       signbit<>+0(SB), Z1, Z1
+	VPXORD.BCST       signbit<>+0(SB), Z2, Z2
+	VPXORD.BCST       signbit<>+0(SB), Z3, Z3
+	VPXORD.BCST       signbit<>+0(SB), Z4, Z4
+	VPXORD.BCST       signbit<>+0(SB), Z5, Z5
+	VBROADCASTSS      exphi<>+0(SB), Z6
+	VMINPS            Z0, Z6, Z6
+	VBROADCASTSS      exphi<>+0(SB), Z0
+	VMINPS            Z1, Z0, Z0
+	VBROADCASTSS      exphi<>+0(SB), Z1
+	VMINPS            Z2, Z1, Z1
+	VBROADCASTSS      exphi<>+0(SB), Z2
+	VMINPS            Z3, Z2, Z2
+	VBROADCASTSS      exphi<>+0(SB), Z3
+	VMINPS            Z4, Z3, Z3
+	VBROADCASTSS      exphi<>+0(SB), Z4
+	VMINPS            Z5, Z4, Z4
+	VBROADCASTSS      explo<>+0(SB), Z5
+	VMAXPS            Z6, Z5, Z6
+	VBROADCASTSS      explo<>+0(SB), Z7
+	VMAXPS            Z0, Z7, Z0
+	VBROADCASTSS      explo<>+0(SB), Z8
+	VMAXPS            Z1, Z8, Z1
+	VBROADCASTSS      explo<>+0(SB), Z9
+	VMAXPS            Z2, Z9, Z2
+	VBROADCASTSS      explo<>+0(SB), Z10
+	VMAXPS            Z3, Z10, Z3
+	VBROADCASTSS      explo<>+0(SB), Z11
+	VMAXPS            Z4, Z11, Z4
+	VMULPS.BCST       log2e<>+0(SB), Z6, Z5
+	VMULPS.BCST       log2e<>+0(SB), Z0, Z7
+	VMULPS.BCST       log2e<>+0(SB), Z1, Z8
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z9
+	VMULPS.BCST       log2e<>+0(SB), Z3, Z10
+	VMULPS.BCST       log2e<>+0(SB), Z4, Z11
+	VRNDSCALEPS       $0x00, Z5, Z5
+	VRNDSCALEPS       $0x00, Z7, Z7
+	VRNDSCALEPS       $0x00, Z8, Z8
+	VRNDSCALEPS       $0x00, Z9, Z9
+	VRNDSCALEPS       $0x00, Z10, Z10
+	VRNDSCALEPS       $0x00, Z11, Z11
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z5, Z6
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z7, Z0
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z8, Z1
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z9, Z2
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z10, Z3
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z11, Z4
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z5, Z6
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z7, Z0
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z8, Z1
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z9, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z10, Z3
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z11, Z4
+	VBROADCASTSS      expp0<>+0(SB), Z12
+	VBROADCASTSS      expp0<>+0(SB), Z13
+	VBROADCASTSS      expp0<>+0(SB), Z14
+	VBROADCASTSS      expp0<>+0(SB), Z15
+	VBROADCASTSS      expp0<>+0(SB), Z16
+	VBROADCASTSS      expp0<>+0(SB), Z17
+	VFMADD213PS.BCST  expp1<>+0(SB), Z6, Z12
+	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z13
+	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z14
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z15
+	VFMADD213PS.BCST  expp1<>+0(SB), Z3, Z16
+	VFMADD213PS.BCST  expp1<>+0(SB), Z4, Z17
+	VFMADD213PS.BCST  expp2<>+0(SB), Z6, Z12
+	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z13
+	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z14
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z15
+	VFMADD213PS.BCST  expp2<>+0(SB), Z3, Z16
+	VFMADD213PS.BCST  expp2<>+0(SB), Z4, Z17
+	VFMADD213PS.BCST  expp3<>+0(SB), Z6, Z12
+	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z13
+	VFMADD213PS.BCST  expp3<>+0(SB), Z1, Z14
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z15
+	VFMADD213PS.BCST  expp3<>+0(SB), Z3, Z16
+	VFMADD213PS.BCST  expp3<>+0(SB), Z4, Z17
+	VFMADD213PS.BCST  expp4<>+0(SB), Z6, Z12
+	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z13
+	VFMADD213PS.BCST  expp4<>+0(SB), Z1, Z14
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z15
+	VFMADD213PS.BCST  expp4<>+0(SB), Z3, Z16
+	VFMADD213PS.BCST  expp4<>+0(SB), Z4, Z17
+	VFMADD213PS.BCST  expp5<>+0(SB), Z6, Z12
+	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z13
+	VFMADD213PS.BCST  expp5<>+0(SB), Z1, Z14
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z15
+	VFMADD213PS.BCST  expp5<>+0(SB), Z3, Z16
+	VFMADD213PS.BCST  expp5<>+0(SB), Z4, Z17
+	VMULPS            Z6, Z12, Z12
+	VMULPS            Z0, Z13, Z13
+	VMULPS            Z1, Z14, Z14
+	VMULPS            Z2, Z15, Z15
+	VMULPS            Z3, Z16, Z16
+	VMULPS            Z4, Z17, Z17
+	VFMADD213PS       Z6, Z6, Z12
+	VFMADD213PS       Z0, Z0, Z13
+	VFMADD213PS       Z1, Z1, Z14
+	VFMADD213PS       Z2, Z2, Z15
+	VFMADD213PS       Z3, Z3, Z16
+	VFMADD213PS       Z4, Z4, Z17
+	VADDPS.BCST       one<>+0(SB), Z12, Z12
+	VADDPS.BCST       one<>+0(SB), Z13, Z13
+	VADDPS.BCST       one<>+0(SB), Z14, Z14
+	VADDPS.BCST       one<>+0(SB), Z15, Z15
+	VADDPS.BCST       one<>+0(SB), Z16, Z16
+	VADDPS.BCST       one<>+0(SB), Z17, Z17
+	VSCALEFPS         Z5, Z12, Z12
+	VSCALEFPS         Z7, Z13, Z13
+	VSCALEFPS         Z8, Z14, Z14
+	VSCALEFPS         Z9, Z15, Z15
+	VSCALEFPS         Z10, Z16, Z16
+	VSCALEFPS         Z11, Z17, Z17
+	VADDPS.BCST       one<>+0(SB), Z12, Z12
+	VBROADCASTSS      one<>+0(SB), Z0
+	VADDPS.BCST       one<>+0(SB), Z13, Z13
+	VBROADCASTSS      one<>+0(SB), Z1
+	VADDPS.BCST       one<>+0(SB), Z14, Z14
+	VBROADCASTSS      one<>+0(SB), Z2
+	VADDPS.BCST       one<>+0(SB), Z15, Z15
+	VBROADCASTSS      one<>+0(SB), Z3
+	VADDPS.BCST       one<>+0(SB), Z16, Z16
+	VBROADCASTSS      one<>+0(SB), Z4
+	VADDPS.BCST       one<>+0(SB), Z17, Z17
+	VBROADCASTSS      one<>+0(SB), Z5
+	VDIVPS            Z12, Z0, Z0
+	VDIVPS            Z13, Z1, Z1
+	VDIVPS            Z14, Z2, Z2
+	VDIVPS            Z15, Z3, Z3
+	VDIVPS            Z16, Z4, Z4
+	VDIVPS            Z17, Z5, Z5
+	VMOVUPS           Z0, (R9)
+	VMOVUPS           Z1, (R9)(CX*1)
+	VMOVUPS           (SI)(CX*2), Z6
+	VMULPS            Z0, Z6, Z6
+	VADDPS            (R12)(CX*2), Z6, Z6
+	VMOVUPS           Z2, 64(R9)
+	VMOVUPS           Z3, 64(R9)(CX*1)
+	VMOVUPS           64(SI)(CX*2), Z0
+	VMULPS            Z2, Z0, Z0
+	VADDPS            64(R12)(CX*2), Z0, Z0
+	VMOVUPS           Z4, 128(R9)
+	VMOVUPS           Z5, 128(R9)(CX*1)
+	VMOVUPS           128(SI)(CX*2), Z2
+	VMULPS            Z4, Z2, Z2
+	VADDPS            128(R12)(CX*2), Z2, Z2
+	VPANDD.BCST       absmask<>+0(SB), Z6, Z4
+	VPXORD            Z6, Z4, Z7
+	VPANDD.BCST       absmask<>+0(SB), Z0, Z6
+	VPXORD            Z0, Z6, Z8
+	VPANDD.BCST       absmask<>+0(SB), Z2, Z0
+	VPXORD            Z2, Z0, Z2
+	VADDPS            Z4, Z4, Z4
+	VADDPS            Z6, Z6, Z6
+	VADDPS            Z0, Z0, Z0
+	VBROADCASTSS      tanhhi<>+0(SB), Z9
+	VMINPS            Z4, Z9, Z9
+	VBROADCASTSS      tanhhi<>+0(SB), Z4
+	VMINPS            Z6, Z4, Z4
+	VBROADCASTSS      tanhhi<>+0(SB), Z6
+	VMINPS            Z0, Z6, Z6
+	VBROADCASTSS      zero<>+0(SB), Z0
+	VMAXPS            Z9, Z0, Z9
+	VBROADCASTSS      zero<>+0(SB), Z14
+	VMAXPS            Z4, Z14, Z4
+	VBROADCASTSS      zero<>+0(SB), Z10
+	VMAXPS            Z6, Z10, Z6
+	VMULPS.BCST       log2e<>+0(SB), Z9, Z0
+	VMULPS.BCST       log2e<>+0(SB), Z4, Z14
+	VMULPS.BCST       log2e<>+0(SB), Z6, Z10
+	VRNDSCALEPS       $0x00, Z0, Z0
+	VRNDSCALEPS       $0x00, Z14, Z14
+	VRNDSCALEPS       $0x00, Z10, Z10
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z9
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z14, Z4
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z10, Z6
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z9
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z14, Z4
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z10, Z6
+	VBROADCASTSS      expp0<>+0(SB), Z11
+	VBROADCASTSS      expp0<>+0(SB), Z12
+	VBROADCASTSS      expp0<>+0(SB), Z13
+	VFMADD213PS.BCST  expp1<>+0(SB), Z9, Z11
+	VFMADD213PS.BCST  expp1<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  expp1<>+0(SB), Z6, Z13
+	VFMADD213PS.BCST  expp2<>+0(SB), Z9, Z11
+	VFMADD213PS.BCST  expp2<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  expp2<>+0(SB), Z6, Z13
+	VFMADD213PS.BCST  expp3<>+0(SB), Z9, Z11
+	VFMADD213PS.BCST  expp3<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  expp3<>+0(SB), Z6, Z13
+	VFMADD213PS.BCST  expp4<>+0(SB), Z9, Z11
+	VFMADD213PS.BCST  expp4<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  expp4<>+0(SB), Z6, Z13
+	VFMADD213PS.BCST  expp5<>+0(SB), Z9, Z11
+	VFMADD213PS.BCST  expp5<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  expp5<>+0(SB), Z6, Z13
+	VMULPS            Z9, Z11, Z11
+	VMULPS            Z4, Z12, Z12
+	VMULPS            Z6, Z13, Z13
+	VFMADD213PS       Z9, Z9, Z11
+	VFMADD213PS       Z4, Z4, Z12
+	VFMADD213PS       Z6, Z6, Z13
+	VBROADCASTSS      one<>+0(SB), Z4
+	VSCALEFPS         Z0, Z4, Z0
+	VSCALEFPS         Z14, Z4, Z14
+	VSCALEFPS         Z10, Z4, Z10
+	VSUBPS.BCST       one<>+0(SB), Z0, Z4
+	VFMADD213PS       Z4, Z0, Z11
+	VSUBPS.BCST       one<>+0(SB), Z14, Z6
+	VFMADD213PS       Z6, Z14, Z12
+	VSUBPS.BCST       one<>+0(SB), Z10, Z0
+	VFMADD213PS       Z0, Z10, Z13
+	VADDPS.BCST       two<>+0(SB), Z11, Z4
+	VADDPS.BCST       two<>+0(SB), Z12, Z6
+	VADDPS.BCST       two<>+0(SB), Z13, Z0
+	VDIVPS            Z4, Z11, Z11
+	VDIVPS            Z6, Z12, Z12
+	VDIVPS            Z0, Z13, Z13
+	VPORD             Z7, Z11, Z11
+	VPORD             Z8, Z12, Z12
+	VPORD             Z2, Z13, Z13
+	VMOVUPS           Z11, (R9)(CX*2)
+	VBROADCASTSS      one<>+0(SB), Z0
+	VSUBPS            Z1, Z0, Z0
+	VMULPS            Z11, Z0, Z0
+	VMULPS            (DI), Z1, Z1
+	VADDPS            Z1, Z0, Z0
+	VMOVUPS           Z0, (R8)
+	VMOVUPS           Z12, 64(R9)(CX*2)
+	VBROADCASTSS      one<>+0(SB), Z0
+	VSUBPS            Z3, Z0, Z0
+	VMULPS            Z12, Z0, Z0
+	VMULPS            64(DI), Z3, Z3
+	VADDPS            Z3, Z0, Z0
+	VMOVUPS           Z0, 64(R8)
+	VMOVUPS           Z13, 128(R9)(CX*2)
+	VBROADCASTSS      one<>+0(SB), Z0
+	VSUBPS            Z5, Z0, Z0
+	VMULPS            Z13, Z0, Z0
+	VMULPS            128(DI), Z5, Z5
+	VADDPS            Z5, Z0, Z0
+	VMOVUPS           Z0, 128(R8)
+	ADDQ              $0x000000c0, R12
+	ADDQ              $0x000000c0, SI
+	ADDQ              $0x000000c0, R9
+	ADDQ              $0x000000c0, DI
+	ADDQ              $0x000000c0, R8
+	SUBQ              $0x03, R13
+	JMP               three3
+
+rest4:
+	MOVQ  R13, R14
+	SHRQ  $0x01, R14
+	TESTQ R14, R14
+	JZ    loopend6
+
+loop5:
 	VMOVUPS           (R12), Z0
 	VADDPS            (SI), Z0, Z0
 	VMOVUPS           (R12)(CX*1), Z1
@@ -235,10 +505,6 @@ loop3:
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z5, Z0
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z6, Z1
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z7, Z2
-	VCVTPS2DQ         Z3, Z3
-	VCVTPS2DQ         Z5, Z5
-	VCVTPS2DQ         Z6, Z6
-	VCVTPS2DQ         Z7, Z7
 	VBROADCASTSS      expp0<>+0(SB), Z8
 	VBROADCASTSS      expp0<>+0(SB), Z9
 	VBROADCASTSS      expp0<>+0(SB), Z10
@@ -275,38 +541,10 @@ loop3:
 	VADDPS.BCST       one<>+0(SB), Z9, Z9
 	VADDPS.BCST       one<>+0(SB), Z10, Z10
 	VADDPS.BCST       one<>+0(SB), Z11, Z11
-	VPSRAD            $0x01, Z3, Z0
-	VPSUBD            Z0, Z3, Z3
-	VPSRAD            $0x01, Z5, Z1
-	VPSUBD            Z1, Z5, Z5
-	VPSRAD            $0x01, Z6, Z2
-	VPSUBD            Z2, Z6, Z6
-	VPSRAD            $0x01, Z7, Z4
-	VPSUBD            Z4, Z7, Z7
-	VPADDD.BCST       bias127<>+0(SB), Z0, Z0
-	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
-	VPADDD.BCST       bias127<>+0(SB), Z1, Z1
-	VPADDD.BCST       bias127<>+0(SB), Z5, Z5
-	VPADDD.BCST       bias127<>+0(SB), Z2, Z2
-	VPADDD.BCST       bias127<>+0(SB), Z6, Z6
-	VPADDD.BCST       bias127<>+0(SB), Z4, Z4
-	VPADDD.BCST       bias127<>+0(SB), Z7, Z7
-	VPSLLD            $0x17, Z0, Z0
-	VPSLLD            $0x17, Z3, Z3
-	VPSLLD            $0x17, Z1, Z1
-	VPSLLD            $0x17, Z5, Z5
-	VPSLLD            $0x17, Z2, Z2
-	VPSLLD            $0x17, Z6, Z6
-	VPSLLD            $0x17, Z4, Z4
-	VPSLLD            $0x17, Z7, Z7
-	VMULPS            Z0, Z8, Z8
-	VMULPS            Z1, Z9, Z9
-	VMULPS            Z2, Z10, Z10
-	VMULPS            Z4, Z11, Z11
-	VMULPS            Z3, Z8, Z8
-	VMULPS            Z5, Z9, Z9
-	VMULPS            Z6, Z10, Z10
-	VMULPS            Z7, Z11, Z11
+	VSCALEFPS         Z3, Z8, Z8
+	VSCALEFPS         Z5, Z9, Z9
+	VSCALEFPS         Z6, Z10, Z10
+	VSCALEFPS         Z7, Z11, Z11
 	VADDPS.BCST       one<>+0(SB), Z8, Z8
 	VBROADCASTSS      one<>+0(SB), Z0
 	VADDPS.BCST       one<>+0(SB), Z9, Z9
@@ -351,8 +589,6 @@ loop3:
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z7, Z2
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z4, Z6
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z7, Z2
-	VCVTPS2DQ         Z4, Z4
-	VCVTPS2DQ         Z7, Z7
 	VBROADCASTSS      expp0<>+0(SB), Z8
 	VBROADCASTSS      expp0<>+0(SB), Z9
 	VFMADD213PS.BCST  expp1<>+0(SB), Z6, Z8
@@ -369,10 +605,9 @@ loop3:
 	VMULPS            Z2, Z9, Z9
 	VFMADD213PS       Z6, Z6, Z8
 	VFMADD213PS       Z2, Z2, Z9
-	VPADDD.BCST       bias127<>+0(SB), Z4, Z4
-	VPSLLD            $0x17, Z4, Z4
-	VPADDD.BCST       bias127<>+0(SB), Z7, Z7
-	VPSLLD            $0x17, Z7, Z7
+	VBROADCASTSS      one<>+0(SB), Z2
+	VSCALEFPS         Z4, Z2, Z4
+	VSCALEFPS         Z7, Z2, Z7
 	VSUBPS.BCST       one<>+0(SB), Z4, Z2
 	VFMADD213PS       Z2, Z4, Z8
 	VSUBPS.BCST       one<>+0(SB), Z7, Z4
@@ -402,12 +637,12 @@ loop3:
 	ADDQ              $0x00000080, R9
 	ADDQ              $0x00000080, DI
 	ADDQ              $0x00000080, R8
-	DECQ              R13
-	JNZ               loop3
+	DECQ              R14
+	JNZ               loop5
 
-loopend4:
-	TESTQ             $0x00000001, R10
-	JZ                even5
+loopend6:
+	TESTQ             $0x00000001, R13
+	JZ                even7
 	VMOVUPS           (R12), Z0
 	VADDPS            (SI), Z0, Z0
 	VMOVUPS           (R12)(CX*1), Z1
@@ -430,8 +665,6 @@ loopend4:
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z0
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z2
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z0
-	VCVTPS2DQ         Z1, Z1
-	VCVTPS2DQ         Z3, Z3
 	VBROADCASTSS      expp0<>+0(SB), Z4
 	VBROADCASTSS      expp0<>+0(SB), Z5
 	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
@@ -450,22 +683,8 @@ loopend4:
 	VFMADD213PS       Z0, Z0, Z5
 	VADDPS.BCST       one<>+0(SB), Z4, Z4
 	VADDPS.BCST       one<>+0(SB), Z5, Z5
-	VPSRAD            $0x01, Z1, Z0
-	VPSUBD            Z0, Z1, Z1
-	VPSRAD            $0x01, Z3, Z2
-	VPSUBD            Z2, Z3, Z3
-	VPADDD.BCST       bias127<>+0(SB), Z0, Z0
-	VPADDD.BCST       bias127<>+0(SB), Z1, Z1
-	VPADDD.BCST       bias127<>+0(SB), Z2, Z2
-	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
-	VPSLLD            $0x17, Z0, Z0
-	VPSLLD            $0x17, Z1, Z1
-	VPSLLD            $0x17, Z2, Z2
-	VPSLLD            $0x17, Z3, Z3
-	VMULPS            Z0, Z4, Z4
-	VMULPS            Z2, Z5, Z5
-	VMULPS            Z1, Z4, Z4
-	VMULPS            Z3, Z5, Z5
+	VSCALEFPS         Z1, Z4, Z4
+	VSCALEFPS         Z3, Z5, Z5
 	VADDPS.BCST       one<>+0(SB), Z4, Z4
 	VBROADCASTSS      one<>+0(SB), Z0
 	VADDPS.BCST       one<>+0(SB), Z5, Z5
@@ -488,7 +707,6 @@ loopend4:
 	VRNDSCALEPS       $0x00, Z4, Z4
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z4, Z3
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z4, Z3
-	VCVTPS2DQ         Z4, Z4
 	VBROADCASTSS      expp0<>+0(SB), Z5
 	VFMADD213PS.BCST  expp1<>+0(SB), Z3, Z5
 	VFMADD213PS.BCST  expp2<>+0(SB), Z3, Z5
@@ -497,8 +715,8 @@ loopend4:
 	VFMADD213PS.BCST  expp5<>+0(SB), Z3, Z5
 	VMULPS            Z3, Z5, Z5
 	VFMADD213PS       Z3, Z3, Z5
-	VPADDD.BCST       bias127<>+0(SB), Z4, Z4
-	VPSLLD            $0x17, Z4, Z4
+	VBROADCASTSS      one<>+0(SB), Z0
+	VSCALEFPS         Z4, Z0, Z4
 	VSUBPS.BCST       one<>+0(SB), Z4, Z0
 	VFMADD213PS       Z0, Z4, Z5
 	VADDPS.BCST       two<>+0(SB), Z5, Z0
@@ -517,9 +735,9 @@ loopend4:
 	ADDQ              $0x40, DI
 	ADDQ              $0x40, R8
 
-even5:
+even7:
 	TESTQ             R11, R11
-	JZ                notail6
+	JZ                notail8
 	VMOVUPS.Z         (R12), K1, Z0
 	VMOVUPS.Z         (SI), K1, Z1
 	VADDPS            Z1, Z0, Z0
@@ -544,8 +762,6 @@ even5:
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z0
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z2
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z0
-	VCVTPS2DQ         Z1, Z1
-	VCVTPS2DQ         Z3, Z3
 	VBROADCASTSS      expp0<>+0(SB), Z4
 	VBROADCASTSS      expp0<>+0(SB), Z5
 	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
@@ -564,22 +780,8 @@ even5:
 	VFMADD213PS       Z0, Z0, Z5
 	VADDPS.BCST       one<>+0(SB), Z4, Z4
 	VADDPS.BCST       one<>+0(SB), Z5, Z5
-	VPSRAD            $0x01, Z1, Z0
-	VPSUBD            Z0, Z1, Z1
-	VPSRAD            $0x01, Z3, Z2
-	VPSUBD            Z2, Z3, Z3
-	VPADDD.BCST       bias127<>+0(SB), Z0, Z0
-	VPADDD.BCST       bias127<>+0(SB), Z1, Z1
-	VPADDD.BCST       bias127<>+0(SB), Z2, Z2
-	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
-	VPSLLD            $0x17, Z0, Z0
-	VPSLLD            $0x17, Z1, Z1
-	VPSLLD            $0x17, Z2, Z2
-	VPSLLD            $0x17, Z3, Z3
-	VMULPS            Z0, Z4, Z4
-	VMULPS            Z2, Z5, Z5
-	VMULPS            Z1, Z4, Z4
-	VMULPS            Z3, Z5, Z5
+	VSCALEFPS         Z1, Z4, Z4
+	VSCALEFPS         Z3, Z5, Z5
 	VADDPS.BCST       one<>+0(SB), Z4, Z4
 	VBROADCASTSS      one<>+0(SB), Z0
 	VADDPS.BCST       one<>+0(SB), Z5, Z5
@@ -603,7 +805,6 @@ even5:
 	VRNDSCALEPS       $0x00, Z4, Z4
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z4, Z3
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z4, Z3
-	VCVTPS2DQ         Z4, Z4
 	VBROADCASTSS      expp0<>+0(SB), Z5
 	VFMADD213PS.BCST  expp1<>+0(SB), Z3, Z5
 	VFMADD213PS.BCST  expp2<>+0(SB), Z3, Z5
@@ -612,8 +813,8 @@ even5:
 	VFMADD213PS.BCST  expp5<>+0(SB), Z3, Z5
 	VMULPS            Z3, Z5, Z5
 	VFMADD213PS       Z3, Z3, Z5
-	VPADDD.BCST       bias127<>+0(SB), Z4, Z4
-	VPSLLD            $0x17, Z4, Z4
+	VBROADCASTSS      one<>+0(SB), Z0
+	VSCALEFPS         Z4, Z0, Z4
 	VSUBPS.BCST       one<>+0(SB), Z4, Z0
 	VFMADD213PS       Z0, Z4, Z5
 	VADDPS.BCST       two<>+0(SB), Z5, Z0
@@ -632,7 +833,7 @@ even5:
 	ADDQ              R11, DI
 	ADDQ              R11, R8
 
-notail6:
+notail8:
 	LEAQ (SI)(CX*2), SI
 	LEAQ (R9)(CX*2), R9
 	ADDQ $0x04, BX
@@ -656,9 +857,9 @@ TEXT ·gruBackwardAVX512(SB), NOSPLIT, $0-208
 	MOVQ  dgh_base+136(FP), R9
 	MOVQ  dhPrev_base+160(FP), R10
 	TESTQ AX, AX
-	JLE   done7
+	JLE   done9
 	TESTQ CX, CX
-	JLE   done7
+	JLE   done9
 	SHLQ  $0x02, CX
 	MOVQ  CX, R11
 	ANDQ  $0x3f, R11
@@ -666,7 +867,7 @@ TEXT ·gruBackwardAVX512(SB), NOSPLIT, $0-208
 	SHRQ  $0x01, R11
 	KMOVW (R12)(R11*1), K1
 
-row8:
+row10:
 	MOVLQSX (DX), R11
 	LEAQ    (R11)(R11*2), R11
 	IMULQ   CX, R11
@@ -675,9 +876,9 @@ row8:
 	MOVQ    CX, R12
 	SHRQ    $0x06, R12
 	TESTQ   R12, R12
-	JZ      loopend10
+	JZ      loopend12
 
-loop9:
+loop11:
 	VMOVUPS      (BX)(CX*1), Z0
 	VMOVUPS      (BX)(CX*2), Z1
 	VMOVUPS      (R8), Z2
@@ -723,13 +924,13 @@ loop9:
 	ADDQ         $0x40, R9
 	ADDQ         $0x40, R10
 	DECQ         R12
-	JNZ          loop9
+	JNZ          loop11
 
-loopend10:
+loopend12:
 	MOVQ         CX, R12
 	ANDQ         $0x3f, R12
 	TESTQ        R12, R12
-	JZ           notail11
+	JZ           notail13
 	VMOVUPS.Z    (BX)(CX*1), K1, Z0
 	VMOVUPS.Z    (BX)(CX*2), K1, Z1
 	VMOVUPS.Z    (R8), K1, Z2
@@ -774,15 +975,15 @@ loopend10:
 	ADDQ         R12, R9
 	ADDQ         R12, R10
 
-notail11:
+notail13:
 	LEAQ (BX)(CX*2), BX
 	LEAQ (SI)(CX*2), SI
 	LEAQ (R9)(CX*2), R9
 	ADDQ $0x04, DX
 	DECQ AX
-	JNZ  row8
+	JNZ  row10
 
-done7:
+done9:
 	VZEROUPPER
 	RET
 
@@ -796,9 +997,9 @@ TEXT ·policyForwardAVX512(SB), NOSPLIT, $0-96
 	MOVQ     logp_base+48(FP), SI
 	MOVQ     ent_base+72(FP), DI
 	TESTQ    AX, AX
-	JLE      done12
+	JLE      done14
 	TESTQ    CX, CX
-	JLE      done12
+	JLE      done14
 	SHLQ     $0x02, BX
 	MOVQ     CX, R8
 	SHRQ     $0x03, R8
@@ -816,26 +1017,26 @@ TEXT ·policyForwardAVX512(SB), NOSPLIT, $0-96
 	SHRQ     $0x01, R10
 	MOVQ     R10, R11
 	TESTQ    R11, R11
-	JZ       loopend14
+	JZ       loopend16
 
-loop13:
+loop15:
 	VBROADCASTSS neginf<>+0(SB), Z0
 	MOVQ         DX, R10
 	MOVQ         R8, R12
 	TESTQ        R12, R12
-	JZ           loopend16
+	JZ           loopend18
 
-loop15:
+loop17:
 	VMOVUPS      (R10), Y1
 	VINSERTF64X4 $0x01, (R10)(BX*1), Z1, Z1
 	VMAXPS       Z1, Z0, Z0
 	ADDQ         $0x20, R10
 	DECQ         R12
-	JNZ          loop15
+	JNZ          loop17
 
-loopend16:
+loopend18:
 	TESTQ        R9, R9
-	JZ           notail17
+	JZ           notail19
 	VMOVUPS.Z    (R10), K1, Y2
 	VMOVUPS.Z    (R10)(BX*1), K1, Y1
 	VINSERTF64X4 $0x01, Y1, Z2, Z2
@@ -843,7 +1044,7 @@ loopend16:
 	VMOVAPS      Z2, K2, Z3
 	VMAXPS       Z3, Z0, Z0
 
-notail17:
+notail19:
 	VEXTRACTF64X4 $0x01, Z0, Y1
 	VEXTRACTF32X4 $0x01, Y0, X2
 	VMAXPS        X0, X2, X2
@@ -864,9 +1065,9 @@ notail17:
 	MOVQ          DX, R10
 	MOVQ          R8, R12
 	TESTQ         R12, R12
-	JZ            loopend19
+	JZ            loopend21
 
-loop18:
+loop20:
 	VMOVUPS           (R10), Y5
 	VINSERTF64X4      $0x01, (R10)(BX*1), Z5, Z5
 	VSUBPS            Z0, Z5, Z5
@@ -878,7 +1079,6 @@ loop18:
 	VRNDSCALEPS       $0x00, Z18, Z18
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z18, Z3
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z18, Z3
-	VCVTPS2DQ         Z18, Z18
 	VBROADCASTSS      expp0<>+0(SB), Z19
 	VFMADD213PS.BCST  expp1<>+0(SB), Z3, Z19
 	VFMADD213PS.BCST  expp2<>+0(SB), Z3, Z19
@@ -888,22 +1088,15 @@ loop18:
 	VMULPS            Z3, Z19, Z19
 	VFMADD213PS       Z3, Z3, Z19
 	VADDPS.BCST       one<>+0(SB), Z19, Z19
-	VPSRAD            $0x01, Z18, Z3
-	VPSUBD            Z3, Z18, Z18
-	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
-	VPADDD.BCST       bias127<>+0(SB), Z18, Z18
-	VPSLLD            $0x17, Z3, Z3
-	VPSLLD            $0x17, Z18, Z18
-	VMULPS            Z3, Z19, Z19
-	VMULPS            Z18, Z19, Z19
+	VSCALEFPS         Z18, Z19, Z19
 	VADDPS            Z19, Z4, Z4
 	ADDQ              $0x20, R10
 	DECQ              R12
-	JNZ               loop18
+	JNZ               loop20
 
-loopend19:
+loopend21:
 	TESTQ             R9, R9
-	JZ                notail20
+	JZ                notail22
 	VMOVUPS.Z         (R10), K1, Y6
 	VMOVUPS.Z         (R10)(BX*1), K1, Y1
 	VINSERTF64X4      $0x01, Y1, Z6, Z6
@@ -916,7 +1109,6 @@ loopend19:
 	VRNDSCALEPS       $0x00, Z18, Z18
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z18, Z3
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z18, Z3
-	VCVTPS2DQ         Z18, Z18
 	VBROADCASTSS      expp0<>+0(SB), Z19
 	VFMADD213PS.BCST  expp1<>+0(SB), Z3, Z19
 	VFMADD213PS.BCST  expp2<>+0(SB), Z3, Z19
@@ -926,18 +1118,11 @@ loopend19:
 	VMULPS            Z3, Z19, Z19
 	VFMADD213PS       Z3, Z3, Z19
 	VADDPS.BCST       one<>+0(SB), Z19, Z19
-	VPSRAD            $0x01, Z18, Z3
-	VPSUBD            Z3, Z18, Z18
-	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
-	VPADDD.BCST       bias127<>+0(SB), Z18, Z18
-	VPSLLD            $0x17, Z3, Z3
-	VPSLLD            $0x17, Z18, Z18
-	VMULPS            Z3, Z19, Z19
-	VMULPS            Z18, Z19, Z19
+	VSCALEFPS         Z18, Z19, Z19
 	VMOVAPS.Z         Z19, K2, Z19
 	VADDPS            Z19, Z4, Z4
 
-notail20:
+notail22:
 	VEXTRACTF64X4    $0x01, Z4, Y2
 	VEXTRACTF32X4    $0x01, Y4, X3
 	VADDPS           X4, X3, X3
@@ -986,9 +1171,9 @@ notail20:
 	MOVQ             DX, R10
 	MOVQ             R8, R12
 	TESTQ            R12, R12
-	JZ               loopend22
+	JZ               loopend24
 
-loop21:
+loop23:
 	VMOVUPS           (R10), Y8
 	VINSERTF64X4      $0x01, (R10)(BX*1), Z8, Z8
 	VSUBPS            Z20, Z8, Z8
@@ -1002,7 +1187,6 @@ loop21:
 	VRNDSCALEPS       $0x00, Z3, Z3
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z0
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z0
-	VCVTPS2DQ         Z3, Z3
 	VBROADCASTSS      expp0<>+0(SB), Z18
 	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z18
 	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z18
@@ -1012,14 +1196,7 @@ loop21:
 	VMULPS            Z0, Z18, Z18
 	VFMADD213PS       Z0, Z0, Z18
 	VADDPS.BCST       one<>+0(SB), Z18, Z18
-	VPSRAD            $0x01, Z3, Z0
-	VPSUBD            Z0, Z3, Z3
-	VPADDD.BCST       bias127<>+0(SB), Z0, Z0
-	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
-	VPSLLD            $0x17, Z0, Z0
-	VPSLLD            $0x17, Z3, Z3
-	VMULPS            Z0, Z18, Z18
-	VMULPS            Z3, Z18, Z18
+	VSCALEFPS         Z3, Z18, Z18
 	VADDPS.BCST       enteps<>+0(SB), Z18, Z0
 	VPSRLD            $0x17, Z0, Z3
 	VPANDD.BCST       mantmask<>+0(SB), Z0, Z0
@@ -1050,11 +1227,11 @@ loop21:
 	ADDQ              $0x20, R10
 	ADDQ              $0x20, SI
 	DECQ              R12
-	JNZ               loop21
+	JNZ               loop23
 
-loopend22:
+loopend24:
 	TESTQ             R9, R9
-	JZ                notail23
+	JZ                notail25
 	VMOVUPS.Z         (R10), K1, Y9
 	VMOVUPS.Z         (R10)(BX*1), K1, Y0
 	VINSERTF64X4      $0x01, Y0, Z9, Z9
@@ -1070,7 +1247,6 @@ loopend22:
 	VRNDSCALEPS       $0x00, Z3, Z3
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z0
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z0
-	VCVTPS2DQ         Z3, Z3
 	VBROADCASTSS      expp0<>+0(SB), Z18
 	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z18
 	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z18
@@ -1080,14 +1256,7 @@ loopend22:
 	VMULPS            Z0, Z18, Z18
 	VFMADD213PS       Z0, Z0, Z18
 	VADDPS.BCST       one<>+0(SB), Z18, Z18
-	VPSRAD            $0x01, Z3, Z0
-	VPSUBD            Z0, Z3, Z3
-	VPADDD.BCST       bias127<>+0(SB), Z0, Z0
-	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
-	VPSLLD            $0x17, Z0, Z0
-	VPSLLD            $0x17, Z3, Z3
-	VMULPS            Z0, Z18, Z18
-	VMULPS            Z3, Z18, Z18
+	VSCALEFPS         Z3, Z18, Z18
 	VMOVAPS.Z         Z18, K2, Z18
 	VADDPS.BCST       enteps<>+0(SB), Z18, Z0
 	VPSRLD            $0x17, Z0, Z3
@@ -1118,7 +1287,7 @@ loopend22:
 	VFMADD231PS       Z19, Z18, Z7
 	ADDQ              R9, SI
 
-notail23:
+notail25:
 	VEXTRACTF64X4 $0x01, Z7, Y0
 	VEXTRACTF32X4 $0x01, Y7, X1
 	VADDPS        X7, X1, X1
@@ -1141,28 +1310,28 @@ notail23:
 	ADDQ          CX, SI
 	ADDQ          $0x08, DI
 	DECQ          R11
-	JNZ           loop13
+	JNZ           loop15
 
-loopend14:
+loopend16:
 	TESTQ        $0x00000001, AX
-	JZ           even24
+	JZ           even26
 	VBROADCASTSS neginf<>+0(SB), Z0
 	MOVQ         DX, R10
 	MOVQ         R8, AX
 	TESTQ        AX, AX
-	JZ           loopend26
+	JZ           loopend28
 
-loop25:
+loop27:
 	VMOVUPS      (R10), Y10
 	VINSERTF64X4 $0x01, (R10), Z10, Z10
 	VMAXPS       Z10, Z0, Z0
 	ADDQ         $0x20, R10
 	DECQ         AX
-	JNZ          loop25
+	JNZ          loop27
 
-loopend26:
+loopend28:
 	TESTQ        R9, R9
-	JZ           notail27
+	JZ           notail29
 	VMOVUPS.Z    (R10), K1, Y11
 	VMOVUPS.Z    (R10), K1, Y1
 	VINSERTF64X4 $0x01, Y1, Z11, Z11
@@ -1170,7 +1339,7 @@ loopend26:
 	VMOVAPS      Z11, K2, Z1
 	VMAXPS       Z1, Z0, Z0
 
-notail27:
+notail29:
 	VEXTRACTF64X4 $0x01, Z0, Y1
 	VEXTRACTF32X4 $0x01, Y0, X2
 	VMAXPS        X0, X2, X2
@@ -1191,9 +1360,9 @@ notail27:
 	MOVQ          DX, R10
 	MOVQ          R8, AX
 	TESTQ         AX, AX
-	JZ            loopend29
+	JZ            loopend31
 
-loop28:
+loop30:
 	VMOVUPS           (R10), Y13
 	VINSERTF64X4      $0x01, (R10), Z13, Z13
 	VSUBPS            Z0, Z13, Z13
@@ -1205,7 +1374,6 @@ loop28:
 	VRNDSCALEPS       $0x00, Z2, Z2
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z2, Z1
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z2, Z1
-	VCVTPS2DQ         Z2, Z2
 	VBROADCASTSS      expp0<>+0(SB), Z3
 	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z3
 	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z3
@@ -1215,22 +1383,15 @@ loop28:
 	VMULPS            Z1, Z3, Z3
 	VFMADD213PS       Z1, Z1, Z3
 	VADDPS.BCST       one<>+0(SB), Z3, Z3
-	VPSRAD            $0x01, Z2, Z1
-	VPSUBD            Z1, Z2, Z2
-	VPADDD.BCST       bias127<>+0(SB), Z1, Z1
-	VPADDD.BCST       bias127<>+0(SB), Z2, Z2
-	VPSLLD            $0x17, Z1, Z1
-	VPSLLD            $0x17, Z2, Z2
-	VMULPS            Z1, Z3, Z3
-	VMULPS            Z2, Z3, Z3
+	VSCALEFPS         Z2, Z3, Z3
 	VADDPS            Z3, Z12, Z12
 	ADDQ              $0x20, R10
 	DECQ              AX
-	JNZ               loop28
+	JNZ               loop30
 
-loopend29:
+loopend31:
 	TESTQ             R9, R9
-	JZ                notail30
+	JZ                notail32
 	VMOVUPS.Z         (R10), K1, Y14
 	VMOVUPS.Z         (R10), K1, Y1
 	VINSERTF64X4      $0x01, Y1, Z14, Z14
@@ -1243,7 +1404,6 @@ loopend29:
 	VRNDSCALEPS       $0x00, Z2, Z2
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z2, Z1
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z2, Z1
-	VCVTPS2DQ         Z2, Z2
 	VBROADCASTSS      expp0<>+0(SB), Z3
 	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z3
 	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z3
@@ -1253,18 +1413,11 @@ loopend29:
 	VMULPS            Z1, Z3, Z3
 	VFMADD213PS       Z1, Z1, Z3
 	VADDPS.BCST       one<>+0(SB), Z3, Z3
-	VPSRAD            $0x01, Z2, Z1
-	VPSUBD            Z1, Z2, Z2
-	VPADDD.BCST       bias127<>+0(SB), Z1, Z1
-	VPADDD.BCST       bias127<>+0(SB), Z2, Z2
-	VPSLLD            $0x17, Z1, Z1
-	VPSLLD            $0x17, Z2, Z2
-	VMULPS            Z1, Z3, Z3
-	VMULPS            Z2, Z3, Z3
+	VSCALEFPS         Z2, Z3, Z3
 	VMOVAPS.Z         Z3, K2, Z3
 	VADDPS            Z3, Z12, Z12
 
-notail30:
+notail32:
 	VEXTRACTF64X4    $0x01, Z12, Y1
 	VEXTRACTF32X4    $0x01, Y12, X2
 	VADDPS           X12, X2, X2
@@ -1313,9 +1466,9 @@ notail30:
 	MOVQ             DX, R10
 	MOVQ             R8, AX
 	TESTQ            AX, AX
-	JZ               loopend32
+	JZ               loopend34
 
-loop31:
+loop33:
 	VMOVUPS           (R10), Y16
 	VINSERTF64X4      $0x01, (R10), Z16, Z16
 	VSUBPS            Z4, Z16, Z16
@@ -1328,7 +1481,6 @@ loop31:
 	VRNDSCALEPS       $0x00, Z1, Z1
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z1, Z0
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z0
-	VCVTPS2DQ         Z1, Z1
 	VBROADCASTSS      expp0<>+0(SB), Z2
 	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z2
 	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z2
@@ -1338,14 +1490,7 @@ loop31:
 	VMULPS            Z0, Z2, Z2
 	VFMADD213PS       Z0, Z0, Z2
 	VADDPS.BCST       one<>+0(SB), Z2, Z2
-	VPSRAD            $0x01, Z1, Z0
-	VPSUBD            Z0, Z1, Z1
-	VPADDD.BCST       bias127<>+0(SB), Z0, Z0
-	VPADDD.BCST       bias127<>+0(SB), Z1, Z1
-	VPSLLD            $0x17, Z0, Z0
-	VPSLLD            $0x17, Z1, Z1
-	VMULPS            Z0, Z2, Z2
-	VMULPS            Z1, Z2, Z2
+	VSCALEFPS         Z1, Z2, Z2
 	VADDPS.BCST       enteps<>+0(SB), Z2, Z0
 	VPSRLD            $0x17, Z0, Z1
 	VPANDD.BCST       mantmask<>+0(SB), Z0, Z0
@@ -1376,11 +1521,11 @@ loop31:
 	ADDQ              $0x20, R10
 	ADDQ              $0x20, SI
 	DECQ              AX
-	JNZ               loop31
+	JNZ               loop33
 
-loopend32:
+loopend34:
 	TESTQ             R9, R9
-	JZ                notail33
+	JZ                notail35
 	VMOVUPS.Z         (R10), K1, Y17
 	VMOVUPS.Z         (R10), K1, Y0
 	VINSERTF64X4      $0x01, Y0, Z17, Z17
@@ -1394,7 +1539,6 @@ loopend32:
 	VRNDSCALEPS       $0x00, Z1, Z1
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z1, Z0
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z0
-	VCVTPS2DQ         Z1, Z1
 	VBROADCASTSS      expp0<>+0(SB), Z2
 	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z2
 	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z2
@@ -1404,14 +1548,7 @@ loopend32:
 	VMULPS            Z0, Z2, Z2
 	VFMADD213PS       Z0, Z0, Z2
 	VADDPS.BCST       one<>+0(SB), Z2, Z2
-	VPSRAD            $0x01, Z1, Z0
-	VPSUBD            Z0, Z1, Z1
-	VPADDD.BCST       bias127<>+0(SB), Z0, Z0
-	VPADDD.BCST       bias127<>+0(SB), Z1, Z1
-	VPSLLD            $0x17, Z0, Z0
-	VPSLLD            $0x17, Z1, Z1
-	VMULPS            Z0, Z2, Z2
-	VMULPS            Z1, Z2, Z2
+	VSCALEFPS         Z1, Z2, Z2
 	VMOVAPS.Z         Z2, K2, Z2
 	VADDPS.BCST       enteps<>+0(SB), Z2, Z0
 	VPSRLD            $0x17, Z0, Z1
@@ -1442,7 +1579,7 @@ loopend32:
 	VFMADD231PS       Z3, Z2, Z15
 	ADDQ              R9, SI
 
-notail33:
+notail35:
 	VEXTRACTF64X4 $0x01, Z15, Y0
 	VEXTRACTF32X4 $0x01, Y15, X1
 	VADDPS        X15, X1, X1
@@ -1461,8 +1598,8 @@ notail33:
 	ADDQ          BX, DX
 	ADDQ          $0x04, DI
 
-even24:
-done12:
+even26:
+done14:
 	VZEROUPPER
 	RET
 
@@ -1478,9 +1615,9 @@ TEXT ·policyBackwardAVX512(SB), NOSPLIT, $0-144
 	MOVQ     dlogits_base+112(FP), R8
 	MOVQ     ld+136(FP), R9
 	TESTQ    AX, AX
-	JLE      done34
+	JLE      done36
 	TESTQ    CX, CX
-	JLE      done34
+	JLE      done36
 	SHLQ     $0x02, R9
 	MOVQ     CX, R10
 	SHRQ     $0x03, R10
@@ -1498,17 +1635,17 @@ TEXT ·policyBackwardAVX512(SB), NOSPLIT, $0-144
 	SHRQ     $0x01, R12
 	MOVQ     R12, R14
 	TESTQ    R14, R14
-	JZ       loopend36
+	JZ       loopend38
 
-loop35:
+loop37:
 	VPXORD Z0, Z0, Z0
 	MOVQ   DX, R12
 	MOVQ   R8, R13
 	MOVQ   R10, R15
 	TESTQ  R15, R15
-	JZ     loopend38
+	JZ     loopend40
 
-loop37:
+loop39:
 	VMOVUPS           (R12), Y1
 	VINSERTF64X4      $0x01, (R12)(CX*1), Z1, Z1
 	VBROADCASTSS      exphi<>+0(SB), Z2
@@ -1519,7 +1656,6 @@ loop37:
 	VRNDSCALEPS       $0x00, Z3, Z3
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z2
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z2
-	VCVTPS2DQ         Z3, Z3
 	VBROADCASTSS      expp0<>+0(SB), Z4
 	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
 	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z4
@@ -1529,14 +1665,7 @@ loop37:
 	VMULPS            Z2, Z4, Z4
 	VFMADD213PS       Z2, Z2, Z4
 	VADDPS.BCST       one<>+0(SB), Z4, Z4
-	VPSRAD            $0x01, Z3, Z2
-	VPSUBD            Z2, Z3, Z3
-	VPADDD.BCST       bias127<>+0(SB), Z2, Z2
-	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
-	VPSLLD            $0x17, Z2, Z2
-	VPSLLD            $0x17, Z3, Z3
-	VMULPS            Z2, Z4, Z4
-	VMULPS            Z3, Z4, Z4
+	VSCALEFPS         Z3, Z4, Z4
 	VADDPS.BCST       enteps<>+0(SB), Z4, Z2
 	VDIVPS            Z2, Z4, Z3
 	VPSRLD            $0x17, Z2, Z16
@@ -1572,11 +1701,11 @@ loop37:
 	ADDQ              $0x20, R12
 	ADDQ              $0x20, R13
 	DECQ              R15
-	JNZ               loop37
+	JNZ               loop39
 
-loopend38:
+loopend40:
 	TESTQ             R11, R11
-	JZ                notail39
+	JZ                notail41
 	VMOVUPS.Z         (R12), K1, Y6
 	VMOVUPS.Z         (R12)(CX*1), K1, Y1
 	VINSERTF64X4      $0x01, Y1, Z6, Z6
@@ -1588,7 +1717,6 @@ loopend38:
 	VRNDSCALEPS       $0x00, Z3, Z3
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z2
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z2
-	VCVTPS2DQ         Z3, Z3
 	VBROADCASTSS      expp0<>+0(SB), Z4
 	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
 	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z4
@@ -1598,14 +1726,7 @@ loopend38:
 	VMULPS            Z2, Z4, Z4
 	VFMADD213PS       Z2, Z2, Z4
 	VADDPS.BCST       one<>+0(SB), Z4, Z4
-	VPSRAD            $0x01, Z3, Z2
-	VPSUBD            Z2, Z3, Z3
-	VPADDD.BCST       bias127<>+0(SB), Z2, Z2
-	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
-	VPSLLD            $0x17, Z2, Z2
-	VPSLLD            $0x17, Z3, Z3
-	VMULPS            Z2, Z4, Z4
-	VMULPS            Z3, Z4, Z4
+	VSCALEFPS         Z3, Z4, Z4
 	VMOVAPS.Z         Z4, K2, Z4
 	VADDPS.BCST       enteps<>+0(SB), Z4, Z2
 	VDIVPS            Z2, Z4, Z3
@@ -1639,7 +1760,7 @@ loopend38:
 	VFMADD231PS       Z16, Z4, Z0
 	VMOVAPS           Z16, Z5
 
-notail39:
+notail41:
 	VEXTRACTF64X4 $0x01, Z0, Y2
 	VEXTRACTF32X4 $0x01, Y0, X3
 	VADDPS        X0, X3, X3
@@ -1660,9 +1781,9 @@ notail39:
 	MOVQ          R8, R13
 	MOVQ          R10, R12
 	TESTQ         R12, R12
-	JZ            loopend41
+	JZ            loopend43
 
-loop40:
+loop42:
 	VMOVUPS           (R13), Y7
 	VINSERTF64X4      $0x01, (R13)(R9*1), Z7, Z7
 	VMOVUPS           (DX), Y8
@@ -1675,7 +1796,6 @@ loop40:
 	VRNDSCALEPS       $0x00, Z16, Z16
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z16, Z4
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z16, Z4
-	VCVTPS2DQ         Z16, Z16
 	VBROADCASTSS      expp0<>+0(SB), Z17
 	VFMADD213PS.BCST  expp1<>+0(SB), Z4, Z17
 	VFMADD213PS.BCST  expp2<>+0(SB), Z4, Z17
@@ -1685,14 +1805,7 @@ loop40:
 	VMULPS            Z4, Z17, Z17
 	VFMADD213PS       Z4, Z4, Z17
 	VADDPS.BCST       one<>+0(SB), Z17, Z17
-	VPSRAD            $0x01, Z16, Z4
-	VPSUBD            Z4, Z16, Z16
-	VPADDD.BCST       bias127<>+0(SB), Z4, Z4
-	VPADDD.BCST       bias127<>+0(SB), Z16, Z16
-	VPSLLD            $0x17, Z4, Z4
-	VPSLLD            $0x17, Z16, Z16
-	VMULPS            Z4, Z17, Z17
-	VMULPS            Z16, Z17, Z17
+	VSCALEFPS         Z16, Z17, Z17
 	VBROADCASTSS      (DI), Z4
 	VBROADCASTSS      4(DI), Y1
 	VINSERTF64X4      $0x01, Y1, Z4, Z4
@@ -1716,11 +1829,11 @@ loop40:
 	ADDQ              $0x20, DX
 	ADDQ              $0x20, R13
 	DECQ              R12
-	JNZ               loop40
+	JNZ               loop42
 
-loopend41:
+loopend43:
 	TESTQ             R11, R11
-	JZ                notail42
+	JZ                notail44
 	VMOVUPS.Z         (DX), K1, Y9
 	VMOVUPS.Z         (DX)(CX*1), K1, Y1
 	VINSERTF64X4      $0x01, Y1, Z9, Z9
@@ -1732,7 +1845,6 @@ loopend41:
 	VRNDSCALEPS       $0x00, Z16, Z16
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z16, Z4
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z16, Z4
-	VCVTPS2DQ         Z16, Z16
 	VBROADCASTSS      expp0<>+0(SB), Z17
 	VFMADD213PS.BCST  expp1<>+0(SB), Z4, Z17
 	VFMADD213PS.BCST  expp2<>+0(SB), Z4, Z17
@@ -1742,14 +1854,7 @@ loopend41:
 	VMULPS            Z4, Z17, Z17
 	VFMADD213PS       Z4, Z4, Z17
 	VADDPS.BCST       one<>+0(SB), Z17, Z17
-	VPSRAD            $0x01, Z16, Z4
-	VPSUBD            Z4, Z16, Z16
-	VPADDD.BCST       bias127<>+0(SB), Z4, Z4
-	VPADDD.BCST       bias127<>+0(SB), Z16, Z16
-	VPSLLD            $0x17, Z4, Z4
-	VPSLLD            $0x17, Z16, Z16
-	VMULPS            Z4, Z17, Z17
-	VMULPS            Z16, Z17, Z17
+	VSCALEFPS         Z16, Z17, Z17
 	VBROADCASTSS      (DI), Z4
 	VBROADCASTSS      4(DI), Y1
 	VINSERTF64X4      $0x01, Y1, Z4, Z4
@@ -1772,7 +1877,7 @@ loopend41:
 	VMOVUPS           Y1, K1, (R13)(R9*1)
 	ADDQ              R11, DX
 
-notail42:
+notail44:
 	ADDQ R9, R8
 	ADDQ R9, R8
 	ADDQ CX, DX
@@ -1780,19 +1885,19 @@ notail42:
 	ADDQ $0x08, SI
 	ADDQ $0x08, DI
 	DECQ R14
-	JNZ  loop35
+	JNZ  loop37
 
-loopend36:
+loopend38:
 	TESTQ  $0x00000001, AX
-	JZ     even43
+	JZ     even45
 	VPXORD Z10, Z10, Z10
 	MOVQ   DX, R12
 	MOVQ   R8, R13
 	MOVQ   R10, AX
 	TESTQ  AX, AX
-	JZ     loopend45
+	JZ     loopend47
 
-loop44:
+loop46:
 	VMOVUPS           (R12), Y11
 	VINSERTF64X4      $0x01, (R12), Z11, Z11
 	VBROADCASTSS      exphi<>+0(SB), Z0
@@ -1803,7 +1908,6 @@ loop44:
 	VRNDSCALEPS       $0x00, Z1, Z1
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z1, Z0
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z0
-	VCVTPS2DQ         Z1, Z1
 	VBROADCASTSS      expp0<>+0(SB), Z2
 	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z2
 	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z2
@@ -1813,14 +1917,7 @@ loop44:
 	VMULPS            Z0, Z2, Z2
 	VFMADD213PS       Z0, Z0, Z2
 	VADDPS.BCST       one<>+0(SB), Z2, Z2
-	VPSRAD            $0x01, Z1, Z0
-	VPSUBD            Z0, Z1, Z1
-	VPADDD.BCST       bias127<>+0(SB), Z0, Z0
-	VPADDD.BCST       bias127<>+0(SB), Z1, Z1
-	VPSLLD            $0x17, Z0, Z0
-	VPSLLD            $0x17, Z1, Z1
-	VMULPS            Z0, Z2, Z2
-	VMULPS            Z1, Z2, Z2
+	VSCALEFPS         Z1, Z2, Z2
 	VADDPS.BCST       enteps<>+0(SB), Z2, Z0
 	VDIVPS            Z0, Z2, Z1
 	VPSRLD            $0x17, Z0, Z3
@@ -1855,11 +1952,11 @@ loop44:
 	ADDQ              $0x20, R12
 	ADDQ              $0x20, R13
 	DECQ              AX
-	JNZ               loop44
+	JNZ               loop46
 
-loopend45:
+loopend47:
 	TESTQ             R11, R11
-	JZ                notail46
+	JZ                notail48
 	VMOVUPS.Z         (R12), K1, Y12
 	VMOVUPS.Z         (R12), K1, Y0
 	VINSERTF64X4      $0x01, Y0, Z12, Z12
@@ -1871,7 +1968,6 @@ loopend45:
 	VRNDSCALEPS       $0x00, Z1, Z1
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z1, Z0
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z0
-	VCVTPS2DQ         Z1, Z1
 	VBROADCASTSS      expp0<>+0(SB), Z2
 	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z2
 	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z2
@@ -1881,14 +1977,7 @@ loopend45:
 	VMULPS            Z0, Z2, Z2
 	VFMADD213PS       Z0, Z0, Z2
 	VADDPS.BCST       one<>+0(SB), Z2, Z2
-	VPSRAD            $0x01, Z1, Z0
-	VPSUBD            Z0, Z1, Z1
-	VPADDD.BCST       bias127<>+0(SB), Z0, Z0
-	VPADDD.BCST       bias127<>+0(SB), Z1, Z1
-	VPSLLD            $0x17, Z0, Z0
-	VPSLLD            $0x17, Z1, Z1
-	VMULPS            Z0, Z2, Z2
-	VMULPS            Z1, Z2, Z2
+	VSCALEFPS         Z1, Z2, Z2
 	VMOVAPS.Z         Z2, K2, Z2
 	VADDPS.BCST       enteps<>+0(SB), Z2, Z0
 	VDIVPS            Z0, Z2, Z1
@@ -1922,7 +2011,7 @@ loopend45:
 	VFMADD231PS       Z4, Z2, Z10
 	VMOVAPS           Z4, Z12
 
-notail46:
+notail48:
 	VEXTRACTF64X4 $0x01, Z10, Y0
 	VEXTRACTF32X4 $0x01, Y10, X1
 	VADDPS        X10, X1, X1
@@ -1943,9 +2032,9 @@ notail46:
 	MOVQ          R8, R13
 	MOVQ          R10, AX
 	TESTQ         AX, AX
-	JZ            loopend48
+	JZ            loopend50
 
-loop47:
+loop49:
 	VMOVUPS           (R13), Y13
 	VINSERTF64X4      $0x01, (R13), Z13, Z13
 	VMOVUPS           (DX), Y14
@@ -1958,7 +2047,6 @@ loop47:
 	VRNDSCALEPS       $0x00, Z3, Z3
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z2
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z2
-	VCVTPS2DQ         Z3, Z3
 	VBROADCASTSS      expp0<>+0(SB), Z4
 	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
 	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z4
@@ -1968,14 +2056,7 @@ loop47:
 	VMULPS            Z2, Z4, Z4
 	VFMADD213PS       Z2, Z2, Z4
 	VADDPS.BCST       one<>+0(SB), Z4, Z4
-	VPSRAD            $0x01, Z3, Z2
-	VPSUBD            Z2, Z3, Z3
-	VPADDD.BCST       bias127<>+0(SB), Z2, Z2
-	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
-	VPSLLD            $0x17, Z2, Z2
-	VPSLLD            $0x17, Z3, Z3
-	VMULPS            Z2, Z4, Z4
-	VMULPS            Z3, Z4, Z4
+	VSCALEFPS         Z3, Z4, Z4
 	VBROADCASTSS      (DI), Z2
 	VBROADCASTSS      (DI), Y3
 	VINSERTF64X4      $0x01, Y3, Z2, Z2
@@ -1998,11 +2079,11 @@ loop47:
 	ADDQ              $0x20, DX
 	ADDQ              $0x20, R13
 	DECQ              AX
-	JNZ               loop47
+	JNZ               loop49
 
-loopend48:
+loopend50:
 	TESTQ             R11, R11
-	JZ                notail49
+	JZ                notail51
 	VMOVUPS.Z         (DX), K1, Y15
 	VMOVUPS.Z         (DX), K1, Y2
 	VINSERTF64X4      $0x01, Y2, Z15, Z15
@@ -2014,7 +2095,6 @@ loopend48:
 	VRNDSCALEPS       $0x00, Z3, Z3
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z2
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z2
-	VCVTPS2DQ         Z3, Z3
 	VBROADCASTSS      expp0<>+0(SB), Z4
 	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
 	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z4
@@ -2024,14 +2104,7 @@ loopend48:
 	VMULPS            Z2, Z4, Z4
 	VFMADD213PS       Z2, Z2, Z4
 	VADDPS.BCST       one<>+0(SB), Z4, Z4
-	VPSRAD            $0x01, Z3, Z2
-	VPSUBD            Z2, Z3, Z3
-	VPADDD.BCST       bias127<>+0(SB), Z2, Z2
-	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
-	VPSLLD            $0x17, Z2, Z2
-	VPSLLD            $0x17, Z3, Z3
-	VMULPS            Z2, Z4, Z4
-	VMULPS            Z3, Z4, Z4
+	VSCALEFPS         Z3, Z4, Z4
 	VBROADCASTSS      (DI), Z2
 	VBROADCASTSS      (DI), Y3
 	VINSERTF64X4      $0x01, Y3, Z2, Z2
@@ -2052,14 +2125,14 @@ loopend48:
 	VMOVUPS           Y2, K1, (R13)
 	ADDQ              R11, DX
 
-notail49:
+notail51:
 	ADDQ R9, R8
 	ADDQ $0x04, BX
 	ADDQ $0x04, SI
 	ADDQ $0x04, DI
 
-even43:
-done34:
+even45:
+done36:
 	VZEROUPPER
 	RET
 
@@ -2088,7 +2161,7 @@ TEXT ·adamAVX512(SB), NOSPLIT, $0-120
 	VSUBPS       Z1, Z6, Z6
 	VSUBPS       Z2, Z7, Z7
 	TESTQ        AX, AX
-	JLE          done50
+	JLE          done52
 	MOVQ         AX, DI
 	SHRQ         $0x04, DI
 	ANDQ         $0x0f, AX
@@ -2098,9 +2171,9 @@ TEXT ·adamAVX512(SB), NOSPLIT, $0-120
 	SHRQ         $0x01, R9
 	KMOVW        (R8)(R9*1), K1
 	TESTQ        DI, DI
-	JZ           loopend52
+	JZ           loopend54
 
-loop51:
+loop53:
 	VMOVUPS (DX), Z8
 	VMULPS  Z0, Z8, Z8
 	VMOVUPS (BX), Z9
@@ -2127,11 +2200,11 @@ loop51:
 	ADDQ    $0x40, BX
 	ADDQ    $0x40, SI
 	DECQ    DI
-	JNZ     loop51
+	JNZ     loop53
 
-loopend52:
+loopend54:
 	TESTQ     AX, AX
-	JZ        notail53
+	JZ        notail55
 	VMOVUPS.Z (DX), K1, Z8
 	VMULPS    Z0, Z8, Z8
 	VMOVUPS.Z (BX), K1, Z0
@@ -2154,8 +2227,8 @@ loopend52:
 	VSUBPS    Z0, Z1, Z1
 	VMOVUPS   Z1, K1, (CX)
 
-notail53:
-done50:
+notail55:
+done52:
 	VZEROUPPER
 	RET
 
@@ -2166,7 +2239,7 @@ TEXT ·tanhAVX512(SB), NOSPLIT, $0-48
 	MOVQ  dst_base+0(FP), CX
 	MOVQ  src_base+24(FP), DX
 	TESTQ AX, AX
-	JLE   done54
+	JLE   done56
 	MOVQ  AX, BX
 	SHRQ  $0x04, BX
 	ANDQ  $0x0f, AX
@@ -2176,9 +2249,9 @@ TEXT ·tanhAVX512(SB), NOSPLIT, $0-48
 	SHRQ  $0x01, DI
 	KMOVW (SI)(DI*1), K1
 	TESTQ BX, BX
-	JZ    loopend56
+	JZ    loopend58
 
-loop55:
+loop57:
 	VMOVUPS           (DX), Z0
 	VPANDD.BCST       absmask<>+0(SB), Z0, Z1
 	VPXORD            Z0, Z1, Z0
@@ -2191,7 +2264,6 @@ loop55:
 	VRNDSCALEPS       $0x00, Z3, Z3
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z2
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z2
-	VCVTPS2DQ         Z3, Z3
 	VBROADCASTSS      expp0<>+0(SB), Z4
 	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
 	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z4
@@ -2200,8 +2272,8 @@ loop55:
 	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z4
 	VMULPS            Z2, Z4, Z4
 	VFMADD213PS       Z2, Z2, Z4
-	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
-	VPSLLD            $0x17, Z3, Z3
+	VBROADCASTSS      one<>+0(SB), Z1
+	VSCALEFPS         Z3, Z1, Z3
 	VSUBPS.BCST       one<>+0(SB), Z3, Z1
 	VFMADD213PS       Z1, Z3, Z4
 	VADDPS.BCST       two<>+0(SB), Z4, Z1
@@ -2211,11 +2283,11 @@ loop55:
 	ADDQ              $0x40, CX
 	ADDQ              $0x40, DX
 	DECQ              BX
-	JNZ               loop55
+	JNZ               loop57
 
-loopend56:
+loopend58:
 	TESTQ             AX, AX
-	JZ                notail57
+	JZ                notail59
 	VMOVUPS.Z         (DX), K1, Z0
 	VPANDD.BCST       absmask<>+0(SB), Z0, Z1
 	VPXORD            Z0, Z1, Z0
@@ -2228,7 +2300,6 @@ loopend56:
 	VRNDSCALEPS       $0x00, Z3, Z3
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z2
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z2
-	VCVTPS2DQ         Z3, Z3
 	VBROADCASTSS      expp0<>+0(SB), Z4
 	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
 	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z4
@@ -2237,8 +2308,8 @@ loopend56:
 	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z4
 	VMULPS            Z2, Z4, Z4
 	VFMADD213PS       Z2, Z2, Z4
-	VPADDD.BCST       bias127<>+0(SB), Z3, Z3
-	VPSLLD            $0x17, Z3, Z3
+	VBROADCASTSS      one<>+0(SB), Z1
+	VSCALEFPS         Z3, Z1, Z3
 	VSUBPS.BCST       one<>+0(SB), Z3, Z1
 	VFMADD213PS       Z1, Z3, Z4
 	VADDPS.BCST       two<>+0(SB), Z4, Z1
@@ -2246,8 +2317,8 @@ loopend56:
 	VPORD             Z0, Z4, Z4
 	VMOVUPS           Z4, K1, (CX)
 
-notail57:
-done54:
+notail59:
+done56:
 	VZEROUPPER
 	RET
 
@@ -2258,7 +2329,7 @@ TEXT ·expAVX512(SB), NOSPLIT, $0-48
 	MOVQ  dst_base+0(FP), CX
 	MOVQ  src_base+24(FP), DX
 	TESTQ AX, AX
-	JLE   done58
+	JLE   done60
 	MOVQ  AX, BX
 	SHRQ  $0x04, BX
 	ANDQ  $0x0f, AX
@@ -2268,9 +2339,9 @@ TEXT ·expAVX512(SB), NOSPLIT, $0-48
 	SHRQ  $0x01, DI
 	KMOVW (SI)(DI*1), K1
 	TESTQ BX, BX
-	JZ    loopend60
+	JZ    loopend62
 
-loop59:
+loop61:
 	VMOVUPS           (DX), Z0
 	VBROADCASTSS      exphi<>+0(SB), Z1
 	VMINPS            Z0, Z1, Z1
@@ -2280,7 +2351,6 @@ loop59:
 	VRNDSCALEPS       $0x00, Z0, Z0
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z1
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z1
-	VCVTPS2DQ         Z0, Z0
 	VBROADCASTSS      expp0<>+0(SB), Z2
 	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z2
 	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z2
@@ -2290,23 +2360,16 @@ loop59:
 	VMULPS            Z1, Z2, Z2
 	VFMADD213PS       Z1, Z1, Z2
 	VADDPS.BCST       one<>+0(SB), Z2, Z2
-	VPSRAD            $0x01, Z0, Z1
-	VPSUBD            Z1, Z0, Z0
-	VPADDD.BCST       bias127<>+0(SB), Z1, Z1
-	VPADDD.BCST       bias127<>+0(SB), Z0, Z0
-	VPSLLD            $0x17, Z1, Z1
-	VPSLLD            $0x17, Z0, Z0
-	VMULPS            Z1, Z2, Z2
-	VMULPS            Z0, Z2, Z2
+	VSCALEFPS         Z0, Z2, Z2
 	VMOVUPS           Z2, (CX)
 	ADDQ              $0x40, CX
 	ADDQ              $0x40, DX
 	DECQ              BX
-	JNZ               loop59
+	JNZ               loop61
 
-loopend60:
+loopend62:
 	TESTQ             AX, AX
-	JZ                notail61
+	JZ                notail63
 	VMOVUPS.Z         (DX), K1, Z0
 	VBROADCASTSS      exphi<>+0(SB), Z1
 	VMINPS            Z0, Z1, Z1
@@ -2316,7 +2379,6 @@ loopend60:
 	VRNDSCALEPS       $0x00, Z0, Z0
 	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z1
 	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z1
-	VCVTPS2DQ         Z0, Z0
 	VBROADCASTSS      expp0<>+0(SB), Z2
 	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z2
 	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z2
@@ -2326,17 +2388,10 @@ loopend60:
 	VMULPS            Z1, Z2, Z2
 	VFMADD213PS       Z1, Z1, Z2
 	VADDPS.BCST       one<>+0(SB), Z2, Z2
-	VPSRAD            $0x01, Z0, Z1
-	VPSUBD            Z1, Z0, Z0
-	VPADDD.BCST       bias127<>+0(SB), Z1, Z1
-	VPADDD.BCST       bias127<>+0(SB), Z0, Z0
-	VPSLLD            $0x17, Z1, Z1
-	VPSLLD            $0x17, Z0, Z0
-	VMULPS            Z1, Z2, Z2
-	VMULPS            Z0, Z2, Z2
+	VSCALEFPS         Z0, Z2, Z2
 	VMOVUPS           Z2, K1, (CX)
 
-notail61:
-done58:
+notail63:
+done60:
 	VZEROUPPER
 	RET

@@ -335,7 +335,8 @@ func fresh(k int) vecs {
 }
 
 // expCore reduces x = n·ln2 + r (|r| ≤ ln2/2) after clamping x to [lo, hi]
-// and returns r + r²·P(r) ≈ e^r − 1 and n as int32 lanes. x is the clamp's
+// and returns r + r²·P(r) ≈ e^r − 1 and n, as int32 lanes (as a float
+// under -zmm, which scales with VSCALEFPS). x is the clamp's
 // first (Intel: second) source, which MINPS/MAXPS return when either is NaN,
 // so NaN passes through. hi may be a register.
 func expCore(xs vecs, lo, hi Op) (pr, n vecs) {
@@ -361,8 +362,10 @@ func expCore(xs vecs, lo, hi Op) (pr, n vecs) {
 	for i := range xs {
 		c.VFNMADD231PS(cLn2Lo, n[i], t[i]) // t = r
 	}
-	for i := range xs {
-		c.VCVTPS2DQ(n[i], n[i])
+	if !wide { // the ZMM forms scale by n as a float (VSCALEFPS)
+		for i := range xs {
+			c.VCVTPS2DQ(n[i], n[i])
+		}
 	}
 	p := fresh(k)
 	for i := range xs {
@@ -388,6 +391,14 @@ func expN(xs ...reg.VecVirtual) vecs {
 	p, n := expCore(xs, cExpLo, cExpHi)
 	for i := range xs {
 		c.VADDPS(cOne, p[i], p[i])
+	}
+	if wide {
+		// p·2^n rounded once, as the two exact factors below round it: the
+		// same bits in one instruction instead of nine.
+		for i := range xs {
+			c.Context.VSCALEFPS(n[i], p[i], p[i])
+		}
+		return p
 	}
 	// 2^n as two normal factors 2^(n>>1)·2^(n−n>>1), n ∈ [−150, 129].
 	n1 := fresh(len(xs))
@@ -444,9 +455,16 @@ func tanhN(xs ...reg.VecVirtual) vecs {
 		c.VADDPS(ax[i], ax[i], ax[i])
 	}
 	p, n := expCore(ax, cZero, cTanhHi)
-	for i := range xs {
-		c.VPADDD(cBias, n[i], n[i])
-		c.VPSLLD(U8(23), n[i], n[i]) // 2^n, n ∈ [0, 28]
+	if wide {
+		one := constant(cOne)
+		for i := range xs {
+			c.Context.VSCALEFPS(n[i], one, n[i]) // 2^n, n ∈ [0, 28]
+		}
+	} else {
+		for i := range xs {
+			c.VPADDD(cBias, n[i], n[i])
+			c.VPSLLD(U8(23), n[i], n[i]) // 2^n, n ∈ [0, 28]
+		}
 	}
 	for i := range xs {
 		c.VSUBPS(cOne, n[i], ax[i]) // 2^n − 1
@@ -681,22 +699,37 @@ func gruForward() {
 	c.LEAQ(mem(gi, gi, 2), gi)
 	c.IMULQ(d4, gi)
 	c.ADDQ(table, gi)
-	pairs := gp()
-	c.MOVQ(nfull, pairs)
-	c.SHRQ(U8(1), pairs)
-	loopChunks(pairs, func() {
-		body(chunk{}, 2, gi)
+	run := func(ways int) {
+		body(chunk{}, ways, gi)
 		for _, p := range []reg.GPVirtual{gi, gh, act, hp, hn} {
-			c.ADDQ(imm(2*vecBytes()), p)
+			c.ADDQ(imm(ways*vecBytes()), p)
 		}
-	})
-	odd := label("even")
-	c.TESTQ(U32(1), nfull)
-	c.JZ(LabelRef(odd))
-	body(chunk{}, 1, gi)
-	for _, p := range []reg.GPVirtual{gi, gh, act, hp, hn} {
-		c.ADDQ(imm(vecBytes()), p)
 	}
+	rem := nfull
+	if wide {
+		rem = gp()
+		// Three chunks at a time (six sigmoids side by side): two are too few
+		// to hide the exp chains' latency, and 32 registers hold three.
+		left := gp()
+		c.MOVQ(nfull, left)
+		top3, rest := label("three"), label("rest")
+		c.Label(top3)
+		c.CMPQ(left, U8(3))
+		c.JB(LabelRef(rest))
+		run(3)
+		c.SUBQ(U8(3), left)
+		c.JMP(LabelRef(top3))
+		c.Label(rest)
+		c.MOVQ(left, rem) // 0, 1 or 2 chunks left: as below
+	}
+	pairs := gp()
+	c.MOVQ(rem, pairs)
+	c.SHRQ(U8(1), pairs)
+	loopChunks(pairs, func() { run(2) })
+	odd := label("even")
+	c.TESTQ(U32(1), rem)
+	c.JZ(LabelRef(odd))
+	run(1)
 	c.Label(odd)
 	ifTail(remB, func() {
 		body(chunk{mask}, 1, gi)

@@ -23,7 +23,13 @@ package main
 //     moved into a register is a VBROADCASTSS;
 //   - VANDPS/VXORPS/VORPS become VPANDD/VPXORD/VPORD (the same bits, in
 //     AVX512F rather than AVX512DQ) and VROUNDPS $0 becomes VRNDSCALEPS $0
-//     (round to nearest even, as before).
+//     (round to nearest even, as before);
+//   - exp's p·2^n is one VSCALEFPS by n as a float instead of nine integer
+//     and multiply steps (two exact power-of-two factors, one rounding:
+//     the same single rounding of the same product), and tanh's 2^n is
+//     VSCALEFPS of 1 (TestZMMExpTanhEveryFloat);
+//   - the GRU gate step runs three chunks side by side, not two: the exp
+//     chains are latency-bound, and 32 registers hold three.
 //
 // sumSquares (a float64 reduction) and add (bound by memory) have no ZMM form.
 
