@@ -1013,284 +1013,511 @@ TEXT ·policyForwardAVX512(SB), NOSPLIT, $0-96
 	KMOVW    (R10)(R11*1), K1
 	KSHIFTLW $0x08, K1, K2
 	KORW     K1, K2, K2
-	MOVQ     AX, R10
-	SHRQ     $0x01, R10
-	MOVQ     R10, R11
-	TESTQ    R11, R11
-	JZ       loopend16
+	MOVQ     AX, R13
+	SHRQ     $0x02, R13
+	JZ       noquad16
 
-loop15:
+quad15:
 	VBROADCASTSS neginf<>+0(SB), Z0
+	VBROADCASTSS neginf<>+0(SB), Z1
 	MOVQ         DX, R10
+	LEAQ         (DX)(BX*2), R11
 	MOVQ         R8, R12
 	TESTQ        R12, R12
 	JZ           loopend18
 
 loop17:
-	VMOVUPS      (R10), Y1
-	VINSERTF64X4 $0x01, (R10)(BX*1), Z1, Z1
-	VMAXPS       Z1, Z0, Z0
-	ADDQ         $0x20, R10
-	DECQ         R12
-	JNZ          loop17
+	VBROADCASTF64X4 (R10), Z2
+	VINSERTF64X4    $0x01, (R10)(BX*1), Z2, Z2
+	VMAXPS          Z2, Z0, Z0
+	ADDQ            $0x20, R10
+	VBROADCASTF64X4 (R11), Z2
+	VINSERTF64X4    $0x01, (R11)(BX*1), Z2, Z2
+	VMAXPS          Z2, Z1, Z1
+	ADDQ            $0x20, R11
+	DECQ            R12
+	JNZ             loop17
 
 loopend18:
 	TESTQ        R9, R9
 	JZ           notail19
-	VMOVUPS.Z    (R10), K1, Y2
-	VMOVUPS.Z    (R10)(BX*1), K1, Y1
-	VINSERTF64X4 $0x01, Y1, Z2, Z2
-	VMOVAPS      Z0, Z3
-	VMOVAPS      Z2, K2, Z3
-	VMAXPS       Z3, Z0, Z0
+	VMOVUPS.Z    (R10), K1, Z2
+	VMOVUPS.Z    (R10)(BX*1), K1, Z11
+	VINSERTF64X4 $0x01, Y11, Z2, Z2
+	VMOVAPS      Z0, Z11
+	VMOVAPS      Z2, K2, Z11
+	VMAXPS       Z11, Z0, Z0
+	VMOVUPS.Z    (R11), K1, Z2
+	VMOVUPS.Z    (R11)(BX*1), K1, Z11
+	VINSERTF64X4 $0x01, Y11, Z2, Z2
+	VMOVAPS      Z1, Z11
+	VMOVAPS      Z2, K2, Z11
+	VMAXPS       Z11, Z1, Z1
 
 notail19:
-	VEXTRACTF64X4 $0x01, Z0, Y1
-	VEXTRACTF32X4 $0x01, Y0, X2
-	VMAXPS        X0, X2, X2
-	VPERMILPS     $0x4e, X2, X0
-	VMAXPS        X0, X2, X2
-	VPERMILPS     $0xb1, X2, X0
-	VMAXPS        X0, X2, X2
-	VEXTRACTF32X4 $0x01, Y1, X3
-	VMAXPS        X1, X3, X3
-	VPERMILPS     $0x4e, X3, X0
-	VMAXPS        X0, X3, X3
-	VPERMILPS     $0xb1, X3, X0
-	VMAXPS        X0, X3, X3
-	VBROADCASTSS  X2, Z0
-	VBROADCASTSS  X3, Y1
+	VEXTRACTF64X4 $0x01, Z0, Y2
+	VEXTRACTF32X4 $0x01, Y0, X11
+	VMAXPS        X0, X11, X11
+	VPERMILPS     $0x4e, X11, X0
+	VMAXPS        X0, X11, X11
+	VPERMILPS     $0xb1, X11, X0
+	VMAXPS        X0, X11, X11
+	VEXTRACTF32X4 $0x01, Y2, X0
+	VMAXPS        X2, X0, X0
+	VPERMILPS     $0x4e, X0, X2
+	VMAXPS        X2, X0, X0
+	VPERMILPS     $0xb1, X0, X2
+	VMAXPS        X2, X0, X0
+	VBROADCASTSS  X11, Z2
+	VBROADCASTSS  X0, Y0
+	VINSERTF64X4  $0x01, Y0, Z2, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y0
+	VEXTRACTF32X4 $0x01, Y1, X11
+	VMAXPS        X1, X11, X11
+	VPERMILPS     $0x4e, X11, X1
+	VMAXPS        X1, X11, X11
+	VPERMILPS     $0xb1, X11, X1
+	VMAXPS        X1, X11, X11
+	VEXTRACTF32X4 $0x01, Y0, X1
+	VMAXPS        X0, X1, X1
+	VPERMILPS     $0x4e, X1, X0
+	VMAXPS        X0, X1, X1
+	VPERMILPS     $0xb1, X1, X0
+	VMAXPS        X0, X1, X1
+	VBROADCASTSS  X11, Z0
+	VBROADCASTSS  X1, Y1
 	VINSERTF64X4  $0x01, Y1, Z0, Z0
+	VPXORD        Z3, Z3, Z3
 	VPXORD        Z4, Z4, Z4
 	MOVQ          DX, R10
+	LEAQ          (DX)(BX*2), R11
 	MOVQ          R8, R12
 	TESTQ         R12, R12
 	JZ            loopend21
 
 loop20:
-	VMOVUPS           (R10), Y5
-	VINSERTF64X4      $0x01, (R10)(BX*1), Z5, Z5
-	VSUBPS            Z0, Z5, Z5
-	VBROADCASTSS      exphi<>+0(SB), Z3
-	VMINPS            Z5, Z3, Z3
-	VBROADCASTSS      explo<>+0(SB), Z18
-	VMAXPS            Z3, Z18, Z3
-	VMULPS.BCST       log2e<>+0(SB), Z3, Z18
-	VRNDSCALEPS       $0x00, Z18, Z18
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z18, Z3
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z18, Z3
-	VBROADCASTSS      expp0<>+0(SB), Z19
-	VFMADD213PS.BCST  expp1<>+0(SB), Z3, Z19
-	VFMADD213PS.BCST  expp2<>+0(SB), Z3, Z19
-	VFMADD213PS.BCST  expp3<>+0(SB), Z3, Z19
-	VFMADD213PS.BCST  expp4<>+0(SB), Z3, Z19
-	VFMADD213PS.BCST  expp5<>+0(SB), Z3, Z19
-	VMULPS            Z3, Z19, Z19
-	VFMADD213PS       Z3, Z3, Z19
-	VADDPS.BCST       one<>+0(SB), Z19, Z19
-	VSCALEFPS         Z18, Z19, Z19
-	VADDPS            Z19, Z4, Z4
+	VBROADCASTF64X4   (R10), Z1
+	VINSERTF64X4      $0x01, (R10)(BX*1), Z1, Z1
+	VSUBPS            Z2, Z1, Z1
+	VBROADCASTF64X4   (R11), Z11
+	VINSERTF64X4      $0x01, (R11)(BX*1), Z11, Z11
+	VSUBPS            Z0, Z11, Z11
+	VBROADCASTSS      exphi<>+0(SB), Z12
+	VMINPS            Z1, Z12, Z12
+	VBROADCASTSS      exphi<>+0(SB), Z1
+	VMINPS            Z11, Z1, Z1
+	VBROADCASTSS      explo<>+0(SB), Z11
+	VMAXPS            Z12, Z11, Z12
+	VBROADCASTSS      explo<>+0(SB), Z13
+	VMAXPS            Z1, Z13, Z1
+	VMULPS.BCST       log2e<>+0(SB), Z12, Z11
+	VMULPS.BCST       log2e<>+0(SB), Z1, Z13
+	VRNDSCALEPS       $0x00, Z11, Z11
+	VRNDSCALEPS       $0x00, Z13, Z13
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z11, Z12
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z13, Z1
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z11, Z12
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z13, Z1
+	VBROADCASTSS      expp0<>+0(SB), Z14
+	VBROADCASTSS      expp0<>+0(SB), Z15
+	VFMADD213PS.BCST  expp1<>+0(SB), Z12, Z14
+	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  expp2<>+0(SB), Z12, Z14
+	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  expp3<>+0(SB), Z12, Z14
+	VFMADD213PS.BCST  expp3<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  expp4<>+0(SB), Z12, Z14
+	VFMADD213PS.BCST  expp4<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  expp5<>+0(SB), Z12, Z14
+	VFMADD213PS.BCST  expp5<>+0(SB), Z1, Z15
+	VMULPS            Z12, Z14, Z14
+	VMULPS            Z1, Z15, Z15
+	VFMADD213PS       Z12, Z12, Z14
+	VFMADD213PS       Z1, Z1, Z15
+	VADDPS.BCST       one<>+0(SB), Z14, Z14
+	VADDPS.BCST       one<>+0(SB), Z15, Z15
+	VSCALEFPS         Z11, Z14, Z14
+	VSCALEFPS         Z13, Z15, Z15
+	VADDPS            Z14, Z3, Z3
+	VADDPS            Z15, Z4, Z4
 	ADDQ              $0x20, R10
+	ADDQ              $0x20, R11
 	DECQ              R12
 	JNZ               loop20
 
 loopend21:
 	TESTQ             R9, R9
 	JZ                notail22
-	VMOVUPS.Z         (R10), K1, Y6
-	VMOVUPS.Z         (R10)(BX*1), K1, Y1
-	VINSERTF64X4      $0x01, Y1, Z6, Z6
-	VSUBPS            Z0, Z6, Z6
-	VBROADCASTSS      exphi<>+0(SB), Z3
-	VMINPS            Z6, Z3, Z3
-	VBROADCASTSS      explo<>+0(SB), Z18
-	VMAXPS            Z3, Z18, Z3
-	VMULPS.BCST       log2e<>+0(SB), Z3, Z18
-	VRNDSCALEPS       $0x00, Z18, Z18
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z18, Z3
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z18, Z3
-	VBROADCASTSS      expp0<>+0(SB), Z19
-	VFMADD213PS.BCST  expp1<>+0(SB), Z3, Z19
-	VFMADD213PS.BCST  expp2<>+0(SB), Z3, Z19
-	VFMADD213PS.BCST  expp3<>+0(SB), Z3, Z19
-	VFMADD213PS.BCST  expp4<>+0(SB), Z3, Z19
-	VFMADD213PS.BCST  expp5<>+0(SB), Z3, Z19
-	VMULPS            Z3, Z19, Z19
-	VFMADD213PS       Z3, Z3, Z19
-	VADDPS.BCST       one<>+0(SB), Z19, Z19
-	VSCALEFPS         Z18, Z19, Z19
-	VMOVAPS.Z         Z19, K2, Z19
-	VADDPS            Z19, Z4, Z4
+	VMOVUPS.Z         (R10), K1, Z1
+	VMOVUPS.Z         (R10)(BX*1), K1, Z11
+	VINSERTF64X4      $0x01, Y11, Z1, Z1
+	VSUBPS            Z2, Z1, Z1
+	VMOVUPS.Z         (R11), K1, Z11
+	VMOVUPS.Z         (R11)(BX*1), K1, Z12
+	VINSERTF64X4      $0x01, Y12, Z11, Z11
+	VSUBPS            Z0, Z11, Z11
+	VBROADCASTSS      exphi<>+0(SB), Z12
+	VMINPS            Z1, Z12, Z12
+	VBROADCASTSS      exphi<>+0(SB), Z1
+	VMINPS            Z11, Z1, Z1
+	VBROADCASTSS      explo<>+0(SB), Z11
+	VMAXPS            Z12, Z11, Z12
+	VBROADCASTSS      explo<>+0(SB), Z13
+	VMAXPS            Z1, Z13, Z1
+	VMULPS.BCST       log2e<>+0(SB), Z12, Z11
+	VMULPS.BCST       log2e<>+0(SB), Z1, Z13
+	VRNDSCALEPS       $0x00, Z11, Z11
+	VRNDSCALEPS       $0x00, Z13, Z13
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z11, Z12
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z13, Z1
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z11, Z12
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z13, Z1
+	VBROADCASTSS      expp0<>+0(SB), Z14
+	VBROADCASTSS      expp0<>+0(SB), Z15
+	VFMADD213PS.BCST  expp1<>+0(SB), Z12, Z14
+	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  expp2<>+0(SB), Z12, Z14
+	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  expp3<>+0(SB), Z12, Z14
+	VFMADD213PS.BCST  expp3<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  expp4<>+0(SB), Z12, Z14
+	VFMADD213PS.BCST  expp4<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  expp5<>+0(SB), Z12, Z14
+	VFMADD213PS.BCST  expp5<>+0(SB), Z1, Z15
+	VMULPS            Z12, Z14, Z14
+	VMULPS            Z1, Z15, Z15
+	VFMADD213PS       Z12, Z12, Z14
+	VFMADD213PS       Z1, Z1, Z15
+	VADDPS.BCST       one<>+0(SB), Z14, Z14
+	VADDPS.BCST       one<>+0(SB), Z15, Z15
+	VSCALEFPS         Z11, Z14, Z14
+	VSCALEFPS         Z13, Z15, Z15
+	VMOVAPS.Z         Z14, K2, Z14
+	VADDPS            Z14, Z3, Z3
+	VMOVAPS.Z         Z15, K2, Z15
+	VADDPS            Z15, Z4, Z4
 
 notail22:
-	VEXTRACTF64X4    $0x01, Z4, Y2
-	VEXTRACTF32X4    $0x01, Y4, X3
-	VADDPS           X4, X3, X3
-	VPERMILPS        $0x4e, X3, X1
-	VADDPS           X1, X3, X3
-	VPERMILPS        $0xb1, X3, X1
-	VADDPS           X1, X3, X3
-	VEXTRACTF32X4    $0x01, Y2, X1
-	VADDPS           X2, X1, X1
-	VPERMILPS        $0x4e, X1, X2
-	VADDPS           X2, X1, X1
-	VPERMILPS        $0xb1, X1, X2
-	VADDPS           X2, X1, X1
-	VBROADCASTSS     X3, Z3
-	VBROADCASTSS     X1, Y1
-	VINSERTF64X4     $0x01, Y1, Z3, Z3
-	VPSRLD           $0x17, Z3, Z18
-	VPANDD.BCST      mantmask<>+0(SB), Z3, Z19
-	VPSUBD.BCST      i126<>+0(SB), Z18, Z18
-	VPORD.BCST       halfbits<>+0(SB), Z19, Z19
-	VCMPPS.BCST      $0x01, sqrthalf<>+0(SB), Z19, K3
-	VPADDD.BCST      allones<>+0(SB), Z18, K3, Z18
-	VMOVAPS.Z        Z19, K3, Z20
-	VSUBPS.BCST      one<>+0(SB), Z19, Z19
-	VCVTDQ2PS        Z18, Z18
-	VADDPS           Z20, Z19, Z19
-	VBROADCASTSS     logp0<>+0(SB), Z20
-	VFMADD213PS.BCST logp1<>+0(SB), Z19, Z20
-	VFMADD213PS.BCST logp2<>+0(SB), Z19, Z20
-	VFMADD213PS.BCST logp3<>+0(SB), Z19, Z20
-	VFMADD213PS.BCST logp4<>+0(SB), Z19, Z20
-	VFMADD213PS.BCST logp5<>+0(SB), Z19, Z20
-	VFMADD213PS.BCST logp6<>+0(SB), Z19, Z20
-	VFMADD213PS.BCST logp7<>+0(SB), Z19, Z20
-	VFMADD213PS.BCST logp8<>+0(SB), Z19, Z20
-	VFMADD213PS.BCST minushalf<>+0(SB), Z19, Z20
-	VMULPS           Z19, Z20, Z20
-	VMULPS           Z19, Z20, Z20
-	VFMADD231PS.BCST logq1<>+0(SB), Z18, Z20
-	VADDPS           Z19, Z20, Z20
-	VFMADD231PS.BCST logq2<>+0(SB), Z18, Z20
-	VCMPPS           $0x03, Z3, Z3, K3
-	VPORD.BCST       allones<>+0(SB), Z20, K3, Z20
-	VADDPS           Z0, Z20, Z20
-	VPXORD           Z7, Z7, Z7
+	VEXTRACTF64X4    $0x01, Z3, Y1
+	VEXTRACTF32X4    $0x01, Y3, X11
+	VADDPS           X3, X11, X11
+	VPERMILPS        $0x4e, X11, X12
+	VADDPS           X12, X11, X11
+	VPERMILPS        $0xb1, X11, X12
+	VADDPS           X12, X11, X11
+	VEXTRACTF32X4    $0x01, Y1, X12
+	VADDPS           X1, X12, X12
+	VPERMILPS        $0x4e, X12, X1
+	VADDPS           X1, X12, X12
+	VPERMILPS        $0xb1, X12, X1
+	VADDPS           X1, X12, X12
+	VBROADCASTSS     X11, Z1
+	VBROADCASTSS     X12, Y11
+	VINSERTF64X4     $0x01, Y11, Z1, Z1
+	VEXTRACTF64X4    $0x01, Z4, Y11
+	VEXTRACTF32X4    $0x01, Y4, X12
+	VADDPS           X4, X12, X12
+	VPERMILPS        $0x4e, X12, X13
+	VADDPS           X13, X12, X12
+	VPERMILPS        $0xb1, X12, X13
+	VADDPS           X13, X12, X12
+	VEXTRACTF32X4    $0x01, Y11, X13
+	VADDPS           X11, X13, X13
+	VPERMILPS        $0x4e, X13, X11
+	VADDPS           X11, X13, X13
+	VPERMILPS        $0xb1, X13, X11
+	VADDPS           X11, X13, X13
+	VBROADCASTSS     X12, Z11
+	VBROADCASTSS     X13, Y12
+	VINSERTF64X4     $0x01, Y12, Z11, Z11
+	VPSRLD           $0x17, Z1, Z12
+	VPANDD.BCST      mantmask<>+0(SB), Z1, Z14
+	VPSRLD           $0x17, Z11, Z13
+	VPANDD.BCST      mantmask<>+0(SB), Z11, Z15
+	VPSUBD.BCST      i126<>+0(SB), Z12, Z12
+	VPORD.BCST       halfbits<>+0(SB), Z14, Z14
+	VPSUBD.BCST      i126<>+0(SB), Z13, Z13
+	VPORD.BCST       halfbits<>+0(SB), Z15, Z15
+	VCMPPS.BCST      $0x01, sqrthalf<>+0(SB), Z14, K3
+	VPADDD.BCST      allones<>+0(SB), Z12, K3, Z12
+	VMOVAPS.Z        Z14, K3, Z16
+	VCMPPS.BCST      $0x01, sqrthalf<>+0(SB), Z15, K3
+	VPADDD.BCST      allones<>+0(SB), Z13, K3, Z13
+	VMOVAPS.Z        Z15, K3, Z17
+	VSUBPS.BCST      one<>+0(SB), Z14, Z14
+	VCVTDQ2PS        Z12, Z12
+	VSUBPS.BCST      one<>+0(SB), Z15, Z15
+	VCVTDQ2PS        Z13, Z13
+	VADDPS           Z16, Z14, Z14
+	VADDPS           Z17, Z15, Z15
+	VBROADCASTSS     logp0<>+0(SB), Z16
+	VBROADCASTSS     logp0<>+0(SB), Z17
+	VFMADD213PS.BCST logp1<>+0(SB), Z14, Z16
+	VFMADD213PS.BCST logp1<>+0(SB), Z15, Z17
+	VFMADD213PS.BCST logp2<>+0(SB), Z14, Z16
+	VFMADD213PS.BCST logp2<>+0(SB), Z15, Z17
+	VFMADD213PS.BCST logp3<>+0(SB), Z14, Z16
+	VFMADD213PS.BCST logp3<>+0(SB), Z15, Z17
+	VFMADD213PS.BCST logp4<>+0(SB), Z14, Z16
+	VFMADD213PS.BCST logp4<>+0(SB), Z15, Z17
+	VFMADD213PS.BCST logp5<>+0(SB), Z14, Z16
+	VFMADD213PS.BCST logp5<>+0(SB), Z15, Z17
+	VFMADD213PS.BCST logp6<>+0(SB), Z14, Z16
+	VFMADD213PS.BCST logp6<>+0(SB), Z15, Z17
+	VFMADD213PS.BCST logp7<>+0(SB), Z14, Z16
+	VFMADD213PS.BCST logp7<>+0(SB), Z15, Z17
+	VFMADD213PS.BCST logp8<>+0(SB), Z14, Z16
+	VFMADD213PS.BCST logp8<>+0(SB), Z15, Z17
+	VFMADD213PS.BCST minushalf<>+0(SB), Z14, Z16
+	VFMADD213PS.BCST minushalf<>+0(SB), Z15, Z17
+	VMULPS           Z14, Z16, Z16
+	VMULPS           Z15, Z17, Z17
+	VMULPS           Z14, Z16, Z16
+	VMULPS           Z15, Z17, Z17
+	VFMADD231PS.BCST logq1<>+0(SB), Z12, Z16
+	VFMADD231PS.BCST logq1<>+0(SB), Z13, Z17
+	VADDPS           Z14, Z16, Z16
+	VADDPS           Z15, Z17, Z17
+	VFMADD231PS.BCST logq2<>+0(SB), Z12, Z16
+	VFMADD231PS.BCST logq2<>+0(SB), Z13, Z17
+	VCMPPS           $0x03, Z1, Z1, K3
+	VPORD.BCST       allones<>+0(SB), Z16, K3, Z16
+	VCMPPS           $0x03, Z11, Z11, K3
+	VPORD.BCST       allones<>+0(SB), Z17, K3, Z17
+	VADDPS           Z2, Z16, Z16
+	VADDPS           Z0, Z17, Z17
+	VPXORD           Z5, Z5, Z5
+	VPXORD           Z6, Z6, Z6
 	MOVQ             DX, R10
-	MOVQ             R8, R12
-	TESTQ            R12, R12
+	LEAQ             (DX)(BX*2), R11
+	LEAQ             (SI)(CX*2), R12
+	MOVQ             R8, R14
+	TESTQ            R14, R14
 	JZ               loopend24
 
 loop23:
-	VMOVUPS           (R10), Y8
-	VINSERTF64X4      $0x01, (R10)(BX*1), Z8, Z8
-	VSUBPS            Z20, Z8, Z8
-	VMOVUPS           Y8, (SI)
-	VEXTRACTF64X4     $0x01, Z8, (SI)(CX*1)
+	VBROADCASTF64X4   (R10), Z0
+	VINSERTF64X4      $0x01, (R10)(BX*1), Z0, Z0
+	VSUBPS            Z16, Z0, Z0
+	VMOVUPS           Y0, (SI)
+	VEXTRACTF64X4     $0x01, Z0, (SI)(CX*1)
+	VBROADCASTF64X4   (R11), Z1
+	VINSERTF64X4      $0x01, (R11)(BX*1), Z1, Z1
+	VSUBPS            Z17, Z1, Z1
+	VMOVUPS           Y1, (R12)
+	VEXTRACTF64X4     $0x01, Z1, (R12)(CX*1)
+	VBROADCASTSS      exphi<>+0(SB), Z2
+	VMINPS            Z0, Z2, Z2
 	VBROADCASTSS      exphi<>+0(SB), Z0
-	VMINPS            Z8, Z0, Z0
-	VBROADCASTSS      explo<>+0(SB), Z3
-	VMAXPS            Z0, Z3, Z0
-	VMULPS.BCST       log2e<>+0(SB), Z0, Z3
-	VRNDSCALEPS       $0x00, Z3, Z3
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z0
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z0
-	VBROADCASTSS      expp0<>+0(SB), Z18
-	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z18
-	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z18
-	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z18
-	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z18
-	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z18
-	VMULPS            Z0, Z18, Z18
-	VFMADD213PS       Z0, Z0, Z18
-	VADDPS.BCST       one<>+0(SB), Z18, Z18
-	VSCALEFPS         Z3, Z18, Z18
-	VADDPS.BCST       enteps<>+0(SB), Z18, Z0
-	VPSRLD            $0x17, Z0, Z3
-	VPANDD.BCST       mantmask<>+0(SB), Z0, Z0
-	VPSUBD.BCST       i126<>+0(SB), Z3, Z3
-	VPORD.BCST        halfbits<>+0(SB), Z0, Z0
-	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z0, K3
-	VPADDD.BCST       allones<>+0(SB), Z3, K3, Z3
-	VMOVAPS.Z         Z0, K3, Z19
-	VSUBPS.BCST       one<>+0(SB), Z0, Z0
-	VCVTDQ2PS         Z3, Z3
-	VADDPS            Z19, Z0, Z0
-	VBROADCASTSS      logp0<>+0(SB), Z19
-	VFMADD213PS.BCST  logp1<>+0(SB), Z0, Z19
-	VFMADD213PS.BCST  logp2<>+0(SB), Z0, Z19
-	VFMADD213PS.BCST  logp3<>+0(SB), Z0, Z19
-	VFMADD213PS.BCST  logp4<>+0(SB), Z0, Z19
-	VFMADD213PS.BCST  logp5<>+0(SB), Z0, Z19
-	VFMADD213PS.BCST  logp6<>+0(SB), Z0, Z19
-	VFMADD213PS.BCST  logp7<>+0(SB), Z0, Z19
-	VFMADD213PS.BCST  logp8<>+0(SB), Z0, Z19
-	VFMADD213PS.BCST  minushalf<>+0(SB), Z0, Z19
-	VMULPS            Z0, Z19, Z19
-	VMULPS            Z0, Z19, Z19
-	VFMADD231PS.BCST  logq1<>+0(SB), Z3, Z19
-	VADDPS            Z0, Z19, Z19
-	VFMADD231PS.BCST  logq2<>+0(SB), Z3, Z19
-	VFMADD231PS       Z19, Z18, Z7
+	VMINPS            Z1, Z0, Z0
+	VBROADCASTSS      explo<>+0(SB), Z1
+	VMAXPS            Z2, Z1, Z2
+	VBROADCASTSS      explo<>+0(SB), Z11
+	VMAXPS            Z0, Z11, Z0
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z1
+	VMULPS.BCST       log2e<>+0(SB), Z0, Z11
+	VRNDSCALEPS       $0x00, Z1, Z1
+	VRNDSCALEPS       $0x00, Z11, Z11
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z1, Z2
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z11, Z0
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z11, Z0
+	VBROADCASTSS      expp0<>+0(SB), Z12
+	VBROADCASTSS      expp0<>+0(SB), Z13
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z13
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z13
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z13
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z13
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z13
+	VMULPS            Z2, Z12, Z12
+	VMULPS            Z0, Z13, Z13
+	VFMADD213PS       Z2, Z2, Z12
+	VFMADD213PS       Z0, Z0, Z13
+	VADDPS.BCST       one<>+0(SB), Z12, Z12
+	VADDPS.BCST       one<>+0(SB), Z13, Z13
+	VSCALEFPS         Z1, Z12, Z12
+	VSCALEFPS         Z11, Z13, Z13
+	VADDPS.BCST       enteps<>+0(SB), Z12, Z0
+	VADDPS.BCST       enteps<>+0(SB), Z13, Z1
+	VPSRLD            $0x17, Z0, Z2
+	VPANDD.BCST       mantmask<>+0(SB), Z0, Z11
+	VPSRLD            $0x17, Z1, Z0
+	VPANDD.BCST       mantmask<>+0(SB), Z1, Z1
+	VPSUBD.BCST       i126<>+0(SB), Z2, Z2
+	VPORD.BCST        halfbits<>+0(SB), Z11, Z11
+	VPSUBD.BCST       i126<>+0(SB), Z0, Z0
+	VPORD.BCST        halfbits<>+0(SB), Z1, Z1
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z11, K3
+	VPADDD.BCST       allones<>+0(SB), Z2, K3, Z2
+	VMOVAPS.Z         Z11, K3, Z14
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z1, K3
+	VPADDD.BCST       allones<>+0(SB), Z0, K3, Z0
+	VMOVAPS.Z         Z1, K3, Z15
+	VSUBPS.BCST       one<>+0(SB), Z11, Z11
+	VCVTDQ2PS         Z2, Z2
+	VSUBPS.BCST       one<>+0(SB), Z1, Z1
+	VCVTDQ2PS         Z0, Z0
+	VADDPS            Z14, Z11, Z11
+	VADDPS            Z15, Z1, Z1
+	VBROADCASTSS      logp0<>+0(SB), Z14
+	VBROADCASTSS      logp0<>+0(SB), Z15
+	VFMADD213PS.BCST  logp1<>+0(SB), Z11, Z14
+	VFMADD213PS.BCST  logp1<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  logp2<>+0(SB), Z11, Z14
+	VFMADD213PS.BCST  logp2<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  logp3<>+0(SB), Z11, Z14
+	VFMADD213PS.BCST  logp3<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  logp4<>+0(SB), Z11, Z14
+	VFMADD213PS.BCST  logp4<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  logp5<>+0(SB), Z11, Z14
+	VFMADD213PS.BCST  logp5<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  logp6<>+0(SB), Z11, Z14
+	VFMADD213PS.BCST  logp6<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  logp7<>+0(SB), Z11, Z14
+	VFMADD213PS.BCST  logp7<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  logp8<>+0(SB), Z11, Z14
+	VFMADD213PS.BCST  logp8<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z11, Z14
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z1, Z15
+	VMULPS            Z11, Z14, Z14
+	VMULPS            Z1, Z15, Z15
+	VMULPS            Z11, Z14, Z14
+	VMULPS            Z1, Z15, Z15
+	VFMADD231PS.BCST  logq1<>+0(SB), Z2, Z14
+	VFMADD231PS.BCST  logq1<>+0(SB), Z0, Z15
+	VADDPS            Z11, Z14, Z14
+	VADDPS            Z1, Z15, Z15
+	VFMADD231PS.BCST  logq2<>+0(SB), Z2, Z14
+	VFMADD231PS.BCST  logq2<>+0(SB), Z0, Z15
+	VFMADD231PS       Z14, Z12, Z5
+	VFMADD231PS       Z15, Z13, Z6
 	ADDQ              $0x20, R10
 	ADDQ              $0x20, SI
-	DECQ              R12
+	ADDQ              $0x20, R11
+	ADDQ              $0x20, R12
+	DECQ              R14
 	JNZ               loop23
 
 loopend24:
 	TESTQ             R9, R9
 	JZ                notail25
-	VMOVUPS.Z         (R10), K1, Y9
-	VMOVUPS.Z         (R10)(BX*1), K1, Y0
-	VINSERTF64X4      $0x01, Y0, Z9, Z9
-	VSUBPS            Z20, Z9, Z9
-	VMOVUPS           Y9, K1, (SI)
-	VEXTRACTF64X4     $0x01, Z9, Y0
-	VMOVUPS           Y0, K1, (SI)(CX*1)
+	VMOVUPS.Z         (R10), K1, Z0
+	VMOVUPS.Z         (R10)(BX*1), K1, Z1
+	VINSERTF64X4      $0x01, Y1, Z0, Z0
+	VSUBPS            Z16, Z0, Z0
+	VMOVUPS           Y0, K1, (SI)
+	VEXTRACTF64X4     $0x01, Z0, Y1
+	VMOVUPS           Y1, K1, (SI)(CX*1)
+	VMOVUPS.Z         (R11), K1, Z1
+	VMOVUPS.Z         (R11)(BX*1), K1, Z2
+	VINSERTF64X4      $0x01, Y2, Z1, Z1
+	VSUBPS            Z17, Z1, Z1
+	VMOVUPS           Y1, K1, (R12)
+	VEXTRACTF64X4     $0x01, Z1, Y2
+	VMOVUPS           Y2, K1, (R12)(CX*1)
+	VBROADCASTSS      exphi<>+0(SB), Z2
+	VMINPS            Z0, Z2, Z2
 	VBROADCASTSS      exphi<>+0(SB), Z0
-	VMINPS            Z9, Z0, Z0
-	VBROADCASTSS      explo<>+0(SB), Z3
-	VMAXPS            Z0, Z3, Z0
-	VMULPS.BCST       log2e<>+0(SB), Z0, Z3
-	VRNDSCALEPS       $0x00, Z3, Z3
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z0
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z0
-	VBROADCASTSS      expp0<>+0(SB), Z18
-	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z18
-	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z18
-	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z18
-	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z18
-	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z18
-	VMULPS            Z0, Z18, Z18
-	VFMADD213PS       Z0, Z0, Z18
-	VADDPS.BCST       one<>+0(SB), Z18, Z18
-	VSCALEFPS         Z3, Z18, Z18
-	VMOVAPS.Z         Z18, K2, Z18
-	VADDPS.BCST       enteps<>+0(SB), Z18, Z0
-	VPSRLD            $0x17, Z0, Z3
-	VPANDD.BCST       mantmask<>+0(SB), Z0, Z0
-	VPSUBD.BCST       i126<>+0(SB), Z3, Z3
-	VPORD.BCST        halfbits<>+0(SB), Z0, Z0
-	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z0, K3
-	VPADDD.BCST       allones<>+0(SB), Z3, K3, Z3
-	VMOVAPS.Z         Z0, K3, Z19
-	VSUBPS.BCST       one<>+0(SB), Z0, Z0
-	VCVTDQ2PS         Z3, Z3
-	VADDPS            Z19, Z0, Z0
-	VBROADCASTSS      logp0<>+0(SB), Z19
-	VFMADD213PS.BCST  logp1<>+0(SB), Z0, Z19
-	VFMADD213PS.BCST  logp2<>+0(SB), Z0, Z19
-	VFMADD213PS.BCST  logp3<>+0(SB), Z0, Z19
-	VFMADD213PS.BCST  logp4<>+0(SB), Z0, Z19
-	VFMADD213PS.BCST  logp5<>+0(SB), Z0, Z19
-	VFMADD213PS.BCST  logp6<>+0(SB), Z0, Z19
-	VFMADD213PS.BCST  logp7<>+0(SB), Z0, Z19
-	VFMADD213PS.BCST  logp8<>+0(SB), Z0, Z19
-	VFMADD213PS.BCST  minushalf<>+0(SB), Z0, Z19
-	VMULPS            Z0, Z19, Z19
-	VMULPS            Z0, Z19, Z19
-	VFMADD231PS.BCST  logq1<>+0(SB), Z3, Z19
-	VADDPS            Z0, Z19, Z19
-	VFMADD231PS.BCST  logq2<>+0(SB), Z3, Z19
-	VFMADD231PS       Z19, Z18, Z7
+	VMINPS            Z1, Z0, Z0
+	VBROADCASTSS      explo<>+0(SB), Z1
+	VMAXPS            Z2, Z1, Z2
+	VBROADCASTSS      explo<>+0(SB), Z11
+	VMAXPS            Z0, Z11, Z0
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z1
+	VMULPS.BCST       log2e<>+0(SB), Z0, Z11
+	VRNDSCALEPS       $0x00, Z1, Z1
+	VRNDSCALEPS       $0x00, Z11, Z11
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z1, Z2
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z11, Z0
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z11, Z0
+	VBROADCASTSS      expp0<>+0(SB), Z12
+	VBROADCASTSS      expp0<>+0(SB), Z13
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z13
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z13
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z13
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z13
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z12
+	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z13
+	VMULPS            Z2, Z12, Z12
+	VMULPS            Z0, Z13, Z13
+	VFMADD213PS       Z2, Z2, Z12
+	VFMADD213PS       Z0, Z0, Z13
+	VADDPS.BCST       one<>+0(SB), Z12, Z12
+	VADDPS.BCST       one<>+0(SB), Z13, Z13
+	VSCALEFPS         Z1, Z12, Z12
+	VSCALEFPS         Z11, Z13, Z13
+	VMOVAPS.Z         Z12, K2, Z12
+	VADDPS.BCST       enteps<>+0(SB), Z12, Z0
+	VMOVAPS.Z         Z13, K2, Z13
+	VADDPS.BCST       enteps<>+0(SB), Z13, Z1
+	VPSRLD            $0x17, Z0, Z2
+	VPANDD.BCST       mantmask<>+0(SB), Z0, Z11
+	VPSRLD            $0x17, Z1, Z0
+	VPANDD.BCST       mantmask<>+0(SB), Z1, Z1
+	VPSUBD.BCST       i126<>+0(SB), Z2, Z2
+	VPORD.BCST        halfbits<>+0(SB), Z11, Z11
+	VPSUBD.BCST       i126<>+0(SB), Z0, Z0
+	VPORD.BCST        halfbits<>+0(SB), Z1, Z1
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z11, K3
+	VPADDD.BCST       allones<>+0(SB), Z2, K3, Z2
+	VMOVAPS.Z         Z11, K3, Z14
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z1, K3
+	VPADDD.BCST       allones<>+0(SB), Z0, K3, Z0
+	VMOVAPS.Z         Z1, K3, Z15
+	VSUBPS.BCST       one<>+0(SB), Z11, Z11
+	VCVTDQ2PS         Z2, Z2
+	VSUBPS.BCST       one<>+0(SB), Z1, Z1
+	VCVTDQ2PS         Z0, Z0
+	VADDPS            Z14, Z11, Z11
+	VADDPS            Z15, Z1, Z1
+	VBROADCASTSS      logp0<>+0(SB), Z14
+	VBROADCASTSS      logp0<>+0(SB), Z15
+	VFMADD213PS.BCST  logp1<>+0(SB), Z11, Z14
+	VFMADD213PS.BCST  logp1<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  logp2<>+0(SB), Z11, Z14
+	VFMADD213PS.BCST  logp2<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  logp3<>+0(SB), Z11, Z14
+	VFMADD213PS.BCST  logp3<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  logp4<>+0(SB), Z11, Z14
+	VFMADD213PS.BCST  logp4<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  logp5<>+0(SB), Z11, Z14
+	VFMADD213PS.BCST  logp5<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  logp6<>+0(SB), Z11, Z14
+	VFMADD213PS.BCST  logp6<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  logp7<>+0(SB), Z11, Z14
+	VFMADD213PS.BCST  logp7<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  logp8<>+0(SB), Z11, Z14
+	VFMADD213PS.BCST  logp8<>+0(SB), Z1, Z15
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z11, Z14
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z1, Z15
+	VMULPS            Z11, Z14, Z14
+	VMULPS            Z1, Z15, Z15
+	VMULPS            Z11, Z14, Z14
+	VMULPS            Z1, Z15, Z15
+	VFMADD231PS.BCST  logq1<>+0(SB), Z2, Z14
+	VFMADD231PS.BCST  logq1<>+0(SB), Z0, Z15
+	VADDPS            Z11, Z14, Z14
+	VADDPS            Z1, Z15, Z15
+	VFMADD231PS.BCST  logq2<>+0(SB), Z2, Z14
+	VFMADD231PS.BCST  logq2<>+0(SB), Z0, Z15
+	VFMADD231PS       Z14, Z12, Z5
+	VFMADD231PS       Z15, Z13, Z6
 	ADDQ              R9, SI
 
 notail25:
-	VEXTRACTF64X4 $0x01, Z7, Y0
-	VEXTRACTF32X4 $0x01, Y7, X1
-	VADDPS        X7, X1, X1
+	VEXTRACTF64X4 $0x01, Z5, Y0
+	VEXTRACTF32X4 $0x01, Y5, X1
+	VADDPS        X5, X1, X1
 	VPERMILPS     $0x4e, X1, X2
 	VADDPS        X2, X1, X1
 	VPERMILPS     $0xb1, X1, X2
@@ -1305,39 +1532,60 @@ notail25:
 	VMOVSS        X1, (DI)
 	VPXORD.BCST   signbit<>+0(SB), X2, X2
 	VMOVSS        X2, 4(DI)
+	VEXTRACTF64X4 $0x01, Z6, Y0
+	VEXTRACTF32X4 $0x01, Y6, X1
+	VADDPS        X6, X1, X1
+	VPERMILPS     $0x4e, X1, X2
+	VADDPS        X2, X1, X1
+	VPERMILPS     $0xb1, X1, X2
+	VADDPS        X2, X1, X1
+	VEXTRACTF32X4 $0x01, Y0, X2
+	VADDPS        X0, X2, X2
+	VPERMILPS     $0x4e, X2, X0
+	VADDPS        X0, X2, X2
+	VPERMILPS     $0xb1, X2, X0
+	VADDPS        X0, X2, X2
+	VPXORD.BCST   signbit<>+0(SB), X1, X1
+	VMOVSS        X1, 8(DI)
+	VPXORD.BCST   signbit<>+0(SB), X2, X2
+	VMOVSS        X2, 12(DI)
 	ADDQ          BX, DX
 	ADDQ          BX, DX
 	ADDQ          CX, SI
-	ADDQ          $0x08, DI
-	DECQ          R11
-	JNZ           loop15
+	ADDQ          BX, DX
+	ADDQ          CX, SI
+	ADDQ          BX, DX
+	ADDQ          CX, SI
+	ADDQ          $0x10, DI
+	DECQ          R13
+	JNZ           quad15
 
-loopend16:
-	TESTQ        $0x00000001, AX
-	JZ           even26
+noquad16:
+	TESTQ        $0x00000002, AX
+	JZ           nopair26
 	VBROADCASTSS neginf<>+0(SB), Z0
 	MOVQ         DX, R10
-	MOVQ         R8, AX
-	TESTQ        AX, AX
+	MOVQ         R8, R11
+	TESTQ        R11, R11
 	JZ           loopend28
 
 loop27:
-	VMOVUPS      (R10), Y10
-	VINSERTF64X4 $0x01, (R10), Z10, Z10
-	VMAXPS       Z10, Z0, Z0
-	ADDQ         $0x20, R10
-	DECQ         AX
-	JNZ          loop27
+	VBROADCASTF64X4 (R10), Z1
+	VINSERTF64X4    $0x01, (R10)(BX*1), Z1, Z1
+	VMAXPS          Z1, Z0, Z0
+	ADDQ            $0x20, R10
+	DECQ            R11
+	JNZ             loop27
 
 loopend28:
 	TESTQ        R9, R9
 	JZ           notail29
-	VMOVUPS.Z    (R10), K1, Y11
-	VMOVUPS.Z    (R10), K1, Y1
-	VINSERTF64X4 $0x01, Y1, Z11, Z11
-	VMOVAPS      Z0, Z1
-	VMOVAPS      Z11, K2, Z1
-	VMAXPS       Z1, Z0, Z0
+	VMOVUPS.Z    (R10), K1, Z1
+	VMOVUPS.Z    (R10)(BX*1), K1, Z2
+	VINSERTF64X4 $0x01, Y2, Z1, Z1
+	VMOVAPS      Z0, Z2
+	VMOVAPS      Z1, K2, Z2
+	VMAXPS       Z2, Z0, Z0
 
 notail29:
 	VEXTRACTF64X4 $0x01, Z0, Y1
@@ -1347,95 +1595,95 @@ notail29:
 	VMAXPS        X0, X2, X2
 	VPERMILPS     $0xb1, X2, X0
 	VMAXPS        X0, X2, X2
-	VEXTRACTF32X4 $0x01, Y1, X3
-	VMAXPS        X1, X3, X3
-	VPERMILPS     $0x4e, X3, X0
-	VMAXPS        X0, X3, X3
-	VPERMILPS     $0xb1, X3, X0
-	VMAXPS        X0, X3, X3
-	VBROADCASTSS  X2, Z0
-	VBROADCASTSS  X3, Y1
-	VINSERTF64X4  $0x01, Y1, Z0, Z0
-	VPXORD        Z12, Z12, Z12
+	VEXTRACTF32X4 $0x01, Y1, X0
+	VMAXPS        X1, X0, X0
+	VPERMILPS     $0x4e, X0, X1
+	VMAXPS        X1, X0, X0
+	VPERMILPS     $0xb1, X0, X1
+	VMAXPS        X1, X0, X0
+	VBROADCASTSS  X2, Z1
+	VBROADCASTSS  X0, Y0
+	VINSERTF64X4  $0x01, Y0, Z1, Z1
+	VPXORD        Z7, Z7, Z7
 	MOVQ          DX, R10
-	MOVQ          R8, AX
-	TESTQ         AX, AX
+	MOVQ          R8, R11
+	TESTQ         R11, R11
 	JZ            loopend31
 
 loop30:
-	VMOVUPS           (R10), Y13
-	VINSERTF64X4      $0x01, (R10), Z13, Z13
-	VSUBPS            Z0, Z13, Z13
-	VBROADCASTSS      exphi<>+0(SB), Z1
-	VMINPS            Z13, Z1, Z1
-	VBROADCASTSS      explo<>+0(SB), Z2
-	VMAXPS            Z1, Z2, Z1
-	VMULPS.BCST       log2e<>+0(SB), Z1, Z2
-	VRNDSCALEPS       $0x00, Z2, Z2
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z2, Z1
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z2, Z1
+	VBROADCASTF64X4   (R10), Z0
+	VINSERTF64X4      $0x01, (R10)(BX*1), Z0, Z0
+	VSUBPS            Z1, Z0, Z0
+	VBROADCASTSS      exphi<>+0(SB), Z2
+	VMINPS            Z0, Z2, Z2
+	VBROADCASTSS      explo<>+0(SB), Z0
+	VMAXPS            Z2, Z0, Z2
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z0
+	VRNDSCALEPS       $0x00, Z0, Z0
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z2
 	VBROADCASTSS      expp0<>+0(SB), Z3
-	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z3
-	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z3
-	VFMADD213PS.BCST  expp3<>+0(SB), Z1, Z3
-	VFMADD213PS.BCST  expp4<>+0(SB), Z1, Z3
-	VFMADD213PS.BCST  expp5<>+0(SB), Z1, Z3
-	VMULPS            Z1, Z3, Z3
-	VFMADD213PS       Z1, Z1, Z3
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z3
+	VMULPS            Z2, Z3, Z3
+	VFMADD213PS       Z2, Z2, Z3
 	VADDPS.BCST       one<>+0(SB), Z3, Z3
-	VSCALEFPS         Z2, Z3, Z3
-	VADDPS            Z3, Z12, Z12
+	VSCALEFPS         Z0, Z3, Z3
+	VADDPS            Z3, Z7, Z7
 	ADDQ              $0x20, R10
-	DECQ              AX
+	DECQ              R11
 	JNZ               loop30
 
 loopend31:
 	TESTQ             R9, R9
 	JZ                notail32
-	VMOVUPS.Z         (R10), K1, Y14
-	VMOVUPS.Z         (R10), K1, Y1
-	VINSERTF64X4      $0x01, Y1, Z14, Z14
-	VSUBPS            Z0, Z14, Z14
-	VBROADCASTSS      exphi<>+0(SB), Z1
-	VMINPS            Z14, Z1, Z1
-	VBROADCASTSS      explo<>+0(SB), Z2
-	VMAXPS            Z1, Z2, Z1
-	VMULPS.BCST       log2e<>+0(SB), Z1, Z2
-	VRNDSCALEPS       $0x00, Z2, Z2
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z2, Z1
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z2, Z1
+	VMOVUPS.Z         (R10), K1, Z0
+	VMOVUPS.Z         (R10)(BX*1), K1, Z2
+	VINSERTF64X4      $0x01, Y2, Z0, Z0
+	VSUBPS            Z1, Z0, Z0
+	VBROADCASTSS      exphi<>+0(SB), Z2
+	VMINPS            Z0, Z2, Z2
+	VBROADCASTSS      explo<>+0(SB), Z0
+	VMAXPS            Z2, Z0, Z2
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z0
+	VRNDSCALEPS       $0x00, Z0, Z0
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z2
 	VBROADCASTSS      expp0<>+0(SB), Z3
-	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z3
-	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z3
-	VFMADD213PS.BCST  expp3<>+0(SB), Z1, Z3
-	VFMADD213PS.BCST  expp4<>+0(SB), Z1, Z3
-	VFMADD213PS.BCST  expp5<>+0(SB), Z1, Z3
-	VMULPS            Z1, Z3, Z3
-	VFMADD213PS       Z1, Z1, Z3
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z3
+	VMULPS            Z2, Z3, Z3
+	VFMADD213PS       Z2, Z2, Z3
 	VADDPS.BCST       one<>+0(SB), Z3, Z3
-	VSCALEFPS         Z2, Z3, Z3
+	VSCALEFPS         Z0, Z3, Z3
 	VMOVAPS.Z         Z3, K2, Z3
-	VADDPS            Z3, Z12, Z12
+	VADDPS            Z3, Z7, Z7
 
 notail32:
-	VEXTRACTF64X4    $0x01, Z12, Y1
-	VEXTRACTF32X4    $0x01, Y12, X2
-	VADDPS           X12, X2, X2
+	VEXTRACTF64X4    $0x01, Z7, Y0
+	VEXTRACTF32X4    $0x01, Y7, X2
+	VADDPS           X7, X2, X2
 	VPERMILPS        $0x4e, X2, X3
 	VADDPS           X3, X2, X2
 	VPERMILPS        $0xb1, X2, X3
 	VADDPS           X3, X2, X2
-	VEXTRACTF32X4    $0x01, Y1, X3
-	VADDPS           X1, X3, X3
-	VPERMILPS        $0x4e, X3, X1
-	VADDPS           X1, X3, X3
-	VPERMILPS        $0xb1, X3, X1
-	VADDPS           X1, X3, X3
-	VBROADCASTSS     X2, Z1
+	VEXTRACTF32X4    $0x01, Y0, X3
+	VADDPS           X0, X3, X3
+	VPERMILPS        $0x4e, X3, X0
+	VADDPS           X0, X3, X3
+	VPERMILPS        $0xb1, X3, X0
+	VADDPS           X0, X3, X3
+	VBROADCASTSS     X2, Z0
 	VBROADCASTSS     X3, Y2
-	VINSERTF64X4     $0x01, Y2, Z1, Z1
-	VPSRLD           $0x17, Z1, Z2
-	VPANDD.BCST      mantmask<>+0(SB), Z1, Z3
+	VINSERTF64X4     $0x01, Y2, Z0, Z0
+	VPSRLD           $0x17, Z0, Z2
+	VPANDD.BCST      mantmask<>+0(SB), Z0, Z3
 	VPSUBD.BCST      i126<>+0(SB), Z2, Z2
 	VPORD.BCST       halfbits<>+0(SB), Z3, Z3
 	VCMPPS.BCST      $0x01, sqrthalf<>+0(SB), Z3, K3
@@ -1459,38 +1707,39 @@ notail32:
 	VFMADD231PS.BCST logq1<>+0(SB), Z2, Z4
 	VADDPS           Z3, Z4, Z4
 	VFMADD231PS.BCST logq2<>+0(SB), Z2, Z4
-	VCMPPS           $0x03, Z1, Z1, K3
+	VCMPPS           $0x03, Z0, Z0, K3
 	VPORD.BCST       allones<>+0(SB), Z4, K3, Z4
-	VADDPS           Z0, Z4, Z4
-	VPXORD           Z15, Z15, Z15
+	VADDPS           Z1, Z4, Z4
+	VPXORD           Z8, Z8, Z8
 	MOVQ             DX, R10
-	MOVQ             R8, AX
-	TESTQ            AX, AX
+	MOVQ             R8, R11
+	TESTQ            R11, R11
 	JZ               loopend34
 
 loop33:
-	VMOVUPS           (R10), Y16
-	VINSERTF64X4      $0x01, (R10), Z16, Z16
-	VSUBPS            Z4, Z16, Z16
-	VMOVUPS           Y16, (SI)
-	VBROADCASTSS      exphi<>+0(SB), Z0
-	VMINPS            Z16, Z0, Z0
-	VBROADCASTSS      explo<>+0(SB), Z1
-	VMAXPS            Z0, Z1, Z0
-	VMULPS.BCST       log2e<>+0(SB), Z0, Z1
-	VRNDSCALEPS       $0x00, Z1, Z1
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z1, Z0
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z0
+	VBROADCASTF64X4   (R10), Z0
+	VINSERTF64X4      $0x01, (R10)(BX*1), Z0, Z0
+	VSUBPS            Z4, Z0, Z0
+	VMOVUPS           Y0, (SI)
+	VEXTRACTF64X4     $0x01, Z0, (SI)(CX*1)
+	VBROADCASTSS      exphi<>+0(SB), Z1
+	VMINPS            Z0, Z1, Z1
+	VBROADCASTSS      explo<>+0(SB), Z0
+	VMAXPS            Z1, Z0, Z1
+	VMULPS.BCST       log2e<>+0(SB), Z1, Z0
+	VRNDSCALEPS       $0x00, Z0, Z0
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z1
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z1
 	VBROADCASTSS      expp0<>+0(SB), Z2
-	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z2
-	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z2
-	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z2
-	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z2
-	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z2
-	VMULPS            Z0, Z2, Z2
-	VFMADD213PS       Z0, Z0, Z2
+	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp3<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp4<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp5<>+0(SB), Z1, Z2
+	VMULPS            Z1, Z2, Z2
+	VFMADD213PS       Z1, Z1, Z2
 	VADDPS.BCST       one<>+0(SB), Z2, Z2
-	VSCALEFPS         Z1, Z2, Z2
+	VSCALEFPS         Z0, Z2, Z2
 	VADDPS.BCST       enteps<>+0(SB), Z2, Z0
 	VPSRLD            $0x17, Z0, Z1
 	VPANDD.BCST       mantmask<>+0(SB), Z0, Z0
@@ -1517,38 +1766,330 @@ loop33:
 	VFMADD231PS.BCST  logq1<>+0(SB), Z1, Z3
 	VADDPS            Z0, Z3, Z3
 	VFMADD231PS.BCST  logq2<>+0(SB), Z1, Z3
-	VFMADD231PS       Z3, Z2, Z15
+	VFMADD231PS       Z3, Z2, Z8
 	ADDQ              $0x20, R10
 	ADDQ              $0x20, SI
-	DECQ              AX
+	DECQ              R11
 	JNZ               loop33
 
 loopend34:
 	TESTQ             R9, R9
 	JZ                notail35
-	VMOVUPS.Z         (R10), K1, Y17
-	VMOVUPS.Z         (R10), K1, Y0
-	VINSERTF64X4      $0x01, Y0, Z17, Z17
-	VSUBPS            Z4, Z17, Z17
-	VMOVUPS           Y17, K1, (SI)
-	VBROADCASTSS      exphi<>+0(SB), Z0
-	VMINPS            Z17, Z0, Z0
-	VBROADCASTSS      explo<>+0(SB), Z1
-	VMAXPS            Z0, Z1, Z0
-	VMULPS.BCST       log2e<>+0(SB), Z0, Z1
-	VRNDSCALEPS       $0x00, Z1, Z1
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z1, Z0
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z0
+	VMOVUPS.Z         (R10), K1, Z0
+	VMOVUPS.Z         (R10)(BX*1), K1, Z1
+	VINSERTF64X4      $0x01, Y1, Z0, Z0
+	VSUBPS            Z4, Z0, Z0
+	VMOVUPS           Y0, K1, (SI)
+	VEXTRACTF64X4     $0x01, Z0, Y1
+	VMOVUPS           Y1, K1, (SI)(CX*1)
+	VBROADCASTSS      exphi<>+0(SB), Z1
+	VMINPS            Z0, Z1, Z1
+	VBROADCASTSS      explo<>+0(SB), Z0
+	VMAXPS            Z1, Z0, Z1
+	VMULPS.BCST       log2e<>+0(SB), Z1, Z0
+	VRNDSCALEPS       $0x00, Z0, Z0
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z1
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z1
 	VBROADCASTSS      expp0<>+0(SB), Z2
-	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z2
-	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z2
-	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z2
-	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z2
-	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z2
-	VMULPS            Z0, Z2, Z2
-	VFMADD213PS       Z0, Z0, Z2
+	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp3<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp4<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp5<>+0(SB), Z1, Z2
+	VMULPS            Z1, Z2, Z2
+	VFMADD213PS       Z1, Z1, Z2
 	VADDPS.BCST       one<>+0(SB), Z2, Z2
-	VSCALEFPS         Z1, Z2, Z2
+	VSCALEFPS         Z0, Z2, Z2
+	VMOVAPS.Z         Z2, K2, Z2
+	VADDPS.BCST       enteps<>+0(SB), Z2, Z0
+	VPSRLD            $0x17, Z0, Z1
+	VPANDD.BCST       mantmask<>+0(SB), Z0, Z0
+	VPSUBD.BCST       i126<>+0(SB), Z1, Z1
+	VPORD.BCST        halfbits<>+0(SB), Z0, Z0
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z0, K3
+	VPADDD.BCST       allones<>+0(SB), Z1, K3, Z1
+	VMOVAPS.Z         Z0, K3, Z3
+	VSUBPS.BCST       one<>+0(SB), Z0, Z0
+	VCVTDQ2PS         Z1, Z1
+	VADDPS            Z3, Z0, Z0
+	VBROADCASTSS      logp0<>+0(SB), Z3
+	VFMADD213PS.BCST  logp1<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp2<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp3<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp4<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp5<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp6<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp7<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp8<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z0, Z3
+	VMULPS            Z0, Z3, Z3
+	VMULPS            Z0, Z3, Z3
+	VFMADD231PS.BCST  logq1<>+0(SB), Z1, Z3
+	VADDPS            Z0, Z3, Z3
+	VFMADD231PS.BCST  logq2<>+0(SB), Z1, Z3
+	VFMADD231PS       Z3, Z2, Z8
+	ADDQ              R9, SI
+
+notail35:
+	VEXTRACTF64X4 $0x01, Z8, Y0
+	VEXTRACTF32X4 $0x01, Y8, X1
+	VADDPS        X8, X1, X1
+	VPERMILPS     $0x4e, X1, X2
+	VADDPS        X2, X1, X1
+	VPERMILPS     $0xb1, X1, X2
+	VADDPS        X2, X1, X1
+	VEXTRACTF32X4 $0x01, Y0, X2
+	VADDPS        X0, X2, X2
+	VPERMILPS     $0x4e, X2, X0
+	VADDPS        X0, X2, X2
+	VPERMILPS     $0xb1, X2, X0
+	VADDPS        X0, X2, X2
+	VPXORD.BCST   signbit<>+0(SB), X1, X1
+	VMOVSS        X1, (DI)
+	VPXORD.BCST   signbit<>+0(SB), X2, X2
+	VMOVSS        X2, 4(DI)
+	ADDQ          BX, DX
+	ADDQ          BX, DX
+	ADDQ          CX, SI
+	ADDQ          $0x08, DI
+
+nopair26:
+	TESTQ        $0x00000001, AX
+	JZ           noodd36
+	VBROADCASTSS neginf<>+0(SB), Z0
+	MOVQ         DX, R10
+	MOVQ         R8, AX
+	TESTQ        AX, AX
+	JZ           loopend38
+
+loop37:
+	VBROADCASTF64X4 (R10), Z1
+	VINSERTF64X4    $0x01, (R10), Z1, Z1
+	VMAXPS          Z1, Z0, Z0
+	ADDQ            $0x20, R10
+	DECQ            AX
+	JNZ             loop37
+
+loopend38:
+	TESTQ        R9, R9
+	JZ           notail39
+	VMOVUPS.Z    (R10), K1, Z1
+	VMOVUPS.Z    (R10), K1, Z2
+	VINSERTF64X4 $0x01, Y2, Z1, Z1
+	VMOVAPS      Z0, Z2
+	VMOVAPS      Z1, K2, Z2
+	VMAXPS       Z2, Z0, Z0
+
+notail39:
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VEXTRACTF32X4 $0x01, Y0, X2
+	VMAXPS        X0, X2, X2
+	VPERMILPS     $0x4e, X2, X0
+	VMAXPS        X0, X2, X2
+	VPERMILPS     $0xb1, X2, X0
+	VMAXPS        X0, X2, X2
+	VEXTRACTF32X4 $0x01, Y1, X0
+	VMAXPS        X1, X0, X0
+	VPERMILPS     $0x4e, X0, X1
+	VMAXPS        X1, X0, X0
+	VPERMILPS     $0xb1, X0, X1
+	VMAXPS        X1, X0, X0
+	VBROADCASTSS  X2, Z1
+	VBROADCASTSS  X0, Y0
+	VINSERTF64X4  $0x01, Y0, Z1, Z1
+	VPXORD        Z9, Z9, Z9
+	MOVQ          DX, R10
+	MOVQ          R8, AX
+	TESTQ         AX, AX
+	JZ            loopend41
+
+loop40:
+	VBROADCASTF64X4   (R10), Z0
+	VINSERTF64X4      $0x01, (R10), Z0, Z0
+	VSUBPS            Z1, Z0, Z0
+	VBROADCASTSS      exphi<>+0(SB), Z2
+	VMINPS            Z0, Z2, Z2
+	VBROADCASTSS      explo<>+0(SB), Z0
+	VMAXPS            Z2, Z0, Z2
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z0
+	VRNDSCALEPS       $0x00, Z0, Z0
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z2
+	VBROADCASTSS      expp0<>+0(SB), Z3
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z3
+	VMULPS            Z2, Z3, Z3
+	VFMADD213PS       Z2, Z2, Z3
+	VADDPS.BCST       one<>+0(SB), Z3, Z3
+	VSCALEFPS         Z0, Z3, Z3
+	VADDPS            Z3, Z9, Z9
+	ADDQ              $0x20, R10
+	DECQ              AX
+	JNZ               loop40
+
+loopend41:
+	TESTQ             R9, R9
+	JZ                notail42
+	VMOVUPS.Z         (R10), K1, Z0
+	VMOVUPS.Z         (R10), K1, Z2
+	VINSERTF64X4      $0x01, Y2, Z0, Z0
+	VSUBPS            Z1, Z0, Z0
+	VBROADCASTSS      exphi<>+0(SB), Z2
+	VMINPS            Z0, Z2, Z2
+	VBROADCASTSS      explo<>+0(SB), Z0
+	VMAXPS            Z2, Z0, Z2
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z0
+	VRNDSCALEPS       $0x00, Z0, Z0
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z2
+	VBROADCASTSS      expp0<>+0(SB), Z3
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z3
+	VMULPS            Z2, Z3, Z3
+	VFMADD213PS       Z2, Z2, Z3
+	VADDPS.BCST       one<>+0(SB), Z3, Z3
+	VSCALEFPS         Z0, Z3, Z3
+	VMOVAPS.Z         Z3, K2, Z3
+	VADDPS            Z3, Z9, Z9
+
+notail42:
+	VEXTRACTF64X4    $0x01, Z9, Y0
+	VEXTRACTF32X4    $0x01, Y9, X2
+	VADDPS           X9, X2, X2
+	VPERMILPS        $0x4e, X2, X3
+	VADDPS           X3, X2, X2
+	VPERMILPS        $0xb1, X2, X3
+	VADDPS           X3, X2, X2
+	VEXTRACTF32X4    $0x01, Y0, X3
+	VADDPS           X0, X3, X3
+	VPERMILPS        $0x4e, X3, X0
+	VADDPS           X0, X3, X3
+	VPERMILPS        $0xb1, X3, X0
+	VADDPS           X0, X3, X3
+	VBROADCASTSS     X2, Z0
+	VBROADCASTSS     X3, Y2
+	VINSERTF64X4     $0x01, Y2, Z0, Z0
+	VPSRLD           $0x17, Z0, Z2
+	VPANDD.BCST      mantmask<>+0(SB), Z0, Z3
+	VPSUBD.BCST      i126<>+0(SB), Z2, Z2
+	VPORD.BCST       halfbits<>+0(SB), Z3, Z3
+	VCMPPS.BCST      $0x01, sqrthalf<>+0(SB), Z3, K3
+	VPADDD.BCST      allones<>+0(SB), Z2, K3, Z2
+	VMOVAPS.Z        Z3, K3, Z4
+	VSUBPS.BCST      one<>+0(SB), Z3, Z3
+	VCVTDQ2PS        Z2, Z2
+	VADDPS           Z4, Z3, Z3
+	VBROADCASTSS     logp0<>+0(SB), Z4
+	VFMADD213PS.BCST logp1<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST logp2<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST logp3<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST logp4<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST logp5<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST logp6<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST logp7<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST logp8<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST minushalf<>+0(SB), Z3, Z4
+	VMULPS           Z3, Z4, Z4
+	VMULPS           Z3, Z4, Z4
+	VFMADD231PS.BCST logq1<>+0(SB), Z2, Z4
+	VADDPS           Z3, Z4, Z4
+	VFMADD231PS.BCST logq2<>+0(SB), Z2, Z4
+	VCMPPS           $0x03, Z0, Z0, K3
+	VPORD.BCST       allones<>+0(SB), Z4, K3, Z4
+	VADDPS           Z1, Z4, Z4
+	VPXORD           Z10, Z10, Z10
+	MOVQ             DX, R10
+	MOVQ             R8, AX
+	TESTQ            AX, AX
+	JZ               loopend44
+
+loop43:
+	VBROADCASTF64X4   (R10), Z0
+	VINSERTF64X4      $0x01, (R10), Z0, Z0
+	VSUBPS            Z4, Z0, Z0
+	VMOVUPS           Y0, (SI)
+	VBROADCASTSS      exphi<>+0(SB), Z1
+	VMINPS            Z0, Z1, Z1
+	VBROADCASTSS      explo<>+0(SB), Z0
+	VMAXPS            Z1, Z0, Z1
+	VMULPS.BCST       log2e<>+0(SB), Z1, Z0
+	VRNDSCALEPS       $0x00, Z0, Z0
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z1
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z1
+	VBROADCASTSS      expp0<>+0(SB), Z2
+	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp3<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp4<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp5<>+0(SB), Z1, Z2
+	VMULPS            Z1, Z2, Z2
+	VFMADD213PS       Z1, Z1, Z2
+	VADDPS.BCST       one<>+0(SB), Z2, Z2
+	VSCALEFPS         Z0, Z2, Z2
+	VADDPS.BCST       enteps<>+0(SB), Z2, Z0
+	VPSRLD            $0x17, Z0, Z1
+	VPANDD.BCST       mantmask<>+0(SB), Z0, Z0
+	VPSUBD.BCST       i126<>+0(SB), Z1, Z1
+	VPORD.BCST        halfbits<>+0(SB), Z0, Z0
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z0, K3
+	VPADDD.BCST       allones<>+0(SB), Z1, K3, Z1
+	VMOVAPS.Z         Z0, K3, Z3
+	VSUBPS.BCST       one<>+0(SB), Z0, Z0
+	VCVTDQ2PS         Z1, Z1
+	VADDPS            Z3, Z0, Z0
+	VBROADCASTSS      logp0<>+0(SB), Z3
+	VFMADD213PS.BCST  logp1<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp2<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp3<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp4<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp5<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp6<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp7<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  logp8<>+0(SB), Z0, Z3
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z0, Z3
+	VMULPS            Z0, Z3, Z3
+	VMULPS            Z0, Z3, Z3
+	VFMADD231PS.BCST  logq1<>+0(SB), Z1, Z3
+	VADDPS            Z0, Z3, Z3
+	VFMADD231PS.BCST  logq2<>+0(SB), Z1, Z3
+	VFMADD231PS       Z3, Z2, Z10
+	ADDQ              $0x20, R10
+	ADDQ              $0x20, SI
+	DECQ              AX
+	JNZ               loop43
+
+loopend44:
+	TESTQ             R9, R9
+	JZ                notail45
+	VMOVUPS.Z         (R10), K1, Z0
+	VMOVUPS.Z         (R10), K1, Z1
+	VINSERTF64X4      $0x01, Y1, Z0, Z0
+	VSUBPS            Z4, Z0, Z0
+	VMOVUPS           Y0, K1, (SI)
+	VBROADCASTSS      exphi<>+0(SB), Z1
+	VMINPS            Z0, Z1, Z1
+	VBROADCASTSS      explo<>+0(SB), Z0
+	VMAXPS            Z1, Z0, Z1
+	VMULPS.BCST       log2e<>+0(SB), Z1, Z0
+	VRNDSCALEPS       $0x00, Z0, Z0
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z1
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z1
+	VBROADCASTSS      expp0<>+0(SB), Z2
+	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp3<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp4<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp5<>+0(SB), Z1, Z2
+	VMULPS            Z1, Z2, Z2
+	VFMADD213PS       Z1, Z1, Z2
+	VADDPS.BCST       one<>+0(SB), Z2, Z2
+	VSCALEFPS         Z0, Z2, Z2
 	VMOVAPS.Z         Z2, K2, Z2
 	VADDPS.BCST       enteps<>+0(SB), Z2, Z0
 	VPSRLD            $0x17, Z0, Z1
@@ -1576,13 +2117,13 @@ loopend34:
 	VFMADD231PS.BCST  logq1<>+0(SB), Z1, Z3
 	VADDPS            Z0, Z3, Z3
 	VFMADD231PS.BCST  logq2<>+0(SB), Z1, Z3
-	VFMADD231PS       Z3, Z2, Z15
+	VFMADD231PS       Z3, Z2, Z10
 	ADDQ              R9, SI
 
-notail35:
-	VEXTRACTF64X4 $0x01, Z15, Y0
-	VEXTRACTF32X4 $0x01, Y15, X1
-	VADDPS        X15, X1, X1
+notail45:
+	VEXTRACTF64X4 $0x01, Z10, Y0
+	VEXTRACTF32X4 $0x01, Y10, X1
+	VADDPS        X10, X1, X1
 	VPERMILPS     $0x4e, X1, X2
 	VADDPS        X2, X1, X1
 	VPERMILPS     $0xb1, X1, X2
@@ -1598,7 +2139,7 @@ notail35:
 	ADDQ          BX, DX
 	ADDQ          $0x04, DI
 
-even26:
+noodd36:
 done14:
 	VZEROUPPER
 	RET
@@ -1615,9 +2156,9 @@ TEXT ·policyBackwardAVX512(SB), NOSPLIT, $0-144
 	MOVQ     dlogits_base+112(FP), R8
 	MOVQ     ld+136(FP), R9
 	TESTQ    AX, AX
-	JLE      done36
+	JLE      done46
 	TESTQ    CX, CX
-	JLE      done36
+	JLE      done46
 	SHLQ     $0x02, R9
 	MOVQ     CX, R10
 	SHRQ     $0x03, R10
@@ -1635,249 +2176,249 @@ TEXT ·policyBackwardAVX512(SB), NOSPLIT, $0-144
 	SHRQ     $0x01, R12
 	MOVQ     R12, R14
 	TESTQ    R14, R14
-	JZ       loopend38
+	JZ       loopend48
 
-loop37:
+loop47:
 	VPXORD Z0, Z0, Z0
 	MOVQ   DX, R12
 	MOVQ   R8, R13
 	MOVQ   R10, R15
 	TESTQ  R15, R15
-	JZ     loopend40
+	JZ     loopend50
 
-loop39:
-	VMOVUPS           (R12), Y1
+loop49:
+	VBROADCASTF64X4   (R12), Z1
 	VINSERTF64X4      $0x01, (R12)(CX*1), Z1, Z1
 	VBROADCASTSS      exphi<>+0(SB), Z2
 	VMINPS            Z1, Z2, Z2
-	VBROADCASTSS      explo<>+0(SB), Z3
-	VMAXPS            Z2, Z3, Z2
-	VMULPS.BCST       log2e<>+0(SB), Z2, Z3
-	VRNDSCALEPS       $0x00, Z3, Z3
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z2
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z2
-	VBROADCASTSS      expp0<>+0(SB), Z4
-	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z4
-	VMULPS            Z2, Z4, Z4
-	VFMADD213PS       Z2, Z2, Z4
-	VADDPS.BCST       one<>+0(SB), Z4, Z4
-	VSCALEFPS         Z3, Z4, Z4
-	VADDPS.BCST       enteps<>+0(SB), Z4, Z2
-	VDIVPS            Z2, Z4, Z3
-	VPSRLD            $0x17, Z2, Z16
-	VPANDD.BCST       mantmask<>+0(SB), Z2, Z2
-	VPSUBD.BCST       i126<>+0(SB), Z16, Z16
-	VPORD.BCST        halfbits<>+0(SB), Z2, Z2
-	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z2, K3
-	VPADDD.BCST       allones<>+0(SB), Z16, K3, Z16
-	VMOVAPS.Z         Z2, K3, Z17
-	VSUBPS.BCST       one<>+0(SB), Z2, Z2
-	VCVTDQ2PS         Z16, Z16
-	VADDPS            Z17, Z2, Z2
-	VBROADCASTSS      logp0<>+0(SB), Z17
-	VFMADD213PS.BCST  logp1<>+0(SB), Z2, Z17
-	VFMADD213PS.BCST  logp2<>+0(SB), Z2, Z17
-	VFMADD213PS.BCST  logp3<>+0(SB), Z2, Z17
-	VFMADD213PS.BCST  logp4<>+0(SB), Z2, Z17
-	VFMADD213PS.BCST  logp5<>+0(SB), Z2, Z17
-	VFMADD213PS.BCST  logp6<>+0(SB), Z2, Z17
-	VFMADD213PS.BCST  logp7<>+0(SB), Z2, Z17
-	VFMADD213PS.BCST  logp8<>+0(SB), Z2, Z17
-	VFMADD213PS.BCST  minushalf<>+0(SB), Z2, Z17
-	VMULPS            Z2, Z17, Z17
-	VMULPS            Z2, Z17, Z17
-	VFMADD231PS.BCST  logq1<>+0(SB), Z16, Z17
-	VADDPS            Z2, Z17, Z17
-	VFMADD231PS.BCST  logq2<>+0(SB), Z16, Z17
-	VADDPS            Z3, Z17, Z17
-	VPXORD.BCST       signbit<>+0(SB), Z17, Z17
-	VFMADD231PS       Z17, Z4, Z0
-	VMOVUPS           Y17, (R13)
-	VEXTRACTF64X4     $0x01, Z17, (R13)(R9*1)
+	VBROADCASTSS      explo<>+0(SB), Z1
+	VMAXPS            Z2, Z1, Z2
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z1
+	VRNDSCALEPS       $0x00, Z1, Z1
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z1, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z2
+	VBROADCASTSS      expp0<>+0(SB), Z6
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z6
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z6
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z6
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z6
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z6
+	VMULPS            Z2, Z6, Z6
+	VFMADD213PS       Z2, Z2, Z6
+	VADDPS.BCST       one<>+0(SB), Z6, Z6
+	VSCALEFPS         Z1, Z6, Z6
+	VADDPS.BCST       enteps<>+0(SB), Z6, Z1
+	VDIVPS            Z1, Z6, Z2
+	VPSRLD            $0x17, Z1, Z7
+	VPANDD.BCST       mantmask<>+0(SB), Z1, Z1
+	VPSUBD.BCST       i126<>+0(SB), Z7, Z7
+	VPORD.BCST        halfbits<>+0(SB), Z1, Z1
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z1, K3
+	VPADDD.BCST       allones<>+0(SB), Z7, K3, Z7
+	VMOVAPS.Z         Z1, K3, Z8
+	VSUBPS.BCST       one<>+0(SB), Z1, Z1
+	VCVTDQ2PS         Z7, Z7
+	VADDPS            Z8, Z1, Z1
+	VBROADCASTSS      logp0<>+0(SB), Z8
+	VFMADD213PS.BCST  logp1<>+0(SB), Z1, Z8
+	VFMADD213PS.BCST  logp2<>+0(SB), Z1, Z8
+	VFMADD213PS.BCST  logp3<>+0(SB), Z1, Z8
+	VFMADD213PS.BCST  logp4<>+0(SB), Z1, Z8
+	VFMADD213PS.BCST  logp5<>+0(SB), Z1, Z8
+	VFMADD213PS.BCST  logp6<>+0(SB), Z1, Z8
+	VFMADD213PS.BCST  logp7<>+0(SB), Z1, Z8
+	VFMADD213PS.BCST  logp8<>+0(SB), Z1, Z8
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z1, Z8
+	VMULPS            Z1, Z8, Z8
+	VMULPS            Z1, Z8, Z8
+	VFMADD231PS.BCST  logq1<>+0(SB), Z7, Z8
+	VADDPS            Z1, Z8, Z8
+	VFMADD231PS.BCST  logq2<>+0(SB), Z7, Z8
+	VADDPS            Z2, Z8, Z8
+	VPXORD.BCST       signbit<>+0(SB), Z8, Z8
+	VFMADD231PS       Z8, Z6, Z0
+	VMOVUPS           Y8, (R13)
+	VEXTRACTF64X4     $0x01, Z8, (R13)(R9*1)
 	ADDQ              $0x20, R12
 	ADDQ              $0x20, R13
 	DECQ              R15
-	JNZ               loop39
+	JNZ               loop49
 
-loopend40:
+loopend50:
 	TESTQ             R11, R11
-	JZ                notail41
-	VMOVUPS.Z         (R12), K1, Y6
-	VMOVUPS.Z         (R12)(CX*1), K1, Y1
-	VINSERTF64X4      $0x01, Y1, Z6, Z6
+	JZ                notail51
+	VMOVUPS.Z         (R12), K1, Z1
+	VMOVUPS.Z         (R12)(CX*1), K1, Z2
+	VINSERTF64X4      $0x01, Y2, Z1, Z1
 	VBROADCASTSS      exphi<>+0(SB), Z2
-	VMINPS            Z6, Z2, Z2
-	VBROADCASTSS      explo<>+0(SB), Z3
-	VMAXPS            Z2, Z3, Z2
-	VMULPS.BCST       log2e<>+0(SB), Z2, Z3
-	VRNDSCALEPS       $0x00, Z3, Z3
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z2
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z2
-	VBROADCASTSS      expp0<>+0(SB), Z4
-	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z4
-	VMULPS            Z2, Z4, Z4
-	VFMADD213PS       Z2, Z2, Z4
-	VADDPS.BCST       one<>+0(SB), Z4, Z4
-	VSCALEFPS         Z3, Z4, Z4
-	VMOVAPS.Z         Z4, K2, Z4
-	VADDPS.BCST       enteps<>+0(SB), Z4, Z2
-	VDIVPS            Z2, Z4, Z3
-	VPSRLD            $0x17, Z2, Z5
-	VPANDD.BCST       mantmask<>+0(SB), Z2, Z2
-	VPSUBD.BCST       i126<>+0(SB), Z5, Z5
-	VPORD.BCST        halfbits<>+0(SB), Z2, Z2
-	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z2, K3
-	VPADDD.BCST       allones<>+0(SB), Z5, K3, Z5
-	VMOVAPS.Z         Z2, K3, Z16
-	VSUBPS.BCST       one<>+0(SB), Z2, Z2
-	VCVTDQ2PS         Z5, Z5
-	VADDPS            Z16, Z2, Z2
-	VBROADCASTSS      logp0<>+0(SB), Z16
-	VFMADD213PS.BCST  logp1<>+0(SB), Z2, Z16
-	VFMADD213PS.BCST  logp2<>+0(SB), Z2, Z16
-	VFMADD213PS.BCST  logp3<>+0(SB), Z2, Z16
-	VFMADD213PS.BCST  logp4<>+0(SB), Z2, Z16
-	VFMADD213PS.BCST  logp5<>+0(SB), Z2, Z16
-	VFMADD213PS.BCST  logp6<>+0(SB), Z2, Z16
-	VFMADD213PS.BCST  logp7<>+0(SB), Z2, Z16
-	VFMADD213PS.BCST  logp8<>+0(SB), Z2, Z16
-	VFMADD213PS.BCST  minushalf<>+0(SB), Z2, Z16
-	VMULPS            Z2, Z16, Z16
-	VMULPS            Z2, Z16, Z16
-	VFMADD231PS.BCST  logq1<>+0(SB), Z5, Z16
-	VADDPS            Z2, Z16, Z16
-	VFMADD231PS.BCST  logq2<>+0(SB), Z5, Z16
-	VADDPS            Z3, Z16, Z16
-	VPXORD.BCST       signbit<>+0(SB), Z16, Z16
-	VFMADD231PS       Z16, Z4, Z0
-	VMOVAPS           Z16, Z5
+	VMINPS            Z1, Z2, Z2
+	VBROADCASTSS      explo<>+0(SB), Z1
+	VMAXPS            Z2, Z1, Z2
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z1
+	VRNDSCALEPS       $0x00, Z1, Z1
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z1, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z2
+	VBROADCASTSS      expp0<>+0(SB), Z3
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z3
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z3
+	VMULPS            Z2, Z3, Z3
+	VFMADD213PS       Z2, Z2, Z3
+	VADDPS.BCST       one<>+0(SB), Z3, Z3
+	VSCALEFPS         Z1, Z3, Z3
+	VMOVAPS.Z         Z3, K2, Z3
+	VADDPS.BCST       enteps<>+0(SB), Z3, Z1
+	VDIVPS            Z1, Z3, Z2
+	VPSRLD            $0x17, Z1, Z6
+	VPANDD.BCST       mantmask<>+0(SB), Z1, Z1
+	VPSUBD.BCST       i126<>+0(SB), Z6, Z6
+	VPORD.BCST        halfbits<>+0(SB), Z1, Z1
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z1, K3
+	VPADDD.BCST       allones<>+0(SB), Z6, K3, Z6
+	VMOVAPS.Z         Z1, K3, Z7
+	VSUBPS.BCST       one<>+0(SB), Z1, Z1
+	VCVTDQ2PS         Z6, Z6
+	VADDPS            Z7, Z1, Z1
+	VBROADCASTSS      logp0<>+0(SB), Z7
+	VFMADD213PS.BCST  logp1<>+0(SB), Z1, Z7
+	VFMADD213PS.BCST  logp2<>+0(SB), Z1, Z7
+	VFMADD213PS.BCST  logp3<>+0(SB), Z1, Z7
+	VFMADD213PS.BCST  logp4<>+0(SB), Z1, Z7
+	VFMADD213PS.BCST  logp5<>+0(SB), Z1, Z7
+	VFMADD213PS.BCST  logp6<>+0(SB), Z1, Z7
+	VFMADD213PS.BCST  logp7<>+0(SB), Z1, Z7
+	VFMADD213PS.BCST  logp8<>+0(SB), Z1, Z7
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z1, Z7
+	VMULPS            Z1, Z7, Z7
+	VMULPS            Z1, Z7, Z7
+	VFMADD231PS.BCST  logq1<>+0(SB), Z6, Z7
+	VADDPS            Z1, Z7, Z7
+	VFMADD231PS.BCST  logq2<>+0(SB), Z6, Z7
+	VADDPS            Z2, Z7, Z7
+	VPXORD.BCST       signbit<>+0(SB), Z7, Z7
+	VFMADD231PS       Z7, Z3, Z0
+	VMOVAPS           Z7, Z3
 
-notail41:
-	VEXTRACTF64X4 $0x01, Z0, Y2
-	VEXTRACTF32X4 $0x01, Y0, X3
-	VADDPS        X0, X3, X3
-	VPERMILPS     $0x4e, X3, X1
-	VADDPS        X1, X3, X3
-	VPERMILPS     $0xb1, X3, X1
-	VADDPS        X1, X3, X3
-	VEXTRACTF32X4 $0x01, Y2, X1
-	VADDPS        X2, X1, X1
-	VPERMILPS     $0x4e, X1, X2
-	VADDPS        X2, X1, X1
-	VPERMILPS     $0xb1, X1, X2
-	VADDPS        X2, X1, X1
-	VBROADCASTSS  X3, Z2
-	VBROADCASTSS  X1, Y1
-	VINSERTF64X4  $0x01, Y1, Z2, Z2
-	VMOVUPS       iota2<>+0(SB), Z3
+notail51:
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VEXTRACTF32X4 $0x01, Y0, X2
+	VADDPS        X0, X2, X2
+	VPERMILPS     $0x4e, X2, X6
+	VADDPS        X6, X2, X2
+	VPERMILPS     $0xb1, X2, X6
+	VADDPS        X6, X2, X2
+	VEXTRACTF32X4 $0x01, Y1, X6
+	VADDPS        X1, X6, X6
+	VPERMILPS     $0x4e, X6, X1
+	VADDPS        X1, X6, X6
+	VPERMILPS     $0xb1, X6, X1
+	VADDPS        X1, X6, X6
+	VBROADCASTSS  X2, Z1
+	VBROADCASTSS  X6, Y2
+	VINSERTF64X4  $0x01, Y2, Z1, Z1
+	VMOVUPS       iota2<>+0(SB), Z2
 	MOVQ          R8, R13
 	MOVQ          R10, R12
 	TESTQ         R12, R12
-	JZ            loopend43
+	JZ            loopend53
 
-loop42:
-	VMOVUPS           (R13), Y7
-	VINSERTF64X4      $0x01, (R13)(R9*1), Z7, Z7
-	VMOVUPS           (DX), Y8
-	VINSERTF64X4      $0x01, (DX)(CX*1), Z8, Z8
-	VBROADCASTSS      exphi<>+0(SB), Z4
-	VMINPS            Z8, Z4, Z4
-	VBROADCASTSS      explo<>+0(SB), Z16
-	VMAXPS            Z4, Z16, Z4
-	VMULPS.BCST       log2e<>+0(SB), Z4, Z16
-	VRNDSCALEPS       $0x00, Z16, Z16
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z16, Z4
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z16, Z4
-	VBROADCASTSS      expp0<>+0(SB), Z17
-	VFMADD213PS.BCST  expp1<>+0(SB), Z4, Z17
-	VFMADD213PS.BCST  expp2<>+0(SB), Z4, Z17
-	VFMADD213PS.BCST  expp3<>+0(SB), Z4, Z17
-	VFMADD213PS.BCST  expp4<>+0(SB), Z4, Z17
-	VFMADD213PS.BCST  expp5<>+0(SB), Z4, Z17
-	VMULPS            Z4, Z17, Z17
-	VFMADD213PS       Z4, Z4, Z17
-	VADDPS.BCST       one<>+0(SB), Z17, Z17
-	VSCALEFPS         Z16, Z17, Z17
-	VBROADCASTSS      (DI), Z4
-	VBROADCASTSS      4(DI), Y1
-	VINSERTF64X4      $0x01, Y1, Z4, Z4
-	VMULPS            Z17, Z4, Z4
-	VSUBPS            Z2, Z7, Z7
-	VMULPS            Z7, Z4, Z4
-	VBROADCASTSS      (SI), Z16
-	VBROADCASTSS      4(SI), Y1
-	VINSERTF64X4      $0x01, Y1, Z16, Z16
-	VMULPS            Z17, Z16, Z17
-	VSUBPS            Z17, Z4, Z4
-	VPBROADCASTD      (BX), Z17
-	VPBROADCASTD      4(BX), Y1
-	VINSERTF64X4      $0x01, Y1, Z17, Z17
-	VPCMPEQD          Z3, Z17, K3
-	VMOVAPS.Z         Z16, K3, Z17
-	VADDPS            Z17, Z4, Z4
-	VMOVUPS           Y4, (R13)
-	VEXTRACTF64X4     $0x01, Z4, (R13)(R9*1)
-	VPADDD.BCST       eight<>+0(SB), Z3, Z3
+loop52:
+	VBROADCASTF64X4   (R13), Z6
+	VINSERTF64X4      $0x01, (R13)(R9*1), Z6, Z6
+	VBROADCASTF64X4   (DX), Z7
+	VINSERTF64X4      $0x01, (DX)(CX*1), Z7, Z7
+	VBROADCASTSS      exphi<>+0(SB), Z8
+	VMINPS            Z7, Z8, Z8
+	VBROADCASTSS      explo<>+0(SB), Z7
+	VMAXPS            Z8, Z7, Z8
+	VMULPS.BCST       log2e<>+0(SB), Z8, Z7
+	VRNDSCALEPS       $0x00, Z7, Z7
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z7, Z8
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z7, Z8
+	VBROADCASTSS      expp0<>+0(SB), Z9
+	VFMADD213PS.BCST  expp1<>+0(SB), Z8, Z9
+	VFMADD213PS.BCST  expp2<>+0(SB), Z8, Z9
+	VFMADD213PS.BCST  expp3<>+0(SB), Z8, Z9
+	VFMADD213PS.BCST  expp4<>+0(SB), Z8, Z9
+	VFMADD213PS.BCST  expp5<>+0(SB), Z8, Z9
+	VMULPS            Z8, Z9, Z9
+	VFMADD213PS       Z8, Z8, Z9
+	VADDPS.BCST       one<>+0(SB), Z9, Z9
+	VSCALEFPS         Z7, Z9, Z9
+	VBROADCASTSS      (DI), Z7
+	VBROADCASTSS      4(DI), Y8
+	VINSERTF64X4      $0x01, Y8, Z7, Z7
+	VMULPS            Z9, Z7, Z7
+	VSUBPS            Z1, Z6, Z6
+	VMULPS            Z6, Z7, Z7
+	VBROADCASTSS      (SI), Z6
+	VBROADCASTSS      4(SI), Y8
+	VINSERTF64X4      $0x01, Y8, Z6, Z6
+	VMULPS            Z9, Z6, Z9
+	VSUBPS            Z9, Z7, Z7
+	VPBROADCASTD      (BX), Z8
+	VPBROADCASTD      4(BX), Y9
+	VINSERTF64X4      $0x01, Y9, Z8, Z8
+	VPCMPEQD          Z2, Z8, K3
+	VMOVAPS.Z         Z6, K3, Z8
+	VADDPS            Z8, Z7, Z7
+	VMOVUPS           Y7, (R13)
+	VEXTRACTF64X4     $0x01, Z7, (R13)(R9*1)
+	VPADDD.BCST       eight<>+0(SB), Z2, Z2
 	ADDQ              $0x20, DX
 	ADDQ              $0x20, R13
 	DECQ              R12
-	JNZ               loop42
+	JNZ               loop52
 
-loopend43:
+loopend53:
 	TESTQ             R11, R11
-	JZ                notail44
-	VMOVUPS.Z         (DX), K1, Y9
-	VMOVUPS.Z         (DX)(CX*1), K1, Y1
-	VINSERTF64X4      $0x01, Y1, Z9, Z9
-	VBROADCASTSS      exphi<>+0(SB), Z4
-	VMINPS            Z9, Z4, Z4
-	VBROADCASTSS      explo<>+0(SB), Z16
-	VMAXPS            Z4, Z16, Z4
-	VMULPS.BCST       log2e<>+0(SB), Z4, Z16
-	VRNDSCALEPS       $0x00, Z16, Z16
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z16, Z4
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z16, Z4
-	VBROADCASTSS      expp0<>+0(SB), Z17
-	VFMADD213PS.BCST  expp1<>+0(SB), Z4, Z17
-	VFMADD213PS.BCST  expp2<>+0(SB), Z4, Z17
-	VFMADD213PS.BCST  expp3<>+0(SB), Z4, Z17
-	VFMADD213PS.BCST  expp4<>+0(SB), Z4, Z17
-	VFMADD213PS.BCST  expp5<>+0(SB), Z4, Z17
-	VMULPS            Z4, Z17, Z17
-	VFMADD213PS       Z4, Z4, Z17
-	VADDPS.BCST       one<>+0(SB), Z17, Z17
-	VSCALEFPS         Z16, Z17, Z17
-	VBROADCASTSS      (DI), Z4
-	VBROADCASTSS      4(DI), Y1
-	VINSERTF64X4      $0x01, Y1, Z4, Z4
-	VMULPS            Z17, Z4, Z4
-	VSUBPS            Z2, Z5, Z5
-	VMULPS            Z5, Z4, Z4
-	VBROADCASTSS      (SI), Z2
-	VBROADCASTSS      4(SI), Y1
-	VINSERTF64X4      $0x01, Y1, Z2, Z2
-	VMULPS            Z17, Z2, Z17
-	VSUBPS            Z17, Z4, Z4
-	VPBROADCASTD      (BX), Z16
-	VPBROADCASTD      4(BX), Y1
-	VINSERTF64X4      $0x01, Y1, Z16, Z16
-	VPCMPEQD          Z3, Z16, K3
-	VMOVAPS.Z         Z2, K3, Z16
-	VADDPS            Z16, Z4, Z4
-	VMOVUPS           Y4, K1, (R13)
-	VEXTRACTF64X4     $0x01, Z4, Y1
+	JZ                notail54
+	VMOVUPS.Z         (DX), K1, Z6
+	VMOVUPS.Z         (DX)(CX*1), K1, Z7
+	VINSERTF64X4      $0x01, Y7, Z6, Z6
+	VBROADCASTSS      exphi<>+0(SB), Z7
+	VMINPS            Z6, Z7, Z7
+	VBROADCASTSS      explo<>+0(SB), Z6
+	VMAXPS            Z7, Z6, Z7
+	VMULPS.BCST       log2e<>+0(SB), Z7, Z6
+	VRNDSCALEPS       $0x00, Z6, Z6
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z6, Z7
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z6, Z7
+	VBROADCASTSS      expp0<>+0(SB), Z8
+	VFMADD213PS.BCST  expp1<>+0(SB), Z7, Z8
+	VFMADD213PS.BCST  expp2<>+0(SB), Z7, Z8
+	VFMADD213PS.BCST  expp3<>+0(SB), Z7, Z8
+	VFMADD213PS.BCST  expp4<>+0(SB), Z7, Z8
+	VFMADD213PS.BCST  expp5<>+0(SB), Z7, Z8
+	VMULPS            Z7, Z8, Z8
+	VFMADD213PS       Z7, Z7, Z8
+	VADDPS.BCST       one<>+0(SB), Z8, Z8
+	VSCALEFPS         Z6, Z8, Z8
+	VBROADCASTSS      (DI), Z6
+	VBROADCASTSS      4(DI), Y7
+	VINSERTF64X4      $0x01, Y7, Z6, Z6
+	VMULPS            Z8, Z6, Z6
+	VSUBPS            Z1, Z3, Z3
+	VMULPS            Z3, Z6, Z6
+	VBROADCASTSS      (SI), Z1
+	VBROADCASTSS      4(SI), Y7
+	VINSERTF64X4      $0x01, Y7, Z1, Z1
+	VMULPS            Z8, Z1, Z8
+	VSUBPS            Z8, Z6, Z6
+	VPBROADCASTD      (BX), Z7
+	VPBROADCASTD      4(BX), Y8
+	VINSERTF64X4      $0x01, Y8, Z7, Z7
+	VPCMPEQD          Z2, Z7, K3
+	VMOVAPS.Z         Z1, K3, Z7
+	VADDPS            Z7, Z6, Z6
+	VMOVUPS           Y6, K1, (R13)
+	VEXTRACTF64X4     $0x01, Z6, Y1
 	VMOVUPS           Y1, K1, (R13)(R9*1)
 	ADDQ              R11, DX
 
-notail44:
+notail54:
 	ADDQ R9, R8
 	ADDQ R9, R8
 	ADDQ CX, DX
@@ -1885,39 +2426,39 @@ notail44:
 	ADDQ $0x08, SI
 	ADDQ $0x08, DI
 	DECQ R14
-	JNZ  loop37
+	JNZ  loop47
 
-loopend38:
+loopend48:
 	TESTQ  $0x00000001, AX
-	JZ     even45
-	VPXORD Z10, Z10, Z10
+	JZ     even55
+	VPXORD Z4, Z4, Z4
 	MOVQ   DX, R12
 	MOVQ   R8, R13
 	MOVQ   R10, AX
 	TESTQ  AX, AX
-	JZ     loopend47
+	JZ     loopend57
 
-loop46:
-	VMOVUPS           (R12), Y11
-	VINSERTF64X4      $0x01, (R12), Z11, Z11
-	VBROADCASTSS      exphi<>+0(SB), Z0
-	VMINPS            Z11, Z0, Z0
-	VBROADCASTSS      explo<>+0(SB), Z1
-	VMAXPS            Z0, Z1, Z0
-	VMULPS.BCST       log2e<>+0(SB), Z0, Z1
-	VRNDSCALEPS       $0x00, Z1, Z1
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z1, Z0
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z0
+loop56:
+	VBROADCASTF64X4   (R12), Z0
+	VINSERTF64X4      $0x01, (R12), Z0, Z0
+	VBROADCASTSS      exphi<>+0(SB), Z1
+	VMINPS            Z0, Z1, Z1
+	VBROADCASTSS      explo<>+0(SB), Z0
+	VMAXPS            Z1, Z0, Z1
+	VMULPS.BCST       log2e<>+0(SB), Z1, Z0
+	VRNDSCALEPS       $0x00, Z0, Z0
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z1
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z1
 	VBROADCASTSS      expp0<>+0(SB), Z2
-	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z2
-	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z2
-	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z2
-	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z2
-	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z2
-	VMULPS            Z0, Z2, Z2
-	VFMADD213PS       Z0, Z0, Z2
+	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp3<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp4<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp5<>+0(SB), Z1, Z2
+	VMULPS            Z1, Z2, Z2
+	VFMADD213PS       Z1, Z1, Z2
 	VADDPS.BCST       one<>+0(SB), Z2, Z2
-	VSCALEFPS         Z1, Z2, Z2
+	VSCALEFPS         Z0, Z2, Z2
 	VADDPS.BCST       enteps<>+0(SB), Z2, Z0
 	VDIVPS            Z0, Z2, Z1
 	VPSRLD            $0x17, Z0, Z3
@@ -1926,58 +2467,58 @@ loop46:
 	VPORD.BCST        halfbits<>+0(SB), Z0, Z0
 	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z0, K3
 	VPADDD.BCST       allones<>+0(SB), Z3, K3, Z3
-	VMOVAPS.Z         Z0, K3, Z4
+	VMOVAPS.Z         Z0, K3, Z6
 	VSUBPS.BCST       one<>+0(SB), Z0, Z0
 	VCVTDQ2PS         Z3, Z3
-	VADDPS            Z4, Z0, Z0
-	VBROADCASTSS      logp0<>+0(SB), Z4
-	VFMADD213PS.BCST  logp1<>+0(SB), Z0, Z4
-	VFMADD213PS.BCST  logp2<>+0(SB), Z0, Z4
-	VFMADD213PS.BCST  logp3<>+0(SB), Z0, Z4
-	VFMADD213PS.BCST  logp4<>+0(SB), Z0, Z4
-	VFMADD213PS.BCST  logp5<>+0(SB), Z0, Z4
-	VFMADD213PS.BCST  logp6<>+0(SB), Z0, Z4
-	VFMADD213PS.BCST  logp7<>+0(SB), Z0, Z4
-	VFMADD213PS.BCST  logp8<>+0(SB), Z0, Z4
-	VFMADD213PS.BCST  minushalf<>+0(SB), Z0, Z4
-	VMULPS            Z0, Z4, Z4
-	VMULPS            Z0, Z4, Z4
-	VFMADD231PS.BCST  logq1<>+0(SB), Z3, Z4
-	VADDPS            Z0, Z4, Z4
-	VFMADD231PS.BCST  logq2<>+0(SB), Z3, Z4
-	VADDPS            Z1, Z4, Z4
-	VPXORD.BCST       signbit<>+0(SB), Z4, Z4
-	VFMADD231PS       Z4, Z2, Z10
-	VMOVUPS           Y4, (R13)
+	VADDPS            Z6, Z0, Z0
+	VBROADCASTSS      logp0<>+0(SB), Z6
+	VFMADD213PS.BCST  logp1<>+0(SB), Z0, Z6
+	VFMADD213PS.BCST  logp2<>+0(SB), Z0, Z6
+	VFMADD213PS.BCST  logp3<>+0(SB), Z0, Z6
+	VFMADD213PS.BCST  logp4<>+0(SB), Z0, Z6
+	VFMADD213PS.BCST  logp5<>+0(SB), Z0, Z6
+	VFMADD213PS.BCST  logp6<>+0(SB), Z0, Z6
+	VFMADD213PS.BCST  logp7<>+0(SB), Z0, Z6
+	VFMADD213PS.BCST  logp8<>+0(SB), Z0, Z6
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z0, Z6
+	VMULPS            Z0, Z6, Z6
+	VMULPS            Z0, Z6, Z6
+	VFMADD231PS.BCST  logq1<>+0(SB), Z3, Z6
+	VADDPS            Z0, Z6, Z6
+	VFMADD231PS.BCST  logq2<>+0(SB), Z3, Z6
+	VADDPS            Z1, Z6, Z6
+	VPXORD.BCST       signbit<>+0(SB), Z6, Z6
+	VFMADD231PS       Z6, Z2, Z4
+	VMOVUPS           Y6, (R13)
 	ADDQ              $0x20, R12
 	ADDQ              $0x20, R13
 	DECQ              AX
-	JNZ               loop46
+	JNZ               loop56
 
-loopend47:
+loopend57:
 	TESTQ             R11, R11
-	JZ                notail48
-	VMOVUPS.Z         (R12), K1, Y12
-	VMOVUPS.Z         (R12), K1, Y0
-	VINSERTF64X4      $0x01, Y0, Z12, Z12
-	VBROADCASTSS      exphi<>+0(SB), Z0
-	VMINPS            Z12, Z0, Z0
-	VBROADCASTSS      explo<>+0(SB), Z1
-	VMAXPS            Z0, Z1, Z0
-	VMULPS.BCST       log2e<>+0(SB), Z0, Z1
-	VRNDSCALEPS       $0x00, Z1, Z1
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z1, Z0
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z0
+	JZ                notail58
+	VMOVUPS.Z         (R12), K1, Z0
+	VMOVUPS.Z         (R12), K1, Z1
+	VINSERTF64X4      $0x01, Y1, Z0, Z0
+	VBROADCASTSS      exphi<>+0(SB), Z1
+	VMINPS            Z0, Z1, Z1
+	VBROADCASTSS      explo<>+0(SB), Z0
+	VMAXPS            Z1, Z0, Z1
+	VMULPS.BCST       log2e<>+0(SB), Z1, Z0
+	VRNDSCALEPS       $0x00, Z0, Z0
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z1
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z1
 	VBROADCASTSS      expp0<>+0(SB), Z2
-	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z2
-	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z2
-	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z2
-	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z2
-	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z2
-	VMULPS            Z0, Z2, Z2
-	VFMADD213PS       Z0, Z0, Z2
+	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp3<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp4<>+0(SB), Z1, Z2
+	VFMADD213PS.BCST  expp5<>+0(SB), Z1, Z2
+	VMULPS            Z1, Z2, Z2
+	VFMADD213PS       Z1, Z1, Z2
 	VADDPS.BCST       one<>+0(SB), Z2, Z2
-	VSCALEFPS         Z1, Z2, Z2
+	VSCALEFPS         Z0, Z2, Z2
 	VMOVAPS.Z         Z2, K2, Z2
 	VADDPS.BCST       enteps<>+0(SB), Z2, Z0
 	VDIVPS            Z0, Z2, Z1
@@ -1987,34 +2528,34 @@ loopend47:
 	VPORD.BCST        halfbits<>+0(SB), Z0, Z0
 	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z0, K2
 	VPADDD.BCST       allones<>+0(SB), Z3, K2, Z3
-	VMOVAPS.Z         Z0, K2, Z4
+	VMOVAPS.Z         Z0, K2, Z5
 	VSUBPS.BCST       one<>+0(SB), Z0, Z0
 	VCVTDQ2PS         Z3, Z3
-	VADDPS            Z4, Z0, Z0
-	VBROADCASTSS      logp0<>+0(SB), Z4
-	VFMADD213PS.BCST  logp1<>+0(SB), Z0, Z4
-	VFMADD213PS.BCST  logp2<>+0(SB), Z0, Z4
-	VFMADD213PS.BCST  logp3<>+0(SB), Z0, Z4
-	VFMADD213PS.BCST  logp4<>+0(SB), Z0, Z4
-	VFMADD213PS.BCST  logp5<>+0(SB), Z0, Z4
-	VFMADD213PS.BCST  logp6<>+0(SB), Z0, Z4
-	VFMADD213PS.BCST  logp7<>+0(SB), Z0, Z4
-	VFMADD213PS.BCST  logp8<>+0(SB), Z0, Z4
-	VFMADD213PS.BCST  minushalf<>+0(SB), Z0, Z4
-	VMULPS            Z0, Z4, Z4
-	VMULPS            Z0, Z4, Z4
-	VFMADD231PS.BCST  logq1<>+0(SB), Z3, Z4
-	VADDPS            Z0, Z4, Z4
-	VFMADD231PS.BCST  logq2<>+0(SB), Z3, Z4
-	VADDPS            Z1, Z4, Z4
-	VPXORD.BCST       signbit<>+0(SB), Z4, Z4
-	VFMADD231PS       Z4, Z2, Z10
-	VMOVAPS           Z4, Z12
+	VADDPS            Z5, Z0, Z0
+	VBROADCASTSS      logp0<>+0(SB), Z5
+	VFMADD213PS.BCST  logp1<>+0(SB), Z0, Z5
+	VFMADD213PS.BCST  logp2<>+0(SB), Z0, Z5
+	VFMADD213PS.BCST  logp3<>+0(SB), Z0, Z5
+	VFMADD213PS.BCST  logp4<>+0(SB), Z0, Z5
+	VFMADD213PS.BCST  logp5<>+0(SB), Z0, Z5
+	VFMADD213PS.BCST  logp6<>+0(SB), Z0, Z5
+	VFMADD213PS.BCST  logp7<>+0(SB), Z0, Z5
+	VFMADD213PS.BCST  logp8<>+0(SB), Z0, Z5
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z0, Z5
+	VMULPS            Z0, Z5, Z5
+	VMULPS            Z0, Z5, Z5
+	VFMADD231PS.BCST  logq1<>+0(SB), Z3, Z5
+	VADDPS            Z0, Z5, Z5
+	VFMADD231PS.BCST  logq2<>+0(SB), Z3, Z5
+	VADDPS            Z1, Z5, Z5
+	VPXORD.BCST       signbit<>+0(SB), Z5, Z5
+	VFMADD231PS       Z5, Z2, Z4
+	VMOVAPS           Z5, Z5
 
-notail48:
-	VEXTRACTF64X4 $0x01, Z10, Y0
-	VEXTRACTF32X4 $0x01, Y10, X1
-	VADDPS        X10, X1, X1
+notail58:
+	VEXTRACTF64X4 $0x01, Z4, Y0
+	VEXTRACTF32X4 $0x01, Y4, X1
+	VADDPS        X4, X1, X1
 	VPERMILPS     $0x4e, X1, X2
 	VADDPS        X2, X1, X1
 	VPERMILPS     $0xb1, X1, X2
@@ -2032,85 +2573,85 @@ notail48:
 	MOVQ          R8, R13
 	MOVQ          R10, AX
 	TESTQ         AX, AX
-	JZ            loopend50
+	JZ            loopend60
 
-loop49:
-	VMOVUPS           (R13), Y13
-	VINSERTF64X4      $0x01, (R13), Z13, Z13
-	VMOVUPS           (DX), Y14
-	VINSERTF64X4      $0x01, (DX), Z14, Z14
-	VBROADCASTSS      exphi<>+0(SB), Z2
-	VMINPS            Z14, Z2, Z2
+loop59:
+	VBROADCASTF64X4   (R13), Z2
+	VINSERTF64X4      $0x01, (R13), Z2, Z2
+	VBROADCASTF64X4   (DX), Z3
+	VINSERTF64X4      $0x01, (DX), Z3, Z3
+	VBROADCASTSS      exphi<>+0(SB), Z4
+	VMINPS            Z3, Z4, Z4
 	VBROADCASTSS      explo<>+0(SB), Z3
-	VMAXPS            Z2, Z3, Z2
-	VMULPS.BCST       log2e<>+0(SB), Z2, Z3
+	VMAXPS            Z4, Z3, Z4
+	VMULPS.BCST       log2e<>+0(SB), Z4, Z3
 	VRNDSCALEPS       $0x00, Z3, Z3
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z2
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z2
-	VBROADCASTSS      expp0<>+0(SB), Z4
-	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z4
-	VMULPS            Z2, Z4, Z4
-	VFMADD213PS       Z2, Z2, Z4
-	VADDPS.BCST       one<>+0(SB), Z4, Z4
-	VSCALEFPS         Z3, Z4, Z4
-	VBROADCASTSS      (DI), Z2
-	VBROADCASTSS      (DI), Y3
-	VINSERTF64X4      $0x01, Y3, Z2, Z2
-	VMULPS            Z4, Z2, Z2
-	VSUBPS            Z0, Z13, Z13
-	VMULPS            Z13, Z2, Z2
-	VBROADCASTSS      (SI), Z3
-	VBROADCASTSS      (SI), Y5
-	VINSERTF64X4      $0x01, Y5, Z3, Z3
-	VMULPS            Z4, Z3, Z4
-	VSUBPS            Z4, Z2, Z2
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z4
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z4
+	VBROADCASTSS      expp0<>+0(SB), Z6
+	VFMADD213PS.BCST  expp1<>+0(SB), Z4, Z6
+	VFMADD213PS.BCST  expp2<>+0(SB), Z4, Z6
+	VFMADD213PS.BCST  expp3<>+0(SB), Z4, Z6
+	VFMADD213PS.BCST  expp4<>+0(SB), Z4, Z6
+	VFMADD213PS.BCST  expp5<>+0(SB), Z4, Z6
+	VMULPS            Z4, Z6, Z6
+	VFMADD213PS       Z4, Z4, Z6
+	VADDPS.BCST       one<>+0(SB), Z6, Z6
+	VSCALEFPS         Z3, Z6, Z6
+	VBROADCASTSS      (DI), Z3
+	VBROADCASTSS      (DI), Y4
+	VINSERTF64X4      $0x01, Y4, Z3, Z3
+	VMULPS            Z6, Z3, Z3
+	VSUBPS            Z0, Z2, Z2
+	VMULPS            Z2, Z3, Z3
+	VBROADCASTSS      (SI), Z2
+	VBROADCASTSS      (SI), Y4
+	VINSERTF64X4      $0x01, Y4, Z2, Z2
+	VMULPS            Z6, Z2, Z6
+	VSUBPS            Z6, Z3, Z3
 	VPBROADCASTD      (BX), Z4
-	VPBROADCASTD      (BX), Y5
-	VINSERTF64X4      $0x01, Y5, Z4, Z4
+	VPBROADCASTD      (BX), Y6
+	VINSERTF64X4      $0x01, Y6, Z4, Z4
 	VPCMPEQD          Z1, Z4, K2
-	VMOVAPS.Z         Z3, K2, Z4
-	VADDPS            Z4, Z2, Z2
-	VMOVUPS           Y2, (R13)
+	VMOVAPS.Z         Z2, K2, Z4
+	VADDPS            Z4, Z3, Z3
+	VMOVUPS           Y3, (R13)
 	VPADDD.BCST       eight<>+0(SB), Z1, Z1
 	ADDQ              $0x20, DX
 	ADDQ              $0x20, R13
 	DECQ              AX
-	JNZ               loop49
+	JNZ               loop59
 
-loopend50:
+loopend60:
 	TESTQ             R11, R11
-	JZ                notail51
-	VMOVUPS.Z         (DX), K1, Y15
-	VMOVUPS.Z         (DX), K1, Y2
-	VINSERTF64X4      $0x01, Y2, Z15, Z15
-	VBROADCASTSS      exphi<>+0(SB), Z2
-	VMINPS            Z15, Z2, Z2
-	VBROADCASTSS      explo<>+0(SB), Z3
-	VMAXPS            Z2, Z3, Z2
-	VMULPS.BCST       log2e<>+0(SB), Z2, Z3
-	VRNDSCALEPS       $0x00, Z3, Z3
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z2
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z2
+	JZ                notail61
+	VMOVUPS.Z         (DX), K1, Z2
+	VMOVUPS.Z         (DX), K1, Z3
+	VINSERTF64X4      $0x01, Y3, Z2, Z2
+	VBROADCASTSS      exphi<>+0(SB), Z3
+	VMINPS            Z2, Z3, Z3
+	VBROADCASTSS      explo<>+0(SB), Z2
+	VMAXPS            Z3, Z2, Z3
+	VMULPS.BCST       log2e<>+0(SB), Z3, Z2
+	VRNDSCALEPS       $0x00, Z2, Z2
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z2, Z3
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z2, Z3
 	VBROADCASTSS      expp0<>+0(SB), Z4
-	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z4
-	VMULPS            Z2, Z4, Z4
-	VFMADD213PS       Z2, Z2, Z4
+	VFMADD213PS.BCST  expp1<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST  expp2<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST  expp3<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST  expp4<>+0(SB), Z3, Z4
+	VFMADD213PS.BCST  expp5<>+0(SB), Z3, Z4
+	VMULPS            Z3, Z4, Z4
+	VFMADD213PS       Z3, Z3, Z4
 	VADDPS.BCST       one<>+0(SB), Z4, Z4
-	VSCALEFPS         Z3, Z4, Z4
+	VSCALEFPS         Z2, Z4, Z4
 	VBROADCASTSS      (DI), Z2
 	VBROADCASTSS      (DI), Y3
 	VINSERTF64X4      $0x01, Y3, Z2, Z2
 	VMULPS            Z4, Z2, Z2
-	VSUBPS            Z0, Z12, Z12
-	VMULPS            Z12, Z2, Z2
+	VSUBPS            Z0, Z5, Z5
+	VMULPS            Z5, Z2, Z2
 	VBROADCASTSS      (SI), Z0
 	VBROADCASTSS      (SI), Y3
 	VINSERTF64X4      $0x01, Y3, Z0, Z0
@@ -2125,14 +2666,14 @@ loopend50:
 	VMOVUPS           Y2, K1, (R13)
 	ADDQ              R11, DX
 
-notail51:
+notail61:
 	ADDQ R9, R8
 	ADDQ $0x04, BX
 	ADDQ $0x04, SI
 	ADDQ $0x04, DI
 
-even45:
-done36:
+even55:
+done46:
 	VZEROUPPER
 	RET
 
@@ -2161,7 +2702,7 @@ TEXT ·adamAVX512(SB), NOSPLIT, $0-120
 	VSUBPS       Z1, Z6, Z6
 	VSUBPS       Z2, Z7, Z7
 	TESTQ        AX, AX
-	JLE          done52
+	JLE          done62
 	MOVQ         AX, DI
 	SHRQ         $0x04, DI
 	ANDQ         $0x0f, AX
@@ -2171,9 +2712,9 @@ TEXT ·adamAVX512(SB), NOSPLIT, $0-120
 	SHRQ         $0x01, R9
 	KMOVW        (R8)(R9*1), K1
 	TESTQ        DI, DI
-	JZ           loopend54
+	JZ           loopend64
 
-loop53:
+loop63:
 	VMOVUPS (DX), Z8
 	VMULPS  Z0, Z8, Z8
 	VMOVUPS (BX), Z9
@@ -2200,11 +2741,11 @@ loop53:
 	ADDQ    $0x40, BX
 	ADDQ    $0x40, SI
 	DECQ    DI
-	JNZ     loop53
+	JNZ     loop63
 
-loopend54:
+loopend64:
 	TESTQ     AX, AX
-	JZ        notail55
+	JZ        notail65
 	VMOVUPS.Z (DX), K1, Z8
 	VMULPS    Z0, Z8, Z8
 	VMOVUPS.Z (BX), K1, Z0
@@ -2227,8 +2768,8 @@ loopend54:
 	VSUBPS    Z0, Z1, Z1
 	VMOVUPS   Z1, K1, (CX)
 
-notail55:
-done52:
+notail65:
+done62:
 	VZEROUPPER
 	RET
 
@@ -2239,7 +2780,7 @@ TEXT ·tanhAVX512(SB), NOSPLIT, $0-48
 	MOVQ  dst_base+0(FP), CX
 	MOVQ  src_base+24(FP), DX
 	TESTQ AX, AX
-	JLE   done56
+	JLE   done66
 	MOVQ  AX, BX
 	SHRQ  $0x04, BX
 	ANDQ  $0x0f, AX
@@ -2249,9 +2790,9 @@ TEXT ·tanhAVX512(SB), NOSPLIT, $0-48
 	SHRQ  $0x01, DI
 	KMOVW (SI)(DI*1), K1
 	TESTQ BX, BX
-	JZ    loopend58
+	JZ    loopend68
 
-loop57:
+loop67:
 	VMOVUPS           (DX), Z0
 	VPANDD.BCST       absmask<>+0(SB), Z0, Z1
 	VPXORD            Z0, Z1, Z0
@@ -2283,11 +2824,11 @@ loop57:
 	ADDQ              $0x40, CX
 	ADDQ              $0x40, DX
 	DECQ              BX
-	JNZ               loop57
+	JNZ               loop67
 
-loopend58:
+loopend68:
 	TESTQ             AX, AX
-	JZ                notail59
+	JZ                notail69
 	VMOVUPS.Z         (DX), K1, Z0
 	VPANDD.BCST       absmask<>+0(SB), Z0, Z1
 	VPXORD            Z0, Z1, Z0
@@ -2317,8 +2858,8 @@ loopend58:
 	VPORD             Z0, Z4, Z4
 	VMOVUPS           Z4, K1, (CX)
 
-notail59:
-done56:
+notail69:
+done66:
 	VZEROUPPER
 	RET
 
@@ -2329,7 +2870,7 @@ TEXT ·expAVX512(SB), NOSPLIT, $0-48
 	MOVQ  dst_base+0(FP), CX
 	MOVQ  src_base+24(FP), DX
 	TESTQ AX, AX
-	JLE   done60
+	JLE   done70
 	MOVQ  AX, BX
 	SHRQ  $0x04, BX
 	ANDQ  $0x0f, AX
@@ -2339,9 +2880,9 @@ TEXT ·expAVX512(SB), NOSPLIT, $0-48
 	SHRQ  $0x01, DI
 	KMOVW (SI)(DI*1), K1
 	TESTQ BX, BX
-	JZ    loopend62
+	JZ    loopend72
 
-loop61:
+loop71:
 	VMOVUPS           (DX), Z0
 	VBROADCASTSS      exphi<>+0(SB), Z1
 	VMINPS            Z0, Z1, Z1
@@ -2365,11 +2906,11 @@ loop61:
 	ADDQ              $0x40, CX
 	ADDQ              $0x40, DX
 	DECQ              BX
-	JNZ               loop61
+	JNZ               loop71
 
-loopend62:
+loopend72:
 	TESTQ             AX, AX
-	JZ                notail63
+	JZ                notail73
 	VMOVUPS.Z         (DX), K1, Z0
 	VBROADCASTSS      exphi<>+0(SB), Z1
 	VMINPS            Z0, Z1, Z1
@@ -2391,7 +2932,7 @@ loopend62:
 	VSCALEFPS         Z0, Z2, Z2
 	VMOVUPS           Z2, K1, (CX)
 
-notail63:
-done60:
+notail73:
+done70:
 	VZEROUPPER
 	RET

@@ -17,7 +17,8 @@ func gruForwardAVX512(rows int, d int, table []float32, tokens []int32, gh []flo
 func gruBackwardAVX512(rows int, d int, tokens []int32, act []float32, gh []float32, hPrev []float32, dhNext []float32, dgh []float32, dhPrev []float32, dTable []float32)
 
 // policyForwardAVX512 is policyForwardAVX2 with each row pair's chunks in the halves of one
-// ZMM register: the same instructions per lane and the same reduction order, so the same bits.
+// ZMM register, two pairs side by side: the same instructions per lane and the same
+// reduction order, so the same bits.
 //
 //go:noescape
 func policyForwardAVX512(rows int, cols int, logits []float32, ld int, logp []float32, ent []float32)

@@ -189,7 +189,7 @@ func samePolicy(t testing.TB, a, z *implementation, c policyCase, what string) {
 func TestZMMPolicyMatchesAVX2Bits(t *testing.T) {
 	a, z := zmmPair(t)
 	r := rand.New(rand.NewPCG(98, 99))
-	for _, rows := range []int{0, 1, 2, 3, 4, 5, 17, 96, 97} {
+	for _, rows := range []int{0, 1, 2, 3, 4, 5, 6, 7, 17, 96, 97} {
 		for _, cols := range zmmSizes[1:] {
 			for _, gap := range []int{0, 1, 3} {
 				for _, scale := range []float32{4, 80} {
