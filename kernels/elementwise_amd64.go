@@ -23,8 +23,10 @@ func useAVX2Elementwise(s *implementation) {
 // Adam, tanh and exp in 16 lanes, and the policy head's forward and backward
 // with a row pair's 8-lane chunks in the two halves of one ZMM register (so
 // that each row still sums over its columns lane by lane and then across
-// the 8 lanes, in the AVX2 order). Each runs the same instructions per lane
-// as its AVX2 form, so it gives the same bits. sumSquares and add keep
+// the 8 lanes, in the AVX2 order). Each runs its AVX2 form's operations per
+// lane, so it gives the same bits (exp's scaling by 2^n is one VSCALEFPS, the
+// same single rounding as the AVX2 form's two exact factors; see
+// asm/elementwise/zmm.go). sumSquares and add keep
 // their AVX2 forms (a float64 reduction; bound by memory). Dispatch installs
 // these where the plan says so (avx512Plan.elemZMM: full-rate 512-bit FMAs,
 // and Zen 4).
