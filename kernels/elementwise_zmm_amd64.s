@@ -157,28 +157,32 @@ GLOBL allones<>(SB), RODATA|NOPTR, $4
 // func gruForwardAVX512(rows int, d int, table []float32, tokens []int32, gh []float32, hPrev []float32, hNext []float32, act []float32)
 // Requires: AVX, AVX512F
 TEXT ·gruForwardAVX512(SB), NOSPLIT, $0-160
-	MOVQ  rows+0(FP), AX
-	MOVQ  d+8(FP), CX
-	MOVQ  table_base+16(FP), DX
-	MOVQ  tokens_base+40(FP), BX
-	MOVQ  gh_base+64(FP), SI
-	MOVQ  hPrev_base+88(FP), DI
-	MOVQ  hNext_base+112(FP), R8
-	MOVQ  act_base+136(FP), R9
-	TESTQ AX, AX
-	JLE   done1
-	TESTQ CX, CX
-	JLE   done1
-	MOVQ  CX, R10
-	SHRQ  $0x04, R10
-	MOVQ  CX, R11
-	ANDQ  $0x0f, R11
-	SHLQ  $0x02, R11
-	SHLQ  $0x02, CX
-	LEAQ  masktable16<>+0(SB), R12
-	MOVQ  R11, R13
-	SHRQ  $0x01, R13
-	KMOVW (R12)(R13*1), K1
+	MOVQ         rows+0(FP), AX
+	MOVQ         d+8(FP), CX
+	MOVQ         table_base+16(FP), DX
+	MOVQ         tokens_base+40(FP), BX
+	MOVQ         gh_base+64(FP), SI
+	MOVQ         hPrev_base+88(FP), DI
+	MOVQ         hNext_base+112(FP), R8
+	MOVQ         act_base+136(FP), R9
+	TESTQ        AX, AX
+	JLE          done1
+	TESTQ        CX, CX
+	JLE          done1
+	MOVQ         CX, R10
+	SHRQ         $0x04, R10
+	MOVQ         CX, R11
+	ANDQ         $0x0f, R11
+	SHLQ         $0x02, R11
+	SHLQ         $0x02, CX
+	LEAQ         masktable16<>+0(SB), R12
+	MOVQ         R11, R13
+	SHRQ         $0x01, R13
+	KMOVW        (R12)(R13*1), K1
+	VBROADCASTSS explo<>+0(SB), Z0
+	VBROADCASTSS exphi<>+0(SB), Z1
+	VBROADCASTSS zero<>+0(SB), Z2
+	VBROADCASTSS tanhhi<>+0(SB), Z3
 
 row2:
 	MOVLQSX (BX), R12
@@ -190,262 +194,244 @@ row2:
 three3:
 	CMPQ              R13, $0x03
 	JB                rest4
-	VMOVUPS           (R12), Z0
-	VADDPS            (SI), Z0, Z0
-	VMOVUPS           (R12)(CX*1), Z1
-	VADDPS            (SI)(CX*1), Z1, Z1
-	VMOVUPS           64(R12), Z2
-	VADDPS            64(SI), Z2, Z2
-	VMOVUPS           64(R12)(CX*1), Z3
-	VADDPS            64(SI)(CX*1), Z3, Z3
-	VMOVUPS           128(R12), Z4
-	VADDPS            128(SI), Z4, Z4
-	VMOVUPS           128(R12)(CX*1), Z5
-	VADDPS            128(SI)(CX*1), Z5, Z5
-	VPXORD.BCST       signbit<>+0(SB), Z0, Z0
-	VPXORD.BCST       signbit<>+0(SB), Z1, Z1
-	VPXORD.BCST       signbit<>+0(SB), Z2, Z2
-	VPXORD.BCST       signbit<>+0(SB), Z3, Z3
+	VMOVUPS           (R12), Z4
+	VADDPS            (SI), Z4, Z4
+	VMOVUPS           (R12)(CX*1), Z5
+	VADDPS            (SI)(CX*1), Z5, Z5
+	VMOVUPS           64(R12), Z6
+	VADDPS            64(SI), Z6, Z6
+	VMOVUPS           64(R12)(CX*1), Z7
+	VADDPS            64(SI)(CX*1), Z7, Z7
+	VMOVUPS           128(R12), Z8
+	VADDPS            128(SI), Z8, Z8
+	VMOVUPS           128(R12)(CX*1), Z9
+	VADDPS            128(SI)(CX*1), Z9, Z9
 	VPXORD.BCST       signbit<>+0(SB), Z4, Z4
 	VPXORD.BCST       signbit<>+0(SB), Z5, Z5
-	VBROADCASTSS      exphi<>+0(SB), Z6
-	VMINPS            Z0, Z6, Z6
-	VBROADCASTSS      exphi<>+0(SB), Z0
-	VMINPS            Z1, Z0, Z0
-	VBROADCASTSS      exphi<>+0(SB), Z1
-	VMINPS            Z2, Z1, Z1
-	VBROADCASTSS      exphi<>+0(SB), Z2
-	VMINPS            Z3, Z2, Z2
-	VBROADCASTSS      exphi<>+0(SB), Z3
-	VMINPS            Z4, Z3, Z3
-	VBROADCASTSS      exphi<>+0(SB), Z4
-	VMINPS            Z5, Z4, Z4
-	VBROADCASTSS      explo<>+0(SB), Z5
-	VMAXPS            Z6, Z5, Z6
-	VBROADCASTSS      explo<>+0(SB), Z7
-	VMAXPS            Z0, Z7, Z0
-	VBROADCASTSS      explo<>+0(SB), Z8
-	VMAXPS            Z1, Z8, Z1
-	VBROADCASTSS      explo<>+0(SB), Z9
-	VMAXPS            Z2, Z9, Z2
-	VBROADCASTSS      explo<>+0(SB), Z10
-	VMAXPS            Z3, Z10, Z3
-	VBROADCASTSS      explo<>+0(SB), Z11
-	VMAXPS            Z4, Z11, Z4
-	VMULPS.BCST       log2e<>+0(SB), Z6, Z5
-	VMULPS.BCST       log2e<>+0(SB), Z0, Z7
-	VMULPS.BCST       log2e<>+0(SB), Z1, Z8
-	VMULPS.BCST       log2e<>+0(SB), Z2, Z9
-	VMULPS.BCST       log2e<>+0(SB), Z3, Z10
-	VMULPS.BCST       log2e<>+0(SB), Z4, Z11
-	VRNDSCALEPS       $0x00, Z5, Z5
-	VRNDSCALEPS       $0x00, Z7, Z7
-	VRNDSCALEPS       $0x00, Z8, Z8
-	VRNDSCALEPS       $0x00, Z9, Z9
+	VPXORD.BCST       signbit<>+0(SB), Z6, Z6
+	VPXORD.BCST       signbit<>+0(SB), Z7, Z7
+	VPXORD.BCST       signbit<>+0(SB), Z8, Z8
+	VPXORD.BCST       signbit<>+0(SB), Z9, Z9
+	VMINPS            Z4, Z1, Z4
+	VMINPS            Z5, Z1, Z5
+	VMINPS            Z6, Z1, Z6
+	VMINPS            Z7, Z1, Z7
+	VMINPS            Z8, Z1, Z8
+	VMINPS            Z9, Z1, Z9
+	VMAXPS            Z4, Z0, Z4
+	VMAXPS            Z5, Z0, Z5
+	VMAXPS            Z6, Z0, Z6
+	VMAXPS            Z7, Z0, Z7
+	VMAXPS            Z8, Z0, Z8
+	VMAXPS            Z9, Z0, Z9
+	VMULPS.BCST       log2e<>+0(SB), Z4, Z10
+	VMULPS.BCST       log2e<>+0(SB), Z5, Z11
+	VMULPS.BCST       log2e<>+0(SB), Z6, Z12
+	VMULPS.BCST       log2e<>+0(SB), Z7, Z13
+	VMULPS.BCST       log2e<>+0(SB), Z8, Z14
+	VMULPS.BCST       log2e<>+0(SB), Z9, Z15
 	VRNDSCALEPS       $0x00, Z10, Z10
 	VRNDSCALEPS       $0x00, Z11, Z11
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z5, Z6
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z7, Z0
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z8, Z1
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z9, Z2
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z10, Z3
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z11, Z4
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z5, Z6
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z7, Z0
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z8, Z1
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z9, Z2
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z10, Z3
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z11, Z4
-	VBROADCASTSS      expp0<>+0(SB), Z12
-	VBROADCASTSS      expp0<>+0(SB), Z13
-	VBROADCASTSS      expp0<>+0(SB), Z14
-	VBROADCASTSS      expp0<>+0(SB), Z15
+	VRNDSCALEPS       $0x00, Z12, Z12
+	VRNDSCALEPS       $0x00, Z13, Z13
+	VRNDSCALEPS       $0x00, Z14, Z14
+	VRNDSCALEPS       $0x00, Z15, Z15
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z10, Z4
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z11, Z5
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z12, Z6
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z13, Z7
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z14, Z8
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z15, Z9
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z10, Z4
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z11, Z5
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z12, Z6
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z13, Z7
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z14, Z8
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z15, Z9
 	VBROADCASTSS      expp0<>+0(SB), Z16
 	VBROADCASTSS      expp0<>+0(SB), Z17
-	VFMADD213PS.BCST  expp1<>+0(SB), Z6, Z12
-	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z13
-	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z14
-	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z15
-	VFMADD213PS.BCST  expp1<>+0(SB), Z3, Z16
-	VFMADD213PS.BCST  expp1<>+0(SB), Z4, Z17
-	VFMADD213PS.BCST  expp2<>+0(SB), Z6, Z12
-	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z13
-	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z14
-	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z15
-	VFMADD213PS.BCST  expp2<>+0(SB), Z3, Z16
-	VFMADD213PS.BCST  expp2<>+0(SB), Z4, Z17
-	VFMADD213PS.BCST  expp3<>+0(SB), Z6, Z12
-	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z13
-	VFMADD213PS.BCST  expp3<>+0(SB), Z1, Z14
-	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z15
-	VFMADD213PS.BCST  expp3<>+0(SB), Z3, Z16
-	VFMADD213PS.BCST  expp3<>+0(SB), Z4, Z17
-	VFMADD213PS.BCST  expp4<>+0(SB), Z6, Z12
-	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z13
-	VFMADD213PS.BCST  expp4<>+0(SB), Z1, Z14
-	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z15
-	VFMADD213PS.BCST  expp4<>+0(SB), Z3, Z16
-	VFMADD213PS.BCST  expp4<>+0(SB), Z4, Z17
-	VFMADD213PS.BCST  expp5<>+0(SB), Z6, Z12
-	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z13
-	VFMADD213PS.BCST  expp5<>+0(SB), Z1, Z14
-	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z15
-	VFMADD213PS.BCST  expp5<>+0(SB), Z3, Z16
-	VFMADD213PS.BCST  expp5<>+0(SB), Z4, Z17
-	VMULPS            Z6, Z12, Z12
-	VMULPS            Z0, Z13, Z13
-	VMULPS            Z1, Z14, Z14
-	VMULPS            Z2, Z15, Z15
-	VMULPS            Z3, Z16, Z16
-	VMULPS            Z4, Z17, Z17
-	VFMADD213PS       Z6, Z6, Z12
-	VFMADD213PS       Z0, Z0, Z13
-	VFMADD213PS       Z1, Z1, Z14
-	VFMADD213PS       Z2, Z2, Z15
-	VFMADD213PS       Z3, Z3, Z16
-	VFMADD213PS       Z4, Z4, Z17
-	VADDPS.BCST       one<>+0(SB), Z12, Z12
-	VADDPS.BCST       one<>+0(SB), Z13, Z13
-	VADDPS.BCST       one<>+0(SB), Z14, Z14
-	VADDPS.BCST       one<>+0(SB), Z15, Z15
+	VBROADCASTSS      expp0<>+0(SB), Z18
+	VBROADCASTSS      expp0<>+0(SB), Z19
+	VBROADCASTSS      expp0<>+0(SB), Z20
+	VBROADCASTSS      expp0<>+0(SB), Z21
+	VFMADD213PS.BCST  expp1<>+0(SB), Z4, Z16
+	VFMADD213PS.BCST  expp1<>+0(SB), Z5, Z17
+	VFMADD213PS.BCST  expp1<>+0(SB), Z6, Z18
+	VFMADD213PS.BCST  expp1<>+0(SB), Z7, Z19
+	VFMADD213PS.BCST  expp1<>+0(SB), Z8, Z20
+	VFMADD213PS.BCST  expp1<>+0(SB), Z9, Z21
+	VFMADD213PS.BCST  expp2<>+0(SB), Z4, Z16
+	VFMADD213PS.BCST  expp2<>+0(SB), Z5, Z17
+	VFMADD213PS.BCST  expp2<>+0(SB), Z6, Z18
+	VFMADD213PS.BCST  expp2<>+0(SB), Z7, Z19
+	VFMADD213PS.BCST  expp2<>+0(SB), Z8, Z20
+	VFMADD213PS.BCST  expp2<>+0(SB), Z9, Z21
+	VFMADD213PS.BCST  expp3<>+0(SB), Z4, Z16
+	VFMADD213PS.BCST  expp3<>+0(SB), Z5, Z17
+	VFMADD213PS.BCST  expp3<>+0(SB), Z6, Z18
+	VFMADD213PS.BCST  expp3<>+0(SB), Z7, Z19
+	VFMADD213PS.BCST  expp3<>+0(SB), Z8, Z20
+	VFMADD213PS.BCST  expp3<>+0(SB), Z9, Z21
+	VFMADD213PS.BCST  expp4<>+0(SB), Z4, Z16
+	VFMADD213PS.BCST  expp4<>+0(SB), Z5, Z17
+	VFMADD213PS.BCST  expp4<>+0(SB), Z6, Z18
+	VFMADD213PS.BCST  expp4<>+0(SB), Z7, Z19
+	VFMADD213PS.BCST  expp4<>+0(SB), Z8, Z20
+	VFMADD213PS.BCST  expp4<>+0(SB), Z9, Z21
+	VFMADD213PS.BCST  expp5<>+0(SB), Z4, Z16
+	VFMADD213PS.BCST  expp5<>+0(SB), Z5, Z17
+	VFMADD213PS.BCST  expp5<>+0(SB), Z6, Z18
+	VFMADD213PS.BCST  expp5<>+0(SB), Z7, Z19
+	VFMADD213PS.BCST  expp5<>+0(SB), Z8, Z20
+	VFMADD213PS.BCST  expp5<>+0(SB), Z9, Z21
+	VMULPS            Z4, Z16, Z16
+	VMULPS            Z5, Z17, Z17
+	VMULPS            Z6, Z18, Z18
+	VMULPS            Z7, Z19, Z19
+	VMULPS            Z8, Z20, Z20
+	VMULPS            Z9, Z21, Z21
+	VFMADD213PS       Z4, Z4, Z16
+	VFMADD213PS       Z5, Z5, Z17
+	VFMADD213PS       Z6, Z6, Z18
+	VFMADD213PS       Z7, Z7, Z19
+	VFMADD213PS       Z8, Z8, Z20
+	VFMADD213PS       Z9, Z9, Z21
 	VADDPS.BCST       one<>+0(SB), Z16, Z16
 	VADDPS.BCST       one<>+0(SB), Z17, Z17
-	VSCALEFPS         Z5, Z12, Z12
-	VSCALEFPS         Z7, Z13, Z13
-	VSCALEFPS         Z8, Z14, Z14
-	VSCALEFPS         Z9, Z15, Z15
+	VADDPS.BCST       one<>+0(SB), Z18, Z18
+	VADDPS.BCST       one<>+0(SB), Z19, Z19
+	VADDPS.BCST       one<>+0(SB), Z20, Z20
+	VADDPS.BCST       one<>+0(SB), Z21, Z21
 	VSCALEFPS         Z10, Z16, Z16
 	VSCALEFPS         Z11, Z17, Z17
-	VADDPS.BCST       one<>+0(SB), Z12, Z12
-	VBROADCASTSS      one<>+0(SB), Z0
-	VADDPS.BCST       one<>+0(SB), Z13, Z13
-	VBROADCASTSS      one<>+0(SB), Z1
-	VADDPS.BCST       one<>+0(SB), Z14, Z14
-	VBROADCASTSS      one<>+0(SB), Z2
-	VADDPS.BCST       one<>+0(SB), Z15, Z15
-	VBROADCASTSS      one<>+0(SB), Z3
+	VSCALEFPS         Z12, Z18, Z18
+	VSCALEFPS         Z13, Z19, Z19
+	VSCALEFPS         Z14, Z20, Z20
+	VSCALEFPS         Z15, Z21, Z21
 	VADDPS.BCST       one<>+0(SB), Z16, Z16
 	VBROADCASTSS      one<>+0(SB), Z4
 	VADDPS.BCST       one<>+0(SB), Z17, Z17
 	VBROADCASTSS      one<>+0(SB), Z5
-	VDIVPS            Z12, Z0, Z0
-	VDIVPS            Z13, Z1, Z1
-	VDIVPS            Z14, Z2, Z2
-	VDIVPS            Z15, Z3, Z3
+	VADDPS.BCST       one<>+0(SB), Z18, Z18
+	VBROADCASTSS      one<>+0(SB), Z6
+	VADDPS.BCST       one<>+0(SB), Z19, Z19
+	VBROADCASTSS      one<>+0(SB), Z7
+	VADDPS.BCST       one<>+0(SB), Z20, Z20
+	VBROADCASTSS      one<>+0(SB), Z8
+	VADDPS.BCST       one<>+0(SB), Z21, Z21
+	VBROADCASTSS      one<>+0(SB), Z9
 	VDIVPS            Z16, Z4, Z4
 	VDIVPS            Z17, Z5, Z5
-	VMOVUPS           Z0, (R9)
-	VMOVUPS           Z1, (R9)(CX*1)
-	VMOVUPS           (SI)(CX*2), Z6
-	VMULPS            Z0, Z6, Z6
-	VADDPS            (R12)(CX*2), Z6, Z6
-	VMOVUPS           Z2, 64(R9)
-	VMOVUPS           Z3, 64(R9)(CX*1)
-	VMOVUPS           64(SI)(CX*2), Z0
-	VMULPS            Z2, Z0, Z0
-	VADDPS            64(R12)(CX*2), Z0, Z0
-	VMOVUPS           Z4, 128(R9)
-	VMOVUPS           Z5, 128(R9)(CX*1)
-	VMOVUPS           128(SI)(CX*2), Z2
-	VMULPS            Z4, Z2, Z2
-	VADDPS            128(R12)(CX*2), Z2, Z2
+	VDIVPS            Z18, Z6, Z6
+	VDIVPS            Z19, Z7, Z7
+	VDIVPS            Z20, Z8, Z8
+	VDIVPS            Z21, Z9, Z9
+	VMOVUPS           Z4, (R9)
+	VMOVUPS           Z5, (R9)(CX*1)
+	VMOVUPS           (SI)(CX*2), Z10
+	VMULPS            Z4, Z10, Z10
+	VADDPS            (R12)(CX*2), Z10, Z10
+	VMOVUPS           Z6, 64(R9)
+	VMOVUPS           Z7, 64(R9)(CX*1)
+	VMOVUPS           64(SI)(CX*2), Z4
+	VMULPS            Z6, Z4, Z4
+	VADDPS            64(R12)(CX*2), Z4, Z4
+	VMOVUPS           Z8, 128(R9)
+	VMOVUPS           Z9, 128(R9)(CX*1)
+	VMOVUPS           128(SI)(CX*2), Z6
+	VMULPS            Z8, Z6, Z6
+	VADDPS            128(R12)(CX*2), Z6, Z6
+	VPANDD.BCST       absmask<>+0(SB), Z10, Z8
+	VPXORD            Z10, Z8, Z11
+	VPANDD.BCST       absmask<>+0(SB), Z4, Z10
+	VPXORD            Z4, Z10, Z12
 	VPANDD.BCST       absmask<>+0(SB), Z6, Z4
-	VPXORD            Z6, Z4, Z7
-	VPANDD.BCST       absmask<>+0(SB), Z0, Z6
-	VPXORD            Z0, Z6, Z8
-	VPANDD.BCST       absmask<>+0(SB), Z2, Z0
-	VPXORD            Z2, Z0, Z2
+	VPXORD            Z6, Z4, Z6
+	VADDPS            Z8, Z8, Z8
+	VADDPS            Z10, Z10, Z10
 	VADDPS            Z4, Z4, Z4
-	VADDPS            Z6, Z6, Z6
-	VADDPS            Z0, Z0, Z0
-	VBROADCASTSS      tanhhi<>+0(SB), Z9
-	VMINPS            Z4, Z9, Z9
-	VBROADCASTSS      tanhhi<>+0(SB), Z4
-	VMINPS            Z6, Z4, Z4
-	VBROADCASTSS      tanhhi<>+0(SB), Z6
-	VMINPS            Z0, Z6, Z6
-	VBROADCASTSS      zero<>+0(SB), Z0
-	VMAXPS            Z9, Z0, Z9
-	VBROADCASTSS      zero<>+0(SB), Z14
-	VMAXPS            Z4, Z14, Z4
-	VBROADCASTSS      zero<>+0(SB), Z10
-	VMAXPS            Z6, Z10, Z6
-	VMULPS.BCST       log2e<>+0(SB), Z9, Z0
-	VMULPS.BCST       log2e<>+0(SB), Z4, Z14
-	VMULPS.BCST       log2e<>+0(SB), Z6, Z10
-	VRNDSCALEPS       $0x00, Z0, Z0
-	VRNDSCALEPS       $0x00, Z14, Z14
-	VRNDSCALEPS       $0x00, Z10, Z10
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z9
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z14, Z4
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z10, Z6
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z9
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z14, Z4
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z10, Z6
-	VBROADCASTSS      expp0<>+0(SB), Z11
-	VBROADCASTSS      expp0<>+0(SB), Z12
-	VBROADCASTSS      expp0<>+0(SB), Z13
-	VFMADD213PS.BCST  expp1<>+0(SB), Z9, Z11
-	VFMADD213PS.BCST  expp1<>+0(SB), Z4, Z12
-	VFMADD213PS.BCST  expp1<>+0(SB), Z6, Z13
-	VFMADD213PS.BCST  expp2<>+0(SB), Z9, Z11
-	VFMADD213PS.BCST  expp2<>+0(SB), Z4, Z12
-	VFMADD213PS.BCST  expp2<>+0(SB), Z6, Z13
-	VFMADD213PS.BCST  expp3<>+0(SB), Z9, Z11
-	VFMADD213PS.BCST  expp3<>+0(SB), Z4, Z12
-	VFMADD213PS.BCST  expp3<>+0(SB), Z6, Z13
-	VFMADD213PS.BCST  expp4<>+0(SB), Z9, Z11
-	VFMADD213PS.BCST  expp4<>+0(SB), Z4, Z12
-	VFMADD213PS.BCST  expp4<>+0(SB), Z6, Z13
-	VFMADD213PS.BCST  expp5<>+0(SB), Z9, Z11
-	VFMADD213PS.BCST  expp5<>+0(SB), Z4, Z12
-	VFMADD213PS.BCST  expp5<>+0(SB), Z6, Z13
-	VMULPS            Z9, Z11, Z11
-	VMULPS            Z4, Z12, Z12
-	VMULPS            Z6, Z13, Z13
-	VFMADD213PS       Z9, Z9, Z11
-	VFMADD213PS       Z4, Z4, Z12
-	VFMADD213PS       Z6, Z6, Z13
+	VMINPS            Z8, Z3, Z8
+	VMINPS            Z10, Z3, Z10
+	VMINPS            Z4, Z3, Z4
+	VMAXPS            Z8, Z2, Z8
+	VMAXPS            Z10, Z2, Z10
+	VMAXPS            Z4, Z2, Z4
+	VMULPS.BCST       log2e<>+0(SB), Z8, Z17
+	VMULPS.BCST       log2e<>+0(SB), Z10, Z18
+	VMULPS.BCST       log2e<>+0(SB), Z4, Z13
+	VRNDSCALEPS       $0x00, Z17, Z17
+	VRNDSCALEPS       $0x00, Z18, Z18
+	VRNDSCALEPS       $0x00, Z13, Z13
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z17, Z8
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z18, Z10
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z13, Z4
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z17, Z8
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z18, Z10
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z13, Z4
+	VBROADCASTSS      expp0<>+0(SB), Z14
+	VBROADCASTSS      expp0<>+0(SB), Z15
+	VBROADCASTSS      expp0<>+0(SB), Z16
+	VFMADD213PS.BCST  expp1<>+0(SB), Z8, Z14
+	VFMADD213PS.BCST  expp1<>+0(SB), Z10, Z15
+	VFMADD213PS.BCST  expp1<>+0(SB), Z4, Z16
+	VFMADD213PS.BCST  expp2<>+0(SB), Z8, Z14
+	VFMADD213PS.BCST  expp2<>+0(SB), Z10, Z15
+	VFMADD213PS.BCST  expp2<>+0(SB), Z4, Z16
+	VFMADD213PS.BCST  expp3<>+0(SB), Z8, Z14
+	VFMADD213PS.BCST  expp3<>+0(SB), Z10, Z15
+	VFMADD213PS.BCST  expp3<>+0(SB), Z4, Z16
+	VFMADD213PS.BCST  expp4<>+0(SB), Z8, Z14
+	VFMADD213PS.BCST  expp4<>+0(SB), Z10, Z15
+	VFMADD213PS.BCST  expp4<>+0(SB), Z4, Z16
+	VFMADD213PS.BCST  expp5<>+0(SB), Z8, Z14
+	VFMADD213PS.BCST  expp5<>+0(SB), Z10, Z15
+	VFMADD213PS.BCST  expp5<>+0(SB), Z4, Z16
+	VMULPS            Z8, Z14, Z14
+	VMULPS            Z10, Z15, Z15
+	VMULPS            Z4, Z16, Z16
+	VFMADD213PS       Z8, Z8, Z14
+	VFMADD213PS       Z10, Z10, Z15
+	VFMADD213PS       Z4, Z4, Z16
 	VBROADCASTSS      one<>+0(SB), Z4
-	VSCALEFPS         Z0, Z4, Z0
-	VSCALEFPS         Z14, Z4, Z14
-	VSCALEFPS         Z10, Z4, Z10
-	VSUBPS.BCST       one<>+0(SB), Z0, Z4
-	VFMADD213PS       Z4, Z0, Z11
-	VSUBPS.BCST       one<>+0(SB), Z14, Z6
-	VFMADD213PS       Z6, Z14, Z12
-	VSUBPS.BCST       one<>+0(SB), Z10, Z0
-	VFMADD213PS       Z0, Z10, Z13
-	VADDPS.BCST       two<>+0(SB), Z11, Z4
-	VADDPS.BCST       two<>+0(SB), Z12, Z6
-	VADDPS.BCST       two<>+0(SB), Z13, Z0
-	VDIVPS            Z4, Z11, Z11
-	VDIVPS            Z6, Z12, Z12
-	VDIVPS            Z0, Z13, Z13
-	VPORD             Z7, Z11, Z11
-	VPORD             Z8, Z12, Z12
-	VPORD             Z2, Z13, Z13
-	VMOVUPS           Z11, (R9)(CX*2)
-	VBROADCASTSS      one<>+0(SB), Z0
-	VSUBPS            Z1, Z0, Z0
-	VMULPS            Z11, Z0, Z0
-	VMULPS            (DI), Z1, Z1
-	VADDPS            Z1, Z0, Z0
-	VMOVUPS           Z0, (R8)
-	VMOVUPS           Z12, 64(R9)(CX*2)
-	VBROADCASTSS      one<>+0(SB), Z0
-	VSUBPS            Z3, Z0, Z0
-	VMULPS            Z12, Z0, Z0
-	VMULPS            64(DI), Z3, Z3
-	VADDPS            Z3, Z0, Z0
-	VMOVUPS           Z0, 64(R8)
-	VMOVUPS           Z13, 128(R9)(CX*2)
-	VBROADCASTSS      one<>+0(SB), Z0
-	VSUBPS            Z5, Z0, Z0
-	VMULPS            Z13, Z0, Z0
-	VMULPS            128(DI), Z5, Z5
-	VADDPS            Z5, Z0, Z0
-	VMOVUPS           Z0, 128(R8)
+	VSCALEFPS         Z17, Z4, Z17
+	VSCALEFPS         Z18, Z4, Z18
+	VSCALEFPS         Z13, Z4, Z13
+	VSUBPS.BCST       one<>+0(SB), Z17, Z8
+	VFMADD213PS       Z8, Z17, Z14
+	VSUBPS.BCST       one<>+0(SB), Z18, Z10
+	VFMADD213PS       Z10, Z18, Z15
+	VSUBPS.BCST       one<>+0(SB), Z13, Z4
+	VFMADD213PS       Z4, Z13, Z16
+	VADDPS.BCST       two<>+0(SB), Z14, Z8
+	VADDPS.BCST       two<>+0(SB), Z15, Z10
+	VADDPS.BCST       two<>+0(SB), Z16, Z4
+	VDIVPS            Z8, Z14, Z14
+	VDIVPS            Z10, Z15, Z15
+	VDIVPS            Z4, Z16, Z16
+	VPORD             Z11, Z14, Z14
+	VPORD             Z12, Z15, Z15
+	VPORD             Z6, Z16, Z16
+	VMOVUPS           Z14, (R9)(CX*2)
+	VBROADCASTSS      one<>+0(SB), Z4
+	VSUBPS            Z5, Z4, Z4
+	VMULPS            Z14, Z4, Z4
+	VMULPS            (DI), Z5, Z5
+	VADDPS            Z5, Z4, Z4
+	VMOVUPS           Z4, (R8)
+	VMOVUPS           Z15, 64(R9)(CX*2)
+	VBROADCASTSS      one<>+0(SB), Z4
+	VSUBPS            Z7, Z4, Z4
+	VMULPS            Z15, Z4, Z4
+	VMULPS            64(DI), Z7, Z7
+	VADDPS            Z7, Z4, Z4
+	VMOVUPS           Z4, 64(R8)
+	VMOVUPS           Z16, 128(R9)(CX*2)
+	VBROADCASTSS      one<>+0(SB), Z4
+	VSUBPS            Z9, Z4, Z4
+	VMULPS            Z16, Z4, Z4
+	VMULPS            128(DI), Z9, Z9
+	VADDPS            Z9, Z4, Z4
+	VMOVUPS           Z4, 128(R8)
 	ADDQ              $0x000000c0, R12
 	ADDQ              $0x000000c0, SI
 	ADDQ              $0x000000c0, R9
@@ -461,177 +447,165 @@ rest4:
 	JZ    loopend6
 
 loop5:
-	VMOVUPS           (R12), Z0
-	VADDPS            (SI), Z0, Z0
-	VMOVUPS           (R12)(CX*1), Z1
-	VADDPS            (SI)(CX*1), Z1, Z1
-	VMOVUPS           64(R12), Z2
-	VADDPS            64(SI), Z2, Z2
-	VMOVUPS           64(R12)(CX*1), Z3
-	VADDPS            64(SI)(CX*1), Z3, Z3
-	VPXORD.BCST       signbit<>+0(SB), Z0, Z0
-	VPXORD.BCST       signbit<>+0(SB), Z1, Z1
-	VPXORD.BCST       signbit<>+0(SB), Z2, Z2
-	VPXORD.BCST       signbit<>+0(SB), Z3, Z3
-	VBROADCASTSS      exphi<>+0(SB), Z4
-	VMINPS            Z0, Z4, Z4
-	VBROADCASTSS      exphi<>+0(SB), Z0
-	VMINPS            Z1, Z0, Z0
-	VBROADCASTSS      exphi<>+0(SB), Z1
-	VMINPS            Z2, Z1, Z1
-	VBROADCASTSS      exphi<>+0(SB), Z2
-	VMINPS            Z3, Z2, Z2
-	VBROADCASTSS      explo<>+0(SB), Z3
-	VMAXPS            Z4, Z3, Z4
-	VBROADCASTSS      explo<>+0(SB), Z5
-	VMAXPS            Z0, Z5, Z0
-	VBROADCASTSS      explo<>+0(SB), Z6
-	VMAXPS            Z1, Z6, Z1
-	VBROADCASTSS      explo<>+0(SB), Z7
-	VMAXPS            Z2, Z7, Z2
-	VMULPS.BCST       log2e<>+0(SB), Z4, Z3
-	VMULPS.BCST       log2e<>+0(SB), Z0, Z5
-	VMULPS.BCST       log2e<>+0(SB), Z1, Z6
-	VMULPS.BCST       log2e<>+0(SB), Z2, Z7
-	VRNDSCALEPS       $0x00, Z3, Z3
-	VRNDSCALEPS       $0x00, Z5, Z5
-	VRNDSCALEPS       $0x00, Z6, Z6
-	VRNDSCALEPS       $0x00, Z7, Z7
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z4
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z5, Z0
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z6, Z1
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z7, Z2
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z4
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z5, Z0
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z6, Z1
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z7, Z2
-	VBROADCASTSS      expp0<>+0(SB), Z8
-	VBROADCASTSS      expp0<>+0(SB), Z9
-	VBROADCASTSS      expp0<>+0(SB), Z10
-	VBROADCASTSS      expp0<>+0(SB), Z11
-	VFMADD213PS.BCST  expp1<>+0(SB), Z4, Z8
-	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z9
-	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z10
-	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z11
-	VFMADD213PS.BCST  expp2<>+0(SB), Z4, Z8
-	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z9
-	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z10
-	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z11
-	VFMADD213PS.BCST  expp3<>+0(SB), Z4, Z8
-	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z9
-	VFMADD213PS.BCST  expp3<>+0(SB), Z1, Z10
-	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z11
-	VFMADD213PS.BCST  expp4<>+0(SB), Z4, Z8
-	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z9
-	VFMADD213PS.BCST  expp4<>+0(SB), Z1, Z10
-	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z11
-	VFMADD213PS.BCST  expp5<>+0(SB), Z4, Z8
-	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z9
-	VFMADD213PS.BCST  expp5<>+0(SB), Z1, Z10
-	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z11
+	VMOVUPS           (R12), Z4
+	VADDPS            (SI), Z4, Z4
+	VMOVUPS           (R12)(CX*1), Z5
+	VADDPS            (SI)(CX*1), Z5, Z5
+	VMOVUPS           64(R12), Z6
+	VADDPS            64(SI), Z6, Z6
+	VMOVUPS           64(R12)(CX*1), Z7
+	VADDPS            64(SI)(CX*1), Z7, Z7
+	VPXORD.BCST       signbit<>+0(SB), Z4, Z4
+	VPXORD.BCST       signbit<>+0(SB), Z5, Z5
+	VPXORD.BCST       signbit<>+0(SB), Z6, Z6
+	VPXORD.BCST       signbit<>+0(SB), Z7, Z7
+	VMINPS            Z4, Z1, Z4
+	VMINPS            Z5, Z1, Z5
+	VMINPS            Z6, Z1, Z6
+	VMINPS            Z7, Z1, Z7
+	VMAXPS            Z4, Z0, Z4
+	VMAXPS            Z5, Z0, Z5
+	VMAXPS            Z6, Z0, Z6
+	VMAXPS            Z7, Z0, Z7
+	VMULPS.BCST       log2e<>+0(SB), Z4, Z8
+	VMULPS.BCST       log2e<>+0(SB), Z5, Z9
+	VMULPS.BCST       log2e<>+0(SB), Z6, Z10
+	VMULPS.BCST       log2e<>+0(SB), Z7, Z11
+	VRNDSCALEPS       $0x00, Z8, Z8
+	VRNDSCALEPS       $0x00, Z9, Z9
+	VRNDSCALEPS       $0x00, Z10, Z10
+	VRNDSCALEPS       $0x00, Z11, Z11
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z8, Z4
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z9, Z5
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z10, Z6
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z11, Z7
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z8, Z4
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z9, Z5
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z10, Z6
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z11, Z7
+	VBROADCASTSS      expp0<>+0(SB), Z12
+	VBROADCASTSS      expp0<>+0(SB), Z13
+	VBROADCASTSS      expp0<>+0(SB), Z14
+	VBROADCASTSS      expp0<>+0(SB), Z15
+	VFMADD213PS.BCST  expp1<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  expp1<>+0(SB), Z5, Z13
+	VFMADD213PS.BCST  expp1<>+0(SB), Z6, Z14
+	VFMADD213PS.BCST  expp1<>+0(SB), Z7, Z15
+	VFMADD213PS.BCST  expp2<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  expp2<>+0(SB), Z5, Z13
+	VFMADD213PS.BCST  expp2<>+0(SB), Z6, Z14
+	VFMADD213PS.BCST  expp2<>+0(SB), Z7, Z15
+	VFMADD213PS.BCST  expp3<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  expp3<>+0(SB), Z5, Z13
+	VFMADD213PS.BCST  expp3<>+0(SB), Z6, Z14
+	VFMADD213PS.BCST  expp3<>+0(SB), Z7, Z15
+	VFMADD213PS.BCST  expp4<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  expp4<>+0(SB), Z5, Z13
+	VFMADD213PS.BCST  expp4<>+0(SB), Z6, Z14
+	VFMADD213PS.BCST  expp4<>+0(SB), Z7, Z15
+	VFMADD213PS.BCST  expp5<>+0(SB), Z4, Z12
+	VFMADD213PS.BCST  expp5<>+0(SB), Z5, Z13
+	VFMADD213PS.BCST  expp5<>+0(SB), Z6, Z14
+	VFMADD213PS.BCST  expp5<>+0(SB), Z7, Z15
+	VMULPS            Z4, Z12, Z12
+	VMULPS            Z5, Z13, Z13
+	VMULPS            Z6, Z14, Z14
+	VMULPS            Z7, Z15, Z15
+	VFMADD213PS       Z4, Z4, Z12
+	VFMADD213PS       Z5, Z5, Z13
+	VFMADD213PS       Z6, Z6, Z14
+	VFMADD213PS       Z7, Z7, Z15
+	VADDPS.BCST       one<>+0(SB), Z12, Z12
+	VADDPS.BCST       one<>+0(SB), Z13, Z13
+	VADDPS.BCST       one<>+0(SB), Z14, Z14
+	VADDPS.BCST       one<>+0(SB), Z15, Z15
+	VSCALEFPS         Z8, Z12, Z12
+	VSCALEFPS         Z9, Z13, Z13
+	VSCALEFPS         Z10, Z14, Z14
+	VSCALEFPS         Z11, Z15, Z15
+	VADDPS.BCST       one<>+0(SB), Z12, Z12
+	VBROADCASTSS      one<>+0(SB), Z4
+	VADDPS.BCST       one<>+0(SB), Z13, Z13
+	VBROADCASTSS      one<>+0(SB), Z5
+	VADDPS.BCST       one<>+0(SB), Z14, Z14
+	VBROADCASTSS      one<>+0(SB), Z6
+	VADDPS.BCST       one<>+0(SB), Z15, Z15
+	VBROADCASTSS      one<>+0(SB), Z7
+	VDIVPS            Z12, Z4, Z4
+	VDIVPS            Z13, Z5, Z5
+	VDIVPS            Z14, Z6, Z6
+	VDIVPS            Z15, Z7, Z7
+	VMOVUPS           Z4, (R9)
+	VMOVUPS           Z5, (R9)(CX*1)
+	VMOVUPS           (SI)(CX*2), Z8
 	VMULPS            Z4, Z8, Z8
-	VMULPS            Z0, Z9, Z9
-	VMULPS            Z1, Z10, Z10
-	VMULPS            Z2, Z11, Z11
-	VFMADD213PS       Z4, Z4, Z8
-	VFMADD213PS       Z0, Z0, Z9
-	VFMADD213PS       Z1, Z1, Z10
-	VFMADD213PS       Z2, Z2, Z11
-	VADDPS.BCST       one<>+0(SB), Z8, Z8
-	VADDPS.BCST       one<>+0(SB), Z9, Z9
-	VADDPS.BCST       one<>+0(SB), Z10, Z10
-	VADDPS.BCST       one<>+0(SB), Z11, Z11
-	VSCALEFPS         Z3, Z8, Z8
-	VSCALEFPS         Z5, Z9, Z9
-	VSCALEFPS         Z6, Z10, Z10
-	VSCALEFPS         Z7, Z11, Z11
-	VADDPS.BCST       one<>+0(SB), Z8, Z8
-	VBROADCASTSS      one<>+0(SB), Z0
-	VADDPS.BCST       one<>+0(SB), Z9, Z9
-	VBROADCASTSS      one<>+0(SB), Z1
-	VADDPS.BCST       one<>+0(SB), Z10, Z10
-	VBROADCASTSS      one<>+0(SB), Z2
-	VADDPS.BCST       one<>+0(SB), Z11, Z11
-	VBROADCASTSS      one<>+0(SB), Z3
-	VDIVPS            Z8, Z0, Z0
-	VDIVPS            Z9, Z1, Z1
-	VDIVPS            Z10, Z2, Z2
-	VDIVPS            Z11, Z3, Z3
-	VMOVUPS           Z0, (R9)
-	VMOVUPS           Z1, (R9)(CX*1)
-	VMOVUPS           (SI)(CX*2), Z4
-	VMULPS            Z0, Z4, Z4
-	VADDPS            (R12)(CX*2), Z4, Z4
-	VMOVUPS           Z2, 64(R9)
-	VMOVUPS           Z3, 64(R9)(CX*1)
-	VMOVUPS           64(SI)(CX*2), Z0
-	VMULPS            Z2, Z0, Z0
-	VADDPS            64(R12)(CX*2), Z0, Z0
-	VPANDD.BCST       absmask<>+0(SB), Z4, Z2
-	VPXORD            Z4, Z2, Z5
-	VPANDD.BCST       absmask<>+0(SB), Z0, Z4
-	VPXORD            Z0, Z4, Z0
-	VADDPS            Z2, Z2, Z2
-	VADDPS            Z4, Z4, Z4
-	VBROADCASTSS      tanhhi<>+0(SB), Z6
-	VMINPS            Z2, Z6, Z6
-	VBROADCASTSS      tanhhi<>+0(SB), Z2
-	VMINPS            Z4, Z2, Z2
-	VBROADCASTSS      zero<>+0(SB), Z4
-	VMAXPS            Z6, Z4, Z6
-	VBROADCASTSS      zero<>+0(SB), Z7
-	VMAXPS            Z2, Z7, Z2
-	VMULPS.BCST       log2e<>+0(SB), Z6, Z4
-	VMULPS.BCST       log2e<>+0(SB), Z2, Z7
-	VRNDSCALEPS       $0x00, Z4, Z4
-	VRNDSCALEPS       $0x00, Z7, Z7
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z4, Z6
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z7, Z2
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z4, Z6
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z7, Z2
-	VBROADCASTSS      expp0<>+0(SB), Z8
-	VBROADCASTSS      expp0<>+0(SB), Z9
-	VFMADD213PS.BCST  expp1<>+0(SB), Z6, Z8
-	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z9
-	VFMADD213PS.BCST  expp2<>+0(SB), Z6, Z8
-	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z9
-	VFMADD213PS.BCST  expp3<>+0(SB), Z6, Z8
-	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z9
-	VFMADD213PS.BCST  expp4<>+0(SB), Z6, Z8
-	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z9
-	VFMADD213PS.BCST  expp5<>+0(SB), Z6, Z8
-	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z9
-	VMULPS            Z6, Z8, Z8
-	VMULPS            Z2, Z9, Z9
-	VFMADD213PS       Z6, Z6, Z8
-	VFMADD213PS       Z2, Z2, Z9
-	VBROADCASTSS      one<>+0(SB), Z2
-	VSCALEFPS         Z4, Z2, Z4
-	VSCALEFPS         Z7, Z2, Z7
-	VSUBPS.BCST       one<>+0(SB), Z4, Z2
-	VFMADD213PS       Z2, Z4, Z8
-	VSUBPS.BCST       one<>+0(SB), Z7, Z4
-	VFMADD213PS       Z4, Z7, Z9
-	VADDPS.BCST       two<>+0(SB), Z8, Z2
-	VADDPS.BCST       two<>+0(SB), Z9, Z4
-	VDIVPS            Z2, Z8, Z8
-	VDIVPS            Z4, Z9, Z9
-	VPORD             Z5, Z8, Z8
-	VPORD             Z0, Z9, Z9
-	VMOVUPS           Z8, (R9)(CX*2)
-	VBROADCASTSS      one<>+0(SB), Z0
-	VSUBPS            Z1, Z0, Z0
-	VMULPS            Z8, Z0, Z0
-	VMULPS            (DI), Z1, Z1
-	VADDPS            Z1, Z0, Z0
-	VMOVUPS           Z0, (R8)
-	VMOVUPS           Z9, 64(R9)(CX*2)
-	VBROADCASTSS      one<>+0(SB), Z0
-	VSUBPS            Z3, Z0, Z0
-	VMULPS            Z9, Z0, Z0
-	VMULPS            64(DI), Z3, Z3
-	VADDPS            Z3, Z0, Z0
-	VMOVUPS           Z0, 64(R8)
+	VADDPS            (R12)(CX*2), Z8, Z8
+	VMOVUPS           Z6, 64(R9)
+	VMOVUPS           Z7, 64(R9)(CX*1)
+	VMOVUPS           64(SI)(CX*2), Z4
+	VMULPS            Z6, Z4, Z4
+	VADDPS            64(R12)(CX*2), Z4, Z4
+	VPANDD.BCST       absmask<>+0(SB), Z8, Z6
+	VPXORD            Z8, Z6, Z9
+	VPANDD.BCST       absmask<>+0(SB), Z4, Z8
+	VPXORD            Z4, Z8, Z4
+	VADDPS            Z6, Z6, Z6
+	VADDPS            Z8, Z8, Z8
+	VMINPS            Z6, Z3, Z6
+	VMINPS            Z8, Z3, Z8
+	VMAXPS            Z6, Z2, Z6
+	VMAXPS            Z8, Z2, Z8
+	VMULPS.BCST       log2e<>+0(SB), Z6, Z13
+	VMULPS.BCST       log2e<>+0(SB), Z8, Z10
+	VRNDSCALEPS       $0x00, Z13, Z13
+	VRNDSCALEPS       $0x00, Z10, Z10
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z13, Z6
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z10, Z8
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z13, Z6
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z10, Z8
+	VBROADCASTSS      expp0<>+0(SB), Z11
+	VBROADCASTSS      expp0<>+0(SB), Z12
+	VFMADD213PS.BCST  expp1<>+0(SB), Z6, Z11
+	VFMADD213PS.BCST  expp1<>+0(SB), Z8, Z12
+	VFMADD213PS.BCST  expp2<>+0(SB), Z6, Z11
+	VFMADD213PS.BCST  expp2<>+0(SB), Z8, Z12
+	VFMADD213PS.BCST  expp3<>+0(SB), Z6, Z11
+	VFMADD213PS.BCST  expp3<>+0(SB), Z8, Z12
+	VFMADD213PS.BCST  expp4<>+0(SB), Z6, Z11
+	VFMADD213PS.BCST  expp4<>+0(SB), Z8, Z12
+	VFMADD213PS.BCST  expp5<>+0(SB), Z6, Z11
+	VFMADD213PS.BCST  expp5<>+0(SB), Z8, Z12
+	VMULPS            Z6, Z11, Z11
+	VMULPS            Z8, Z12, Z12
+	VFMADD213PS       Z6, Z6, Z11
+	VFMADD213PS       Z8, Z8, Z12
+	VBROADCASTSS      one<>+0(SB), Z6
+	VSCALEFPS         Z13, Z6, Z13
+	VSCALEFPS         Z10, Z6, Z10
+	VSUBPS.BCST       one<>+0(SB), Z13, Z6
+	VFMADD213PS       Z6, Z13, Z11
+	VSUBPS.BCST       one<>+0(SB), Z10, Z8
+	VFMADD213PS       Z8, Z10, Z12
+	VADDPS.BCST       two<>+0(SB), Z11, Z6
+	VADDPS.BCST       two<>+0(SB), Z12, Z8
+	VDIVPS            Z6, Z11, Z11
+	VDIVPS            Z8, Z12, Z12
+	VPORD             Z9, Z11, Z11
+	VPORD             Z4, Z12, Z12
+	VMOVUPS           Z11, (R9)(CX*2)
+	VBROADCASTSS      one<>+0(SB), Z4
+	VSUBPS            Z5, Z4, Z4
+	VMULPS            Z11, Z4, Z4
+	VMULPS            (DI), Z5, Z5
+	VADDPS            Z5, Z4, Z4
+	VMOVUPS           Z4, (R8)
+	VMOVUPS           Z12, 64(R9)(CX*2)
+	VBROADCASTSS      one<>+0(SB), Z4
+	VSUBPS            Z7, Z4, Z4
+	VMULPS            Z12, Z4, Z4
+	VMULPS            64(DI), Z7, Z7
+	VADDPS            Z7, Z4, Z4
+	VMOVUPS           Z4, 64(R8)
 	ADDQ              $0x00000080, R12
 	ADDQ              $0x00000080, SI
 	ADDQ              $0x00000080, R9
@@ -643,92 +617,86 @@ loop5:
 loopend6:
 	TESTQ             $0x00000001, R13
 	JZ                even7
-	VMOVUPS           (R12), Z0
-	VADDPS            (SI), Z0, Z0
-	VMOVUPS           (R12)(CX*1), Z1
-	VADDPS            (SI)(CX*1), Z1, Z1
-	VPXORD.BCST       signbit<>+0(SB), Z0, Z0
-	VPXORD.BCST       signbit<>+0(SB), Z1, Z1
-	VBROADCASTSS      exphi<>+0(SB), Z2
-	VMINPS            Z0, Z2, Z2
-	VBROADCASTSS      exphi<>+0(SB), Z0
-	VMINPS            Z1, Z0, Z0
-	VBROADCASTSS      explo<>+0(SB), Z1
-	VMAXPS            Z2, Z1, Z2
-	VBROADCASTSS      explo<>+0(SB), Z3
-	VMAXPS            Z0, Z3, Z0
-	VMULPS.BCST       log2e<>+0(SB), Z2, Z1
-	VMULPS.BCST       log2e<>+0(SB), Z0, Z3
-	VRNDSCALEPS       $0x00, Z1, Z1
-	VRNDSCALEPS       $0x00, Z3, Z3
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z1, Z2
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z0
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z2
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z0
-	VBROADCASTSS      expp0<>+0(SB), Z4
-	VBROADCASTSS      expp0<>+0(SB), Z5
-	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z5
-	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z5
-	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z5
-	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z5
-	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z5
-	VMULPS            Z2, Z4, Z4
-	VMULPS            Z0, Z5, Z5
-	VFMADD213PS       Z2, Z2, Z4
-	VFMADD213PS       Z0, Z0, Z5
-	VADDPS.BCST       one<>+0(SB), Z4, Z4
-	VADDPS.BCST       one<>+0(SB), Z5, Z5
-	VSCALEFPS         Z1, Z4, Z4
-	VSCALEFPS         Z3, Z5, Z5
-	VADDPS.BCST       one<>+0(SB), Z4, Z4
-	VBROADCASTSS      one<>+0(SB), Z0
-	VADDPS.BCST       one<>+0(SB), Z5, Z5
-	VBROADCASTSS      one<>+0(SB), Z1
-	VDIVPS            Z4, Z0, Z0
-	VDIVPS            Z5, Z1, Z1
-	VMOVUPS           Z0, (R9)
-	VMOVUPS           Z1, (R9)(CX*1)
-	VMOVUPS           (SI)(CX*2), Z2
-	VMULPS            Z0, Z2, Z2
-	VADDPS            (R12)(CX*2), Z2, Z2
-	VPANDD.BCST       absmask<>+0(SB), Z2, Z0
-	VPXORD            Z2, Z0, Z2
-	VADDPS            Z0, Z0, Z0
-	VBROADCASTSS      tanhhi<>+0(SB), Z3
-	VMINPS            Z0, Z3, Z3
-	VBROADCASTSS      zero<>+0(SB), Z4
-	VMAXPS            Z3, Z4, Z3
-	VMULPS.BCST       log2e<>+0(SB), Z3, Z4
-	VRNDSCALEPS       $0x00, Z4, Z4
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z4, Z3
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z4, Z3
-	VBROADCASTSS      expp0<>+0(SB), Z5
-	VFMADD213PS.BCST  expp1<>+0(SB), Z3, Z5
-	VFMADD213PS.BCST  expp2<>+0(SB), Z3, Z5
-	VFMADD213PS.BCST  expp3<>+0(SB), Z3, Z5
-	VFMADD213PS.BCST  expp4<>+0(SB), Z3, Z5
-	VFMADD213PS.BCST  expp5<>+0(SB), Z3, Z5
-	VMULPS            Z3, Z5, Z5
-	VFMADD213PS       Z3, Z3, Z5
-	VBROADCASTSS      one<>+0(SB), Z0
-	VSCALEFPS         Z4, Z0, Z4
-	VSUBPS.BCST       one<>+0(SB), Z4, Z0
-	VFMADD213PS       Z0, Z4, Z5
-	VADDPS.BCST       two<>+0(SB), Z5, Z0
-	VDIVPS            Z0, Z5, Z5
-	VPORD             Z2, Z5, Z5
-	VMOVUPS           Z5, (R9)(CX*2)
-	VBROADCASTSS      one<>+0(SB), Z0
-	VSUBPS            Z1, Z0, Z0
-	VMULPS            Z5, Z0, Z0
-	VMULPS            (DI), Z1, Z1
-	VADDPS            Z1, Z0, Z0
-	VMOVUPS           Z0, (R8)
+	VMOVUPS           (R12), Z4
+	VADDPS            (SI), Z4, Z4
+	VMOVUPS           (R12)(CX*1), Z5
+	VADDPS            (SI)(CX*1), Z5, Z5
+	VPXORD.BCST       signbit<>+0(SB), Z4, Z4
+	VPXORD.BCST       signbit<>+0(SB), Z5, Z5
+	VMINPS            Z4, Z1, Z4
+	VMINPS            Z5, Z1, Z5
+	VMAXPS            Z4, Z0, Z4
+	VMAXPS            Z5, Z0, Z5
+	VMULPS.BCST       log2e<>+0(SB), Z4, Z6
+	VMULPS.BCST       log2e<>+0(SB), Z5, Z7
+	VRNDSCALEPS       $0x00, Z6, Z6
+	VRNDSCALEPS       $0x00, Z7, Z7
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z6, Z4
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z7, Z5
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z6, Z4
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z7, Z5
+	VBROADCASTSS      expp0<>+0(SB), Z8
+	VBROADCASTSS      expp0<>+0(SB), Z9
+	VFMADD213PS.BCST  expp1<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  expp1<>+0(SB), Z5, Z9
+	VFMADD213PS.BCST  expp2<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  expp2<>+0(SB), Z5, Z9
+	VFMADD213PS.BCST  expp3<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  expp3<>+0(SB), Z5, Z9
+	VFMADD213PS.BCST  expp4<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  expp4<>+0(SB), Z5, Z9
+	VFMADD213PS.BCST  expp5<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  expp5<>+0(SB), Z5, Z9
+	VMULPS            Z4, Z8, Z8
+	VMULPS            Z5, Z9, Z9
+	VFMADD213PS       Z4, Z4, Z8
+	VFMADD213PS       Z5, Z5, Z9
+	VADDPS.BCST       one<>+0(SB), Z8, Z8
+	VADDPS.BCST       one<>+0(SB), Z9, Z9
+	VSCALEFPS         Z6, Z8, Z8
+	VSCALEFPS         Z7, Z9, Z9
+	VADDPS.BCST       one<>+0(SB), Z8, Z8
+	VBROADCASTSS      one<>+0(SB), Z4
+	VADDPS.BCST       one<>+0(SB), Z9, Z9
+	VBROADCASTSS      one<>+0(SB), Z5
+	VDIVPS            Z8, Z4, Z4
+	VDIVPS            Z9, Z5, Z5
+	VMOVUPS           Z4, (R9)
+	VMOVUPS           Z5, (R9)(CX*1)
+	VMOVUPS           (SI)(CX*2), Z6
+	VMULPS            Z4, Z6, Z6
+	VADDPS            (R12)(CX*2), Z6, Z6
+	VPANDD.BCST       absmask<>+0(SB), Z6, Z4
+	VPXORD            Z6, Z4, Z6
+	VADDPS            Z4, Z4, Z4
+	VMINPS            Z4, Z3, Z4
+	VMAXPS            Z4, Z2, Z4
+	VMULPS.BCST       log2e<>+0(SB), Z4, Z7
+	VRNDSCALEPS       $0x00, Z7, Z7
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z7, Z4
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z7, Z4
+	VBROADCASTSS      expp0<>+0(SB), Z8
+	VFMADD213PS.BCST  expp1<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  expp2<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  expp3<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  expp4<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  expp5<>+0(SB), Z4, Z8
+	VMULPS            Z4, Z8, Z8
+	VFMADD213PS       Z4, Z4, Z8
+	VBROADCASTSS      one<>+0(SB), Z4
+	VSCALEFPS         Z7, Z4, Z7
+	VSUBPS.BCST       one<>+0(SB), Z7, Z4
+	VFMADD213PS       Z4, Z7, Z8
+	VADDPS.BCST       two<>+0(SB), Z8, Z4
+	VDIVPS            Z4, Z8, Z8
+	VPORD             Z6, Z8, Z8
+	VMOVUPS           Z8, (R9)(CX*2)
+	VBROADCASTSS      one<>+0(SB), Z4
+	VSUBPS            Z5, Z4, Z4
+	VMULPS            Z8, Z4, Z4
+	VMULPS            (DI), Z5, Z5
+	VADDPS            Z5, Z4, Z4
+	VMOVUPS           Z4, (R8)
 	ADDQ              $0x40, R12
 	ADDQ              $0x40, SI
 	ADDQ              $0x40, R9
@@ -738,96 +706,90 @@ loopend6:
 even7:
 	TESTQ             R11, R11
 	JZ                notail8
-	VMOVUPS.Z         (R12), K1, Z0
-	VMOVUPS.Z         (SI), K1, Z1
-	VADDPS            Z1, Z0, Z0
-	VMOVUPS.Z         (R12)(CX*1), K1, Z1
-	VMOVUPS.Z         (SI)(CX*1), K1, Z2
-	VADDPS            Z2, Z1, Z1
-	VPXORD.BCST       signbit<>+0(SB), Z0, Z0
-	VPXORD.BCST       signbit<>+0(SB), Z1, Z1
-	VBROADCASTSS      exphi<>+0(SB), Z2
-	VMINPS            Z0, Z2, Z2
-	VBROADCASTSS      exphi<>+0(SB), Z0
-	VMINPS            Z1, Z0, Z0
-	VBROADCASTSS      explo<>+0(SB), Z1
-	VMAXPS            Z2, Z1, Z2
-	VBROADCASTSS      explo<>+0(SB), Z3
-	VMAXPS            Z0, Z3, Z0
-	VMULPS.BCST       log2e<>+0(SB), Z2, Z1
-	VMULPS.BCST       log2e<>+0(SB), Z0, Z3
-	VRNDSCALEPS       $0x00, Z1, Z1
-	VRNDSCALEPS       $0x00, Z3, Z3
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z1, Z2
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z0
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z2
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z0
-	VBROADCASTSS      expp0<>+0(SB), Z4
-	VBROADCASTSS      expp0<>+0(SB), Z5
-	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z5
-	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z5
-	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z5
-	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z5
-	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z4
-	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z5
-	VMULPS            Z2, Z4, Z4
-	VMULPS            Z0, Z5, Z5
-	VFMADD213PS       Z2, Z2, Z4
-	VFMADD213PS       Z0, Z0, Z5
-	VADDPS.BCST       one<>+0(SB), Z4, Z4
-	VADDPS.BCST       one<>+0(SB), Z5, Z5
-	VSCALEFPS         Z1, Z4, Z4
-	VSCALEFPS         Z3, Z5, Z5
-	VADDPS.BCST       one<>+0(SB), Z4, Z4
-	VBROADCASTSS      one<>+0(SB), Z0
-	VADDPS.BCST       one<>+0(SB), Z5, Z5
-	VBROADCASTSS      one<>+0(SB), Z1
-	VDIVPS            Z4, Z0, Z0
-	VDIVPS            Z5, Z1, Z1
-	VMOVUPS           Z0, K1, (R9)
-	VMOVUPS           Z1, K1, (R9)(CX*1)
-	VMOVUPS.Z         (SI)(CX*2), K1, Z2
-	VMULPS            Z0, Z2, Z2
-	VMOVUPS.Z         (R12)(CX*2), K1, Z0
-	VADDPS            Z0, Z2, Z2
-	VPANDD.BCST       absmask<>+0(SB), Z2, Z0
-	VPXORD            Z2, Z0, Z2
-	VADDPS            Z0, Z0, Z0
-	VBROADCASTSS      tanhhi<>+0(SB), Z3
-	VMINPS            Z0, Z3, Z3
-	VBROADCASTSS      zero<>+0(SB), Z4
-	VMAXPS            Z3, Z4, Z3
-	VMULPS.BCST       log2e<>+0(SB), Z3, Z4
-	VRNDSCALEPS       $0x00, Z4, Z4
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z4, Z3
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z4, Z3
-	VBROADCASTSS      expp0<>+0(SB), Z5
-	VFMADD213PS.BCST  expp1<>+0(SB), Z3, Z5
-	VFMADD213PS.BCST  expp2<>+0(SB), Z3, Z5
-	VFMADD213PS.BCST  expp3<>+0(SB), Z3, Z5
-	VFMADD213PS.BCST  expp4<>+0(SB), Z3, Z5
-	VFMADD213PS.BCST  expp5<>+0(SB), Z3, Z5
-	VMULPS            Z3, Z5, Z5
-	VFMADD213PS       Z3, Z3, Z5
-	VBROADCASTSS      one<>+0(SB), Z0
-	VSCALEFPS         Z4, Z0, Z4
-	VSUBPS.BCST       one<>+0(SB), Z4, Z0
-	VFMADD213PS       Z0, Z4, Z5
-	VADDPS.BCST       two<>+0(SB), Z5, Z0
-	VDIVPS            Z0, Z5, Z5
-	VPORD             Z2, Z5, Z5
-	VMOVUPS           Z5, K1, (R9)(CX*2)
-	VBROADCASTSS      one<>+0(SB), Z0
-	VSUBPS            Z1, Z0, Z0
-	VMULPS            Z5, Z0, Z0
-	VMOVUPS.Z         (DI), K1, Z2
-	VMULPS            Z2, Z1, Z1
-	VADDPS            Z1, Z0, Z0
-	VMOVUPS           Z0, K1, (R8)
+	VMOVUPS.Z         (R12), K1, Z4
+	VMOVUPS.Z         (SI), K1, Z5
+	VADDPS            Z5, Z4, Z4
+	VMOVUPS.Z         (R12)(CX*1), K1, Z5
+	VMOVUPS.Z         (SI)(CX*1), K1, Z6
+	VADDPS            Z6, Z5, Z5
+	VPXORD.BCST       signbit<>+0(SB), Z4, Z4
+	VPXORD.BCST       signbit<>+0(SB), Z5, Z5
+	VMINPS            Z4, Z1, Z4
+	VMINPS            Z5, Z1, Z5
+	VMAXPS            Z4, Z0, Z4
+	VMAXPS            Z5, Z0, Z5
+	VMULPS.BCST       log2e<>+0(SB), Z4, Z6
+	VMULPS.BCST       log2e<>+0(SB), Z5, Z7
+	VRNDSCALEPS       $0x00, Z6, Z6
+	VRNDSCALEPS       $0x00, Z7, Z7
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z6, Z4
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z7, Z5
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z6, Z4
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z7, Z5
+	VBROADCASTSS      expp0<>+0(SB), Z8
+	VBROADCASTSS      expp0<>+0(SB), Z9
+	VFMADD213PS.BCST  expp1<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  expp1<>+0(SB), Z5, Z9
+	VFMADD213PS.BCST  expp2<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  expp2<>+0(SB), Z5, Z9
+	VFMADD213PS.BCST  expp3<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  expp3<>+0(SB), Z5, Z9
+	VFMADD213PS.BCST  expp4<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  expp4<>+0(SB), Z5, Z9
+	VFMADD213PS.BCST  expp5<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  expp5<>+0(SB), Z5, Z9
+	VMULPS            Z4, Z8, Z8
+	VMULPS            Z5, Z9, Z9
+	VFMADD213PS       Z4, Z4, Z8
+	VFMADD213PS       Z5, Z5, Z9
+	VADDPS.BCST       one<>+0(SB), Z8, Z8
+	VADDPS.BCST       one<>+0(SB), Z9, Z9
+	VSCALEFPS         Z6, Z8, Z8
+	VSCALEFPS         Z7, Z9, Z9
+	VADDPS.BCST       one<>+0(SB), Z8, Z8
+	VBROADCASTSS      one<>+0(SB), Z4
+	VADDPS.BCST       one<>+0(SB), Z9, Z9
+	VBROADCASTSS      one<>+0(SB), Z5
+	VDIVPS            Z8, Z4, Z4
+	VDIVPS            Z9, Z5, Z5
+	VMOVUPS           Z4, K1, (R9)
+	VMOVUPS           Z5, K1, (R9)(CX*1)
+	VMOVUPS.Z         (SI)(CX*2), K1, Z6
+	VMULPS            Z4, Z6, Z6
+	VMOVUPS.Z         (R12)(CX*2), K1, Z4
+	VADDPS            Z4, Z6, Z6
+	VPANDD.BCST       absmask<>+0(SB), Z6, Z4
+	VPXORD            Z6, Z4, Z6
+	VADDPS            Z4, Z4, Z4
+	VMINPS            Z4, Z3, Z4
+	VMAXPS            Z4, Z2, Z4
+	VMULPS.BCST       log2e<>+0(SB), Z4, Z7
+	VRNDSCALEPS       $0x00, Z7, Z7
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z7, Z4
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z7, Z4
+	VBROADCASTSS      expp0<>+0(SB), Z8
+	VFMADD213PS.BCST  expp1<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  expp2<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  expp3<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  expp4<>+0(SB), Z4, Z8
+	VFMADD213PS.BCST  expp5<>+0(SB), Z4, Z8
+	VMULPS            Z4, Z8, Z8
+	VFMADD213PS       Z4, Z4, Z8
+	VBROADCASTSS      one<>+0(SB), Z4
+	VSCALEFPS         Z7, Z4, Z7
+	VSUBPS.BCST       one<>+0(SB), Z7, Z4
+	VFMADD213PS       Z4, Z7, Z8
+	VADDPS.BCST       two<>+0(SB), Z8, Z4
+	VDIVPS            Z4, Z8, Z8
+	VPORD             Z6, Z8, Z8
+	VMOVUPS           Z8, K1, (R9)(CX*2)
+	VBROADCASTSS      one<>+0(SB), Z4
+	VSUBPS            Z5, Z4, Z4
+	VMULPS            Z8, Z4, Z4
+	VMOVUPS.Z         (DI), K1, Z6
+	VMULPS            Z6, Z5, Z5
+	VADDPS            Z5, Z4, Z4
+	VMOVUPS           Z4, K1, (R8)
 	ADDQ              R11, SI
 	ADDQ              R11, R9
 	ADDQ              R11, DI
@@ -990,36 +952,38 @@ done9:
 // func policyForwardAVX512(rows int, cols int, logits []float32, ld int, logp []float32, ent []float32)
 // Requires: AVX, AVX2, AVX512F, AVX512VL
 TEXT ·policyForwardAVX512(SB), NOSPLIT, $0-96
-	MOVQ     rows+0(FP), AX
-	MOVQ     cols+8(FP), CX
-	MOVQ     logits_base+16(FP), DX
-	MOVQ     ld+40(FP), BX
-	MOVQ     logp_base+48(FP), SI
-	MOVQ     ent_base+72(FP), DI
-	TESTQ    AX, AX
-	JLE      done14
-	TESTQ    CX, CX
-	JLE      done14
-	SHLQ     $0x02, BX
-	MOVQ     CX, R8
-	SHRQ     $0x03, R8
-	MOVQ     CX, R9
-	ANDQ     $0x07, R9
-	SHLQ     $0x02, R9
-	SHLQ     $0x02, CX
-	LEAQ     masktable16<>+0(SB), R10
-	MOVQ     R9, R11
-	SHRQ     $0x01, R11
-	KMOVW    (R10)(R11*1), K1
-	KSHIFTLW $0x08, K1, K2
-	KORW     K1, K2, K2
-	MOVQ     AX, R13
-	SHRQ     $0x02, R13
-	JZ       noquad16
+	MOVQ         rows+0(FP), AX
+	MOVQ         cols+8(FP), CX
+	MOVQ         logits_base+16(FP), DX
+	MOVQ         ld+40(FP), BX
+	MOVQ         logp_base+48(FP), SI
+	MOVQ         ent_base+72(FP), DI
+	TESTQ        AX, AX
+	JLE          done14
+	TESTQ        CX, CX
+	JLE          done14
+	SHLQ         $0x02, BX
+	MOVQ         CX, R8
+	SHRQ         $0x03, R8
+	MOVQ         CX, R9
+	ANDQ         $0x07, R9
+	SHLQ         $0x02, R9
+	SHLQ         $0x02, CX
+	LEAQ         masktable16<>+0(SB), R10
+	MOVQ         R9, R11
+	SHRQ         $0x01, R11
+	KMOVW        (R10)(R11*1), K1
+	KSHIFTLW     $0x08, K1, K2
+	KORW         K1, K2, K2
+	VBROADCASTSS explo<>+0(SB), Z0
+	VBROADCASTSS exphi<>+0(SB), Z1
+	MOVQ         AX, R13
+	SHRQ         $0x02, R13
+	JZ           noquad16
 
 quad15:
-	VBROADCASTSS neginf<>+0(SB), Z0
-	VBROADCASTSS neginf<>+0(SB), Z1
+	VBROADCASTSS neginf<>+0(SB), Z2
+	VBROADCASTSS neginf<>+0(SB), Z3
 	MOVQ         DX, R10
 	LEAQ         (DX)(BX*2), R11
 	MOVQ         R8, R12
@@ -1027,13 +991,13 @@ quad15:
 	JZ           loopend18
 
 loop17:
-	VBROADCASTF64X4 (R10), Z2
-	VINSERTF64X4    $0x01, (R10)(BX*1), Z2, Z2
-	VMAXPS          Z2, Z0, Z0
+	VBROADCASTF64X4 (R10), Z4
+	VINSERTF64X4    $0x01, (R10)(BX*1), Z4, Z4
+	VMAXPS          Z4, Z2, Z2
 	ADDQ            $0x20, R10
-	VBROADCASTF64X4 (R11), Z2
-	VINSERTF64X4    $0x01, (R11)(BX*1), Z2, Z2
-	VMAXPS          Z2, Z1, Z1
+	VBROADCASTF64X4 (R11), Z4
+	VINSERTF64X4    $0x01, (R11)(BX*1), Z4, Z4
+	VMAXPS          Z4, Z3, Z3
 	ADDQ            $0x20, R11
 	DECQ            R12
 	JNZ             loop17
@@ -1041,54 +1005,54 @@ loop17:
 loopend18:
 	TESTQ        R9, R9
 	JZ           notail19
-	VMOVUPS.Z    (R10), K1, Z2
-	VMOVUPS.Z    (R10)(BX*1), K1, Z11
-	VINSERTF64X4 $0x01, Y11, Z2, Z2
-	VMOVAPS      Z0, Z11
-	VMOVAPS      Z2, K2, Z11
-	VMAXPS       Z11, Z0, Z0
-	VMOVUPS.Z    (R11), K1, Z2
-	VMOVUPS.Z    (R11)(BX*1), K1, Z11
-	VINSERTF64X4 $0x01, Y11, Z2, Z2
-	VMOVAPS      Z1, Z11
-	VMOVAPS      Z2, K2, Z11
-	VMAXPS       Z11, Z1, Z1
+	VMOVUPS.Z    (R10), K1, Z4
+	VMOVUPS.Z    (R10)(BX*1), K1, Z13
+	VINSERTF64X4 $0x01, Y13, Z4, Z4
+	VMOVAPS      Z2, Z13
+	VMOVAPS      Z4, K2, Z13
+	VMAXPS       Z13, Z2, Z2
+	VMOVUPS.Z    (R11), K1, Z4
+	VMOVUPS.Z    (R11)(BX*1), K1, Z13
+	VINSERTF64X4 $0x01, Y13, Z4, Z4
+	VMOVAPS      Z3, Z13
+	VMOVAPS      Z4, K2, Z13
+	VMAXPS       Z13, Z3, Z3
 
 notail19:
-	VEXTRACTF64X4 $0x01, Z0, Y2
-	VEXTRACTF32X4 $0x01, Y0, X11
-	VMAXPS        X0, X11, X11
-	VPERMILPS     $0x4e, X11, X0
-	VMAXPS        X0, X11, X11
-	VPERMILPS     $0xb1, X11, X0
-	VMAXPS        X0, X11, X11
-	VEXTRACTF32X4 $0x01, Y2, X0
-	VMAXPS        X2, X0, X0
-	VPERMILPS     $0x4e, X0, X2
-	VMAXPS        X2, X0, X0
-	VPERMILPS     $0xb1, X0, X2
-	VMAXPS        X2, X0, X0
-	VBROADCASTSS  X11, Z2
-	VBROADCASTSS  X0, Y0
-	VINSERTF64X4  $0x01, Y0, Z2, Z2
-	VEXTRACTF64X4 $0x01, Z1, Y0
-	VEXTRACTF32X4 $0x01, Y1, X11
-	VMAXPS        X1, X11, X11
-	VPERMILPS     $0x4e, X11, X1
-	VMAXPS        X1, X11, X11
-	VPERMILPS     $0xb1, X11, X1
-	VMAXPS        X1, X11, X11
-	VEXTRACTF32X4 $0x01, Y0, X1
-	VMAXPS        X0, X1, X1
-	VPERMILPS     $0x4e, X1, X0
-	VMAXPS        X0, X1, X1
-	VPERMILPS     $0xb1, X1, X0
-	VMAXPS        X0, X1, X1
-	VBROADCASTSS  X11, Z0
-	VBROADCASTSS  X1, Y1
-	VINSERTF64X4  $0x01, Y1, Z0, Z0
-	VPXORD        Z3, Z3, Z3
-	VPXORD        Z4, Z4, Z4
+	VEXTRACTF64X4 $0x01, Z2, Y4
+	VEXTRACTF32X4 $0x01, Y2, X13
+	VMAXPS        X2, X13, X13
+	VPERMILPS     $0x4e, X13, X2
+	VMAXPS        X2, X13, X13
+	VPERMILPS     $0xb1, X13, X2
+	VMAXPS        X2, X13, X13
+	VEXTRACTF32X4 $0x01, Y4, X2
+	VMAXPS        X4, X2, X2
+	VPERMILPS     $0x4e, X2, X4
+	VMAXPS        X4, X2, X2
+	VPERMILPS     $0xb1, X2, X4
+	VMAXPS        X4, X2, X2
+	VBROADCASTSS  X13, Z4
+	VBROADCASTSS  X2, Y2
+	VINSERTF64X4  $0x01, Y2, Z4, Z4
+	VEXTRACTF64X4 $0x01, Z3, Y2
+	VEXTRACTF32X4 $0x01, Y3, X13
+	VMAXPS        X3, X13, X13
+	VPERMILPS     $0x4e, X13, X3
+	VMAXPS        X3, X13, X13
+	VPERMILPS     $0xb1, X13, X3
+	VMAXPS        X3, X13, X13
+	VEXTRACTF32X4 $0x01, Y2, X3
+	VMAXPS        X2, X3, X3
+	VPERMILPS     $0x4e, X3, X2
+	VMAXPS        X2, X3, X3
+	VPERMILPS     $0xb1, X3, X2
+	VMAXPS        X2, X3, X3
+	VBROADCASTSS  X13, Z2
+	VBROADCASTSS  X3, Y3
+	VINSERTF64X4  $0x01, Y3, Z2, Z2
+	VPXORD        Z5, Z5, Z5
+	VPXORD        Z6, Z6, Z6
 	MOVQ          DX, R10
 	LEAQ          (DX)(BX*2), R11
 	MOVQ          R8, R12
@@ -1096,50 +1060,46 @@ notail19:
 	JZ            loopend21
 
 loop20:
-	VBROADCASTF64X4   (R10), Z1
-	VINSERTF64X4      $0x01, (R10)(BX*1), Z1, Z1
-	VSUBPS            Z2, Z1, Z1
-	VBROADCASTF64X4   (R11), Z11
-	VINSERTF64X4      $0x01, (R11)(BX*1), Z11, Z11
-	VSUBPS            Z0, Z11, Z11
-	VBROADCASTSS      exphi<>+0(SB), Z12
-	VMINPS            Z1, Z12, Z12
-	VBROADCASTSS      exphi<>+0(SB), Z1
-	VMINPS            Z11, Z1, Z1
-	VBROADCASTSS      explo<>+0(SB), Z11
-	VMAXPS            Z12, Z11, Z12
-	VBROADCASTSS      explo<>+0(SB), Z13
-	VMAXPS            Z1, Z13, Z1
-	VMULPS.BCST       log2e<>+0(SB), Z12, Z11
-	VMULPS.BCST       log2e<>+0(SB), Z1, Z13
-	VRNDSCALEPS       $0x00, Z11, Z11
-	VRNDSCALEPS       $0x00, Z13, Z13
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z11, Z12
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z13, Z1
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z11, Z12
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z13, Z1
-	VBROADCASTSS      expp0<>+0(SB), Z14
-	VBROADCASTSS      expp0<>+0(SB), Z15
-	VFMADD213PS.BCST  expp1<>+0(SB), Z12, Z14
-	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  expp2<>+0(SB), Z12, Z14
-	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  expp3<>+0(SB), Z12, Z14
-	VFMADD213PS.BCST  expp3<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  expp4<>+0(SB), Z12, Z14
-	VFMADD213PS.BCST  expp4<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  expp5<>+0(SB), Z12, Z14
-	VFMADD213PS.BCST  expp5<>+0(SB), Z1, Z15
-	VMULPS            Z12, Z14, Z14
-	VMULPS            Z1, Z15, Z15
-	VFMADD213PS       Z12, Z12, Z14
-	VFMADD213PS       Z1, Z1, Z15
-	VADDPS.BCST       one<>+0(SB), Z14, Z14
-	VADDPS.BCST       one<>+0(SB), Z15, Z15
-	VSCALEFPS         Z11, Z14, Z14
-	VSCALEFPS         Z13, Z15, Z15
-	VADDPS            Z14, Z3, Z3
-	VADDPS            Z15, Z4, Z4
+	VBROADCASTF64X4   (R10), Z3
+	VINSERTF64X4      $0x01, (R10)(BX*1), Z3, Z3
+	VSUBPS            Z4, Z3, Z3
+	VBROADCASTF64X4   (R11), Z13
+	VINSERTF64X4      $0x01, (R11)(BX*1), Z13, Z13
+	VSUBPS            Z2, Z13, Z13
+	VMINPS            Z3, Z1, Z3
+	VMINPS            Z13, Z1, Z13
+	VMAXPS            Z3, Z0, Z3
+	VMAXPS            Z13, Z0, Z13
+	VMULPS.BCST       log2e<>+0(SB), Z3, Z14
+	VMULPS.BCST       log2e<>+0(SB), Z13, Z15
+	VRNDSCALEPS       $0x00, Z14, Z14
+	VRNDSCALEPS       $0x00, Z15, Z15
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z14, Z3
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z15, Z13
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z14, Z3
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z15, Z13
+	VBROADCASTSS      expp0<>+0(SB), Z16
+	VBROADCASTSS      expp0<>+0(SB), Z17
+	VFMADD213PS.BCST  expp1<>+0(SB), Z3, Z16
+	VFMADD213PS.BCST  expp1<>+0(SB), Z13, Z17
+	VFMADD213PS.BCST  expp2<>+0(SB), Z3, Z16
+	VFMADD213PS.BCST  expp2<>+0(SB), Z13, Z17
+	VFMADD213PS.BCST  expp3<>+0(SB), Z3, Z16
+	VFMADD213PS.BCST  expp3<>+0(SB), Z13, Z17
+	VFMADD213PS.BCST  expp4<>+0(SB), Z3, Z16
+	VFMADD213PS.BCST  expp4<>+0(SB), Z13, Z17
+	VFMADD213PS.BCST  expp5<>+0(SB), Z3, Z16
+	VFMADD213PS.BCST  expp5<>+0(SB), Z13, Z17
+	VMULPS            Z3, Z16, Z16
+	VMULPS            Z13, Z17, Z17
+	VFMADD213PS       Z3, Z3, Z16
+	VFMADD213PS       Z13, Z13, Z17
+	VADDPS.BCST       one<>+0(SB), Z16, Z16
+	VADDPS.BCST       one<>+0(SB), Z17, Z17
+	VSCALEFPS         Z14, Z16, Z16
+	VSCALEFPS         Z15, Z17, Z17
+	VADDPS            Z16, Z5, Z5
+	VADDPS            Z17, Z6, Z6
 	ADDQ              $0x20, R10
 	ADDQ              $0x20, R11
 	DECQ              R12
@@ -1148,146 +1108,142 @@ loop20:
 loopend21:
 	TESTQ             R9, R9
 	JZ                notail22
-	VMOVUPS.Z         (R10), K1, Z1
-	VMOVUPS.Z         (R10)(BX*1), K1, Z11
-	VINSERTF64X4      $0x01, Y11, Z1, Z1
-	VSUBPS            Z2, Z1, Z1
-	VMOVUPS.Z         (R11), K1, Z11
-	VMOVUPS.Z         (R11)(BX*1), K1, Z12
-	VINSERTF64X4      $0x01, Y12, Z11, Z11
-	VSUBPS            Z0, Z11, Z11
-	VBROADCASTSS      exphi<>+0(SB), Z12
-	VMINPS            Z1, Z12, Z12
-	VBROADCASTSS      exphi<>+0(SB), Z1
-	VMINPS            Z11, Z1, Z1
-	VBROADCASTSS      explo<>+0(SB), Z11
-	VMAXPS            Z12, Z11, Z12
-	VBROADCASTSS      explo<>+0(SB), Z13
-	VMAXPS            Z1, Z13, Z1
-	VMULPS.BCST       log2e<>+0(SB), Z12, Z11
-	VMULPS.BCST       log2e<>+0(SB), Z1, Z13
-	VRNDSCALEPS       $0x00, Z11, Z11
-	VRNDSCALEPS       $0x00, Z13, Z13
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z11, Z12
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z13, Z1
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z11, Z12
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z13, Z1
-	VBROADCASTSS      expp0<>+0(SB), Z14
-	VBROADCASTSS      expp0<>+0(SB), Z15
-	VFMADD213PS.BCST  expp1<>+0(SB), Z12, Z14
-	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  expp2<>+0(SB), Z12, Z14
-	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  expp3<>+0(SB), Z12, Z14
-	VFMADD213PS.BCST  expp3<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  expp4<>+0(SB), Z12, Z14
-	VFMADD213PS.BCST  expp4<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  expp5<>+0(SB), Z12, Z14
-	VFMADD213PS.BCST  expp5<>+0(SB), Z1, Z15
-	VMULPS            Z12, Z14, Z14
-	VMULPS            Z1, Z15, Z15
-	VFMADD213PS       Z12, Z12, Z14
-	VFMADD213PS       Z1, Z1, Z15
-	VADDPS.BCST       one<>+0(SB), Z14, Z14
-	VADDPS.BCST       one<>+0(SB), Z15, Z15
-	VSCALEFPS         Z11, Z14, Z14
-	VSCALEFPS         Z13, Z15, Z15
-	VMOVAPS.Z         Z14, K2, Z14
-	VADDPS            Z14, Z3, Z3
-	VMOVAPS.Z         Z15, K2, Z15
-	VADDPS            Z15, Z4, Z4
+	VMOVUPS.Z         (R10), K1, Z3
+	VMOVUPS.Z         (R10)(BX*1), K1, Z13
+	VINSERTF64X4      $0x01, Y13, Z3, Z3
+	VSUBPS            Z4, Z3, Z3
+	VMOVUPS.Z         (R11), K1, Z13
+	VMOVUPS.Z         (R11)(BX*1), K1, Z14
+	VINSERTF64X4      $0x01, Y14, Z13, Z13
+	VSUBPS            Z2, Z13, Z13
+	VMINPS            Z3, Z1, Z3
+	VMINPS            Z13, Z1, Z13
+	VMAXPS            Z3, Z0, Z3
+	VMAXPS            Z13, Z0, Z13
+	VMULPS.BCST       log2e<>+0(SB), Z3, Z14
+	VMULPS.BCST       log2e<>+0(SB), Z13, Z15
+	VRNDSCALEPS       $0x00, Z14, Z14
+	VRNDSCALEPS       $0x00, Z15, Z15
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z14, Z3
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z15, Z13
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z14, Z3
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z15, Z13
+	VBROADCASTSS      expp0<>+0(SB), Z16
+	VBROADCASTSS      expp0<>+0(SB), Z17
+	VFMADD213PS.BCST  expp1<>+0(SB), Z3, Z16
+	VFMADD213PS.BCST  expp1<>+0(SB), Z13, Z17
+	VFMADD213PS.BCST  expp2<>+0(SB), Z3, Z16
+	VFMADD213PS.BCST  expp2<>+0(SB), Z13, Z17
+	VFMADD213PS.BCST  expp3<>+0(SB), Z3, Z16
+	VFMADD213PS.BCST  expp3<>+0(SB), Z13, Z17
+	VFMADD213PS.BCST  expp4<>+0(SB), Z3, Z16
+	VFMADD213PS.BCST  expp4<>+0(SB), Z13, Z17
+	VFMADD213PS.BCST  expp5<>+0(SB), Z3, Z16
+	VFMADD213PS.BCST  expp5<>+0(SB), Z13, Z17
+	VMULPS            Z3, Z16, Z16
+	VMULPS            Z13, Z17, Z17
+	VFMADD213PS       Z3, Z3, Z16
+	VFMADD213PS       Z13, Z13, Z17
+	VADDPS.BCST       one<>+0(SB), Z16, Z16
+	VADDPS.BCST       one<>+0(SB), Z17, Z17
+	VSCALEFPS         Z14, Z16, Z16
+	VSCALEFPS         Z15, Z17, Z17
+	VMOVAPS.Z         Z16, K2, Z16
+	VADDPS            Z16, Z5, Z5
+	VMOVAPS.Z         Z17, K2, Z17
+	VADDPS            Z17, Z6, Z6
 
 notail22:
-	VEXTRACTF64X4    $0x01, Z3, Y1
-	VEXTRACTF32X4    $0x01, Y3, X11
-	VADDPS           X3, X11, X11
-	VPERMILPS        $0x4e, X11, X12
-	VADDPS           X12, X11, X11
-	VPERMILPS        $0xb1, X11, X12
-	VADDPS           X12, X11, X11
-	VEXTRACTF32X4    $0x01, Y1, X12
-	VADDPS           X1, X12, X12
-	VPERMILPS        $0x4e, X12, X1
-	VADDPS           X1, X12, X12
-	VPERMILPS        $0xb1, X12, X1
-	VADDPS           X1, X12, X12
-	VBROADCASTSS     X11, Z1
-	VBROADCASTSS     X12, Y11
-	VINSERTF64X4     $0x01, Y11, Z1, Z1
-	VEXTRACTF64X4    $0x01, Z4, Y11
-	VEXTRACTF32X4    $0x01, Y4, X12
-	VADDPS           X4, X12, X12
-	VPERMILPS        $0x4e, X12, X13
-	VADDPS           X13, X12, X12
-	VPERMILPS        $0xb1, X12, X13
-	VADDPS           X13, X12, X12
-	VEXTRACTF32X4    $0x01, Y11, X13
-	VADDPS           X11, X13, X13
-	VPERMILPS        $0x4e, X13, X11
-	VADDPS           X11, X13, X13
-	VPERMILPS        $0xb1, X13, X11
-	VADDPS           X11, X13, X13
-	VBROADCASTSS     X12, Z11
-	VBROADCASTSS     X13, Y12
-	VINSERTF64X4     $0x01, Y12, Z11, Z11
-	VPSRLD           $0x17, Z1, Z12
-	VPANDD.BCST      mantmask<>+0(SB), Z1, Z14
-	VPSRLD           $0x17, Z11, Z13
-	VPANDD.BCST      mantmask<>+0(SB), Z11, Z15
-	VPSUBD.BCST      i126<>+0(SB), Z12, Z12
-	VPORD.BCST       halfbits<>+0(SB), Z14, Z14
-	VPSUBD.BCST      i126<>+0(SB), Z13, Z13
-	VPORD.BCST       halfbits<>+0(SB), Z15, Z15
-	VCMPPS.BCST      $0x01, sqrthalf<>+0(SB), Z14, K3
-	VPADDD.BCST      allones<>+0(SB), Z12, K3, Z12
-	VMOVAPS.Z        Z14, K3, Z16
-	VCMPPS.BCST      $0x01, sqrthalf<>+0(SB), Z15, K3
-	VPADDD.BCST      allones<>+0(SB), Z13, K3, Z13
-	VMOVAPS.Z        Z15, K3, Z17
-	VSUBPS.BCST      one<>+0(SB), Z14, Z14
-	VCVTDQ2PS        Z12, Z12
-	VSUBPS.BCST      one<>+0(SB), Z15, Z15
-	VCVTDQ2PS        Z13, Z13
-	VADDPS           Z16, Z14, Z14
-	VADDPS           Z17, Z15, Z15
-	VBROADCASTSS     logp0<>+0(SB), Z16
-	VBROADCASTSS     logp0<>+0(SB), Z17
-	VFMADD213PS.BCST logp1<>+0(SB), Z14, Z16
-	VFMADD213PS.BCST logp1<>+0(SB), Z15, Z17
-	VFMADD213PS.BCST logp2<>+0(SB), Z14, Z16
-	VFMADD213PS.BCST logp2<>+0(SB), Z15, Z17
-	VFMADD213PS.BCST logp3<>+0(SB), Z14, Z16
-	VFMADD213PS.BCST logp3<>+0(SB), Z15, Z17
-	VFMADD213PS.BCST logp4<>+0(SB), Z14, Z16
-	VFMADD213PS.BCST logp4<>+0(SB), Z15, Z17
-	VFMADD213PS.BCST logp5<>+0(SB), Z14, Z16
-	VFMADD213PS.BCST logp5<>+0(SB), Z15, Z17
-	VFMADD213PS.BCST logp6<>+0(SB), Z14, Z16
-	VFMADD213PS.BCST logp6<>+0(SB), Z15, Z17
-	VFMADD213PS.BCST logp7<>+0(SB), Z14, Z16
-	VFMADD213PS.BCST logp7<>+0(SB), Z15, Z17
-	VFMADD213PS.BCST logp8<>+0(SB), Z14, Z16
-	VFMADD213PS.BCST logp8<>+0(SB), Z15, Z17
-	VFMADD213PS.BCST minushalf<>+0(SB), Z14, Z16
-	VFMADD213PS.BCST minushalf<>+0(SB), Z15, Z17
-	VMULPS           Z14, Z16, Z16
-	VMULPS           Z15, Z17, Z17
-	VMULPS           Z14, Z16, Z16
-	VMULPS           Z15, Z17, Z17
-	VFMADD231PS.BCST logq1<>+0(SB), Z12, Z16
-	VFMADD231PS.BCST logq1<>+0(SB), Z13, Z17
-	VADDPS           Z14, Z16, Z16
-	VADDPS           Z15, Z17, Z17
-	VFMADD231PS.BCST logq2<>+0(SB), Z12, Z16
-	VFMADD231PS.BCST logq2<>+0(SB), Z13, Z17
-	VCMPPS           $0x03, Z1, Z1, K3
-	VPORD.BCST       allones<>+0(SB), Z16, K3, Z16
-	VCMPPS           $0x03, Z11, Z11, K3
-	VPORD.BCST       allones<>+0(SB), Z17, K3, Z17
-	VADDPS           Z2, Z16, Z16
-	VADDPS           Z0, Z17, Z17
-	VPXORD           Z5, Z5, Z5
-	VPXORD           Z6, Z6, Z6
+	VEXTRACTF64X4    $0x01, Z5, Y3
+	VEXTRACTF32X4    $0x01, Y5, X13
+	VADDPS           X5, X13, X13
+	VPERMILPS        $0x4e, X13, X14
+	VADDPS           X14, X13, X13
+	VPERMILPS        $0xb1, X13, X14
+	VADDPS           X14, X13, X13
+	VEXTRACTF32X4    $0x01, Y3, X14
+	VADDPS           X3, X14, X14
+	VPERMILPS        $0x4e, X14, X3
+	VADDPS           X3, X14, X14
+	VPERMILPS        $0xb1, X14, X3
+	VADDPS           X3, X14, X14
+	VBROADCASTSS     X13, Z3
+	VBROADCASTSS     X14, Y13
+	VINSERTF64X4     $0x01, Y13, Z3, Z3
+	VEXTRACTF64X4    $0x01, Z6, Y13
+	VEXTRACTF32X4    $0x01, Y6, X14
+	VADDPS           X6, X14, X14
+	VPERMILPS        $0x4e, X14, X15
+	VADDPS           X15, X14, X14
+	VPERMILPS        $0xb1, X14, X15
+	VADDPS           X15, X14, X14
+	VEXTRACTF32X4    $0x01, Y13, X15
+	VADDPS           X13, X15, X15
+	VPERMILPS        $0x4e, X15, X13
+	VADDPS           X13, X15, X15
+	VPERMILPS        $0xb1, X15, X13
+	VADDPS           X13, X15, X15
+	VBROADCASTSS     X14, Z13
+	VBROADCASTSS     X15, Y14
+	VINSERTF64X4     $0x01, Y14, Z13, Z13
+	VPSRLD           $0x17, Z3, Z14
+	VPANDD.BCST      mantmask<>+0(SB), Z3, Z16
+	VPSRLD           $0x17, Z13, Z15
+	VPANDD.BCST      mantmask<>+0(SB), Z13, Z17
+	VPSUBD.BCST      i126<>+0(SB), Z14, Z14
+	VPORD.BCST       halfbits<>+0(SB), Z16, Z16
+	VPSUBD.BCST      i126<>+0(SB), Z15, Z15
+	VPORD.BCST       halfbits<>+0(SB), Z17, Z17
+	VCMPPS.BCST      $0x01, sqrthalf<>+0(SB), Z16, K3
+	VPADDD.BCST      allones<>+0(SB), Z14, K3, Z14
+	VMOVAPS.Z        Z16, K3, Z18
+	VCMPPS.BCST      $0x01, sqrthalf<>+0(SB), Z17, K3
+	VPADDD.BCST      allones<>+0(SB), Z15, K3, Z15
+	VMOVAPS.Z        Z17, K3, Z19
+	VSUBPS.BCST      one<>+0(SB), Z16, Z16
+	VCVTDQ2PS        Z14, Z14
+	VSUBPS.BCST      one<>+0(SB), Z17, Z17
+	VCVTDQ2PS        Z15, Z15
+	VADDPS           Z18, Z16, Z16
+	VADDPS           Z19, Z17, Z17
+	VBROADCASTSS     logp0<>+0(SB), Z18
+	VBROADCASTSS     logp0<>+0(SB), Z19
+	VFMADD213PS.BCST logp1<>+0(SB), Z16, Z18
+	VFMADD213PS.BCST logp1<>+0(SB), Z17, Z19
+	VFMADD213PS.BCST logp2<>+0(SB), Z16, Z18
+	VFMADD213PS.BCST logp2<>+0(SB), Z17, Z19
+	VFMADD213PS.BCST logp3<>+0(SB), Z16, Z18
+	VFMADD213PS.BCST logp3<>+0(SB), Z17, Z19
+	VFMADD213PS.BCST logp4<>+0(SB), Z16, Z18
+	VFMADD213PS.BCST logp4<>+0(SB), Z17, Z19
+	VFMADD213PS.BCST logp5<>+0(SB), Z16, Z18
+	VFMADD213PS.BCST logp5<>+0(SB), Z17, Z19
+	VFMADD213PS.BCST logp6<>+0(SB), Z16, Z18
+	VFMADD213PS.BCST logp6<>+0(SB), Z17, Z19
+	VFMADD213PS.BCST logp7<>+0(SB), Z16, Z18
+	VFMADD213PS.BCST logp7<>+0(SB), Z17, Z19
+	VFMADD213PS.BCST logp8<>+0(SB), Z16, Z18
+	VFMADD213PS.BCST logp8<>+0(SB), Z17, Z19
+	VFMADD213PS.BCST minushalf<>+0(SB), Z16, Z18
+	VFMADD213PS.BCST minushalf<>+0(SB), Z17, Z19
+	VMULPS           Z16, Z18, Z18
+	VMULPS           Z17, Z19, Z19
+	VMULPS           Z16, Z18, Z18
+	VMULPS           Z17, Z19, Z19
+	VFMADD231PS.BCST logq1<>+0(SB), Z14, Z18
+	VFMADD231PS.BCST logq1<>+0(SB), Z15, Z19
+	VADDPS           Z16, Z18, Z18
+	VADDPS           Z17, Z19, Z19
+	VFMADD231PS.BCST logq2<>+0(SB), Z14, Z18
+	VFMADD231PS.BCST logq2<>+0(SB), Z15, Z19
+	VCMPPS           $0x03, Z3, Z3, K3
+	VPORD.BCST       allones<>+0(SB), Z18, K3, Z18
+	VCMPPS           $0x03, Z13, Z13, K3
+	VPORD.BCST       allones<>+0(SB), Z19, K3, Z19
+	VADDPS           Z4, Z18, Z18
+	VADDPS           Z2, Z19, Z19
+	VPXORD           Z7, Z7, Z7
+	VPXORD           Z8, Z8, Z8
 	MOVQ             DX, R10
 	LEAQ             (DX)(BX*2), R11
 	LEAQ             (SI)(CX*2), R12
@@ -1296,106 +1252,102 @@ notail22:
 	JZ               loopend24
 
 loop23:
-	VBROADCASTF64X4   (R10), Z0
-	VINSERTF64X4      $0x01, (R10)(BX*1), Z0, Z0
-	VSUBPS            Z16, Z0, Z0
-	VMOVUPS           Y0, (SI)
-	VEXTRACTF64X4     $0x01, Z0, (SI)(CX*1)
-	VBROADCASTF64X4   (R11), Z1
-	VINSERTF64X4      $0x01, (R11)(BX*1), Z1, Z1
-	VSUBPS            Z17, Z1, Z1
-	VMOVUPS           Y1, (R12)
-	VEXTRACTF64X4     $0x01, Z1, (R12)(CX*1)
-	VBROADCASTSS      exphi<>+0(SB), Z2
-	VMINPS            Z0, Z2, Z2
-	VBROADCASTSS      exphi<>+0(SB), Z0
-	VMINPS            Z1, Z0, Z0
-	VBROADCASTSS      explo<>+0(SB), Z1
-	VMAXPS            Z2, Z1, Z2
-	VBROADCASTSS      explo<>+0(SB), Z11
-	VMAXPS            Z0, Z11, Z0
-	VMULPS.BCST       log2e<>+0(SB), Z2, Z1
-	VMULPS.BCST       log2e<>+0(SB), Z0, Z11
-	VRNDSCALEPS       $0x00, Z1, Z1
-	VRNDSCALEPS       $0x00, Z11, Z11
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z1, Z2
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z11, Z0
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z2
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z11, Z0
-	VBROADCASTSS      expp0<>+0(SB), Z12
-	VBROADCASTSS      expp0<>+0(SB), Z13
-	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z12
-	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z13
-	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z12
-	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z13
-	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z12
-	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z13
-	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z12
-	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z13
-	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z12
-	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z13
-	VMULPS            Z2, Z12, Z12
-	VMULPS            Z0, Z13, Z13
-	VFMADD213PS       Z2, Z2, Z12
-	VFMADD213PS       Z0, Z0, Z13
-	VADDPS.BCST       one<>+0(SB), Z12, Z12
-	VADDPS.BCST       one<>+0(SB), Z13, Z13
-	VSCALEFPS         Z1, Z12, Z12
-	VSCALEFPS         Z11, Z13, Z13
-	VADDPS.BCST       enteps<>+0(SB), Z12, Z0
-	VADDPS.BCST       enteps<>+0(SB), Z13, Z1
-	VPSRLD            $0x17, Z0, Z2
-	VPANDD.BCST       mantmask<>+0(SB), Z0, Z11
-	VPSRLD            $0x17, Z1, Z0
-	VPANDD.BCST       mantmask<>+0(SB), Z1, Z1
+	VBROADCASTF64X4   (R10), Z2
+	VINSERTF64X4      $0x01, (R10)(BX*1), Z2, Z2
+	VSUBPS            Z18, Z2, Z2
+	VMOVUPS           Y2, (SI)
+	VEXTRACTF64X4     $0x01, Z2, (SI)(CX*1)
+	VBROADCASTF64X4   (R11), Z3
+	VINSERTF64X4      $0x01, (R11)(BX*1), Z3, Z3
+	VSUBPS            Z19, Z3, Z3
+	VMOVUPS           Y3, (R12)
+	VEXTRACTF64X4     $0x01, Z3, (R12)(CX*1)
+	VMINPS            Z2, Z1, Z2
+	VMINPS            Z3, Z1, Z3
+	VMAXPS            Z2, Z0, Z2
+	VMAXPS            Z3, Z0, Z3
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z4
+	VMULPS.BCST       log2e<>+0(SB), Z3, Z13
+	VRNDSCALEPS       $0x00, Z4, Z4
+	VRNDSCALEPS       $0x00, Z13, Z13
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z4, Z2
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z13, Z3
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z4, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z13, Z3
+	VBROADCASTSS      expp0<>+0(SB), Z14
+	VBROADCASTSS      expp0<>+0(SB), Z15
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z14
+	VFMADD213PS.BCST  expp1<>+0(SB), Z3, Z15
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z14
+	VFMADD213PS.BCST  expp2<>+0(SB), Z3, Z15
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z14
+	VFMADD213PS.BCST  expp3<>+0(SB), Z3, Z15
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z14
+	VFMADD213PS.BCST  expp4<>+0(SB), Z3, Z15
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z14
+	VFMADD213PS.BCST  expp5<>+0(SB), Z3, Z15
+	VMULPS            Z2, Z14, Z14
+	VMULPS            Z3, Z15, Z15
+	VFMADD213PS       Z2, Z2, Z14
+	VFMADD213PS       Z3, Z3, Z15
+	VADDPS.BCST       one<>+0(SB), Z14, Z14
+	VADDPS.BCST       one<>+0(SB), Z15, Z15
+	VSCALEFPS         Z4, Z14, Z14
+	VSCALEFPS         Z13, Z15, Z15
+	VADDPS.BCST       enteps<>+0(SB), Z14, Z2
+	VADDPS.BCST       enteps<>+0(SB), Z15, Z3
+	VPSRLD            $0x17, Z2, Z4
+	VPANDD.BCST       mantmask<>+0(SB), Z2, Z13
+	VPSRLD            $0x17, Z3, Z2
+	VPANDD.BCST       mantmask<>+0(SB), Z3, Z3
+	VPSUBD.BCST       i126<>+0(SB), Z4, Z4
+	VPORD.BCST        halfbits<>+0(SB), Z13, Z13
 	VPSUBD.BCST       i126<>+0(SB), Z2, Z2
-	VPORD.BCST        halfbits<>+0(SB), Z11, Z11
-	VPSUBD.BCST       i126<>+0(SB), Z0, Z0
-	VPORD.BCST        halfbits<>+0(SB), Z1, Z1
-	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z11, K3
+	VPORD.BCST        halfbits<>+0(SB), Z3, Z3
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z13, K3
+	VPADDD.BCST       allones<>+0(SB), Z4, K3, Z4
+	VMOVAPS.Z         Z13, K3, Z16
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z3, K3
 	VPADDD.BCST       allones<>+0(SB), Z2, K3, Z2
-	VMOVAPS.Z         Z11, K3, Z14
-	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z1, K3
-	VPADDD.BCST       allones<>+0(SB), Z0, K3, Z0
-	VMOVAPS.Z         Z1, K3, Z15
-	VSUBPS.BCST       one<>+0(SB), Z11, Z11
+	VMOVAPS.Z         Z3, K3, Z17
+	VSUBPS.BCST       one<>+0(SB), Z13, Z13
+	VCVTDQ2PS         Z4, Z4
+	VSUBPS.BCST       one<>+0(SB), Z3, Z3
 	VCVTDQ2PS         Z2, Z2
-	VSUBPS.BCST       one<>+0(SB), Z1, Z1
-	VCVTDQ2PS         Z0, Z0
-	VADDPS            Z14, Z11, Z11
-	VADDPS            Z15, Z1, Z1
-	VBROADCASTSS      logp0<>+0(SB), Z14
-	VBROADCASTSS      logp0<>+0(SB), Z15
-	VFMADD213PS.BCST  logp1<>+0(SB), Z11, Z14
-	VFMADD213PS.BCST  logp1<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  logp2<>+0(SB), Z11, Z14
-	VFMADD213PS.BCST  logp2<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  logp3<>+0(SB), Z11, Z14
-	VFMADD213PS.BCST  logp3<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  logp4<>+0(SB), Z11, Z14
-	VFMADD213PS.BCST  logp4<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  logp5<>+0(SB), Z11, Z14
-	VFMADD213PS.BCST  logp5<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  logp6<>+0(SB), Z11, Z14
-	VFMADD213PS.BCST  logp6<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  logp7<>+0(SB), Z11, Z14
-	VFMADD213PS.BCST  logp7<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  logp8<>+0(SB), Z11, Z14
-	VFMADD213PS.BCST  logp8<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  minushalf<>+0(SB), Z11, Z14
-	VFMADD213PS.BCST  minushalf<>+0(SB), Z1, Z15
-	VMULPS            Z11, Z14, Z14
-	VMULPS            Z1, Z15, Z15
-	VMULPS            Z11, Z14, Z14
-	VMULPS            Z1, Z15, Z15
-	VFMADD231PS.BCST  logq1<>+0(SB), Z2, Z14
-	VFMADD231PS.BCST  logq1<>+0(SB), Z0, Z15
-	VADDPS            Z11, Z14, Z14
-	VADDPS            Z1, Z15, Z15
-	VFMADD231PS.BCST  logq2<>+0(SB), Z2, Z14
-	VFMADD231PS.BCST  logq2<>+0(SB), Z0, Z15
-	VFMADD231PS       Z14, Z12, Z5
-	VFMADD231PS       Z15, Z13, Z6
+	VADDPS            Z16, Z13, Z13
+	VADDPS            Z17, Z3, Z3
+	VBROADCASTSS      logp0<>+0(SB), Z16
+	VBROADCASTSS      logp0<>+0(SB), Z17
+	VFMADD213PS.BCST  logp1<>+0(SB), Z13, Z16
+	VFMADD213PS.BCST  logp1<>+0(SB), Z3, Z17
+	VFMADD213PS.BCST  logp2<>+0(SB), Z13, Z16
+	VFMADD213PS.BCST  logp2<>+0(SB), Z3, Z17
+	VFMADD213PS.BCST  logp3<>+0(SB), Z13, Z16
+	VFMADD213PS.BCST  logp3<>+0(SB), Z3, Z17
+	VFMADD213PS.BCST  logp4<>+0(SB), Z13, Z16
+	VFMADD213PS.BCST  logp4<>+0(SB), Z3, Z17
+	VFMADD213PS.BCST  logp5<>+0(SB), Z13, Z16
+	VFMADD213PS.BCST  logp5<>+0(SB), Z3, Z17
+	VFMADD213PS.BCST  logp6<>+0(SB), Z13, Z16
+	VFMADD213PS.BCST  logp6<>+0(SB), Z3, Z17
+	VFMADD213PS.BCST  logp7<>+0(SB), Z13, Z16
+	VFMADD213PS.BCST  logp7<>+0(SB), Z3, Z17
+	VFMADD213PS.BCST  logp8<>+0(SB), Z13, Z16
+	VFMADD213PS.BCST  logp8<>+0(SB), Z3, Z17
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z13, Z16
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z3, Z17
+	VMULPS            Z13, Z16, Z16
+	VMULPS            Z3, Z17, Z17
+	VMULPS            Z13, Z16, Z16
+	VMULPS            Z3, Z17, Z17
+	VFMADD231PS.BCST  logq1<>+0(SB), Z4, Z16
+	VFMADD231PS.BCST  logq1<>+0(SB), Z2, Z17
+	VADDPS            Z13, Z16, Z16
+	VADDPS            Z3, Z17, Z17
+	VFMADD231PS.BCST  logq2<>+0(SB), Z4, Z16
+	VFMADD231PS.BCST  logq2<>+0(SB), Z2, Z17
+	VFMADD231PS       Z16, Z14, Z7
+	VFMADD231PS       Z17, Z15, Z8
 	ADDQ              $0x20, R10
 	ADDQ              $0x20, SI
 	ADDQ              $0x20, R11
@@ -1406,149 +1358,145 @@ loop23:
 loopend24:
 	TESTQ             R9, R9
 	JZ                notail25
-	VMOVUPS.Z         (R10), K1, Z0
-	VMOVUPS.Z         (R10)(BX*1), K1, Z1
-	VINSERTF64X4      $0x01, Y1, Z0, Z0
-	VSUBPS            Z16, Z0, Z0
-	VMOVUPS           Y0, K1, (SI)
-	VEXTRACTF64X4     $0x01, Z0, Y1
-	VMOVUPS           Y1, K1, (SI)(CX*1)
-	VMOVUPS.Z         (R11), K1, Z1
-	VMOVUPS.Z         (R11)(BX*1), K1, Z2
-	VINSERTF64X4      $0x01, Y2, Z1, Z1
-	VSUBPS            Z17, Z1, Z1
-	VMOVUPS           Y1, K1, (R12)
-	VEXTRACTF64X4     $0x01, Z1, Y2
-	VMOVUPS           Y2, K1, (R12)(CX*1)
-	VBROADCASTSS      exphi<>+0(SB), Z2
-	VMINPS            Z0, Z2, Z2
-	VBROADCASTSS      exphi<>+0(SB), Z0
-	VMINPS            Z1, Z0, Z0
-	VBROADCASTSS      explo<>+0(SB), Z1
-	VMAXPS            Z2, Z1, Z2
-	VBROADCASTSS      explo<>+0(SB), Z11
-	VMAXPS            Z0, Z11, Z0
-	VMULPS.BCST       log2e<>+0(SB), Z2, Z1
-	VMULPS.BCST       log2e<>+0(SB), Z0, Z11
-	VRNDSCALEPS       $0x00, Z1, Z1
-	VRNDSCALEPS       $0x00, Z11, Z11
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z1, Z2
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z11, Z0
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z1, Z2
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z11, Z0
-	VBROADCASTSS      expp0<>+0(SB), Z12
-	VBROADCASTSS      expp0<>+0(SB), Z13
-	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z12
-	VFMADD213PS.BCST  expp1<>+0(SB), Z0, Z13
-	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z12
-	VFMADD213PS.BCST  expp2<>+0(SB), Z0, Z13
-	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z12
-	VFMADD213PS.BCST  expp3<>+0(SB), Z0, Z13
-	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z12
-	VFMADD213PS.BCST  expp4<>+0(SB), Z0, Z13
-	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z12
-	VFMADD213PS.BCST  expp5<>+0(SB), Z0, Z13
-	VMULPS            Z2, Z12, Z12
-	VMULPS            Z0, Z13, Z13
-	VFMADD213PS       Z2, Z2, Z12
-	VFMADD213PS       Z0, Z0, Z13
-	VADDPS.BCST       one<>+0(SB), Z12, Z12
-	VADDPS.BCST       one<>+0(SB), Z13, Z13
-	VSCALEFPS         Z1, Z12, Z12
-	VSCALEFPS         Z11, Z13, Z13
-	VMOVAPS.Z         Z12, K2, Z12
-	VADDPS.BCST       enteps<>+0(SB), Z12, Z0
-	VMOVAPS.Z         Z13, K2, Z13
-	VADDPS.BCST       enteps<>+0(SB), Z13, Z1
-	VPSRLD            $0x17, Z0, Z2
-	VPANDD.BCST       mantmask<>+0(SB), Z0, Z11
-	VPSRLD            $0x17, Z1, Z0
-	VPANDD.BCST       mantmask<>+0(SB), Z1, Z1
+	VMOVUPS.Z         (R10), K1, Z2
+	VMOVUPS.Z         (R10)(BX*1), K1, Z3
+	VINSERTF64X4      $0x01, Y3, Z2, Z2
+	VSUBPS            Z18, Z2, Z2
+	VMOVUPS           Y2, K1, (SI)
+	VEXTRACTF64X4     $0x01, Z2, Y3
+	VMOVUPS           Y3, K1, (SI)(CX*1)
+	VMOVUPS.Z         (R11), K1, Z3
+	VMOVUPS.Z         (R11)(BX*1), K1, Z4
+	VINSERTF64X4      $0x01, Y4, Z3, Z3
+	VSUBPS            Z19, Z3, Z3
+	VMOVUPS           Y3, K1, (R12)
+	VEXTRACTF64X4     $0x01, Z3, Y4
+	VMOVUPS           Y4, K1, (R12)(CX*1)
+	VMINPS            Z2, Z1, Z2
+	VMINPS            Z3, Z1, Z3
+	VMAXPS            Z2, Z0, Z2
+	VMAXPS            Z3, Z0, Z3
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z4
+	VMULPS.BCST       log2e<>+0(SB), Z3, Z13
+	VRNDSCALEPS       $0x00, Z4, Z4
+	VRNDSCALEPS       $0x00, Z13, Z13
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z4, Z2
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z13, Z3
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z4, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z13, Z3
+	VBROADCASTSS      expp0<>+0(SB), Z14
+	VBROADCASTSS      expp0<>+0(SB), Z15
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z14
+	VFMADD213PS.BCST  expp1<>+0(SB), Z3, Z15
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z14
+	VFMADD213PS.BCST  expp2<>+0(SB), Z3, Z15
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z14
+	VFMADD213PS.BCST  expp3<>+0(SB), Z3, Z15
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z14
+	VFMADD213PS.BCST  expp4<>+0(SB), Z3, Z15
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z14
+	VFMADD213PS.BCST  expp5<>+0(SB), Z3, Z15
+	VMULPS            Z2, Z14, Z14
+	VMULPS            Z3, Z15, Z15
+	VFMADD213PS       Z2, Z2, Z14
+	VFMADD213PS       Z3, Z3, Z15
+	VADDPS.BCST       one<>+0(SB), Z14, Z14
+	VADDPS.BCST       one<>+0(SB), Z15, Z15
+	VSCALEFPS         Z4, Z14, Z14
+	VSCALEFPS         Z13, Z15, Z15
+	VMOVAPS.Z         Z14, K2, Z14
+	VADDPS.BCST       enteps<>+0(SB), Z14, Z2
+	VMOVAPS.Z         Z15, K2, Z15
+	VADDPS.BCST       enteps<>+0(SB), Z15, Z3
+	VPSRLD            $0x17, Z2, Z4
+	VPANDD.BCST       mantmask<>+0(SB), Z2, Z13
+	VPSRLD            $0x17, Z3, Z2
+	VPANDD.BCST       mantmask<>+0(SB), Z3, Z3
+	VPSUBD.BCST       i126<>+0(SB), Z4, Z4
+	VPORD.BCST        halfbits<>+0(SB), Z13, Z13
 	VPSUBD.BCST       i126<>+0(SB), Z2, Z2
-	VPORD.BCST        halfbits<>+0(SB), Z11, Z11
-	VPSUBD.BCST       i126<>+0(SB), Z0, Z0
-	VPORD.BCST        halfbits<>+0(SB), Z1, Z1
-	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z11, K3
+	VPORD.BCST        halfbits<>+0(SB), Z3, Z3
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z13, K3
+	VPADDD.BCST       allones<>+0(SB), Z4, K3, Z4
+	VMOVAPS.Z         Z13, K3, Z16
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z3, K3
 	VPADDD.BCST       allones<>+0(SB), Z2, K3, Z2
-	VMOVAPS.Z         Z11, K3, Z14
-	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z1, K3
-	VPADDD.BCST       allones<>+0(SB), Z0, K3, Z0
-	VMOVAPS.Z         Z1, K3, Z15
-	VSUBPS.BCST       one<>+0(SB), Z11, Z11
+	VMOVAPS.Z         Z3, K3, Z17
+	VSUBPS.BCST       one<>+0(SB), Z13, Z13
+	VCVTDQ2PS         Z4, Z4
+	VSUBPS.BCST       one<>+0(SB), Z3, Z3
 	VCVTDQ2PS         Z2, Z2
-	VSUBPS.BCST       one<>+0(SB), Z1, Z1
-	VCVTDQ2PS         Z0, Z0
-	VADDPS            Z14, Z11, Z11
-	VADDPS            Z15, Z1, Z1
-	VBROADCASTSS      logp0<>+0(SB), Z14
-	VBROADCASTSS      logp0<>+0(SB), Z15
-	VFMADD213PS.BCST  logp1<>+0(SB), Z11, Z14
-	VFMADD213PS.BCST  logp1<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  logp2<>+0(SB), Z11, Z14
-	VFMADD213PS.BCST  logp2<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  logp3<>+0(SB), Z11, Z14
-	VFMADD213PS.BCST  logp3<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  logp4<>+0(SB), Z11, Z14
-	VFMADD213PS.BCST  logp4<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  logp5<>+0(SB), Z11, Z14
-	VFMADD213PS.BCST  logp5<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  logp6<>+0(SB), Z11, Z14
-	VFMADD213PS.BCST  logp6<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  logp7<>+0(SB), Z11, Z14
-	VFMADD213PS.BCST  logp7<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  logp8<>+0(SB), Z11, Z14
-	VFMADD213PS.BCST  logp8<>+0(SB), Z1, Z15
-	VFMADD213PS.BCST  minushalf<>+0(SB), Z11, Z14
-	VFMADD213PS.BCST  minushalf<>+0(SB), Z1, Z15
-	VMULPS            Z11, Z14, Z14
-	VMULPS            Z1, Z15, Z15
-	VMULPS            Z11, Z14, Z14
-	VMULPS            Z1, Z15, Z15
-	VFMADD231PS.BCST  logq1<>+0(SB), Z2, Z14
-	VFMADD231PS.BCST  logq1<>+0(SB), Z0, Z15
-	VADDPS            Z11, Z14, Z14
-	VADDPS            Z1, Z15, Z15
-	VFMADD231PS.BCST  logq2<>+0(SB), Z2, Z14
-	VFMADD231PS.BCST  logq2<>+0(SB), Z0, Z15
-	VFMADD231PS       Z14, Z12, Z5
-	VFMADD231PS       Z15, Z13, Z6
+	VADDPS            Z16, Z13, Z13
+	VADDPS            Z17, Z3, Z3
+	VBROADCASTSS      logp0<>+0(SB), Z16
+	VBROADCASTSS      logp0<>+0(SB), Z17
+	VFMADD213PS.BCST  logp1<>+0(SB), Z13, Z16
+	VFMADD213PS.BCST  logp1<>+0(SB), Z3, Z17
+	VFMADD213PS.BCST  logp2<>+0(SB), Z13, Z16
+	VFMADD213PS.BCST  logp2<>+0(SB), Z3, Z17
+	VFMADD213PS.BCST  logp3<>+0(SB), Z13, Z16
+	VFMADD213PS.BCST  logp3<>+0(SB), Z3, Z17
+	VFMADD213PS.BCST  logp4<>+0(SB), Z13, Z16
+	VFMADD213PS.BCST  logp4<>+0(SB), Z3, Z17
+	VFMADD213PS.BCST  logp5<>+0(SB), Z13, Z16
+	VFMADD213PS.BCST  logp5<>+0(SB), Z3, Z17
+	VFMADD213PS.BCST  logp6<>+0(SB), Z13, Z16
+	VFMADD213PS.BCST  logp6<>+0(SB), Z3, Z17
+	VFMADD213PS.BCST  logp7<>+0(SB), Z13, Z16
+	VFMADD213PS.BCST  logp7<>+0(SB), Z3, Z17
+	VFMADD213PS.BCST  logp8<>+0(SB), Z13, Z16
+	VFMADD213PS.BCST  logp8<>+0(SB), Z3, Z17
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z13, Z16
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z3, Z17
+	VMULPS            Z13, Z16, Z16
+	VMULPS            Z3, Z17, Z17
+	VMULPS            Z13, Z16, Z16
+	VMULPS            Z3, Z17, Z17
+	VFMADD231PS.BCST  logq1<>+0(SB), Z4, Z16
+	VFMADD231PS.BCST  logq1<>+0(SB), Z2, Z17
+	VADDPS            Z13, Z16, Z16
+	VADDPS            Z3, Z17, Z17
+	VFMADD231PS.BCST  logq2<>+0(SB), Z4, Z16
+	VFMADD231PS.BCST  logq2<>+0(SB), Z2, Z17
+	VFMADD231PS       Z16, Z14, Z7
+	VFMADD231PS       Z17, Z15, Z8
 	ADDQ              R9, SI
 
 notail25:
-	VEXTRACTF64X4 $0x01, Z5, Y0
-	VEXTRACTF32X4 $0x01, Y5, X1
-	VADDPS        X5, X1, X1
-	VPERMILPS     $0x4e, X1, X2
-	VADDPS        X2, X1, X1
-	VPERMILPS     $0xb1, X1, X2
-	VADDPS        X2, X1, X1
-	VEXTRACTF32X4 $0x01, Y0, X2
-	VADDPS        X0, X2, X2
-	VPERMILPS     $0x4e, X2, X0
-	VADDPS        X0, X2, X2
-	VPERMILPS     $0xb1, X2, X0
-	VADDPS        X0, X2, X2
-	VPXORD.BCST   signbit<>+0(SB), X1, X1
-	VMOVSS        X1, (DI)
-	VPXORD.BCST   signbit<>+0(SB), X2, X2
-	VMOVSS        X2, 4(DI)
-	VEXTRACTF64X4 $0x01, Z6, Y0
-	VEXTRACTF32X4 $0x01, Y6, X1
-	VADDPS        X6, X1, X1
-	VPERMILPS     $0x4e, X1, X2
-	VADDPS        X2, X1, X1
-	VPERMILPS     $0xb1, X1, X2
-	VADDPS        X2, X1, X1
-	VEXTRACTF32X4 $0x01, Y0, X2
-	VADDPS        X0, X2, X2
-	VPERMILPS     $0x4e, X2, X0
-	VADDPS        X0, X2, X2
-	VPERMILPS     $0xb1, X2, X0
-	VADDPS        X0, X2, X2
-	VPXORD.BCST   signbit<>+0(SB), X1, X1
-	VMOVSS        X1, 8(DI)
-	VPXORD.BCST   signbit<>+0(SB), X2, X2
-	VMOVSS        X2, 12(DI)
+	VEXTRACTF64X4 $0x01, Z7, Y2
+	VEXTRACTF32X4 $0x01, Y7, X3
+	VADDPS        X7, X3, X3
+	VPERMILPS     $0x4e, X3, X4
+	VADDPS        X4, X3, X3
+	VPERMILPS     $0xb1, X3, X4
+	VADDPS        X4, X3, X3
+	VEXTRACTF32X4 $0x01, Y2, X4
+	VADDPS        X2, X4, X4
+	VPERMILPS     $0x4e, X4, X2
+	VADDPS        X2, X4, X4
+	VPERMILPS     $0xb1, X4, X2
+	VADDPS        X2, X4, X4
+	VPXORD.BCST   signbit<>+0(SB), X3, X3
+	VMOVSS        X3, (DI)
+	VPXORD.BCST   signbit<>+0(SB), X4, X4
+	VMOVSS        X4, 4(DI)
+	VEXTRACTF64X4 $0x01, Z8, Y2
+	VEXTRACTF32X4 $0x01, Y8, X3
+	VADDPS        X8, X3, X3
+	VPERMILPS     $0x4e, X3, X4
+	VADDPS        X4, X3, X3
+	VPERMILPS     $0xb1, X3, X4
+	VADDPS        X4, X3, X3
+	VEXTRACTF32X4 $0x01, Y2, X4
+	VADDPS        X2, X4, X4
+	VPERMILPS     $0x4e, X4, X2
+	VADDPS        X2, X4, X4
+	VPERMILPS     $0xb1, X4, X2
+	VADDPS        X2, X4, X4
+	VPXORD.BCST   signbit<>+0(SB), X3, X3
+	VMOVSS        X3, 8(DI)
+	VPXORD.BCST   signbit<>+0(SB), X4, X4
+	VMOVSS        X4, 12(DI)
 	ADDQ          BX, DX
 	ADDQ          BX, DX
 	ADDQ          CX, SI
@@ -1563,16 +1511,16 @@ notail25:
 noquad16:
 	TESTQ        $0x00000002, AX
 	JZ           nopair26
-	VBROADCASTSS neginf<>+0(SB), Z0
+	VBROADCASTSS neginf<>+0(SB), Z2
 	MOVQ         DX, R10
 	MOVQ         R8, R11
 	TESTQ        R11, R11
 	JZ           loopend28
 
 loop27:
-	VBROADCASTF64X4 (R10), Z1
-	VINSERTF64X4    $0x01, (R10)(BX*1), Z1, Z1
-	VMAXPS          Z1, Z0, Z0
+	VBROADCASTF64X4 (R10), Z3
+	VINSERTF64X4    $0x01, (R10)(BX*1), Z3, Z3
+	VMAXPS          Z3, Z2, Z2
 	ADDQ            $0x20, R10
 	DECQ            R11
 	JNZ             loop27
@@ -1580,59 +1528,57 @@ loop27:
 loopend28:
 	TESTQ        R9, R9
 	JZ           notail29
-	VMOVUPS.Z    (R10), K1, Z1
-	VMOVUPS.Z    (R10)(BX*1), K1, Z2
-	VINSERTF64X4 $0x01, Y2, Z1, Z1
-	VMOVAPS      Z0, Z2
-	VMOVAPS      Z1, K2, Z2
-	VMAXPS       Z2, Z0, Z0
+	VMOVUPS.Z    (R10), K1, Z3
+	VMOVUPS.Z    (R10)(BX*1), K1, Z4
+	VINSERTF64X4 $0x01, Y4, Z3, Z3
+	VMOVAPS      Z2, Z4
+	VMOVAPS      Z3, K2, Z4
+	VMAXPS       Z4, Z2, Z2
 
 notail29:
-	VEXTRACTF64X4 $0x01, Z0, Y1
-	VEXTRACTF32X4 $0x01, Y0, X2
-	VMAXPS        X0, X2, X2
-	VPERMILPS     $0x4e, X2, X0
-	VMAXPS        X0, X2, X2
-	VPERMILPS     $0xb1, X2, X0
-	VMAXPS        X0, X2, X2
-	VEXTRACTF32X4 $0x01, Y1, X0
-	VMAXPS        X1, X0, X0
-	VPERMILPS     $0x4e, X0, X1
-	VMAXPS        X1, X0, X0
-	VPERMILPS     $0xb1, X0, X1
-	VMAXPS        X1, X0, X0
-	VBROADCASTSS  X2, Z1
-	VBROADCASTSS  X0, Y0
-	VINSERTF64X4  $0x01, Y0, Z1, Z1
-	VPXORD        Z7, Z7, Z7
+	VEXTRACTF64X4 $0x01, Z2, Y3
+	VEXTRACTF32X4 $0x01, Y2, X4
+	VMAXPS        X2, X4, X4
+	VPERMILPS     $0x4e, X4, X2
+	VMAXPS        X2, X4, X4
+	VPERMILPS     $0xb1, X4, X2
+	VMAXPS        X2, X4, X4
+	VEXTRACTF32X4 $0x01, Y3, X2
+	VMAXPS        X3, X2, X2
+	VPERMILPS     $0x4e, X2, X3
+	VMAXPS        X3, X2, X2
+	VPERMILPS     $0xb1, X2, X3
+	VMAXPS        X3, X2, X2
+	VBROADCASTSS  X4, Z3
+	VBROADCASTSS  X2, Y2
+	VINSERTF64X4  $0x01, Y2, Z3, Z3
+	VPXORD        Z9, Z9, Z9
 	MOVQ          DX, R10
 	MOVQ          R8, R11
 	TESTQ         R11, R11
 	JZ            loopend31
 
 loop30:
-	VBROADCASTF64X4   (R10), Z0
-	VINSERTF64X4      $0x01, (R10)(BX*1), Z0, Z0
-	VSUBPS            Z1, Z0, Z0
-	VBROADCASTSS      exphi<>+0(SB), Z2
-	VMINPS            Z0, Z2, Z2
-	VBROADCASTSS      explo<>+0(SB), Z0
+	VBROADCASTF64X4   (R10), Z2
+	VINSERTF64X4      $0x01, (R10)(BX*1), Z2, Z2
+	VSUBPS            Z3, Z2, Z2
+	VMINPS            Z2, Z1, Z2
 	VMAXPS            Z2, Z0, Z2
-	VMULPS.BCST       log2e<>+0(SB), Z2, Z0
-	VRNDSCALEPS       $0x00, Z0, Z0
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z2
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z2
-	VBROADCASTSS      expp0<>+0(SB), Z3
-	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z3
-	VMULPS            Z2, Z3, Z3
-	VFMADD213PS       Z2, Z2, Z3
-	VADDPS.BCST       one<>+0(SB), Z3, Z3
-	VSCALEFPS         Z0, Z3, Z3
-	VADDPS            Z3, Z7, Z7
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z4
+	VRNDSCALEPS       $0x00, Z4, Z4
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z4, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z4, Z2
+	VBROADCASTSS      expp0<>+0(SB), Z5
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z5
+	VMULPS            Z2, Z5, Z5
+	VFMADD213PS       Z2, Z2, Z5
+	VADDPS.BCST       one<>+0(SB), Z5, Z5
+	VSCALEFPS         Z4, Z5, Z5
+	VADDPS            Z5, Z9, Z9
 	ADDQ              $0x20, R10
 	DECQ              R11
 	JNZ               loop30
@@ -1640,133 +1586,129 @@ loop30:
 loopend31:
 	TESTQ             R9, R9
 	JZ                notail32
-	VMOVUPS.Z         (R10), K1, Z0
-	VMOVUPS.Z         (R10)(BX*1), K1, Z2
-	VINSERTF64X4      $0x01, Y2, Z0, Z0
-	VSUBPS            Z1, Z0, Z0
-	VBROADCASTSS      exphi<>+0(SB), Z2
-	VMINPS            Z0, Z2, Z2
-	VBROADCASTSS      explo<>+0(SB), Z0
+	VMOVUPS.Z         (R10), K1, Z2
+	VMOVUPS.Z         (R10)(BX*1), K1, Z4
+	VINSERTF64X4      $0x01, Y4, Z2, Z2
+	VSUBPS            Z3, Z2, Z2
+	VMINPS            Z2, Z1, Z2
 	VMAXPS            Z2, Z0, Z2
-	VMULPS.BCST       log2e<>+0(SB), Z2, Z0
-	VRNDSCALEPS       $0x00, Z0, Z0
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z2
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z2
-	VBROADCASTSS      expp0<>+0(SB), Z3
-	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z3
-	VMULPS            Z2, Z3, Z3
-	VFMADD213PS       Z2, Z2, Z3
-	VADDPS.BCST       one<>+0(SB), Z3, Z3
-	VSCALEFPS         Z0, Z3, Z3
-	VMOVAPS.Z         Z3, K2, Z3
-	VADDPS            Z3, Z7, Z7
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z4
+	VRNDSCALEPS       $0x00, Z4, Z4
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z4, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z4, Z2
+	VBROADCASTSS      expp0<>+0(SB), Z5
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z5
+	VMULPS            Z2, Z5, Z5
+	VFMADD213PS       Z2, Z2, Z5
+	VADDPS.BCST       one<>+0(SB), Z5, Z5
+	VSCALEFPS         Z4, Z5, Z5
+	VMOVAPS.Z         Z5, K2, Z5
+	VADDPS            Z5, Z9, Z9
 
 notail32:
-	VEXTRACTF64X4    $0x01, Z7, Y0
-	VEXTRACTF32X4    $0x01, Y7, X2
-	VADDPS           X7, X2, X2
-	VPERMILPS        $0x4e, X2, X3
-	VADDPS           X3, X2, X2
-	VPERMILPS        $0xb1, X2, X3
-	VADDPS           X3, X2, X2
-	VEXTRACTF32X4    $0x01, Y0, X3
-	VADDPS           X0, X3, X3
-	VPERMILPS        $0x4e, X3, X0
-	VADDPS           X0, X3, X3
-	VPERMILPS        $0xb1, X3, X0
-	VADDPS           X0, X3, X3
-	VBROADCASTSS     X2, Z0
-	VBROADCASTSS     X3, Y2
-	VINSERTF64X4     $0x01, Y2, Z0, Z0
-	VPSRLD           $0x17, Z0, Z2
-	VPANDD.BCST      mantmask<>+0(SB), Z0, Z3
-	VPSUBD.BCST      i126<>+0(SB), Z2, Z2
-	VPORD.BCST       halfbits<>+0(SB), Z3, Z3
-	VCMPPS.BCST      $0x01, sqrthalf<>+0(SB), Z3, K3
-	VPADDD.BCST      allones<>+0(SB), Z2, K3, Z2
-	VMOVAPS.Z        Z3, K3, Z4
-	VSUBPS.BCST      one<>+0(SB), Z3, Z3
-	VCVTDQ2PS        Z2, Z2
-	VADDPS           Z4, Z3, Z3
-	VBROADCASTSS     logp0<>+0(SB), Z4
-	VFMADD213PS.BCST logp1<>+0(SB), Z3, Z4
-	VFMADD213PS.BCST logp2<>+0(SB), Z3, Z4
-	VFMADD213PS.BCST logp3<>+0(SB), Z3, Z4
-	VFMADD213PS.BCST logp4<>+0(SB), Z3, Z4
-	VFMADD213PS.BCST logp5<>+0(SB), Z3, Z4
-	VFMADD213PS.BCST logp6<>+0(SB), Z3, Z4
-	VFMADD213PS.BCST logp7<>+0(SB), Z3, Z4
-	VFMADD213PS.BCST logp8<>+0(SB), Z3, Z4
-	VFMADD213PS.BCST minushalf<>+0(SB), Z3, Z4
-	VMULPS           Z3, Z4, Z4
-	VMULPS           Z3, Z4, Z4
-	VFMADD231PS.BCST logq1<>+0(SB), Z2, Z4
-	VADDPS           Z3, Z4, Z4
-	VFMADD231PS.BCST logq2<>+0(SB), Z2, Z4
-	VCMPPS           $0x03, Z0, Z0, K3
-	VPORD.BCST       allones<>+0(SB), Z4, K3, Z4
-	VADDPS           Z1, Z4, Z4
-	VPXORD           Z8, Z8, Z8
+	VEXTRACTF64X4    $0x01, Z9, Y2
+	VEXTRACTF32X4    $0x01, Y9, X4
+	VADDPS           X9, X4, X4
+	VPERMILPS        $0x4e, X4, X5
+	VADDPS           X5, X4, X4
+	VPERMILPS        $0xb1, X4, X5
+	VADDPS           X5, X4, X4
+	VEXTRACTF32X4    $0x01, Y2, X5
+	VADDPS           X2, X5, X5
+	VPERMILPS        $0x4e, X5, X2
+	VADDPS           X2, X5, X5
+	VPERMILPS        $0xb1, X5, X2
+	VADDPS           X2, X5, X5
+	VBROADCASTSS     X4, Z2
+	VBROADCASTSS     X5, Y4
+	VINSERTF64X4     $0x01, Y4, Z2, Z2
+	VPSRLD           $0x17, Z2, Z4
+	VPANDD.BCST      mantmask<>+0(SB), Z2, Z5
+	VPSUBD.BCST      i126<>+0(SB), Z4, Z4
+	VPORD.BCST       halfbits<>+0(SB), Z5, Z5
+	VCMPPS.BCST      $0x01, sqrthalf<>+0(SB), Z5, K3
+	VPADDD.BCST      allones<>+0(SB), Z4, K3, Z4
+	VMOVAPS.Z        Z5, K3, Z6
+	VSUBPS.BCST      one<>+0(SB), Z5, Z5
+	VCVTDQ2PS        Z4, Z4
+	VADDPS           Z6, Z5, Z5
+	VBROADCASTSS     logp0<>+0(SB), Z6
+	VFMADD213PS.BCST logp1<>+0(SB), Z5, Z6
+	VFMADD213PS.BCST logp2<>+0(SB), Z5, Z6
+	VFMADD213PS.BCST logp3<>+0(SB), Z5, Z6
+	VFMADD213PS.BCST logp4<>+0(SB), Z5, Z6
+	VFMADD213PS.BCST logp5<>+0(SB), Z5, Z6
+	VFMADD213PS.BCST logp6<>+0(SB), Z5, Z6
+	VFMADD213PS.BCST logp7<>+0(SB), Z5, Z6
+	VFMADD213PS.BCST logp8<>+0(SB), Z5, Z6
+	VFMADD213PS.BCST minushalf<>+0(SB), Z5, Z6
+	VMULPS           Z5, Z6, Z6
+	VMULPS           Z5, Z6, Z6
+	VFMADD231PS.BCST logq1<>+0(SB), Z4, Z6
+	VADDPS           Z5, Z6, Z6
+	VFMADD231PS.BCST logq2<>+0(SB), Z4, Z6
+	VCMPPS           $0x03, Z2, Z2, K3
+	VPORD.BCST       allones<>+0(SB), Z6, K3, Z6
+	VADDPS           Z3, Z6, Z6
+	VPXORD           Z10, Z10, Z10
 	MOVQ             DX, R10
 	MOVQ             R8, R11
 	TESTQ            R11, R11
 	JZ               loopend34
 
 loop33:
-	VBROADCASTF64X4   (R10), Z0
-	VINSERTF64X4      $0x01, (R10)(BX*1), Z0, Z0
-	VSUBPS            Z4, Z0, Z0
-	VMOVUPS           Y0, (SI)
-	VEXTRACTF64X4     $0x01, Z0, (SI)(CX*1)
-	VBROADCASTSS      exphi<>+0(SB), Z1
-	VMINPS            Z0, Z1, Z1
-	VBROADCASTSS      explo<>+0(SB), Z0
-	VMAXPS            Z1, Z0, Z1
-	VMULPS.BCST       log2e<>+0(SB), Z1, Z0
-	VRNDSCALEPS       $0x00, Z0, Z0
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z1
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z1
-	VBROADCASTSS      expp0<>+0(SB), Z2
-	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z2
-	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z2
-	VFMADD213PS.BCST  expp3<>+0(SB), Z1, Z2
-	VFMADD213PS.BCST  expp4<>+0(SB), Z1, Z2
-	VFMADD213PS.BCST  expp5<>+0(SB), Z1, Z2
-	VMULPS            Z1, Z2, Z2
-	VFMADD213PS       Z1, Z1, Z2
-	VADDPS.BCST       one<>+0(SB), Z2, Z2
-	VSCALEFPS         Z0, Z2, Z2
-	VADDPS.BCST       enteps<>+0(SB), Z2, Z0
-	VPSRLD            $0x17, Z0, Z1
-	VPANDD.BCST       mantmask<>+0(SB), Z0, Z0
-	VPSUBD.BCST       i126<>+0(SB), Z1, Z1
-	VPORD.BCST        halfbits<>+0(SB), Z0, Z0
-	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z0, K3
-	VPADDD.BCST       allones<>+0(SB), Z1, K3, Z1
-	VMOVAPS.Z         Z0, K3, Z3
-	VSUBPS.BCST       one<>+0(SB), Z0, Z0
-	VCVTDQ2PS         Z1, Z1
-	VADDPS            Z3, Z0, Z0
-	VBROADCASTSS      logp0<>+0(SB), Z3
-	VFMADD213PS.BCST  logp1<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp2<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp3<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp4<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp5<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp6<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp7<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp8<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  minushalf<>+0(SB), Z0, Z3
-	VMULPS            Z0, Z3, Z3
-	VMULPS            Z0, Z3, Z3
-	VFMADD231PS.BCST  logq1<>+0(SB), Z1, Z3
-	VADDPS            Z0, Z3, Z3
-	VFMADD231PS.BCST  logq2<>+0(SB), Z1, Z3
-	VFMADD231PS       Z3, Z2, Z8
+	VBROADCASTF64X4   (R10), Z2
+	VINSERTF64X4      $0x01, (R10)(BX*1), Z2, Z2
+	VSUBPS            Z6, Z2, Z2
+	VMOVUPS           Y2, (SI)
+	VEXTRACTF64X4     $0x01, Z2, (SI)(CX*1)
+	VMINPS            Z2, Z1, Z2
+	VMAXPS            Z2, Z0, Z2
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z3
+	VRNDSCALEPS       $0x00, Z3, Z3
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z2
+	VBROADCASTSS      expp0<>+0(SB), Z4
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z4
+	VMULPS            Z2, Z4, Z4
+	VFMADD213PS       Z2, Z2, Z4
+	VADDPS.BCST       one<>+0(SB), Z4, Z4
+	VSCALEFPS         Z3, Z4, Z4
+	VADDPS.BCST       enteps<>+0(SB), Z4, Z2
+	VPSRLD            $0x17, Z2, Z3
+	VPANDD.BCST       mantmask<>+0(SB), Z2, Z2
+	VPSUBD.BCST       i126<>+0(SB), Z3, Z3
+	VPORD.BCST        halfbits<>+0(SB), Z2, Z2
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z2, K3
+	VPADDD.BCST       allones<>+0(SB), Z3, K3, Z3
+	VMOVAPS.Z         Z2, K3, Z5
+	VSUBPS.BCST       one<>+0(SB), Z2, Z2
+	VCVTDQ2PS         Z3, Z3
+	VADDPS            Z5, Z2, Z2
+	VBROADCASTSS      logp0<>+0(SB), Z5
+	VFMADD213PS.BCST  logp1<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp2<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp3<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp4<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp5<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp6<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp7<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp8<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z2, Z5
+	VMULPS            Z2, Z5, Z5
+	VMULPS            Z2, Z5, Z5
+	VFMADD231PS.BCST  logq1<>+0(SB), Z3, Z5
+	VADDPS            Z2, Z5, Z5
+	VFMADD231PS.BCST  logq2<>+0(SB), Z3, Z5
+	VFMADD231PS       Z5, Z4, Z10
 	ADDQ              $0x20, R10
 	ADDQ              $0x20, SI
 	DECQ              R11
@@ -1775,79 +1717,77 @@ loop33:
 loopend34:
 	TESTQ             R9, R9
 	JZ                notail35
-	VMOVUPS.Z         (R10), K1, Z0
-	VMOVUPS.Z         (R10)(BX*1), K1, Z1
-	VINSERTF64X4      $0x01, Y1, Z0, Z0
-	VSUBPS            Z4, Z0, Z0
-	VMOVUPS           Y0, K1, (SI)
-	VEXTRACTF64X4     $0x01, Z0, Y1
-	VMOVUPS           Y1, K1, (SI)(CX*1)
-	VBROADCASTSS      exphi<>+0(SB), Z1
-	VMINPS            Z0, Z1, Z1
-	VBROADCASTSS      explo<>+0(SB), Z0
-	VMAXPS            Z1, Z0, Z1
-	VMULPS.BCST       log2e<>+0(SB), Z1, Z0
-	VRNDSCALEPS       $0x00, Z0, Z0
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z1
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z1
-	VBROADCASTSS      expp0<>+0(SB), Z2
-	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z2
-	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z2
-	VFMADD213PS.BCST  expp3<>+0(SB), Z1, Z2
-	VFMADD213PS.BCST  expp4<>+0(SB), Z1, Z2
-	VFMADD213PS.BCST  expp5<>+0(SB), Z1, Z2
-	VMULPS            Z1, Z2, Z2
-	VFMADD213PS       Z1, Z1, Z2
-	VADDPS.BCST       one<>+0(SB), Z2, Z2
-	VSCALEFPS         Z0, Z2, Z2
-	VMOVAPS.Z         Z2, K2, Z2
-	VADDPS.BCST       enteps<>+0(SB), Z2, Z0
-	VPSRLD            $0x17, Z0, Z1
-	VPANDD.BCST       mantmask<>+0(SB), Z0, Z0
-	VPSUBD.BCST       i126<>+0(SB), Z1, Z1
-	VPORD.BCST        halfbits<>+0(SB), Z0, Z0
-	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z0, K3
-	VPADDD.BCST       allones<>+0(SB), Z1, K3, Z1
-	VMOVAPS.Z         Z0, K3, Z3
-	VSUBPS.BCST       one<>+0(SB), Z0, Z0
-	VCVTDQ2PS         Z1, Z1
-	VADDPS            Z3, Z0, Z0
-	VBROADCASTSS      logp0<>+0(SB), Z3
-	VFMADD213PS.BCST  logp1<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp2<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp3<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp4<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp5<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp6<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp7<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp8<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  minushalf<>+0(SB), Z0, Z3
-	VMULPS            Z0, Z3, Z3
-	VMULPS            Z0, Z3, Z3
-	VFMADD231PS.BCST  logq1<>+0(SB), Z1, Z3
-	VADDPS            Z0, Z3, Z3
-	VFMADD231PS.BCST  logq2<>+0(SB), Z1, Z3
-	VFMADD231PS       Z3, Z2, Z8
+	VMOVUPS.Z         (R10), K1, Z2
+	VMOVUPS.Z         (R10)(BX*1), K1, Z3
+	VINSERTF64X4      $0x01, Y3, Z2, Z2
+	VSUBPS            Z6, Z2, Z2
+	VMOVUPS           Y2, K1, (SI)
+	VEXTRACTF64X4     $0x01, Z2, Y3
+	VMOVUPS           Y3, K1, (SI)(CX*1)
+	VMINPS            Z2, Z1, Z2
+	VMAXPS            Z2, Z0, Z2
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z3
+	VRNDSCALEPS       $0x00, Z3, Z3
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z2
+	VBROADCASTSS      expp0<>+0(SB), Z4
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z4
+	VMULPS            Z2, Z4, Z4
+	VFMADD213PS       Z2, Z2, Z4
+	VADDPS.BCST       one<>+0(SB), Z4, Z4
+	VSCALEFPS         Z3, Z4, Z4
+	VMOVAPS.Z         Z4, K2, Z4
+	VADDPS.BCST       enteps<>+0(SB), Z4, Z2
+	VPSRLD            $0x17, Z2, Z3
+	VPANDD.BCST       mantmask<>+0(SB), Z2, Z2
+	VPSUBD.BCST       i126<>+0(SB), Z3, Z3
+	VPORD.BCST        halfbits<>+0(SB), Z2, Z2
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z2, K3
+	VPADDD.BCST       allones<>+0(SB), Z3, K3, Z3
+	VMOVAPS.Z         Z2, K3, Z5
+	VSUBPS.BCST       one<>+0(SB), Z2, Z2
+	VCVTDQ2PS         Z3, Z3
+	VADDPS            Z5, Z2, Z2
+	VBROADCASTSS      logp0<>+0(SB), Z5
+	VFMADD213PS.BCST  logp1<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp2<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp3<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp4<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp5<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp6<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp7<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp8<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z2, Z5
+	VMULPS            Z2, Z5, Z5
+	VMULPS            Z2, Z5, Z5
+	VFMADD231PS.BCST  logq1<>+0(SB), Z3, Z5
+	VADDPS            Z2, Z5, Z5
+	VFMADD231PS.BCST  logq2<>+0(SB), Z3, Z5
+	VFMADD231PS       Z5, Z4, Z10
 	ADDQ              R9, SI
 
 notail35:
-	VEXTRACTF64X4 $0x01, Z8, Y0
-	VEXTRACTF32X4 $0x01, Y8, X1
-	VADDPS        X8, X1, X1
-	VPERMILPS     $0x4e, X1, X2
-	VADDPS        X2, X1, X1
-	VPERMILPS     $0xb1, X1, X2
-	VADDPS        X2, X1, X1
-	VEXTRACTF32X4 $0x01, Y0, X2
-	VADDPS        X0, X2, X2
-	VPERMILPS     $0x4e, X2, X0
-	VADDPS        X0, X2, X2
-	VPERMILPS     $0xb1, X2, X0
-	VADDPS        X0, X2, X2
-	VPXORD.BCST   signbit<>+0(SB), X1, X1
-	VMOVSS        X1, (DI)
-	VPXORD.BCST   signbit<>+0(SB), X2, X2
-	VMOVSS        X2, 4(DI)
+	VEXTRACTF64X4 $0x01, Z10, Y2
+	VEXTRACTF32X4 $0x01, Y10, X3
+	VADDPS        X10, X3, X3
+	VPERMILPS     $0x4e, X3, X4
+	VADDPS        X4, X3, X3
+	VPERMILPS     $0xb1, X3, X4
+	VADDPS        X4, X3, X3
+	VEXTRACTF32X4 $0x01, Y2, X4
+	VADDPS        X2, X4, X4
+	VPERMILPS     $0x4e, X4, X2
+	VADDPS        X2, X4, X4
+	VPERMILPS     $0xb1, X4, X2
+	VADDPS        X2, X4, X4
+	VPXORD.BCST   signbit<>+0(SB), X3, X3
+	VMOVSS        X3, (DI)
+	VPXORD.BCST   signbit<>+0(SB), X4, X4
+	VMOVSS        X4, 4(DI)
 	ADDQ          BX, DX
 	ADDQ          BX, DX
 	ADDQ          CX, SI
@@ -1856,16 +1796,16 @@ notail35:
 nopair26:
 	TESTQ        $0x00000001, AX
 	JZ           noodd36
-	VBROADCASTSS neginf<>+0(SB), Z0
+	VBROADCASTSS neginf<>+0(SB), Z2
 	MOVQ         DX, R10
 	MOVQ         R8, AX
 	TESTQ        AX, AX
 	JZ           loopend38
 
 loop37:
-	VBROADCASTF64X4 (R10), Z1
-	VINSERTF64X4    $0x01, (R10), Z1, Z1
-	VMAXPS          Z1, Z0, Z0
+	VBROADCASTF64X4 (R10), Z3
+	VINSERTF64X4    $0x01, (R10), Z3, Z3
+	VMAXPS          Z3, Z2, Z2
 	ADDQ            $0x20, R10
 	DECQ            AX
 	JNZ             loop37
@@ -1873,59 +1813,57 @@ loop37:
 loopend38:
 	TESTQ        R9, R9
 	JZ           notail39
-	VMOVUPS.Z    (R10), K1, Z1
-	VMOVUPS.Z    (R10), K1, Z2
-	VINSERTF64X4 $0x01, Y2, Z1, Z1
-	VMOVAPS      Z0, Z2
-	VMOVAPS      Z1, K2, Z2
-	VMAXPS       Z2, Z0, Z0
+	VMOVUPS.Z    (R10), K1, Z3
+	VMOVUPS.Z    (R10), K1, Z4
+	VINSERTF64X4 $0x01, Y4, Z3, Z3
+	VMOVAPS      Z2, Z4
+	VMOVAPS      Z3, K2, Z4
+	VMAXPS       Z4, Z2, Z2
 
 notail39:
-	VEXTRACTF64X4 $0x01, Z0, Y1
-	VEXTRACTF32X4 $0x01, Y0, X2
-	VMAXPS        X0, X2, X2
-	VPERMILPS     $0x4e, X2, X0
-	VMAXPS        X0, X2, X2
-	VPERMILPS     $0xb1, X2, X0
-	VMAXPS        X0, X2, X2
-	VEXTRACTF32X4 $0x01, Y1, X0
-	VMAXPS        X1, X0, X0
-	VPERMILPS     $0x4e, X0, X1
-	VMAXPS        X1, X0, X0
-	VPERMILPS     $0xb1, X0, X1
-	VMAXPS        X1, X0, X0
-	VBROADCASTSS  X2, Z1
-	VBROADCASTSS  X0, Y0
-	VINSERTF64X4  $0x01, Y0, Z1, Z1
-	VPXORD        Z9, Z9, Z9
+	VEXTRACTF64X4 $0x01, Z2, Y3
+	VEXTRACTF32X4 $0x01, Y2, X4
+	VMAXPS        X2, X4, X4
+	VPERMILPS     $0x4e, X4, X2
+	VMAXPS        X2, X4, X4
+	VPERMILPS     $0xb1, X4, X2
+	VMAXPS        X2, X4, X4
+	VEXTRACTF32X4 $0x01, Y3, X2
+	VMAXPS        X3, X2, X2
+	VPERMILPS     $0x4e, X2, X3
+	VMAXPS        X3, X2, X2
+	VPERMILPS     $0xb1, X2, X3
+	VMAXPS        X3, X2, X2
+	VBROADCASTSS  X4, Z3
+	VBROADCASTSS  X2, Y2
+	VINSERTF64X4  $0x01, Y2, Z3, Z3
+	VPXORD        Z11, Z11, Z11
 	MOVQ          DX, R10
 	MOVQ          R8, AX
 	TESTQ         AX, AX
 	JZ            loopend41
 
 loop40:
-	VBROADCASTF64X4   (R10), Z0
-	VINSERTF64X4      $0x01, (R10), Z0, Z0
-	VSUBPS            Z1, Z0, Z0
-	VBROADCASTSS      exphi<>+0(SB), Z2
-	VMINPS            Z0, Z2, Z2
-	VBROADCASTSS      explo<>+0(SB), Z0
+	VBROADCASTF64X4   (R10), Z2
+	VINSERTF64X4      $0x01, (R10), Z2, Z2
+	VSUBPS            Z3, Z2, Z2
+	VMINPS            Z2, Z1, Z2
 	VMAXPS            Z2, Z0, Z2
-	VMULPS.BCST       log2e<>+0(SB), Z2, Z0
-	VRNDSCALEPS       $0x00, Z0, Z0
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z2
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z2
-	VBROADCASTSS      expp0<>+0(SB), Z3
-	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z3
-	VMULPS            Z2, Z3, Z3
-	VFMADD213PS       Z2, Z2, Z3
-	VADDPS.BCST       one<>+0(SB), Z3, Z3
-	VSCALEFPS         Z0, Z3, Z3
-	VADDPS            Z3, Z9, Z9
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z4
+	VRNDSCALEPS       $0x00, Z4, Z4
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z4, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z4, Z2
+	VBROADCASTSS      expp0<>+0(SB), Z5
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z5
+	VMULPS            Z2, Z5, Z5
+	VFMADD213PS       Z2, Z2, Z5
+	VADDPS.BCST       one<>+0(SB), Z5, Z5
+	VSCALEFPS         Z4, Z5, Z5
+	VADDPS            Z5, Z11, Z11
 	ADDQ              $0x20, R10
 	DECQ              AX
 	JNZ               loop40
@@ -1933,132 +1871,128 @@ loop40:
 loopend41:
 	TESTQ             R9, R9
 	JZ                notail42
-	VMOVUPS.Z         (R10), K1, Z0
 	VMOVUPS.Z         (R10), K1, Z2
-	VINSERTF64X4      $0x01, Y2, Z0, Z0
-	VSUBPS            Z1, Z0, Z0
-	VBROADCASTSS      exphi<>+0(SB), Z2
-	VMINPS            Z0, Z2, Z2
-	VBROADCASTSS      explo<>+0(SB), Z0
+	VMOVUPS.Z         (R10), K1, Z4
+	VINSERTF64X4      $0x01, Y4, Z2, Z2
+	VSUBPS            Z3, Z2, Z2
+	VMINPS            Z2, Z1, Z2
 	VMAXPS            Z2, Z0, Z2
-	VMULPS.BCST       log2e<>+0(SB), Z2, Z0
-	VRNDSCALEPS       $0x00, Z0, Z0
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z2
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z2
-	VBROADCASTSS      expp0<>+0(SB), Z3
-	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z3
-	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z3
-	VMULPS            Z2, Z3, Z3
-	VFMADD213PS       Z2, Z2, Z3
-	VADDPS.BCST       one<>+0(SB), Z3, Z3
-	VSCALEFPS         Z0, Z3, Z3
-	VMOVAPS.Z         Z3, K2, Z3
-	VADDPS            Z3, Z9, Z9
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z4
+	VRNDSCALEPS       $0x00, Z4, Z4
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z4, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z4, Z2
+	VBROADCASTSS      expp0<>+0(SB), Z5
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z5
+	VMULPS            Z2, Z5, Z5
+	VFMADD213PS       Z2, Z2, Z5
+	VADDPS.BCST       one<>+0(SB), Z5, Z5
+	VSCALEFPS         Z4, Z5, Z5
+	VMOVAPS.Z         Z5, K2, Z5
+	VADDPS            Z5, Z11, Z11
 
 notail42:
-	VEXTRACTF64X4    $0x01, Z9, Y0
-	VEXTRACTF32X4    $0x01, Y9, X2
-	VADDPS           X9, X2, X2
-	VPERMILPS        $0x4e, X2, X3
-	VADDPS           X3, X2, X2
-	VPERMILPS        $0xb1, X2, X3
-	VADDPS           X3, X2, X2
-	VEXTRACTF32X4    $0x01, Y0, X3
-	VADDPS           X0, X3, X3
-	VPERMILPS        $0x4e, X3, X0
-	VADDPS           X0, X3, X3
-	VPERMILPS        $0xb1, X3, X0
-	VADDPS           X0, X3, X3
-	VBROADCASTSS     X2, Z0
-	VBROADCASTSS     X3, Y2
-	VINSERTF64X4     $0x01, Y2, Z0, Z0
-	VPSRLD           $0x17, Z0, Z2
-	VPANDD.BCST      mantmask<>+0(SB), Z0, Z3
-	VPSUBD.BCST      i126<>+0(SB), Z2, Z2
-	VPORD.BCST       halfbits<>+0(SB), Z3, Z3
-	VCMPPS.BCST      $0x01, sqrthalf<>+0(SB), Z3, K3
-	VPADDD.BCST      allones<>+0(SB), Z2, K3, Z2
-	VMOVAPS.Z        Z3, K3, Z4
-	VSUBPS.BCST      one<>+0(SB), Z3, Z3
-	VCVTDQ2PS        Z2, Z2
-	VADDPS           Z4, Z3, Z3
-	VBROADCASTSS     logp0<>+0(SB), Z4
-	VFMADD213PS.BCST logp1<>+0(SB), Z3, Z4
-	VFMADD213PS.BCST logp2<>+0(SB), Z3, Z4
-	VFMADD213PS.BCST logp3<>+0(SB), Z3, Z4
-	VFMADD213PS.BCST logp4<>+0(SB), Z3, Z4
-	VFMADD213PS.BCST logp5<>+0(SB), Z3, Z4
-	VFMADD213PS.BCST logp6<>+0(SB), Z3, Z4
-	VFMADD213PS.BCST logp7<>+0(SB), Z3, Z4
-	VFMADD213PS.BCST logp8<>+0(SB), Z3, Z4
-	VFMADD213PS.BCST minushalf<>+0(SB), Z3, Z4
-	VMULPS           Z3, Z4, Z4
-	VMULPS           Z3, Z4, Z4
-	VFMADD231PS.BCST logq1<>+0(SB), Z2, Z4
-	VADDPS           Z3, Z4, Z4
-	VFMADD231PS.BCST logq2<>+0(SB), Z2, Z4
-	VCMPPS           $0x03, Z0, Z0, K3
-	VPORD.BCST       allones<>+0(SB), Z4, K3, Z4
-	VADDPS           Z1, Z4, Z4
-	VPXORD           Z10, Z10, Z10
+	VEXTRACTF64X4    $0x01, Z11, Y2
+	VEXTRACTF32X4    $0x01, Y11, X4
+	VADDPS           X11, X4, X4
+	VPERMILPS        $0x4e, X4, X5
+	VADDPS           X5, X4, X4
+	VPERMILPS        $0xb1, X4, X5
+	VADDPS           X5, X4, X4
+	VEXTRACTF32X4    $0x01, Y2, X5
+	VADDPS           X2, X5, X5
+	VPERMILPS        $0x4e, X5, X2
+	VADDPS           X2, X5, X5
+	VPERMILPS        $0xb1, X5, X2
+	VADDPS           X2, X5, X5
+	VBROADCASTSS     X4, Z2
+	VBROADCASTSS     X5, Y4
+	VINSERTF64X4     $0x01, Y4, Z2, Z2
+	VPSRLD           $0x17, Z2, Z4
+	VPANDD.BCST      mantmask<>+0(SB), Z2, Z5
+	VPSUBD.BCST      i126<>+0(SB), Z4, Z4
+	VPORD.BCST       halfbits<>+0(SB), Z5, Z5
+	VCMPPS.BCST      $0x01, sqrthalf<>+0(SB), Z5, K3
+	VPADDD.BCST      allones<>+0(SB), Z4, K3, Z4
+	VMOVAPS.Z        Z5, K3, Z6
+	VSUBPS.BCST      one<>+0(SB), Z5, Z5
+	VCVTDQ2PS        Z4, Z4
+	VADDPS           Z6, Z5, Z5
+	VBROADCASTSS     logp0<>+0(SB), Z6
+	VFMADD213PS.BCST logp1<>+0(SB), Z5, Z6
+	VFMADD213PS.BCST logp2<>+0(SB), Z5, Z6
+	VFMADD213PS.BCST logp3<>+0(SB), Z5, Z6
+	VFMADD213PS.BCST logp4<>+0(SB), Z5, Z6
+	VFMADD213PS.BCST logp5<>+0(SB), Z5, Z6
+	VFMADD213PS.BCST logp6<>+0(SB), Z5, Z6
+	VFMADD213PS.BCST logp7<>+0(SB), Z5, Z6
+	VFMADD213PS.BCST logp8<>+0(SB), Z5, Z6
+	VFMADD213PS.BCST minushalf<>+0(SB), Z5, Z6
+	VMULPS           Z5, Z6, Z6
+	VMULPS           Z5, Z6, Z6
+	VFMADD231PS.BCST logq1<>+0(SB), Z4, Z6
+	VADDPS           Z5, Z6, Z6
+	VFMADD231PS.BCST logq2<>+0(SB), Z4, Z6
+	VCMPPS           $0x03, Z2, Z2, K3
+	VPORD.BCST       allones<>+0(SB), Z6, K3, Z6
+	VADDPS           Z3, Z6, Z6
+	VPXORD           Z12, Z12, Z12
 	MOVQ             DX, R10
 	MOVQ             R8, AX
 	TESTQ            AX, AX
 	JZ               loopend44
 
 loop43:
-	VBROADCASTF64X4   (R10), Z0
-	VINSERTF64X4      $0x01, (R10), Z0, Z0
-	VSUBPS            Z4, Z0, Z0
-	VMOVUPS           Y0, (SI)
-	VBROADCASTSS      exphi<>+0(SB), Z1
-	VMINPS            Z0, Z1, Z1
-	VBROADCASTSS      explo<>+0(SB), Z0
-	VMAXPS            Z1, Z0, Z1
-	VMULPS.BCST       log2e<>+0(SB), Z1, Z0
-	VRNDSCALEPS       $0x00, Z0, Z0
-	VFNMADD231PS.BCST ln2hi<>+0(SB), Z0, Z1
-	VFNMADD231PS.BCST ln2lo<>+0(SB), Z0, Z1
-	VBROADCASTSS      expp0<>+0(SB), Z2
-	VFMADD213PS.BCST  expp1<>+0(SB), Z1, Z2
-	VFMADD213PS.BCST  expp2<>+0(SB), Z1, Z2
-	VFMADD213PS.BCST  expp3<>+0(SB), Z1, Z2
-	VFMADD213PS.BCST  expp4<>+0(SB), Z1, Z2
-	VFMADD213PS.BCST  expp5<>+0(SB), Z1, Z2
-	VMULPS            Z1, Z2, Z2
-	VFMADD213PS       Z1, Z1, Z2
-	VADDPS.BCST       one<>+0(SB), Z2, Z2
-	VSCALEFPS         Z0, Z2, Z2
-	VADDPS.BCST       enteps<>+0(SB), Z2, Z0
-	VPSRLD            $0x17, Z0, Z1
-	VPANDD.BCST       mantmask<>+0(SB), Z0, Z0
-	VPSUBD.BCST       i126<>+0(SB), Z1, Z1
-	VPORD.BCST        halfbits<>+0(SB), Z0, Z0
-	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z0, K3
-	VPADDD.BCST       allones<>+0(SB), Z1, K3, Z1
-	VMOVAPS.Z         Z0, K3, Z3
-	VSUBPS.BCST       one<>+0(SB), Z0, Z0
-	VCVTDQ2PS         Z1, Z1
-	VADDPS            Z3, Z0, Z0
-	VBROADCASTSS      logp0<>+0(SB), Z3
-	VFMADD213PS.BCST  logp1<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp2<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp3<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp4<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp5<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp6<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp7<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  logp8<>+0(SB), Z0, Z3
-	VFMADD213PS.BCST  minushalf<>+0(SB), Z0, Z3
-	VMULPS            Z0, Z3, Z3
-	VMULPS            Z0, Z3, Z3
-	VFMADD231PS.BCST  logq1<>+0(SB), Z1, Z3
-	VADDPS            Z0, Z3, Z3
-	VFMADD231PS.BCST  logq2<>+0(SB), Z1, Z3
-	VFMADD231PS       Z3, Z2, Z10
+	VBROADCASTF64X4   (R10), Z2
+	VINSERTF64X4      $0x01, (R10), Z2, Z2
+	VSUBPS            Z6, Z2, Z2
+	VMOVUPS           Y2, (SI)
+	VMINPS            Z2, Z1, Z2
+	VMAXPS            Z2, Z0, Z2
+	VMULPS.BCST       log2e<>+0(SB), Z2, Z3
+	VRNDSCALEPS       $0x00, Z3, Z3
+	VFNMADD231PS.BCST ln2hi<>+0(SB), Z3, Z2
+	VFNMADD231PS.BCST ln2lo<>+0(SB), Z3, Z2
+	VBROADCASTSS      expp0<>+0(SB), Z4
+	VFMADD213PS.BCST  expp1<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp2<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp3<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp4<>+0(SB), Z2, Z4
+	VFMADD213PS.BCST  expp5<>+0(SB), Z2, Z4
+	VMULPS            Z2, Z4, Z4
+	VFMADD213PS       Z2, Z2, Z4
+	VADDPS.BCST       one<>+0(SB), Z4, Z4
+	VSCALEFPS         Z3, Z4, Z4
+	VADDPS.BCST       enteps<>+0(SB), Z4, Z2
+	VPSRLD            $0x17, Z2, Z3
+	VPANDD.BCST       mantmask<>+0(SB), Z2, Z2
+	VPSUBD.BCST       i126<>+0(SB), Z3, Z3
+	VPORD.BCST        halfbits<>+0(SB), Z2, Z2
+	VCMPPS.BCST       $0x01, sqrthalf<>+0(SB), Z2, K3
+	VPADDD.BCST       allones<>+0(SB), Z3, K3, Z3
+	VMOVAPS.Z         Z2, K3, Z5
+	VSUBPS.BCST       one<>+0(SB), Z2, Z2
+	VCVTDQ2PS         Z3, Z3
+	VADDPS            Z5, Z2, Z2
+	VBROADCASTSS      logp0<>+0(SB), Z5
+	VFMADD213PS.BCST  logp1<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp2<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp3<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp4<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp5<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp6<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp7<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  logp8<>+0(SB), Z2, Z5
+	VFMADD213PS.BCST  minushalf<>+0(SB), Z2, Z5
+	VMULPS            Z2, Z5, Z5
+	VMULPS            Z2, Z5, Z5
+	VFMADD231PS.BCST  logq1<>+0(SB), Z3, Z5
+	VADDPS            Z2, Z5, Z5
+	VFMADD231PS.BCST  logq2<>+0(SB), Z3, Z5
+	VFMADD231PS       Z5, Z4, Z12
 	ADDQ              $0x20, R10
 	ADDQ              $0x20, SI
 	DECQ              AX
@@ -2067,14 +2001,12 @@ loop43:
 loopend44:
 	TESTQ             R9, R9
 	JZ                notail45
-	VMOVUPS.Z         (R10), K1, Z0
-	VMOVUPS.Z         (R10), K1, Z1
-	VINSERTF64X4      $0x01, Y1, Z0, Z0
-	VSUBPS            Z4, Z0, Z0
-	VMOVUPS           Y0, K1, (SI)
-	VBROADCASTSS      exphi<>+0(SB), Z1
-	VMINPS            Z0, Z1, Z1
-	VBROADCASTSS      explo<>+0(SB), Z0
+	VMOVUPS.Z         (R10), K1, Z2
+	VMOVUPS.Z         (R10), K1, Z3
+	VINSERTF64X4      $0x01, Y3, Z2, Z2
+	VSUBPS            Z6, Z2, Z2
+	VMOVUPS           Y2, K1, (SI)
+	VMINPS            Z2, Z1, Z1
 	VMAXPS            Z1, Z0, Z1
 	VMULPS.BCST       log2e<>+0(SB), Z1, Z0
 	VRNDSCALEPS       $0x00, Z0, Z0
@@ -2117,13 +2049,13 @@ loopend44:
 	VFMADD231PS.BCST  logq1<>+0(SB), Z1, Z3
 	VADDPS            Z0, Z3, Z3
 	VFMADD231PS.BCST  logq2<>+0(SB), Z1, Z3
-	VFMADD231PS       Z3, Z2, Z10
+	VFMADD231PS       Z3, Z2, Z12
 	ADDQ              R9, SI
 
 notail45:
-	VEXTRACTF64X4 $0x01, Z10, Y0
-	VEXTRACTF32X4 $0x01, Y10, X1
-	VADDPS        X10, X1, X1
+	VEXTRACTF64X4 $0x01, Z12, Y0
+	VEXTRACTF32X4 $0x01, Y12, X1
+	VADDPS        X12, X1, X1
 	VPERMILPS     $0x4e, X1, X2
 	VADDPS        X2, X1, X1
 	VPERMILPS     $0xb1, X1, X2

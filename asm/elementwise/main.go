@@ -342,11 +342,20 @@ func fresh(k int) vecs {
 func expCore(xs vecs, lo, hi Op) (pr, n vecs) {
 	k := len(xs)
 	t, n := fresh(k), fresh(k)
+	hi, lo = held(hi), held(lo)
 	for i := range xs {
+		if r, ok := hi.(reg.VecVirtual); ok {
+			c.VMINPS(xs[i], r, t[i])
+			continue
+		}
 		c.VMOVUPS(hi, t[i])
 		c.VMINPS(xs[i], t[i], t[i])
 	}
 	for i := range xs {
+		if r, ok := lo.(reg.VecVirtual); ok {
+			c.VMAXPS(t[i], r, t[i])
+			continue
+		}
 		c.VMOVUPS(lo, n[i])
 		c.VMAXPS(t[i], n[i], t[i])
 	}
@@ -383,6 +392,29 @@ func expCore(xs vecs, lo, hi Op) (pr, n vecs) {
 		c.VFMADD213PS(t[i], t[i], p[i]) // r·(r·P) + r
 	}
 	return p, n
+}
+
+// holding maps a constant to the register a kernel keeps it in (holdConstants).
+var holding = map[string]reg.VecVirtual{}
+
+// holdConstants loads the constants ms into registers for the rest of the
+// kernel (until release), where expCore reads its clamp bounds from them.
+func holdConstants(ms ...Mem) {
+	for _, m := range ms {
+		holding[m.Symbol.Name] = constant(m)
+	}
+}
+
+func release() { holding = map[string]reg.VecVirtual{} }
+
+// held is op's register, if a kernel holds it, else op.
+func held(op Op) Op {
+	if m, ok := op.(Mem); ok {
+		if r, ok := holding[m.Symbol.Name]; ok {
+			return r
+		}
+	}
+	return op
 }
 
 // expN: e^x with ≤ 2 ulp error, +Inf above ~88.72, 0 (through the
@@ -650,6 +682,10 @@ func gruForward() {
 	d4 := d
 	c.SHLQ(U8(2), d4) // bytes in d floats
 	mask := loadMask(remB)
+	if wide {
+		holdConstants(cExpLo, cExpHi, cZero, cTanhHi)
+		defer release()
+	}
 
 	// ways adjacent chunks, interleaved: gate block b of chunk i is at
 	// base + 32·i + b·d4 for gi, gh and act; chunk i of h at base + 32·i.

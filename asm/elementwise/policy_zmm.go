@@ -156,6 +156,8 @@ func policyForwardZ() {
 	cols4 := cols
 	c.SHLQ(U8(2), cols4)
 	mk := loadPairMasks(remB)
+	holdConstants(cExpLo, cExpHi)
+	defer release()
 	// Unit u's pointers into its pair's logits and logp; unit 1 is two rows
 	// below unit 0.
 	xs := []reg.GPVirtual{gp(), gp()}
