@@ -977,11 +977,13 @@ TEXT ·policyForwardAVX512(SB), NOSPLIT, $0-96
 	KORW         K1, K2, K2
 	VBROADCASTSS explo<>+0(SB), Z0
 	VBROADCASTSS exphi<>+0(SB), Z1
-	MOVQ         AX, R13
-	SHRQ         $0x02, R13
-	JZ           noquad16
+	MOVQ         AX, R10
+	SHRQ         $0x02, R10
+	MOVQ         R10, R13
+	TESTQ        R13, R13
+	JZ           loopend16
 
-quad15:
+loop15:
 	VBROADCASTSS neginf<>+0(SB), Z2
 	VBROADCASTSS neginf<>+0(SB), Z3
 	MOVQ         DX, R10
@@ -1506,9 +1508,9 @@ notail25:
 	ADDQ          CX, SI
 	ADDQ          $0x10, DI
 	DECQ          R13
-	JNZ           quad15
+	JNZ           loop15
 
-noquad16:
+loopend16:
 	TESTQ        $0x00000002, AX
 	JZ           nopair26
 	VBROADCASTSS neginf<>+0(SB), Z2

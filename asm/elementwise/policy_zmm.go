@@ -207,7 +207,7 @@ func policyForwardZ() {
 			c.VXORPS(sum[u], sum[u], sum[u])
 		}
 		pass2 := func(k reg.Register) {
-			v := fresh(units)
+			v := make(vecs, units)
 			for u, w := range ws {
 				m0, m1 := pairAt(xs[u], ld4, w)
 				v[u] = loadPair(k, m0, m1)
@@ -243,7 +243,7 @@ func policyForwardZ() {
 			c.VXORPS(acc[u], acc[u], acc[u])
 		}
 		pass3 := func(k reg.Register) {
-			l := fresh(units)
+			l := make(vecs, units)
 			for u, w := range ws {
 				m0, m1 := pairAt(xs[u], ld4, w)
 				l[u] = loadPair(k, m0, m1)
@@ -302,13 +302,7 @@ func policyForwardZ() {
 	quads := gp()
 	c.MOVQ(rows, quads)
 	c.SHRQ(U8(2), quads)
-	top, noQuad := label("quad"), label("noquad")
-	c.JZ(LabelRef(noQuad))
-	c.Label(top)
-	body([]int{2, 2})
-	c.DECQ(quads)
-	c.JNZ(LabelRef(top))
-	c.Label(noQuad)
+	loopChunks(quads, func() { body([]int{2, 2}) })
 	noPair := label("nopair")
 	c.TESTQ(U32(2), rows)
 	c.JZ(LabelRef(noPair))
