@@ -21,6 +21,7 @@ func (w *Workspace) Backward(params []float32, dv *Derived, grad, dTable []float
 	if w.next != T {
 		panic(fmt.Sprintf("gru: Backward after %d of %d steps", max(w.next, 0), T))
 	}
+	live, dead := w.weightRows()
 	whh := l.WHH.View(params)
 	dh, dhPrev := w.dh[:n*d], w.dhPrev[:n*d]
 	clear(dh)
@@ -38,14 +39,19 @@ func (w *Workspace) Backward(params []float32, dv *Derived, grad, dTable []float
 	}
 
 	// Recurrent weights over all steps at once, reading steps included:
-	// dW_hh += Σ_t dgh_tᵀ·h_t.
+	// dW_hh += Σ_t dgh_tᵀ·h_t, and b_hh's gradient, the column sums of dgh.
+	// dghAll holds the live rows only (backStep, unread): all k of them
+	// when no row is dead.
 	k := (w.reading + T) * n
-	if live, skip := w.weightRows(); skip {
-		kernels.SgemmTNLive(3*d, d, k, 1, w.dghAll[:k*3*d], 3*d, w.hAll[:k*d], d, 1, l.WHH.View(grad), d, live)
+	if dead {
+		kl := w.stop.dghAt[w.reading+T]
+		dgh := w.dghAll[:kl*3*d]
+		kernels.SgemmTNLiveRows(3*d, d, k, 1, dgh, 3*d, true, w.hAll[:k*d], d, false, 1, l.WHH.View(grad), d, live)
+		kernels.SgemmTNLiveRows(1, 3*d, k, 1, w.ones[:kl], 1, true, dgh, 3*d, true, 1, l.BHH.View(grad), 3*d, live)
 	} else {
 		kernels.SgemmTN(3*d, d, k, 1, w.dghAll[:k*3*d], 3*d, w.hAll[:k*d], d, 1, l.WHH.View(grad), d)
+		w.addColumnSums(l.BHH.View(grad), w.dghAll[:k*3*d], k)
 	}
-	w.addColumnSums(l.BHH.View(grad), w.dghAll[:k*3*d], k)
 
 	// Heads: d[pi;v] = Σ_t dheads_tᵀ·h_{t+1}, then split into the two layers.
 	kernels.SgemmTN(V+1, d, T*n, 1, w.dheads[:T*n*(V+1)], V+1, w.h[n*d:(T+1)*n*d], d, 0, w.dHeadsW, d)
@@ -93,8 +99,10 @@ func (w *Workspace) widen(dh []float32, t int) {
 // backStep is step t of Backward on L_t's rows (Retire), dh and dhPrev
 // packed in L_t's order. With every row live it runs on the full blocks in
 // place; otherwise the step's actions, loss weights, inputs and h_t are
-// gathered, and its dL/dgh and head gradients are scattered into the full
-// blocks, zero at the retired rows, for the weight gradients' GEMMs.
+// gathered, and its head gradients are scattered into the full block, zero
+// at the retired rows, for the heads' weight GEMM. Its dL/dgh goes to the
+// kept live rows of dghAll (weightRows' dghAt), the full block when every
+// row of every step before it lives.
 func (w *Workspace) backStep(params []float32, dv *Derived, t int, dh, dhPrev, dTable []float32) {
 	l, n, s := w.l, w.n, &w.stop
 	V, d := l.Vocab, l.Hidden
@@ -102,7 +110,9 @@ func (w *Workspace) backStep(params []float32, dv *Derived, t int, dh, dhPrev, d
 	live := s.live[t*n : t*n+m]
 	acts, dlogp, dent := w.actions[t*n:(t+1)*n], w.DLogp[t*n:(t+1)*n], w.DEnt[t*n:(t+1)*n]
 	in, h := w.inputs[t*n:(t+1)*n], w.h[t*n*d:(t+1)*n*d]
-	dheads, dgh := w.dheads[t*n*(V+1):(t+1)*n*(V+1)], w.dgh[t*n*3*d:(t+1)*n*3*d]
+	dheads := w.dheads[t*n*(V+1) : (t+1)*n*(V+1)]
+	at := s.dghAt[w.reading+t]
+	dgh := w.dghAll[at*3*d : (at+m)*3*d]
 	packed := m < n
 	if packed {
 		acts, dlogp, dent = s.actsC[:m], s.dlogp[:m], s.dent[:m]
@@ -110,7 +120,7 @@ func (w *Workspace) backStep(params []float32, dv *Derived, t int, dh, dhPrev, d
 			acts[i], dlogp[i], dent[i] = w.actions[t*n+int(b)], w.DLogp[t*n+int(b)], w.DEnt[t*n+int(b)]
 		}
 		in, h = s.inC[t*n:t*n+m], s.hC[t*n*d:(t*n+m)*d]
-		dheads, dgh = s.dhead[:m*(V+1)], s.dgh[:m*3*d]
+		dheads = s.dhead[:m*(V+1)]
 	}
 	kernels.PolicyBackward(m, V, w.logp[t*n*V:(t*n+m)*V], acts, dlogp, dent, dheads, V+1)
 	for i, b := range live {
@@ -122,18 +132,17 @@ func (w *Workspace) backStep(params []float32, dv *Derived, t int, dh, dhPrev, d
 		h, dh[:m*d], dgh, dhPrev[:m*d], dTable)
 	kernels.SgemmNN(m, d, 3*d, 1, dgh, 3*d, l.WHH.View(params), d, 1, dhPrev[:m*d], d)
 	if packed {
-		pos := s.pos[t*n : (t+1)*n]
-		scatterRows(w.dgh[t*n*3*d:(t+1)*n*3*d], dgh, pos, 3*d)
-		scatterRows(w.dheads[t*n*(V+1):(t+1)*n*(V+1)], dheads, pos, V+1)
+		scatterRows(w.dheads[t*n*(V+1):(t+1)*n*(V+1)], dheads, s.pos[t*n:(t+1)*n], V+1)
 	}
 }
 
 // unread propagates dh back through the reading steps (Start), leaving
 // dL/dh0 in dh (R even) or dhPrev (R odd). A row not reading yet at a step
 // passed its h through unchanged: its dh goes through as it is, and its
-// dgh is zero, so it adds nothing to W_hh or the token table. A step where
-// some rows do not read runs the GRU's backward on the reading rows only,
-// packed as read ran them.
+// dgh is zero (not kept: weightRows marks it dead), so it adds nothing to
+// W_hh or the token table. A step where some rows do not read runs the
+// GRU's backward on the reading rows only, packed as read ran them, their
+// dgh kept in dghAll at the step's dghAt.
 func (w *Workspace) unread(whh, dh, dhPrev, dTable []float32) {
 	n, d := w.n, w.l.Hidden
 	st := &w.stop
@@ -144,10 +153,11 @@ func (w *Workspace) unread(whh, dh, dhPrev, dTable []float32) {
 		act := w.actAll[r*n*3*d : (r*n+m)*3*d]
 		gh := w.ghAll[r*n*3*d : (r*n+m)*3*d]
 		hPrev := w.hAll[r*n*d : (r+1)*n*d]
-		dgh := w.dghAll[r*n*3*d : (r+1)*n*3*d]
-		rh, rdh, rdhPrev, rdgh := hPrev, dh, dhPrev, dgh
+		at := st.dghAt[r]
+		rdgh := w.dghAll[at*3*d : (at+m)*3*d]
+		rh, rdh, rdhPrev := hPrev, dh, dhPrev
 		if m < n {
-			rh, rdh, rdhPrev, rdgh = st.rh[:m*d], st.rdh[:m*d], st.rhNext[:m*d], st.dgh[:m*3*d]
+			rh, rdh, rdhPrev = st.rh[:m*d], st.rdh[:m*d], st.rhNext[:m*d]
 			gatherRows(rh, hPrev, rows, d)
 			gatherRows(rdh, dh, rows, d)
 		}
@@ -155,9 +165,7 @@ func (w *Workspace) unread(whh, dh, dhPrev, dTable []float32) {
 		kernels.SgemmNN(m, d, 3*d, 1, rdgh, 3*d, whh, d, 1, rdhPrev, d)
 		if m < n {
 			copy(dhPrev, dh) // the rows not reading pass dh through
-			clear(dgh)
 			putRows(dhPrev, rdhPrev, rows, d)
-			putRows(dgh, rdgh, rows, 3*d)
 		}
 		dh, dhPrev = dhPrev, dh
 	}

@@ -14,11 +14,15 @@ import "fmt"
 // row depends only on that row, so the live rows of a step are computed
 // packed, m_t of them, in the order of L_t. The step's gates, activations,
 // heads and log-probabilities stay packed; the hidden states and the
-// backward's gate and head gradients are also scattered into the full T×n
-// layout, with exact zeros at the retired rows, so that the weight
-// gradients are the same single GEMMs over k = (R+T)·n, summing the same
-// terms in the same order and blocking: a retired row's term is a product
-// with zero, which adds nothing.
+// backward's head gradients are also scattered into the full T×n layout,
+// with exact zeros at the retired rows, so that the heads' weight gradient
+// is the same single GEMM over k = T·n, summing the same terms in the same
+// order and blocking: a retired row's term is a product with zero, which
+// adds nothing. The gate gradients are kept as the live rows only, step
+// after step in the order of k = (R+T)·n (dghAt): the recurrent weights'
+// gradient and b_hh's column sums are the same GEMMs over k run on the live
+// rows, block by block (kernels.SgemmTNLiveRows), with nothing scattered
+// or gathered.
 //
 // A step with every row live (m_t = n) runs exactly as without stopping,
 // on the full blocks themselves.
@@ -33,9 +37,9 @@ type stopBuffers struct {
 	actsC []int32   // Cap: a packed step's actions
 	dlogp []float32 // Cap: a packed step's loss weights
 	dent  []float32 // Cap
-	dgh   []float32 // Cap×3d: a packed step's dL/dgh, before its scatter
-	dhead []float32 // Cap×(V+1)
+	dhead []float32 // Cap×(V+1): a packed step's head gradients, before their scatter
 	kLive []bool    // (R+T)×Cap: which rows of the weight gradients' k = (R+T)·n are not zero
+	dghAt []int     // R+T+1: where each step's live rows start in the kept gate gradients (weightRows)
 
 	// A reading chunk's steps before a row's first token run only the rows
 	// reading (read, unread): their rows, and three Cap×d blocks for
@@ -48,8 +52,8 @@ func newStopBuffers(l *Layout, capacity, steps int) stopBuffers {
 	C, T, d, V := capacity, steps, l.Hidden, l.Vocab
 	s := stopBuffers{liveN: make([]int, T), live: make([]int32, T*C), pos: make([]int32, T*C),
 		inC: make([]int32, T*C), hC: make([]float32, (T+1)*C*d), actsC: make([]int32, C),
-		dlogp: make([]float32, C), dent: make([]float32, C), dgh: make([]float32, C*3*d), dhead: make([]float32, C*(V+1)),
-		kLive: make([]bool, (readSteps(l)+T)*C)}
+		dlogp: make([]float32, C), dent: make([]float32, C), dhead: make([]float32, C*(V+1)),
+		kLive: make([]bool, (readSteps(l)+T)*C), dghAt: make([]int, readSteps(l)+T+1)}
 	if readSteps(l) > 0 {
 		s.readRows = make([]int32, C)
 		s.rh, s.rhNext, s.rdh = make([]float32, C*d), make([]float32, C*d), make([]float32, C*d)
@@ -58,10 +62,10 @@ func newStopBuffers(l *Layout, capacity, steps int) stopBuffers {
 }
 
 // stopBufferWords is what newStopBuffers allocates, in 4-byte words (liveN
-// counted as 2, kLive as a quarter word a flag).
+// and dghAt counted as 2, kLive as a quarter word a flag).
 func stopBufferWords(l *Layout, capacity, steps int) float64 {
 	C, T, d, V, R := float64(capacity), float64(steps), float64(l.Hidden), float64(l.Vocab), float64(readSteps(l))
-	words := 2*T + 3*T*C + (T+1)*C*d + 3*C + C*3*d + C*(V+1) + (R+T)*C/4
+	words := 2*T + 3*T*C + (T+1)*C*d + 3*C + C*(V+1) + (R+T)*C/4 + 2*(R+T+1)
 	if R > 0 {
 		words += C + 3*C*d // readRows, rh, rhNext, rdh
 	}
@@ -70,12 +74,12 @@ func stopBufferWords(l *Layout, capacity, steps int) float64 {
 
 // weightRows marks which of the k = (R+T)·n rows of the recurrent weight
 // gradient's GEMM (dgh_tᵀ·h_t, Backward) can be non-zero: a reading step's
-// row that has not started reading (its dgh enters as zero: unread) and a
-// retired row are not. It returns the marks and whether skipping the rest
-// pays (kernels.SgemmTNLive copies the live rows: at least an eighth dead).
+// row that has not started reading (its dgh is zero: unread) and a retired
+// row are not. It sets dghAt, where each step's live rows start among the
+// kept gate gradients, and says whether any row is dead.
 func (w *Workspace) weightRows() ([]bool, bool) {
-	n, R, T := w.n, w.reading, w.T
-	live := w.stop.kLive[:(R+T)*n]
+	n, R, T, s := w.n, w.reading, w.T, &w.stop
+	live := s.kLive[:(R+T)*n]
 	dead := 0
 	for r := 0; r < R; r++ {
 		for b := 0; b < n; b++ {
@@ -93,12 +97,22 @@ func (w *Workspace) weightRows() ([]bool, bool) {
 			}
 			continue
 		}
-		for b, p := range w.stop.pos[t*n : (t+1)*n] {
+		for b, p := range s.pos[t*n : (t+1)*n] {
 			rows[b] = p >= 0
 		}
-		dead += n - w.stop.liveN[t]
+		dead += n - s.liveN[t]
 	}
-	return live, dead >= len(live)/8
+	s.dghAt[0] = 0
+	for i := 0; i < R+T; i++ {
+		m := 0
+		for _, l := range live[i*n : (i+1)*n] {
+			if l {
+				m++
+			}
+		}
+		s.dghAt[i+1] = s.dghAt[i] + m
+	}
+	return live, dead > 0
 }
 
 // Retire takes the rows whose done[b] is set out of every step after t: call

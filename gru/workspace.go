@@ -69,7 +69,6 @@ type Workspace struct {
 	DLogp, DEnt, DValue []float32
 
 	dheads  []float32 // T×n×(V+1)
-	dgh     []float32 // T×n×3d
 	dh      []float32 // n×d
 	dhPrev  []float32 // n×d
 	dHeadsW []float32 // (V+1)×d
@@ -131,7 +130,6 @@ func (w *Workspace) setReading(r int) {
 	w.h = w.hAll[r*n*d:]
 	w.gh = w.ghAll[r*n*3*d:]
 	w.act = w.actAll[r*n*3*d:]
-	w.dgh = w.dghAll[r*n*3*d:]
 }
 
 // WorkspaceBytes is what NewWorkspace(l, capacity, steps) allocates, computed

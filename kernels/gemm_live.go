@@ -18,23 +18,56 @@ func SgemmTNLive(m, n, k int, alpha float32, a []float32, lda int, b []float32, 
 	if m == 0 || n == 0 {
 		return
 	}
-	tnLive(&impl, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, live)
+	tnLive(&impl, m, n, k, alpha, a, lda, false, b, ldb, false, beta, c, ldc, live)
 }
 
-// tnLive is SgemmTNLive on set s (sizes checked, m, n > 0).
-func tnLive(s *implementation, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int, live []bool) {
+// SgemmTNLiveRows is SgemmTNLive for operands kept as their live rows
+// only: with aRows, a holds A's rows p where live[p] is set, in order of p,
+// lda apart (the dead rows, zero, are not stored), and with bRows the same
+// for b. An operand so kept is read where it lies, never copied: a caller
+// that writes the live rows of a result contiguously (gru's gate
+// gradients, step after step) saves both a scatter and the gathering. The
+// result is SgemmTNLive's on the full operands, bit for bit.
+func SgemmTNLiveRows(m, n, k int, alpha float32, a []float32, lda int, aRows bool, b []float32, ldb int, bRows bool, beta float32, c []float32, ldc int, live []bool) {
+	mustLen("SgemmTNLiveRows", "live", len(live), k)
+	kl := 0
+	for _, l := range live[:k] {
+		if l {
+			kl++
+		}
+	}
+	ar, br := k, k
+	if aRows {
+		ar = kl
+	}
+	if bRows {
+		br = kl
+	}
+	checkGemm("SgemmTNLiveRows", m, n, k, a, lda, ar, m, b, ldb, br, n, c, ldc)
+	if m == 0 || n == 0 {
+		return
+	}
+	tnLive(&impl, m, n, k, alpha, a, lda, aRows, b, ldb, bRows, beta, c, ldc, live)
+}
+
+// tnLive is SgemmTNLiveRows on set s (sizes checked, m, n > 0).
+func tnLive(s *implementation, m, n, k int, alpha float32, a []float32, lda int, aRows bool, b []float32, ldb int, bRows bool, beta float32, c []float32, ldc int, live []bool) {
 	if k == 0 {
 		scaleC(m, n, beta, c, ldc)
 		return
 	}
 	step := s.tnBlock(n, k)
-	g := tnLiveScratch.get()
-	defer tnLiveScratch.put(g)
-	rows := min(step, k)
-	if need := rows * (m + n); cap(g.buf) < need {
-		g.buf = make([]float32, need)
+	var ga, gb []float32 // the gathering space of a block's live rows
+	if !aRows || !bRows {
+		g := tnLiveScratch.get()
+		defer tnLiveScratch.put(g)
+		rows := min(step, k)
+		if need := rows * (m + n); cap(g.buf) < need {
+			g.buf = make([]float32, need)
+		}
+		ga, gb = g.buf[:rows*m], g.buf[rows*m:rows*(m+n)]
 	}
-	ga, gb := g.buf[:rows*m], g.buf[rows*m:rows*(m+n)]
+	ka, kb := 0, 0 // the next stored row of a and of b
 	for pc := 0; pc < k; pc += step {
 		bt := beta
 		if pc > 0 {
@@ -42,17 +75,35 @@ func tnLive(s *implementation, m, n, k int, alpha float32, a []float32, lda int,
 		}
 		kl := 0
 		for p := pc; p < min(pc+step, k); p++ {
-			if live[p] {
-				copy(ga[kl*m:(kl+1)*m], a[p*lda:p*lda+m])
-				copy(gb[kl*n:(kl+1)*n], b[p*ldb:p*ldb+n])
-				kl++
+			if !live[p] {
+				continue
 			}
+			if !aRows {
+				copy(ga[kl*m:(kl+1)*m], a[p*lda:p*lda+m])
+			}
+			if !bRows {
+				copy(gb[kl*n:(kl+1)*n], b[p*ldb:p*ldb+n])
+			}
+			kl++
 		}
 		if kl == 0 {
 			scaleC(m, n, bt, c, ldc) // the block's sum is zero
 			continue
 		}
-		s.sgemmTN(m, n, kl, alpha, ga[:kl*m], m, gb[:kl*n], n, bt, c, ldc)
+		var ba, bb []float32
+		sa, sb := m, n
+		if aRows {
+			ba, sa = a[ka*lda:(ka+kl-1)*lda+m], lda
+		} else {
+			ba = ga[:kl*m]
+		}
+		if bRows {
+			bb, sb = b[kb*ldb:(kb+kl-1)*ldb+n], ldb
+		} else {
+			bb = gb[:kl*n]
+		}
+		ka, kb = ka+kl, kb+kl
+		s.sgemmTN(m, n, kl, alpha, ba, sa, bb, sb, bt, c, ldc)
 	}
 }
 

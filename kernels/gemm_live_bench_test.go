@@ -11,7 +11,9 @@ import (
 // stopped, a fraction of the k rows dead (zero in A and B): the recurrent
 // weights' 288×96, the heads' 19×96, and the column sums' 1×288 and 1×19
 // (gru's addColumnSums). SgemmTNLive copies the live rows, so where it pays
-// depends on the shape: this is what gru's choice rests on.
+// depends on the shape; SgemmTNLiveRows with A kept as its live rows (gru's
+// gate gradients; for the column sums A is the ones and B the gradients,
+// both kept) copies only B's, or nothing.
 func BenchmarkSgemmTNLive(b *testing.B) {
 	const k = 576
 	r := rand.New(rand.NewPCG(7, 7))
@@ -28,13 +30,19 @@ func BenchmarkSgemmTNLive(b *testing.B) {
 				}
 			}
 			c := make([]float32, m*n)
-			for _, f := range []string{"TN", "TNLive"} {
+			ka, kb := liveRows(a, m, m, live, 0), liveRows(bm, n, n, live, 0)
+			for _, f := range []string{"TN", "TNLive", "TNLiveRows"} {
 				b.Run(fmt.Sprintf("%dx%dx%d/dead=%d%%/%s", m, n, k, deadPct, f), func(b *testing.B) {
 					for b.Loop() {
-						if f == "TN" {
+						switch {
+						case f == "TN":
 							SgemmTN(m, n, k, 1, a, m, bm, n, 1, c, n)
-						} else {
+						case f == "TNLive":
 							SgemmTNLive(m, n, k, 1, a, m, bm, n, 1, c, n, live)
+						case m == 1: // the column sums: ones and gradients both kept
+							SgemmTNLiveRows(m, n, k, 1, ka, m, true, kb, n, true, 1, c, n, live)
+						default:
+							SgemmTNLiveRows(m, n, k, 1, ka, m, true, bm, n, false, 1, c, n, live)
 						}
 					}
 					b.ReportMetric(2*float64(m*n*k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s-of-TN")

@@ -57,10 +57,11 @@ func checkLive(t *testing.T, r *rand.Rand, s *implementation, c liveCase) {
 	got := o.c.clone()
 	checkGemm("test", g.m, g.n, g.k, o.a, o.lda, g.k, g.m, o.b, o.ldb, g.k, g.n, got.Data, o.ldc)
 	if g.m > 0 && g.n > 0 {
-		tnLive(s, g.m, g.n, g.k, g.alpha, o.a, o.lda, o.b, o.ldb, g.beta, got.Data, o.ldc, live)
+		tnLive(s, g.m, g.n, g.k, g.alpha, o.a, o.lda, false, o.b, o.ldb, false, g.beta, got.Data, o.ldc, live)
 	}
 	name := fmt.Sprintf("%s/%v/pattern%d/zeroB%v", s.name, g, c.pattern, c.zeroB)
 	got.requireGuards(t, name)
+	checkLiveRows(t, s, c, o, live, got.Data, name)
 	for i := 0; i < g.m; i++ {
 		for j := 0; j < g.n; j++ {
 			w, x := want.Data[i*o.ldc+j], got.Data[i*o.ldc+j]
@@ -71,6 +72,51 @@ func checkLive(t *testing.T, r *rand.Rand, s *implementation, c liveCase) {
 	}
 	if g.beta == 0 {
 		requireNoNaNInC(t, name, g, o, got.Data)
+	}
+}
+
+// liveRows keeps the live rows of a k-row operand (rows ld apart, cols
+// wide) only, in order, ld apart, on a sub-slice shifted off its
+// allocation's alignment.
+func liveRows(x []float32, ld, cols int, live []bool, shift int) []float32 {
+	var kept []float32
+	for p, l := range live {
+		if l {
+			kept = append(kept, x[p*ld:p*ld+cols]...)
+			kept = append(kept, make([]float32, ld-cols)...)
+		}
+	}
+	return append(make([]float32, shift, shift+len(kept)), kept...)[shift:]
+}
+
+// checkLiveRows: with either operand or both kept as their live rows only,
+// tnLive gives its result on the full operands (want) bit for bit and
+// writes nothing outside C.
+func checkLiveRows(t *testing.T, s *implementation, c liveCase, o gemmOperands, live []bool, want []float32, name string) {
+	g := c.g
+	if g.m == 0 || g.n == 0 {
+		return
+	}
+	a, b := liveRows(o.a, o.lda, g.m, live, g.shift), liveRows(o.b, o.ldb, g.n, live, (g.shift+1)%4)
+	for _, kept := range [][2]bool{{true, false}, {false, true}, {true, true}} {
+		got := o.c.clone()
+		x, y := o.a, o.b
+		if kept[0] {
+			x = a
+		}
+		if kept[1] {
+			y = b
+		}
+		tnLive(s, g.m, g.n, g.k, g.alpha, x, o.lda, kept[0], y, o.ldb, kept[1], g.beta, got.Data, o.ldc, live)
+		got.requireGuards(t, name)
+		for i := 0; i < g.m; i++ {
+			for j := 0; j < g.n; j++ {
+				w, v := want[i*o.ldc+j], got.Data[i*o.ldc+j]
+				if math.Float32bits(w) != math.Float32bits(v) && !(math.IsNaN(float64(w)) && math.IsNaN(float64(v))) {
+					require.Failf(t, "SgemmTNLiveRows differs from SgemmTNLive", "%s, rows kept %v: C[%d][%d] = %g, want %g", name, kept, i, j, v, w)
+				}
+			}
+		}
 	}
 }
 
@@ -120,6 +166,19 @@ func TestSgemmTNLivePublic(t *testing.T) {
 	require.Zero(t, testing.AllocsPerRun(10, func() { SgemmTNLive(m, n, k, 1, a, m, b, n, 1, got, n, live) }))
 	require.Panics(t, func() { SgemmTNLive(m, n, k, 1, a, m, b, n, 0, got, n, live[:k-1]) }, "a short live mask")
 	require.Panics(t, func() { SgemmTNLive(m, n, k, 1, a[:len(a)-1], m, b, n, 0, got, n, live) }, "a short A")
+
+	// The same with A kept as its live rows, then B too.
+	ka, kb := liveRows(a, m, m, live, 0), liveRows(b, n, n, live, 0)
+	rows := make([]float32, m*n)
+	SgemmTNLiveRows(m, n, k, 1, ka, m, true, b, n, false, 0, rows, n, live)
+	require.Equal(t, want, rows)
+	SgemmTNLiveRows(m, n, k, 1, ka, m, true, kb, n, true, 0, rows, n, live)
+	require.Equal(t, want, rows)
+	require.Zero(t, testing.AllocsPerRun(10, func() { SgemmTNLiveRows(m, n, k, 1, ka, m, true, b, n, false, 1, rows, n, live) }))
+	require.Zero(t, testing.AllocsPerRun(10, func() { SgemmTNLiveRows(m, n, k, 1, ka, m, true, kb, n, true, 1, rows, n, live) }))
+	require.Panics(t, func() { SgemmTNLiveRows(m, n, k, 1, ka[:len(ka)-1], m, true, b, n, false, 0, rows, n, live) }, "a short kept A")
+	require.Panics(t, func() { SgemmTNLiveRows(m, n, k, 1, ka, m, true, kb[:len(kb)-1], n, true, 0, rows, n, live) }, "a short kept B")
+	require.Panics(t, func() { SgemmTNLiveRows(m, n, k, 1, ka, m, true, b, n, false, 0, rows, n, live[:k-1]) }, "a short live mask")
 }
 
 func FuzzSgemmTNLive(f *testing.F) {
