@@ -2,7 +2,8 @@
 // time in: GEMM in the three forms the GRU needs, the fused GRU gate step and
 // its backward, the policy head's log-softmax/entropy and its backward,
 // sampling, Adam and reductions; and SgemmTNLive, TN over the live steps of
-// k only, which gives SgemmTN's floats by keeping each set's k blocks.
+// k only, which gives SgemmTN's floats by keeping each set's k blocks
+// (SgemmTNLiveRows: the same on operands stored as their live rows).
 //
 // Every kernel is a pure function on slices with explicit sizes and strides: no
 // structs, no allocation. Each has a portable Go twin (the *Generic functions,
