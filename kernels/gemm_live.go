@@ -67,7 +67,7 @@ func tnLive(s *implementation, m, n, k int, alpha float32, a []float32, lda int,
 		}
 		ga, gb = g.buf[:rows*m], g.buf[rows*m:rows*(m+n)]
 	}
-	ka, kb := 0, 0 // the next stored row of a and of b
+	kept := 0 // the next stored row of a kept operand
 	for pc := 0; pc < k; pc += step {
 		bt := beta
 		if pc > 0 {
@@ -93,16 +93,16 @@ func tnLive(s *implementation, m, n, k int, alpha float32, a []float32, lda int,
 		var ba, bb []float32
 		sa, sb := m, n
 		if aRows {
-			ba, sa = a[ka*lda:(ka+kl-1)*lda+m], lda
+			ba, sa = a[kept*lda:(kept+kl-1)*lda+m], lda
 		} else {
 			ba = ga[:kl*m]
 		}
 		if bRows {
-			bb, sb = b[kb*ldb:(kb+kl-1)*ldb+n], ldb
+			bb, sb = b[kept*ldb:(kept+kl-1)*ldb+n], ldb
 		} else {
 			bb = gb[:kl*n]
 		}
-		ka, kb = ka+kl, kb+kl
+		kept += kl
 		s.sgemmTN(m, n, kl, alpha, ba, sa, bb, sb, bt, c, ldc)
 	}
 }
