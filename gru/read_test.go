@@ -1,6 +1,8 @@
 package gru_test
 
 import (
+	"math"
+
 	"testing"
 
 	"github.com/simdrl/simdrl/gru"
@@ -82,6 +84,34 @@ func TestReadNeedsNoContext(t *testing.T) {
 	for _, tok := range []int{0, 1, 2, 9} { // digits: never an input here
 		for _, g := range demb[tok*16 : (tok+1)*16] {
 			require.Zero(t, g)
+		}
+	}
+}
+
+// TestReadGradientIsTheRowsSum: the gradient of a chunk whose rows read
+// contexts of different lengths (so that some reading steps run on the
+// reading rows only, their gate gradients kept packed) is the sum of each
+// row's gradient in a chunk of its own, where every row reads at every step
+// (the same within float32 rounding: the sums run in another order). A gate
+// gradient stored or read at the wrong row fails it.
+func TestReadGradientIsTheRowsSum(t *testing.T) {
+	ctx := [][]int32{{9, 2, 9, 9, 7, 9, 1, 10}, {3, 1, 4, 10}, {10}, {2, 10}, {5, 8, 6, 10}, {0, 10}}
+	for _, O := range []int{0, 3} {
+		_, chunk := readRollout(t, O, ctx)
+		sum := make([]float64, len(chunk))
+		for _, row := range ctx {
+			_, g := readRollout(t, O, [][]int32{row})
+			for i, v := range g {
+				sum[i] += float64(v)
+			}
+		}
+		scale := 0.0
+		for _, v := range sum {
+			scale = max(scale, math.Abs(v))
+		}
+		require.Greater(t, scale, 0.0)
+		for i, v := range chunk {
+			require.InDeltaf(t, sum[i], float64(v), 1e-6*scale, "O=%d: parameter %d", O, i)
 		}
 	}
 }
