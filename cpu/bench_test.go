@@ -15,11 +15,13 @@ import (
 // usefulFlops counts the arithmetic of an update's episode steps with the
 // token-table trick: per step, the hidden GEMM forward and its two backward
 // products (18·d²) and the two heads forward and backward (6·d·(V+1)). A
-// step after its episode's end (gru.Workspace.Retire) computes nothing: the
-// weight gradients' GEMMs over k skip its rows (kernels.SgemmTNLiveRows).
-// live is the steps computed, every step when the rollouts do not stop.
-func usefulFlops(d, V int, live float64) float64 {
-	return float64(18*d*d+6*d*(V+1)) * live
+// step after its episode's end (gru.Workspace.Retire) computes only its
+// zero term of the heads' weight-gradient GEMM over k = T·n, 2·d·(V+1) (the
+// recurrent one skips it: kernels.SgemmTNLive); live is the steps computed
+// in full, all every step.
+func usefulFlops(d, V int, all, live float64) float64 {
+	full, dead := float64(18*d*d+6*d*(V+1)), float64(2*d*(V+1))
+	return full*live + dead*(all-live)
 }
 
 // BenchmarkUpdate times whole training updates (env, rollout, loss, backward,
@@ -145,7 +147,7 @@ func runUpdates(b *testing.B, c trainer.Config) {
 	b.ReportMetric(all/s, "env-steps/s")
 	// The rollout's steps only: a reading layout's context steps are not counted.
 	b.ReportMetric(live/float64(b.N*batch), "live-steps/episode")
-	b.ReportMetric(usefulFlops(c.Hidden, t.task.Vocab(), live)/s/1e9, "GFLOP/s")
+	b.ReportMetric(usefulFlops(c.Hidden, t.task.Vocab(), all, live)/s/1e9, "GFLOP/s")
 	b.ReportMetric(s/float64(b.N)*1e3, "ms/update")
 }
 
