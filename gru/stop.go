@@ -13,15 +13,16 @@ import "fmt"
 // Skipping them changes no bit of what is kept. Every kernel's result for a
 // row depends only on that row, so the live rows of a step are computed
 // packed, m_t of them, in the order of L_t. The step's gates, activations,
-// heads and log-probabilities stay packed; the hidden states are also
-// scattered into the full T×n layout, with exact zeros at the retired rows.
-// The gate and head gradients are kept as the live rows only, step after
-// step in the order of k = (R+T)·n (dghAt; the heads' from the first step
-// past the reading): the recurrent weights' and the heads' gradients and
-// the biases' column sums are the same GEMMs over k run on the live rows,
-// block by block (kernels.SgemmTNLiveRows, the hidden states' live rows
-// gathered), summing the same terms in the same order and blocking: a
-// retired row's term would be a product with zero, which adds nothing.
+// heads and log-probabilities stay packed; the hidden states and the
+// backward's head gradients are also scattered into the full T×n layout,
+// with exact zeros at the retired rows, so that the heads' weight gradient
+// is the same single GEMM over k = T·n, summing the same terms in the same
+// order and blocking: a retired row's term is a product with zero, which
+// adds nothing. The gate gradients are kept as the live rows only, step
+// after step in the order of k = (R+T)·n (dghAt): the recurrent weights'
+// gradient and b_hh's column sums are the same GEMMs over k run on the live
+// rows, block by block (kernels.SgemmTNLiveRows), with nothing scattered
+// or gathered.
 //
 // A step with every row live (m_t = n) runs exactly as without stopping,
 // on the full blocks themselves.

@@ -68,7 +68,7 @@ type Workspace struct {
 	// dL/dentropy and dL/dvalue for every (step, episode), T×n each.
 	DLogp, DEnt, DValue []float32
 
-	dheads  []float32 // T×n×(V+1): the live rows only, step after step (Backward)
+	dheads  []float32 // T×n×(V+1)
 	dh      []float32 // n×d
 	dhPrev  []float32 // n×d
 	dHeadsW []float32 // (V+1)×d
