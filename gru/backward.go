@@ -54,19 +54,11 @@ func (w *Workspace) Backward(params []float32, dv *Derived, grad, dTable []float
 	}
 
 	// Heads: d[pi;v] = Σ_t dheads_tᵀ·h_{t+1}, then split into the two layers.
-	// dheads holds the live rows only (backStep), as dghAll does past the
-	// reading steps: all T·n of them when no row retired.
-	clear(w.bias[:V+1])
-	if kh := w.stop.dghAt[w.reading+T] - w.stop.dghAt[w.reading]; kh < T*n {
-		dheads, steps := w.dheads[:kh*(V+1)], live[w.reading*n:(w.reading+T)*n]
-		kernels.SgemmTNLiveRows(V+1, d, T*n, 1, dheads, V+1, true, w.h[n*d:(T+1)*n*d], d, false, 0, w.dHeadsW, d, steps)
-		kernels.SgemmTNLiveRows(1, V+1, T*n, 1, w.ones[:kh], 1, true, dheads, V+1, true, 1, w.bias[:V+1], V+1, steps)
-	} else {
-		kernels.SgemmTN(V+1, d, T*n, 1, w.dheads[:T*n*(V+1)], V+1, w.h[n*d:(T+1)*n*d], d, 0, w.dHeadsW, d)
-		w.addColumnSums(w.bias[:V+1], w.dheads[:T*n*(V+1)], T*n)
-	}
+	kernels.SgemmTN(V+1, d, T*n, 1, w.dheads[:T*n*(V+1)], V+1, w.h[n*d:(T+1)*n*d], d, 0, w.dHeadsW, d)
 	addTo(l.PiW.View(grad), w.dHeadsW[:V*d])
 	addTo(l.VW.View(grad), w.dHeadsW[V*d:])
+	clear(w.bias[:V+1])
+	w.addColumnSums(w.bias[:V+1], w.dheads[:T*n*(V+1)], T*n)
 	addTo(l.PiB.View(grad), w.bias[:V])
 	l.VB.View(grad)[0] += w.bias[V]
 
@@ -107,9 +99,10 @@ func (w *Workspace) widen(dh []float32, t int) {
 // backStep is step t of Backward on L_t's rows (Retire), dh and dhPrev
 // packed in L_t's order. With every row live it runs on the full blocks in
 // place; otherwise the step's actions, loss weights, inputs and h_t are
-// gathered. Its head gradients and dL/dgh go to the kept live rows of
-// dheads and dghAll (weightRows' dghAt), the full blocks when every row of
-// every step before it lives.
+// gathered, and its head gradients are scattered into the full block, zero
+// at the retired rows, for the heads' weight GEMM. Its dL/dgh goes to the
+// kept live rows of dghAll (weightRows' dghAt), the full block when every
+// row of every step before it lives.
 func (w *Workspace) backStep(params []float32, dv *Derived, t int, dh, dhPrev, dTable []float32) {
 	l, n, s := w.l, w.n, &w.stop
 	V, d := l.Vocab, l.Hidden
@@ -117,10 +110,9 @@ func (w *Workspace) backStep(params []float32, dv *Derived, t int, dh, dhPrev, d
 	live := s.live[t*n : t*n+m]
 	acts, dlogp, dent := w.actions[t*n:(t+1)*n], w.DLogp[t*n:(t+1)*n], w.DEnt[t*n:(t+1)*n]
 	in, h := w.inputs[t*n:(t+1)*n], w.h[t*n*d:(t+1)*n*d]
+	dheads := w.dheads[t*n*(V+1) : (t+1)*n*(V+1)]
 	at := s.dghAt[w.reading+t]
 	dgh := w.dghAll[at*3*d : (at+m)*3*d]
-	ah := at - s.dghAt[w.reading] // the step's first row among the kept head gradients
-	dheads := w.dheads[ah*(V+1) : (ah+m)*(V+1)]
 	packed := m < n
 	if packed {
 		acts, dlogp, dent = s.actsC[:m], s.dlogp[:m], s.dent[:m]
@@ -128,6 +120,7 @@ func (w *Workspace) backStep(params []float32, dv *Derived, t int, dh, dhPrev, d
 			acts[i], dlogp[i], dent[i] = w.actions[t*n+int(b)], w.DLogp[t*n+int(b)], w.DEnt[t*n+int(b)]
 		}
 		in, h = s.inC[t*n:t*n+m], s.hC[t*n*d:(t*n+m)*d]
+		dheads = s.dhead[:m*(V+1)]
 	}
 	kernels.PolicyBackward(m, V, w.logp[t*n*V:(t*n+m)*V], acts, dlogp, dent, dheads, V+1)
 	for i, b := range live {
@@ -138,6 +131,9 @@ func (w *Workspace) backStep(params []float32, dv *Derived, t int, dh, dhPrev, d
 	kernels.GRUBackward(m, d, in, w.act[t*n*3*d:(t*n+m)*3*d], w.gh[t*n*3*d:(t*n+m)*3*d],
 		h, dh[:m*d], dgh, dhPrev[:m*d], dTable)
 	kernels.SgemmNN(m, d, 3*d, 1, dgh, 3*d, l.WHH.View(params), d, 1, dhPrev[:m*d], d)
+	if packed {
+		scatterRows(w.dheads[t*n*(V+1):(t+1)*n*(V+1)], dheads, s.pos[t*n:(t+1)*n], V+1)
+	}
 }
 
 // unread propagates dh back through the reading steps (Start), leaving

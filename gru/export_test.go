@@ -14,7 +14,7 @@ func AllocatedBytes(w *Workspace) int {
 	for _, s := range [][]int32{st.live, st.pos, st.inC, st.actsC, st.readRows} {
 		n += 4 * cap(s)
 	}
-	for _, s := range [][]float32{st.hC, st.dlogp, st.dent, st.rh, st.rhNext, st.rdh} {
+	for _, s := range [][]float32{st.hC, st.dlogp, st.dent, st.dhead, st.rh, st.rhNext, st.rdh} {
 		n += 4 * cap(s)
 	}
 	return n + 8*cap(st.liveN) + 8*cap(st.dghAt) + cap(st.kLive)

@@ -37,6 +37,7 @@ type stopBuffers struct {
 	actsC []int32   // Cap: a packed step's actions
 	dlogp []float32 // Cap: a packed step's loss weights
 	dent  []float32 // Cap
+	dhead []float32 // Cap×(V+1): a packed step's head gradients, before their scatter
 	kLive []bool    // (R+T)×Cap: which rows of the weight gradients' k = (R+T)·n are not zero
 	dghAt []int     // R+T+1: where each step's live rows start in the kept gate gradients (weightRows)
 
@@ -48,10 +49,10 @@ type stopBuffers struct {
 }
 
 func newStopBuffers(l *Layout, capacity, steps int) stopBuffers {
-	C, T, d := capacity, steps, l.Hidden
+	C, T, d, V := capacity, steps, l.Hidden, l.Vocab
 	s := stopBuffers{liveN: make([]int, T), live: make([]int32, T*C), pos: make([]int32, T*C),
 		inC: make([]int32, T*C), hC: make([]float32, (T+1)*C*d), actsC: make([]int32, C),
-		dlogp: make([]float32, C), dent: make([]float32, C),
+		dlogp: make([]float32, C), dent: make([]float32, C), dhead: make([]float32, C*(V+1)),
 		kLive: make([]bool, (readSteps(l)+T)*C), dghAt: make([]int, readSteps(l)+T+1)}
 	if readSteps(l) > 0 {
 		s.readRows = make([]int32, C)
@@ -63,8 +64,8 @@ func newStopBuffers(l *Layout, capacity, steps int) stopBuffers {
 // stopBufferWords is what newStopBuffers allocates, in 4-byte words (liveN
 // and dghAt counted as 2, kLive as a quarter word a flag).
 func stopBufferWords(l *Layout, capacity, steps int) float64 {
-	C, T, d, R := float64(capacity), float64(steps), float64(l.Hidden), float64(readSteps(l))
-	words := 2*T + 3*T*C + (T+1)*C*d + 3*C + (R+T)*C/4 + 2*(R+T+1)
+	C, T, d, V, R := float64(capacity), float64(steps), float64(l.Hidden), float64(l.Vocab), float64(readSteps(l))
+	words := 2*T + 3*T*C + (T+1)*C*d + 3*C + C*(V+1) + (R+T)*C/4 + 2*(R+T+1)
 	if R > 0 {
 		words += C + 3*C*d // readRows, rh, rhNext, rdh
 	}
