@@ -2,7 +2,6 @@ package gru_test
 
 import (
 	"math"
-
 	"testing"
 
 	"github.com/simdrl/simdrl/gru"
