@@ -42,8 +42,11 @@ func ParseExprSpec(spec string) (ExprSpec, error) {
 		switch key {
 		case "leaves":
 			n, err := strconv.Atoi(value)
-			if err != nil {
+			if err != nil || strconv.Itoa(n) != value {
 				return s, &SpecError{"leaves", fmt.Errorf("%q is not a whole number", value)}
+			}
+			if n == 0 { // the struct's zero is the default, not a size
+				return s, &SpecError{"leaves", fmt.Errorf("must be in 2..%d, got 0", expr.MaxLeaves)}
 			}
 			s.Leaves = n
 		case "split":
@@ -81,6 +84,9 @@ func (s ExprSpec) Check() error {
 	}
 	if s.Split < expr.SplitExpressions || s.Split > expr.SplitLength {
 		return &SpecError{"split", fmt.Errorf("%v is not expressions, pattern or length", s.Split)}
+	}
+	if s.Split == expr.SplitLength && s.leaves() < 3 {
+		return &SpecError{"split", fmt.Errorf("length holds out the largest size, so it needs leaves ≥ 3 (got %d: nothing would train)", s.leaves())}
 	}
 	if !(s.PartialCredit >= 0 && s.PartialCredit <= MaxPartialCredit) {
 		return &SpecError{"partial_credit", fmt.Errorf("must be in [0, %d], got %v", MaxPartialCredit, s.PartialCredit)}

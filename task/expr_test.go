@@ -21,7 +21,7 @@ func openExpr(t *testing.T, spec string) *exprTask {
 // TestExprSpecRoundTrips: String writes what ParseExprSpec reads back, the
 // defaults as "".
 func TestExprSpecRoundTrips(t *testing.T) {
-	for _, spec := range []string{"", "leaves=7", "leaves=2; split=length", "split=pattern; partial_credit=0.3",
+	for _, spec := range []string{"", "leaves=7", "leaves=3; split=length", "split=pattern; partial_credit=0.3",
 		"leaves=4; split=expressions; partial_credit=0.1"} {
 		s, err := ParseExprSpec(spec)
 		require.NoError(t, err, spec)

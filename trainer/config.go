@@ -191,6 +191,8 @@ func (c *Config) validateSettings() error {
 func (c *Config) validateTask(t task.Task) error {
 	_, reference := t.(task.ReferenceSchedule)
 	switch {
+	case !anyTrains(t):
+		return fieldError("task_spec", "leaves no level to train: the %s task holds every level out whole", t.Name())
 	case len(c.TrainLevels) == 0:
 		return fieldError("stages", "must list at least one level")
 	case c.Curriculum != "blocks" && c.Curriculum != "mixed":
@@ -225,10 +227,21 @@ func (c *Config) validateTask(t task.Task) error {
 		case c.Steps < l.Shortest:
 			return fieldError("steps", "%d can never solve level %d (%s), whose shortest program has %d tokens", c.Steps, i, l.Name, l.Shortest)
 		case c.Steps < l.Budget && !reference:
-			return fieldError("steps", "%d is below level %d's budget of %d (%s): raise -steps or give the level a smaller :budget", c.Steps, i, l.Budget, l.Name)
+			return &FieldError{Field: "steps", Problem: fmt.Sprintf("%d is below level %d's budget of %d (%s)", c.Steps, i, l.Budget, l.Name),
+				Hint: "raise -steps or give the level a smaller :budget"}
 		}
 	}
 	return nil
+}
+
+// anyTrains reports whether some level of t has training items.
+func anyTrains(t task.Task) bool {
+	for i := range t.Levels() {
+		if task.Items(t, i, task.Training) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // EntropyAt is the entropy coefficient for update u (1-based): a linear
@@ -308,8 +321,8 @@ func taskDefaults(cfg Config, t task.Task) Config {
 // (task.Open), after checking the settings that do not depend on it, so that
 // its error is the first invalid setting in Validate's order. Its errors are
 // FieldErrors: of a setting, of task for a name no task is registered under,
-// else of the spec's option at fault (the task's task.SpecError: levels,
-// partial_credit, task_spec).
+// else of task_spec, with the spec's option at fault as Option (the task's
+// task.SpecError: levels, partial_credit, leaves, …).
 func (c *Config) OpenTask() (task.Task, error) {
 	if err := c.validateSettings(); err != nil {
 		return nil, err
@@ -320,8 +333,10 @@ func (c *Config) OpenTask() (task.Task, error) {
 	switch {
 	case errors.As(err, &ue):
 		return nil, fieldError("task", "must be %s, got %q", orList(task.Names()), c.Task)
+	case errors.As(err, &se) && se.Key == "task_spec":
+		return nil, &FieldError{Field: "task_spec", Problem: se.Err.Error(), Bare: true}
 	case errors.As(err, &se):
-		return nil, &FieldError{Field: se.Key, Problem: se.Err.Error(), Bare: true}
+		return nil, &FieldError{Field: "task_spec", Option: se.Key, Problem: se.Error(), Bare: true}
 	case err != nil:
 		return nil, &FieldError{Field: "task_spec", Problem: err.Error(), Bare: true}
 	}
@@ -342,6 +357,13 @@ type FieldError struct {
 	Field, Problem string
 	// Bare: Problem reads on its own, after "field: " ("level 2 …").
 	Bare bool
+	// Option is the key of the task spec's option at fault when Field is
+	// task_spec ("levels", "leaves"; "" for the spec as a whole).
+	Option string
+	// Hint says how to change the setting where it was given on a command
+	// line ("raise -steps …"); Error leaves it out, as a checkpoint's
+	// config or a Go caller has no flags.
+	Hint string
 }
 
 func (e *FieldError) Error() string {

@@ -46,7 +46,7 @@ func TestLevelsRefused(t *testing.T) {
 		{[]string{"-task", "chess"}, `-task must be calc, expr or seed, got "chess"`},
 		// A problem in -task-spec names -task-spec (it named -levels or -partial-credit).
 		{[]string{"-task", "calc", "-task-spec", "partial_credit=11"}, "simdrl: -task-spec: partial_credit: must be in [0, 10], got 11"},
-		{[]string{"-task", "calc", "-task-spec", "levels=a*x"}, `simdrl: -task-spec: levels: level 1 "a*x": unknown variable`},
+		{[]string{"-task", "calc", "-task-spec", "levels=a*x"}, `simdrl: -task-spec: levels: level 0 "a*x": unknown variable`},
 		{[]string{"-task", "calc", "-stages", "0,6"}, "unknown level 6"},
 	} {
 		code, _, stderr := runCLI(append(c.args, "-updates", "0", "-final-episodes", "0", "-explain", "0")...)

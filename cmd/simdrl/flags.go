@@ -173,6 +173,9 @@ func parseCommandLine(args []string, stdout io.Writer) (*commandLine, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q (flags only; see -h)", fs.Arg(0))
 	}
+	// Blanks around the levels mean nothing, as in a spec ("levels= " is the
+	// default curriculum): -levels ' ' is -levels '', not a curriculum of none.
+	*o.levels = strings.TrimSpace(*o.levels)
 	cl := &commandLine{fs: fs, o: o, fl: o.fl}
 	f := cl.fl
 	switch {
@@ -192,6 +195,8 @@ func parseCommandLine(args []string, stdout io.Writer) (*commandLine, error) {
 		return nil, fmt.Errorf("-eval-only makes no periodic evaluations for -metrics: use -report FILE for the final evaluation")
 	case fs.Changed("task-spec") && (fs.Changed("levels") || fs.Changed("partial-credit")):
 		return nil, fmt.Errorf("-task-spec and -levels or -partial-credit exclude each other: -task-spec is the task's whole spec (calc: 'levels=…; partial_credit=…')")
+	case fs.Changed("context") && *o.context != trainer.ContextBag && *o.context != trainer.ContextRead:
+		return nil, fmt.Errorf("-context must be %s or %s, got %q", trainer.ContextBag, trainer.ContextRead, *o.context)
 	case f.evalOnly && f.plot != "":
 		return nil, fmt.Errorf("-plot: an -eval-only run makes no evaluations to draw (it needs training updates and -eval-every > 0)")
 	}
@@ -221,7 +226,7 @@ func (cl *commandLine) fresh(from *trainer.Config) (trainer.Config, error) {
 	if from != nil {
 		if !cl.changed("task") || base.Task == from.Task {
 			base.Task = from.Task
-			if !cl.changed("levels") && !cl.changed("task-spec") {
+			if !cl.changed("task-spec") && (!cl.changed("levels") || sameLevels(*cl.o.levels, calcSpecOf(*from).Levels)) {
 				base.TaskSpec = levelsOnly(*from)
 			}
 		}
@@ -235,11 +240,15 @@ func (cl *commandLine) fresh(from *trainer.Config) (trainer.Config, error) {
 	if err := cl.checkCalcFlags(base.Task); err != nil {
 		return base, err
 	}
+	keptSpec := from != nil && base.Task == from.Task && !cl.changed("levels") && !cl.changed("task-spec")
 	if base, err = trainer.WithTask(base); err != nil {
 		return base, errors.New(flagError(cl.viaSpec(err)))
 	}
 	if from != nil && !cl.changed("hidden") {
 		base.Hidden = from.Hidden // the checkpoint's width, over a task's tuned one
+	}
+	if keptSpec && base.Task != "calc" {
+		base.TaskSpec = from.TaskSpec // the model reads its task as it was trained (a recipe's tuning forces none of it)
 	}
 	return cl.apply(base)
 }
@@ -260,7 +269,7 @@ func (cl *commandLine) resumed(saved trainer.Config) (trainer.Config, error) {
 	}
 	if cl.changed("task") || cl.changed("levels") || cl.changed("task-spec") {
 		next := saved
-		if cl.changed("task") {
+		if cl.changed("task") && *cl.o.task != saved.Task {
 			// A new task starts from its default spec; calc again keeps the
 			// run's partial credit.
 			var keep task.CalcSpec
@@ -274,6 +283,9 @@ func (cl *commandLine) resumed(saved trainer.Config) (trainer.Config, error) {
 		}
 		if cl.changed("task-spec") {
 			next.TaskSpec = *cl.o.taskSpec
+		}
+		if next.Task == saved.Task && sameSpec(next.Task, next.TaskSpec, saved.TaskSpec) {
+			return cl.apply(saved) // the flags restate the run's own task: nothing changes
 		}
 		t, err := next.OpenTask()
 		if err != nil {
@@ -339,9 +351,13 @@ func (cl *commandLine) apply(cfg trainer.Config) (trainer.Config, error) {
 	set("item-focus", func() { cfg.ItemFocus = *o.itemFocus })
 	set("stages", func() { cfg.TrainLevels = cl.trainLevels })
 	set("task", func() { cfg.Task = *o.task })
+	before := cfg.TaskSpec
 	set("levels", func() { setCalc(&cfg, func(s *task.CalcSpec) { s.Levels = *o.levels }) })
 	set("partial-credit", func() { setCalc(&cfg, func(s *task.CalcSpec) { s.PartialCredit = *o.partialCredit }) })
 	set("task-spec", func() { cfg.TaskSpec = *o.taskSpec })
+	if sameSpec(cfg.Task, cfg.TaskSpec, before) {
+		cfg.TaskSpec = before // a restated spec keeps its spelling
+	}
 	if fs.Changed("levels") || fs.Changed("partial-credit") {
 		if err := calcSpecOf(cfg).Check(); err != nil {
 			return cfg, errors.New(flagError(cl.viaSpec(err)))
@@ -420,12 +436,18 @@ func joinInts(v []int) string {
 	return strings.Join(s, ",")
 }
 
-// viaSpec names -task-spec, not -levels or -partial-credit, for a problem
-// with an option the user wrote in -task-spec.
+// calcOptionFlags are the calc spec's options that have flags of their own.
+var calcOptionFlags = map[string]string{"levels": "levels", "partial_credit": "partial-credit"}
+
+// viaSpec names -levels or -partial-credit, not -task-spec, for a problem
+// with the spec's option that one of those flags set.
 func (cl *commandLine) viaSpec(err error) error {
 	var fe *trainer.FieldError
-	if cl.changed("task-spec") && errors.As(err, &fe) && err == error(fe) && (fe.Field == "levels" || fe.Field == "partial_credit") {
-		return &trainer.FieldError{Field: "task_spec", Problem: fe.Error(), Bare: true}
+	if !errors.As(err, &fe) || err != error(fe) || fe.Field != "task_spec" || cl.changed("task-spec") {
+		return err
+	}
+	if f, ok := calcOptionFlags[fe.Option]; ok && cl.changed(f) {
+		return &trainer.FieldError{Field: fe.Option, Problem: strings.TrimPrefix(fe.Problem, fe.Option+": "), Bare: true}
 	}
 	return err
 }

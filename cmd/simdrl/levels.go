@@ -111,11 +111,34 @@ func (cl *commandLine) checkCalcFlags(taskName string) error {
 		true:  {"the seed task's levels are fixed", "the seed task's reward is the reference's"},
 		false: {"the " + taskName + " task takes -task-spec", "the " + taskName + " task takes -task-spec"},
 	}[taskName == "seed"]
+	// Any explicit value, the calc defaults too: -partial-credit 0 must not
+	// rewrite another task's spec as a calc one.
 	switch {
-	case cl.changed("levels") && *cl.o.levels != "":
+	case cl.changed("levels"):
 		return fmt.Errorf("-levels applies to the calc task (%s)", why[0])
-	case cl.changed("partial-credit") && *cl.o.partialCredit != 0:
+	case cl.changed("partial-credit"):
 		return fmt.Errorf("-partial-credit applies to the calc task (%s)", why[1])
 	}
 	return nil
+}
+
+// sameSpec reports whether two specs of the task name are the same options
+// however spelled (calc: levels compared canonically; expr: as its spec
+// writes them back); specs that do not parse are compared as written.
+func sameSpec(name, a, b string) bool {
+	if a == b {
+		return true
+	}
+	switch name {
+	case "calc":
+		sa, errA := task.ParseCalcSpec(a)
+		sb, errB := task.ParseCalcSpec(b)
+		return errA == nil && errB == nil && sameLevels(sa.Levels, sb.Levels) &&
+			sa.PartialCredit == sb.PartialCredit && sa.Observe == sb.Observe
+	case "expr":
+		sa, errA := task.ParseExprSpec(a)
+		sb, errB := task.ParseExprSpec(b)
+		return errA == nil && errB == nil && sa.String() == sb.String()
+	}
+	return false
 }

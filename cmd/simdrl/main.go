@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -134,10 +135,14 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	case resume != nil:
 		if err := tr.Restore(resume); err != nil {
 			engine.Close()
+			saved, _ := trainer.ReadCheckpointConfig(resume)
 			var se *trainer.ShapeError
 			if errors.As(err, &se) {
-				saved, _ := trainer.ReadCheckpointConfig(resume)
 				return usage("-resume %s: %v (%s)", fl.resume, se.Error(), loadHint(&saved, cfg))
+			}
+			if flags, was := cl.stateChanges(saved, cfg); len(flags) > 0 {
+				return usage("-resume %s: %s: the checkpoint was trained with %s, and its saved state does not fit (%v); -load %s starts a new run from its weights",
+					fl.resume, strings.Join(flags, " and "), strings.Join(was, " and "), err, fl.resume)
 			}
 			return usage("-resume %s: %v", fl.resume, err)
 		}
@@ -292,14 +297,26 @@ func flagError(err error) string {
 	var fe *trainer.FieldError
 	if errors.As(err, &fe) && err == error(fe) {
 		flag := "-" + strings.ReplaceAll(fe.Field, "_", "-")
+		msg := flag + " " + fe.Problem
 		if fe.Bare {
-			return flag + ": " + fe.Problem
+			msg = flag + ": " + fe.Problem
 		}
-		return flag + " " + fe.Problem
+		if fe.Hint != "" {
+			msg += ": " + fe.Hint
+		}
+		return msg
 	}
 	var spe *task.SpecError
 	if errors.As(err, &spe) && err == error(spe) {
-		return "-" + strings.ReplaceAll(spe.Key, "_", "-") + ": " + spe.Err.Error()
+		// Only calc's levels and partial_credit have flags; any other
+		// option is one of -task-spec's.
+		if f, ok := calcOptionFlags[spe.Key]; ok {
+			return "-" + f + ": " + spe.Err.Error()
+		}
+		if spe.Key == "task_spec" {
+			return "-task-spec: " + spe.Err.Error()
+		}
+		return "-task-spec: " + spe.Error()
 	}
 	var se *trainer.ShapeError
 	if errors.As(err, &se) {
@@ -334,6 +351,9 @@ func loadHint(saved *trainer.Config, cfg trainer.Config) string {
 	if saved.Task != "calc" && saved.Task == cfg.Task && saved.TaskSpec != cfg.TaskSpec {
 		flags = append(flags, "-task-spec '"+saved.TaskSpec+"'")
 	}
+	if obs := calcSpecOf(*saved).Observe; saved.Task == "calc" && cfg.Task == "calc" && obs != calcSpecOf(cfg).Observe {
+		flags = append(flags, "observe="+cmp.Or(string(obs), "auto")+" (in -task-spec)")
+	}
 	if saved.Hidden != cfg.Hidden {
 		flags = append(flags, fmt.Sprintf("-hidden %d", saved.Hidden))
 	}
@@ -341,6 +361,46 @@ func loadHint(saved *trainer.Config, cfg trainer.Config) string {
 		return "check -hidden"
 	}
 	return "it was trained with " + strings.Join(flags, " and ")
+}
+
+// stateChanges lists the flags given explicitly that make cfg differ from
+// a checkpoint's saved config in what its saved state holds (the task and
+// its spec, the width, the context, the item state), each with what the
+// checkpoint was trained with.
+func (cl *commandLine) stateChanges(saved, cfg trainer.Config) (flags, was []string) {
+	add := func(flag, now, then string) {
+		flags, was = append(flags, flag+" "+now), append(was, then)
+	}
+	spec := func(s string) string {
+		if s == "" {
+			return "its default spec"
+		}
+		return "task_spec '" + s + "'"
+	}
+	switch {
+	case cl.changed("task") && cfg.Task != saved.Task:
+		add("-task", cfg.Task, "task "+saved.Task)
+	case !sameSpec(cfg.Task, cfg.TaskSpec, saved.TaskSpec):
+		for _, f := range []string{"task-spec", "levels", "partial-credit"} {
+			if cl.changed(f) {
+				add("-"+f, "'"+cl.fs.Lookup(f).Value.String()+"'", spec(saved.TaskSpec))
+				break
+			}
+		}
+	}
+	if cl.changed("hidden") && cfg.Hidden != saved.Hidden {
+		add("-hidden", fmt.Sprint(cfg.Hidden), fmt.Sprintf("hidden %d", saved.Hidden))
+	}
+	if cl.changed("context") && cfg.Context != saved.Context {
+		add("-context", *cl.o.context, "context "+cmp.Or(saved.Context, trainer.ContextBag))
+	}
+	if cl.changed("replay") && cfg.Replay != saved.Replay {
+		add("-replay", fmt.Sprint(cfg.Replay), fmt.Sprintf("replay %d", saved.Replay))
+	}
+	if cl.changed("item-focus") && cfg.ItemFocus != saved.ItemFocus {
+		add("-item-focus", fmt.Sprint(cfg.ItemFocus), fmt.Sprintf("item_focus %v", saved.ItemFocus))
+	}
+	return flags, was
 }
 
 // isTerminal reports whether w is a character device (a live progress line

@@ -226,15 +226,15 @@ func TestCraftedLevelsAreBounded(t *testing.T) {
 	dir := t.TempDir()
 	ck := saveRun(t, dir, "calc.st", "-task", "calc", "-levels", "a*b, a*b+c*d")
 	huge := withLevels(t, ck, strings.TrimSuffix(strings.Repeat("h*h,", 250_000), ","))
-	requireUsage(t, "checkpoint config: levels:", "-resume", huge)
+	requireUsage(t, "checkpoint config: task_spec: levels:", "-resume", huge)
 	requireUsage(t, "bytes", "-resume", huge)
-	requireUsage(t, "checkpoint config: levels:", "-load", huge, "-eval-only")
+	requireUsage(t, "checkpoint config: task_spec: levels:", "-load", huge, "-eval-only")
 	many := withLevels(t, ck, strings.TrimSuffix(strings.Repeat("a*b+c,", 40), ","))
 	requireUsage(t, "40 levels; at most 32", "-resume", many)
 	// The same expression spelled two ways is one level, from a checkpoint too.
 	dup := withLevels(t, ck, "a*b, (b*a)")
-	requireUsage(t, "the same expression as level 1", "-resume", dup)
-	requireUsage(t, "the same expression as level 1", "-task", "calc", "-levels", "a*b+c*d, (a*b)+(c*d)")
+	requireUsage(t, "the same expression as level 0", "-resume", dup)
+	requireUsage(t, "the same expression as level 0", "-task", "calc", "-levels", "a*b+c*d, (a*b)+(c*d)")
 }
 
 // TestInterruptDuringTheLevelSearch: Ctrl-C while a slow curriculum was

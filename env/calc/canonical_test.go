@@ -54,12 +54,12 @@ func TestCanonicalSpellingsHaveTheSameInnerValues(t *testing.T) {
 
 func TestDuplicateLevelsByCanonicalIdentity(t *testing.T) {
 	for spec, want := range map[string]string{
-		"a*b, (a*b)":           `level 2 "(a*b)": the same expression as level 1 (both are a*b)`,
-		"a*b, ((a*b))":         `level 2 "((a*b))": the same expression as level 1 (both are a*b)`,
-		"a*b+c*d, (a*b)+(c*d)": `level 2 "(a*b)+(c*d)": the same expression as level 1 (both are a*b+c*d)`,
-		"a*b, b*a":             `level 2 "b*a": the same expression as level 1 (both are a*b)`,
-		"a*b+c, c+a*b:9":       `level 2 "c+a*b:9": the same expression as level 1 (both are a*b+c)`,
-		"(a*b+c)-d, a*b+c-d":   `level 2 "a*b+c-d": the same expression as level 1 (both are a*b+c-d)`,
+		"a*b, (a*b)":           `level 1 "(a*b)": the same expression as level 0 (both are a*b)`,
+		"a*b, ((a*b))":         `level 1 "((a*b))": the same expression as level 0 (both are a*b)`,
+		"a*b+c*d, (a*b)+(c*d)": `level 1 "(a*b)+(c*d)": the same expression as level 0 (both are a*b+c*d)`,
+		"a*b, b*a":             `level 1 "b*a": the same expression as level 0 (both are a*b)`,
+		"a*b+c, c+a*b:9":       `level 1 "c+a*b:9": the same expression as level 0 (both are a*b+c)`,
+		"(a*b+c)-d, a*b+c-d":   `level 1 "a*b+c-d": the same expression as level 0 (both are a*b+c-d)`,
 	} {
 		_, err := ParseLevels(spec)
 		require.EqualError(t, err, want, spec)

@@ -45,11 +45,11 @@ func TestParseLevelsErrors(t *testing.T) {
 	require.Error(t, err)
 	lines := strings.Split(err.Error(), "\n")
 	require.Equal(t, []string{
-		`level 2: empty expression`,
-		`level 3 "a*x": unknown variable 'x' at position 3 (variables are a to h)`,
-		`level 4 "(a*b": syntax error at position 5: missing ")"`,
-		`level 6 "a*b:0": budget "0" after ":" is not a whole number from 1 to 16`,
-		`level 7 "a*b:x": budget "x" after ":" is not a whole number from 1 to 16`,
+		`level 1: empty expression`,
+		`level 2 "a*x": unknown variable 'x' at position 3 (variables are a to h)`,
+		`level 3 "(a*b": syntax error at position 5: missing ")"`,
+		`level 5 "a*b:0": budget "0" after ":" is not a whole number from 1 to 16`,
+		`level 6 "a*b:x": budget "x" after ":" is not a whole number from 1 to 16`,
 		`… and 1 more problem`,
 	}, lines, "one line per problem, at most five")
 	require.Equal(t, before, searchesRun.Load(), "a spec that does not parse is not searched")
@@ -59,14 +59,14 @@ func TestParseLevelsErrors(t *testing.T) {
 	}
 	_, err = ParseLevels("a*c+b, a*b+c*d:5, a:1")
 	require.EqualError(t, err, strings.Join([]string{
-		`level 1 "a*c+b": no program of at most 12 tokens computes it (operands are read in order a, b, c, …, each by one tool; one memory slot)`,
-		`level 2 "a*b+c*d:5": no program of at most 5 tokens computes it (operands are read in order a, b, c, …, each by one tool; one memory slot); the shortest has 7`,
-		`level 3 "a:1": no program of at most 1 token computes it (operands are read in order a, b, c, …, each by one tool; one memory slot); the shortest has 2`,
+		`level 0 "a*c+b": no program of at most 12 tokens computes it (operands are read in order a, b, c, …, each by one tool; one memory slot)`,
+		`level 1 "a*b+c*d:5": no program of at most 5 tokens computes it (operands are read in order a, b, c, …, each by one tool; one memory slot); the shortest has 7`,
+		`level 2 "a:1": no program of at most 1 token computes it (operands are read in order a, b, c, …, each by one tool; one memory slot); the shortest has 2`,
 	}, "\n"))
 	_, err = ParseLevels("  ")
 	require.EqualError(t, err, "no levels")
 	_, err = ParseLevels("a*b, a*b+c, a × b")
-	require.EqualError(t, err, `level 3 "a × b": the same expression as level 1 (both are a*b)`)
+	require.EqualError(t, err, `level 2 "a × b": the same expression as level 0 (both are a*b)`)
 }
 
 func TestParseLevelIsOneLevel(t *testing.T) {

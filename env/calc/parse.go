@@ -70,7 +70,7 @@ func parseLevels(spec string, opt ParseOptions) (Levels, parseStats, error) {
 
 // levelItem is one level of a spec, parsed but not yet searched.
 type levelItem struct {
-	index  int    // from 1
+	index  int    // from 0, as every other message counts levels
 	text   string // as written, trimmed
 	expr   *Expr
 	budget int // 0: the default
@@ -105,7 +105,7 @@ func parseItems(spec string) ([]levelItem, error) {
 	var problems []string
 	seen := map[string]int{} // canonical expression → level number
 	for i, text := range texts {
-		it := levelItem{index: i + 1, text: strings.TrimSpace(text)}
+		it := levelItem{index: i, text: strings.TrimSpace(text)}
 		err := it.parse()
 		if err == nil {
 			c := it.expr.Canonical()

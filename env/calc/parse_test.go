@@ -44,7 +44,7 @@ func TestManyBadLevelsGiveAShortError(t *testing.T) {
 // more than a gigabyte; the search now stops at its cap with a clear line.
 func TestSearchStopsAtItsCap(t *testing.T) {
 	_, stats, err := parseLevels("a*a+h-h", ParseOptions{})
-	require.EqualError(t, err, fmt.Sprintf(`level 1 "a*a+h-h": the search for a shortest program visited %d states, the most one search may, without finding one of at most 12 tokens; give a smaller expression or a smaller explicit :budget`, MaxSearchStates))
+	require.EqualError(t, err, fmt.Sprintf(`level 0 "a*a+h-h": the search for a shortest program visited %d states, the most one search may, without finding one of at most 12 tokens; give a smaller expression or a smaller explicit :budget`, MaxSearchStates))
 	require.Equal(t, MaxSearchStates, stats.maxStates)
 
 	// Remembered: the same function again costs no search.
@@ -54,7 +54,7 @@ func TestSearchStopsAtItsCap(t *testing.T) {
 
 	// One level repeated is a duplicate, refused before any search.
 	_, stats, err = parseLevels(strings.TrimSuffix(strings.Repeat("h*h,", 10), ","), ParseOptions{})
-	require.ErrorContains(t, err, `level 2 "h*h": the same expression as level 1`)
+	require.ErrorContains(t, err, `level 1 "h*h": the same expression as level 0`)
 	require.Zero(t, stats.searches)
 }
 
@@ -80,7 +80,7 @@ func TestInterruptStopsTheSearch(t *testing.T) {
 	before := StatesVisited()
 	_, err := ParseLevelsWith("g*g+a", ParseOptions{Interrupt: stop})
 	require.ErrorIs(t, err, ErrInterrupted)
-	require.EqualError(t, err, `level 1 "g*g+a": interrupted`)
+	require.EqualError(t, err, `level 0 "g*g+a": interrupted`)
 	require.Less(t, StatesVisited()-before, int64(MaxSearchStates), "stopped by the interrupt, before its cap")
 	_, ok := recall(mustExpr(t, "g*g+a"), MaxSearchLen)
 	require.False(t, ok, "an interrupted search is not remembered")
@@ -118,7 +118,7 @@ func TestProgressLine(t *testing.T) {
 	_, err := ParseLevelsWith("a*b, e*e+h", ParseOptions{Progress: func(msg string) { lines = append(lines, msg) }})
 	require.Error(t, err)
 	require.NotEmpty(t, lines, "a capped search runs for a few hundred milliseconds")
-	require.Regexp(t, `^searching level 2 e\*e\+h: [0-9.]+k states, [0-9.]+ s$`, lines[0])
+	require.Regexp(t, `^searching level 1 e\*e\+h: [0-9.]+k states, [0-9.]+ s$`, lines[0])
 }
 
 // The same function is searched once per process, whatever its spelling.

@@ -102,7 +102,7 @@ func TestObserveLevelsNeedObservations(t *testing.T) {
 // refused, and the caps and the interrupt stop it.
 func TestSearchTreeBounds(t *testing.T) {
 	_, err := ParseLevels("abs(a*b-c*d):7")
-	require.EqualError(t, err, `level 1 "abs(a*b-c*d):7": no decision tree of at most 7 tokens on a path computes it (the branching machine, observing the signs of v and v-m after each token)`)
+	require.EqualError(t, err, `level 0 "abs(a*b-c*d):7": no decision tree of at most 7 tokens on a path computes it (the branching machine, observing the signs of v and v-m after each token)`)
 	r, err := newTreeSearcher(mustExpr(t, "abs(a*b-c*d)"), searchLimits{states: 100}).run(10)
 	require.NoError(t, err)
 	require.True(t, r.Capped)
@@ -113,8 +113,8 @@ func TestSearchTreeBounds(t *testing.T) {
 	_, err = ParseLevelsWith("max(a*c,b*d)", ParseOptions{Interrupt: stop}) // not searched before
 	require.ErrorIs(t, err, ErrInterrupted)
 	_, stats, err := parseLevels("max(a*b,c*d+e*f-g*h), abs(a*b*c*d-e*f*g*h)", ParseOptions{})
-	require.ErrorContains(t, err, `level 1 "max(a*b,c*d+e*f-g*h)": the search for a decision tree visited 300000 states, the most one search may`)
-	require.ErrorContains(t, err, `level 2 "abs(a*b*c*d-e*f*g*h)": the search for a decision tree visited 300000 states`)
+	require.ErrorContains(t, err, `level 0 "max(a*b,c*d+e*f-g*h)": the search for a decision tree visited 300000 states, the most one search may`)
+	require.ErrorContains(t, err, `level 1 "abs(a*b*c*d-e*f*g*h)": the search for a decision tree visited 300000 states`)
 	require.Equal(t, 2*MaxSearchStates, stats.states)
 	require.Equal(t, MaxSearchStates, stats.maxStates)
 }
