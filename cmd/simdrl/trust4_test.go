@@ -62,7 +62,7 @@ func TestRestatingTheSavedTaskChangesNothing(t *testing.T) {
 	}
 }
 
-// TestCalcFlagsRefusedOnOtherTasks: -partial-credit 0 and -levels ''
+// TestCalcFlagsRefusedOnOtherTasks: -partial-credit 0 and -levels ”
 // rewrote the expr task's spec into a calc one ("": forward order, no
 // partial credit, 6 leaves). Any explicit value of a calc flag on another
 // task is refused.
@@ -141,7 +141,7 @@ func TestResumeNamesTheFlagThatChangedTheTask(t *testing.T) {
 }
 
 // TestOddSpellingsAreRefused: leaves=0 was taken as 6 (and stored as 0),
-// +7 and 07 as 7; -context '' as bag. -levels '' was the default curriculum
+// +7 and 07 as 7; -context ” as bag. -levels ” was the default curriculum
 // while ' ' meant none.
 func TestOddSpellingsAreRefused(t *testing.T) {
 	for _, c := range []struct {
