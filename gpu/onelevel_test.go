@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
@@ -105,5 +106,45 @@ func TestGPUOneLevelTrainingMatchesCPU(t *testing.T) {
 			require.InDelta(t, want[0].SolveRate, got[0].SolveRate, 1.0/32+1e-9, "solve rate")
 			require.InDelta(t, want[0].MeanReward, got[0].MeanReward, 1.0/32+1e-9, "reward")
 		})
+	}
+}
+
+// TestRolloutPassesTheLevelWeights: with no GPU, the rollout's level draw
+// (simdrl_draw_level: mix, unlocked, cdf0, cdf1) for a mixed curriculum of
+// one level, one level of two and two of the seed task's three: the first
+// unlocked−1 cumulative weights as the curriculum gives them, and ones for
+// the weights a shorter curriculum lacks (the kernel never reads them).
+func TestRolloutPassesTheLevelWeights(t *testing.T) {
+	for _, c := range []struct {
+		task, levels   string
+		played         []int
+		cdf            []float64
+		mix, unlocked  int
+		wantC0, wantC1 float64
+	}{
+		{"calc", "a*b", []int{0}, []float64{1}, 0, 1, 1, 1},
+		{"calc", "a*b, a*b+c", []int{1}, []float64{1, 0}, 1, 1, 1, 0},
+		{"seed", "", []int{0, 2}, []float64{0.25, 1, 0}, 2 << 8, 2, 0.25, 1},
+	} {
+		cfg := trainer.DefaultRecipe()
+		cfg.Task = c.task
+		if c.levels != "" {
+			cfg.TaskSpec = task.CalcSpec{Levels: c.levels}.String()
+		}
+		e := launchOnlyEngine(t, cfg)
+		got := map[string]uint64{}
+		e.onLaunch = func(name string, a *args) error {
+			for i, n := range a.names {
+				got[n] = a.slots[i]
+			}
+			return nil
+		}
+		_, err := e.rollout(rolloutSpec{n: e.B, mode: modeSample, train: true, level: -1, purpose: rng.PurposeTask, round: 1,
+			played: c.played, cdf: c.cdf, givenTasks: c.task != "seed"})
+		require.NoError(t, err, "%s %v", c.task, c.played)
+		require.Equal(t, uint64(c.mix), got["mix"], "%s %v", c.task, c.played)
+		require.Equal(t, uint64(c.unlocked), got["unlocked"], "%s %v", c.task, c.played)
+		require.Equal(t, math.Float64bits(c.wantC0), got["cdf0"], "%s %v", c.task, c.played)
+		require.Equal(t, math.Float64bits(c.wantC1), got["cdf1"], "%s %v", c.task, c.played)
 	}
 }
