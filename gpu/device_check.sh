@@ -47,7 +47,8 @@ if has gpu; then
 		TestGPULoadActsAsSaved TestGPUCalcScoresAsCPU TestGPUCalcGreedyMatchesCPU TestGPUCalcTrainingMatchesCPU \
 		TestGPUGoldenObservations TestGPUObservingStepsAsCPU TestGPUObservingGradientsAsCPU TestGPUObservingTrainingMatchesCPU \
 		TestGPUGoldenReading TestGPUReadingGradientsAsCPU TestGPUReadingTrainingMatchesCPU \
-		TestGPUShownContextsAsCPU TestGPUShownUpdate TestGPUShownTrainingMatchesCPU TestGPURecordsSeedEpisodes TestGPURefusesItemsOfOtherTasks TestGPUReplayInterrupted; do
+		TestGPUShownContextsAsCPU TestGPUShownUpdate TestGPUShownTrainingMatchesCPU TestGPURecordsSeedEpisodes TestGPURefusesItemsOfOtherTasks TestGPUReplayInterrupted \
+		TestGPUOneLevelTrainingMatchesCPU; do
 		SIMDRL_TEST_REQUIRE=cuda timeout 60 ./out/gpu.test -test.run "^$t\$" -test.v -test.count=1 >"$OUT/test.tmp" 2>&1
 		rc=$?
 		cat "$OUT/test.tmp" >>"$OUT/gpu_tests.log"
@@ -115,6 +116,9 @@ if has runs; then
 	run "default, batch 65536 (cuda)" -device cuda -batch 65536
 	run "calc (cuda)" -device cuda -task calc -explain 0
 	run "calc, observation curriculum (cuda)" -device cuda -task calc -task-spec 'levels=abs(a-b), max(a,b), abs(a-b)*c' -updates 300 -explain 0
+	# Curricula of one level (one cumulative weight): calc's a*b, expr's one size.
+	run "calc, one level (cuda)" -device cuda -task calc -levels 'a*b' -updates 200 -explain 0
+	run "expr, one size (cuda)" -device cuda -task expr -task-spec leaves=2 -updates 100 -explain 0
 	run "default (cpu, all threads)" -device cpu
 fi
 

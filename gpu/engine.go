@@ -474,10 +474,12 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 		return 0, fmt.Errorf("gpu: a model with %d observations for task %s, which observes nothing, runs only on given inputs", e.O, e.task.Name())
 	}
 	// The kernel draws a level from the first two cumulative weights (the
-	// environment has three levels).
-	mix, unlocked, cdf := 0, 1, []float64{1, 1, 1}
+	// seed task has three levels); a curriculum of fewer levels has fewer
+	// weights, and the kernel reads only the first unlocked−1 of them.
+	mix, unlocked, cdf := 0, 1, [2]float64{1, 1}
 	if s.played != nil && s.level < 0 {
-		mix, unlocked, cdf = packMix(s.played), len(s.played), s.cdf
+		mix, unlocked = packMix(s.played), len(s.played)
+		copy(cdf[:], s.cdf)
 	}
 	rin := devPtr(0)
 	if s.rewardsIn {

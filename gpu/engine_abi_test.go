@@ -21,18 +21,7 @@ func TestEngineFollowsABI(t *testing.T) {
 	for _, task := range []string{"seed", "calc"} {
 		cfg := trainer.DefaultRecipe()
 		cfg.Task = task
-		tk, err := cfg.OpenTask()
-		require.NoError(t, err)
-		l, err := enginekit.NewLayout(cfg.Hidden, tk)
-		require.NoError(t, err)
-		d := &Device{SMs: 132, SmemOptin: 227 * 1024}
-		e := &engine{d: d, cfg: cfg, task: tk, l: l, V: l.Vocab, H: l.Hidden, S: l.Levels, T: cfg.Steps, B: cfg.Batch, maxN: cfg.Batch, nsq: 1,
-			NV: l.InputRows(), tokBlock: tokenBlock(l.InputRows())}
-		e.fwd, err = planTiles(e.B, e.H, e.V, e.O, d.SMs, d.SmemOptin, false)
-		require.NoError(t, err)
-		e.bwd, err = planTiles(e.B, e.H, e.V, e.O, d.SMs, d.SmemOptin, true)
-		require.NoError(t, err)
-		e.slabCaps()
+		e := launchOnlyEngine(t, cfg)
 		launched := map[string]int{}
 		errDownload := errors.New("stop before finish's download (no device)")
 		e.onLaunch = func(name string, a *args) error {
@@ -44,7 +33,7 @@ func TestEngineFollowsABI(t *testing.T) {
 			return nil
 		}
 		require.NoError(t, e.derive())
-		_, err = e.rollout(rolloutSpec{n: e.B, mode: modeSample, train: true, level: -1, purpose: rng.PurposeTask, round: 1, played: []int{0, 1, 2}, cdf: []float64{1.0 / 3, 2.0 / 3, 1}})
+		_, err := e.rollout(rolloutSpec{n: e.B, mode: modeSample, train: true, level: -1, purpose: rng.PurposeTask, round: 1, played: []int{0, 1, 2}, cdf: []float64{1.0 / 3, 2.0 / 3, 1}})
 		require.NoError(t, err)
 		_, err = e.rollout(rolloutSpec{n: 5, mode: modeGreedy, level: 0, givenTasks: true})
 		require.NoError(t, err)
@@ -64,4 +53,22 @@ func TestEngineFollowsABI(t *testing.T) {
 			}
 		}
 	}
+}
+
+// launchOnlyEngine is an engine of cfg on an H100-like device that is not
+// there: no buffers, and every launch must be taken by onLaunch.
+func launchOnlyEngine(t *testing.T, cfg trainer.Config) *engine {
+	tk, err := cfg.OpenTask()
+	require.NoError(t, err)
+	l, err := enginekit.NewLayout(cfg.Hidden, tk)
+	require.NoError(t, err)
+	d := &Device{SMs: 132, SmemOptin: 227 * 1024}
+	e := &engine{d: d, cfg: cfg, task: tk, l: l, V: l.Vocab, H: l.Hidden, S: l.Levels, T: cfg.Steps, B: cfg.Batch, maxN: cfg.Batch, nsq: 1,
+		NV: l.InputRows(), tokBlock: tokenBlock(l.InputRows())}
+	e.fwd, err = planTiles(e.B, e.H, e.V, e.O, d.SMs, d.SmemOptin, false)
+	require.NoError(t, err)
+	e.bwd, err = planTiles(e.B, e.H, e.V, e.O, d.SMs, d.SmemOptin, true)
+	require.NoError(t, err)
+	e.slabCaps()
+	return e
 }

@@ -117,3 +117,39 @@ func TestCudaRunsCalc(t *testing.T) {
 	}
 	require.Less(t, onCPU["solve_rate"].([]any)[1].(float64), 0.9, "the memory level is still being learned: the comparison has something to compare")
 }
+
+// TestCudaResumesOneLevel: a checkpoint of a one-level curriculum saved on
+// the CPU resumes on -device cuda as on the CPU: the first resumed update's
+// training reward (the same model, the same draws), then the greedy solve
+// rates and the exhaustive counts but for a near-tie.
+func TestCudaResumesOneLevel(t *testing.T) {
+	needGPU(t)
+	dir := t.TempDir()
+	args := []string{"-task", "calc", "-levels", "abs(a-b)", "-batch", "8", "-eval-every", "0", "-final-episodes", "32", "-explain", "0"}
+	ckpt := filepath.Join(dir, "one.safetensors")
+	code, _, stderr := runCLI(append(args, "-updates", "20", "-save", ckpt)...)
+	require.Equal(t, 0, code, stderr)
+	resumed := func(device string) map[string]any {
+		out := filepath.Join(dir, device+".json")
+		code, _, stderr := runCLI(append(args, "-device", device, "-updates", "22", "-resume", ckpt, "-report", out)...)
+		require.Equal(t, 0, code, stderr)
+		return readReport(t, out)
+	}
+	onCPU, onGPU := resumed("cpu"), resumed("cuda")
+	require.Equal(t, "cuda", onGPU["backend"])
+	require.Equal(t, []any{"abs(a-b)"}, onGPU["levels"])
+	require.Equal(t, 22.0, onGPU["updates"])
+	want, got := onCPU["train_reward"].([]any), onGPU["train_reward"].([]any)
+	t.Logf("training rewards CPU %v GPU %v\nfinal CPU %v\nGPU %v", want, got, onCPU["final"], onGPU["final"])
+	require.Len(t, got, 2)
+	require.Equal(t, want[0], got[0], "the first resumed update's rewards")
+	wantSolve, gotSolve := onCPU["final"].(map[string]any)["solve_rate"].([]any), onGPU["final"].(map[string]any)["solve_rate"].([]any)
+	require.Len(t, gotSolve, 1)
+	require.InDelta(t, wantSolve[0].(float64), gotSolve[0].(float64), 2.0/32+1e-9, "greedy solve rate")
+	for _, part := range []string{"held_out", "training"} {
+		w := onCPU["exhaustive"].([]any)[0].(map[string]any)[part].(map[string]any)
+		g := onGPU["exhaustive"].([]any)[0].(map[string]any)[part].(map[string]any)
+		require.Equal(t, w["n"], g["n"], part)
+		require.InDelta(t, w["solved"].(float64), g["solved"].(float64), 2, "%s instances solved", part)
+	}
+}
