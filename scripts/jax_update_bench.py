@@ -110,6 +110,17 @@ def usage(line):
     sys.exit(2)
 
 
+def check_training(jax, B=512, n=150, lr=3e-3, seed=9):
+    """n updates in one call at level 0 (a larger lr than the recipe's, to
+    see it in few updates): (the mean reward over the first 15, over the
+    last 15, whether it rose by 0.1 and every loss is finite)."""
+    fn = make_updates(jax, B, 6, 0, lr, n)
+    _, (losses, rewards) = fn(initial(jax, seed))
+    rewards = np.asarray(rewards)
+    first, last = float(rewards[:15].mean()), float(rewards[-15:].mean())
+    return first, last, bool(last > first + 0.1 and np.isfinite(np.asarray(losses)).all())
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--device", default="gpu", choices=["gpu", "cpu"])
@@ -125,6 +136,8 @@ def main():
                     help="float32 matmuls: highest is true float32, as simdrl and PyTorch's default; "
                          "default lets XLA use TF32")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--check", action="store_true",
+                    help="first check that 150 updates (B 512, lr 3e-3, in one call) raise the reward: a JSON line")
     a = ap.parse_args()
     if a.updates_per_call < 1 or a.iters < 1:
         usage("jax_update_bench: --updates-per-call and --iters must be at least 1")
@@ -153,6 +166,11 @@ def main():
     check_score(jax, steps=a.steps)
 
     failed = False
+    if a.check:
+        first, last, ok = check_training(jax)
+        print(json.dumps(dict(part="check", peer="jax", reward_first=round(first, 4), reward_last=round(last, 4),
+                              ok=ok, updates=150, batch=512, lr=3e-3)), flush=True)
+        failed = not ok
     for B in batches:
         try:
             fn = make_updates(jax, B, a.steps, a.level, a.lr, a.updates_per_call)

@@ -160,6 +160,19 @@ def usage(line):
     sys.exit(2)
 
 
+def check_training(peer, dev, B=512, n=150, lr=3e-3, seed=9):
+    """n updates of a fresh model at level 0 (a larger lr than the recipe's,
+    to see it in few updates): (the mean reward over the first 15, over the
+    last 15, whether it rose by 0.1)."""
+    torch.manual_seed(seed)
+    net = Policy().to(dev)
+    opt = torch.optim.Adam(net.parameters(), lr=lr, capturable=peer == "graph")
+    update = (graph_update if peer == "graph" else eager_update)(net, opt, B, 6, 0, dev)
+    rewards = [float(update()) for _ in range(n)]
+    first, last = sum(rewards[:15]) / 15, sum(rewards[-15:]) / 15
+    return first, last, last > first + 0.1
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--device", default="cuda", choices=["cuda", "cpu"])
@@ -172,6 +185,9 @@ def main():
     ap.add_argument("--level", "--stage", dest="level", type=int, default=0, choices=[0, 1, 2])
     ap.add_argument("--compile-mode", default="default", help="torch.compile's mode for the compile peer")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--check", action="store_true",
+                    help="first check that 150 updates of the eager and graph peers (B 512, lr 3e-3) raise the reward: "
+                         "a JSON line each")
     a = ap.parse_args()
     peers = [p for p in a.peers.split(",") if p]
     if not peers or any(p not in PEERS for p in peers):
@@ -193,6 +209,17 @@ def main():
     sync = torch.cuda.synchronize if a.device == "cuda" else (lambda: None)
 
     failed = False
+    for peer in [p for p in peers if p != "compile"] if a.check else []:
+        try:
+            first, last, ok = check_training(peer, dev)
+            print(json.dumps(dict(part="check", peer="torch-" + peer, reward_first=round(first, 4),
+                                  reward_last=round(last, 4), ok=ok, updates=150, batch=512, lr=3e-3)), flush=True)
+        except Exception as err:
+            traceback.print_exc()
+            ok = False
+            print(json.dumps(dict(part="check", peer="torch-" + peer, ok=False, error=f"{type(err).__name__}: {err}"[:300])),
+                  flush=True)
+        failed = failed or not ok
     for peer in peers:
         # One model and optimiser a peer, through its batches, as torch_update_bench does.
         torch.manual_seed(a.seed)
