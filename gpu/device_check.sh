@@ -5,27 +5,32 @@
 # machine with an NVIDIA GPU and PyTorch but no Go.
 # It builds nothing: prepare, on a build machine, from the repository root:
 #
-#   gpu/prepare_device_check.sh      # builds out/: gpu.test, cpu.test, simdrl, peak, the PyTorch bench
+#   gpu/prepare_device_check.sh      # builds out/: gpu.test, cpu.test, simdrl, peak, the PyTorch bench and peers
 #
 # then run from the repository root on the GPU machine (out/ carried along):
 #
 #   bash gpu/device_check.sh         # logs under $OUT (default /tmp/simdrl-gpu)
 #
-# PARTS (default gpu,timing,runs,torch,cpu,cpuscale) picks what runs; BATCHES (default
-# 192,4096,65536,262144) the timed batch sizes; TORCH_BATCHES those for PyTorch.
-# At most 8 files are written to $OUT.
+# PARTS (default gpu,timing,runs,torch,peers,cpu,cpuscale) picks what runs; BATCHES (default
+# 192,4096,65536,262144) the timed batch sizes; TORCH_BATCHES those for PyTorch and
+# the peers (peers: JAX in PureJaxRL's style at 1 and 100 updates a call, PyTorch
+# eager, in one CUDA graph and compiled; JAX_MULTI_BATCHES, default TORCH_BATCHES
+# without 262144, those for 100 updates a call). At most 8 files are written to $OUT
+# (the peers' lines go to torch.log).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/simdrl-gpu}
 mkdir -p "$OUT"
-PARTS=${PARTS:-gpu,timing,runs,torch,cpu,cpuscale}
+PARTS=${PARTS:-gpu,timing,runs,torch,peers,cpu,cpuscale}
 BATCHES=${BATCHES:-192,4096,65536,262144}
 TORCH_BATCHES=${TORCH_BATCHES:-$BATCHES}
+JAX_MULTI_BATCHES=${JAX_MULTI_BATCHES:-$(echo ",$TORCH_BATCHES," | sed 's/,262144,/,/g; s/^,//; s/,$//')}
 export SIMDRL_GOLDEN_DIR="$PWD/testdata/golden"
 export SIMDRL_GOLDEN_OBS_DIR="$PWD/testdata/golden-obs"
 export SIMDRL_GOLDEN_READ_DIR="$PWD/testdata/golden-read" SIMDRL_GOLDEN_READ_OBS_DIR="$PWD/testdata/golden-read-obs"
 has() { [[ ",$PARTS," == *",$1,"* ]]; }
-for f in out/gpu.test out/cpu.test out/simdrl out/peak out/torch_update_bench.py out/simdrl_torch.py out/simdrl_env.py; do
+for f in out/gpu.test out/cpu.test out/simdrl out/peak out/torch_update_bench.py out/simdrl_torch.py out/simdrl_env.py \
+	out/torch_peers_bench.py out/jax_update_bench.py out/simdrl_xp.py out/peers_check.py; do
 	[ -e "$f" ] || { echo "device_check: $f missing (run gpu/prepare_device_check.sh first)"; exit 2; }
 done
 # The driver library may live outside the loader's path (a mounted driver folder).
@@ -132,6 +137,46 @@ if has torch; then
 	done
 fi
 
+if has peers; then
+	# Each under its own timeout, its output appended to torch.log; a peer
+	# that fails or runs out of time costs only its own lines.
+	echo "=== peers on the GPU: the same update (seed recipe, level 0) in JAX and PyTorch, logged to torch.log"
+	has torch || : >"$OUT/torch.log"
+	peer() {
+		local name=$1 limit=$2; shift 2
+		echo "--- $name: $*" >>"$OUT/torch.log"
+		PYTHONUNBUFFERED=1 timeout "$limit" "$@" >"$OUT/peer.tmp" 2>&1
+		local rc=$?
+		cat "$OUT/peer.tmp" >>"$OUT/torch.log"
+		python3 - "$OUT/peer.tmp" <<'PY'
+import json, sys
+for line in open(sys.argv[1], errors="replace"):
+    if line.startswith("{"):
+        try: r = json.loads(line)
+        except ValueError: continue
+        if r.get("part") == "check":
+            print(f"  {r.get('peer'):16} trains: " + (f"error {r['error']}" if "error" in r else
+                  f"reward {r['reward_first']} -> {r['reward_last']} over 150 updates (B 512, lr 3e-3): " + ("ok" if r["ok"] else "FAILED")))
+            continue
+        n = r.get("updates_per_call", 1)
+        name = r.get("peer", "?") + (f" x{n}" if n > 1 else "")
+        print(f"  {name:16} B={r.get('batch')}: " + (f"error {r['error']}" if "error" in r else
+              f"{r['median_ms']} ms/update, {r['steps_per_s'] / 1e6:.2f} M steps/s, reward {r.get('reward_start')} -> {r.get('reward_end')}"))
+PY
+		local what="PASS"
+		[ $rc = 124 ] && what="timed out after ${limit} s"
+		[ $rc != 0 ] && [ $rc != 124 ] && what="exit $rc: $(grep -v '^{' "$OUT/peer.tmp" | tail -1 | cut -c1-160)"
+		[ "$what" = "exit $rc: " ] && what="exit $rc (a check or batch failed: the lines above)"
+		summary+=("$(printf '%-28s %s' "$name" "$what")")
+		echo "${summary[-1]}"
+		rm -f "$OUT/peer.tmp"
+	}
+	peer "jax, 1 update a call" 50 python3 out/jax_update_bench.py --check --batches "$TORCH_BATCHES" --updates-per-call 1 --iters 30 --budget-s 2
+	[ -n "$JAX_MULTI_BATCHES" ] && peer "jax, 100 updates a call" 45 python3 out/jax_update_bench.py --batches "$JAX_MULTI_BATCHES" --updates-per-call 100 --iters 5 --budget-s 3
+	peer "torch eager and CUDA graph" 50 python3 out/torch_peers_bench.py --check --peers eager,graph --batches "$TORCH_BATCHES" --iters 30 --budget-s 2
+	peer "torch.compile" 120 python3 out/torch_peers_bench.py --peers compile --batches "$TORCH_BATCHES" --iters 30 --budget-s 2
+fi
+
 if has cpu; then
 	echo "=== CPU: trainer updates at 1..16 threads (issue 5)"
 	GOMAXPROCS=$(nproc) timeout 150 ./out/cpu.test -test.run '^$' -test.bench '^BenchmarkUpdate$/B=(4096|65536)/' -test.benchtime 3x -test.count 3 >"$OUT/cpu_threads.log" 2>&1
@@ -184,21 +229,36 @@ for line in lines("gpu_timing.log"):
         f = line.split()
         metrics = {f[i + 1]: float(f[i]) for i in range(2, len(f) - 1, 2)}
         gpu[int(m.group(1))] = (metrics["ms/update"], metrics["steps/s"])
-torch = {}
+peers, errors = {}, {}  # batch -> {peer: ms/update}; (peer, batch) -> error
 for line in lines("torch.log"):
     if line.startswith("{"):
         try: r = json.loads(line)
         except ValueError: continue
-        if r.get("part") == "full_update": torch[r["batch"]] = r["median_ms"]
-if gpu or torch:
-    print("| batch | simdrl cuda ms/update | policy steps/s | PyTorch cuda ms/update | speed-up | goal |")
-    print("|---|---|---|---|---|---|")
-    for B in sorted(set(gpu) | set(torch)):
-        g, t = gpu.get(B), torch.get(B)
+        if r.get("part") != "full_update": continue
+        n = r.get("updates_per_call", 1)
+        name = r.get("peer", "torch nn.GRU") + (f" x{n}" if n > 1 else "")
+        if "error" in r: errors[(name, r["batch"])] = r["error"]
+        else: peers.setdefault(r["batch"], {})[name] = r["median_ms"]
+order = ["torch nn.GRU", "torch-eager", "torch-compile", "torch-graph", "jax", "jax x100"]
+names = order + sorted({k for v in peers.values() for k in v} - set(order))
+names = [n for n in names if any(n in v for v in peers.values()) or any(n == e for e, _ in errors)]
+goals = {192: 5, 4096: 5, 65536: 3, 262144: 3}  # issue 41: simdrl's speed-up over the best peer
+if gpu or peers or errors:
+    print("ms/update on the GPU, seed recipe level 0 (torch nn.GRU: torch_update_bench.py; x100: 100 updates a jitted call)")
+    print("| batch | simdrl | simdrl steps/s | " + " | ".join(names) + " | best peer | simdrl speed-up | goal |")
+    print("|---|---|---|" + "---|" * len(names) + "---|---|---|")
+    for B in sorted(set(gpu) | set(peers) | {B for _, B in errors}):
+        g, p = gpu.get(B), peers.get(B, {})
         ms = f"{g[0]:.3f}" if g else "—"; sps = f"{g[1]/1e6:.1f} M" if g else "—"
-        tm = f"{t:.2f}" if t else "—"; su = f"{t/g[0]:.0f}×" if g and t else "—"
-        goal = "≥ 50× PyTorch" if B == 192 else ("≥ 100 M steps/s" if B >= 65536 else "")
-        print(f"| {B} | {ms} | {sps} | {tm} | {su} | {goal} |")
+        cells = [f"{p[n]:.3f}" if n in p else ("error" if (n, B) in errors else "—") for n in names]
+        best = min(p, key=p.get) if p else None
+        su = p[best] / g[0] if g and best else None
+        want = goals.get(B)
+        goal = f"≥ {want}×" + (": met" if su and su >= want else ": not met" if su else "") if want else ""
+        bp = f"{best} {p[best]:.3f}" if best else "—"
+        print(f"| {B} | {ms} | {sps} | " + " | ".join(cells) + f" | {bp} | " + (f"{su:.1f}×" if su else "—") + f" | {goal} |")
+    for (n, B), e in sorted(errors.items(), key=lambda x: (x[0][1], x[0][0])):
+        print(f"  {n} B={B}: {e}")
 cpu = {}
 for line in lines("cpu_threads.log"):
     m = re.match(r"BenchmarkUpdate/B=(\d+)/threads=(\d+)-\d+\s+\d+\s+(\d+) ns/op", line)
