@@ -11,7 +11,8 @@
 #
 #   bash gpu/device_check.sh         # logs under $OUT (default /tmp/simdrl-gpu)
 #
-# PARTS (default gpu,timing,runs,torch,peers,cpu,cpuscale) picks what runs; BATCHES (default
+# PARTS (default gpu,timing,runs,torch,peers,cpu,cpuscale) picks what runs
+# (SANITIZERS=0 leaves compute-sanitizer's passes out of gpu); BATCHES (default
 # 192,4096,65536,262144) the timed batch sizes; TORCH_BATCHES those for PyTorch and
 # the peers (peers: JAX in PureJaxRL's style at 1 and 100 updates a call, PyTorch
 # eager, in one CUDA graph and compiled; JAX_MULTI_BATCHES, default TORCH_BATCHES
@@ -68,7 +69,7 @@ if has gpu; then
 			fi
 		fi
 	done
-	if command -v compute-sanitizer >/dev/null; then
+	if [ "${SANITIZERS:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
 		for tool in memcheck racecheck; do
 			# The shapes test runs every tile plan (1 to 32 episodes a block) and vector tails.
 			# The calc scoring test runs the op-table interpreter on every default level.
