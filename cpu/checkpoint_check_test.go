@@ -187,11 +187,15 @@ func TestStateErrorsNameTheField(t *testing.T) {
 		require.EqualError(t, err, c.want)
 		require.NotContains(t, err.Error(), "\n")
 	}
-	// -load takes the weights: the state and other tensors are not its business.
+	// -load takes the weights: other tensors are not its business, but a
+	// broken training state is a damaged file, as under -resume.
 	other, err := newRun(cfg)
 	require.NoError(t, err)
 	defer other.Close()
-	require.NoError(t, other.LoadWeights(withState(t, f, set("unlocked", 7))))
+	require.EqualError(t, other.LoadWeights(withState(t, f, set("unlocked", 7))), "checkpoint state: unlocked 7 is out of range 1..3")
+	g := edited(f, "", nil)
+	g.Tensors = append(g.Tensors, checkpoint.Tensor{Name: "rnn.weight_hh_l1", Shape: []int{1}, Data: []float32{0}})
+	require.NoError(t, other.LoadWeights(g))
 }
 
 // withConfig is f with its config JSON replaced.

@@ -120,22 +120,9 @@ func restoreCheckpoint(f *checkpoint.File, l *gru.Layout, params, m, v []float32
 	if err != nil {
 		return 0, 0, err
 	}
-	raw, ok := f.Metadata["state"]
-	if !ok {
-		return 0, 0, fmt.Errorf("checkpoint has no training state (metadata key \"state\")")
-	}
-	var st trainState
-	if err := decodeStrict(raw, &st, nil, addedStateKeys); err != nil {
-		return 0, 0, fmt.Errorf("checkpoint state: %v", err)
-	}
-	if !hasField(raw, "solved") {
-		st.Solved = st.SolvedStreak >= 2
-	}
-	if err := st.check(len(c.mix), len(c.lastEval)); err != nil {
-		return 0, 0, fmt.Errorf("checkpoint state: %v", err)
-	}
-	if u, ok := f.Metadata["update"]; ok && u != strconv.Itoa(st.Update) {
-		return 0, 0, fmt.Errorf("checkpoint metadata update %q disagrees with the state's update %d", u, st.Update)
+	st, err := readState(f, len(c.mix), len(c.lastEval))
+	if err != nil {
+		return 0, 0, err
 	}
 	tensors.CopyTo(params, m, v)
 	c.unlocked, c.haveEval, c.streak, c.solved, c.pendingEval = st.Unlocked, st.HaveEval, st.SolvedStreak, st.Solved, st.EvalPending
@@ -143,6 +130,54 @@ func restoreCheckpoint(f *checkpoint.File, l *gru.Layout, params, m, v []float32
 		c.lastEval[s] = EvalResult{Level: s, Episodes: st.LastEpisodes[s], SolveRate: st.LastSolve[s], MeanReward: st.LastReward[s]}
 	}
 	return st.Update, st.AdamStep, nil
+}
+
+// readState decodes f's training state, strictly, and checks its fields
+// for a curriculum that can unlock unlockable of the environment's levels
+// (−1 for both: the levels the state's last evaluation lists), and the
+// metadata's update against it.
+func readState(f *checkpoint.File, unlockable, levels int) (trainState, error) {
+	raw, ok := f.Metadata["state"]
+	if !ok {
+		return trainState{}, fmt.Errorf("checkpoint has no training state (metadata key \"state\")")
+	}
+	var st trainState
+	if err := decodeStrict(raw, &st, nil, addedStateKeys); err != nil {
+		return trainState{}, fmt.Errorf("checkpoint state: %v", err)
+	}
+	if !hasField(raw, "solved") {
+		st.Solved = st.SolvedStreak >= 2
+	}
+	if levels < 0 {
+		levels, unlockable = len(st.LastSolve), len(st.LastSolve)
+	}
+	if err := st.check(unlockable, levels); err != nil {
+		return trainState{}, fmt.Errorf("checkpoint state: %v", err)
+	}
+	if u, ok := f.Metadata["update"]; ok && u != strconv.Itoa(st.Update) {
+		return trainState{}, fmt.Errorf("checkpoint metadata update %q disagrees with the state's update %d", u, st.Update)
+	}
+	return st, nil
+}
+
+// checkLoadedState checks, for LoadWeights, the training state of a file
+// that has one as Restore does, but against the file's own config (the run
+// may train other levels), or when that does not read or validate, against
+// the levels the state lists. A file without one (weights only, as another
+// tool may write) passes: -load takes only its weights.
+func checkLoadedState(f *checkpoint.File) error {
+	if _, ok := f.Metadata["state"]; !ok {
+		return nil
+	}
+	unlockable, levels := -1, -1
+	if cfg, err := ReadCheckpointConfig(f); err == nil {
+		if t, err := cfg.OpenTask(); err == nil && cfg.ValidateFor(t) == nil {
+			c := newCurriculum(cfg, len(t.Levels()))
+			unlockable, levels = len(c.mix), len(c.lastEval)
+		}
+	}
+	_, err := readState(f, unlockable, levels)
+	return err
 }
 
 // check reports the first field of the state out of its range, by its JSON

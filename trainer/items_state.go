@@ -3,8 +3,12 @@ package trainer
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/simdrl/simdrl/checkpoint"
+	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
 )
 
 // itemsKey is the checkpoint metadata key of the item focus and the replay
@@ -75,7 +79,7 @@ func (tr *Trainer) itemsRestorer(f *checkpoint.File) (func(), error) {
 	if b := tr.replay; b != nil {
 		buf = newReplayBuffer(b.t, b.steps, len(b.replays))
 		for k, e := range st.Replay {
-			if err := buf.check(e); err != nil {
+			if err := buf.check(e, tr.key); err != nil {
 				return nil, fmt.Errorf("checkpoint item state: replay_buffer[%d]: %v", k, err)
 			}
 			if buf.best[e.Level][e.Item] != nil {
@@ -99,8 +103,12 @@ func (tr *Trainer) itemsRestorer(f *checkpoint.File) (func(), error) {
 }
 
 // check refuses an entry that is not a program of this run's task for one
-// of its training items.
-func (b *replayBuffer) check(e *replayEntry) error {
+// of its training items, verified as observe verifies an episode's: made of
+// actions the policy may write, solving every instance of its item
+// (Itemized.Verify, on an instance drawn from key), with a reward the task
+// can give such a program (a crafted one would be replayed, and a reward
+// above the task's would never be replaced).
+func (b *replayBuffer) check(e *replayEntry, key rng.Key) error {
 	switch {
 	case e == nil:
 		return fmt.Errorf("null")
@@ -113,10 +121,36 @@ func (b *replayBuffer) check(e *replayEntry) error {
 	case e.Length < 1 || e.Length > b.steps || e.Length != b.length(e.Program):
 		return fmt.Errorf("length %d disagrees with its program", e.Length)
 	}
-	for _, a := range e.Program {
+	notActions := b.t.NotActions()
+	for i, a := range e.Program {
 		if a < 0 || int(a) >= b.t.Vocab() {
 			return fmt.Errorf("token %d outside the vocabulary 0..%d", a, b.t.Vocab()-1)
 		}
+		if slices.Contains(notActions, a) {
+			return fmt.Errorf("token %d (%s) at %d is not an action the policy may write", a, b.t.TokenName(a), i)
+		}
+	}
+	in := b.t.DrawItem(key, 0, 0, rng.PurposeReplayTask, e.Level, task.Training, e.Item)
+	if !b.t.Verify(&in, e.Program[:e.Length]) {
+		return fmt.Errorf("the program does not solve level %d item %d", e.Level, e.Item)
+	}
+	if lo, hi, ok := solvedRewards(b.t); !(e.Reward >= lo && e.Reward <= hi) {
+		if ok {
+			return fmt.Errorf("reward %v is out of range %v..%v (a program that solves its item)", e.Reward, lo, hi)
+		}
+		return fmt.Errorf("reward %v is not a finite number", e.Reward)
 	}
 	return nil
+}
+
+// solvedRewards is the range of rewards t gives a program that solves its
+// instance: on the calculator's machine (task.Interpreted) 1 and the partial
+// credit for the inner values held; for another task any finite number
+// (ok false).
+func solvedRewards(t task.Task) (lo, hi float64, ok bool) {
+	if it, ok := t.(task.Interpreted); ok {
+		c := it.PartialCredit()
+		return 1 + min(c, 0), 1 + max(c, 0), true
+	}
+	return -math.MaxFloat64, math.MaxFloat64, false
 }

@@ -50,7 +50,7 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
 	defer e.Close()
 	e.SetInterrupt(opt.Interrupt)
 	if opt.EvalOnly {
-		return evaluateOnly(tr, out, opt.Quiet)
+		return evaluateOnly(tr, out, opt.Quiet, start)
 	}
 	rep := &Report{Config: cfg, Backend: e.Backend(), Levels: levelNames(tr.task)}
 	if !opt.Quiet {
@@ -226,9 +226,9 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
 	return rep, runErr
 }
 
-// evaluateOnly is Drive with Options.EvalOnly: the report of the model as it
-// is, its explanations and final evaluation.
-func evaluateOnly(tr *Trainer, out io.Writer, quiet bool) (*Report, error) {
+// evaluateOnly is Drive with Options.EvalOnly, which started at start: the
+// report of the model as it is, its explanations and final evaluation.
+func evaluateOnly(tr *Trainer, out io.Writer, quiet bool, start time.Time) (*Report, error) {
 	hash, err := tr.paramSHA256()
 	rep := &Report{Config: tr.cfg, Updates: tr.updates, Backend: tr.e.Backend(), ParamSHA256: hash}
 	if err == nil {
@@ -237,6 +237,7 @@ func evaluateOnly(tr *Trainer, out io.Writer, quiet bool) (*Report, error) {
 	if errors.Is(err, ErrInterrupted) {
 		rep.Interrupted = true
 	}
+	rep.WallSeconds = time.Since(start).Seconds()
 	return rep, err
 }
 

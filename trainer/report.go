@@ -9,8 +9,8 @@ type Report struct {
 	Backend           string         `json:"backend"`
 	Final             FinalReport    `json:"final"`
 	Updates           int            `json:"updates"`
-	WallSeconds       float64        `json:"wall_seconds"`
-	TrainSeconds      float64        `json:"train_seconds"`
+	WallSeconds       float64        `json:"wall_seconds"`  // the whole run, evaluations included (an -eval-only run's too)
+	TrainSeconds      float64        `json:"train_seconds"` // the updates alone, as the rates below: 0 when nothing trained (-eval-only)
 	UpdatesPerSecond  float64        `json:"updates_per_second"`
 	EnvStepsPerSecond float64        `json:"env_steps_per_second"`
 	ParamSHA256       string         `json:"param_sha256"`

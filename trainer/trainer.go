@@ -142,10 +142,15 @@ func (tr *Trainer) Restore(f *checkpoint.File) error {
 
 // LoadWeights replaces the parameters by f's, checking every name, shape and
 // value, and leaves the optimiser and the counters as they are (-load). A
+// training state in f, which it does not take, must still be sound (a
+// broken one is a damaged file); a file with none is weights only. A
 // refused file changes nothing.
 func (tr *Trainer) LoadWeights(f *checkpoint.File) error {
 	p := make([]float32, tr.layout.Size)
 	if err := enginekit.LoadParams(f, tr.layout, p); err != nil {
+		return err
+	}
+	if err := checkLoadedState(f); err != nil {
 		return err
 	}
 	return tr.e.SetParams(p)

@@ -3,6 +3,7 @@ package trainer
 import (
 	"bytes"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -118,4 +119,32 @@ func TestDriveEvalOnly(t *testing.T) {
 	require.Equal(t, []call{{cfg.FinalEpisodes, enginekit.FinalRound, e.calls[0].split}}, e.calls[:1])
 	require.Contains(t, out.String(), "Final greedy solve rates")
 	require.NotContains(t, out.String(), "Training…")
+}
+
+// TestDriveEvalOnlyReportsItsWallTime: an -eval-only report said
+// wall_seconds 0 however long its evaluations took. Its wall time covers
+// every evaluation it ran (each takes a measurable time here: it waits for
+// the monotonic clock to move) and no more than the call to Drive; it
+// trained nothing, so train_seconds stays 0.
+func TestDriveEvalOnlyReportsItsWallTime(t *testing.T) {
+	cfg := driveConfig()
+	tr, e := newFakeRun(cfg, func(call, int) float64 { return 0.5 })
+	var evaluating time.Duration
+	e.evalErr = func(call) error {
+		t0 := time.Now()
+		for time.Since(t0) == 0 {
+		}
+		evaluating += time.Since(t0)
+		return nil
+	}
+	t0 := time.Now()
+	rep, err := Drive(tr, &bytes.Buffer{}, Options{EvalOnly: true, Quiet: true})
+	whole := time.Since(t0)
+	require.NoError(t, err)
+	require.NotEmpty(t, e.calls)
+	require.Positive(t, evaluating)
+	require.GreaterOrEqual(t, rep.WallSeconds, evaluating.Seconds())
+	require.LessOrEqual(t, rep.WallSeconds, whole.Seconds())
+	require.Zero(t, rep.TrainSeconds)
+	require.Zero(t, rep.UpdatesPerSecond)
 }

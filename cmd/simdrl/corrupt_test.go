@@ -18,9 +18,9 @@ const corpusDir = "../../testdata/checkpoints"
 // corruptCases covers every file of the corpus, and nothing else. want is a
 // substring of the one line the command must print (exit 2); ok marks the
 // valid file (exit 0). load: -eval-only -load must refuse the file too;
-// -load takes only the weights (and checks Adam's moments when the file has
-// them), so it is not run on files whose tensors are sound (broken metadata
-// or state, extra tensors).
+// -load takes only the weights (and checks Adam's moments and the training
+// state when the file has them), so it is not run on files whose tensors and
+// state are sound (broken format or config, no state, extra tensors).
 var corruptCases = []struct {
 	file string
 	want string
@@ -77,13 +77,13 @@ var corruptCases = []struct {
 	{"config-duplicate-field.safetensors", "checkpoint config: duplicate field hidden", false, false},
 	{"config-recipe-unknown.safetensors", `checkpoint config: unknown recipe "fast"`, false, false},
 	{"state-missing.safetensors", "checkpoint has no training state", false, false},
-	{"state-broken.safetensors", "checkpoint state: not valid JSON: value of \"last_solve_rate\": unexpected EOF", false, false},
-	{"state-unlocked-out-of-range.safetensors", "checkpoint state: unlocked 7 is out of range 1..3", false, false},
-	{"state-update-negative.safetensors", "checkpoint state: update -2 is negative", false, false},
-	{"state-missing-field.safetensors", "checkpoint state: no field update", false, false},
-	{"state-solve-rate-out-of-range.safetensors", "checkpoint state: last_solve_rate[1] 1.5 is out of range 0..1", false, false},
-	{"state-adam-step-disagrees.safetensors", "checkpoint state: adam_step 5 disagrees with update 2", false, false},
-	{"metadata-update-lies.safetensors", `checkpoint metadata update "7" disagrees with the state's update 2`, false, false},
+	{"state-broken.safetensors", "checkpoint state: not valid JSON: value of \"last_solve_rate\": unexpected EOF", true, false},
+	{"state-unlocked-out-of-range.safetensors", "checkpoint state: unlocked 7 is out of range 1..3", true, false},
+	{"state-update-negative.safetensors", "checkpoint state: update -2 is negative", true, false},
+	{"state-missing-field.safetensors", "checkpoint state: no field update", true, false},
+	{"state-solve-rate-out-of-range.safetensors", "checkpoint state: last_solve_rate[1] 1.5 is out of range 0..1", true, false},
+	{"state-adam-step-disagrees.safetensors", "checkpoint state: adam_step 5 disagrees with update 2", true, false},
+	{"metadata-update-lies.safetensors", `checkpoint metadata update "7" disagrees with the state's update 2`, true, false},
 }
 
 // runGuarded is runCLI, failing the test (instead of crashing it) on a panic.

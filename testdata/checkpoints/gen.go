@@ -419,7 +419,8 @@ func variants() []variant {
 		{"inf-exp-avg-sq.safetensors", "+Inf in Adam's second moment of v.weight (index 2)", withValue("optimizer.exp_avg_sq.v.weight", 2, posInf)},
 		{"negative-exp-avg-sq.safetensors", "-0.25 in Adam's second moment of pi.bias (index 1), which is never negative", withValue("optimizer.exp_avg_sq.pi.bias", 1, math.Float32bits(-0.25))},
 
-		// Lying metadata (-load reads only the weights and takes these).
+		// Lying metadata (-load takes only the weights: it ignores the format and
+		// a config it cannot read, and needs no state, but refuses a broken one).
 		{"format-wrong.safetensors", `format is "simdrl-checkpoint/2"`, withMeta("format", "", "simdrl-checkpoint/2")},
 		{"format-missing.safetensors", "no format in the metadata", withFile(func(f *checkpoint.File) { delete(f.Metadata, "format") })},
 		{"config-missing.safetensors", "no config in the metadata", withFile(func(f *checkpoint.File) { delete(f.Metadata, "config") })},
@@ -466,8 +467,9 @@ Written by ` + "`gen.go`" + ` (beside this file), which also writes this README;
 the default recipe made tiny, update 2 of 2, with synthetic parameters and Adam moments (exact binary fractions, so the
 bytes depend on no machine's floating point). Every other file is that checkpoint broken in one way.
 cmd/simdrl/corrupt_test.go runs ` + "`simdrl -eval-only -load F`" + ` and ` + "`simdrl -resume F`" + ` on each one: the valid file
-loads with exit 0, every other file is refused with exit 2 and one line saying what is wrong (` + "`-load`" + ` reads only the
-weights, so it is run only on the files whose weights are broken, or whose file is).
+loads with exit 0, every other file is refused with exit 2 and one line saying what is wrong (` + "`-load`" + ` takes only the
+weights, so it is run only on the files whose weights or training state are broken, or whose file is; without a
+state, as in ` + "`state-missing.safetensors`" + `, a file is weights only to it).
 The files follow the code that writes checkpoints: when Config, the training state or Encode changes, the -check
 fails (as TestCorpusIsUpToDate does); rerun the generator, commit, and update the byte counts in corrupt_test.go's table.
 
