@@ -59,10 +59,10 @@ func TrainerMemory(s RunSizes, t task.Task) Memory {
 			m["item_focus"] += 2 * 8 * items // the failure rates and their cumulative weights
 		}
 		if s.Replay > 0 {
-			// the replayed episodes twice (a restore builds its buffer before
-			// it replaces the run's), an entry (no larger than an episode)
-			// and its pointers in best and order
-			m["replay"] += 2*float64(s.Replay)*episode + items*(episode+3*8)
+			// the replayed episodes; per item an entry (no larger than an
+			// episode) and its pointers in best and order, twice (a restore
+			// builds them before it replaces the run's)
+			m["replay"] += float64(s.Replay)*episode + 2*items*(episode+3*8)
 		}
 	}
 	if s.Explain > 0 {
