@@ -24,23 +24,27 @@ func workerCount(c trainer.Config) int {
 	return max(1, min(c.Threads, (largestPass(c)+chunk-1)/chunk))
 }
 
-// Memory estimates the bytes the CPU engine allocates for c: the model
-// and its derived tables, the gradient, Adam's moments, and per worker a
-// chunk workspace and two chunk results. It reports which knob dominates.
-// A configuration that is not valid gets 0: New refuses it before.
+// Memory estimates the bytes a run of c on the CPU engine allocates: the
+// model and its derived tables, the gradient, Adam's moments, per worker a
+// chunk workspace and two chunk results, and the trainer's own buffers
+// (enginekit.TrainerMemory: its records of the batch, the replay buffer, the
+// explanations, the exhaustive evaluation's lists, a checkpoint). It reports
+// the Config field (by its JSON name) whose share is the largest. A
+// configuration that is not valid gets 0: New refuses it before.
 func Memory(c trainer.Config) (bytes float64, knob string) {
 	t, err := c.OpenTask()
 	if err != nil || c.ValidateFor(t) != nil {
 		return 0, ""
 	}
-	return memoryFor(c, t)
+	m := memoryFor(c, t)
+	return m.Total(), m.Knob()
 }
 
-// memoryFor is Memory of c, valid, for its task t.
-func memoryFor(c trainer.Config, t task.Task) (bytes float64, knob string) {
+// memoryFor is Memory of c, valid, for its task t, in shares.
+func memoryFor(c trainer.Config, t task.Task) enginekit.Memory {
 	l, err := enginekit.NewLayout(c.Hidden, t)
 	if err != nil {
-		return 0, ""
+		return nil
 	}
 	l.Read = c.Context == trainer.ContextRead // a reading workspace holds the reading steps too
 	V, d, rows := float64(l.Vocab), float64(l.Hidden), float64(l.InputRows())
@@ -58,26 +62,25 @@ func memoryFor(c trainer.Config, t task.Task) (bytes float64, knob string) {
 	ws += float64(chunk)*(float64(unsafe.Sizeof(task.Instance{}))+8) + 4*float64(max(1, c.Steps))
 	// the chunk's Env (its rows' state, about an instance each) and the step buffers
 	ws += float64(chunk)*float64(unsafe.Sizeof(task.Instance{})) + stepBufferBytes(chunk, c.Steps)
-	pool := 8 * float64((largestPass(c)+chunk-1)/chunk)
-	bytes = model + workers*(ws+results) + pool
-	bytes += 0.03*bytes + 256<<10 // the allocator rounds large buffers up to whole pages
-	switch {
-	case workers*ws >= model && workers*ws >= workers*results:
-		knob = "chunk"
-	case workers*results >= model:
-		knob = "threads"
-	default:
-		knob = "hidden"
-	}
-	return bytes, knob
+	// the pool's slot per chunk, for the largest pass and the replayed episodes' (it grows once)
+	pool := 8 * float64((max(largestPass(c), c.Replay)+chunk-1)/chunk)
+	m := enginekit.TrainerMemory(enginekit.RunSizes{Hidden: c.Hidden, Batch: c.Batch, Steps: c.Steps, Replay: c.Replay,
+		Explain: c.Explain, FinalEpisodes: c.FinalEpisodes, Updates: c.Updates, EvalEvery: c.EvalEvery,
+		ItemFocus: c.ItemFocus, StopAt: c.StopAt}, t)
+	m["hidden"] += model
+	m["chunk"] += workers*ws + pool
+	m["threads"] += workers * results
+	total := m.Total()
+	m[m.Knob()] += 0.03*total + 256<<10 // the allocator rounds large buffers up to whole pages
+	return m
 }
 
 // checkMemory refuses c, valid for its task t, when its Memory exceeds the
 // memory available.
 func checkMemory(c trainer.Config, t task.Task) error {
-	need, knob := memoryFor(c, t)
-	if have := enginekit.AvailableMemory(); have > 0 && need > have {
-		return &trainer.ResourceError{Need: need, Have: have, Knob: knob}
+	m := memoryFor(c, t)
+	if have := enginekit.AvailableMemory(); have > 0 && m.Total() > have {
+		return &trainer.ResourceError{Need: m.Total(), Have: have, Knob: m.Knob()}
 	}
 	return nil
 }

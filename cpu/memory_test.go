@@ -2,11 +2,15 @@ package cpu
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"runtime"
 	"testing"
 
+	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/trainer"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -19,27 +23,91 @@ func allocated() float64 {
 	return float64(ms.TotalAlloc)
 }
 
-// TestCPUMemoryEstimate: what New allocates stays within CPUMemory's
-// estimate, and the estimate is not far above it (so a refusal means it).
+// wholeRun builds cfg's engine and Trainer and drives them through the
+// loop, saving a checkpoint at the end (encoded, decoded and restored, as a
+// -save and a -resume do): the bytes it allocated, and those still held
+// after it while the trainer lives.
+func wholeRun(t *testing.T, cfg trainer.Config) (used, held float64) {
+	if tr, err := newRun(trainer.DefaultRecipe()); err == nil {
+		tr.Close() // once: what the first New sets up for the process is not the config's
+	}
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before, live := float64(ms.TotalAlloc), float64(ms.HeapAlloc)
+	r, err := newRun(cfg)
+	require.NoError(t, err)
+	save := func() error {
+		f, err := r.Checkpoint()
+		if err != nil {
+			return err
+		}
+		b, err := checkpoint.Encode(f)
+		if err != nil {
+			return err
+		}
+		if f, err = checkpoint.Decode(b); err != nil {
+			return err
+		}
+		return r.Restore(f)
+	}
+	_, err = trainer.Drive(r.tr, io.Discard, trainer.Options{Quiet: true, Save: save})
+	require.NoError(t, err)
+	used = allocated() - before
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	held = float64(ms.HeapAlloc) - live
+	runtime.KeepAlive(r)
+	return used, held
+}
+
+// TestCPUMemoryEstimate: Memory's estimate is within a factor of two of
+// what a whole run allocates (the engine, the trainer's buffers, its
+// evaluations, explanations, exhaustive lists and a checkpoint), and not
+// below what the run still holds at its end: for the default recipe of every
+// task (the calc task's with observations and read contexts too), for
+// batches and replays far larger than a default's, and for the engine's own
+// knobs (hidden width, chunk, threads, final evaluation).
 func TestCPUMemoryEstimate(t *testing.T) {
-	for _, c := range []struct{ hidden, batch, chunk, threads, final int }{
+	recipe := func(name, spec string, tweak func(*trainer.Config)) trainer.Config {
+		c := trainer.DefaultRecipe()
+		c.Task, c.TaskSpec = name, spec
+		c, err := trainer.WithTask(c)
+		require.NoError(t, err)
+		c.Updates = 1
+		if tweak != nil {
+			tweak(&c)
+		}
+		return c
+	}
+	cases := map[string]trainer.Config{
+		"seed":         recipe("seed", "", nil),
+		"calc":         recipe("calc", "", nil),
+		"calc observe": recipe("calc", "observe=on", nil),
+		"calc read":    recipe("calc", "", func(c *trainer.Config) { c.Context = trainer.ContextRead }),
+		"expr":         recipe("expr", "", nil),
+		"expr batch":   recipe("expr", "", func(c *trainer.Config) { c.Batch, c.FinalEpisodes = 1<<16, 0 }),
+		"expr replay":  recipe("expr", "", func(c *trainer.Config) { c.Replay, c.FinalEpisodes = 1<<16, 0 }),
+		"expr explain": recipe("expr", "", func(c *trainer.Config) { c.Explain, c.FinalEpisodes = 2000, 0 }),
+		"seed updates": recipe("seed", "", func(c *trainer.Config) {
+			c.Updates, c.EvalEvery, c.Batch, c.EvalBatch, c.FinalEpisodes = 20000, 1, 1, 1, 0
+		}),
+	}
+	for _, k := range []struct{ hidden, batch, chunk, threads, final int }{
 		{96, 192, 96, 1, 1000}, {96, 192, 96, 2, 1000}, {8, 4096, 4096, 2, 0}, {256, 512, 64, 3, 200},
 		{96, 192, 100000, 16, 0}, // the chunk capped at the batch, the threads at the chunks
 	} {
-		if tr, err := newRun(trainer.DefaultRecipe()); err == nil {
-			tr.Close() // once: what the first New sets up for the process is not the config's
-		}
-		cfg := trainer.DefaultRecipe()
-		cfg.Hidden, cfg.Batch, cfg.Chunk, cfg.Threads, cfg.FinalEpisodes, cfg.EvalBatch = c.hidden, c.batch, c.chunk, c.threads, c.final, 10
-		est, _ := Memory(cfg)
-		before := allocated()
-		tr, err := newRun(cfg)
-		require.NoError(t, err)
-		used := allocated() - before
-		tr.Close()
-		t.Logf("%+v: allocated %.2f MiB, estimated %.2f MiB", c, used/(1<<20), est/(1<<20))
-		require.LessOrEqualf(t, used, est, "%+v", c)
-		require.GreaterOrEqualf(t, used, 0.8*est, "%+v: the estimate is far above what is allocated", c)
+		cases[fmt.Sprintf("seed %+v", k)] = recipe("seed", "", func(c *trainer.Config) {
+			c.Hidden, c.Batch, c.Chunk, c.Threads, c.FinalEpisodes, c.EvalBatch = k.hidden, k.batch, k.chunk, k.threads, k.final, 10
+		})
+	}
+	for name, cfg := range cases {
+		est, knob := Memory(cfg)
+		used, held := wholeRun(t, cfg)
+		t.Logf("%s: allocated %.2f MiB, held %.2f MiB, estimated %.2f MiB (%s)", name, used/(1<<20), held/(1<<20), est/(1<<20), knob)
+		assert.GreaterOrEqualf(t, est, used/2, "%s: the estimate is far below what the run allocates", name)
+		assert.LessOrEqualf(t, est, 2*used, "%s: the estimate is far above what the run allocates", name)
+		assert.GreaterOrEqualf(t, est, held, "%s: the estimate is below what the run holds", name)
 	}
 }
 

@@ -173,7 +173,7 @@ func scorerOf(t task.Task) (scorer, error) {
 // newEngine allocates everything for cfg and task t on d (device thread).
 func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engine, error) {
 	e := &engine{d: d, cfg: cfg, task: t, l: l, V: l.Vocab, H: l.Hidden, S: l.Levels, T: cfg.Steps, B: cfg.Batch, key: rng.NewKey(cfg.Seed)}
-	e.maxN = max(cfg.Batch, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain, 1)
+	e.maxN = maxEpisodes(cfg)
 	if l.Read {
 		e.R = gru.MaxContext - 1
 	}

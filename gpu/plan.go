@@ -8,6 +8,10 @@ import (
 
 	"github.com/simdrl/simdrl/gpu/internal/abi"
 	"github.com/simdrl/simdrl/gpu/internal/record"
+	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/internal/enginekit"
+	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/trainer"
 )
 
 // tilePlan is how the rollout or backward kernel is launched over a batch:
@@ -179,3 +183,41 @@ func slabCap(R, tiles, sms int) int {
 }
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
+
+// maxEpisodes is the most episodes of any rollout an engine of cfg plays
+// (training, evaluations, explanations): its per-episode buffers are sized
+// for it.
+func maxEpisodes(cfg trainer.Config) int {
+	return max(cfg.Batch, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain, 1)
+}
+
+// hostMemory estimates the host memory a run of cfg on the GPU engine takes
+// for a model of layout l, in shares by the Config field that drives each:
+// the engine's copy of the parameters and the moments a checkpoint reads
+// back; per episode of its largest rollout the instance records and the
+// tokens and outcomes read back; per replayed episode of a part the
+// teacher-forced tokens and loss weights; and the trainer's own buffers
+// (enginekit.TrainerMemory).
+func hostMemory(cfg trainer.Config, t task.Task, l *gru.Layout) enginekit.Memory {
+	m := enginekit.TrainerMemory(enginekit.RunSizes{Hidden: cfg.Hidden, Batch: cfg.Batch, Steps: cfg.Steps, Replay: cfg.Replay,
+		Explain: cfg.Explain, FinalEpisodes: cfg.FinalEpisodes, Updates: cfg.Updates, EvalEvery: cfg.EvalEvery,
+		ItemFocus: cfg.ItemFocus, StopAt: cfg.StopAt}, t)
+	T := float64(cfg.Steps)
+	m["hidden"] += 3 * 4 * float64(l.Size)
+	knob, n := "batch", cfg.Batch
+	for _, k := range []struct {
+		name string
+		n    int
+	}{{"eval_batch", cfg.EvalBatch}, {"final_episodes", cfg.FinalEpisodes}, {"explain", cfg.Explain}} {
+		if k.n > n {
+			knob, n = k.name, k.n
+		}
+	}
+	// records, then the tokens (T+1 a episode) and the programs (T) of a
+	// greedy rollout or the batch's record, its outcomes and solved flags
+	m[knob] += float64(maxEpisodes(cfg)) * (4*record.Words + 4*(T+1) + 4*T + 16 + 1)
+	if cfg.Replay > 0 {
+		m["replay"] += float64(min(cfg.Batch, cfg.Replay)) * (4*(T+1) + 3*4*T + 8)
+	}
+	return m
+}

@@ -69,6 +69,11 @@ func newEngineWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
 	if l.Observations != task.Observations(t) {
 		return nil, fmt.Errorf("gpu: task %s has %d observations and its model %d", t.Name(), task.Observations(t), l.Observations)
 	}
+	// The host's share is refused before the device is opened; the
+	// device's when its buffers are planned (newEngine).
+	if m, have := hostMemory(cfg, t, l), enginekit.AvailableMemory(); have > 0 && m.Total() > have {
+		return nil, &trainer.ResourceError{Need: m.Total(), Have: have, Knob: m.Knob()}
+	}
 	d, err := Open()
 	if err != nil {
 		return nil, err

@@ -272,6 +272,11 @@ func (t *exprTask) Subsets(in *Instance) uint32 {
 // instancesPerItem is how many operand tuples Instances lists per item.
 const instancesPerItem = 8
 
+// Count is how many instances Instances lists of level's split (task.Counted).
+func (t *exprTask) Count(level int, split Split) int {
+	return t.Items(level, split) * instancesPerItem
+}
+
 // instancesKey draws Instances' tuples.
 var instancesKey = rng.NewKey(0xe4e7_0002)
 
@@ -380,6 +385,7 @@ var (
 	_ Unstaged    = (*exprTask)(nil)
 	_ Itemized    = (*exprTask)(nil)
 	_ Enumerator  = (*exprTask)(nil)
+	_ Counted     = (*exprTask)(nil)
 	_ Subsetter   = (*exprTask)(nil)
 	_ Tuned       = (*exprTask)(nil)
 )

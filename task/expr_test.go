@@ -354,6 +354,7 @@ func TestExprInstances(t *testing.T) {
 		for _, sp := range []Split{Training, HeldOut} {
 			ins := et.Instances(lv, sp, 0)
 			require.Len(t, ins, 8*et.Items(lv, sp))
+			require.Len(t, ins, et.Count(lv, sp), "Count says what Instances lists")
 			require.Equal(t, ins, et.Instances(lv, sp, 0))
 			require.Equal(t, ins[:5], et.Instances(lv, sp, 5))
 			for i := range ins {

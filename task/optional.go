@@ -93,6 +93,15 @@ type Enumerator interface {
 	Instances(level int, split Split, max int) []Instance
 }
 
+// Counted is an Enumerator that says how many instances Instances lists
+// (with no max) without listing them: the trainer's memory estimate of its
+// exhaustive evaluation reads it (enginekit.TrainerMemory), and assumes the
+// most it lists of any other Enumerator.
+type Counted interface {
+	Enumerator
+	Count(level int, split Split) int
+}
+
 // Itemized is a task whose levels are sets of items (the expr task's
 // expressions, whose operands are drawn afresh every time): an instance is
 // one item of its level and split (Instance.Item), and a program that solves

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/task"
 )
 
@@ -14,7 +15,7 @@ import (
 // listed (task.LevelTally.Listed false): its first instances in the task's
 // order would be no fair sample of it, and the sampled evaluations cover
 // it.
-const maxEnumerated = 20_000
+const maxEnumerated = enginekit.MaxListed
 
 // greedyBatch is how many instances one GreedyPrograms (or GreedySolved)
 // call plays.
@@ -37,10 +38,7 @@ func exhaustive(tr *Trainer) ([]task.LevelTally, error) {
 	var out []task.LevelTally
 	for lv, l := range t.Levels() {
 		lt := task.LevelTally{Level: l.Name, Listed: true}
-		for _, sp := range []task.Split{task.HeldOut, task.Training, task.Transfer} {
-			if n := task.Items(t, lv, sp); n == 0 || sp == task.Transfer && n < 0 {
-				continue // nothing of the level in the split (only an Itemized task's levels may have a transfer split)
-			}
+		for _, sp := range enginekit.ListedSplits(t, lv) {
 			ins := tr.listed(en, lv, sp)
 			if ins == nil {
 				lt = task.LevelTally{Level: l.Name}

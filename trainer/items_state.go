@@ -77,7 +77,8 @@ func (tr *Trainer) itemsRestorer(f *checkpoint.File) (func(), error) {
 	}
 	var buf *replayBuffer
 	if b := tr.replay; b != nil {
-		buf = newReplayBuffer(b.t, b.steps, len(b.replays))
+		buf = newReplayBuffer(b.t, b.steps, 0)
+		buf.replays = b.replays // an update's scratch, not state: kept, not built again beside it
 		for k, e := range st.Replay {
 			if err := buf.check(e, tr.key); err != nil {
 				return nil, fmt.Errorf("checkpoint item state: replay_buffer[%d]: %v", k, err)

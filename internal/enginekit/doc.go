@@ -1,6 +1,7 @@
 // Package enginekit is what the engines (cpu/, gpu/) share beneath
 // trainer's public API: the non-finite checks, Adam's constants, the
-// parameter hash, the memory probe, the model layout of a task, the
+// parameter hash, the memory probe and the trainer's share of a run's
+// memory (TrainerMemory), the model layout of a task, the
 // evaluation rounds and streams, and the tensor half of the checkpoint
 // mapping (trainer writes the config and the training state around it).
 // It is internal so that none of this is a promise to users of trainer.
