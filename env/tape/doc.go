@@ -25,7 +25,9 @@
 // kept in h, the shortcut that passed at the trained sizes and failed past
 // them); a ")" is passed only by matching its "(", so the brackets' depth
 // lives on the operator stack. An invalid tool changes nothing and costs
-// its step, as in the probe. Arithmetic is int64, wrapping as Go's does:
+// its step, as in the probe, except ANS: the first ANS ends the episode
+// (every task's answer token ends its program), and an invalid one answers
+// nothing. Arithmetic is int64, wrapping as Go's does:
 // a product of 32 digits overflows, and every evaluation of the same tree
 // wraps alike. The machine never checks precedence: APPLY pops whatever
 // is on top, so applying too early computes another expression.
@@ -35,7 +37,7 @@
 // business) × the operator stack's top (empty, + − × or "("):
 // NumObservations = 7·5 = 35 tokens.
 //
-// An episode ends at a valid ANS or at its budget and pays 1 for the
+// An episode ends at its first ANS or at its budget and pays 1 for the
 // target answered, plus a partial credit × the share of the expression's
 // operators applied correctly: an APPLY of an operator to exactly its two
 // subtrees' values (the machine tracks which subtree each value computes).

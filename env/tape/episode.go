@@ -1,8 +1,9 @@
 package tape
 
 // Episode is one episode on the machine: a tape, its target and its budget
-// of steps, stepped a tool at a time. It ends at a valid ANS or at its
-// budget's last step, and pays its whole reward there: 1 for answering the
+// of steps, stepped a tool at a time. It ends at its first ANS, valid or
+// not (the task's answer token ends every program: an invalid ANS answers
+// nothing), or at its budget's last step, and pays its whole reward there: 1 for answering the
 // target, plus credit × the share of the expression's operators applied
 // correctly (APPLY combining exactly that operator's two subtrees). Steps
 // after the end change nothing and earn 0. It allocates nothing.
@@ -40,7 +41,7 @@ func (e *Episode) Step(t Tool) float64 {
 	}
 	e.m.Step(t)
 	e.steps++
-	if !e.m.Answered && e.steps < e.budget {
+	if t != ANS && e.steps < e.budget {
 		return 0
 	}
 	e.done = true

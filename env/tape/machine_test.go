@@ -173,3 +173,19 @@ func TestEpisodeEndsAtItsBudget(t *testing.T) {
 	require.True(t, e.Done())
 	require.False(t, e.Correct())
 }
+
+// The first ANS ends the episode even when it is invalid (the task's answer
+// token ends every program), answering nothing: only the credit for the
+// operators applied so far is paid.
+func TestEpisodeEndsAtAnInvalidAnswer(t *testing.T) {
+	var e Episode
+	e.Reset(parse(t, "4*5+6"), 26, 20, 0.3)
+	var got []float64
+	for _, tool := range []Tool{PUSHV, PUSHOP, PUSHV, APPLY, ANS, PUSHOP} {
+		got = append(got, e.Step(tool))
+	}
+	require.Equal(t, []float64{0, 0, 0, 0, 0.3 * 1 / 2, 0}, got)
+	require.True(t, e.Done())
+	require.False(t, e.Machine().Answered)
+	require.Equal(t, 3, e.Machine().Head, "nothing runs after the end")
+}
