@@ -20,7 +20,7 @@ func TestRegistry(t *testing.T) {
 	require.Panics(t, func() { Register("nil-opener", nil) })
 	require.Panics(t, func() { Register("", func(string) (Task, error) { return Seed(), nil }) })
 	_, err = Open("Seed", "")
-	require.ErrorContains(t, err, `unknown task "Seed" (registered: calc, expr, seed, test-echo)`, "names are exact")
+	require.ErrorContains(t, err, `unknown task "Seed" (registered: calc, expr, seed, tape, test-echo)`, "names are exact")
 }
 
 // TestDeclarations: what the seed and calc tasks declare in place of their

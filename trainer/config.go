@@ -117,6 +117,9 @@ const (
 	MaxUpdates  = 1 << 30
 	MaxEpisodes = 1 << 24 // per update or evaluation round
 	MaxExplain  = 10000
+	// MaxSteps bounds a rollout's steps: the tape task's 32-leaf
+	// expressions have budgets above 200 (1.5× their shortest programs).
+	MaxSteps = 256
 )
 
 // Validate reports the first invalid setting as a *FieldError, opening the
@@ -151,7 +154,7 @@ func (c *Config) validateSettings() error {
 		v, lo, hi int
 	}{
 		{"threads", c.Threads, 1, MaxThreads}, {"updates", c.Updates, 0, MaxUpdates}, {"batch", c.Batch, 1, MaxEpisodes},
-		{"hidden", c.Hidden, 1, 4096}, {"steps", c.Steps, 1, 64}, {"eval_every", c.EvalEvery, 0, none},
+		{"hidden", c.Hidden, 1, 4096}, {"steps", c.Steps, 1, MaxSteps}, {"eval_every", c.EvalEvery, 0, none},
 		{"eval_batch", c.EvalBatch, 1, MaxEpisodes}, {"final_episodes", c.FinalEpisodes, 0, MaxEpisodes},
 		{"explain", c.Explain, 0, MaxExplain}, {"chunk", c.Chunk, 1, none}, {"entropy_updates", c.EntropyUpdates, 0, MaxUpdates},
 		{"replay", c.Replay, 0, MaxEpisodes},

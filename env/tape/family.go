@@ -1,0 +1,226 @@
+package tape
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+)
+
+// ListedLeaves is the largest size whose members are listed in full; the
+// larger sizes' members are drawn (Drawn).
+const ListedLeaves = 5
+
+// DrawnMembers is how many distinct members a drawn size has.
+const DrawnMembers = 1024
+
+// Member is one expression of the family: a binary tree over n leaves with
+// + − × inside, spelled with the parentheses its tree needs and no others
+// (× binds tighter; all operators associate to the left, so a−(b−c) and
+// a+(b+c) keep theirs). Its leaves are Leaf cells in its template; an
+// instance puts an operand's digit in each (Tape).
+type Member struct {
+	Leaves   int
+	Cells    []Cell // the template: Leaf at each leaf
+	Spelling string // the template spelled, leaves as x: "x-(x+x)*x"
+	Depth    int    // the deepest nesting of parentheses (0: none)
+	nodes    []node // the tree, the root last
+}
+
+// node is a tree node: a leaf (op 0, leaf its index in reading order) or
+// an operator over two earlier nodes.
+type node struct {
+	op          Cell
+	leaf        int
+	left, right int
+}
+
+// Shortest is the length of the member's shortest program (ShuntingYard's).
+func (m *Member) Shortest() int { return Shortest(len(m.Cells), m.Leaves) }
+
+// Tape writes the member's tape on the operands d (d[k] the digit of the
+// k-th leaf in reading order, at least Leaves of them) into dst and returns
+// it: dst[:len(Cells)].
+func (m *Member) Tape(d []int32, dst []Cell) []Cell {
+	k := 0
+	for i, c := range m.Cells {
+		if c == Leaf {
+			c = Cell(d[k])
+			k++
+		}
+		dst[i] = c
+	}
+	return dst[:len(m.Cells)]
+}
+
+// Eval is the member's value on the operands d, in int64 wrapping as the
+// machine's (from its tree, not its tape). It allocates nothing.
+func (m *Member) Eval(d []int32) int64 { return m.eval(len(m.nodes)-1, d) }
+
+func (m *Member) eval(i int, d []int32) int64 {
+	n := &m.nodes[i]
+	if n.op == 0 {
+		return int64(d[n.leaf])
+	}
+	return apply(n.op, m.eval(n.left, d), m.eval(n.right, d))
+}
+
+// builder grows one tree's nodes.
+type builder struct {
+	nodes  []node
+	leaves int
+}
+
+func (b *builder) leaf() int {
+	b.nodes = append(b.nodes, node{leaf: b.leaves})
+	b.leaves++
+	return len(b.nodes) - 1
+}
+
+func (b *builder) op(op Cell, l, r int) int {
+	b.nodes = append(b.nodes, node{op: op, left: l, right: r})
+	return len(b.nodes) - 1
+}
+
+// member spells a finished tree.
+func member(nodes []node, leaves int) Member {
+	m := Member{Leaves: leaves, nodes: nodes}
+	depth := 0
+	var spell func(i, parentPrec int, right bool)
+	spell = func(i, parentPrec int, right bool) {
+		n := &nodes[i]
+		if n.op == 0 {
+			m.Cells = append(m.Cells, Leaf)
+			return
+		}
+		p := n.op.precedence()
+		paren := p < parentPrec || right && p == parentPrec
+		if paren {
+			m.Cells = append(m.Cells, Open)
+			depth++
+			m.Depth = max(m.Depth, depth)
+		}
+		spell(n.left, p, false)
+		m.Cells = append(m.Cells, n.op)
+		spell(n.right, p, true)
+		if paren {
+			m.Cells = append(m.Cells, Close)
+			depth--
+		}
+	}
+	spell(len(nodes)-1, 0, false)
+	var s strings.Builder
+	for _, c := range m.Cells {
+		s.WriteString(c.String())
+	}
+	m.Spelling = s.String()
+	return m
+}
+
+var operators = [...]Cell{Plus, Minus, Times}
+
+// Listed is every member of n leaves (1..ListedLeaves+1 is cheap; more is
+// slow), Catalan(n−1)·3^(n−1) of them, in a fixed order: by the left
+// subtree's size, then the operator (+ − ×), then the left subtree's and
+// the right subtree's own order.
+func Listed(n int) []Member {
+	var out []Member
+	for _, t := range listTrees(n) {
+		out = append(out, member(t.nodes, t.leaves))
+	}
+	return out
+}
+
+// listTrees is every tree of n leaves, each its own builder.
+func listTrees(n int) []builder {
+	if n == 1 {
+		b := builder{}
+		b.leaf()
+		return []builder{b}
+	}
+	var out []builder
+	for k := 1; k < n; k++ {
+		lefts, rights := listTrees(k), listTrees(n-k)
+		for _, op := range operators {
+			for _, l := range lefts {
+				for _, r := range rights {
+					b := builder{nodes: append([]node(nil), l.nodes...), leaves: l.leaves}
+					for _, rn := range r.nodes { // shift the right subtree's nodes and leaves
+						if rn.op == 0 {
+							rn.leaf += l.leaves
+						} else {
+							rn.left += len(l.nodes)
+							rn.right += len(l.nodes)
+						}
+						b.nodes = append(b.nodes, rn)
+					}
+					b.leaves += r.leaves
+					b.op(op, len(l.nodes)-1, len(b.nodes)-1)
+					out = append(out, b)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Drawn is draw i of n leaves, a pure function of (n, i), by the grammar:
+// a tree of n > 1 leaves is an operator drawn uniformly from + − × over a
+// left subtree of k leaves, k drawn uniformly from 1..n−1, and a right one
+// of n−k, drawn the same way (left first; the draws from SplitMix64 seeded
+// by n and i).
+func Drawn(n int, i uint64) Member {
+	r := splitMix{state: uint64(n)<<40 ^ i*0x9e3779b97f4a7c15 ^ 0x7a9e_0001}
+	b := builder{}
+	var grow func(n int) int
+	grow = func(n int) int {
+		if n == 1 {
+			return b.leaf()
+		}
+		k := 1 + int(r.below(uint64(n-1)))
+		op := operators[r.below(3)]
+		l := grow(k)
+		return b.op(op, l, grow(n-k))
+	}
+	grow(n)
+	return member(b.nodes, b.leaves)
+}
+
+// Family is the members of size n (2..MaxLeaves): Listed(n) up to
+// ListedLeaves, else the first DrawnMembers distinct draws (Drawn(n, 0),
+// Drawn(n, 1), …, a draw spelled as an earlier one skipped), in that order.
+func Family(n int) ([]Member, error) {
+	if n < 2 || n > MaxLeaves {
+		return nil, fmt.Errorf("tape: a member has 2..%d leaves, not %d", MaxLeaves, n)
+	}
+	if n <= ListedLeaves {
+		return Listed(n), nil
+	}
+	out := make([]Member, 0, DrawnMembers)
+	seen := map[string]bool{}
+	for i := uint64(0); len(out) < DrawnMembers; i++ {
+		m := Drawn(n, i)
+		if !seen[m.Spelling] {
+			seen[m.Spelling] = true
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+// splitMix is SplitMix64 (Steele, Lea and Flood, 2014).
+type splitMix struct{ state uint64 }
+
+func (s *splitMix) next() uint64 {
+	s.state += 0x9e3779b97f4a7c15
+	z := s.state
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// below is uniform in [0, n) (Lemire's multiply, its bias below 2^-60 for
+// the small n drawn here).
+func (s *splitMix) below(n uint64) uint64 {
+	hi, _ := bits.Mul64(s.next(), n)
+	return hi
+}

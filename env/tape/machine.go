@@ -1,0 +1,215 @@
+package tape
+
+// The machine's bounds. Every expression of up to MaxLeaves leaves fits: its
+// tape is at most 4·MaxLeaves−5 cells (a pair of parentheses around every
+// operator but the root's), shunting-yard holds at most one value per leaf
+// and, on the operator stack, at most one operator and one "(" per operator
+// but the root's (a−(b−(c−…)) holds 2·(leaves−1)).
+const (
+	MaxLeaves = 32
+	MaxCells  = 128 // ≥ 4·MaxLeaves−5; a tape packs into task.Instance's 16 words, 4 bits a cell
+	MaxValues = 32  // the value stack's depth: PUSHV on a full stack is invalid
+	MaxOps    = 64  // the operator stack's depth: PUSHOP on a full stack is invalid
+)
+
+// Machine is the tape, its head and the two stacks (see the package doc for
+// the rules). Its zero value is a machine on an empty tape; Reset loads one.
+// It allocates nothing.
+type Machine struct {
+	cells [MaxCells]Cell
+	n     int // the tape's length: cells[:n]
+	// Head is the cell under the head: 0..n, n being the tape's end.
+	Head int
+	vals [MaxValues]int64
+	// vnode is each value's node: the tape position of the token that roots
+	// the subtree it computes (a leaf's digit, an operator), −1 for a value
+	// that computes no subtree of the expression.
+	vnode [MaxValues]int16
+	nv    int
+	ops   [MaxOps]int16 // tape positions of the pending operators and "("
+	no    int
+	// left and right are the children nodes of each operator position in
+	// the expression's tree (reference): an APPLY of that operator is
+	// correct when it combines exactly them.
+	left, right [MaxCells]int16
+	// Applied counts the correct APPLYs so far (partial credit).
+	Applied int
+	// Answered is set by a valid ANS, with Value the value answered.
+	Answered bool
+	Value    int64
+}
+
+// Reset loads tape (copied; at most MaxCells cells: a longer one is cut)
+// and empties the stacks. A tape that is not a well-formed expression
+// still runs, but no APPLY on it counts as correct.
+func (m *Machine) Reset(tape []Cell) {
+	m.n = copy(m.cells[:], tape)
+	m.Head, m.nv, m.no, m.Applied, m.Answered, m.Value = 0, 0, 0, 0, false, 0
+	reference(m.cells[:m.n], &m.left, &m.right)
+}
+
+// Tape is the machine's tape (its own cells: read only).
+func (m *Machine) Tape() []Cell { return m.cells[:m.n] }
+
+// Depths are the value and operator stacks' depths.
+func (m *Machine) Depths() (values, ops int) { return m.nv, m.no }
+
+// Top is the value on top of the value stack (ok false when it is empty).
+func (m *Machine) Top() (v int64, ok bool) {
+	if m.nv == 0 {
+		return 0, false
+	}
+	return m.vals[m.nv-1], true
+}
+
+// head is the cell under the head and whether the head is at the end.
+func (m *Machine) head() (Cell, bool) {
+	if m.Head >= m.n {
+		return 0, true
+	}
+	return m.cells[m.Head], false
+}
+
+// topOp is the operator stack's top cell (empty: ok false).
+func (m *Machine) topOp() (Cell, bool) {
+	if m.no == 0 {
+		return 0, false
+	}
+	return m.cells[m.ops[m.no-1]], true
+}
+
+// Observe is the observation after the last step: the kind of the token
+// under the head × the operator stack's top (NumObservations of them).
+func (m *Machine) Observe() int32 {
+	c, end := m.head()
+	top, ok := m.topOp()
+	return headKind(c, end)*topKinds + topKind(top, !ok)
+}
+
+// Valid reports whether tool t would change the machine (Step's rules).
+func (m *Machine) Valid(t Tool) bool {
+	c, end := m.head()
+	top, any := m.topOp()
+	switch t {
+	case PUSHV:
+		return !end && c.IsDigit() && m.nv < MaxValues
+	case PUSHOP:
+		return !end && (c.IsOperator() || c == Open) && m.no < MaxOps
+	case APPLY:
+		return any && top.IsOperator() && m.nv >= 2
+	case POPPAREN:
+		return !end && c == Close && any && top == Open
+	case ANS:
+		return end && !any && m.nv == 1 && !m.Answered
+	}
+	return false
+}
+
+// Step runs tool t and reports whether it was valid; an invalid tool (or a
+// token that is no tool) changes nothing. Every token is consumed exactly
+// once (PUSHV, PUSHOP, POPPAREN move the head past what they consume, and
+// nothing else moves it), and a ")" is passed only by matching its "(".
+func (m *Machine) Step(t Tool) bool {
+	if !m.Valid(t) {
+		return false
+	}
+	switch t {
+	case PUSHV:
+		m.vals[m.nv], m.vnode[m.nv] = int64(m.cells[m.Head]), int16(m.Head)
+		m.nv++
+		m.Head++
+	case PUSHOP:
+		m.ops[m.no] = int16(m.Head)
+		m.no++
+		m.Head++
+	case APPLY:
+		m.no--
+		p := m.ops[m.no]
+		a, b := m.vals[m.nv-2], m.vals[m.nv-1]
+		node := int16(-1)
+		if m.left[p] >= 0 && m.vnode[m.nv-2] == m.left[p] && m.vnode[m.nv-1] == m.right[p] {
+			node = p
+			m.Applied++
+		}
+		m.nv--
+		m.vals[m.nv-1], m.vnode[m.nv-1] = apply(m.cells[p], a, b), node
+	case POPPAREN:
+		m.no--
+		m.Head++
+	case ANS:
+		m.Answered, m.Value = true, m.vals[0]
+	}
+	return true
+}
+
+// apply is a op b in int64, wrapping as Go's arithmetic does (long products
+// of digits overflow; any evaluation order of the same tree wraps alike).
+func apply(op Cell, a, b int64) int64 {
+	switch op {
+	case Plus:
+		return a + b
+	case Minus:
+		return a - b
+	}
+	return a * b
+}
+
+// reference writes the children of every operator of tape's expression
+// tree into left and right (−1 everywhere else), by shunting-yard over
+// nodes: × binds tighter, all operators associate to the left. A tape that
+// is not a well-formed expression leaves every entry −1.
+func reference(tape []Cell, left, right *[MaxCells]int16) {
+	for i := range left {
+		left[i], right[i] = -1, -1
+	}
+	var vals [MaxValues]int16
+	var ops [MaxOps]int16
+	nv, no := 0, 0
+	reduce := func() bool {
+		if no == 0 || nv < 2 || !tape[ops[no-1]].IsOperator() {
+			return false
+		}
+		no--
+		p := ops[no]
+		left[p], right[p] = vals[nv-2], vals[nv-1]
+		nv--
+		vals[nv-1] = p
+		return true
+	}
+	ok := true
+	for i := 0; i < len(tape) && ok; i++ {
+		switch c := tape[i]; {
+		case c.IsDigit():
+			ok = nv < MaxValues && (i == 0 || !tape[i-1].IsDigit() && tape[i-1] != Close)
+			if ok {
+				vals[nv] = int16(i)
+				nv++
+			}
+		case c == Open, c.IsOperator():
+			for c.IsOperator() && no > 0 && tape[ops[no-1]].IsOperator() && tape[ops[no-1]].precedence() >= c.precedence() && ok {
+				ok = reduce()
+			}
+			ok = ok && no < MaxOps
+			if ok {
+				ops[no] = int16(i)
+				no++
+			}
+		case c == Close:
+			for ok && no > 0 && tape[ops[no-1]].IsOperator() {
+				ok = reduce()
+			}
+			ok = ok && no > 0 && tape[ops[no-1]] == Open
+			no--
+		default:
+			ok = false
+		}
+	}
+	for ok && no > 0 {
+		ok = reduce()
+	}
+	if !ok || nv != 1 {
+		for i := range left {
+			left[i], right[i] = -1, -1
+		}
+	}
+}

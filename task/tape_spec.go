@@ -1,0 +1,143 @@
+package task
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/simdrl/simdrl/env/tape"
+)
+
+// TapeSpec is the tape task's options. Written as a spec (String), they are
+//
+//	leaves=2..5; longer=6,8,12,16,32; partial_credit=0.3
+//
+// with CalcSpec's syntax (options separated by ";", each key=value at most
+// once, spaces ignored). leaves is the range of sizes trained on (each with
+// a fifth of its expressions held out); longer the sizes only evaluated
+// (the length split, evaluated at the end), each larger than every trained
+// size, at most tape.MaxLeaves, or "none". An option left out has its
+// default: leaves 2..5, longer 6,8,12,16,32, partial_credit 0.
+type TapeSpec struct {
+	Min, Max      int     // the trained sizes, 2 ≤ Min ≤ Max ≤ tape.MaxLeaves (0, 0: 2..5)
+	Longer        []int   // the sizes only evaluated, increasing (nil: the default; empty: none)
+	PartialCredit float64 // the weight of the share of operators applied correctly, in [0, MaxPartialCredit]
+}
+
+// The tape task's defaults: the length split of issue 38.
+var (
+	defaultTapeLeaves = [2]int{2, 5}
+	defaultTapeLonger = []int{6, 8, 12, 16, 32}
+)
+
+// ParseTapeSpec reads a tape spec (TapeSpec), every option set.
+func ParseTapeSpec(spec string) (TapeSpec, error) {
+	s := TapeSpec{Min: defaultTapeLeaves[0], Max: defaultTapeLeaves[1], Longer: defaultTapeLonger}
+	opts, err := specOptions(spec, "tape takes leaves=…; longer=…; partial_credit=…")
+	if err != nil {
+		return s, err
+	}
+	for _, o := range opts {
+		switch o.key {
+		case "leaves":
+			lo, hi, ok := strings.Cut(o.value, "..")
+			if !ok {
+				hi = lo
+			}
+			if s.Min, err = wholeNumber("leaves", lo); err != nil {
+				return s, err
+			}
+			if s.Max, err = wholeNumber("leaves", hi); err != nil {
+				return s, err
+			}
+		case "longer":
+			s.Longer = []int{}
+			if o.value == "none" {
+				continue
+			}
+			for _, f := range strings.Split(o.value, ",") {
+				n, err := wholeNumber("longer", strings.TrimSpace(f))
+				if err != nil {
+					return s, err
+				}
+				s.Longer = append(s.Longer, n)
+			}
+		case "partial_credit":
+			if s.PartialCredit, err = parsePartialCredit(o.value); err != nil {
+				return s, err
+			}
+		default:
+			return s, &SpecError{"task_spec", fmt.Errorf("tape has no option %q (it takes leaves, longer and partial_credit)", o.key)}
+		}
+	}
+	return s, s.Check()
+}
+
+// wholeNumber reads an option's whole number.
+func wholeNumber(key, value string) (int, error) {
+	n, err := strconv.Atoi(value)
+	if err != nil || strconv.Itoa(n) != value {
+		return 0, &SpecError{key, fmt.Errorf("%q is not a whole number", value)}
+	}
+	return n, nil
+}
+
+// Check refuses options out of range: trained sizes outside
+// 2..tape.MaxLeaves or reversed, longer sizes not increasing, not above the
+// trained ones or above tape.MaxLeaves, a partial credit outside [0,
+// MaxPartialCredit].
+func (s TapeSpec) Check() error {
+	lo, hi := s.leaves()
+	if lo < 2 || hi > tape.MaxLeaves || lo > hi {
+		return &SpecError{"leaves", fmt.Errorf("must be a range a..b with 2 ≤ a ≤ b ≤ %d, got %d..%d", tape.MaxLeaves, lo, hi)}
+	}
+	prev := hi
+	for _, n := range s.longer() {
+		if n <= prev || n > tape.MaxLeaves {
+			return &SpecError{"longer", fmt.Errorf("sizes must increase from above the trained %d to at most %d, got %v", hi, tape.MaxLeaves, s.longer())}
+		}
+		prev = n
+	}
+	if !(s.PartialCredit >= 0 && s.PartialCredit <= MaxPartialCredit) {
+		return &SpecError{"partial_credit", fmt.Errorf("must be in [0, %d], got %v", MaxPartialCredit, s.PartialCredit)}
+	}
+	return nil
+}
+
+// leaves is the trained range, the default for 0, 0.
+func (s TapeSpec) leaves() (int, int) {
+	if s.Min == 0 && s.Max == 0 {
+		return defaultTapeLeaves[0], defaultTapeLeaves[1]
+	}
+	return s.Min, s.Max
+}
+
+// longer is the evaluated sizes, the default for nil.
+func (s TapeSpec) longer() []int {
+	if s.Longer == nil {
+		return defaultTapeLonger
+	}
+	return s.Longer
+}
+
+// String writes s as a spec that ParseTapeSpec reads back as it is; the
+// defaults are left out, so the default task is "".
+func (s TapeSpec) String() string {
+	var opts []string
+	if lo, hi := s.leaves(); lo != defaultTapeLeaves[0] || hi != defaultTapeLeaves[1] {
+		opts = append(opts, fmt.Sprintf("leaves=%d..%d", lo, hi))
+	}
+	if l := s.longer(); !slices.Equal(l, defaultTapeLonger) {
+		text := "none"
+		if len(l) > 0 {
+			text = strings.Trim(strings.Join(strings.Fields(fmt.Sprint(l)), ","), "[]")
+		}
+		opts = append(opts, "longer="+text)
+	}
+	if s.PartialCredit != 0 || math.Signbit(s.PartialCredit) {
+		opts = append(opts, "partial_credit="+strconv.FormatFloat(s.PartialCredit, 'g', -1, 64))
+	}
+	return strings.Join(opts, "; ")
+}

@@ -1,0 +1,275 @@
+package task
+
+import (
+	"math"
+	"testing"
+
+	"github.com/simdrl/simdrl/env/tape"
+	"github.com/simdrl/simdrl/rng"
+	"github.com/stretchr/testify/require"
+)
+
+func openTape(t *testing.T, spec string) *tapeTask {
+	t.Helper()
+	tk, err := Open("tape", spec)
+	require.NoError(t, err)
+	return tk.(*tapeTask)
+}
+
+func TestTapeSpecRoundTrips(t *testing.T) {
+	for spec, want := range map[string]string{
+		"":                                 "",
+		"leaves=2..5; longer=6,8,12,16,32": "",
+		" partial_credit = 0.3 ":           "partial_credit=0.3",
+		"leaves=3..4; longer=none":         "leaves=3..4; longer=none",
+		"longer=7, 32":                     "longer=7,32",
+		"leaves=6":                         "leaves=6..6; longer=8,12,16,32",
+	} {
+		s, err := ParseTapeSpec(spec)
+		if spec == "leaves=6" {
+			require.Error(t, err, "6 is not below the default longer sizes")
+			s, err = ParseTapeSpec("leaves=6; longer=8,12,16,32")
+		}
+		require.NoError(t, err, spec)
+		require.Equal(t, want, s.String(), spec)
+		back, err := ParseTapeSpec(s.String())
+		require.NoError(t, err)
+		require.Equal(t, s.String(), back.String())
+	}
+}
+
+func TestTapeSpecRefuses(t *testing.T) {
+	for spec, key := range map[string]string{
+		"leaves=1..5":        "leaves",
+		"leaves=5..3":        "leaves",
+		"leaves=2..33":       "leaves; longer=none",
+		"leaves=x":           "leaves",
+		"leaves=2..05":       "leaves",
+		"longer=5":           "longer",
+		"longer=8,6":         "longer",
+		"longer=33":          "longer",
+		"longer=":            "longer",
+		"partial_credit=-1":  "partial_credit",
+		"partial_credit=NaN": "partial_credit",
+		"split=length":       "task_spec",
+		"leaves=2; leaves=3": "task_spec",
+	} {
+		_, err := Open("tape", spec)
+		var se *SpecError
+		require.ErrorAs(t, err, &se, spec)
+		require.Contains(t, key, se.Key, "%s: %v", spec, err)
+	}
+}
+
+// The task's declarations: tools as actions, its own context end, 35
+// observations, one level embedding, the length split's levels.
+func TestTapeDeclarations(t *testing.T) {
+	tk := openTape(t, "")
+	require.Equal(t, "tape", tk.Name())
+	require.Equal(t, 6, tk.Vocab())
+	require.Equal(t, int32(5), ContextEnd(tk))
+	require.Equal(t, []int32{5}, tk.NotActions())
+	require.Equal(t, tape.ANS, tk.Answer())
+	require.Equal(t, 35, Observations(tk))
+	require.Equal(t, 1, Stages(tk))
+	_, interp := Task(tk).(Interpreted)
+	require.False(t, interp, "no op table: the GPU cannot run it")
+	var names []string
+	for i, l := range tk.Levels() {
+		names = append(names, l.Name)
+		require.Zero(t, l.Context)
+		require.LessOrEqual(t, l.Shortest, l.Budget)
+		n := tk.sizes[i]
+		trained := n <= 5
+		require.Equal(t, trained, tk.Items(i, Training) > 0, l.Name)
+		require.Equal(t, trained, tk.Items(i, HeldOut) > 0, l.Name)
+		require.Equal(t, !trained, tk.Items(i, Transfer) > 0, l.Name)
+	}
+	require.Equal(t, []string{"2 leaves", "3 leaves", "4 leaves", "5 leaves", "6 leaves", "8 leaves", "12 leaves", "16 leaves", "32 leaves"}, names)
+	require.Equal(t, 1134, tk.Items(3, Training)+tk.Items(3, HeldOut))
+	require.Equal(t, 227, tk.Items(3, HeldOut))
+	require.Equal(t, tape.DrawnMembers, tk.Items(8, Transfer))
+	require.Equal(t, 0, tk.Items(9, Training))
+	require.Equal(t, 0, tk.Items(0, Split(7)))
+}
+
+// A draw is a pure function of its arguments, allocates nothing, is
+// DrawItem of its item, passes Check, carries its member's tape on its
+// digits, and the shunting-yard table solves it within its budget.
+func TestTapeDraw(t *testing.T) {
+	tk := openTape(t, "partial_credit=0.3")
+	key := rng.NewKey(11)
+	for lv := range tk.Levels() {
+		for _, sp := range []Split{Training, HeldOut, Transfer} {
+			if tk.Items(lv, sp) == 0 {
+				continue
+			}
+			digits := map[tape.Cell]bool{}
+			for i := uint32(0); i < 300; i++ {
+				in := tk.Draw(key, 7, i, rng.PurposeTask, lv, sp)
+				require.Equal(t, in, tk.Draw(key, 7, i, rng.PurposeTask, lv, sp))
+				require.Equal(t, in, tk.DrawItem(key, 7, i, rng.PurposeTask, lv, sp, int(in.Item)))
+				require.NoError(t, Check(tk, &in))
+				m := tk.items[lv][sp][in.Item]
+				var cells [tape.MaxCells]tape.Cell
+				got := unpackTape(&in, cells[:])
+				require.Len(t, got, len(m.Cells))
+				var d []int32
+				for j, c := range got {
+					if m.Cells[j] == tape.Leaf {
+						require.True(t, c.IsDigit())
+						d = append(d, int32(c))
+						digits[c] = true
+					} else {
+						require.Equal(t, m.Cells[j], c)
+					}
+				}
+				require.Equal(t, m.Eval(d), in.Target)
+				require.Equal(t, int32(TapeBudget(m.Shortest())), in.Budget)
+				prog := shuntingYard(tk, &in)
+				require.Len(t, prog, m.Shortest())
+				o := tk.Score(&in, prog)
+				require.True(t, o.Correct, "%s", m.Spelling)
+				require.Equal(t, 1.3, o.Reward)
+				require.True(t, tk.Verify(&in, prog))
+			}
+			require.Len(t, digits, 10)
+		}
+	}
+	require.NotEqual(t, tk.Draw(key, 1, 2, rng.PurposeTask, 3, Training), tk.Draw(key, 1, 2, rng.PurposeEval, 3, Training))
+	var sink Instance
+	require.Zero(t, testing.AllocsPerRun(100, func() {
+		sink = tk.Draw(key, 3, 4, rng.PurposeTask, 8, Transfer)
+		sink = tk.DrawItem(key, 3, 4, rng.PurposeTask, 2, HeldOut, 5)
+	}))
+	_ = sink
+}
+
+// shuntingYard is the table policy's program on in, played on the task's
+// own Env (so its observations are the Env's).
+func shuntingYard(tk *tapeTask, in *Instance) []int32 {
+	e := tk.NewEnv(1)
+	obs := []int32{e.Reset(0, in)}
+	var prog []int32
+	out := Transition{Obs: make([]int32, 1), Reward: make([]float64, 1), Done: make([]bool, 1)}
+	for len(prog) < int(in.Budget) {
+		a := tape.ShuntingYard(obs[0])
+		prog = append(prog, a)
+		e.Step([]int32{a}, out)
+		obs[0] = out.Obs[0]
+		if out.Done[0] {
+			break
+		}
+	}
+	return prog
+}
+
+// A tape longer than the words can hold is cut, never read past them, and
+// a tape of every cell kind round-trips.
+func TestTapePacking(t *testing.T) {
+	var in Instance
+	cells := []tape.Cell{tape.Open, 9, tape.Plus, 0, tape.Close, tape.Times, 7, tape.Minus, 3}
+	in.NInner = packTape(cells, &in.Inner)
+	var dst [tape.MaxCells]tape.Cell
+	require.Equal(t, cells, unpackTape(&in, dst[:]))
+	long := make([]tape.Cell, tape.MaxCells)
+	in.NInner = packTape(long, &in.Inner)
+	require.Len(t, unpackTape(&in, dst[:]), tape.MaxCells)
+	in.NInner = 99
+	require.NotPanics(t, func() { unpackTape(&in, dst[:]) })
+}
+
+// Verify: only a program that applies every operator to its own subtrees
+// and answers is proof for every operand; one right by chance is not.
+func TestTapeVerify(t *testing.T) {
+	tk := openTape(t, "")
+	in := Instance{Level: 1, Budget: 20, Target: 0}
+	in.NInner = packTape([]tape.Cell{0, tape.Times, 2, tape.Plus, 0}, &in.Inner) // 0*2+0: 0 either way
+	wrong := []int32{tape.PUSHV, tape.PUSHOP, tape.PUSHV, tape.PUSHOP, tape.PUSHV, tape.APPLY, tape.APPLY, tape.ANS}
+	require.True(t, tk.Score(&in, wrong).Correct, "0*(2+0) answers 0 too")
+	require.False(t, tk.Verify(&in, wrong))
+	right := []int32{tape.PUSHV, tape.PUSHOP, tape.PUSHV, tape.APPLY, tape.PUSHOP, tape.PUSHV, tape.APPLY, tape.ANS}
+	require.True(t, tk.Verify(&in, right))
+	require.False(t, tk.Verify(&in, right[:7]), "no answer")
+}
+
+// Stepping is scoring: on random programs (the end token included), every
+// row's return is its Score bit for bit, paid at the step that ends it (its
+// first ANS or its budget's last step), done from then on, observations
+// the machine's; and the Env steps without allocating.
+func TestTapeSteppingIsScoring(t *testing.T) {
+	tk := openTape(t, "partial_credit=0.3")
+	key := rng.NewKey(6)
+	acts := []int32{tape.PUSHV, tape.PUSHV, tape.PUSHOP, tape.APPLY, tape.POPPAREN, tape.ANS, tapeEnd}
+	for lv, l := range tk.Levels() {
+		T := l.Budget + 2
+		const rows = 300
+		e := tk.NewEnv(rows)
+		ins := make([]Instance, rows)
+		progs := make([][]int32, rows)
+		obs := make([]int32, rows)
+		for r := range ins {
+			ins[r] = tk.Draw(key, uint32(lv), uint32(r), rng.PurposeTask, lv, Split(r%3))
+			obs[r] = e.Reset(r, &ins[r])
+			if r == 0 {
+				progs[r] = shuntingYard(tk, &ins[r])
+			}
+			for len(progs[r]) < T {
+				w := key.Block(9, uint32(r), uint32(len(progs[r])), rng.PurposeAction)
+				a := acts[w[0]%uint32(len(acts))]
+				progs[r] = append(progs[r], a)
+			}
+		}
+		ret := make([]float64, rows)
+		end := make([]int, rows)
+		out := Transition{Obs: obs, Reward: make([]float64, rows), Done: make([]bool, rows)}
+		actions := make([]int32, rows)
+		for s := 0; s < T; s++ {
+			for r := range actions {
+				actions[r] = progs[r][s]
+			}
+			e.Step(actions, out)
+			for r := range rows {
+				ret[r] += out.Reward[r]
+				if out.Reward[r] != 0 {
+					require.Zero(t, end[r], "paid once")
+					end[r] = s + 1
+				}
+				wantDone := false
+				for k := 0; k <= s; k++ {
+					wantDone = wantDone || progs[r][k] == tape.ANS || k == int(ins[r].Budget)-1
+				}
+				require.Equal(t, wantDone, out.Done[r], "row %d step %d", r, s)
+				require.True(t, out.Obs[r] >= 0 && out.Obs[r] < tape.NumObservations)
+			}
+		}
+		for r := range rows {
+			want := tk.Score(&ins[r], progs[r])
+			require.Equal(t, math.Float64bits(want.Reward), math.Float64bits(ret[r]), "level %d row %d", lv, r)
+			require.Equal(t, want.Correct, e.Correct(r))
+		}
+		require.True(t, e.Correct(0), "the table's program solves row 0")
+		require.Zero(t, testing.AllocsPerRun(20, func() {
+			e.Reset(1, &ins[1])
+			e.Step(actions, out)
+		}))
+	}
+}
+
+// Explain traces every tool up to the end, with the machine after it.
+func TestTapeExplain(t *testing.T) {
+	tk := openTape(t, "partial_credit=0.3")
+	in := tk.Draw(rng.NewKey(2), 0, 0, rng.PurposeEval, 1, HeldOut)
+	prog := shuntingYard(tk, &in)
+	ex := tk.Explain(&in, prog)
+	require.True(t, ex.Correct)
+	require.Equal(t, 1.3, ex.Reward)
+	require.Len(t, ex.Trace, len(prog))
+	require.Equal(t, "ANS", ex.Trace[len(prog)-1].Token)
+	require.Contains(t, ex.Note, "tape ")
+	require.Contains(t, ex.Trace[0].State, "head 1 · ")
+	require.Contains(t, ex.Trace[len(prog)-1].State, "· 1 values · 0 pending · top ")
+	bad := tk.Explain(&in, []int32{tape.APPLY, tape.APPLY})
+	require.False(t, bad.Correct)
+	require.Contains(t, bad.Note, "no answer")
+}
