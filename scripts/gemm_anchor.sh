@@ -2,7 +2,7 @@
 # gemm_anchor.sh: simdrl's GEMMs on the model's shapes (kernels' BenchmarkSgemm,
 # the backend dispatch picks) against OpenBLAS's single-thread sgemm on the same
 # shapes and forms, pinned to one core, with the core's FMA peaks taken before
-# and after, as one Markdown table (BENCHMARKS.md's GEMM tables).
+# and after, as one Markdown table (docs/performance.md's GEMM tables).
 # OpenBLAS runs each shape under its own choice of kernels and under each of
 # CORETYPES once, and keeps the fastest for that shape. Then the two run
 # interleaved, shape by shape, COUNT rounds: in each, simdrl runs the shape for

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # openblas_coretype.sh: the OPENBLAS_CORETYPE under which OpenBLAS's sgemm is
-# fastest on this CPU, so that the anchors (OpenBLAS in BENCHMARKS.md's GEMM
+# fastest on this CPU, so that the anchors (OpenBLAS in docs/performance.md's GEMM
 # tables, PyTorch, which Debian builds on OpenBLAS) run its best kernels.
 # Why: OpenBLAS picks its kernels from the CPU's family and model, and a model
 # it does not know falls back to a slow generic one. Debian's 0.3.21 does not

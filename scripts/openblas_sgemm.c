@@ -1,5 +1,5 @@
 // openblas_sgemm: OpenBLAS's single-thread sgemm in GFLOP/s for one shape,
-// the anchor of BENCHMARKS.md's GEMM tables: the best of 7 timed rounds, or
+// the anchor of docs/performance.md's GEMM tables: the best of 7 timed rounds, or
 // with a fifth argument "median" their median (scripts/gemm_anchor.sh, which
 // compares it with simdrl's own mean over a run).
 // It needs only Debian's libopenblas0-pthread (no cblas.h: the prototype is
@@ -9,7 +9,7 @@
 //   OPENBLAS_NUM_THREADS=1 taskset -c 0 /tmp/openblas_sgemm 192 288 96 NT
 //
 // OPENBLAS_CORETYPE=Cooperlake forces its AVX-512 kernels where its own
-// dispatch picks others (BENCHMARKS.md takes the better of both).
+// dispatch picks others (docs/performance.md takes the better of both).
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 """The tool environment's scoring, in Python, for make_golden.py and
-torch_update_bench.py: the rules README.md ("The environment") gives, which
+torch_update_bench.py: the rules docs/tasks.md ("The seed task") gives, which
 env.Run implements in Go. Written from those rules as a table of tools, one
 function each, over a machine (value, stored)."""
 from simdrl_torch import TOKENS

@@ -1,7 +1,7 @@
 """simdrl's policy network as a PyTorch module, shared by make_golden.py and
 torch_interop.py.
 
-The architecture README.md describes: a token embedding and a level
+The architecture docs/architecture.md and docs/tasks.md describe: a token embedding and a level
 embedding, one GRU layer, a policy head over the 18 tokens and a value head.
 The initial state is per sample, h0 = tanh(mean over the context tokens of
 emb + stage_emb[level]); the first input is CTX, then each chosen (or given)

@@ -1,3 +1,4 @@
 // Package docs holds tests that check the documentation against the code:
-// README's import graph against `go list`. It has no code of its own.
+// docs/architecture.md's import graph against `go list`, and the links
+// between the Markdown pages. It has no code of its own.
 package docs

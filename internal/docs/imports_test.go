@@ -13,14 +13,14 @@ import (
 
 const module = "github.com/simdrl/simdrl/"
 
-// readmeGraph parses README's import graph (the indented lines after
+// docGraph parses docs/architecture.md's import graph (the indented lines after
 // "Imports point down only"): "a, b → c, d   (comment)" says that a and b
 // import exactly c and d of the project; "→ nothing of the project", none.
-func readmeGraph(t *testing.T) map[string][]string {
-	raw, err := os.ReadFile("../../README.md")
+func docGraph(t *testing.T) map[string][]string {
+	raw, err := os.ReadFile("../../docs/architecture.md")
 	require.NoError(t, err)
 	_, after, ok := strings.Cut(string(raw), "Imports point down only")
-	require.True(t, ok, "README has no import graph")
+	require.True(t, ok, "docs/architecture.md has no import graph")
 	comment := regexp.MustCompile(`\(.*\)`)
 	graph := map[string][]string{}
 	lines := strings.Split(after, "\n")[1:]
@@ -31,7 +31,7 @@ func readmeGraph(t *testing.T) map[string][]string {
 			}
 			continue
 		}
-		require.Truef(t, strings.HasPrefix(line, "    "), "README's import graph ends without a blank line: %q", line)
+		require.Truef(t, strings.HasPrefix(line, "    "), "docs/architecture.md's import graph ends without a blank line: %q", line)
 		lhs, rhs, ok := strings.Cut(comment.ReplaceAllString(line, ""), "→")
 		require.Truef(t, ok, "no → in %q", line)
 		var imports []string
@@ -44,18 +44,18 @@ func readmeGraph(t *testing.T) map[string][]string {
 		for _, p := range strings.Split(lhs, ",") {
 			p = strings.TrimSpace(p)
 			_, dup := graph[p]
-			require.Falsef(t, dup, "README lists %s twice", p)
+			require.Falsef(t, dup, "docs/architecture.md lists %s twice", p)
 			graph[p] = imports
 		}
 	}
 	return graph
 }
 
-// TestReadmeImportGraph: every package of the module imports exactly the
-// project packages README's Architecture section says it does, and README
-// lists no package that does not exist.
-func TestReadmeImportGraph(t *testing.T) {
-	graph := readmeGraph(t)
+// TestDocImportGraph: every package of the module imports exactly the
+// project packages docs/architecture.md says it does, and the page lists no
+// package that does not exist.
+func TestDocImportGraph(t *testing.T) {
+	graph := docGraph(t)
 	cmd := exec.Command("go", "list", "-f", `{{.ImportPath}}:{{range .Imports}} {{.}}{{end}}`, "./...")
 	cmd.Dir = "../.."
 	out, err := cmd.Output()
@@ -72,11 +72,11 @@ func TestReadmeImportGraph(t *testing.T) {
 		}
 		slices.Sort(project)
 		want, ok := graph[pkg]
-		require.Truef(t, ok, "README's import graph does not list %s (it imports %v)", pkg, project)
-		require.Equalf(t, want, project, "README's import graph is wrong about %s", pkg)
+		require.Truef(t, ok, "docs/architecture.md's import graph does not list %s (it imports %v)", pkg, project)
+		require.Equalf(t, want, project, "docs/architecture.md's import graph is wrong about %s", pkg)
 		seen[pkg] = true
 	}
 	for pkg := range graph {
-		require.Truef(t, seen[pkg], "README's import graph lists %s, which is not a package", pkg)
+		require.Truef(t, seen[pkg], "docs/architecture.md's import graph lists %s, which is not a package", pkg)
 	}
 }
