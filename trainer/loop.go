@@ -24,10 +24,10 @@ type Options struct {
 	SaveEvery int
 	// Metrics receives one JSON line per evaluation.
 	Metrics io.Writer
-	// Interrupt, once closed, ends training: the update under way stops
-	// between chunks and is not applied (Engine.SetInterrupt), the last
-	// completed one is saved, and the explanations and the final evaluation
-	// stop too.
+	// Interrupt, once closed, ends training: the update under way stops at
+	// the engine's next boundary and is not applied (Engine.SetInterrupt),
+	// the last completed one is saved, and the explanations and the final
+	// evaluation stop too.
 	Interrupt <-chan struct{}
 	// Progress redraws a live status line (for terminals).
 	Progress bool
