@@ -25,6 +25,7 @@ type files struct {
 	saveEvery          int
 	evalOnly           bool
 	metrics, plot      string
+	exhaustive         int // trainer.Options.Exhaustive, but 0 is none
 }
 
 // parseFlags reads a command line for a fresh run into a Config: the
@@ -113,6 +114,7 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.evalEvery = fs.Int("eval-every", def.EvalEvery, "greedy evaluation every N updates, ≥ 0 (0 disables)")
 	o.evalBatch = fs.Int("eval-batch", def.EvalBatch, fmt.Sprintf("episodes per level in each periodic evaluation [1, %d]", trainer.MaxEpisodes))
 	o.final = fs.Int("final-episodes", def.FinalEpisodes, fmt.Sprintf("episodes per level in the final evaluation [0, %d] (0 disables)", trainer.MaxEpisodes))
+	fs.IntVar(&o.fl.exhaustive, "exhaustive", trainer.MaxExhaustive, fmt.Sprintf("calc, expr: after the final evaluation, play every instance of each level and split with at most N instances [0, %d] (0 disables)", trainer.MaxExhaustive))
 	o.explain = fs.Int("explain", def.Explain, fmt.Sprintf("greedy samples per level to explain at the end [0, %d]", trainer.MaxExplain))
 	o.chunk = fs.Int("chunk", def.Chunk, "episodes per chunk, ≥ 1 (the unit of work; decides the arithmetic, not -threads; above -batch it acts as -batch)")
 	o.curriculum = fs.String("curriculum", def.Curriculum, "blocks: -stages as equal blocks of updates (seed); mixed: every batch mixes the unlocked levels")
@@ -184,6 +186,8 @@ func parseCommandLine(args []string, stdout io.Writer) (*commandLine, error) {
 		return nil, fmt.Errorf("-eval-only needs a model: give -load FILE")
 	case f.saveEvery < 0:
 		return nil, fmt.Errorf("-save-every must be ≥ 0, got %d", f.saveEvery)
+	case f.exhaustive < 0 || f.exhaustive > trainer.MaxExhaustive:
+		return nil, fmt.Errorf("-exhaustive must be in [0, %d], got %d", trainer.MaxExhaustive, f.exhaustive)
 	case f.saveEvery > 0 && f.save == "":
 		return nil, fmt.Errorf("-save-every needs -save FILE")
 	case f.evalOnly && f.save != "":
@@ -202,6 +206,15 @@ func parseCommandLine(args []string, stdout io.Writer) (*commandLine, error) {
 		}
 	}
 	return cl, nil
+}
+
+// exhaustiveOption is -exhaustive as trainer.Options.Exhaustive (whose 0
+// is the default).
+func (f files) exhaustiveOption() int {
+	if f.exhaustive == 0 {
+		return -1
+	}
+	return f.exhaustive
 }
 
 // changed reports whether the flag was given explicitly.
