@@ -170,7 +170,10 @@ func (j *trainJob) work(w *worker, r *result) {
 		w.tasks[b] = j.draw(uint32(first+b), level)
 		w.setContext(b, &w.tasks[b])
 	}
-	w.rollout(e.model, gru.Sample, gru.Stream{Key: e.key, Round: uint32(j.update), FirstEpisode: uint32(first)}, e.stopTraining)
+	if !w.rollout(e.model, gru.Sample, gru.Stream{Key: e.key, Round: uint32(j.update), FirstEpisode: uint32(first)}, e.stopTraining) {
+		r.cut = true
+		return
+	}
 	w.steps.returns(n, w.ws.T, w.rewards[:n])
 	r.live = w.ws.LiveSteps()
 	r.rsum = 0
@@ -193,7 +196,7 @@ func (j *trainJob) work(w *worker, r *result) {
 	} else {
 		r.loss = sumLoss(w.ws, w.rewards[:n], j.batch, e.cfg.ValueCoef, j.entropyCoef)
 	}
-	w.ws.Backward(e.model.params, e.model.derived, r.grad, r.table.Buffer())
+	r.cut = !w.ws.BackwardUntil(e.model.params, e.model.derived, r.grad, r.table.Buffer(), w.interrupt)
 }
 
 // draw is the instance episode plays at level: an item the plan weights

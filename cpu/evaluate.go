@@ -8,7 +8,7 @@ import (
 
 // evaluate plays episodes greedy episodes of level on tasks drawn from round
 // of the evaluation stream, in parallel chunks (none when the level has no
-// items in split: an Itemized task's). It changes nothing in the model. An interrupt (SetInterrupt) stops it between chunks: false.
+// items in split: an Itemized task's). It changes nothing in the model. An interrupt (SetInterrupt) stops it between steps: false.
 func (e *Engine) evaluate(level, episodes int, round uint32, split task.Split) (trainer.EvalResult, bool) {
 	res := trainer.EvalResult{Level: level, Episodes: episodes}
 	if task.Items(e.task, level, split) == 0 {
@@ -28,7 +28,7 @@ func (e *Engine) evaluate(level, episodes int, round uint32, split task.Split) (
 }
 
 // EvaluateAll evaluates every level on the same round (trainer.Engine); an
-// interrupt stops it between chunks with trainer.ErrInterrupted.
+// interrupt stops it between steps with trainer.ErrInterrupted.
 func (e *Engine) EvaluateAll(episodes int, round uint32, split task.Split) ([]trainer.EvalResult, error) {
 	out := make([]trainer.EvalResult, len(e.task.Levels()))
 	for s := range out {
@@ -55,7 +55,10 @@ func (j *evalJob) work(w *worker, r *result) {
 	for b := 0; b < n; b++ {
 		w.tasks[b] = e.task.Draw(e.key, j.round, uint32(first+b), enginekit.EvalPurpose(j.level), j.level, j.split)
 	}
-	w.playGreedily(e.model, n, e.stopEvaluating)
+	if !w.playGreedily(e.model, n, e.stopEvaluating) {
+		r.cut = true
+		return
+	}
 	r.rsum = 0
 	for b := 0; b < n; b++ {
 		r.rsum += w.steps.episodeReturn(n, w.ws.T, b)

@@ -279,3 +279,85 @@ func TestDriveStopsTheFinalEvaluation(t *testing.T) {
 	require.Nil(t, rep.Final.SolveRate)
 	require.NotEmpty(t, rep.ParamSHA256)
 }
+
+// closeAtStep makes e's next pass close a fresh interrupt after rollout step
+// at of its first chunk to get there (on that worker's goroutine, so the
+// close is an event of the pass, not of a clock), and counts the rollout
+// steps that any worker completes after the close.
+func closeAtStep(e *testRun, at int) *atomic.Int32 {
+	stop := make(chan struct{})
+	e.SetInterrupt(stop)
+	var shut atomic.Bool
+	var after atomic.Int32
+	for _, w := range e.pool.workers {
+		w.afterStep = func(t int) {
+			if shut.Load() {
+				after.Add(1)
+			} else if t == at && shut.CompareAndSwap(false, true) {
+				close(stop)
+			}
+		}
+	}
+	return &after
+}
+
+func unhookSteps(e *testRun) {
+	e.SetInterrupt(nil)
+	for _, w := range e.pool.workers {
+		w.afterStep = nil
+	}
+}
+
+// TestInterruptCutsAChunkBetweenSteps: an interrupt stops a pass at its
+// workers' next step, not at the end of their chunks (a chunk of a large
+// model takes seconds): closed in a rollout, every other worker finishes at
+// most the step it is in (threads−1 steps in all after the close); closed
+// after a rollout's last step, the backward gives up, so even a pass of one
+// chunk is interrupted. The update changes nothing and the next one is an
+// uninterrupted engine's; an evaluation stops the same way.
+func TestInterruptCutsAChunkBetweenSteps(t *testing.T) {
+	for _, threads := range []int{1, 2} {
+		for _, oneChunk := range []bool{false, true} {
+			cfg := manyChunks(threads)
+			at := 1
+			if oneChunk {
+				cfg.Batch, at = cfg.Chunk, cfg.Steps-1 // in the backward
+			}
+			ref, err := newRun(cfg)
+			require.NoError(t, err)
+			for range 2 {
+				_, err = ref.Update()
+				require.NoError(t, err)
+			}
+			ref.Close()
+
+			tr, err := newRun(cfg)
+			require.NoError(t, err)
+			_, err = tr.Update()
+			require.NoError(t, err)
+			sum, ck := hash(t, tr), encoded(t, tr)
+
+			after := closeAtStep(tr, at)
+			_, err = tr.Update()
+			require.ErrorIs(t, err, trainer.ErrInterrupted, "threads=%d oneChunk=%v", threads, oneChunk)
+			require.LessOrEqual(t, after.Load(), int32(threads-1), "threads=%d oneChunk=%v: rollout steps after the close", threads, oneChunk)
+			require.Equal(t, 1, tr.Updates())
+			require.Equal(t, sum, hash(t, tr))
+			require.Equal(t, ck, encoded(t, tr))
+
+			if !oneChunk {
+				after = closeAtStep(tr, at)
+				_, err = tr.EvaluateAll(cfg.FinalEpisodes, enginekit.FinalRound, task.HeldOut)
+				require.ErrorIs(t, err, trainer.ErrInterrupted)
+				require.LessOrEqual(t, after.Load(), int32(threads-1), "threads=%d: evaluation steps after the close", threads)
+			}
+
+			unhookSteps(tr)
+			_, err = tr.Update()
+			require.NoError(t, err)
+			require.Equal(t, hash(t, ref), hash(t, tr), "threads=%d oneChunk=%v: the update after an interrupted one", threads, oneChunk)
+			require.Equal(t, encoded(t, ref), encoded(t, tr))
+			tr.Close()
+		}
+	}
+}

@@ -26,6 +26,11 @@ type worker struct {
 	first   []int32 // per episode: the observation Env.Reset returned (with observations)
 	task    task.Task
 	results [resultsPerWorker]*result
+
+	// interrupt, once closed, cuts the chunk at its next step (SetInterrupt).
+	// afterStep, when set (tests), is called after each rollout step.
+	interrupt <-chan struct{}
+	afterStep func(t int)
 }
 
 // resultsPerWorker lets a worker start its next chunk while an earlier one
@@ -35,6 +40,7 @@ const resultsPerWorker = 2
 // result is what one chunk hands to the ordered merge.
 type result struct {
 	busy   bool // owned by a chunk not merged yet (guarded by pool.mu)
+	cut    bool // the interrupt stopped the chunk midway: nothing to merge
 	first  int  // the chunk's first episode and its size
 	n      int
 	grad   []float32          // training: the chunk's gradient, but for the token table's
@@ -112,6 +118,7 @@ type pool struct {
 	freed  sync.Cond // signalled when results are merged and freed
 	ready  []*result // by chunk, until merged
 	merged int       // chunks merged so far
+	cut    bool      // some chunk was cut midway (result.cut)
 
 	// stop, once closed, ends a pass before its next chunk (Engine.SetInterrupt);
 	// nil: never. afterWork, when set (tests), is called after chunk c is worked.
@@ -151,6 +158,7 @@ func (p *pool) loop(w *worker) {
 			}
 			r.first = c * p.chunk
 			r.n = min(p.chunk, p.total-r.first)
+			r.cut = false
 			p.j.work(w, r)
 			if p.afterWork != nil {
 				p.afterWork(c)
@@ -184,7 +192,11 @@ func (p *pool) deposit(c int, r *result) {
 	for p.merged < p.chunks && p.ready[p.merged] != nil {
 		m := p.ready[p.merged]
 		p.ready[p.merged] = nil
-		p.j.merge(m)
+		if m.cut {
+			p.cut = true
+		} else {
+			p.j.merge(m)
+		}
 		m.busy = false
 		p.merged++
 		freed = true
@@ -197,7 +209,8 @@ func (p *pool) deposit(c int, r *result) {
 
 // run executes j over episodes episodes and returns when every chunk is
 // merged, true, or when p.stop ended the pass early, false: then the chunks
-// taken before it are merged and the others never started.
+// taken before it are merged (but those it cut midway) and the others never
+// started.
 func (p *pool) run(j job, episodes int) bool {
 	p.j, p.total = j, episodes
 	p.chunks = (episodes + p.chunk - 1) / p.chunk
@@ -205,14 +218,14 @@ func (p *pool) run(j job, episodes int) bool {
 		p.ready = make([]*result, p.chunks) // a larger pass than planned: grow once
 	}
 	p.next.Store(0)
-	p.merged = 0
+	p.merged, p.cut = 0, false
 	p.done.Add(len(p.workers))
 	for range p.workers {
 		p.start <- struct{}{}
 	}
 	p.done.Wait()
 	p.j = nil
-	return p.merged == p.chunks
+	return p.merged == p.chunks && !p.cut
 }
 
 // close stops the goroutines and waits for them to end, so that nothing of

@@ -7,7 +7,7 @@ import (
 
 // GreedyPrograms plays the given instances greedily and returns their
 // programs, len(tasks)×Steps tokens, episode-major (trainer.Engine); an
-// interrupt stops it between chunks with trainer.ErrInterrupted.
+// interrupt stops it between steps with trainer.ErrInterrupted.
 func (e *Engine) GreedyPrograms(tasks []task.Instance) ([]int32, error) {
 	for i := range tasks {
 		if err := task.Check(e.task, &tasks[i]); err != nil {
@@ -23,7 +23,9 @@ func (e *Engine) GreedyPrograms(tasks []task.Instance) ([]int32, error) {
 		}
 		n := min(w.ws.Cap, len(tasks)-first)
 		copy(w.tasks[:n], tasks[first:first+n])
-		w.playGreedily(e.model, n, false) // the whole program, tokens after the end too
+		if !w.playGreedily(e.model, n, false) { // the whole program, tokens after the end too
+			return nil, trainer.ErrInterrupted
+		}
 		for b := 0; b < n; b++ {
 			copy(out[(first+b)*T:(first+b+1)*T], w.episodeProgram(b))
 		}

@@ -36,7 +36,10 @@ func (j *replayJob) work(w *worker, r *result) {
 			w.ws.SetAction(b, t, rp.Program[t])
 		}
 	}
-	w.rollout(e.model, gru.Teacher, gru.Stream{}, e.stopTraining)
+	if !w.rollout(e.model, gru.Teacher, gru.Stream{}, e.stopTraining) {
+		r.cut = true
+		return
+	}
 	ws := w.ws
 	r.rsum = 0 // the chunk's share of replay
 	dlogp := float32(-j.coef / R)
@@ -56,7 +59,7 @@ func (j *replayJob) work(w *worker, r *result) {
 	}
 	clear(r.grad)
 	r.table.Clear()
-	ws.Backward(e.model.params, e.model.derived, r.grad, r.table.Buffer())
+	r.cut = !ws.BackwardUntil(e.model.params, e.model.derived, r.grad, r.table.Buffer(), w.interrupt)
 }
 
 func (j *replayJob) merge(r *result) {

@@ -42,8 +42,9 @@ func (s *stepBuffers) at(t, n int) task.Transition {
 // Step(0), after that input is written). With stop, a row whose episode
 // has ended is retired (gru.Workspace.Retire): the steps after its end cost
 // nothing, for a caller whose loss weights them zero or that reads only
-// the task's rewards.
-func (w *worker) rollout(m *model, mode gru.Mode, s gru.Stream, stop bool) {
+// the task's rewards. It returns false when the interrupt closed before its
+// last step: the chunk is cut (result.cut) and its steps are left unfinished.
+func (w *worker) rollout(m *model, mode gru.Mode, s gru.Stream, stop bool) bool {
 	ws, l := w.ws, w.l
 	n, T := ws.Rows(), ws.T
 	ws.Start(m.params)
@@ -61,7 +62,13 @@ func (w *worker) rollout(m *model, mode gru.Mode, s gru.Stream, stop bool) {
 		if stop {
 			ws.Retire(t, out.Done)
 		}
+		if w.afterStep != nil {
+			w.afterStep(t)
+		}
 		if t+1 < T {
+			if closed(w.interrupt) {
+				return false
+			}
 			if l.Observations == 0 {
 				copy(ws.Inputs(t+1), acts)
 				continue
@@ -72,17 +79,19 @@ func (w *worker) rollout(m *model, mode gru.Mode, s gru.Stream, stop bool) {
 			}
 		}
 	}
+	return true
 }
 
 // playGreedily plays the chunk's first n tasks, w.tasks[:n], greedily:
 // the evaluations, GreedySolved and GreedyPrograms (stop: each episode
-// retired at its end, for callers that read only the task's outcome).
-func (w *worker) playGreedily(m *model, n int, stop bool) {
+// retired at its end, for callers that read only the task's outcome);
+// false: cut by the interrupt (rollout).
+func (w *worker) playGreedily(m *model, n int, stop bool) bool {
 	w.ws.Reset(n)
 	for b := 0; b < n; b++ {
 		w.setContext(b, &w.tasks[b])
 	}
-	w.rollout(m, gru.Greedy, gru.Stream{}, stop)
+	return w.rollout(m, gru.Greedy, gru.Stream{}, stop)
 }
 
 // observation checks that o is one of the task's observation tokens: an Env

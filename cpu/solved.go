@@ -12,7 +12,7 @@ import (
 // programs, bit for bit the same play, but on every worker, and with each
 // episode stopped at its end (as the evaluations are), so a level whose
 // programs answer early costs only the steps up to the answer. An
-// interrupt stops it between chunks with trainer.ErrInterrupted. The
+// interrupt stops it between steps with trainer.ErrInterrupted. The
 // trainer's exhaustive listing and the stop rule's subsets call it
 // (trainer's greedySolver) in place of GreedyPrograms.
 func (e *Engine) GreedySolved(ins []task.Instance, solved []bool) error {
@@ -43,7 +43,10 @@ type greedyJob struct {
 
 func (j *greedyJob) work(w *worker, r *result) {
 	copy(w.tasks[:r.n], j.ins[r.first:r.first+r.n])
-	w.playGreedily(j.e.model, r.n, j.e.stopEvaluating)
+	if !w.playGreedily(j.e.model, r.n, j.e.stopEvaluating) {
+		r.cut = true
+		return
+	}
 	for b := 0; b < r.n; b++ {
 		r.solved[b] = w.env.Correct(b)
 	}

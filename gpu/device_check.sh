@@ -172,8 +172,8 @@ PY
 		echo "${summary[-1]}"
 		rm -f "$OUT/peer.tmp"
 	}
-	peer "jax, 1 update a call" 50 python3 out/jax_update_bench.py --check --batches "$TORCH_BATCHES" --updates-per-call 1 --iters 30 --budget-s 2
-	[ -n "$JAX_MULTI_BATCHES" ] && peer "jax, 100 updates a call" 45 python3 out/jax_update_bench.py --batches "$JAX_MULTI_BATCHES" --updates-per-call 100 --iters 5 --budget-s 3
+	peer "jax, 1 update a call" 150 python3 out/jax_update_bench.py --check --batches "$TORCH_BATCHES" --updates-per-call 1 --iters 30 --budget-s 2
+	[ -n "$JAX_MULTI_BATCHES" ] && peer "jax, 100 updates a call" 100 python3 out/jax_update_bench.py --batches "$JAX_MULTI_BATCHES" --updates-per-call 100 --iters 5 --budget-s 3
 	peer "torch eager and CUDA graph" 50 python3 out/torch_peers_bench.py --check --peers eager,graph --batches "$TORCH_BATCHES" --iters 30 --budget-s 2
 	peer "torch.compile" 120 python3 out/torch_peers_bench.py --peers compile --batches "$TORCH_BATCHES" --iters 30 --budget-s 2
 fi

@@ -31,6 +31,11 @@ func New(cfg trainer.Config) (trainer.Engine, error) {
 	return g, nil
 }
 
+// MaxSteps bounds the rollouts the GPU runs: the longest its kernels have
+// been verified with on a device (trainer.MaxSteps is the CPU's, raised
+// for the tape task, which the GPU does not run).
+const MaxSteps = 64
+
 // NewWithTask is New for the opened task t (cpu.NewWithTask's twin): the
 // kernels score the seed task and tasks on the calculator's op table
 // (task.Interpreted), and refuse any other with one line, as they refuse a
@@ -60,6 +65,9 @@ func newEngineWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
 	}
 	if _, err := scorerOf(t); err != nil {
 		return nil, err
+	}
+	if cfg.Steps > MaxSteps {
+		return nil, &trainer.FieldError{Field: "steps", Problem: fmt.Sprintf("must be at most %d on the GPU (its kernels have run no longer rollouts on a device), got %d; train it on the CPU", MaxSteps, cfg.Steps)}
 	}
 	l, err := enginekit.NewLayout(cfg.Hidden, t)
 	if err != nil {

@@ -34,3 +34,6 @@ func New(cfg trainer.Config) (trainer.Engine, error) { return nil, errNoCgo }
 func NewWithTask(cfg trainer.Config, t task.Task) (trainer.Engine, error) {
 	return nil, errNoCgo
 }
+
+// MaxSteps bounds the rollouts the GPU runs (run.go's, for the flags' help).
+const MaxSteps = 64

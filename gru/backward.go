@@ -16,6 +16,16 @@ import (
 // update has. dv must be the
 // Derived that Forward used.
 func (w *Workspace) Backward(params []float32, dv *Derived, grad, dTable []float32) {
+	w.BackwardUntil(params, dv, grad, dTable, nil)
+}
+
+// BackwardUntil is Backward that gives up once stop is closed, so that a
+// large layout answers an interrupt within a step rather than a chunk: it
+// looks before each step's work (reading steps included) and before the
+// weight GEMMs, and returns false when it gave up, having added part of the
+// gradient to grad and dTable (the caller discards them). A nil stop never
+// closes: then it is Backward, the same arithmetic.
+func (w *Workspace) BackwardUntil(params []float32, dv *Derived, grad, dTable []float32, stop <-chan struct{}) bool {
 	l, n, T := w.l, w.n, w.T
 	V, d := l.Vocab, l.Hidden
 	if w.next != T {
@@ -26,14 +36,22 @@ func (w *Workspace) Backward(params []float32, dv *Derived, grad, dTable []float
 	dh, dhPrev := w.dh[:n*d], w.dhPrev[:n*d]
 	clear(dh)
 	for t := T - 1; t >= 0; t-- {
+		if closed(stop) {
+			return false
+		}
 		if t < T-1 {
 			w.widen(dh, t)
 		}
 		w.backStep(params, dv, t, dh, dhPrev, dTable)
+		if backStepDone != nil {
+			backStepDone(t)
+		}
 		dh, dhPrev = dhPrev, dh
 	}
 	// dh now holds dL/dh before Step(0): h0's, or the reading's last.
-	w.unread(whh, dh, dhPrev, dTable)
+	if !w.unread(whh, dh, dhPrev, dTable, stop) || closed(stop) {
+		return false
+	}
 	if w.reading%2 == 1 {
 		dh = dhPrev // unread swapped them an odd number of times
 	}
@@ -69,6 +87,21 @@ func (w *Workspace) Backward(params []float32, dv *Derived, grad, dTable []float
 		dh[i] *= 1 - y*y
 	}
 	kernels.SgemmTN(V+l.Levels, d, n, 1, w.mix[:n*(V+l.Levels)], V+l.Levels, dh, d, 1, l.embeddings(grad), d)
+	return true
+}
+
+// backStepDone, when set (tests), is called after Backward's step t.
+var backStepDone func(t int)
+
+// closed reports whether c is closed: one non-blocking receive, no
+// allocation, false for nil.
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }
 
 // widen turns dh, dL/dh_{t+1} over the rows of L_{t+1} (packed), into the
@@ -143,10 +176,13 @@ func (w *Workspace) backStep(params []float32, dv *Derived, t int, dh, dhPrev, d
 // W_hh or the token table. A step where some rows do not read runs the
 // GRU's backward on the reading rows only, packed as read ran them, their
 // dgh kept in dghAll at the step's dghAt.
-func (w *Workspace) unread(whh, dh, dhPrev, dTable []float32) {
+func (w *Workspace) unread(whh, dh, dhPrev, dTable []float32, stop <-chan struct{}) bool {
 	n, d := w.n, w.l.Hidden
 	st := &w.stop
 	for r := w.reading - 1; r >= 0; r-- {
+		if closed(stop) {
+			return false
+		}
 		rows := w.readingRows(r)
 		m := len(rows)
 		in := w.inputsAll[r*n : r*n+m]
@@ -169,6 +205,7 @@ func (w *Workspace) unread(whh, dh, dhPrev, dTable []float32) {
 		}
 		dh, dhPrev = dhPrev, dh
 	}
+	return true
 }
 
 // addColumnSums adds the column sums of the rows×len(dst) packed matrix m

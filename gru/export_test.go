@@ -19,3 +19,6 @@ func AllocatedBytes(w *Workspace) int {
 	}
 	return n + 8*cap(st.liveN) + 8*cap(st.dghAt) + cap(st.kLive)
 }
+
+// SetBackStepDone sets the hook Backward calls after each of its steps (nil: none).
+func SetBackStepDone(f func(t int)) { backStepDone = f }

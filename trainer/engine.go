@@ -34,7 +34,7 @@ type Engine interface {
 	Moments() (m, v []float32, step int, err error)
 	SetMoments(m, v []float32, step int) error
 	// SetInterrupt makes Update, EvaluateAll and GreedyPrograms stop at
-	// their next boundary (between chunks on the CPU, kernel launches and
+	// their next boundary (between steps on the CPU, kernel launches and
 	// host-drawn parts on the GPU) once stop is closed, returning an error
 	// for which errors.Is(err, ErrInterrupted); an interrupted call changes
 	// nothing. nil: never. Call it between calls.

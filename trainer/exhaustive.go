@@ -9,25 +9,51 @@ import (
 	"github.com/simdrl/simdrl/task"
 )
 
-// maxEnumerated is the most instances of one level and split an exhaustive
-// evaluation plays: every held-out tuple of calc's 4-digit levels (2,000)
-// and every training tuple (8,000) fit. A level with a larger split is not
-// listed (task.LevelTally.Listed false): its first instances in the task's
-// order would be no fair sample of it, and the sampled evaluations cover
-// it.
-const maxEnumerated = enginekit.MaxListed
+// MaxExhaustive is the most instances of one level and split the exhaustive
+// evaluation plays (Options.Exhaustive), and its default: every held-out
+// tuple of calc's 4-digit levels (2,000) and every training tuple (8,000)
+// fit. A level with a larger split is not listed (task.LevelTally.Listed
+// false): its first instances in the task's order would be no fair sample
+// of it, and the sampled evaluations cover it. The memory estimate counts
+// listings of this size (enginekit.MaxListed).
+const MaxExhaustive = enginekit.MaxListed
+
+// maxEnumerated is the most instances of one level and split a listing
+// holds (Trainer.listed): the exhaustive evaluation's and the stop rule's
+// subsets' bound (the latter a part of training, which no option changes).
+const maxEnumerated = MaxExhaustive
 
 // greedyBatch is how many instances one GreedyPrograms (or GreedySolved)
 // call plays.
 const greedyBatch = 4096
 
+// exhaustiveLimit is Options.Exhaustive as a count: 0 the default
+// (MaxExhaustive), negative none, at most MaxExhaustive.
+func exhaustiveLimit(opt int) int {
+	switch {
+	case opt == 0:
+		return MaxExhaustive
+	case opt < 0:
+		return 0
+	}
+	return min(opt, MaxExhaustive)
+}
+
+// exhaustivePart is one level's split as the exhaustive evaluation plays it.
+type exhaustivePart struct {
+	split task.Split
+	ins   []task.Instance
+}
+
 // exhaustive plays every instance of every level of an Enumerator task, held
 // out and training, greedily on tr's engine, and counts the held-out ones by
-// subset when the task is a Subsetter; nil for other tasks.
-func exhaustive(tr *Trainer) ([]task.LevelTally, error) {
+// subset when the task is a Subsetter; nil for other tasks and for limit 0.
+// A level with more than limit instances in a split is not listed. Before
+// it plays, it writes to out what it will play (exhaustivePlan).
+func exhaustive(tr *Trainer, limit int, out io.Writer) ([]task.LevelTally, error) {
 	t := tr.task
 	en, ok := t.(task.Enumerator)
-	if !ok {
+	if !ok || limit <= 0 {
 		return nil, nil
 	}
 	sub, _ := t.(task.Subsetter)
@@ -35,15 +61,23 @@ func exhaustive(tr *Trainer) ([]task.LevelTally, error) {
 	if sub != nil {
 		names = sub.SubsetNames()
 	}
-	var out []task.LevelTally
-	for lv, l := range t.Levels() {
-		lt := task.LevelTally{Level: l.Name, Listed: true}
+	plan := make([][]exhaustivePart, len(t.Levels())) // nil: not listed
+	for lv := range plan {
 		for _, sp := range enginekit.ListedSplits(t, lv) {
 			ins := tr.listed(en, lv, sp)
-			if ins == nil {
-				lt = task.LevelTally{Level: l.Name}
+			if ins == nil || len(ins) > limit {
+				plan[lv] = nil
 				break
 			}
+			plan[lv] = append(plan[lv], exhaustivePart{sp, ins})
+		}
+	}
+	fmt.Fprintln(out, exhaustivePlan(plan, limit))
+	var res []task.LevelTally
+	for lv, l := range t.Levels() {
+		lt := task.LevelTally{Level: l.Name, Listed: plan[lv] != nil}
+		for _, p := range plan[lv] {
+			sp, ins := p.split, p.ins
 			solved, err := tr.solvedGreedily(ins)
 			if err != nil {
 				return nil, err
@@ -64,9 +98,43 @@ func exhaustive(tr *Trainer) ([]task.LevelTally, error) {
 				}
 			}
 		}
-		out = append(out, lt)
+		res = append(res, lt)
 	}
-	return out, nil
+	return res, nil
+}
+
+// exhaustivePlan says what the exhaustive evaluation plays: "Exhaustive
+// evaluation: 3 levels × 2 splits, 12345 instances (each level's splits
+// whole, at most 20000 instances each)", and how many levels it leaves out.
+func exhaustivePlan(plan [][]exhaustivePart, limit int) string {
+	levels, parts, instances := 0, 0, 0
+	splits := map[int]bool{}
+	for _, ps := range plan {
+		if ps == nil {
+			continue
+		}
+		levels++
+		parts += len(ps)
+		splits[len(ps)] = true
+		for _, p := range ps {
+			instances += len(p.ins)
+		}
+	}
+	var b strings.Builder
+	b.WriteString("Exhaustive evaluation: ")
+	switch {
+	case levels == 0:
+		b.WriteString("none")
+	case len(splits) == 1:
+		fmt.Fprintf(&b, "%s × %s, %s", plural(levels, "level"), plural(parts/levels, "split"), plural(instances, "instance"))
+	default:
+		fmt.Fprintf(&b, "%s, %s in all, %s", plural(levels, "level"), plural(parts, "split"), plural(instances, "instance"))
+	}
+	fmt.Fprintf(&b, " (each level's splits whole, at most %d instances each", limit)
+	if left := len(plan) - levels; left > 0 {
+		fmt.Fprintf(&b, "; %s with more left out", plural(left, "level"))
+	}
+	return b.String() + ")"
 }
 
 // listed is level's instances of split (cached: the stop rule lists the
@@ -166,8 +234,9 @@ func subsetTallies(sub task.Subsetter, names []string, ins []task.Instance, solv
 }
 
 // printExhaustive writes one line per level: the held-out and training
-// rates over every instance, then each held-out subset's.
-func printExhaustive(out io.Writer, t task.Task, ls []task.LevelTally) {
+// rates over every instance, then each held-out subset's; limit is the
+// listing's bound (exhaustive).
+func printExhaustive(out io.Writer, t task.Task, ls []task.LevelTally, limit int) {
 	if len(ls) == 0 {
 		return
 	}
@@ -187,7 +256,7 @@ func printExhaustive(out io.Writer, t task.Task, ls []task.LevelTally) {
 		}
 		if !l.Listed {
 			b.Reset()
-			fmt.Fprintf(&b, "  %s: more than %d instances in a split, not listed", levelTitle(t, lv), maxEnumerated)
+			fmt.Fprintf(&b, "  %s: more than %d instances in a split, not listed", levelTitle(t, lv), limit)
 		}
 		fmt.Fprintln(out, b.String())
 	}

@@ -65,8 +65,10 @@ func (e *echoEngine) GreedyPrograms(ins []task.Instance) ([]int32, error) {
 func TestExhaustiveCountsEveryInstanceBySubset(t *testing.T) {
 	e := &echoEngine{fakeEngine: fakeEngine{steps: 2}}
 	tr := &Trainer{task: echoTask{}, cfg: Config{Steps: 2}, e: e}
-	ls, err := exhaustive(tr)
+	var plan bytes.Buffer
+	ls, err := exhaustive(tr, MaxExhaustive, &plan)
 	require.NoError(t, err)
+	require.Equal(t, "Exhaustive evaluation: 1 level × 2 splits, 10 instances (each level's splits whole, at most 20000 instances each)\n", plan.String())
 	require.Equal(t, []task.LevelTally{{
 		Level:    "echo",
 		HeldOut:  task.Tally{N: 3, Solved: 2},
@@ -75,15 +77,56 @@ func TestExhaustiveCountsEveryInstanceBySubset(t *testing.T) {
 		Listed:   true,
 	}}, ls)
 	var out bytes.Buffer
-	printExhaustive(&out, echoTask{}, ls)
+	printExhaustive(&out, echoTask{}, ls, MaxExhaustive)
 	require.Contains(t, out.String(), "0.6667 of 3 (0.8571 of 7) odd 0.0000 of 1 zero 1.0000 of 1")
 }
 
 func TestExhaustiveSkipsTasksThatCannotList(t *testing.T) {
 	tr := &Trainer{task: task.Seed(), cfg: Config{Steps: 6}, e: &fakeEngine{steps: 6}}
-	ls, err := exhaustive(tr)
+	var plan bytes.Buffer
+	ls, err := exhaustive(tr, MaxExhaustive, &plan)
 	require.NoError(t, err)
 	require.Nil(t, ls)
+	require.Empty(t, plan.String())
+}
+
+// The exhaustive evaluation's bound (Options.Exhaustive, -exhaustive): a
+// level with a split larger than the bound is left out and not played, and
+// a bound of 0 plays nothing and says nothing.
+func TestExhaustiveIsBounded(t *testing.T) {
+	for _, c := range []struct {
+		limit   int
+		batches []int
+		plan    string
+	}{
+		{7, []int{3, 7}, "Exhaustive evaluation: 1 level × 2 splits, 10 instances (each level's splits whole, at most 7 instances each)\n"},
+		{6, nil, "Exhaustive evaluation: none (each level's splits whole, at most 6 instances each; 1 level with more left out)\n"},
+		{0, nil, ""},
+	} {
+		e := &echoEngine{fakeEngine: fakeEngine{steps: 2}}
+		tr := &Trainer{task: echoTask{}, cfg: Config{Steps: 2}, e: e}
+		var plan bytes.Buffer
+		ls, err := exhaustive(tr, c.limit, &plan)
+		require.NoError(t, err)
+		require.Equal(t, c.batches, e.batches, "limit %d: the instances played", c.limit)
+		require.Equal(t, c.plan, plan.String())
+		if c.limit == 0 {
+			require.Nil(t, ls)
+			continue
+		}
+		require.Len(t, ls, 1)
+		require.Equal(t, c.batches != nil, ls[0].Listed)
+		var out bytes.Buffer
+		printExhaustive(&out, echoTask{}, ls, c.limit)
+		if !ls[0].Listed {
+			require.Contains(t, out.String(), "(echo): more than 6 instances in a split, not listed")
+		}
+	}
+	// Options.Exhaustive: 0 is the default, negative none, at most MaxExhaustive.
+	require.Equal(t, MaxExhaustive, exhaustiveLimit(0))
+	require.Zero(t, exhaustiveLimit(-1))
+	require.Equal(t, 5, exhaustiveLimit(5))
+	require.Equal(t, MaxExhaustive, exhaustiveLimit(MaxExhaustive+1))
 }
 
 // echoInstances are n instances of echoTask, digit i mod 10 for the i-th.

@@ -24,16 +24,23 @@ type Options struct {
 	SaveEvery int
 	// Metrics receives one JSON line per evaluation.
 	Metrics io.Writer
-	// Interrupt, once closed, ends training: the update under way stops
-	// between chunks and is not applied (Engine.SetInterrupt), the last
-	// completed one is saved, and the explanations and the final evaluation
-	// stop too.
+	// Interrupt, once closed, ends training: the update under way stops at
+	// the engine's next boundary and is not applied (Engine.SetInterrupt),
+	// the last completed one is saved, and the explanations and the final
+	// evaluation stop too.
 	Interrupt <-chan struct{}
 	// Progress redraws a live status line (for terminals).
 	Progress bool
 	// EvalOnly trains nothing: the explanations and the final evaluation of
 	// the model as it is (-eval-only), in a report of its hash and updates.
 	EvalOnly bool
+	// Exhaustive bounds the exhaustive evaluation that follows the final one
+	// for a task that lists its instances (task.Enumerator): every instance
+	// of each level and split with at most this many is played greedily
+	// (-exhaustive). 0 means MaxExhaustive, a negative number none, and more
+	// than MaxExhaustive is MaxExhaustive. An evaluation option: the
+	// checkpoint's config does not hold it.
+	Exhaustive int
 }
 
 // ErrInterrupted is returned when Options.Interrupt stopped the run.
@@ -50,7 +57,7 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
 	defer e.Close()
 	e.SetInterrupt(opt.Interrupt)
 	if opt.EvalOnly {
-		return evaluateOnly(tr, out, opt.Quiet, start)
+		return evaluateOnly(tr, out, opt, start)
 	}
 	rep := &Report{Config: cfg, Backend: e.Backend(), Levels: levelNames(tr.task)}
 	if !opt.Quiet {
@@ -207,7 +214,7 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
 		rep.EnvStepsPerSecond = float64(done*cfg.Batch*cfg.Steps) / rep.TrainSeconds
 	}
 	if runErr == nil {
-		runErr = conclude(tr, rep, out, opt.Quiet)
+		runErr = conclude(tr, rep, out, opt)
 	}
 	if errors.Is(runErr, ErrInterrupted) {
 		rep.Interrupted = true
@@ -228,11 +235,11 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
 
 // evaluateOnly is Drive with Options.EvalOnly, which started at start: the
 // report of the model as it is, its explanations and final evaluation.
-func evaluateOnly(tr *Trainer, out io.Writer, quiet bool, start time.Time) (*Report, error) {
+func evaluateOnly(tr *Trainer, out io.Writer, opt Options, start time.Time) (*Report, error) {
 	hash, err := tr.paramSHA256()
 	rep := &Report{Config: tr.cfg, Updates: tr.updates, Backend: tr.e.Backend(), ParamSHA256: hash}
 	if err == nil {
-		err = conclude(tr, rep, out, quiet)
+		err = conclude(tr, rep, out, opt)
 	}
 	if errors.Is(err, ErrInterrupted) {
 		rep.Interrupted = true
@@ -242,9 +249,10 @@ func evaluateOnly(tr *Trainer, out io.Writer, quiet bool, start time.Time) (*Rep
 }
 
 // conclude explains cfg.Explain greedy samples per level and runs the final
-// evaluation, printing both and filling rep (its Levels too).
-func conclude(tr *Trainer, rep *Report, out io.Writer, quiet bool) error {
-	cfg, t, e := tr.cfg, tr.task, tr.e
+// evaluation (and the exhaustive one, within opt.Exhaustive), printing both
+// and filling rep (its Levels too).
+func conclude(tr *Trainer, rep *Report, out io.Writer, opt Options) error {
+	cfg, t, e, quiet := tr.cfg, tr.task, tr.e, opt.Quiet
 	rep.Levels = levelNames(t)
 	for s := 0; s < len(t.Levels()) && cfg.Explain > 0; s++ {
 		if !quiet {
@@ -301,12 +309,13 @@ func conclude(tr *Trainer, rep *Report, out io.Writer, quiet bool) error {
 		if transfer != nil {
 			fmt.Fprintf(out, "On transfer instances  → %s\n", perLevelEval(transfer, ", "))
 		}
-		ex, err := exhaustive(tr)
+		limit := exhaustiveLimit(opt.Exhaustive)
+		ex, err := exhaustive(tr, limit, out)
 		if err != nil {
 			return err
 		}
 		rep.Exhaustive = ex
-		printExhaustive(out, t, ex)
+		printExhaustive(out, t, ex, limit)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/simdrl/simdrl/gpu"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 	flag "github.com/spf13/pflag"
@@ -25,6 +26,7 @@ type files struct {
 	saveEvery          int
 	evalOnly           bool
 	metrics, plot      string
+	exhaustive         int // trainer.Options.Exhaustive, but 0 is none
 }
 
 // parseFlags reads a command line for a fresh run into a Config: the
@@ -106,13 +108,14 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.trainLevels = fs.String("stages", joinInts(def.TrainLevels), "levels to train (also -train-levels): with -curriculum blocks, the level of each equal block of updates (e.g. 0,0,0,1,1,2); with mixed, the set mixed in every batch")
 	o.lr = fs.Float64("lr", def.LR, "Adam learning rate (0, 10]")
 	o.hidden = fs.Int("hidden", def.Hidden, "GRU hidden size d [1, 4096]")
-	o.steps = fs.Int("steps", def.Steps, "tokens the policy writes per episode [1, 64], at least every level's budget (calc: the longest budget by default)")
+	o.steps = fs.Int("steps", def.Steps, fmt.Sprintf("tokens the policy writes per episode [1, %d] (-device cuda: at most %d), at least every level's budget (calc, expr, tape: the longest budget by default)", trainer.MaxSteps, gpu.MaxSteps))
 	o.entropy = fs.Float64("entropy-coef", def.EntropyCoef, "weight of the entropy bonus [0, 1000]")
 	o.value = fs.Float64("value-coef", def.ValueCoef, "weight of the value loss [0, 1000]")
 	o.clip = fs.Float64("clip", def.Clip, "gradient-norm clip (0, 1e30]")
 	o.evalEvery = fs.Int("eval-every", def.EvalEvery, "greedy evaluation every N updates, ≥ 0 (0 disables)")
 	o.evalBatch = fs.Int("eval-batch", def.EvalBatch, fmt.Sprintf("episodes per level in each periodic evaluation [1, %d]", trainer.MaxEpisodes))
 	o.final = fs.Int("final-episodes", def.FinalEpisodes, fmt.Sprintf("episodes per level in the final evaluation [0, %d] (0 disables)", trainer.MaxEpisodes))
+	fs.IntVar(&o.fl.exhaustive, "exhaustive", trainer.MaxExhaustive, fmt.Sprintf("calc, expr: after the final evaluation, play every instance of each level and split with at most N instances [0, %d] (0 disables)", trainer.MaxExhaustive))
 	o.explain = fs.Int("explain", def.Explain, fmt.Sprintf("greedy samples per level to explain at the end [0, %d]", trainer.MaxExplain))
 	o.chunk = fs.Int("chunk", def.Chunk, "episodes per chunk, ≥ 1 (the unit of work; decides the arithmetic, not -threads; above -batch it acts as -batch)")
 	o.curriculum = fs.String("curriculum", def.Curriculum, "blocks: -stages as equal blocks of updates (seed); mixed: every batch mixes the unlocked levels")
@@ -187,6 +190,8 @@ func parseCommandLine(args []string, stdout io.Writer) (*commandLine, error) {
 		return nil, fmt.Errorf("-eval-only needs a model: give -load FILE")
 	case f.saveEvery < 0:
 		return nil, fmt.Errorf("-save-every must be ≥ 0, got %d", f.saveEvery)
+	case f.exhaustive < 0 || f.exhaustive > trainer.MaxExhaustive:
+		return nil, fmt.Errorf("-exhaustive must be in [0, %d], got %d", trainer.MaxExhaustive, f.exhaustive)
 	case f.saveEvery > 0 && f.save == "":
 		return nil, fmt.Errorf("-save-every needs -save FILE")
 	case f.evalOnly && f.save != "":
@@ -207,6 +212,15 @@ func parseCommandLine(args []string, stdout io.Writer) (*commandLine, error) {
 		}
 	}
 	return cl, nil
+}
+
+// exhaustiveOption is -exhaustive as trainer.Options.Exhaustive (whose 0
+// is the default).
+func (f files) exhaustiveOption() int {
+	if f.exhaustive == 0 {
+		return -1
+	}
+	return f.exhaustive
 }
 
 // changed reports whether the flag was given explicitly.

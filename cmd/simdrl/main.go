@@ -162,7 +162,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	}
 	if fl.evalOnly {
 		in.running.Store(true)
-		rep, err := trainer.Drive(tr, stdout, trainer.Options{EvalOnly: true, Quiet: fl.quiet, Interrupt: in.stop})
+		rep, err := trainer.Drive(tr, stdout, trainer.Options{EvalOnly: true, Quiet: fl.quiet, Interrupt: in.stop, Exhaustive: fl.exhaustiveOption()})
 		code := finish(fl, rep, err, stderr)
 		if in.stopped() {
 			return in.code()
@@ -170,7 +170,8 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		return code
 	}
 
-	opt := trainer.Options{SaveEvery: fl.saveEvery, Quiet: fl.quiet, Progress: isTerminal(stdout) && !fl.quiet, Interrupt: in.stop}
+	opt := trainer.Options{SaveEvery: fl.saveEvery, Quiet: fl.quiet, Progress: isTerminal(stdout) && !fl.quiet, Interrupt: in.stop,
+		Exhaustive: fl.exhaustiveOption()}
 	if fl.save != "" {
 		opt.Save = func() error {
 			f, err := tr.Checkpoint()

@@ -14,7 +14,7 @@ import (
 // search, opening outputs: any of them may block, on a FIFO say) nothing has
 // been computed that a signal could lose, so the first one exits at once.
 // Once Drive has the run (running), the first signal closes stop, which
-// Drive and the engines observe between chunks (saving the last completed
+// Drive and the engines observe between steps (saving the last completed
 // update, writing the report); a second one exits at once.
 type interrupts struct {
 	stop    chan struct{}

@@ -83,7 +83,10 @@
 // the probes), remembering failed nodes by a hash of their tuples' machines,
 // verifying a found tree on every tuple and adding the tuples it fails on
 // (counterexample-guided), within MaxSearchStates nodes and the curriculum's
-// MaxCurriculumStates like Search. A branching level's Tree is that tree,
+// MaxCurriculumStates like Search, to the depth of an explicit budget (up to
+// MaxBudget: no compiler writes trees) or MaxSearchLen without one; each
+// token more costs several times the states, so the cap, not the budget,
+// usually ends a deep search. A branching level's Tree is that tree,
 // ShortestLen its worst case and the default budget that plus BudgetSlack.
 // The observation curriculum ObserveLevelsSpec:
 //

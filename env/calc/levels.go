@@ -117,9 +117,9 @@ func ParseLevels(spec string) (Levels, error) { return ParseLevelsWith(spec, Par
 // found, not necessarily the shortest.
 //
 // A branching level (abs, max, min) has no program but a decision tree,
-// Level.Tree: the one SearchTree finds within min(budget, MaxSearchLen)
-// tokens on its longest path, of least worst-case length; without a budget,
-// the budget is that length plus BudgetSlack.
+// Level.Tree: the one SearchTree finds within the budget (MaxSearchLen
+// without one) tokens on its longest path, of least worst-case length;
+// without a budget, the budget is that length plus BudgetSlack.
 func ParseLevel(text string) (Level, error) {
 	if len(splitLevels(text)) > 1 {
 		return Level{}, errors.New("one level has no comma outside parentheses (ParseLevels reads lists)")

@@ -213,12 +213,18 @@ type levelSearch struct {
 // level searches one item's program and builds the level.
 func (ps *levelSearch) level(it levelItem) (Level, error) {
 	e := it.expr
+	if e.Branches() {
+		// No compiler stands behind the tree search, so an explicit budget
+		// is its depth; MaxSearchStates bounds its work at any depth.
+		depth := MaxSearchLen
+		if it.budget != 0 {
+			depth = it.budget
+		}
+		return ps.treeLevel(it, depth)
+	}
 	depth := MaxSearchLen
 	if it.budget != 0 {
 		depth = min(it.budget, MaxSearchLen)
-	}
-	if e.Branches() {
-		return ps.treeLevel(it, depth)
 	}
 	r, err := ps.search(it, depth)
 	if err != nil {

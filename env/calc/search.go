@@ -10,7 +10,9 @@ import (
 // MaxSearchLen is the longest program (ANS included) that level validation
 // searches for; the search's cost grows about fivefold per token, and at 12
 // it stays well under a second on the default levels. Longer budgets are met
-// by compiling the expression (see ParseLevel).
+// by compiling the expression (see ParseLevel). A branching level's explicit
+// budget is its tree search's depth instead, up to MaxBudget: no compiler
+// writes trees, and MaxSearchStates bounds that search at any depth.
 const MaxSearchLen = 12
 
 // verifyAllUpTo is the largest digit space checked exhaustively; larger ones

@@ -1,6 +1,7 @@
 package calc
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -146,4 +147,28 @@ func TestSearchTreeProgressAndInterrupt(t *testing.T) {
 	r, err = newTreeSearcher(mustExpr(t, "abs(a*b*c-d*e*f)"), searchLimits{states: MaxSearchStates, interrupt: stop}).run(12)
 	require.ErrorIs(t, err, ErrInterrupted)
 	require.Equal(t, 1, r.States)
+}
+
+// An explicit budget is the tree search's depth, above MaxSearchLen too (no
+// compiler stands behind a tree, as one does behind a straight-line
+// program), and the search stays within MaxSearchStates at any depth.
+func TestExplicitBudgetIsTheTreeSearchDepth(t *testing.T) {
+	// a·a has no tree (each operand is read once): the search is exhaustive
+	// to the budget, and deeper than MaxSearchLen visits more states.
+	_, deep, err := parseLevels("abs(a*a):16", ParseOptions{})
+	require.EqualError(t, err, `level 1 "abs(a*a):16": no decision tree of at most 16 tokens on a path computes it (the branching machine, observing the signs of v and v-m after each token)`)
+	_, short, err := parseLevels(fmt.Sprintf("abs(a*a):%d", MaxSearchLen), ParseOptions{})
+	require.Error(t, err)
+	require.Greater(t, deep.states, short.states)
+
+	// The issue's level: bounded by the state cap, and the line names the budget.
+	_, stats, err := parseLevels("abs(a-h):16", ParseOptions{})
+	require.EqualError(t, err, fmt.Sprintf(`level 1 "abs(a-h):16": the search for a decision tree visited %d states, the most one search may, without finding one of at most 16 tokens; give a smaller expression or a smaller explicit :budget`, MaxSearchStates))
+	require.Equal(t, MaxSearchStates, stats.maxStates)
+
+	// A short tree under a long budget: the same tree, the budget as given.
+	l, err := ParseLevel("abs(a-b):16")
+	require.NoError(t, err)
+	require.Equal(t, 4, l.Tree.Depth())
+	require.Equal(t, 16, l.Budget)
 }
