@@ -156,14 +156,14 @@ func TestExplicitBudgetIsTheTreeSearchDepth(t *testing.T) {
 	// a·a has no tree (each operand is read once): the search is exhaustive
 	// to the budget, and deeper than MaxSearchLen visits more states.
 	_, deep, err := parseLevels("abs(a*a):16", ParseOptions{})
-	require.EqualError(t, err, `level 1 "abs(a*a):16": no decision tree of at most 16 tokens on a path computes it (the branching machine, observing the signs of v and v-m after each token)`)
+	require.EqualError(t, err, `level 0 "abs(a*a):16": no decision tree of at most 16 tokens on a path computes it (the branching machine, observing the signs of v and v-m after each token)`)
 	_, short, err := parseLevels(fmt.Sprintf("abs(a*a):%d", MaxSearchLen), ParseOptions{})
 	require.Error(t, err)
 	require.Greater(t, deep.states, short.states)
 
 	// The issue's level: bounded by the state cap, and the line names the budget.
 	_, stats, err := parseLevels("abs(a-h):16", ParseOptions{})
-	require.EqualError(t, err, fmt.Sprintf(`level 1 "abs(a-h):16": the search for a decision tree visited %d states, the most one search may, without finding one of at most 16 tokens; give a smaller expression or a smaller explicit :budget`, MaxSearchStates))
+	require.EqualError(t, err, fmt.Sprintf(`level 0 "abs(a-h):16": the search for a decision tree visited %d states, the most one search may, without finding one of at most 16 tokens; give a smaller expression or a smaller explicit :budget`, MaxSearchStates))
 	require.Equal(t, MaxSearchStates, stats.maxStates)
 
 	// A short tree under a long budget: the same tree, the budget as given.
