@@ -36,6 +36,6 @@ func Example() {
 	st, err := tr.Update()
 	fmt.Println("update", st.Update, "of", cfg.Updates, "rollout", cfg.Steps, "steps, error:", err)
 	// Output:
-	// [calc expr maxdigit seed]
+	// [calc expr maxdigit seed tape]
 	// update 1 of 600 rollout 2 steps, error: <nil>
 }
