@@ -70,7 +70,7 @@ func TestNonFiniteValuesAreRefused(t *testing.T) {
 			{"emb.weight", 0},
 			{"v.bias", 0},
 			// -load takes no moment, but refuses a file with a bad one
-			// (README: any tensor), as -resume does.
+			// (docs/cli.md: any tensor), as -resume does.
 			{"optimizer.exp_avg." + "pi.weight", 5},
 			{"optimizer.exp_avg_sq." + "rnn.bias_ih_l0", 11},
 		} {

@@ -69,7 +69,7 @@ func zmmFullRate(c cpuFacts) bool {
 // YMM one's work for one slot of decode, rename and retire, and the
 // kernels that are bound by those (the elementwise kernels, the NT tile's
 // loads and packing) were measured faster in their ZMM forms there
-// (BENCHMARKS.md, "Zen 4: the dispatch rule measured"). Other double-pumped
+// (docs/performance.md, "Kernel forms"). Other double-pumped
 // or single-unit CPUs (Intel's client cores, Hygon, anything unnamed) were
 // never measured and keep the AVX2 forms.
 func zen4(c cpuFacts) bool {
@@ -79,7 +79,7 @@ func zen4(c cpuFacts) bool {
 // avx512Plan is the avx512 set's choice per kernel family. NN and TN run
 // the ZMM tile on every AVX-512 CPU: it wins even double-pumped, by its
 // register file (see gemm_avx512_amd64.go; measured on Zen 4). The rest
-// are chosen per CPU class, each by measurement (BENCHMARKS.md):
+// are chosen per CPU class, each by measurement (docs/performance.md):
 //
 //	                        full rate   Zen 4   other AVX-512
 //	ntZMM: NT's ZMM tile       yes        yes        no

@@ -22,9 +22,9 @@
 // 512-bit FMA units, twice the 256-bit rate. Double-pumped, a ZMM
 // instruction still does twice a YMM one's work per slot of decode, rename
 // and retire, so on Zen 4 the kernels bound by those run faster in ZMM too
-// (measured: GRU forward 1.5–1.7×, policy head 1.24×, NT M×288×96 and
-// 18×288×96 1.05–1.15×; GRU backward and Adam within noise), but not the
-// 19 heads (0.84–0.92×). Intel's client cores with
+// (the GRU forward, the policy head, NT M×288×96 and 18×288×96; the GRU
+// backward and Adam lose nothing), but not the 19 heads (docs/performance.md,
+// "Kernel forms"). Intel's client cores with
 // AVX-512 (Ice Lake, Tiger Lake, Rocket Lake) issue 512-bit FMAs to one
 // fused unit; they, and any CPU the rule does not name, were never
 // measured and keep the AVX2 forms.

@@ -185,9 +185,10 @@ type gemmOpB struct {
 }
 
 // gemmBInPlace says whether NN and TN read B where it is rather than pack it.
-// Measured on the model's shapes, in place is as fast or faster for every m
-// (up to 15% for m ≤ 19, where packing costs as much as 1.6/m of the
-// multiply-adds). The exception is a row stride of a multiple of 256 bytes,
+// Measured on the model's shapes, in place is as fast or faster for every m,
+// most for m ≤ 19, where packing costs as much as 1.6/m of the multiply-adds
+// (docs/performance.md, "Measurements behind design choices"). The
+// exception is a row stride of a multiple of 256 bytes,
 // which would crowd a panel's rows into a few L1 sets.
 func gemmBInPlace(form gemmForm, ldb int) bool {
 	return form != gemmNT && ldb%64 != 0

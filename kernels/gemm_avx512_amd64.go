@@ -13,8 +13,8 @@ package kernels
 // carry mostly padding (n mod 16 in 1..8, e.g. the 19 heads) the AVX2 tile
 // wastes less and runs instead. NT runs the ZMM tile there too
 // (gemmTileAVX512NT, with Bᵀ packed by 16×16 ZMM transposes), except for 19
-// columns (gemm_heads_amd64.go): on Zen 4, 96×288×96 ran at 101–104
-// against the AVX2 tile's 90 GFLOP/s (dispatch_amd64.go, zen4).
+// columns (gemm_heads_amd64.go), as it measured faster than the AVX2 tile
+// (dispatch_amd64.go, zen4; docs/performance.md, "Kernel forms").
 //
 // Where 512-bit FMAs run at full rate (Zen 5, Intel server cores with two
 // FMA units: see zmmFullRate in dispatch_amd64.go) the ZMM tile doubles the
@@ -25,8 +25,8 @@ package kernels
 // results are bit for bit those of sgemmNTAVX2.
 
 // gemmKCZ: the 48-column panel is read from L2 at any kc (60 KiB at 320);
-// 320 rather than 256 keeps k = 288 in one block, C written once (NN
-// 18×96×288: 114.9 against 113.4 GFLOP/s).
+// 320 rather than 256 keeps k = 288 in one block, C written once
+// (measured: docs/performance.md, "Measurements behind design choices").
 const (
 	gemmMRZ = 8   // rows of C per ZMM block
 	gemmNRZ = 48  // columns per panel: 3 ZMM vectors
@@ -38,8 +38,8 @@ var gemmTileAVX512 = gemmTile{
 	packB: gemmPackBZ, packA: gemmPackAZ,
 	aStride: gemmPackedAStrideZ, panels: gemmPanelsZ,
 	// The 8 values of a step of TN's Aᵀ are adjacent in A itself: packing
-	// them costs more than it saves (measured: 19×96×192 from 106 to 114
-	// GFLOP/s, 288×96×24576, where A streams from DRAM, from 90 to 104+).
+	// them costs more than it saves, even where A streams from DRAM
+	// (docs/performance.md, "Measurements behind design choices").
 	tnInPlaceA: true,
 }
 

@@ -6,7 +6,8 @@ package kernels
 // 5 rows runs gemmKernelZ<mr>x19 (../asm/gemm/heads.go), which computes
 // columns 0..15 by broadcasts against a packed panel of Bᵀ and columns
 // 16..18 as dot products of A's rows with B's rows, both contiguous in k.
-// The AVX2 tile pads 19 columns to 24 and cannot pass 79% of peak there.
+// The AVX2 tile pads 19 columns to 24, so at most 19/24 of its lanes
+// (79% of peak) do work there.
 // Where 512-bit FMAs run at full rate, gemmKernelZ<mr>x19Z, the same kernel
 // with the 16 broadcast columns in one ZMM vector per row, runs instead.
 

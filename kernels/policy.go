@@ -54,7 +54,8 @@ func SampleRows(rows, cols int, p []float32, u []float32, out []int32) {
 	mustLen("SampleRows", "out", len(out), rows)
 	// Every row runs all its columns without a branch on the data (the
 	// compiler's CMOVs): a search that stops at the answer mispredicts once a
-	// row, at a random column (BenchmarkSampleRows, fresh u each call: −11%).
+	// row, at a random column (BenchmarkSampleRows, with fresh u each call;
+	// docs/performance.md, "Measurements behind design choices").
 	for r := 0; r < rows; r++ {
 		row := p[r*cols : r*cols+cols]
 		ur := u[r]

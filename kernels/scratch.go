@@ -5,9 +5,10 @@ import "sync"
 // scratch hands out fixed-size packing buffers to the assembly GEMM drivers.
 // A call takes one and gives it back, so the steady state allocates nothing
 // and there are never more buffers than calls ever running at once. Not
-// stack arrays, because Go zeroes those on every call (0.9 µs for 96 KiB,
-// a fifth of a 64×19×96 GEMM), and not a sync.Pool, which empties at every
-// GC and would allocate again afterwards.
+// stack arrays, because Go zeroes those on every call, a large share of a
+// small GEMM (docs/performance.md, "Measurements behind design choices"),
+// and not a sync.Pool, which empties at every GC and would allocate again
+// afterwards.
 type scratch[T any] struct {
 	mu   sync.Mutex
 	free []*T

@@ -148,7 +148,7 @@ var (
 // longer schedule: the entropy term is averaged over all T steps of the
 // rollout, most of them after the answer in the short levels, so at the
 // seed task's 0.1 the memory levels' exploration died before M−V was found
-// (README, "The calc task": 0.1 left the last two levels at 0.25). The
+// (docs/recipes.md, ablations, "Calc"). The
 // decay's length is its own: -updates 40000 explores as briefly as the
 // default and stops as soon.
 func (t *calcTask) DefaultTuning() Tuning {

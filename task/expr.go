@@ -86,15 +86,15 @@ func (*exprTask) NotActions() []int32 {
 	return out
 }
 
-// DefaultTuning is the recipe README's "The expr task" measures: calc's
-// partial credit 0.3 and strong entropy bonus (0.5, decaying over 10,000
-// updates, here to a floor of 0.02, without which the policy stops finding
-// the programs of its last training items: measured on seed 1), the
-// context read token by token and reversed, the expressions it fails drawn
-// most, a GRU 128 wide, and up to 20,000 updates. No replay: with the
-// buffer of verified programs replayed (64 a batch, ReplayCoef's weight,
-// which -replay turns back on) 3 of 8 seeds met the 0.95 target on
-// held-out expressions, without it all 8 (README).
+// DefaultTuning is the expr recipe (docs/recipes.md, "The expr recipe";
+// its results: docs/results.md, "Expr"): calc's partial credit 0.3 and
+// strong entropy bonus (0.5, decaying over 10,000 updates, here to a floor
+// of 0.02, without which seed 1's policy stopped finding the programs of
+// its last training items), the context read token by token and reversed, the
+// expressions it fails drawn most, a GRU 128 wide, and up to 20,000
+// updates. No replay: the buffer of verified programs replayed (64 a batch,
+// ReplayCoef's weight, which -replay turns back on) generalised worse
+// (docs/recipes.md, ablations, "Expr").
 func (t *exprTask) DefaultTuning() Tuning {
 	s := t.spec
 	s.PartialCredit, s.Reversed = 0.3, true

@@ -16,7 +16,7 @@ type ReferenceSchedule interface {
 }
 
 // Tuned is implemented by a task that the default recipe trains with
-// settings of its own (the calc task: README, "The calc task").
+// settings of its own (the calc task: docs/recipes.md, "The calc recipe").
 type Tuned interface {
 	Task
 	// DefaultTuning is the task's settings under the default recipe.

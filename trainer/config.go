@@ -81,7 +81,7 @@ func ReferenceRecipe() Config {
 }
 
 // DefaultRecipe is the recipe `simdrl` runs without flags, the one that
-// learns all three levels (README: "The default recipe"): every batch mixes
+// learns all three levels (docs/recipes.md, "The default recipe"): every batch mixes
 // the levels, weighted toward those the last evaluation found unsolved;
 // REINFORCE with a per-step learned baseline over the tokens up to the first
 // ANS; a strong entropy bonus that decays to zero; lr 1e-3; and it stops once
@@ -288,7 +288,7 @@ func WithTask(cfg Config) (Config, error) {
 // taskDefaults gives cfg the defaults of its task t: a rollout as long as
 // the longest level's budget and a curriculum of every level; under the
 // default recipe a task.Tuned task's settings too (the calc task's partial
-// credit and longer schedule: README, "The calc task"). A
+// credit and longer schedule: docs/recipes.md, "The calc recipe"). A
 // task.ReferenceSchedule task (the seed task) keeps cfg as it is.
 func taskDefaults(cfg Config, t task.Task) Config {
 	if _, ok := t.(task.ReferenceSchedule); ok {

@@ -12,8 +12,9 @@ package main
 // instruction per step instead of two. An odd last row fills both halves
 // with itself and keeps the low half's results. The forward runs two such
 // pairs side by side (four rows): a pair's three passes wait on each other,
-// and the second pair's work fills the waits (BenchmarkPolicyForward −18%
-// on Zen 4); the backward has no general registers left for a second pair.
+// and the second pair's work fills the waits (BenchmarkPolicyForward on
+// Zen 4: docs/performance.md, "Measurements behind design choices"); the
+// backward has no general registers left for a second pair.
 
 import (
 	"github.com/mmcloughlin/avo/attr"

@@ -31,8 +31,8 @@ package main
 //   - the GRU gate step runs three chunks side by side, not two: the exp
 //     chains are latency-bound, and 32 registers hold three; it and the
 //     policy forward keep exp's clamp bounds in registers (holdConstants)
-//     rather than broadcast them at every clamp (GRUForward −5.7%,
-//     PolicyForward −3.1% on Zen 4).
+//     rather than broadcast them at every clamp, which is faster on Zen 4
+//     (docs/performance.md, "Measurements behind design choices").
 //
 // sumSquares (a float64 reduction) and add (bound by memory) have no ZMM form.
 

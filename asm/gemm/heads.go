@@ -50,8 +50,7 @@ func kernelHeads(mr int, zmm bool) {
 	// The broadcast columns are two YMM vectors per row, not one ZMM: Zen 4
 	// spends a shuffle-pipe slot per 256 bits on a broadcast from memory,
 	// and with one ZMM FMA per broadcast those slots bound the loop
-	// (measured: 83 GFLOP/s with 8×16 ZMM tiles, 114 with 8×32; this
-	// kernel went from 84 to 100 GFLOP/s at 4096×19×96 with YMM).
+	// (measured: docs/performance.md, "Measurements behind design choices").
 	// (On CPUs with full-rate 512-bit FMAs the zmm form uses one ZMM.)
 	nbc, vec, vbytes := 2, YMM, 32
 	if zmm {

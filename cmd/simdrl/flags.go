@@ -100,7 +100,7 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.seed = fs.Uint64("seed", def.Seed, "random seed: model init, tasks and sampling [0, 2^64−1]")
 	o.task = fs.String("task", def.Task, "what to learn: seed (the reference's tool environment), calc (a calculator that needs memory), expr (a program for an expression it reads) or tape (an expression read through a head, computed on two stacks)")
 	o.taskSpec = fs.String("task-spec", "", "the task's options in its own syntax, replacing the recipe's (calc: 'levels=a*b, a*b+c*d; partial_credit=0.3'; seed: none); excludes -levels and -partial-credit")
-	o.levels = fs.String("levels", "", "calc: the curriculum as comma-separated expressions over a, b, c, … with + - * and parentheses, each optionally :budget (default: the six levels of README)")
+	o.levels = fs.String("levels", "", "calc: the curriculum as comma-separated expressions over a, b, c, … with + - * and parentheses, each optionally :budget (default: the six levels of docs/tasks.md)")
 	o.partialCredit = fs.Float64("partial-credit", 0, "calc: reward weight of the expression's inner values held on the way [0, 10] (0: only correct answers earn; default recipe: 0.3)")
 	o.recipe = fs.String("recipe", def.Recipe, "hyper-parameter recipe: default or seed (seed.py exactly); flags given explicitly override it")
 	o.updates = fs.Int("updates", def.Updates, fmt.Sprintf("training updates [0, %d]", trainer.MaxUpdates))

@@ -11,7 +11,7 @@ import (
 )
 
 // TestLoadRefusesABrokenTrainingState: -load took a checkpoint whose
-// training state was "this is not json", or had update "-5", as README says
+// training state was "this is not json", or had update "-5", as docs/cli.md says
 // a broken training state is refused: it is now exit 2 with one line naming
 // what is wrong, as under -resume. A checkpoint with no training state at
 // all (weights only, as another tool may write one) still loads.

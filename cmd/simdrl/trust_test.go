@@ -111,7 +111,7 @@ func TestValuesThatLookLikeFlags(t *testing.T) {
 	require.Equal(t, "r.json", cl.fl.report)
 }
 
-// TestHelpShowsEveryRange: README says -h shows each numeric flag's range.
+// TestHelpShowsEveryRange: docs/cli.md says -h shows each numeric flag's range.
 func TestHelpShowsEveryRange(t *testing.T) {
 	fs, _ := newFlagSet()
 	n := 0

@@ -27,8 +27,9 @@ var searchCache sync.Map // searchKey → SearchResult
 var treeCache sync.Map // searchKey → TreeResult
 
 // tableCheckTuples is how many tuples a table entry is checked on at parse
-// time: every tuple of levels up to four digits, a sample beyond (the whole
-// 10^6 of a*b+c*d-e*f would cost 40 ms).
+// time: every tuple of levels up to four digits, a sample beyond, because
+// the whole 10^6 of a*b+c*d-e*f would cost more than the rest of the parse
+// (docs/performance.md, "Searches and generated tables").
 const tableCheckTuples = 10_000
 
 // recall returns a remembered search of e to depth, or the default table's.

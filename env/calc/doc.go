@@ -150,13 +150,13 @@
 // states on NumProbes (56) probe contexts at once, each state vector kept
 // once (compared whole), with a subset of tools removable; a program that is
 // right on every probe is verified on every digit tuple (all 10^n for n ≤ 6,
-// else 200 000 drawn). The default levels take from 0.06 ms to 0.5 s on one
-// core (the last one: 257 377 states, 250 MB while it runs), which is why
-// they are not searched at process start: their programs are a generated
-// table (default_programs.go; regenerate with "go generate ./env/calc", which
-// must leave no diff), each entry checked with Computes on up to 10 000
-// tuples when used. Parsing the default curriculum takes 1.7 ms and
-// 14 KB (BenchmarkParseDefaultLevels, one core of an AMD EPYC, Zen 5). Every other search is remembered for
+// else 200 000 drawn). The default levels are not searched at process start,
+// because the last one alone visits 257 377 states (their cost:
+// docs/performance.md, "Searches and generated tables"): their programs are
+// a generated table (default_programs.go; regenerate with "go generate
+// ./env/calc", which must leave no diff), each entry checked with Computes
+// on up to 10 000 tuples when used (BenchmarkParseDefaultLevels times the
+// parse). Every other search is remembered for
 // the process, by the function searched and the depth, so a level is searched
 // once however many specs, spellings or task.Calc calls name it.
 //
@@ -170,17 +170,17 @@
 //
 // Every spec is refused or parsed within fixed bounds, checked in this
 // order: at most MaxSpecBytes (4096) bytes and MaxLevels (32) levels, checked
-// before anything is parsed (a 1 MB spec is refused in microseconds); then
+// before anything is parsed (a 1 MB spec costs one length check); then
 // every level is parsed, with at most MaxLeaves (16) variable occurrences and
 // parentheses nested at most 64 deep, and duplicates are refused, before any
-// search; then each search stops at MaxSearchStates (300 000) states, 0.29 s
-// and 306 MB peak RSS for h*h+a on one core of a Zen 5, with "the
-// search for a shortest program visited 300000 states, the most one search
-// may, without finding one of at most 12 tokens; give a smaller expression
-// or a smaller explicit :budget", and all the searches of one spec stop at
-// MaxCurriculumStates (1 500 000) states together: 1.28 s and 530 MB peak
-// RSS for six such levels (one search's states are live at a time). Remembered searches and
-// the default table cost no states.
+// search; then each search stops at MaxSearchStates (300 000) states, with
+// "the search for a shortest program visited 300000 states, the most one
+// search may, without finding one of at most 12 tokens; give a smaller
+// expression or a smaller explicit :budget", and all the searches of one
+// spec stop at MaxCurriculumStates (1 500 000) states together (one search's
+// states are live at a time), so time and memory are bounded by states, not
+// by the input (what the caps cost: docs/cli.md, "Bad input, outputs and
+// interruptions"). Remembered searches and the default table cost no states.
 //
 // # Instances, the split and scoring
 //

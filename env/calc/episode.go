@@ -86,8 +86,8 @@ func (e *Episode) reward() float64 {
 	}
 	// Partial credit only for a program that answers, as the reference's
 	// shaped bonus: credit without an answer made holding the inner values
-	// and never answering a resting place (measured: levels 4 and 5 stayed
-	// near 0.25 with programs that ran out of budget).
+	// and never answering a resting place (docs/recipes.md, "The calc
+	// recipe").
 	if e.in.NInner > 0 {
 		// float64(…) rounds the product before the sum: Go may fuse a*b+c
 		// into one FMA on arm64; the CUDA twin does not.

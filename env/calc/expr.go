@@ -118,7 +118,7 @@ func (e *Expr) evalNodes(digits *[MaxVars]int32, vals *[MaxNodes]int64) {
 // ParseExpr parses an expression over the variables a–h with + − ×,
 // parentheses and the functions abs(x), max(x, y) and min(x, y); × binds
 // tighter than + and −, which associate to the left.
-// Accepted spellings: *, × and · for multiplication (README writes a·b), - and − for subtraction.
+// Accepted spellings: *, × and · for multiplication (docs/tasks.md writes a·b), - and − for subtraction.
 // Positions in errors count characters from 1.
 func ParseExpr(s string) (*Expr, error) {
 	p := parser{src: []rune(s), e: &Expr{}}

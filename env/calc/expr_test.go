@@ -21,7 +21,7 @@ func TestExprPrecedenceAndAssociativity(t *testing.T) {
 	require.Equal(t, int64(9-3-4), eval(t, "a-b-c", 9, 3, 4))
 	require.Equal(t, int64(9-(3-4)), eval(t, "a-(b-c)", 9, 3, 4))
 	require.Equal(t, int64(2*3-4*5), eval(t, " a × b − c * d ", 2, 3, 4, 5))
-	// README's spelling: a·b (the parser once refused it).
+	// docs/tasks.md's spelling: a·b (the parser once refused it).
 	require.Equal(t, int64(2*3+4*5), eval(t, "a·b+c·d", 2, 3, 4, 5))
 	require.Equal(t, int64(1*2+3*4-5*6+7*8), eval(t, "a*b+c*d-e*f+g*h", 1, 2, 3, 4, 5, 6, 7, 8))
 	require.Equal(t, int64(7), eval(t, "((a))", 7))

@@ -7,7 +7,7 @@ import (
 )
 
 // The open-loop bounds of the observation curriculum within its budgets, as
-// README ("The calc task") documents them.
+// docs/tasks.md ("Branching levels and observations") documents them.
 var documentedOpenLoop = []struct {
 	expr               string
 	fixed, perMultiset float64
@@ -23,7 +23,7 @@ var documentedOpenLoop = []struct {
 
 // Observation is necessary: within its budget the best fixed sequence
 // answers at most 60 % of a level's tuples, and the best sequence per digit
-// multiset well under all. Run with -v for README's table; -short skips the
+// multiset well under all. Run with -v for docs/tasks.md's table; -short skips the
 // four-digit levels (seconds each).
 func TestOpenLoopBounds(t *testing.T) {
 	ls := observeLevels(t)

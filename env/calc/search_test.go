@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The default curriculum with the lengths its README and package doc document.
+// The default curriculum with the lengths docs/tasks.md and the package doc document.
 var documentedShortest = []struct {
 	expr    string
 	length  int

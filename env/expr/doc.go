@@ -50,16 +50,16 @@
 // and two such polynomials that agree on the 2^n tuples of zeros and ones
 // are equal. task's Verify checks those tuples (plus 64 fixed ones).
 //
-// The search takes 2.6 s for 5 leaves, 10 s for 6 and 33 s for 7 on one
-// core of the development machine (7 791 543 states stored, 460 MB), and
-// the Computes checks another minute on two cores: too slow for package
-// init or a test, so the members are a generated table (table.go; "go
-// generate ./env/expr" regenerates it, about 90 s on two cores, and CI
-// checks that it leaves no diff). The tests regenerate sizes 2–5 in memory
+// The search for 7 leaves stores 7 791 543 states, and with the Computes
+// checks it takes minutes (docs/performance.md, "Searches and generated
+// tables"): too slow for package init or a test, so the members are a
+// generated table (table.go; "go generate ./env/expr" regenerates it, and
+// CI checks that it leaves no diff). The tests regenerate sizes 2–5 in memory
 // and compare, check every entry symbolically, and pin the counts against
 // an independent brute force on calc's own machine: every program of at most
 // 9 tokens up to 4 leaves, and a breadth-first search on exact states to 16
-// tokens up to 3 leaves. Loading the table takes about 30 ms on first use.
+// tokens up to 3 leaves. The table is loaded on first use, not at package
+// init.
 //
 //	n  candidates  members  shortest lengths (members)               longest context  states stored
 //	2           3        3  3 (3)                                    3                5 405

@@ -3,8 +3,10 @@ package expr
 import "github.com/simdrl/simdrl/env/calc"
 
 // MaxLeaves is the largest expression size the family has: the 7-leaf
-// search takes 35 s (its table is generated), and the longest 7-leaf
-// spelling, 21 tokens, fits the context (task.MaxShown = 24).
+// search already takes the generator most of its time, each size costing
+// several times the last (docs/performance.md, "Searches and generated
+// tables"), and the longest 7-leaf spelling, 21 tokens, fits the context
+// (task.MaxShown = 24).
 const MaxLeaves = 7
 
 // The vocabulary: calc's 19 tokens as they are (digits 0–9, CTX 10, the

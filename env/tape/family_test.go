@@ -100,7 +100,7 @@ func TestParts(t *testing.T) {
 	}
 }
 
-// README's argument: the fixed shunting-yard table (observation → tool)
+// The package doc's argument: the fixed shunting-yard table (observation → tool)
 // solves every member of every size 2..MaxLeaves on any operands, in
 // Shortest steps, applying every operator to its own subtrees. Its answers
 // are checked against the members' trees (Eval), not against the machine.

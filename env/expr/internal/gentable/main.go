@@ -6,8 +6,9 @@
 // then the search's length is the shortest, see Search) and with
 // calc.Computes (every digit tuple up to 6 leaves, 200 000 of 7). Run it
 // with "go generate ./env/expr" from the repository root; a second run must
-// change nothing. It takes about two minutes on one core (7 leaves: 35 s of
-// search, 55 s of Computes), and uses GOMAXPROCS cores for the checks.
+// change nothing. It takes minutes, mostly the 7 leaves' search and
+// checks (docs/performance.md, "Searches and generated tables"), prints each
+// size's times on stderr, and uses GOMAXPROCS cores for the checks.
 package main
 
 import (
