@@ -121,19 +121,36 @@ func TestTensorBoardHasTheMetrics(t *testing.T) {
 
 	files, steps, scalars := readTensorBoard(t, tb)
 	require.Len(t, files, 2, "the resumed run writes a file of its own")
+	requireMetrics(t, metrics, steps, scalars)
+	_, confirmed := scalars[len(scalars)-1]["confirm/solved"]
+	require.True(t, confirmed, "a confirmation was compared")
+	require.True(t, slices.IsSorted(steps), "steps continue across the files: %v", steps)
+}
+
+// requireMetrics requires the events' steps and scalars to be the -metrics
+// file's lines, in order.
+func requireMetrics(t *testing.T, metrics string, steps []int64, scalars []map[string]float32) {
 	lines := strings.Split(strings.TrimSpace(readFile(t, metrics)), "\n")
 	require.GreaterOrEqual(t, len(lines), 2)
 	require.Len(t, steps, len(lines))
-	confirmed := false
 	for i, l := range lines {
 		step, want := metricsScalars(t, []byte(l))
 		require.Equalf(t, step, steps[i], "event %d", i)
 		require.Equalf(t, want, scalars[i], "update %d", step)
-		_, c := want["confirm/solved"]
-		confirmed = confirmed || c
 	}
-	require.True(t, confirmed, "a confirmation was compared")
-	require.True(t, slices.IsSorted(steps), "steps continue across the files: %v", steps)
+}
+
+// TestTensorBoardTrainingSplit: the expr task's evaluations on its training
+// items reach TensorBoard too, equal to -metrics'.
+func TestTensorBoardTrainingSplit(t *testing.T) {
+	dir := t.TempDir()
+	tb, metrics := filepath.Join(dir, "tb"), filepath.Join(dir, "m.jsonl")
+	code, _, stderr := runCLI("-task", "expr", "-updates", "4", "-eval-every", "2", "-batch", "32", "-eval-batch", "10",
+		"-final-episodes", "0", "-explain", "0", "-metrics", metrics, "-tensorboard", tb)
+	require.Equal(t, 0, code, stderr)
+	_, steps, scalars := readTensorBoard(t, tb)
+	requireMetrics(t, metrics, steps, scalars)
+	require.Contains(t, scalars[0], "eval/training_solve_rate/T0")
 }
 
 // TestTensorBoardRedoneEvaluation: an evaluation redone on resume (no
