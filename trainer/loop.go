@@ -29,8 +29,16 @@ type Options struct {
 	// the last completed one is saved, and the explanations and the final
 	// evaluation stop too.
 	Interrupt <-chan struct{}
-	// Progress redraws a live status line (for terminals).
-	Progress bool
+	// Progress, when set, receives a live status line (for a terminal: the
+	// command gives stderr when it is one), redrawn after every update: a
+	// bar, the update, the rate, the time left and the latest solve rates.
+	// It is erased before each evaluation's lines and at the end.
+	Progress io.Writer
+	// Evaluated, when set, is called with each periodic evaluation, after
+	// Metrics; trained is false for an evaluation that an interrupt cut
+	// short, redone on resume (it has no update's statistics). An error
+	// ends the run.
+	Evaluated func(p EvalPoint, trained bool) error
 	// EvalOnly trains nothing: the explanations and the final evaluation of
 	// the model as it is (-eval-only), in a report of its hash and updates.
 	EvalOnly bool
@@ -74,6 +82,7 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
 	}
 	var trainTime time.Duration
 	var runErr error
+	bar := newProgressBar(opt.Progress, opt.Quiet)
 	done := 0
 	saved := -1
 	save := func() {
@@ -125,7 +134,7 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
 			rep.Confirmations = append(rep.Confirmations, c)
 		}
 		cur.setPendingEval(false)
-		p := EvalPoint{Update: u, UpdatesPerSecond: rate, Confirmation: cf}
+		p := EvalPoint{Update: u, UpdatesPerSecond: rate, Confirmation: cf, EntropyCoef: cfg.EntropyAt(u)}
 		level := -1
 		if cfg.Curriculum != "mixed" {
 			level = cfg.levelAt(u)
@@ -149,9 +158,13 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
 				return fmt.Errorf("writing metrics: %w", err)
 			}
 		}
-		if opt.Progress && !opt.Quiet {
-			fmt.Fprint(out, "\r\033[K")
+		if opt.Evaluated != nil {
+			if err := opt.Evaluated(p, st != nil); err != nil {
+				return err
+			}
 		}
+		bar.clear()
+		bar.evaluated(p.SolveRate)
 		if !opt.Quiet {
 			train := fmt.Sprintf("acc=%.3f | eval %s loss=%.3f", p.TrainReward, perLevel(p.MeanReward, " "), p.Loss.Total)
 			if st == nil {
@@ -187,10 +200,7 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
 		rep.TrainReward = append(rep.TrainReward, st.MeanReward)
 		u := tr.updates
 		rate := float64(done) / trainTime.Seconds()
-		if opt.Progress && !opt.Quiet {
-			eta := time.Duration(float64(cfg.Updates-u) / rate * float64(time.Second)).Round(time.Second)
-			fmt.Fprintf(out, "\r\033[Kupdate %d/%d  %.1f updates/s  ETA %v (at most)", u, cfg.Updates, rate, eta)
-		}
+		bar.draw(u, cfg.Updates, rate)
 		if cfg.EvalEvery > 0 && u%cfg.EvalEvery == 0 {
 			if runErr = evaluate(u, &st, rate); runErr != nil {
 				break
@@ -203,9 +213,7 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
 			}
 		}
 	}
-	if opt.Progress && !opt.Quiet {
-		fmt.Fprint(out, "\r\033[K")
-	}
+	bar.clear()
 	save()
 	rep.Updates = tr.updates
 	rep.TrainSeconds = trainTime.Seconds()

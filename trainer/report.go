@@ -54,6 +54,9 @@ type EvalPoint struct {
 	// the held-out items stay a test.
 	TrainingSplit    []float64 `json:"eval_training_solve_rate,omitempty"`
 	UpdatesPerSecond float64   `json:"updates_per_second"`
+	// EntropyCoef is the entropy coefficient the update used
+	// (Config.EntropyAt).
+	EntropyCoef float64 `json:"entropy_coef"`
 	// Confirmation is the confirming evaluation this one nominated, if any.
 	Confirmation *Confirmation `json:"confirmation,omitempty"`
 }

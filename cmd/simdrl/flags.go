@@ -26,7 +26,8 @@ type files struct {
 	saveEvery          int
 	evalOnly           bool
 	metrics, plot      string
-	exhaustive         int // trainer.Options.Exhaustive, but 0 is none
+	tensorboard        string // a directory
+	exhaustive         int    // trainer.Options.Exhaustive, but 0 is none
 }
 
 // parseFlags reads a command line for a fresh run into a Config: the
@@ -137,6 +138,7 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	fs.BoolVar(&o.fl.evalOnly, "eval-only", false, "with -load or -resume: evaluate and explain, no training")
 	fs.StringVar(&o.fl.metrics, "metrics", "", "append one JSON line per evaluation to this file")
 	fs.StringVar(&o.fl.plot, "plot", "", "draw the learning curves into this PNG file at the end")
+	fs.StringVar(&o.fl.tensorboard, "tensorboard", "", "write TensorBoard event files of the -metrics values into this directory (made if missing)")
 	fs.StringVar(&o.fl.report, "report", "", "write a JSON report to this file")
 	fs.BoolVar(&o.fl.quiet, "quiet", false, "print only the final lines")
 	o.help = fs.BoolP("help", "h", false, "show this help")
@@ -198,6 +200,8 @@ func parseCommandLine(args []string, stdout io.Writer) (*commandLine, error) {
 		return nil, fmt.Errorf("-eval-only trains nothing to save: drop -save (the model stays in its file)")
 	case f.evalOnly && f.metrics != "":
 		return nil, fmt.Errorf("-eval-only makes no periodic evaluations for -metrics: use -report FILE for the final evaluation")
+	case f.evalOnly && f.tensorboard != "":
+		return nil, fmt.Errorf("-eval-only makes no periodic evaluations for -tensorboard: use -report FILE for the final evaluation")
 	case fs.Changed("task-spec") && (fs.Changed("levels") || fs.Changed("partial-credit")):
 		return nil, fmt.Errorf("-task-spec and -levels or -partial-credit exclude each other: -task-spec is the task's whole spec (calc: 'levels=…; partial_credit=…')")
 	case fs.Changed("context") && *o.context != trainer.ContextBag && *o.context != trainer.ContextRead:

@@ -77,6 +77,11 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	if err := checkPlotName(fl.plot); err != nil {
 		return usage("%v", err)
 	}
+	if fl.tensorboard != "" {
+		if err := checkTensorBoard(fl.tensorboard, outs); err != nil {
+			return usage("%v", err)
+		}
+	}
 
 	// The config: the checkpoint's after -resume (flags given explicitly on
 	// top), the recipe's otherwise, with a -load checkpoint's task, levels
@@ -170,8 +175,10 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		return code
 	}
 
-	opt := trainer.Options{SaveEvery: fl.saveEvery, Quiet: fl.quiet, Progress: isTerminal(stdout) && !fl.quiet, Interrupt: in.stop,
-		Exhaustive: fl.exhaustiveOption()}
+	opt := trainer.Options{SaveEvery: fl.saveEvery, Quiet: fl.quiet, Interrupt: in.stop, Exhaustive: fl.exhaustiveOption()}
+	if isTerminal(stderr) {
+		opt.Progress = stderr // a pipe or a file gets no status line
+	}
 	if fl.save != "" {
 		opt.Save = func() error {
 			f, err := tr.Checkpoint()
@@ -190,6 +197,15 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		}
 		defer mf.Close()
 		opt.Metrics = mf
+	}
+	if fl.tensorboard != "" {
+		tb, err := openTensorBoard(fl.tensorboard)
+		if err != nil {
+			engine.Close()
+			return usage("-tensorboard: %v", err)
+		}
+		defer tb.Close()
+		opt.Evaluated = tb.evaluated
 	}
 	in.running.Store(true)
 	rep, runErr := trainer.Drive(tr, stdout, opt)

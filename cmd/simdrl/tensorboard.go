@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/simdrl/simdrl/internal/tbevents"
+	"github.com/simdrl/simdrl/trainer"
+)
+
+// checkTensorBoard fails, before any work, when -tensorboard's directory
+// could not be made or written (tbevents.CheckDir), or is, or would be made
+// under, another output's path (-save run -tensorboard run/tb would turn the
+// checkpoint's path into a directory).
+func checkTensorBoard(dir string, outs []output) error {
+	if err := tbevents.CheckDir(dir); err != nil {
+		return fmt.Errorf("-tensorboard: %v", err)
+	}
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Errorf("-tensorboard: %v", err)
+	}
+	for _, o := range outs {
+		if o.path == "" {
+			continue
+		}
+		p, err := filepath.Abs(o.path)
+		if err != nil {
+			return fmt.Errorf("%s: %v", o.flag, err)
+		}
+		if rel, err := filepath.Rel(p, d); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return fmt.Errorf("-tensorboard %s is, or is under, %s %s: write the events to another directory", dir, o.flag, o.path)
+		}
+	}
+	return nil
+}
+
+// tensorBoard writes each periodic evaluation's scalars, -metrics' values
+// under TensorBoard tags, as one event whose step is the update.
+type tensorBoard struct{ w *tbevents.Writer }
+
+// openTensorBoard starts a new events file in dir (made if missing); a
+// resumed run's file sits beside the first one's and continues its steps.
+func openTensorBoard(dir string) (*tensorBoard, error) {
+	w, err := tbevents.Create(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &tensorBoard{w: w}, nil
+}
+
+// evaluated is trainer.Options.Evaluated.
+func (tb *tensorBoard) evaluated(p trainer.EvalPoint, trained bool) error {
+	if err := tb.w.Write(int64(p.Update), evalScalars(p, trained)); err != nil {
+		return fmt.Errorf("writing -tensorboard: %w", err)
+	}
+	return nil
+}
+
+func (tb *tensorBoard) Close() error { return tb.w.Close() }
+
+// evalScalars are p's values by tag: the update's statistics (unless it is
+// an evaluation redone on resume, which has none), the entropy coefficient,
+// the evaluations' solve rates and mean rewards per level (T0, T1, …) and
+// split, and the confirmation's.
+func evalScalars(p trainer.EvalPoint, trained bool) []tbevents.Scalar {
+	var s []tbevents.Scalar
+	add := func(tag string, v float64) { s = append(s, tbevents.Scalar{Tag: tag, Value: float32(v)}) }
+	perLevel := func(prefix string, v []float64) {
+		for i, x := range v {
+			add(fmt.Sprintf("%s/T%d", prefix, i), x)
+		}
+	}
+	if trained {
+		add("train/reward", p.TrainReward)
+		add("train/solve_rate", p.TrainSolve)
+		add("train/grad_norm", p.GradNorm)
+		add("loss/pg", p.Loss.PG)
+		add("loss/value", p.Loss.Value)
+		add("loss/entropy", p.Loss.Entropy)
+		add("loss/replay", p.Loss.Replay)
+		add("loss/total", p.Loss.Total)
+		add("perf/updates_per_second", p.UpdatesPerSecond)
+	}
+	add("train/entropy_coef", p.EntropyCoef)
+	perLevel("eval/solve_rate", p.SolveRate)
+	perLevel("eval/mean_reward", p.MeanReward)
+	perLevel("eval/training_solve_rate", p.TrainingSplit)
+	if c := p.Confirmation; c != nil {
+		perLevel("confirm/solve_rate", c.SolveRate)
+		perLevel("confirm/lower_bound", c.LowerBound)
+		solved := 0.0
+		if c.Solved {
+			solved = 1
+		}
+		add("confirm/solved", solved)
+	}
+	return s
+}

@@ -1,0 +1,54 @@
+package trainer
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// progressBar is Options.Progress's live status line: redrawn in place
+// after every update ("\r" and erase to the end of the line), erased before
+// other output. A nil one draws nothing.
+type progressBar struct {
+	w      io.Writer
+	solved string // the latest evaluation's solve rates, "" before one
+}
+
+// barCells is the bar's width in characters.
+const barCells = 20
+
+// newProgressBar draws on w, unless quiet or w is nil.
+func newProgressBar(w io.Writer, quiet bool) *progressBar {
+	if w == nil || quiet {
+		return nil
+	}
+	return &progressBar{w: w}
+}
+
+// draw shows update u of total at rate updates per second: the bar, the
+// count, the rate, the time left (an upper bound: the stop rule may end the
+// run sooner) and the latest solve rates.
+func (b *progressBar) draw(u, total int, rate float64) {
+	if b == nil {
+		return
+	}
+	full := min(barCells, u*barCells/max(total, 1))
+	eta := time.Duration(float64(total-u) / rate * float64(time.Second)).Round(time.Second)
+	fmt.Fprintf(b.w, "\r\033[K[%s%s] update %d/%d  %.1f updates/s  ETA %v (at most)%s",
+		strings.Repeat("#", full), strings.Repeat("-", barCells-full), u, total, rate, eta, b.solved)
+}
+
+// evaluated keeps an evaluation's solve rates for the next lines drawn.
+func (b *progressBar) evaluated(solveRate []float64) {
+	if b != nil {
+		b.solved = "  solved " + perLevel(solveRate, " ")
+	}
+}
+
+// clear erases the line, so that what is printed next starts clean.
+func (b *progressBar) clear() {
+	if b != nil {
+		fmt.Fprint(b.w, "\r\033[K")
+	}
+}
