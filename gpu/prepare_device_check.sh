@@ -12,7 +12,7 @@ mkdir -p out
 go test -c -ldflags='-s -w' -o out/gpu.test ./gpu/
 go test -c -ldflags='-s -w' -o out/cpu.test ./cpu/
 go build -ldflags='-s -w' -o out/simdrl ./cmd/simdrl
-cp scripts/torch_update_bench.py scripts/simdrl_torch.py scripts/simdrl_env.py \
+cp scripts/tensorboard_read.py scripts/torch_update_bench.py scripts/simdrl_torch.py scripts/simdrl_env.py \
 	scripts/torch_peers_bench.py scripts/jax_update_bench.py scripts/simdrl_xp.py scripts/peers_check.py out/
 # The AVX-512 path is guarded at run time (__builtin_cpu_supports).
 gcc -O2 -mavx2 -mfma -mavx512f scripts/peak.c -o out/peak
