@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os/exec"
@@ -13,7 +13,7 @@ import (
 
 // corpusDir is the corrupt-checkpoint corpus (written by its gen.go; its
 // README lists what is wrong with each file).
-const corpusDir = "../../testdata/checkpoints"
+const corpusDir = "../testdata/checkpoints"
 
 // corruptCases covers every file of the corpus, and nothing else. want is a
 // substring of the one line the command must print (exit 2); ok marks the

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"cmp"
@@ -26,13 +26,20 @@ const (
 	exitUsage = 2
 )
 
-func main() {
+// Main runs the simdrl command line args (without the program's name, as
+// os.Args[1:]) on os.Stdout and os.Stderr and returns its exit code, for
+// os.Exit. Any task registered with task.Register is accepted by -task. It
+// handles SIGINT and SIGTERM while it runs: the first one during training
+// stops at the next chunk, saves (-save), writes the report and the plot and
+// returns 128+signal; one before training begins, or a second one, exits the
+// process at once with that code. It ignores SIGPIPE, so that a closed
+// stdout (simdrl | head -1) cannot kill a run before it saves.
+func Main(args []string) int {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	// A closed stdout or stderr (simdrl | head -1) must not kill the run
-	// before it saves: writes there fail instead, and console drops them.
+	defer signal.Stop(sigs)
 	signal.Ignore(syscall.SIGPIPE)
-	os.Exit(run(os.Args[1:], &console{w: os.Stdout}, &console{w: os.Stderr}, sigs))
+	return run(args, &console{w: os.Stdout}, &console{w: os.Stderr}, sigs)
 }
 
 // run is the whole command; sigs delivers interruptions (nil: none).

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -206,11 +206,11 @@ func signalTwice(t *testing.T, bin string, wait time.Duration) (bool, string) {
 	return true, seen.String()
 }
 
-// buildBinary builds the command into dir (signal tests need a process of
-// their own).
+// buildBinary builds the command (cmd/simdrl, a main that calls Main) into
+// dir (signal tests need a process of their own).
 func buildBinary(t *testing.T, dir string) string {
 	bin := filepath.Join(dir, "simdrl")
-	build := exec.Command("go", "build", "-o", bin, ".")
+	build := exec.Command("go", "build", "-o", bin, "../cmd/simdrl")
 	build.Stderr = os.Stderr
 	require.NoError(t, build.Run())
 	return bin

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -99,7 +99,7 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	fs.StringVar(&o.fl.device, "device", "cpu", "where to train: cpu or cuda")
 	o.threads = fs.Int("threads", runtime.NumCPU(), fmt.Sprintf("CPU threads [1, %d]; the results do not depend on it", trainer.MaxThreads))
 	o.seed = fs.Uint64("seed", def.Seed, "random seed: model init, tasks and sampling [0, 2^64−1]")
-	o.task = fs.String("task", def.Task, "what to learn: seed (the reference's tool environment), calc (a calculator that needs memory), expr (a program for an expression it reads) or tape (an expression read through a head, computed on two stacks)")
+	o.task = fs.String("task", def.Task, taskUsage())
 	o.taskSpec = fs.String("task-spec", "", "the task's options in its own syntax, replacing the recipe's (calc: 'levels=a*b, a*b+c*d; partial_credit=0.3'; seed: none); excludes -levels and -partial-credit")
 	o.levels = fs.String("levels", "", "calc: the curriculum as comma-separated expressions over a, b, c, … with + - * and parentheses, each optionally :budget (default: the six levels of docs/tasks.md)")
 	o.partialCredit = fs.Float64("partial-credit", 0, "calc: reward weight of the expression's inner values held on the way [0, 10] (0: only correct answers earn; default recipe: 0.3)")
@@ -144,6 +144,32 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.help = fs.BoolP("help", "h", false, "show this help")
 
 	return fs, o
+}
+
+// builtinTaskNotes describe the tasks simdrl ships, for -task's help.
+var builtinTaskNotes = map[string]string{
+	"seed": "the reference's tool environment",
+	"calc": "a calculator that needs memory",
+	"expr": "a program for an expression it reads",
+	"tape": "an expression read through a head, computed on two stacks",
+}
+
+// taskUsage is -task's help: every registered task (task.Names(), a
+// program's own included), a built-in one with what it is.
+func taskUsage() string {
+	names := task.Names()
+	for i, n := range names {
+		if note, ok := builtinTaskNotes[n]; ok {
+			names[i] = n + " (" + note + ")"
+		}
+	}
+	switch len(names) {
+	case 0:
+		return "what to learn: no task is registered (import a task package)"
+	case 1:
+		return "what to learn: " + names[0]
+	}
+	return "what to learn: " + strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // commandLine is a parsed command line: the command's own options (files)

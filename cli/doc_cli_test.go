@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"os"
@@ -32,7 +32,7 @@ func docFlagRows(t *testing.T, doc string) map[string]bool {
 // TestDocCLIListsEveryFlag: docs/cli.md has a row for every flag of the
 // command, and documents no flag the command does not have.
 func TestDocCLIListsEveryFlag(t *testing.T) {
-	raw, err := os.ReadFile("../../docs/cli.md")
+	raw, err := os.ReadFile("../docs/cli.md")
 	require.NoError(t, err)
 	rows := docFlagRows(t, string(raw))
 	fs, _ := newFlagSet()
