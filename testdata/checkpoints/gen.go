@@ -11,7 +11,7 @@
 //	go run ./testdata/checkpoints/gen.go          # from the repository root: rewrite the files
 //	go run ./testdata/checkpoints/gen.go -check   # compare instead; exit 1 on any difference
 //
-// cmd/simdrl/corrupt_test.go runs the command on every file.
+// cli/corrupt_test.go runs the command on every file.
 package main
 
 import (
@@ -466,7 +466,7 @@ Written by ` + "`gen.go`" + ` (beside this file), which also writes this README;
 ` + "`valid.safetensors`" + ` is a checkpoint as ` + "`simdrl -save`" + ` writes it (trainer.Trainer.Checkpoint, checkpoint.Encode): hidden 4,
 the default recipe made tiny, update 2 of 2, with synthetic parameters and Adam moments (exact binary fractions, so the
 bytes depend on no machine's floating point). Every other file is that checkpoint broken in one way.
-cmd/simdrl/corrupt_test.go runs ` + "`simdrl -eval-only -load F`" + ` and ` + "`simdrl -resume F`" + ` on each one: the valid file
+cli/corrupt_test.go runs ` + "`simdrl -eval-only -load F`" + ` and ` + "`simdrl -resume F`" + ` on each one: the valid file
 loads with exit 0, every other file is refused with exit 2 and one line saying what is wrong (` + "`-load`" + ` takes only the
 weights, so it is run only on the files whose weights or training state are broken, or whose file is; without a
 state, as in ` + "`state-missing.safetensors`" + `, a file is weights only to it).
