@@ -3,6 +3,7 @@ package task
 import (
 	"fmt"
 	"math"
+	"runtime/debug"
 	"slices"
 )
 
@@ -20,25 +21,30 @@ func Validate(t Task) error {
 	name, vocab := t.Name(), t.Vocab()
 	levels := t.Levels()
 	if vocab < 1 {
-		return fmt.Errorf("the %s task has a vocabulary of %d tokens", name, vocab)
+		return violation("the %s task has a vocabulary of %d tokens", name, vocab)
 	}
 	if len(levels) == 0 {
-		return fmt.Errorf("the %s task has no levels", name)
+		return violation("the %s task has no levels", name)
 	}
 	for i, l := range levels {
 		if l.Budget < 1 {
-			return fmt.Errorf("the %s task's level %d (%s) has a budget of %d tokens: it must be at least 1", name, i, l.Name, l.Budget)
+			return violation("the %s task's level %d (%s) has a budget of %d tokens: it must be at least 1", name, i, l.Name, l.Budget)
 		}
 	}
 	a := t.Answer()
 	switch {
 	case a == NoAnswer:
 	case a < 0 || int(a) >= vocab:
-		return fmt.Errorf("the %s task's answer token %d is outside its vocabulary (0..%d)", name, a, vocab-1)
+		return violation("the %s task's answer token %d is outside its vocabulary (0..%d)", name, a, vocab-1)
 	case slices.Contains(t.NotActions(), a):
-		return fmt.Errorf("the %s task's answer token %d (%s) is among its non-actions: no program could end", name, a, t.TokenName(a))
+		return violation("the %s task's answer token %d (%s) is among its non-actions: no program could end", name, a, t.TokenName(a))
 	}
 	return nil
+}
+
+// violation is a ViolationError of format and a.
+func violation(format string, a ...any) error {
+	return &ViolationError{Err: fmt.Errorf(format, a...)}
 }
 
 // Checker checks what a task hands an engine during training, with what it
@@ -96,24 +102,26 @@ func (c *Checker) Panic(v any) error {
 	if err, ok := v.(*ViolationError); ok {
 		return err
 	}
-	return &PanicError{Task: c.name, Value: v}
+	return &PanicError{Task: c.name, Value: v, Stack: debug.Stack()}
 }
 
-// PanicError is a panic recovered while an engine ran a task: returned as an
-// error so that a bug in a task's code never kills the program that embeds
-// the engine.
+// PanicError is a panic recovered while an engine or the trainer ran a
+// task, most likely in the task's own code: returned as an error so that a
+// bug in a task never kills the program that embeds the engine.
 type PanicError struct {
 	Task  string
-	Value any
+	Value any    // what was panicked with
+	Stack []byte // the goroutine's stack where it was recovered, the panic's frames in it
 }
 
 func (e *PanicError) Error() string {
-	return fmt.Sprintf("the %s task panicked: %v", e.Task, e.Value)
+	return fmt.Sprintf("panic while running the %s task: %v", e.Task, e.Value)
 }
 
-// ViolationError is a contract violation found where returning an error is
-// not possible (deep in a rollout step): the engine panics with it and
-// recovers it where the task's code was called, as an error (Checker.Panic).
+// ViolationError is a task's contract violation: Validate's errors, and
+// one found where returning an error is not possible (deep in a rollout
+// step), which the engine panics with and recovers where the task's code
+// was called, as an error (Checker.Panic).
 type ViolationError struct{ Err error }
 
 func (e *ViolationError) Error() string { return e.Err.Error() }

@@ -357,9 +357,12 @@ func (c *Config) OpenTask() (task.Task, error) {
 	t, err := task.Open(c.Task, c.TaskSpec)
 	var ue *task.UnknownError
 	var se *task.SpecError
+	var ve *task.ViolationError
 	switch {
 	case errors.As(err, &ue):
 		return nil, fieldError("task", "must be %s, got %q", orList(task.Names()), c.Task)
+	case errors.As(err, &ve): // the task can never train (task.Validate)
+		return nil, &FieldError{Field: "task", Problem: ve.Error(), Bare: true}
 	case errors.As(err, &se) && se.Key == "task_spec":
 		return nil, &FieldError{Field: "task_spec", Problem: se.Err.Error(), Bare: true}
 	case errors.As(err, &se):
