@@ -115,15 +115,15 @@ func (e *Engine) Update(p trainer.Plan) (trainer.UpdateStats, error) {
 	}
 	clear(e.grad)
 	e.table.Clear()
-	if !e.pool.run(j, e.cfg.Batch) {
+	if err := e.pool.run(j, e.cfg.Batch); err != nil {
 		// Only the update's scratch (grad, table, the job) was touched.
-		return trainer.UpdateStats{Update: u, Level: j.level}, trainer.ErrInterrupted
+		return trainer.UpdateStats{Update: u, Level: j.level}, err
 	}
 	if len(p.Replay) > 0 {
 		rj := &e.replay
 		*rj = replayJob{e: e, replays: p.Replay, coef: p.ReplayCoef}
-		if !e.pool.run(rj, len(p.Replay)) {
-			return trainer.UpdateStats{Update: u, Level: j.level}, trainer.ErrInterrupted
+		if err := e.pool.run(rj, len(p.Replay)); err != nil {
+			return trainer.UpdateStats{Update: u, Level: j.level}, err
 		}
 		j.loss.Replay = rj.nll
 		j.loss.Total += p.ReplayCoef * rj.nll
@@ -168,6 +168,9 @@ func (j *trainJob) work(w *worker, r *result) {
 			level = enginekit.DrawLevel(j.played, j.cdf, e.key, uint32(j.update), uint32(first+b))
 		}
 		w.tasks[b] = j.draw(uint32(first+b), level)
+		if r.err = w.check.Drawn(&w.tasks[b], level); r.err != nil {
+			return
+		}
 		w.setContext(b, &w.tasks[b])
 	}
 	if !w.rollout(e.model, gru.Sample, gru.Stream{Key: e.key, Round: uint32(j.update), FirstEpisode: uint32(first)}, e.stopTraining) {
@@ -178,6 +181,9 @@ func (j *trainJob) work(w *worker, r *result) {
 	r.live = w.ws.LiveSteps()
 	r.rsum = 0
 	for b := 0; b < n; b++ {
+		if r.err = w.check.Reward(float64(w.rewards[b]), w.tasks[b].Level); r.err != nil {
+			return
+		}
 		r.rsum += float64(w.rewards[b])
 		r.solved[b] = w.env.Correct(b)
 	}

@@ -25,6 +25,7 @@ type worker struct {
 	end     int32   // the task's context end (task.ContextEnd)
 	first   []int32 // per episode: the observation Env.Reset returned (with observations)
 	task    task.Task
+	check   task.Checker // what the task hands the worker: instances, observations, rewards
 	results [resultsPerWorker]*result
 
 	// interrupt, once closed, cuts the chunk at its next step (SetInterrupt).
@@ -39,9 +40,10 @@ const resultsPerWorker = 2
 
 // result is what one chunk hands to the ordered merge.
 type result struct {
-	busy   bool // owned by a chunk not merged yet (guarded by pool.mu)
-	cut    bool // the interrupt stopped the chunk midway: nothing to merge
-	first  int  // the chunk's first episode and its size
+	busy   bool  // owned by a chunk not merged yet (guarded by pool.mu)
+	cut    bool  // the interrupt stopped the chunk midway: nothing to merge
+	err    error // the task broke its contract or panicked: nothing to merge
+	first  int   // the chunk's first episode and its size
 	n      int
 	grad   []float32          // training: the chunk's gradient, but for the token table's
 	table  *gru.TableGradient // training: the chunk's token-table gradient
@@ -61,7 +63,8 @@ func newWorker(l *gru.Layout, t task.Task, chunk, steps int) (*worker, error) {
 		return nil, fmt.Errorf("task %s: its Env observes %d tokens, the task declares %d (task.Observer)", t.Name(), got, l.Observations)
 	}
 	w := &worker{l: l, ws: ws, tasks: make([]task.Instance, chunk), env: env, steps: newStepBuffers(chunk, steps),
-		rewards: make([]float32, chunk), program: make([]int32, steps), end: task.ContextEnd(t), first: make([]int32, chunk), task: t}
+		rewards: make([]float32, chunk), program: make([]int32, steps), end: task.ContextEnd(t), first: make([]int32, chunk), task: t,
+		check: task.NewChecker(t)}
 	for i := range w.results {
 		w.results[i] = &result{grad: make([]float32, l.Size), table: gru.NewTableGradient(l), solved: make([]bool, chunk)}
 	}
@@ -119,6 +122,7 @@ type pool struct {
 	ready  []*result // by chunk, until merged
 	merged int       // chunks merged so far
 	cut    bool      // some chunk was cut midway (result.cut)
+	err    error     // the first chunk's error, in chunk order (result.err)
 
 	// stop, once closed, ends a pass before its next chunk (Engine.SetInterrupt);
 	// nil: never. afterWork, when set (tests), is called after chunk c is worked.
@@ -159,7 +163,7 @@ func (p *pool) loop(w *worker) {
 			r.first = c * p.chunk
 			r.n = min(p.chunk, p.total-r.first)
 			r.cut = false
-			p.j.work(w, r)
+			p.work(w, r)
 			if p.afterWork != nil {
 				p.afterWork(c)
 			}
@@ -167,6 +171,20 @@ func (p *pool) loop(w *worker) {
 		}
 		p.done.Done()
 	}
+}
+
+// work computes chunk r on w, recovering a panic in the task's code (or a
+// contract violation found in a rollout step) as the chunk's error: a
+// deferred recover per chunk, so that a task's bug is an error of the
+// engine's caller, not a crash of the program from this goroutine.
+func (p *pool) work(w *worker, r *result) {
+	r.err = nil
+	defer func() {
+		if v := recover(); v != nil {
+			r.err = w.check.Panic(v)
+		}
+	}()
+	p.j.work(w, r)
 }
 
 // acquire waits for one of w's result buffers to be free and takes it.
@@ -192,9 +210,14 @@ func (p *pool) deposit(c int, r *result) {
 	for p.merged < p.chunks && p.ready[p.merged] != nil {
 		m := p.ready[p.merged]
 		p.ready[p.merged] = nil
-		if m.cut {
+		switch {
+		case m.err != nil:
+			if p.err == nil {
+				p.err = m.err
+			}
+		case m.cut:
 			p.cut = true
-		} else {
+		default:
 			p.j.merge(m)
 		}
 		m.busy = false
@@ -208,24 +231,31 @@ func (p *pool) deposit(c int, r *result) {
 }
 
 // run executes j over episodes episodes and returns when every chunk is
-// merged, true, or when p.stop ended the pass early, false: then the chunks
-// taken before it are merged (but those it cut midway) and the others never
-// started.
-func (p *pool) run(j job, episodes int) bool {
+// merged, nil, or when p.stop ended the pass early, trainer.ErrInterrupted:
+// then the chunks taken before it are merged (but those it cut midway) and
+// the others never started. A chunk's error (result.err) is returned
+// instead, the first in chunk order; the pass's totals are then partial.
+func (p *pool) run(j job, episodes int) error {
 	p.j, p.total = j, episodes
 	p.chunks = (episodes + p.chunk - 1) / p.chunk
 	if p.chunks > len(p.ready) {
 		p.ready = make([]*result, p.chunks) // a larger pass than planned: grow once
 	}
 	p.next.Store(0)
-	p.merged, p.cut = 0, false
+	p.merged, p.cut, p.err = 0, false, nil
 	p.done.Add(len(p.workers))
 	for range p.workers {
 		p.start <- struct{}{}
 	}
 	p.done.Wait()
 	p.j = nil
-	return p.merged == p.chunks && !p.cut
+	switch {
+	case p.err != nil:
+		return p.err
+	case p.merged != p.chunks || p.cut:
+		return trainer.ErrInterrupted
+	}
+	return nil
 }
 
 // close stops the goroutines and waits for them to end, so that nothing of

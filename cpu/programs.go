@@ -7,8 +7,10 @@ import (
 
 // GreedyPrograms plays the given instances greedily and returns their
 // programs, len(tasks)×Steps tokens, episode-major (trainer.Engine); an
-// interrupt stops it between steps with trainer.ErrInterrupted.
-func (e *Engine) GreedyPrograms(tasks []task.Instance) ([]int32, error) {
+// interrupt stops it between steps with trainer.ErrInterrupted. A panic in
+// the task's code (or a contract violation in a rollout step) is returned
+// as an error.
+func (e *Engine) GreedyPrograms(tasks []task.Instance) (progs []int32, err error) {
 	for i := range tasks {
 		if err := task.Check(e.task, &tasks[i]); err != nil {
 			return nil, err
@@ -17,6 +19,11 @@ func (e *Engine) GreedyPrograms(tasks []task.Instance) ([]int32, error) {
 	T := e.cfg.Steps
 	out := make([]int32, len(tasks)*T)
 	w := e.pool.workers[0] // the pool is idle between updates
+	defer func() {
+		if v := recover(); v != nil {
+			progs, err = nil, w.check.Panic(v)
+		}
+	}()
 	for first := 0; first < len(tasks); first += w.ws.Cap {
 		if closed(e.pool.stop) {
 			return nil, trainer.ErrInterrupted

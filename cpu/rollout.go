@@ -1,8 +1,6 @@
 package cpu
 
 import (
-	"fmt"
-
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/task"
 )
@@ -96,10 +94,11 @@ func (w *worker) playGreedily(m *model, n int, stop bool) bool {
 
 // observation checks that o is one of the task's observation tokens: an Env
 // that writes another breaks the task.Env contract (a bug in the task's code,
-// not an input), which would read outside the model's input table.
+// not an input), which would read outside the model's input table. The
+// violation is recovered as the chunk's error (pool.work).
 func (w *worker) observation(o int32) int32 {
 	if o < 0 || int(o) >= w.l.Observations {
-		panic(fmt.Sprintf("cpu: the task's Env returned observation %d, outside its %d observation tokens", o, w.l.Observations))
+		panic(&task.ViolationError{Err: w.check.Observation(o)})
 	}
 	return o
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/simdrl/simdrl/task"
-	"github.com/simdrl/simdrl/trainer"
 )
 
 // GreedySolved plays ins greedily and writes into solved which it answers
@@ -28,10 +27,7 @@ func (e *Engine) GreedySolved(ins []task.Instance, solved []bool) error {
 		return nil
 	}
 	j := &greedyJob{e: e, ins: ins, solved: solved}
-	if !e.pool.run(j, len(ins)) {
-		return trainer.ErrInterrupted
-	}
-	return nil
+	return e.pool.run(j, len(ins))
 }
 
 // greedyJob is one GreedySolved pass: chunk by chunk, the given instances.

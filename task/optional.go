@@ -23,7 +23,8 @@ type Tuned interface {
 	DefaultTuning() Tuning
 }
 
-// Tuning is what a Tuned task changes in the default recipe.
+// Tuning is what a Tuned task changes in the default recipe: each setting
+// it leaves zero (or empty) keeps the recipe's (trainer.WithTask merges it).
 type Tuning struct {
 	Spec           string  // the task's spec (e.g. its own options with partial credit)
 	EntropyCoef    float64 // the entropy bonus at update 1

@@ -33,7 +33,8 @@ func Register(name string, open func(spec string) (Task, error)) {
 	openers[name] = open
 }
 
-// Open opens the task registered as name with spec.
+// Open opens the task registered as name with spec, and refuses one that
+// can never train (Validate).
 func Open(name, spec string) (Task, error) {
 	registryMu.RLock()
 	open := openers[name]
@@ -41,7 +42,14 @@ func Open(name, spec string) (Task, error) {
 	if open == nil {
 		return nil, &UnknownError{Name: name}
 	}
-	return open(spec)
+	t, err := open(spec)
+	if err != nil {
+		return nil, err
+	}
+	if err := Validate(t); err != nil {
+		return nil, err
+	}
+	return t, nil
 }
 
 // Names are the registered tasks' names, sorted.

@@ -59,7 +59,7 @@ type Task interface {
 	// holds); nil when every token is an action, as in the reference.
 	NotActions() []int32
 	// Answer is the token that ends a program; the tokens after it change
-	// nothing.
+	// nothing. NoAnswer: none, the budget ends every program.
 	Answer() int32
 	// HoldsOut reports whether evaluations draw from tuples training never
 	// sees (Split); without, both splits are the same draws.
@@ -156,9 +156,15 @@ type Instance struct {
 // are handed (GreedyPrograms) with it: the model would read outside its
 // tables.
 func Check(t Task, in *Instance) error {
+	c := NewChecker(t)
+	return c.check(in)
+}
+
+// check is Check with what it needs of the task read already.
+func (c *Checker) check(in *Instance) error {
 	switch {
-	case in.Level < 0 || int(in.Level) >= len(t.Levels()):
-		return fmt.Errorf("instance of level %d: the %s task has levels 0..%d", in.Level, t.Name(), len(t.Levels())-1)
+	case in.Level < 0 || int(in.Level) >= c.levels:
+		return fmt.Errorf("instance of level %d: the %s task has levels 0..%d", in.Level, c.name, c.levels-1)
 	case in.Vars < 0 || in.Vars > MaxDigits:
 		return fmt.Errorf("instance shows %d digits (0..%d)", in.Vars, MaxDigits)
 	case in.NInner < 0 || in.NInner > MaxInner:
@@ -166,18 +172,17 @@ func Check(t Task, in *Instance) error {
 	case in.NShown < 0 || in.NShown > MaxShown:
 		return fmt.Errorf("instance shows %d context tokens (0..%d)", in.NShown, MaxShown)
 	}
-	for _, c := range in.Shown[:in.NShown] {
-		if c < 0 || int(c) >= t.Vocab() {
-			return fmt.Errorf("instance context token %d is not in the %s task's vocabulary (0..%d)", c, t.Name(), t.Vocab()-1)
+	for _, s := range in.Shown[:in.NShown] {
+		if s < 0 || int(s) >= c.vocab {
+			return fmt.Errorf("instance context token %d is not in the %s task's vocabulary (0..%d)", s, c.name, c.vocab-1)
 		}
 	}
-	numbers := readsNumbers(t)
 	for _, d := range in.Digits[:in.Vars] {
-		if numbers && (d < 0 || d >= CTX) {
+		if c.numbers && (d < 0 || d >= CTX) {
 			return fmt.Errorf("instance digit %d is not a digit (0..%d)", d, CTX-1)
 		}
-		if d < 0 || int(d) >= t.Vocab() {
-			return fmt.Errorf("instance context token %d is not in the %s task's vocabulary (0..%d)", d, t.Name(), t.Vocab()-1)
+		if d < 0 || int(d) >= c.vocab {
+			return fmt.Errorf("instance context token %d is not in the %s task's vocabulary (0..%d)", d, c.name, c.vocab-1)
 		}
 	}
 	return nil

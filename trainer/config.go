@@ -143,6 +143,9 @@ func (c *Config) ValidateFor(t task.Task) error {
 	if c.Task != t.Name() {
 		return fieldError("task", "is %q but the task given is %q", c.Task, t.Name())
 	}
+	if err := task.Validate(t); err != nil { // a task not opened through task.Open
+		return &FieldError{Field: "task", Problem: err.Error(), Bare: true}
+	}
 	return c.validateTask(t)
 }
 
@@ -303,20 +306,41 @@ func taskDefaults(cfg Config, t task.Task) Config {
 		}
 	}
 	if tt, ok := t.(task.Tuned); ok && cfg.Recipe == "default" {
-		tu := tt.DefaultTuning()
-		cfg.TaskSpec, cfg.EntropyCoef, cfg.Updates, cfg.EntropyUpdates = tu.Spec, tu.EntropyCoef, tu.Updates, tu.EntropyUpdates
-		cfg.EntropyFinal = tu.EntropyFinal
-		if tu.Context != "" {
-			cfg.Context = tu.Context
-		}
-		cfg.Replay, cfg.ReplayCoef, cfg.ItemFocus = tu.Replay, tu.ReplayCoef, tu.ItemFocus
-		if tu.LR > 0 {
-			cfg.LR = tu.LR
-		}
-		if tu.Hidden > 0 {
-			cfg.Hidden = tu.Hidden
+		cfg = tune(cfg, tt.DefaultTuning())
+	}
+	return cfg
+}
+
+// tune merges tu's settings over cfg: each one tu sets (non-zero, non-empty)
+// replaces the recipe's, and the recipe keeps every one tu leaves out, so
+// that a task that tunes only its context still trains on the recipe's
+// schedule and entropy bonus.
+func tune(cfg Config, tu task.Tuning) Config {
+	set := func(dst *int, v int) {
+		if v != 0 {
+			*dst = v
 		}
 	}
+	setF := func(dst *float64, v float64) {
+		if v != 0 {
+			*dst = v
+		}
+	}
+	if tu.Spec != "" {
+		cfg.TaskSpec = tu.Spec
+	}
+	if tu.Context != "" {
+		cfg.Context = tu.Context
+	}
+	set(&cfg.Updates, tu.Updates)
+	set(&cfg.EntropyUpdates, tu.EntropyUpdates)
+	set(&cfg.Replay, tu.Replay)
+	set(&cfg.Hidden, tu.Hidden)
+	setF(&cfg.EntropyCoef, tu.EntropyCoef)
+	setF(&cfg.EntropyFinal, tu.EntropyFinal)
+	setF(&cfg.ReplayCoef, tu.ReplayCoef)
+	setF(&cfg.LR, tu.LR)
+	cfg.ItemFocus = cfg.ItemFocus || tu.ItemFocus
 	return cfg
 }
 
@@ -333,9 +357,12 @@ func (c *Config) OpenTask() (task.Task, error) {
 	t, err := task.Open(c.Task, c.TaskSpec)
 	var ue *task.UnknownError
 	var se *task.SpecError
+	var ve *task.ViolationError
 	switch {
 	case errors.As(err, &ue):
 		return nil, fieldError("task", "must be %s, got %q", orList(task.Names()), c.Task)
+	case errors.As(err, &ve): // the task can never train (task.Validate)
+		return nil, &FieldError{Field: "task", Problem: ve.Error(), Bare: true}
 	case errors.As(err, &se) && se.Key == "task_spec":
 		return nil, &FieldError{Field: "task_spec", Problem: se.Err.Error(), Bare: true}
 	case errors.As(err, &se):

@@ -58,8 +58,14 @@ var ErrInterrupted = errors.New("interrupted")
 // the curriculum's stop criterion (a periodic evaluation at cfg.StopAt, then
 // a confirming one; confirm.go), periodic evaluations, checkpoints through
 // opt.Save, then explanations and the final evaluation (with opt.EvalOnly,
-// only those). It closes tr's engine.
-func Drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
+// only those). It closes tr's engine. A panic in the task's code is
+// returned as an error that names the task (task.PanicError).
+func Drive(tr *Trainer, out io.Writer, opt Options) (rep *Report, err error) {
+	defer recoverTask(tr.task, &err)
+	return drive(tr, out, opt)
+}
+
+func drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
 	start := time.Now()
 	cfg, cur, e := tr.cfg, tr.cur, tr.e
 	defer e.Close()

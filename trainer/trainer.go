@@ -69,8 +69,10 @@ func (tr *Trainer) Updates() int { return tr.updates }
 
 // Update runs the next training update on the engine: the curriculum's
 // level (or a mixed update's level weights) and the entropy schedule's
-// coefficient. A failed or interrupted update is not counted.
-func (tr *Trainer) Update() (UpdateStats, error) {
+// coefficient. A failed or interrupted update is not counted; a panic in
+// the task's code is returned as an error (task.PanicError).
+func (tr *Trainer) Update() (st UpdateStats, err error) {
+	defer recoverTask(tr.task, &err)
 	u := tr.updates + 1
 	p := Plan{Update: u, Level: tr.cur.levelOf(u), Entropy: tr.cfg.EntropyAt(u), Record: tr.record}
 	if p.Level < 0 {
@@ -82,7 +84,7 @@ func (tr *Trainer) Update() (UpdateStats, error) {
 	if tr.replay != nil {
 		p.Replay, p.ReplayCoef = tr.replay.draw(tr.key, u), tr.cfg.ReplayCoef
 	}
-	st, err := tr.e.Update(p)
+	st, err = tr.e.Update(p)
 	if err != nil {
 		return st, err
 	}

@@ -1,0 +1,128 @@
+package task
+
+import (
+	"fmt"
+	"math"
+	"runtime/debug"
+	"slices"
+)
+
+// NoAnswer is the Answer of a task without an answer token, whose programs
+// the budget alone ends.
+const NoAnswer int32 = -1
+
+// Validate refuses a task that can never train: one with no levels, a
+// level whose budget is not positive, an answer token (but NoAnswer)
+// outside its vocabulary or among the tokens the policy never writes
+// (NotActions). (The engines check its context end, enginekit.NewLayout.) Open and the engines (through
+// trainer.Config.ValidateFor) call it, so that a user's task is refused
+// when it is opened, not trained to nothing.
+func Validate(t Task) error {
+	name, vocab := t.Name(), t.Vocab()
+	levels := t.Levels()
+	if vocab < 1 {
+		return violation("the %s task has a vocabulary of %d tokens", name, vocab)
+	}
+	if len(levels) == 0 {
+		return violation("the %s task has no levels", name)
+	}
+	for i, l := range levels {
+		if l.Budget < 1 {
+			return violation("the %s task's level %d (%s) has a budget of %d tokens: it must be at least 1", name, i, l.Name, l.Budget)
+		}
+	}
+	a := t.Answer()
+	switch {
+	case a == NoAnswer:
+	case a < 0 || int(a) >= vocab:
+		return violation("the %s task's answer token %d is outside its vocabulary (0..%d)", name, a, vocab-1)
+	case slices.Contains(t.NotActions(), a):
+		return violation("the %s task's answer token %d (%s) is among its non-actions: no program could end", name, a, t.TokenName(a))
+	}
+	return nil
+}
+
+// violation is a ViolationError of format and a.
+func violation(format string, a ...any) error {
+	return &ViolationError{Err: fmt.Errorf(format, a...)}
+}
+
+// Checker checks what a task hands an engine during training, with what it
+// needs of the task read once: every check is a comparison, and it
+// allocates nothing until it finds a violation. Its errors name the task
+// and the level.
+type Checker struct {
+	name         string
+	levels       int
+	vocab        int
+	numbers      bool // the context tokens are digits (readsNumbers)
+	observations int
+}
+
+// NewChecker is t's Checker.
+func NewChecker(t Task) Checker {
+	return Checker{name: t.Name(), levels: len(t.Levels()), vocab: t.Vocab(), numbers: readsNumbers(t), observations: Observations(t)}
+}
+
+// Drawn refuses an instance the task drew (Draw, DrawItem) for level that
+// is not one of its own (Check) or has no budget.
+func (c *Checker) Drawn(in *Instance, level int) error {
+	err := c.check(in)
+	if err == nil && in.Budget < 1 {
+		err = fmt.Errorf("instance has a budget of %d tokens (at least 1)", in.Budget)
+	}
+	if err != nil {
+		return fmt.Errorf("the %s task drew a bad instance of level %d: %w", c.name, level, err)
+	}
+	return nil
+}
+
+// Reward refuses a reward (or a return) that is not finite, earned on an
+// instance of level.
+func (c *Checker) Reward(r float64, level int32) error {
+	if math.IsNaN(r) || math.IsInf(r, 0) {
+		return fmt.Errorf("the %s task paid a reward of %v on level %d: rewards must be finite", c.name, r, level)
+	}
+	return nil
+}
+
+// Observation refuses an observation token outside the task's observation
+// vocabulary (an Env's Reset or Step), which the model would read outside
+// its input table.
+func (c *Checker) Observation(o int32) error {
+	if o < 0 || int(o) >= c.observations {
+		return fmt.Errorf("the %s task's Env returned observation %d, outside its %d observation tokens", c.name, o, c.observations)
+	}
+	return nil
+}
+
+// Panic is the error of a panic recovered while an engine ran the task's
+// code (Draw, Reset, Step, Score, …), the panic's value in it.
+func (c *Checker) Panic(v any) error {
+	if err, ok := v.(*ViolationError); ok {
+		return err
+	}
+	return &PanicError{Task: c.name, Value: v, Stack: debug.Stack()}
+}
+
+// PanicError is a panic recovered while an engine or the trainer ran a
+// task, most likely in the task's own code: returned as an error so that a
+// bug in a task never kills the program that embeds the engine.
+type PanicError struct {
+	Task  string
+	Value any    // what was panicked with
+	Stack []byte // the goroutine's stack where it was recovered, the panic's frames in it
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("panic while running the %s task: %v", e.Task, e.Value)
+}
+
+// ViolationError is a task's contract violation: Validate's errors, and
+// one found where returning an error is not possible (deep in a rollout
+// step), which the engine panics with and recovers where the task's code
+// was called, as an error (Checker.Panic).
+type ViolationError struct{ Err error }
+
+func (e *ViolationError) Error() string { return e.Err.Error() }
+func (e *ViolationError) Unwrap() error { return e.Err }

@@ -1,0 +1,62 @@
+package trainer
+
+import (
+	"testing"
+
+	"github.com/simdrl/simdrl/task"
+	"github.com/stretchr/testify/require"
+)
+
+// readTuned is a task that tunes only how its context is read.
+type readTuned struct{ task.Task }
+
+func (readTuned) DefaultTuning() task.Tuning { return task.Tuning{Context: ContextRead} }
+
+// TestTunedMerges: a task that declares only its context through task.Tuned
+// keeps the recipe's schedule, entropy bonus, learning rate and width
+// instead of getting 0 updates and no entropy bonus.
+func TestTunedMerges(t *testing.T) {
+	calc, err := task.Open("calc", "")
+	require.NoError(t, err)
+	recipe := DefaultRecipe()
+	cfg := taskDefaults(recipe, readTuned{calc})
+	require.Equal(t, ContextRead, cfg.Context)
+	require.Equal(t, recipe.Updates, cfg.Updates)
+	require.Equal(t, recipe.EntropyCoef, cfg.EntropyCoef)
+	require.Equal(t, recipe.EntropyFinal, cfg.EntropyFinal)
+	require.Equal(t, recipe.LR, cfg.LR)
+	require.Equal(t, recipe.Hidden, cfg.Hidden)
+	require.Equal(t, recipe.TaskSpec, cfg.TaskSpec)
+}
+
+// TestBuiltinTunings: the calc and expr tunings set every setting they
+// name and leave the recipe's others as they were (the reference hashes'
+// and the recipes' configs).
+func TestBuiltinTunings(t *testing.T) {
+	for _, name := range []string{"calc", "expr"} {
+		tk, err := task.Open(name, "")
+		require.NoError(t, err)
+		tu := tk.(task.Tuned).DefaultTuning()
+		recipe := DefaultRecipe()
+		cfg := taskDefaults(recipe, tk)
+		require.Equal(t, tu.Spec, cfg.TaskSpec, name)
+		require.Equal(t, tu.EntropyCoef, cfg.EntropyCoef, name)
+		require.Equal(t, tu.Updates, cfg.Updates, name)
+		require.Equal(t, tu.EntropyUpdates, cfg.EntropyUpdates, name)
+		require.Equal(t, tu.EntropyFinal, cfg.EntropyFinal, name)
+		require.Equal(t, tu.Replay, cfg.Replay, name)
+		require.Equal(t, tu.ReplayCoef, cfg.ReplayCoef, name)
+		require.Equal(t, tu.ItemFocus, cfg.ItemFocus, name)
+		if tu.Context != "" {
+			require.Equal(t, tu.Context, cfg.Context, name)
+		} else {
+			require.Equal(t, recipe.Context, cfg.Context, name)
+		}
+		if tu.Hidden > 0 {
+			require.Equal(t, tu.Hidden, cfg.Hidden, name)
+		} else {
+			require.Equal(t, recipe.Hidden, cfg.Hidden, name)
+		}
+		require.Equal(t, recipe.LR, cfg.LR, name)
+	}
+}
