@@ -24,11 +24,15 @@ type tapeTask struct {
 
 func init() { Register("tape", OpenTape) }
 
-// The tape task's tokens: the tools, then the context end.
-const (
-	tapeEnd   = int32(tape.NumTools) // the context end, never an action
-	tapeVocab = int(tapeEnd) + 1
-)
+// end is the tape task's context end, never an action: the token after
+// its tools (the strict machine's, or the loose one's with NEXT); its
+// vocabulary is the tools and the end.
+func (t *tapeTask) end() int32 {
+	if t.spec.Loose {
+		return tape.NumLooseTools
+	}
+	return tape.NumTools
+}
 
 // TapeBudget is a member's budget: 1.5× its shortest program, rounded up
 // (issue 38's probe).
@@ -77,11 +81,11 @@ func TapeOf(s TapeSpec) (Task, error) {
 }
 
 func (*tapeTask) Name() string             { return "tape" }
-func (*tapeTask) Vocab() int               { return tapeVocab }
+func (t *tapeTask) Vocab() int             { return int(t.end()) + 1 }
 func (*tapeTask) Answer() int32            { return tape.ANS }
 func (*tapeTask) HoldsOut() bool           { return true }
-func (*tapeTask) ContextEnd() int32        { return tapeEnd }
-func (*tapeTask) NotActions() []int32      { return []int32{tapeEnd} }
+func (t *tapeTask) ContextEnd() int32      { return t.end() }
+func (t *tapeTask) NotActions() []int32    { return []int32{t.end()} }
 func (t *tapeTask) Levels() []Level        { return t.info }
 func (*tapeTask) Observations() int        { return tape.NumObservations }
 func (t *tapeTask) PartialCredit() float64 { return t.spec.PartialCredit }
@@ -92,8 +96,8 @@ func (t *tapeTask) PartialCredit() float64 { return t.spec.PartialCredit }
 func (*tapeTask) Unstaged() {}
 
 // TokenName spells a tool, "END" the context end.
-func (*tapeTask) TokenName(tok int32) string {
-	if tok == tapeEnd {
+func (t *tapeTask) TokenName(tok int32) string {
+	if tok == t.end() {
 		return "END"
 	}
 	return tape.ToolName(tok)
@@ -215,6 +219,7 @@ func (t *tapeTask) Score(in *Instance, program []int32) Outcome {
 // reset starts e on in.
 func (t *tapeTask) reset(e *tape.Episode, in *Instance) {
 	var cells [tape.MaxCells]tape.Cell
+	e.SetVariant(t.spec.variant())
 	e.Reset(unpackTape(in, cells[:]), in.Target, int(in.Budget), t.spec.PartialCredit)
 }
 

@@ -12,19 +12,27 @@ import (
 
 // TapeSpec is the tape task's options. Written as a spec (String), they are
 //
-//	leaves=2..5; longer=6,8,12,16,32; partial_credit=0.3
+//	leaves=2..5; longer=6,8,12,16,32; partial_credit=0.3; rules=strict; observe=on
 //
 // with CalcSpec's syntax (options separated by ";", each key=value at most
 // once, spaces ignored). leaves is the range of sizes trained on (each with
 // a fifth of its expressions held out); longer the sizes only evaluated
 // (the length split, evaluated at the end), each larger than every trained
-// size, at most tape.MaxLeaves, or "none". An option left out has its
-// default: leaves 2..5, longer 6,8,12,16,32, partial_credit 0.
+// size, at most tape.MaxLeaves, or "none". rules=loose and observe=off are
+// issue 38's comparisons (tape.Variant): the loose tools that allow a
+// shortcut through h, and the observation without the operator stack's
+// top. An option left out has its default: leaves 2..5, longer
+// 6,8,12,16,32, partial_credit 0, rules strict, observe on.
 type TapeSpec struct {
 	Min, Max      int     // the trained sizes, 2 ≤ Min ≤ Max ≤ tape.MaxLeaves (0, 0: 2..5)
 	Longer        []int   // the sizes only evaluated, increasing (nil: the default; empty: none)
 	PartialCredit float64 // the weight of the share of operators applied correctly, in [0, MaxPartialCredit]
+	Loose         bool    // rules=loose: tape.Variant.Loose (the NEXT tool; POPPAREN any time)
+	Blind         bool    // observe=off: tape.Variant.Blind (the operator stack's top unobserved)
 }
+
+// variant is the machine the options ask for.
+func (s TapeSpec) variant() tape.Variant { return tape.Variant{Loose: s.Loose, Blind: s.Blind} }
 
 // The tape task's defaults: the length split of issue 38.
 var (
@@ -35,7 +43,7 @@ var (
 // ParseTapeSpec reads a tape spec (TapeSpec), every option set.
 func ParseTapeSpec(spec string) (TapeSpec, error) {
 	s := TapeSpec{Min: defaultTapeLeaves[0], Max: defaultTapeLeaves[1], Longer: defaultTapeLonger}
-	opts, err := specOptions(spec, "tape takes leaves=…; longer=…; partial_credit=…")
+	opts, err := specOptions(spec, "tape takes leaves=…; longer=…; partial_credit=…; rules=…; observe=…")
 	if err != nil {
 		return s, err
 	}
@@ -68,8 +76,18 @@ func ParseTapeSpec(spec string) (TapeSpec, error) {
 			if s.PartialCredit, err = parsePartialCredit(o.value); err != nil {
 				return s, err
 			}
+		case "rules":
+			if o.value != "strict" && o.value != "loose" {
+				return s, &SpecError{"rules", fmt.Errorf("must be strict or loose, got %q", o.value)}
+			}
+			s.Loose = o.value == "loose"
+		case "observe":
+			if o.value != "on" && o.value != "off" {
+				return s, &SpecError{"observe", fmt.Errorf("must be on or off, got %q", o.value)}
+			}
+			s.Blind = o.value == "off"
 		default:
-			return s, &SpecError{"task_spec", fmt.Errorf("tape has no option %q (it takes leaves, longer and partial_credit)", o.key)}
+			return s, &SpecError{"task_spec", fmt.Errorf("tape has no option %q (it takes leaves, longer, partial_credit, rules and observe)", o.key)}
 		}
 	}
 	return s, s.Check()
@@ -138,6 +156,12 @@ func (s TapeSpec) String() string {
 	}
 	if s.PartialCredit != 0 || math.Signbit(s.PartialCredit) {
 		opts = append(opts, "partial_credit="+strconv.FormatFloat(s.PartialCredit, 'g', -1, 64))
+	}
+	if s.Loose {
+		opts = append(opts, "rules=loose")
+	}
+	if s.Blind {
+		opts = append(opts, "observe=off")
 	}
 	return strings.Join(opts, "; ")
 }

@@ -37,10 +37,27 @@ type Machine struct {
 	// Answered is set by a valid ANS, with Value the value answered.
 	Answered bool
 	Value    int64
+	// Variant is how this machine departs from the strict, fully observed
+	// one (its zero value); Reset keeps it.
+	Variant Variant
+}
+
+// Variant is a machine of issue 38's comparisons, which show what the
+// strict rules and the stacks' observation buy.
+type Variant struct {
+	// Loose rules (the probe's loose tape): NEXT moves the head past any
+	// cell, and POPPAREN pops a "(" on top wherever the head is (passing a
+	// ")" under the head as the strict one does), so a token can be
+	// skipped and the brackets' depth kept in h.
+	Loose bool
+	// Blind: the observation leaves out the operator stack's top (it reads
+	// as empty), so the pending operators are on the stack but unseen; the
+	// token under the head is still observed, as reading needs it.
+	Blind bool
 }
 
 // Reset loads tape (copied; at most MaxCells cells: a longer one is cut)
-// and empties the stacks. A tape that is not a well-formed expression
+// and empties the stacks; the Variant stays. A tape that is not a well-formed expression
 // still runs, but no APPLY on it counts as correct.
 func (m *Machine) Reset(tape []Cell) {
 	m.n = copy(m.cells[:], tape)
@@ -83,7 +100,7 @@ func (m *Machine) topOp() (Cell, bool) {
 func (m *Machine) Observe() int32 {
 	c, end := m.head()
 	top, ok := m.topOp()
-	return headKind(c, end)*topKinds + topKind(top, !ok)
+	return headKind(c, end)*topKinds + topKind(top, !ok || m.Variant.Blind)
 }
 
 // Valid reports whether tool t would change the machine (Step's rules).
@@ -98,17 +115,20 @@ func (m *Machine) Valid(t Tool) bool {
 	case APPLY:
 		return any && top.IsOperator() && m.nv >= 2
 	case POPPAREN:
-		return !end && c == Close && any && top == Open
+		return (m.Variant.Loose || !end && c == Close) && any && top == Open
 	case ANS:
 		return end && !any && m.nv == 1 && !m.Answered
+	case NEXT:
+		return m.Variant.Loose && !end
 	}
 	return false
 }
 
 // Step runs tool t and reports whether it was valid; an invalid tool (or a
-// token that is no tool) changes nothing. Every token is consumed exactly
-// once (PUSHV, PUSHOP, POPPAREN move the head past what they consume, and
-// nothing else moves it), and a ")" is passed only by matching its "(".
+// token that is no tool) changes nothing. On the strict machine every
+// token is consumed exactly once (PUSHV, PUSHOP, POPPAREN move the head
+// past what they consume, and nothing else moves it), and a ")" is passed
+// only by matching its "(" (the loose one: Variant.Loose).
 func (m *Machine) Step(t Tool) bool {
 	if !m.Valid(t) {
 		return false
@@ -135,6 +155,10 @@ func (m *Machine) Step(t Tool) bool {
 		m.vals[m.nv-1], m.vnode[m.nv-1] = apply(m.cells[p], a, b), node
 	case POPPAREN:
 		m.no--
+		if c, end := m.head(); !end && c == Close {
+			m.Head++
+		}
+	case NEXT:
 		m.Head++
 	case ANS:
 		m.Answered, m.Value = true, m.vals[0]

@@ -64,15 +64,23 @@ const (
 	// the operator stack is empty and the value stack holds exactly one
 	// value. It ends the episode.
 	ANS
-	// NumTools is how many tools there are.
+	// NumTools is how many tools the strict machine has.
 	NumTools
 )
 
-var toolNames = [...]string{"PUSHV", "PUSHOP", "APPLY", "POPPAREN", "ANS"}
+// NEXT is the loose machine's extra tool (Variant.Loose): it moves the head
+// one cell on, past whatever is there, consuming nothing. The strict
+// machine has no such tool (NEXT is invalid there).
+const NEXT Tool = NumTools
 
-// ToolName spells a tool; "[?]" for anything else.
+// NumLooseTools is how many tools the loose machine has (NEXT last).
+const NumLooseTools = NumTools + 1
+
+var toolNames = [...]string{"PUSHV", "PUSHOP", "APPLY", "POPPAREN", "ANS", "NEXT"}
+
+// ToolName spells a tool (NEXT too); "[?]" for anything else.
 func ToolName(t Tool) string {
-	if t < 0 || t >= NumTools {
+	if t < 0 || t >= NumLooseTools {
 		return "[?]"
 	}
 	return toolNames[t]
