@@ -25,10 +25,14 @@ type tapeTask struct {
 func init() { Register("tape", OpenTape) }
 
 // end is the tape task's context end, never an action: the token after
-// its tools (the strict machine's, or the loose one's with NEXT); its
-// vocabulary is the tools and the end.
+// its tools (the strict machine's; the loose one's with NEXT; every tool,
+// ADD/SUB/MUL among them, without an operator stack); its vocabulary is
+// the tools and the end.
 func (t *tapeTask) end() int32 {
-	if t.spec.Loose {
+	switch {
+	case t.spec.Unstacked:
+		return tape.NumAllTools
+	case t.spec.Loose:
 		return tape.NumLooseTools
 	}
 	return tape.NumTools

@@ -12,7 +12,7 @@ import (
 
 // TapeSpec is the tape task's options. Written as a spec (String), they are
 //
-//	leaves=2..5; longer=6,8,12,16,32; partial_credit=0.3; rules=strict; observe=on
+//	leaves=2..5; longer=6,8,12,16,32; partial_credit=0.3; rules=strict; observe=on; pending=stack
 //
 // with CalcSpec's syntax (options separated by ";", each key=value at most
 // once, spaces ignored). leaves is the range of sizes trained on (each with
@@ -20,19 +20,24 @@ import (
 // (the length split, evaluated at the end), each larger than every trained
 // size, at most tape.MaxLeaves, or "none". rules=loose and observe=off are
 // issue 38's comparisons (tape.Variant): the loose tools that allow a
-// shortcut through h, and the observation without the operator stack's
-// top. An option left out has its default: leaves 2..5, longer
-// 6,8,12,16,32, partial_credit 0, rules strict, observe on.
+// shortcut through h, the observation without the operator stack's top,
+// and pending=h, no operator stack (the pending operators and brackets
+// left to h, ADD/SUB/MUL for APPLY). An option left out has its default:
+// leaves 2..5, longer 6,8,12,16,32, partial_credit 0, rules strict, observe
+// on, pending stack.
 type TapeSpec struct {
 	Min, Max      int     // the trained sizes, 2 ≤ Min ≤ Max ≤ tape.MaxLeaves (0, 0: 2..5)
 	Longer        []int   // the sizes only evaluated, increasing (nil: the default; empty: none)
 	PartialCredit float64 // the weight of the share of operators applied correctly, in [0, MaxPartialCredit]
 	Loose         bool    // rules=loose: tape.Variant.Loose (the NEXT tool; POPPAREN any time)
 	Blind         bool    // observe=off: tape.Variant.Blind (the operator stack's top unobserved)
+	Unstacked     bool    // pending=h: tape.Variant.Unstacked (no operator stack)
 }
 
 // variant is the machine the options ask for.
-func (s TapeSpec) variant() tape.Variant { return tape.Variant{Loose: s.Loose, Blind: s.Blind} }
+func (s TapeSpec) variant() tape.Variant {
+	return tape.Variant{Loose: s.Loose, Blind: s.Blind, Unstacked: s.Unstacked}
+}
 
 // The tape task's defaults: the length split of issue 38.
 var (
@@ -43,7 +48,7 @@ var (
 // ParseTapeSpec reads a tape spec (TapeSpec), every option set.
 func ParseTapeSpec(spec string) (TapeSpec, error) {
 	s := TapeSpec{Min: defaultTapeLeaves[0], Max: defaultTapeLeaves[1], Longer: defaultTapeLonger}
-	opts, err := specOptions(spec, "tape takes leaves=…; longer=…; partial_credit=…; rules=…; observe=…")
+	opts, err := specOptions(spec, "tape takes leaves=…; longer=…; partial_credit=…; rules=…; observe=…; pending=…")
 	if err != nil {
 		return s, err
 	}
@@ -86,8 +91,13 @@ func ParseTapeSpec(spec string) (TapeSpec, error) {
 				return s, &SpecError{"observe", fmt.Errorf("must be on or off, got %q", o.value)}
 			}
 			s.Blind = o.value == "off"
+		case "pending":
+			if o.value != "stack" && o.value != "h" {
+				return s, &SpecError{"pending", fmt.Errorf("must be stack or h, got %q", o.value)}
+			}
+			s.Unstacked = o.value == "h"
 		default:
-			return s, &SpecError{"task_spec", fmt.Errorf("tape has no option %q (it takes leaves, longer, partial_credit, rules and observe)", o.key)}
+			return s, &SpecError{"task_spec", fmt.Errorf("tape has no option %q (it takes leaves, longer, partial_credit, rules, observe and pending)", o.key)}
 		}
 	}
 	return s, s.Check()
@@ -162,6 +172,9 @@ func (s TapeSpec) String() string {
 	}
 	if s.Blind {
 		opts = append(opts, "observe=off")
+	}
+	if s.Unstacked {
+		opts = append(opts, "pending=h")
 	}
 	return strings.Join(opts, "; ")
 }

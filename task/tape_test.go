@@ -27,6 +27,8 @@ func TestTapeSpecRoundTrips(t *testing.T) {
 		"leaves=6":                         "leaves=6..6; longer=8,12,16,32",
 		"rules=strict; observe=on":         "",
 		"observe=off; rules=loose":         "rules=loose; observe=off",
+		"pending=h; rules=loose":           "rules=loose; pending=h",
+		"pending=stack":                    "",
 	} {
 		s, err := ParseTapeSpec(spec)
 		if spec == "leaves=6" {
@@ -59,6 +61,7 @@ func TestTapeSpecRefuses(t *testing.T) {
 		"rules=lax":          "rules",
 		"rules=":             "rules",
 		"observe=no":         "observe",
+		"pending=ops":        "pending",
 	} {
 		_, err := Open("tape", spec)
 		var se *SpecError
@@ -206,12 +209,13 @@ func TestTapeVerify(t *testing.T) {
 func TestTapeSteppingIsScoring(t *testing.T) {
 	checkSteppingIsScoring(t, "partial_credit=0.3")
 	checkSteppingIsScoring(t, "partial_credit=0.3; rules=loose; observe=off")
+	checkSteppingIsScoring(t, "partial_credit=0.3; pending=h")
 }
 
 func checkSteppingIsScoring(t *testing.T, spec string) {
 	tk := openTape(t, spec)
 	key := rng.NewKey(6)
-	acts := []int32{tape.PUSHV, tape.PUSHV, tape.PUSHOP, tape.APPLY, tape.POPPAREN, tape.ANS, tape.NEXT, tk.end()}
+	acts := []int32{tape.PUSHV, tape.PUSHV, tape.PUSHOP, tape.APPLY, tape.POPPAREN, tape.ANS, tape.NEXT, tape.ADD, tape.SUB, tape.MUL, tk.end()}
 	for lv, l := range tk.Levels() {
 		T := l.Budget + 2
 		const rows = 300
@@ -259,7 +263,7 @@ func checkSteppingIsScoring(t *testing.T, spec string) {
 			require.Equal(t, math.Float64bits(want.Reward), math.Float64bits(ret[r]), "level %d row %d", lv, r)
 			require.Equal(t, want.Correct, e.Correct(r))
 		}
-		require.Equal(t, !tk.spec.Blind, e.Correct(0), "the table's program solves row 0 when it sees the stack")
+		require.Equal(t, !tk.spec.Blind && !tk.spec.Unstacked, e.Correct(0), "the table's program solves row 0 when it sees the stack")
 		require.Zero(t, testing.AllocsPerRun(20, func() {
 			e.Reset(1, &ins[1])
 			e.Step(actions, out)
@@ -301,6 +305,12 @@ func TestTapeVariants(t *testing.T) {
 	in := strict.Draw(key, 0, 0, rng.PurposeTask, 3, Training)
 	require.Contains(t, loose.Explain(&in, []int32{tape.NEXT}).Trace[0].State, "head 1 ")
 	require.Contains(t, strict.Explain(&in, []int32{tape.NEXT}).Trace[0].State, "head 0 ")
+
+	unstacked := openTape(t, "pending=h")
+	require.Equal(t, 10, unstacked.Vocab())
+	require.Equal(t, []int32{9}, unstacked.NotActions())
+	require.Equal(t, "MUL", unstacked.TokenName(tape.MUL))
+	require.Equal(t, "END", unstacked.TokenName(9))
 
 	blind := openTape(t, "observe=off")
 	for _, tk := range []*tapeTask{strict, blind} {

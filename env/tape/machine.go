@@ -32,6 +32,10 @@ type Machine struct {
 	// the expression's tree (reference): an APPLY of that operator is
 	// correct when it combines exactly them.
 	left, right [MaxCells]int16
+	// parent is the operator position whose left child each node is (−1:
+	// none), for the unstacked machine's APPLY tools, which have no
+	// operator position of their own.
+	parent [MaxCells]int16
 	// Applied counts the correct APPLYs so far (partial credit).
 	Applied int
 	// Answered is set by a valid ANS, with Value the value answered.
@@ -54,6 +58,12 @@ type Variant struct {
 	// as empty), so the pending operators are on the stack but unseen; the
 	// token under the head is still observed, as reading needs it.
 	Blind bool
+	// Unstacked: no operator stack, the pending operators and brackets are
+	// left to h. PUSHOP consumes an operator or "(" and keeps nothing,
+	// POPPAREN consumes any ")" (nothing to match), APPLY is invalid and
+	// ADD, SUB, MUL apply their own operator to the top two values; the
+	// observation's stack top always reads as empty.
+	Unstacked bool
 }
 
 // Reset loads tape (copied; at most MaxCells cells: a longer one is cut)
@@ -63,6 +73,14 @@ func (m *Machine) Reset(tape []Cell) {
 	m.n = copy(m.cells[:], tape)
 	m.Head, m.nv, m.no, m.Applied, m.Answered, m.Value = 0, 0, 0, 0, false, 0
 	reference(m.cells[:m.n], &m.left, &m.right)
+	for i := range m.parent {
+		m.parent[i] = -1
+	}
+	for p, l := range m.left {
+		if l >= 0 {
+			m.parent[l] = int16(p)
+		}
+	}
 }
 
 // Tape is the machine's tape (its own cells: read only).
@@ -111,10 +129,15 @@ func (m *Machine) Valid(t Tool) bool {
 	case PUSHV:
 		return !end && c.IsDigit() && m.nv < MaxValues
 	case PUSHOP:
-		return !end && (c.IsOperator() || c == Open) && m.no < MaxOps
+		return !end && (c.IsOperator() || c == Open) && (m.Variant.Unstacked || m.no < MaxOps)
 	case APPLY:
 		return any && top.IsOperator() && m.nv >= 2
+	case ADD, SUB, MUL:
+		return m.Variant.Unstacked && m.nv >= 2
 	case POPPAREN:
+		if m.Variant.Unstacked {
+			return !end && c == Close
+		}
 		return (m.Variant.Loose || !end && c == Close) && any && top == Open
 	case ANS:
 		return end && !any && m.nv == 1 && !m.Answered
@@ -139,8 +162,10 @@ func (m *Machine) Step(t Tool) bool {
 		m.nv++
 		m.Head++
 	case PUSHOP:
-		m.ops[m.no] = int16(m.Head)
-		m.no++
+		if !m.Variant.Unstacked {
+			m.ops[m.no] = int16(m.Head)
+			m.no++
+		}
 		m.Head++
 	case APPLY:
 		m.no--
@@ -153,8 +178,22 @@ func (m *Machine) Step(t Tool) bool {
 		}
 		m.nv--
 		m.vals[m.nv-1], m.vnode[m.nv-1] = apply(m.cells[p], a, b), node
+	case ADD, SUB, MUL:
+		op := [...]Cell{Plus, Minus, Times}[t-ADD]
+		a, b := m.vals[m.nv-2], m.vals[m.nv-1]
+		node := int16(-1)
+		if l := m.vnode[m.nv-2]; l >= 0 {
+			if p := m.parent[l]; p >= 0 && m.right[p] == m.vnode[m.nv-1] && m.cells[p] == op {
+				node = p
+				m.Applied++
+			}
+		}
+		m.nv--
+		m.vals[m.nv-1], m.vnode[m.nv-1] = apply(op, a, b), node
 	case POPPAREN:
-		m.no--
+		if !m.Variant.Unstacked {
+			m.no--
+		}
 		if c, end := m.head(); !end && c == Close {
 			m.Head++
 		}

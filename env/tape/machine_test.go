@@ -249,3 +249,50 @@ func TestVariantsObserveAndSolve(t *testing.T) {
 	require.True(t, m.Answered)
 	require.Equal(t, int64(2*(3-1)+(4-(5*6))), m.Value)
 }
+
+// The unstacked machine (Variant.Unstacked) keeps no pending operator or
+// bracket: PUSHOP and POPPAREN only consume, APPLY is invalid, and ADD, SUB,
+// MUL apply the operator the policy names, counted as correct only for
+// the operator that joins the two subtrees on top. The stacked machines
+// refuse those tools.
+func TestUnstackedMachineNamesItsOperators(t *testing.T) {
+	var m Machine
+	m.Variant.Unstacked = true
+	m.Reset(parse(t, "2*(3-1)"))
+	step(t, &m, PUSHV, true)
+	step(t, &m, PUSHOP, true) // *
+	step(t, &m, PUSHOP, true) // (
+	_, no := m.Depths()
+	require.Zero(t, no, "nothing kept")
+	step(t, &m, PUSHV, true)
+	step(t, &m, PUSHOP, true) // -
+	step(t, &m, PUSHV, true)
+	step(t, &m, APPLY, false)
+	step(t, &m, ANS, false)
+	step(t, &m, SUB, true)
+	require.Equal(t, 1, m.Applied)
+	require.Equal(t, "d·", ObservationName(0), "the observation's top is always empty")
+	require.Equal(t, ")·", ObservationName(m.Observe()))
+	step(t, &m, POPPAREN, true)
+	step(t, &m, POPPAREN, false) // at the end
+	step(t, &m, MUL, true)
+	step(t, &m, ANS, true)
+	require.Equal(t, int64(4), m.Value)
+	require.Equal(t, 2, m.Applied)
+
+	m.Reset(parse(t, "7-5"))
+	for _, tool := range []Tool{PUSHV, PUSHOP, PUSHV, ADD, ANS} { // the wrong operator
+		step(t, &m, tool, true)
+	}
+	require.Equal(t, int64(12), m.Value)
+	require.Zero(t, m.Applied)
+
+	var stacked Machine
+	stacked.Reset(parse(t, "7-5"))
+	for _, tool := range []Tool{PUSHV, PUSHOP, PUSHV} {
+		step(t, &stacked, tool, true)
+	}
+	for _, tool := range []Tool{ADD, SUB, MUL} {
+		step(t, &stacked, tool, false)
+	}
+}

@@ -76,11 +76,23 @@ const NEXT Tool = NumTools
 // NumLooseTools is how many tools the loose machine has (NEXT last).
 const NumLooseTools = NumTools + 1
 
-var toolNames = [...]string{"PUSHV", "PUSHOP", "APPLY", "POPPAREN", "ANS", "NEXT"}
+// The unstacked machine's tools (Variant.Unstacked), in place of APPLY,
+// which has no operator stack to pop: each applies its own operator to the
+// two values on top of the value stack (left op right) and pushes the
+// result, so the policy names the pending operator from its own memory.
+const (
+	ADD Tool = NumLooseTools + iota
+	SUB
+	MUL
+	// NumAllTools is how many tools there are, every machine's.
+	NumAllTools
+)
 
-// ToolName spells a tool (NEXT too); "[?]" for anything else.
+var toolNames = [...]string{"PUSHV", "PUSHOP", "APPLY", "POPPAREN", "ANS", "NEXT", "ADD", "SUB", "MUL"}
+
+// ToolName spells a tool (every machine's); "[?]" for anything else.
 func ToolName(t Tool) string {
-	if t < 0 || t >= NumLooseTools {
+	if t < 0 || t >= NumAllTools {
 		return "[?]"
 	}
 	return toolNames[t]
