@@ -74,6 +74,9 @@ func TapeOf(s TapeSpec) (Task, error) {
 		for i, p := range tape.Parts(members, n <= hi) {
 			m := &members[i]
 			split := [...]Split{tape.PartTraining: Training, tape.PartHeldOut: HeldOut, tape.PartTransfer: Transfer}[p]
+			if s.DepthSplit && m.Depth > s.TrainDepth {
+				split = Transfer // the depth split: nested deeper than any trained
+			}
 			parts[split] = append(parts[split], m)
 			l.Budget = max(l.Budget, TapeBudget(m.Shortest()))
 			l.Shortest = min(l.Shortest, m.Shortest())

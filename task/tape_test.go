@@ -29,6 +29,8 @@ func TestTapeSpecRoundTrips(t *testing.T) {
 		"observe=off; rules=loose":         "rules=loose; observe=off",
 		"pending=h; rules=loose":           "rules=loose; pending=h",
 		"pending=stack":                    "",
+		"depth=1; rules=strict":            "depth=1",
+		"depth=0":                          "depth=0",
 	} {
 		s, err := ParseTapeSpec(spec)
 		if spec == "leaves=6" {
@@ -62,6 +64,9 @@ func TestTapeSpecRefuses(t *testing.T) {
 		"rules=":             "rules",
 		"observe=no":         "observe",
 		"pending=ops":        "pending",
+		"depth=-1":           "depth",
+		"depth=33":           "depth",
+		"depth=x":            "depth",
 	} {
 		_, err := Open("tape", spec)
 		var se *SpecError
@@ -327,4 +332,28 @@ func TestTapeVariants(t *testing.T) {
 		}
 		require.Equal(t, tk == strict, seen, tk.spec.String())
 	}
+}
+
+// The depth split: at the trained sizes, members nested deeper than depth=D
+// are Transfer (never trained, evaluated at the end), the rest train or are
+// held out as without it; the longer sizes are Transfer as always.
+func TestTapeDepthSplit(t *testing.T) {
+	plain, split := openTape(t, ""), openTape(t, "depth=1")
+	for lv, n := range split.sizes {
+		all := 0
+		for sp := Training; sp <= Transfer; sp++ {
+			all += split.Items(lv, sp)
+			for _, m := range split.items[lv][sp] {
+				if n <= 5 {
+					require.Equal(t, sp == Transfer, m.Depth > 1, "%d leaves %s %s", n, m.Spelling, sp)
+				} else {
+					require.Equal(t, Transfer, sp)
+				}
+			}
+		}
+		require.Equal(t, plain.Items(lv, Training)+plain.Items(lv, HeldOut)+plain.Items(lv, Transfer), all, "every member on one side")
+		require.Positive(t, split.Items(lv, Training)+split.Items(lv, Transfer))
+	}
+	require.Positive(t, split.Items(3, Transfer), "5 leaves nest up to 3 deep")
+	require.Zero(t, split.Items(1, Transfer), "3 leaves nest at most 1 deep")
 }
