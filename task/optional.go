@@ -40,6 +40,9 @@ type Tuning struct {
 	ItemFocus  bool
 	LR         float64
 	Hidden     int // the GRU's width (0 keeps the recipe's 96)
+	// StopFrom: no evaluation before this update may stop the run
+	// (trainer.Config.StopFrom; 0: any may, the recipe's).
+	StopFrom int
 }
 
 // Titled is implemented by a task that names its levels in headings itself

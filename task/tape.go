@@ -24,11 +24,19 @@ type tapeTask struct {
 
 func init() { Register("tape", OpenTape) }
 
-// The tape task's tokens: the tools, then the context end.
-const (
-	tapeEnd   = int32(tape.NumTools) // the context end, never an action
-	tapeVocab = int(tapeEnd) + 1
-)
+// end is the tape task's context end, never an action: the token after
+// its tools (the strict machine's; the loose one's with NEXT; every tool,
+// ADD/SUB/MUL among them, without an operator stack); its vocabulary is
+// the tools and the end.
+func (t *tapeTask) end() int32 {
+	switch {
+	case t.spec.Unstacked:
+		return tape.NumAllTools
+	case t.spec.Loose:
+		return tape.NumLooseTools
+	}
+	return tape.NumTools
+}
 
 // TapeBudget is a member's budget: 1.5× its shortest program, rounded up
 // (issue 38's probe).
@@ -66,6 +74,9 @@ func TapeOf(s TapeSpec) (Task, error) {
 		for i, p := range tape.Parts(members, n <= hi) {
 			m := &members[i]
 			split := [...]Split{tape.PartTraining: Training, tape.PartHeldOut: HeldOut, tape.PartTransfer: Transfer}[p]
+			if s.DepthSplit && m.Depth > s.TrainDepth {
+				split = Transfer // the depth split: nested deeper than any trained
+			}
 			parts[split] = append(parts[split], m)
 			l.Budget = max(l.Budget, TapeBudget(m.Shortest()))
 			l.Shortest = min(l.Shortest, m.Shortest())
@@ -77,11 +88,11 @@ func TapeOf(s TapeSpec) (Task, error) {
 }
 
 func (*tapeTask) Name() string             { return "tape" }
-func (*tapeTask) Vocab() int               { return tapeVocab }
+func (t *tapeTask) Vocab() int             { return int(t.end()) + 1 }
 func (*tapeTask) Answer() int32            { return tape.ANS }
 func (*tapeTask) HoldsOut() bool           { return true }
-func (*tapeTask) ContextEnd() int32        { return tapeEnd }
-func (*tapeTask) NotActions() []int32      { return []int32{tapeEnd} }
+func (t *tapeTask) ContextEnd() int32      { return t.end() }
+func (t *tapeTask) NotActions() []int32    { return []int32{t.end()} }
 func (t *tapeTask) Levels() []Level        { return t.info }
 func (*tapeTask) Observations() int        { return tape.NumObservations }
 func (t *tapeTask) PartialCredit() float64 { return t.spec.PartialCredit }
@@ -92,8 +103,8 @@ func (t *tapeTask) PartialCredit() float64 { return t.spec.PartialCredit }
 func (*tapeTask) Unstaged() {}
 
 // TokenName spells a tool, "END" the context end.
-func (*tapeTask) TokenName(tok int32) string {
-	if tok == tapeEnd {
+func (t *tapeTask) TokenName(tok int32) string {
+	if tok == t.end() {
 		return "END"
 	}
 	return tape.ToolName(tok)
@@ -106,11 +117,15 @@ func (*tapeTask) ObservationName(obs int32) string { return tape.ObservationName
 // of 0.1 decaying to a floor of 0.01 (the probe's runs stalled until it
 // fell near 0.01), over up to 3,000 updates; the context is the bag of
 // nothing (the task shows none) and the default recipe's curriculum mixes
-// the trained sizes.
+// the trained sizes. The run may stop only once the bonus is at its floor:
+// the trained sizes are solved long before the policy is sharp enough for
+// the longer ones, and the stop rule must not look at those (they are the
+// test), so it waits for the end of exploration instead.
 func (t *tapeTask) DefaultTuning() Tuning {
 	s := t.spec
 	s.PartialCredit = 0.3
-	return Tuning{Spec: s.String(), EntropyCoef: 0.1, Updates: 3000, EntropyUpdates: 1500, EntropyFinal: 0.01}
+	const decay = 1500
+	return Tuning{Spec: s.String(), EntropyCoef: 0.1, Updates: 3000, EntropyUpdates: decay, EntropyFinal: 0.01, StopFrom: decay}
 }
 
 // Items is how many members of level's size split has.
@@ -211,6 +226,7 @@ func (t *tapeTask) Score(in *Instance, program []int32) Outcome {
 // reset starts e on in.
 func (t *tapeTask) reset(e *tape.Episode, in *Instance) {
 	var cells [tape.MaxCells]tape.Cell
+	e.SetVariant(t.spec.variant())
 	e.Reset(unpackTape(in, cells[:]), in.Target, int(in.Budget), t.spec.PartialCredit)
 }
 

@@ -12,18 +12,36 @@ import (
 
 // TapeSpec is the tape task's options. Written as a spec (String), they are
 //
-//	leaves=2..5; longer=6,8,12,16,32; partial_credit=0.3
+//	leaves=2..5; longer=6,8,12,16,32; partial_credit=0.3; rules=strict; observe=on; pending=stack; depth=1
 //
 // with CalcSpec's syntax (options separated by ";", each key=value at most
 // once, spaces ignored). leaves is the range of sizes trained on (each with
 // a fifth of its expressions held out); longer the sizes only evaluated
 // (the length split, evaluated at the end), each larger than every trained
-// size, at most tape.MaxLeaves, or "none". An option left out has its
-// default: leaves 2..5, longer 6,8,12,16,32, partial_credit 0.
+// size, at most tape.MaxLeaves, or "none". rules=loose and observe=off are
+// issue 38's comparisons (tape.Variant): the loose tools that allow a
+// shortcut through h, the observation without the operator stack's top,
+// and pending=h, no operator stack (the pending operators and brackets
+// left to h, ADD/SUB/MUL for APPLY). depth=D is the depth split: at the
+// trained sizes only members nested at most D deep (tape.Member.Depth) are
+// trained on or held out, the deeper ones are Transfer (evaluated at the
+// end, never trained). An option left out has its default:
+// leaves 2..5, longer 6,8,12,16,32, partial_credit 0, rules strict, observe
+// on, pending stack, no depth split.
 type TapeSpec struct {
 	Min, Max      int     // the trained sizes, 2 ≤ Min ≤ Max ≤ tape.MaxLeaves (0, 0: 2..5)
 	Longer        []int   // the sizes only evaluated, increasing (nil: the default; empty: none)
 	PartialCredit float64 // the weight of the share of operators applied correctly, in [0, MaxPartialCredit]
+	Loose         bool    // rules=loose: tape.Variant.Loose (the NEXT tool; POPPAREN any time)
+	Blind         bool    // observe=off: tape.Variant.Blind (the operator stack's top unobserved)
+	Unstacked     bool    // pending=h: tape.Variant.Unstacked (no operator stack)
+	DepthSplit    bool    // depth=TrainDepth was given: the depth split
+	TrainDepth    int     // the deepest nesting trained on, 0..tape.MaxLeaves
+}
+
+// variant is the machine the options ask for.
+func (s TapeSpec) variant() tape.Variant {
+	return tape.Variant{Loose: s.Loose, Blind: s.Blind, Unstacked: s.Unstacked}
 }
 
 // The tape task's defaults: the length split of issue 38.
@@ -35,7 +53,7 @@ var (
 // ParseTapeSpec reads a tape spec (TapeSpec), every option set.
 func ParseTapeSpec(spec string) (TapeSpec, error) {
 	s := TapeSpec{Min: defaultTapeLeaves[0], Max: defaultTapeLeaves[1], Longer: defaultTapeLonger}
-	opts, err := specOptions(spec, "tape takes leaves=…; longer=…; partial_credit=…")
+	opts, err := specOptions(spec, "tape takes leaves=…; longer=…; partial_credit=…; rules=…; observe=…; pending=…; depth=…")
 	if err != nil {
 		return s, err
 	}
@@ -68,8 +86,28 @@ func ParseTapeSpec(spec string) (TapeSpec, error) {
 			if s.PartialCredit, err = parsePartialCredit(o.value); err != nil {
 				return s, err
 			}
+		case "rules":
+			if o.value != "strict" && o.value != "loose" {
+				return s, &SpecError{"rules", fmt.Errorf("must be strict or loose, got %q", o.value)}
+			}
+			s.Loose = o.value == "loose"
+		case "observe":
+			if o.value != "on" && o.value != "off" {
+				return s, &SpecError{"observe", fmt.Errorf("must be on or off, got %q", o.value)}
+			}
+			s.Blind = o.value == "off"
+		case "pending":
+			if o.value != "stack" && o.value != "h" {
+				return s, &SpecError{"pending", fmt.Errorf("must be stack or h, got %q", o.value)}
+			}
+			s.Unstacked = o.value == "h"
+		case "depth":
+			if s.TrainDepth, err = wholeNumber("depth", o.value); err != nil {
+				return s, err
+			}
+			s.DepthSplit = true
 		default:
-			return s, &SpecError{"task_spec", fmt.Errorf("tape has no option %q (it takes leaves, longer and partial_credit)", o.key)}
+			return s, &SpecError{"task_spec", fmt.Errorf("tape has no option %q (it takes leaves, longer, partial_credit, rules, observe, pending and depth)", o.key)}
 		}
 	}
 	return s, s.Check()
@@ -99,6 +137,9 @@ func (s TapeSpec) Check() error {
 			return &SpecError{"longer", fmt.Errorf("sizes must increase from above the trained %d to at most %d, got %v", hi, tape.MaxLeaves, s.longer())}
 		}
 		prev = n
+	}
+	if s.DepthSplit && (s.TrainDepth < 0 || s.TrainDepth > tape.MaxLeaves) {
+		return &SpecError{"depth", fmt.Errorf("must be in 0..%d, got %d", tape.MaxLeaves, s.TrainDepth)}
 	}
 	if !(s.PartialCredit >= 0 && s.PartialCredit <= MaxPartialCredit) {
 		return &SpecError{"partial_credit", fmt.Errorf("must be in [0, %d], got %v", MaxPartialCredit, s.PartialCredit)}
@@ -138,6 +179,18 @@ func (s TapeSpec) String() string {
 	}
 	if s.PartialCredit != 0 || math.Signbit(s.PartialCredit) {
 		opts = append(opts, "partial_credit="+strconv.FormatFloat(s.PartialCredit, 'g', -1, 64))
+	}
+	if s.Loose {
+		opts = append(opts, "rules=loose")
+	}
+	if s.Blind {
+		opts = append(opts, "observe=off")
+	}
+	if s.Unstacked {
+		opts = append(opts, "pending=h")
+	}
+	if s.DepthSplit {
+		opts = append(opts, fmt.Sprintf("depth=%d", s.TrainDepth))
 	}
 	return strings.Join(opts, "; ")
 }

@@ -2,6 +2,7 @@ package task
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/simdrl/simdrl/env/tape"
@@ -24,6 +25,12 @@ func TestTapeSpecRoundTrips(t *testing.T) {
 		"leaves=3..4; longer=none":         "leaves=3..4; longer=none",
 		"longer=7, 32":                     "longer=7,32",
 		"leaves=6":                         "leaves=6..6; longer=8,12,16,32",
+		"rules=strict; observe=on":         "",
+		"observe=off; rules=loose":         "rules=loose; observe=off",
+		"pending=h; rules=loose":           "rules=loose; pending=h",
+		"pending=stack":                    "",
+		"depth=1; rules=strict":            "depth=1",
+		"depth=0":                          "depth=0",
 	} {
 		s, err := ParseTapeSpec(spec)
 		if spec == "leaves=6" {
@@ -53,6 +60,13 @@ func TestTapeSpecRefuses(t *testing.T) {
 		"partial_credit=NaN": "partial_credit",
 		"split=length":       "task_spec",
 		"leaves=2; leaves=3": "task_spec",
+		"rules=lax":          "rules",
+		"rules=":             "rules",
+		"observe=no":         "observe",
+		"pending=ops":        "pending",
+		"depth=-1":           "depth",
+		"depth=33":           "depth",
+		"depth=x":            "depth",
 	} {
 		_, err := Open("tape", spec)
 		var se *SpecError
@@ -198,9 +212,15 @@ func TestTapeVerify(t *testing.T) {
 // first ANS or its budget's last step), done from then on, observations
 // the machine's; and the Env steps without allocating.
 func TestTapeSteppingIsScoring(t *testing.T) {
-	tk := openTape(t, "partial_credit=0.3")
+	checkSteppingIsScoring(t, "partial_credit=0.3")
+	checkSteppingIsScoring(t, "partial_credit=0.3; rules=loose; observe=off")
+	checkSteppingIsScoring(t, "partial_credit=0.3; pending=h")
+}
+
+func checkSteppingIsScoring(t *testing.T, spec string) {
+	tk := openTape(t, spec)
 	key := rng.NewKey(6)
-	acts := []int32{tape.PUSHV, tape.PUSHV, tape.PUSHOP, tape.APPLY, tape.POPPAREN, tape.ANS, tapeEnd}
+	acts := []int32{tape.PUSHV, tape.PUSHV, tape.PUSHOP, tape.APPLY, tape.POPPAREN, tape.ANS, tape.NEXT, tape.ADD, tape.SUB, tape.MUL, tk.end()}
 	for lv, l := range tk.Levels() {
 		T := l.Budget + 2
 		const rows = 300
@@ -248,7 +268,7 @@ func TestTapeSteppingIsScoring(t *testing.T) {
 			require.Equal(t, math.Float64bits(want.Reward), math.Float64bits(ret[r]), "level %d row %d", lv, r)
 			require.Equal(t, want.Correct, e.Correct(r))
 		}
-		require.True(t, e.Correct(0), "the table's program solves row 0")
+		require.Equal(t, !tk.spec.Blind && !tk.spec.Unstacked, e.Correct(0), "the table's program solves row 0 when it sees the stack")
 		require.Zero(t, testing.AllocsPerRun(20, func() {
 			e.Reset(1, &ins[1])
 			e.Step(actions, out)
@@ -272,4 +292,68 @@ func TestTapeExplain(t *testing.T) {
 	bad := tk.Explain(&in, []int32{tape.APPLY, tape.APPLY})
 	require.False(t, bad.Correct)
 	require.Contains(t, bad.Note, "no answer")
+}
+
+// The comparisons' machines: rules=loose adds the NEXT tool before the
+// context end (which moves the head where the strict machine refuses it),
+// observe=off hides the operator stack's top from every observation.
+func TestTapeVariants(t *testing.T) {
+	loose := openTape(t, "rules=loose")
+	require.Equal(t, 7, loose.Vocab())
+	require.Equal(t, int32(6), ContextEnd(loose))
+	require.Equal(t, []int32{6}, loose.NotActions())
+	require.Equal(t, "NEXT", loose.TokenName(tape.NEXT))
+	require.Equal(t, "END", loose.TokenName(6))
+	strict := openTape(t, "")
+	require.Equal(t, "END", strict.TokenName(tape.NEXT), "the strict task's token 5 is its end")
+	key := rng.NewKey(3)
+	in := strict.Draw(key, 0, 0, rng.PurposeTask, 3, Training)
+	require.Contains(t, loose.Explain(&in, []int32{tape.NEXT}).Trace[0].State, "head 1 ")
+	require.Contains(t, strict.Explain(&in, []int32{tape.NEXT}).Trace[0].State, "head 0 ")
+
+	unstacked := openTape(t, "pending=h")
+	require.Equal(t, 10, unstacked.Vocab())
+	require.Equal(t, []int32{9}, unstacked.NotActions())
+	require.Equal(t, "MUL", unstacked.TokenName(tape.MUL))
+	require.Equal(t, "END", unstacked.TokenName(9))
+
+	blind := openTape(t, "observe=off")
+	for _, tk := range []*tapeTask{strict, blind} {
+		seen := false // a pending operator observed
+		for r := range 50 {
+			in := tk.Draw(key, 1, uint32(r), rng.PurposeTask, 3, Training)
+			e := tk.NewEnv(1)
+			obs := []int32{e.Reset(0, &in)}
+			out := Transition{Obs: obs, Reward: make([]float64, 1), Done: make([]bool, 1)}
+			for s := 0; s < int(in.Budget) && !out.Done[0]; s++ {
+				e.Step([]int32{tape.ShuntingYard(obs[0])}, out)
+				seen = seen || !strings.HasSuffix(tape.ObservationName(obs[0]), "·")
+			}
+		}
+		require.Equal(t, tk == strict, seen, tk.spec.String())
+	}
+}
+
+// The depth split: at the trained sizes, members nested deeper than depth=D
+// are Transfer (never trained, evaluated at the end), the rest train or are
+// held out as without it; the longer sizes are Transfer as always.
+func TestTapeDepthSplit(t *testing.T) {
+	plain, split := openTape(t, ""), openTape(t, "depth=1")
+	for lv, n := range split.sizes {
+		all := 0
+		for sp := Training; sp <= Transfer; sp++ {
+			all += split.Items(lv, sp)
+			for _, m := range split.items[lv][sp] {
+				if n <= 5 {
+					require.Equal(t, sp == Transfer, m.Depth > 1, "%d leaves %s %s", n, m.Spelling, sp)
+				} else {
+					require.Equal(t, Transfer, sp)
+				}
+			}
+		}
+		require.Equal(t, plain.Items(lv, Training)+plain.Items(lv, HeldOut)+plain.Items(lv, Transfer), all, "every member on one side")
+		require.Positive(t, split.Items(lv, Training)+split.Items(lv, Transfer))
+	}
+	require.Positive(t, split.Items(3, Transfer), "5 leaves nest up to 3 deep")
+	require.Zero(t, split.Items(1, Transfer), "3 leaves nest at most 1 deep")
 }

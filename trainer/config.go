@@ -43,6 +43,10 @@ type Config struct {
 	EntropyUpdates  int     `json:"entropy_updates"`   // the decay's length in updates, then EntropyFinal holds (0: over Updates)
 	Focus           bool    `json:"focus"`             // mixed: draw levels in proportion to 0.1 + their last eval failure rate
 	StopAt          float64 `json:"stop_at"`           // stop once an evaluation solves every level in TrainLevels at this rate and a confirming one's 99% lower bounds support it (0: never; confirm.go)
+	// StopFrom is the first update whose evaluation may nominate the run
+	// for the stop rule (0 or 1: any); earlier ones train on. Omitted from
+	// JSON when 0, so that the configs of runs from before it are unchanged.
+	StopFrom int `json:"stop_from,omitempty"`
 	// Context is how the policy takes in the instance's context: "" or
 	// "bag" (h0 from the mean of the tokens' embeddings, the seed's),
 	// "read" (one GRU step per token before the first action,
@@ -160,7 +164,7 @@ func (c *Config) validateSettings() error {
 		{"hidden", c.Hidden, 1, 4096}, {"steps", c.Steps, 1, MaxSteps}, {"eval_every", c.EvalEvery, 0, none},
 		{"eval_batch", c.EvalBatch, 1, MaxEpisodes}, {"final_episodes", c.FinalEpisodes, 0, MaxEpisodes},
 		{"explain", c.Explain, 0, MaxExplain}, {"chunk", c.Chunk, 1, none}, {"entropy_updates", c.EntropyUpdates, 0, MaxUpdates},
-		{"replay", c.Replay, 0, MaxEpisodes},
+		{"replay", c.Replay, 0, MaxEpisodes}, {"stop_from", c.StopFrom, 0, MaxUpdates},
 	} {
 		switch {
 		case r.v >= r.lo && r.v <= r.hi:
@@ -320,6 +324,7 @@ func tune(cfg Config, tu task.Tuning) Config {
 		if v != 0 {
 			*dst = v
 		}
+		cfg.StopFrom = tu.StopFrom
 	}
 	setF := func(dst *float64, v float64) {
 		if v != 0 {

@@ -100,10 +100,11 @@ func (c *curriculum) observe(ev []EvalResult) {
 // cfg.StopAt: the loop then runs a confirming evaluation (confirm.go).
 func (c *curriculum) nominated() bool { return c.streak > 0 && !c.solved }
 
-// nominates reports whether observe(ev) would nominate the run, without
-// observing it: Drive plays the confirmation before applying either.
-func (c *curriculum) nominates(ev []EvalResult) bool {
-	if c.solved || c.cfg.StopAt == 0 {
+// nominates reports whether observe(ev), update u's evaluation, would
+// nominate the run, without observing it: Drive plays the confirmation
+// before applying either. No evaluation before cfg.StopFrom does.
+func (c *curriculum) nominates(u int, ev []EvalResult) bool {
+	if c.solved || c.cfg.StopAt == 0 || u < c.cfg.StopFrom {
 		return false
 	}
 	for _, s := range c.mix {

@@ -124,7 +124,7 @@ func drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
 		}
 		var cev []EvalResult
 		var subsets [][]task.Tally
-		if cur.nominates(steer) {
+		if cur.nominates(u, steer) {
 			if cev, err = e.EvaluateAll(ConfirmEpisodes, enginekit.ConfirmRound(u), split); err != nil {
 				return err
 			}

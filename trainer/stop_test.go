@@ -202,3 +202,41 @@ func TestConfirmationListsTrainingSubsets(t *testing.T) {
 	require.Equal(t, [][]task.Tally{{{Name: "odd", N: 4, Solved: 3}, {Name: "zero", N: 0}}}, sub)
 	require.False(t, tr.cur.confirm(20, []EvalResult{{Episodes: 1000, SolveRate: 1}}, sub).Solved)
 }
+
+// TestStopFromDelaysTheStop: every evaluation solves every level, but none
+// before StopFrom may nominate the run; the first at or after it does, and
+// its confirmation stops the run there.
+func TestStopFromDelaysTheStop(t *testing.T) {
+	cfg := stopConfig()
+	cfg.StopFrom = 90
+	tr, _ := newFakeRun(cfg, func(call, int) float64 { return 1 })
+	rep, err := Drive(tr, &bytes.Buffer{}, Options{})
+	require.NoError(t, err)
+	require.Equal(t, 100, rep.Updates, "the first evaluation at or after update 90")
+	require.Len(t, rep.Confirmations, 1)
+	require.Equal(t, 100, rep.Confirmations[0].Update)
+	require.True(t, rep.Confirmations[0].Solved)
+	for _, p := range rep.Evaluations[:4] {
+		require.Nil(t, p.Confirmation, "update %d is before StopFrom", p.Update)
+	}
+}
+
+// TestTapeStopsOnlyAtTheEntropyFloor: the tape task's default recipe may
+// stop only once the entropy bonus has decayed to its floor; calc's and
+// expr's may stop at any evaluation, as before.
+func TestTapeStopsOnlyAtTheEntropyFloor(t *testing.T) {
+	c := DefaultRecipe()
+	c.Task = "tape"
+	c, err := WithTask(c)
+	require.NoError(t, err)
+	require.Positive(t, c.StopFrom)
+	require.Equal(t, c.EntropyUpdates, c.StopFrom)
+	require.InDelta(t, c.EntropyFinal, c.EntropyAt(c.StopFrom), 1e-12)
+	for _, name := range []string{"calc", "expr"} {
+		c := DefaultRecipe()
+		c.Task = name
+		c, err := WithTask(c)
+		require.NoError(t, err)
+		require.Zero(t, c.StopFrom, name)
+	}
+}

@@ -42,6 +42,11 @@
 // operators applied correctly: an APPLY of an operator to exactly its two
 // subtrees' values (the machine tracks which subtree each value computes).
 //
+// Variant gives the machines of issue 38's comparisons: loose rules (the
+// NEXT tool, POPPAREN any time), a blind observation (no operator stack
+// top), and an unstacked machine whose pending operators are left to h
+// (ADD, SUB, MUL in place of APPLY). Its zero value is the machine above.
+//
 // Branching (abs, max, min with comparisons observed) is not in this phase.
 //
 // # The family

@@ -67,5 +67,9 @@ func (e *Episode) Reward() float64 { return e.reward }
 // Observe is the machine's observation (Machine.Observe).
 func (e *Episode) Observe() int32 { return e.m.Observe() }
 
+// SetVariant makes the episode's machine v (Machine.Variant); Reset keeps
+// it.
+func (e *Episode) SetVariant(v Variant) { e.m.Variant = v }
+
 // Machine is the episode's machine (read only).
 func (e *Episode) Machine() *Machine { return &e.m }

@@ -32,20 +32,55 @@ type Machine struct {
 	// the expression's tree (reference): an APPLY of that operator is
 	// correct when it combines exactly them.
 	left, right [MaxCells]int16
+	// parent is the operator position whose left child each node is (−1:
+	// none), for the unstacked machine's APPLY tools, which have no
+	// operator position of their own.
+	parent [MaxCells]int16
 	// Applied counts the correct APPLYs so far (partial credit).
 	Applied int
 	// Answered is set by a valid ANS, with Value the value answered.
 	Answered bool
 	Value    int64
+	// Variant is how this machine departs from the strict, fully observed
+	// one (its zero value); Reset keeps it.
+	Variant Variant
+}
+
+// Variant is a machine of issue 38's comparisons, which show what the
+// strict rules and the stacks' observation buy.
+type Variant struct {
+	// Loose rules (the probe's loose tape): NEXT moves the head past any
+	// cell, and POPPAREN pops a "(" on top wherever the head is (passing a
+	// ")" under the head as the strict one does), so a token can be
+	// skipped and the brackets' depth kept in h.
+	Loose bool
+	// Blind: the observation leaves out the operator stack's top (it reads
+	// as empty), so the pending operators are on the stack but unseen; the
+	// token under the head is still observed, as reading needs it.
+	Blind bool
+	// Unstacked: no operator stack, the pending operators and brackets are
+	// left to h. PUSHOP consumes an operator or "(" and keeps nothing,
+	// POPPAREN consumes any ")" (nothing to match), APPLY is invalid and
+	// ADD, SUB, MUL apply their own operator to the top two values; the
+	// observation's stack top always reads as empty.
+	Unstacked bool
 }
 
 // Reset loads tape (copied; at most MaxCells cells: a longer one is cut)
-// and empties the stacks. A tape that is not a well-formed expression
+// and empties the stacks; the Variant stays. A tape that is not a well-formed expression
 // still runs, but no APPLY on it counts as correct.
 func (m *Machine) Reset(tape []Cell) {
 	m.n = copy(m.cells[:], tape)
 	m.Head, m.nv, m.no, m.Applied, m.Answered, m.Value = 0, 0, 0, 0, false, 0
 	reference(m.cells[:m.n], &m.left, &m.right)
+	for i := range m.parent {
+		m.parent[i] = -1
+	}
+	for p, l := range m.left {
+		if l >= 0 {
+			m.parent[l] = int16(p)
+		}
+	}
 }
 
 // Tape is the machine's tape (its own cells: read only).
@@ -83,7 +118,7 @@ func (m *Machine) topOp() (Cell, bool) {
 func (m *Machine) Observe() int32 {
 	c, end := m.head()
 	top, ok := m.topOp()
-	return headKind(c, end)*topKinds + topKind(top, !ok)
+	return headKind(c, end)*topKinds + topKind(top, !ok || m.Variant.Blind)
 }
 
 // Valid reports whether tool t would change the machine (Step's rules).
@@ -94,21 +129,29 @@ func (m *Machine) Valid(t Tool) bool {
 	case PUSHV:
 		return !end && c.IsDigit() && m.nv < MaxValues
 	case PUSHOP:
-		return !end && (c.IsOperator() || c == Open) && m.no < MaxOps
+		return !end && (c.IsOperator() || c == Open) && (m.Variant.Unstacked || m.no < MaxOps)
 	case APPLY:
 		return any && top.IsOperator() && m.nv >= 2
+	case ADD, SUB, MUL:
+		return m.Variant.Unstacked && m.nv >= 2
 	case POPPAREN:
-		return !end && c == Close && any && top == Open
+		if m.Variant.Unstacked {
+			return !end && c == Close
+		}
+		return (m.Variant.Loose || !end && c == Close) && any && top == Open
 	case ANS:
 		return end && !any && m.nv == 1 && !m.Answered
+	case NEXT:
+		return m.Variant.Loose && !end
 	}
 	return false
 }
 
 // Step runs tool t and reports whether it was valid; an invalid tool (or a
-// token that is no tool) changes nothing. Every token is consumed exactly
-// once (PUSHV, PUSHOP, POPPAREN move the head past what they consume, and
-// nothing else moves it), and a ")" is passed only by matching its "(".
+// token that is no tool) changes nothing. On the strict machine every
+// token is consumed exactly once (PUSHV, PUSHOP, POPPAREN move the head
+// past what they consume, and nothing else moves it), and a ")" is passed
+// only by matching its "(" (the loose one: Variant.Loose).
 func (m *Machine) Step(t Tool) bool {
 	if !m.Valid(t) {
 		return false
@@ -119,8 +162,10 @@ func (m *Machine) Step(t Tool) bool {
 		m.nv++
 		m.Head++
 	case PUSHOP:
-		m.ops[m.no] = int16(m.Head)
-		m.no++
+		if !m.Variant.Unstacked {
+			m.ops[m.no] = int16(m.Head)
+			m.no++
+		}
 		m.Head++
 	case APPLY:
 		m.no--
@@ -133,8 +178,26 @@ func (m *Machine) Step(t Tool) bool {
 		}
 		m.nv--
 		m.vals[m.nv-1], m.vnode[m.nv-1] = apply(m.cells[p], a, b), node
+	case ADD, SUB, MUL:
+		op := [...]Cell{Plus, Minus, Times}[t-ADD]
+		a, b := m.vals[m.nv-2], m.vals[m.nv-1]
+		node := int16(-1)
+		if l := m.vnode[m.nv-2]; l >= 0 {
+			if p := m.parent[l]; p >= 0 && m.right[p] == m.vnode[m.nv-1] && m.cells[p] == op {
+				node = p
+				m.Applied++
+			}
+		}
+		m.nv--
+		m.vals[m.nv-1], m.vnode[m.nv-1] = apply(op, a, b), node
 	case POPPAREN:
-		m.no--
+		if !m.Variant.Unstacked {
+			m.no--
+		}
+		if c, end := m.head(); !end && c == Close {
+			m.Head++
+		}
+	case NEXT:
 		m.Head++
 	case ANS:
 		m.Answered, m.Value = true, m.vals[0]

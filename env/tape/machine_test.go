@@ -189,3 +189,110 @@ func TestEpisodeEndsAtAnInvalidAnswer(t *testing.T) {
 	require.False(t, e.Machine().Answered)
 	require.Equal(t, 3, e.Machine().Head, "nothing runs after the end")
 }
+
+// The loose machine (Variant.Loose) allows the shortcut the strict one
+// refuses: NEXT skips "(" and ")" unconsumed, so (1+2) is answered with
+// the brackets never on the stack; and POPPAREN pops a "(" with the head
+// anywhere. The strict machine refuses both.
+func TestLooseMachineSkipsTokens(t *testing.T) {
+	var m Machine
+	m.Variant.Loose = true
+	m.Reset(parse(t, "(1+2)"))
+	require.True(t, m.Variant.Loose, "Reset keeps the variant")
+	for _, tool := range []Tool{NEXT, PUSHV, PUSHOP, PUSHV, APPLY, NEXT, ANS} {
+		step(t, &m, tool, true)
+	}
+	require.Equal(t, int64(3), m.Value)
+	require.Equal(t, 1, m.Applied)
+
+	m.Reset(parse(t, "(1+2)"))
+	step(t, &m, PUSHOP, true)
+	step(t, &m, POPPAREN, true) // the head on 1: popped, the head stays
+	require.Equal(t, 1, m.Head)
+	_, no := m.Depths()
+	require.Zero(t, no)
+	step(t, &m, NEXT, true)
+	step(t, &m, NEXT, true)
+	step(t, &m, NEXT, true)
+	step(t, &m, PUSHOP, false) // ")" is no operator
+	step(t, &m, NEXT, true)
+	step(t, &m, NEXT, false) // nothing past the end
+
+	var strict Machine
+	strict.Reset(parse(t, "(1+2)"))
+	step(t, &strict, NEXT, false)
+	step(t, &strict, PUSHOP, true)
+	step(t, &strict, POPPAREN, false)
+}
+
+// The shunting-yard table solves the loose machine too (its POPPAREN still
+// passes a ")" under the head), and the blind one (Variant.Blind) observes
+// the operator stack's top as empty whatever is pending.
+func TestVariantsObserveAndSolve(t *testing.T) {
+	var m Machine
+	m.Variant = Variant{Blind: true}
+	m.Reset(parse(t, "2*(3-1)"))
+	for _, tool := range []Tool{PUSHV, PUSHOP, PUSHOP} {
+		step(t, &m, tool, true)
+	}
+	_, no := m.Depths()
+	require.Equal(t, 2, no)
+	require.Equal(t, "d·", ObservationName(m.Observe()), "the pending ( is not observed")
+	m.Variant.Blind = false
+	require.Equal(t, "d·(", ObservationName(m.Observe()))
+
+	m.Variant = Variant{Loose: true}
+	m.Reset(parse(t, "2*(3-1)+(4-(5*6))"))
+	for steps := 0; !m.Answered && steps < 100; steps++ {
+		require.True(t, m.Step(ShuntingYard(m.Observe())))
+	}
+	require.True(t, m.Answered)
+	require.Equal(t, int64(2*(3-1)+(4-(5*6))), m.Value)
+}
+
+// The unstacked machine (Variant.Unstacked) keeps no pending operator or
+// bracket: PUSHOP and POPPAREN only consume, APPLY is invalid, and ADD, SUB,
+// MUL apply the operator the policy names, counted as correct only for
+// the operator that joins the two subtrees on top. The stacked machines
+// refuse those tools.
+func TestUnstackedMachineNamesItsOperators(t *testing.T) {
+	var m Machine
+	m.Variant.Unstacked = true
+	m.Reset(parse(t, "2*(3-1)"))
+	step(t, &m, PUSHV, true)
+	step(t, &m, PUSHOP, true) // *
+	step(t, &m, PUSHOP, true) // (
+	_, no := m.Depths()
+	require.Zero(t, no, "nothing kept")
+	step(t, &m, PUSHV, true)
+	step(t, &m, PUSHOP, true) // -
+	step(t, &m, PUSHV, true)
+	step(t, &m, APPLY, false)
+	step(t, &m, ANS, false)
+	step(t, &m, SUB, true)
+	require.Equal(t, 1, m.Applied)
+	require.Equal(t, "d·", ObservationName(0), "the observation's top is always empty")
+	require.Equal(t, ")·", ObservationName(m.Observe()))
+	step(t, &m, POPPAREN, true)
+	step(t, &m, POPPAREN, false) // at the end
+	step(t, &m, MUL, true)
+	step(t, &m, ANS, true)
+	require.Equal(t, int64(4), m.Value)
+	require.Equal(t, 2, m.Applied)
+
+	m.Reset(parse(t, "7-5"))
+	for _, tool := range []Tool{PUSHV, PUSHOP, PUSHV, ADD, ANS} { // the wrong operator
+		step(t, &m, tool, true)
+	}
+	require.Equal(t, int64(12), m.Value)
+	require.Zero(t, m.Applied)
+
+	var stacked Machine
+	stacked.Reset(parse(t, "7-5"))
+	for _, tool := range []Tool{PUSHV, PUSHOP, PUSHV} {
+		step(t, &stacked, tool, true)
+	}
+	for _, tool := range []Tool{ADD, SUB, MUL} {
+		step(t, &stacked, tool, false)
+	}
+}

@@ -64,15 +64,35 @@ const (
 	// the operator stack is empty and the value stack holds exactly one
 	// value. It ends the episode.
 	ANS
-	// NumTools is how many tools there are.
+	// NumTools is how many tools the strict machine has.
 	NumTools
 )
 
-var toolNames = [...]string{"PUSHV", "PUSHOP", "APPLY", "POPPAREN", "ANS"}
+// NEXT is the loose machine's extra tool (Variant.Loose): it moves the head
+// one cell on, past whatever is there, consuming nothing. The strict
+// machine has no such tool (NEXT is invalid there).
+const NEXT Tool = NumTools
 
-// ToolName spells a tool; "[?]" for anything else.
+// NumLooseTools is how many tools the loose machine has (NEXT last).
+const NumLooseTools = NumTools + 1
+
+// The unstacked machine's tools (Variant.Unstacked), in place of APPLY,
+// which has no operator stack to pop: each applies its own operator to the
+// two values on top of the value stack (left op right) and pushes the
+// result, so the policy names the pending operator from its own memory.
+const (
+	ADD Tool = NumLooseTools + iota
+	SUB
+	MUL
+	// NumAllTools is how many tools there are, every machine's.
+	NumAllTools
+)
+
+var toolNames = [...]string{"PUSHV", "PUSHOP", "APPLY", "POPPAREN", "ANS", "NEXT", "ADD", "SUB", "MUL"}
+
+// ToolName spells a tool (every machine's); "[?]" for anything else.
 func ToolName(t Tool) string {
-	if t < 0 || t >= NumTools {
+	if t < 0 || t >= NumAllTools {
 		return "[?]"
 	}
 	return toolNames[t]
