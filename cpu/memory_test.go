@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/simdrl/simdrl/checkpoint"
@@ -102,6 +103,13 @@ func TestCPUMemoryEstimate(t *testing.T) {
 		})
 	}
 	for name, cfg := range cases {
+		// -short (the race detector's and qemu's runs) keeps the seed task's
+		// small cases: the others play whole final and exhaustive
+		// evaluations or 20,000 updates, over 20 minutes under qemu; the
+		// full run covers every case.
+		if testing.Short() && (!strings.HasPrefix(name, "seed") || name == "seed updates") {
+			continue
+		}
 		est, knob := Memory(cfg)
 		used, held := wholeRun(t, cfg)
 		t.Logf("%s: allocated %.2f MiB, held %.2f MiB, estimated %.2f MiB (%s)", name, used/(1<<20), held/(1<<20), est/(1<<20), knob)
