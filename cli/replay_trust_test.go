@@ -33,7 +33,7 @@ func TestCraftedReplayBufferIsRefused(t *testing.T) {
 	it := tk.(task.Itemized)
 	program, in := tasktest.VerifiedProgram(it, 0, 0, 4)
 	require.NotNil(t, program)
-	reward := it.Score(&in, program).Reward
+	reward := task.Score(it, &in, program).Reward
 	padded := func(p ...int32) []int32 {
 		out := slices.Clone(p)
 		for len(out) < cfg.Steps {

@@ -134,7 +134,7 @@ func TestRecordAndItems(t *testing.T) {
 		want := e.task.Draw(e.key, 3, uint32(i), rng.PurposeTask, int(lv), task.Training)
 		want.Item = lv + 1
 		require.Equal(t, want, ep.Instance)
-		o := e.task.Score(&ep.Instance, ep.Program)
+		o := task.Score(e.task, &ep.Instance, ep.Program)
 		require.Equal(t, float64(float32(o.Reward)), ep.Reward, "the return as the loss reads it (float32)")
 		require.Equal(t, o.Correct, ep.Correct)
 	}

@@ -24,7 +24,7 @@ func scanStepLoss(w *gru.Workspace, tk task.Task, ins []task.Instance, batch int
 		for t := range prog {
 			prog[t] = w.Action(b, t)
 		}
-		rewards[b] = float32(tk.Score(&ins[b], prog).Reward)
+		rewards[b] = float32(task.Score(tk, &ins[b], prog).Reward)
 		last := T - 1
 		if mask {
 			ans := T - 1

@@ -42,7 +42,7 @@ func TestGreedySolvedIsScoreOfGreedyPrograms(t *testing.T) {
 		require.NoError(t, r.GreedySolved(ins, solved), name)
 		right, live, all := 0, 0, 0
 		for i := range ins {
-			want := r.task.Score(&ins[i], progs[i*c.Steps:(i+1)*c.Steps]).Correct
+			want := task.Score(r.task, &ins[i], progs[i*c.Steps:(i+1)*c.Steps]).Correct
 			require.Equal(t, want, solved[i], "%s: instance %d (level %d)", name, i, ins[i].Level)
 			if want {
 				right++

@@ -121,7 +121,7 @@ func TestGPUCalcScoresAsCPU(t *testing.T) {
 		reward, correct := scoreOnGPU(t, d, it.Ops(), pc, ins, progs)
 		solved, credited := 0, 0
 		for i := range ins {
-			o := tk.Score(&ins[i], progs[i])
+			o := task.Score(tk, &ins[i], progs[i])
 			require.Equalf(t, math.Float64bits(o.Reward), math.Float64bits(reward[i]), "pc %v episode %d (level %d, %s): reward %v, want %v",
 				pc, i, ins[i].Level, calc.ProgramString(progs[i]), reward[i], o.Reward)
 			require.Equal(t, o.Correct, correct[i], "pc %v episode %d correct", pc, i)
@@ -227,10 +227,10 @@ func TestGPUCalcGreedyMatchesCPU(t *testing.T) {
 			for s := range cpuProg {
 				cpuProg[s] = w.Action(b, s)
 			}
-			if tk.Score(&ins[b], acts[b*cfg.Steps:(b+1)*cfg.Steps]).Correct {
+			if task.Score(tk, &ins[b], acts[b*cfg.Steps:(b+1)*cfg.Steps]).Correct {
 				solvedGPU++
 			}
-			if tk.Score(&ins[b], cpuProg).Correct {
+			if task.Score(tk, &ins[b], cpuProg).Correct {
 				solvedCPU++
 			}
 		}

@@ -170,7 +170,7 @@ func TestGPUObservingStepsAsCPU(t *testing.T) {
 				for s := range prog {
 					prog[s] = run.tokens[(s+1)*B+b]
 				}
-				want := tk.Score(&ins[b], prog)
+				want := task.Score(tk, &ins[b], prog)
 				require.Equal(t, math.Float64bits(want.Reward), math.Float64bits(ret[b]))
 				st := run.stats[nStats*b : nStats*(b+1)]
 				if run.inputs != nil {

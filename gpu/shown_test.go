@@ -534,7 +534,7 @@ func TestGPURecordsSeedEpisodes(t *testing.T) {
 		lv := enginekit.DrawLevel(p.Played, p.CDF, e.key, 2, uint32(b))
 		in := tk.Draw(e.key, 2, uint32(b), rng.PurposeTask, lv, task.Training)
 		require.Equal(t, in, rec[b].Instance, "episode %d", b)
-		o := tk.Score(&in, rec[b].Program)
+		o := task.Score(tk, &in, rec[b].Program)
 		require.Equal(t, math.Float64bits(float64(float32(o.Reward))), math.Float64bits(rec[b].Reward), "episode %d", b)
 		require.Equal(t, o.Correct, rec[b].Correct, "episode %d", b)
 		rsum += rec[b].Reward

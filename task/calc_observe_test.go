@@ -111,7 +111,7 @@ func TestCalcEnvObserves(t *testing.T) {
 			for _, a := range written {
 				prog = append(prog, a[r])
 			}
-			o := tk.Score(&ins[r], prog)
+			o := Score(tk, &ins[r], prog)
 			require.Equal(t, o.Reward, ret[r])
 			require.True(t, o.Correct)
 		}
@@ -197,7 +197,7 @@ func TestCalcSubsetsInstancesExplain(t *testing.T) {
 	var d [calc.MaxVars]int32
 	copy(d[:], in.Digits[:calc.MaxVars])
 	prog := l.Tree.Program(&d, in.Vars)
-	ex := tk.Explain(&in, prog)
+	ex := Explain(tk, &in, prog)
 	require.True(t, ex.Correct, "%v", in.Digits)
 	t.Logf("tree of %s:\n%s", l.Expr, l.Tree)
 	for _, s := range ex.Trace {
@@ -206,6 +206,6 @@ func TestCalcSubsetsInstancesExplain(t *testing.T) {
 	require.Contains(t, ex.Trace[1].State, "· obs v<0 v<m", "a−b < 0 after SUB")
 	def, err := Calc("", 0)
 	require.NoError(t, err)
-	ex = def.Explain(&Instance{Level: 0, Vars: 2, Budget: 5, Digits: [MaxDigits]int32{2, 3}, Target: 6}, []int32{calc.LOAD, calc.MUL, calc.ANS})
+	ex = Explain(def, &Instance{Level: 0, Vars: 2, Budget: 5, Digits: [MaxDigits]int32{2, 3}, Target: 6}, []int32{calc.LOAD, calc.MUL, calc.ANS})
 	require.NotContains(t, ex.Trace[0].State, "obs", "no observations, none shown")
 }

@@ -44,29 +44,44 @@ type Transition struct {
 	Done   []bool    // the episode has ended (at this step or before)
 }
 
-// Stepper is a task that steps its own episodes. Package task's tasks are;
-// a task that is not is stepped by scoring (NewEnv).
+// Stepper is a task that steps its own batch of episodes. Package task's
+// tasks are; a task written as a step function is stepped through its
+// games (Stepwise), and any other by scoring (Scorer), by NewEnv.
 type Stepper interface {
 	Task
 	// NewEnv allocates an Env of rows rows.
 	NewEnv(rows int) Env
 }
 
-// NewEnv is t's Env of rows rows: its own when t is a Stepper, else one that
-// keeps each row's program and scores it with t.Score at its end (the
-// answer, or the budget's last token), paying the reward there.
+// NewEnv is t's Env of rows rows: its own when t is a Stepper, else one of
+// t's games per row when t is Stepwise, else one that keeps each row's
+// program and scores it with t's Score at its end (the answer, or the
+// budget's last token), paying the reward there. A task that is none of
+// these breaks its contract (Validate refuses it): NewEnv panics with the
+// ViolationError.
 func NewEnv(t Task, rows int) Env {
-	if s, ok := t.(Stepper); ok {
+	switch s := t.(type) {
+	case Stepper:
 		return s.NewEnv(rows)
+	case Stepwise:
+		return newGameEnv(s, rows)
+	case Scorer:
+		return newScoreEnv(s, rows)
 	}
-	return newScoreEnv(t, rows)
+	panic(unplayable(t))
 }
 
-// scoreEnv steps any Task by scoring: equal to the task's own stepping when
-// its contract holds (the tokens after the answer and past the budget
+// unplayable is the violation of a task that neither scores nor steps its
+// programs.
+func unplayable(t Task) error {
+	return violation("the %s task can neither score nor step a program: it must implement task.Stepwise, task.Stepper or task.Scorer", t.Name())
+}
+
+// scoreEnv steps any Scorer by scoring: equal to the task's own stepping
+// when its contract holds (the tokens after the answer and past the budget
 // change nothing).
 type scoreEnv struct {
-	t       Task
+	t       Scorer
 	answer  int32
 	ins     []Instance
 	program []int32 // rows×width: each row's tokens so far
@@ -76,7 +91,7 @@ type scoreEnv struct {
 	correct []bool
 }
 
-func newScoreEnv(t Task, rows int) *scoreEnv {
+func newScoreEnv(t Scorer, rows int) *scoreEnv {
 	width := 0
 	for _, l := range t.Levels() {
 		width = max(width, l.Budget)

@@ -46,7 +46,7 @@ func requireSteppingIsScoring(t *testing.T, tk Task, e Env, ins []Instance, prog
 	n := len(ins)
 	for r := range ins {
 		prog := programs[r*T : (r+1)*T]
-		want := tk.Score(&ins[r], prog)
+		want := Score(tk, &ins[r], prog)
 		end := -1 // the step that ends the episode
 		for s, a := range prog {
 			if a == tk.Answer() || s == int(ins[r].Budget)-1 {

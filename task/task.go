@@ -46,7 +46,11 @@ const (
 // gru.MaxContext is MaxShown+1).
 const MaxShown = 24
 
-// Task is an environment the engines train on.
+// Task is an environment the engines train on. Its programs are played by
+// its episodes, written as a step function (Stepwise), by its own batch Env
+// (Stepper) or by its Score (Scorer); the functions Score and Explain derive
+// a whole program's score and explanation by stepping it, unless the task
+// has its own (Scorer, Explainer).
 type Task interface {
 	// Name is the task's name on the command line (-task).
 	Name() string
@@ -70,10 +74,6 @@ type Task interface {
 	// function of its arguments. split says which of the level's digit
 	// tuples it may be (tasks without a split ignore it).
 	Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split Split) Instance
-	// Score runs program on in and rewards it. It allocates nothing.
-	Score(in *Instance, program []int32) Outcome
-	// Explain scores program on in and says what every token did.
-	Explain(in *Instance, program []int32) Explanation
 }
 
 // Interpreted is a task whose programs run on env/calc's machine from an op
@@ -82,7 +82,7 @@ type Task interface {
 // calc.RunOps gives with Ops and PartialCredit (Ops is calc.Ops, or
 // calc.BranchOps for a branching curriculum).
 type Interpreted interface {
-	Task
+	Scorer
 	// Ops is the instruction table, one op per token (Vocab long).
 	Ops() []calc.Op
 	// PartialCredit is the weight of the inner values held (calc.Run).

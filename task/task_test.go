@@ -30,12 +30,12 @@ func TestSeedTaskIsTheEnvironment(t *testing.T) {
 			prog[s] = int32(key.Block(9, i, uint32(s), rng.PurposeAction)[0] % env.Vocab)
 		}
 		o := env.Run(want, prog)
-		require.Equal(t, Outcome{Reward: o.Reward, Correct: o.Correct}, st.Score(&in, prog))
+		require.Equal(t, Outcome{Reward: o.Reward, Correct: o.Correct}, Score(st, &in, prog))
 	}
 	ins := make([]Instance, 1) // as the engines hold them
 	require.Zero(t, testing.AllocsPerRun(100, func() {
 		ins[0] = st.Draw(key, 1, 2, rng.PurposeTask, 2, Training)
-		st.Score(&ins[0], prog)
+		Score(st, &ins[0], prog)
 	}))
 }
 
@@ -69,7 +69,7 @@ func TestCalcSplitsAreDisjoint(t *testing.T) {
 	ins, prog := make([]Instance, 1), []int32{calc.LOAD, calc.MUL, calc.ANS}
 	require.Zero(t, testing.AllocsPerRun(100, func() {
 		ins[0] = ct.Draw(key, 1, 2, rng.PurposeTask, 1, HeldOut)
-		ct.Score(&ins[0], prog)
+		Score(ct, &ins[0], prog)
 	}))
 }
 
@@ -82,14 +82,14 @@ func TestCalcScoresAndExplains(t *testing.T) {
 	key := rng.NewKey(11)
 	for lv, l := range calc.DefaultLevels() {
 		in := ct.Draw(key, 2, uint32(lv), rng.PurposeTask, lv, HeldOut)
-		o := ct.Score(&in, l.Shortest)
+		o := Score(ct, &in, l.Shortest)
 		require.Truef(t, o.Correct, "level %d (%s)", lv, l.Expr)
 		want := 1.0 // a shortest program holds every inner value on its way: all the partial credit
 		if in.NInner > 0 {
 			want += 0.3
 		}
 		require.Equalf(t, want, o.Reward, "level %d", lv)
-		ex := ct.Explain(&in, l.Shortest)
+		ex := Explain(ct, &in, l.Shortest)
 		require.True(t, ex.Correct)
 		require.Equal(t, l.Expr.String(), ex.Name)
 		require.Len(t, ex.Trace, len(l.Shortest))
@@ -101,7 +101,7 @@ func TestCalcScoresAndExplains(t *testing.T) {
 	// happened to equal a value v held on the way (a, or a·b).
 	for i := uint32(0); i < 200; i++ {
 		in := ct.Draw(key, 3, i, rng.PurposeTask, 3, HeldOut)
-		o := ct.Score(&in, []int32{calc.LOAD, calc.MUL, calc.ANS})
+		o := Score(ct, &in, []int32{calc.LOAD, calc.MUL, calc.ANS})
 		cd := int64(in.Digits[2] * in.Digits[3])
 		require.Equal(t, cd == 0, o.Correct, "%v", in.Digits)
 		if !o.Correct && int64(in.Digits[0]*in.Digits[1]) != cd && int64(in.Digits[0]) != cd {

@@ -11,7 +11,8 @@ import (
 // the budget alone ends.
 const NoAnswer int32 = -1
 
-// Validate refuses a task that can never train: one with no levels, a
+// Validate refuses a task that can never train: one that neither steps
+// nor scores its programs (Stepwise, Stepper, Scorer), one with no levels, a
 // level whose budget is not positive, an answer token (but NoAnswer)
 // outside its vocabulary or among the tokens the policy never writes
 // (NotActions). (The engines check its context end, enginekit.NewLayout.) Open and the engines (through
@@ -30,6 +31,11 @@ func Validate(t Task) error {
 		if l.Budget < 1 {
 			return violation("the %s task's level %d (%s) has a budget of %d tokens: it must be at least 1", name, i, l.Name, l.Budget)
 		}
+	}
+	switch t.(type) {
+	case Stepper, Stepwise, Scorer:
+	default:
+		return unplayable(t)
 	}
 	a := t.Answer()
 	switch {

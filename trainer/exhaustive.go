@@ -203,7 +203,7 @@ func (tr *Trainer) solvedGreedily(ins []task.Instance) ([]bool, error) {
 		}
 		for i := lo; i < hi; i++ {
 			k := i - lo
-			solved[i] = tr.task.Score(&ins[i], progs[k*T:(k+1)*T]).Correct
+			solved[i] = task.Score(tr.task, &ins[i], progs[k*T:(k+1)*T]).Correct
 		}
 	}
 	return solved, nil

@@ -26,7 +26,7 @@ func explain(tr *Trainer, level, count int) ([]task.Explanation, error) {
 	T := cfg.Steps
 	out := make([]task.Explanation, count)
 	for i := range ins {
-		out[i] = t.Explain(&ins[i], progs[i*T:(i+1)*T])
+		out[i] = task.Explain(t, &ins[i], progs[i*T:(i+1)*T])
 	}
 	return out, nil
 }

@@ -69,7 +69,7 @@ func TestRestoreVerifiesReplayEntries(t *testing.T) {
 		}
 		return out
 	}
-	reward := it.Score(&in, program).Reward
+	reward := task.Score(it, &in, program).Reward
 	good := &replayEntry{Level: 0, Item: 0, Program: padded(program...), Reward: reward, Length: len(program)}
 
 	dst, _ := exprReplayRun(t)

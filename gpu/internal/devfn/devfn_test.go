@@ -287,7 +287,7 @@ func TestCalcRun(t *testing.T) {
 				if len(prog) > 0 {
 					require.Equal(t, cpuEnd(tk, &in, prog), steps-1, "the rollout's loss mask ends where the CPU's does: %s", calc.ProgramString(prog))
 				}
-				want := tk.Score(&in, prog)
+				want := task.Score(tk, &in, prog)
 				require.Equalf(t, math.Float64bits(want.Reward), math.Float64bits(reward), "pc %v level %d %s: %v want %v", pc, lv, calc.ProgramString(prog), reward, want.Reward)
 				require.Equal(t, want.Correct, correct)
 				if correct {

@@ -1,0 +1,84 @@
+package task
+
+// Game is one episode of a task written as a step function (Stepwise):
+// Reset starts it on an instance, Step applies one token of the program.
+// The engines step a batch of them (NewEnv), and Score and Explain step one,
+// so a task written this way writes its rules once.
+type Game interface {
+	// Reset starts the episode on in (in may be reused after it returns)
+	// and returns the observation the program's first input carries:
+	// NoObservation when the task observes nothing (not an Observer).
+	Reset(in *Instance) (obs int32)
+	// Step applies tok and returns the observation the next input carries,
+	// what the step earned, and whether the episode has ended (its
+	// answer). It is never called after done; the Env ends the episode at
+	// the instance's budget itself.
+	Step(tok int32) (obs int32, reward float64, done bool)
+	// Correct reports whether the episode has ended with the target
+	// answered (solve rates count only these).
+	Correct() bool
+}
+
+// Stepwise is a task written as a step function: it need not implement
+// Scorer, Explainer or Stepper, which are derived by stepping its games
+// (Score, Explain, NewEnv).
+type Stepwise interface {
+	Task
+	// NewGame allocates an episode; an Env allocates one per row once.
+	NewGame() Game
+}
+
+// gameEnv steps a Game per row, allocation-free after construction.
+// A row's episode ends when it says so or at its budget's last token; past
+// its end it is not stepped: it earns 0 and keeps its last observation.
+type gameEnv struct {
+	eps          []Game
+	obs          []int32
+	left         []int32 // steps left in the budget
+	done         []bool
+	observations int
+}
+
+func newGameEnv(t Stepwise, rows int) *gameEnv {
+	e := &gameEnv{eps: make([]Game, rows), obs: make([]int32, rows), left: make([]int32, rows), done: make([]bool, rows),
+		observations: Observations(t)}
+	for r := range e.eps {
+		e.eps[r] = t.NewGame()
+	}
+	return e
+}
+
+func (e *gameEnv) Rows() int            { return len(e.eps) }
+func (e *gameEnv) Observations() int    { return e.observations }
+func (e *gameEnv) Correct(row int) bool { return e.eps[row].Correct() }
+
+func (e *gameEnv) Reset(row int, in *Instance) int32 {
+	e.obs[row] = e.observation(e.eps[row].Reset(in))
+	e.left[row] = in.Budget
+	e.done[row] = in.Budget <= 0
+	return e.obs[row]
+}
+
+func (e *gameEnv) Step(actions []int32, out Transition) {
+	for r, a := range actions {
+		reward := 0.0
+		if !e.done[r] {
+			var obs int32
+			var done bool
+			obs, reward, done = e.eps[r].Step(a)
+			e.obs[r] = e.observation(obs)
+			e.left[r]--
+			e.done[r] = done || e.left[r] <= 0
+		}
+		out.Obs[r], out.Reward[r], out.Done[r] = e.obs[r], reward, e.done[r]
+	}
+}
+
+// observation is obs, or NoObservation for a task that observes nothing
+// (whatever its games return).
+func (e *gameEnv) observation(obs int32) int32 {
+	if e.observations == 0 {
+		return NoObservation
+	}
+	return obs
+}
