@@ -13,6 +13,8 @@ import (
 // scoredOnly hides a task's own Env, so that NewEnv steps it by scoring.
 type scoredOnly struct{ Task }
 
+func (s scoredOnly) Score(in *Instance, program []int32) Outcome { return Score(s.Task, in, program) }
+
 // stepAll runs programs (rows×T, row-major) through e step by step and
 // returns the per-step rewards and done flags (T×rows, step-major).
 func stepAll(e Env, ins []Instance, programs []int32, T int) ([]float64, []bool) {

@@ -20,10 +20,10 @@ import (
 // (cmd/maxdigit, cli.Main), evaluated every update.
 var run = []string{"-task", "maxdigit", "-batch", "32", "-chunk", "16", "-eval-every", "1", "-eval-batch", "10", "-stop-at", "0", "-threads", "1"}
 
-// buildCommand builds cmd/maxdigit into dir: signals need a process of their own.
-func buildCommand(t *testing.T, dir string) string {
-	bin := filepath.Join(dir, "maxdigit")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/maxdigit")
+// buildCommand builds cmd/name into dir: signals need a process of their own.
+func buildCommand(t *testing.T, dir, name string) string {
+	bin := filepath.Join(dir, name)
+	build := exec.Command("go", "build", "-o", bin, "./cmd/"+name)
 	build.Stderr = os.Stderr
 	require.NoError(t, build.Run())
 	return bin
@@ -43,7 +43,7 @@ func report(t *testing.T, path string) map[string]any {
 // the saved run, and a bad flag is one line with exit 2.
 func TestCommandLineTrainsTheTask(t *testing.T) {
 	dir := t.TempDir()
-	bin := buildCommand(t, dir)
+	bin := buildCommand(t, dir, "maxdigit")
 
 	help, err := exec.Command(bin, "-h").CombinedOutput()
 	require.NoError(t, err, string(help))
@@ -89,12 +89,18 @@ func TestInterruptSavesAndResumes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the command three times")
 	}
+	requireInterruptResumes(t, "maxdigit", run)
+}
+
+// requireInterruptResumes interrupts a long run of args by the command
+// cmd/name with SIGINT, and requires what TestInterruptSavesAndResumes says.
+func requireInterruptResumes(t *testing.T, name string, args []string) {
 	dir := t.TempDir()
-	bin := buildCommand(t, dir)
+	bin := buildCommand(t, dir, name)
 	// More updates than the stdout pipe holds lines: once the test stops
 	// reading, the run blocks on its output, so it cannot end before the
 	// signal comes.
-	long := append(append([]string(nil), run...), "-updates", "1500", "-final-episodes", "0", "-explain", "0")
+	long := append(append([]string(nil), args...), "-updates", "1500", "-final-episodes", "0", "-explain", "0")
 
 	full := filepath.Join(dir, "full.json")
 	out, err := exec.Command(bin, append(long, "-report", full)...).CombinedOutput()
