@@ -102,6 +102,49 @@ func (e *observingEnv) Step(actions []int32, out task.Transition) {
 	}
 }
 
+// hostileGuess is Guess with one contract violation in its games: an
+// observation outside its vocabulary, a NaN reward, or a panic in Reset or
+// Step.
+type hostileGuess struct {
+	Guess
+	badObs, nanReward, resetPanic, stepPanic bool
+}
+
+func (h *hostileGuess) Name() string       { return hostileName }
+func (h *hostileGuess) NewGame() task.Game { return &hostileGame{h: h} }
+
+type hostileGame struct {
+	guessGame
+	h *hostileGuess
+}
+
+func (g *hostileGame) Reset(in *task.Instance) int32 {
+	if g.h.resetPanic {
+		panic("hostile game Reset")
+	}
+	return g.guessGame.Reset(in)
+}
+
+func (g *hostileGame) Step(tok int32) (int32, float64, bool) {
+	if g.h.stepPanic {
+		panic("hostile game Step")
+	}
+	obs, reward, done := g.guessGame.Step(tok)
+	if g.h.badObs {
+		obs = 9
+	}
+	if g.h.nanReward {
+		reward = math.NaN()
+	}
+	return obs, reward, done
+}
+
+// unplayable is a task that neither steps nor scores its programs: Guess
+// seen only through task.Task, renamed.
+type unplayable struct{ task.Task }
+
+func (unplayable) Name() string { return hostileName }
+
 // hostileConfig is the maxdigit config for a hostile task: a few updates,
 // evaluated after the first.
 func hostileConfig(t *testing.T) trainer.Config {
@@ -114,6 +157,9 @@ func hostileConfig(t *testing.T) trainer.Config {
 // and returns the first error: of the engine's construction, or of Drive.
 func driveHostile(t *testing.T, tk task.Task) error {
 	cfg := hostileConfig(t)
+	for _, l := range tk.Levels() {
+		cfg.Steps = max(cfg.Steps, l.Budget) // a rollout of the task's longest budget (guess's 4)
+	}
 	e, err := cpu.NewWithTask(cfg, tk)
 	if err != nil {
 		return err
@@ -183,6 +229,21 @@ func TestContractViolations(t *testing.T) {
 			h.evalNaN = true
 			return h
 		}, []string{"hostile task paid a reward of NaN on level 0"}},
+		{"game observation out of range", func() task.Task {
+			return &hostileGuess{badObs: true}
+		}, []string{"hostile task's Env returned observation 9"}},
+		{"game NaN reward", func() task.Task {
+			return &hostileGuess{nanReward: true}
+		}, []string{"hostile task paid a reward of NaN on level 0"}},
+		{"panic in game Reset", func() task.Task {
+			return &hostileGuess{resetPanic: true}
+		}, []string{"panic while running the hostile task: hostile game Reset"}},
+		{"panic in game Step", func() task.Task {
+			return &hostileGuess{stepPanic: true}
+		}, []string{"panic while running the hostile task: hostile game Step"}},
+		{"neither steps nor scores", func() task.Task {
+			return unplayable{Guess{}}
+		}, []string{"hostile task can neither score nor step a program"}},
 		{"negative budget", func() task.Task {
 			h := newHostile()
 			h.levels = []task.Level{{Name: "max(a,b)", Context: 2, Budget: -1}}
