@@ -1,7 +1,11 @@
 // Package task is what the engines see of an environment: a Task has a
 // vocabulary, a curriculum of levels (each with its context length and step
-// budget), draws an instance of a level from the counter-based stream, scores
-// a program on it, and explains a program token by token. The model's
+// budget), draws an instance of a level from the counter-based stream, and
+// plays a program on it: written as a step function (Stepwise: a Game's
+// Reset and Step give the observation, reward and done), or as its own batch
+// Env (Stepper), or by scoring whole programs (Scorer). Score and Explain
+// derive a program's score and explanation by stepping it, unless the task
+// has its own (Scorer, Explainer). The model's
 // vocabulary, its level embeddings and its rollout length come from the task.
 //
 // Three tasks are registered: "seed", the reference script's tool

@@ -11,11 +11,11 @@ import (
 // the budget alone ends.
 const NoAnswer int32 = -1
 
-// Validate refuses a task that can never train: one that neither steps
-// nor scores its programs (Stepwise, Stepper, Scorer), one with no levels, a
+// Validate refuses a task that can never train: one with no levels, a
 // level whose budget is not positive, an answer token (but NoAnswer)
 // outside its vocabulary or among the tokens the policy never writes
-// (NotActions). (The engines check its context end, enginekit.NewLayout.) Open and the engines (through
+// (NotActions), one that neither steps nor scores its programs (Stepwise,
+// Stepper, Scorer). (The engines check its context end, enginekit.NewLayout.) Open and the engines (through
 // trainer.Config.ValidateFor) call it, so that a user's task is refused
 // when it is opened, not trained to nothing.
 func Validate(t Task) error {
@@ -32,11 +32,6 @@ func Validate(t Task) error {
 			return violation("the %s task's level %d (%s) has a budget of %d tokens: it must be at least 1", name, i, l.Name, l.Budget)
 		}
 	}
-	switch t.(type) {
-	case Stepper, Stepwise, Scorer:
-	default:
-		return unplayable(t)
-	}
 	a := t.Answer()
 	switch {
 	case a == NoAnswer:
@@ -44,6 +39,11 @@ func Validate(t Task) error {
 		return violation("the %s task's answer token %d is outside its vocabulary (0..%d)", name, a, vocab-1)
 	case slices.Contains(t.NotActions(), a):
 		return violation("the %s task's answer token %d (%s) is among its non-actions: no program could end", name, a, t.TokenName(a))
+	}
+	switch t.(type) {
+	case Stepper, Stepwise, Scorer:
+	default:
+		return unplayable(t)
 	}
 	return nil
 }

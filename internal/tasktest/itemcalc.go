@@ -44,3 +44,14 @@ func (t ItemCalc) DrawItem(key rng.Key, round, episode uint32, purpose rng.Purpo
 func (t ItemCalc) Verify(in *task.Instance, program []int32) bool {
 	return t.Verified == nil || t.Verified(in, program)
 }
+
+// Score and Explain are the calc task's, which task.Task hides: an
+// ItemCalc is stepped by scoring (task.NewEnv), as calc's own Env is not
+// seen either.
+func (t ItemCalc) Score(in *task.Instance, program []int32) task.Outcome {
+	return task.Score(t.Task, in, program)
+}
+
+func (t ItemCalc) Explain(in *task.Instance, program []int32) task.Explanation {
+	return task.Explain(t.Task, in, program)
+}
