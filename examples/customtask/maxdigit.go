@@ -1,7 +1,11 @@
-// Package customtask is a task defined outside simdrl's module: "the larger
-// of two digits". It shows what a task needs (task.Task), how it is made
+// Package customtask is two tasks defined outside simdrl's module: "the
+// larger of two digits" (MaxDigit, which scores whole programs itself), and
+// "guess the hidden digit" (Guess, closed-loop, written once as a step
+// function). It shows what a task needs (task.Task), how it is made
 // available by name (task.Register, so that cpu.New, checkpoints and their
-// resumption find it), and that the CPU engine trains it like its own.
+// resumption find it), that the CPU engine trains it like its own, and that
+// a main of a few lines (cmd/maxdigit, cmd/guess) gets simdrl's whole
+// command line for it (cli.Main).
 package customtask
 
 import (
