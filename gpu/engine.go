@@ -2,8 +2,9 @@
 
 package gpu
 
-// The engine: the device buffers and dimensions of one model, built once by
-// newEngine; its methods run on the device thread.
+// The engine: a model's dimensions, launch plans and device buffers, built
+// once by newEngine (its methods run on the device thread), and the indices
+// of the statistics the kernels hand back (fin).
 
 import (
 	"fmt"
