@@ -58,14 +58,14 @@ func NewWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
 	if err := cfg.ValidateFor(t); err != nil {
 		return nil, err
 	}
-	if err := checkMemory(cfg, t); err != nil {
-		return nil, err
-	}
-	l, err := enginekit.NewLayout(cfg.Hidden, t)
+	p, err := newPlan(cfg, t)
 	if err != nil {
 		return nil, err
 	}
-	l.Read = cfg.Context == trainer.ContextRead // the same tensors; only the rollout differs
+	if err := checkMemory(cfg, t, p); err != nil {
+		return nil, err
+	}
+	l := p.layout
 	e := &Engine{
 		cfg: cfg, task: t, layout: l,
 		model: newModel(l),
@@ -76,13 +76,13 @@ func NewWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
 
 		stopTraining: cfg.Baseline == "step" && cfg.MaskAfterAnswer, stopEvaluating: true,
 	}
-	workers := make([]*worker, workerCount(cfg))
+	workers := make([]*worker, p.workers)
 	for i := range workers {
-		if workers[i], err = newWorker(l, t, chunkSize(cfg), cfg.Steps); err != nil {
+		if workers[i], err = newWorker(p, t); err != nil {
 			return nil, err
 		}
 	}
-	e.pool = newPool(workers, chunkSize(cfg), largestPass(cfg))
+	e.pool = newPool(workers, p.chunk, p.slots)
 	e.train.e, e.eval.e = e, e
 	_ = e.model.set(func(p []float32) error { l.Init(p, cfg.Seed); return nil })
 	return e, nil

@@ -53,7 +53,9 @@ type result struct {
 	loss   trainer.LossTerms  // training: the chunk's share of the loss terms
 }
 
-func newWorker(l *gru.Layout, t task.Task, chunk, steps int) (*worker, error) {
+// newWorker is a worker of plan p for task t.
+func newWorker(p *plan, t task.Task) (*worker, error) {
+	l, chunk, steps := p.layout, p.chunk, p.steps
 	ws, err := gru.NewWorkspace(l, chunk, steps)
 	if err != nil {
 		return nil, err
@@ -132,9 +134,11 @@ type pool struct {
 	stopped bool
 }
 
-func newPool(workers []*worker, chunk, maxEpisodes int) *pool {
+// newPool starts a goroutine for each of workers, which take chunks of chunk
+// episodes, with slots chunks parked at most (plan.slots).
+func newPool(workers []*worker, chunk, slots int) *pool {
 	p := &pool{workers: workers, chunk: chunk, start: make(chan struct{})}
-	p.ready = make([]*result, (maxEpisodes+chunk-1)/chunk)
+	p.ready = make([]*result, slots)
 	p.freed.L = &p.mu
 	p.exited.Add(len(workers))
 	for _, w := range workers {

@@ -21,11 +21,6 @@ func newStepBuffers(chunk, steps int) stepBuffers {
 		togo: make([]float32, chunk*steps), end: make([]int32, chunk)}
 }
 
-// stepBufferBytes is what newStepBuffers allocates.
-func stepBufferBytes(chunk, steps int) float64 {
-	return float64(chunk) * (float64(steps)*(4+8+1+4) + 4)
-}
-
 // at is step t's slice of the buffers for a chunk of n episodes.
 func (s *stepBuffers) at(t, n int) task.Transition {
 	return task.Transition{Obs: s.obs[t*n : (t+1)*n], Reward: s.reward[t*n : (t+1)*n], Done: s.done[t*n : (t+1)*n]}

@@ -43,6 +43,16 @@ func NewDerived(l *Layout) *Derived {
 	return dv
 }
 
+// DerivedBytes is what NewDerived(l) allocates.
+func DerivedBytes(l *Layout) float64 {
+	V, d, rows := float64(l.Vocab), float64(l.Hidden), float64(l.InputRows())
+	words := rows*3*d + d*3*d + (V+1)*d + V + 1
+	if l.Observations > 0 {
+		words += rows * d
+	}
+	return 4 * words
+}
+
 // Compute refreshes the derived tensors from params. Call it after every
 // parameter change, before any Forward.
 func (dv *Derived) Compute(l *Layout, params []float32) {

@@ -4,7 +4,7 @@
 // simdrl_calc_step per token, and calc.Run's whole-program scorer
 // (simdrl_calc_run) as a loop over the step. The tools are
 // data: ops holds three int32 per token (kind, source, destination: calc.Ops,
-// uploaded by gpu/engine.go), so a new instruction set needs a new table, not
+// uploaded by gpu/scorer.go), so a new instruction set needs a new table, not
 // a new kernel. int64 registers and the reward in float64 in Go's order, so
 // rewards are bit-identical to the CPU's.
 #ifndef SIMDRL_CALC_CUH

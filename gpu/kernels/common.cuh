@@ -91,7 +91,7 @@ SIMDRL_HD void simdrl_rec_set_i64(int32_t *rec, int word, int64_t v) {
     rec[word + 1] = (int32_t)(uint32_t)((uint64_t)v >> 32);
 }
 
-// How the rollout scores a program (gpu/engine.go's scorer).
+// How the rollout scores a program (gpu/scorer.go's scorer).
 #define SIMDRL_SCORE_SEED 0 // env.cuh: the reference's tool environment
 #define SIMDRL_SCORE_CALC 1 // calc.cuh: the calculator's op table
 

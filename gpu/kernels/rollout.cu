@@ -103,7 +103,7 @@ extern "C" __global__ void simdrl_derive(SIMDRL_DERIVE_PARAMS) {
 // them. Steps where every row of the tile still waits run no GRU. With train,
 // writes the steps' h (R+1 blocks from h0), act, ghn and inputs (the waiting
 // rows' CTX, which the backward gives no gradient). R is the longest context
-// of the launch (gpu/engine.go's readSteps), at most SIMDRL_MAX_SHOWN.
+// of the launch (gpu/rollout.go's readSteps), at most SIMDRL_MAX_SHOWN.
 template <int EPT>
 __device__ __forceinline__ void read_context(int R, int B, int d, int O, int train, const float *__restrict__ table, const float *W, const float *sBhh,
                                           const int32_t *sTask, const int32_t *sTok, float *sH0, float *sH1, float *h, float *act, float *ghn,

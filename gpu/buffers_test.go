@@ -1,0 +1,56 @@
+//go:build cgo
+
+package gpu
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/simdrl/simdrl/gru"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBuffersListEveryDeviceBuffer: engine.buffers, whose total allocate
+// checks against the device's memory before it allocates anything, lists
+// every device buffer of the engine (each devPtr field) exactly once, with
+// some bytes; the inputs only for a model that observes or reads its
+// context. No device is needed: the plan is the engine's sizes.
+func TestBuffersListEveryDeviceBuffer(t *testing.T) {
+	for _, c := range []struct {
+		name         string
+		observations int
+		read         bool
+	}{{"bag", 0, false}, {"observe", 2, false}, {"read", 0, true}} {
+		l, err := gru.NewLayout(gru.Config{Vocab: 19, Hidden: 40, Levels: 3, Observations: c.observations, Read: c.read})
+		require.NoError(t, err)
+		e := &engine{d: &Device{SMs: 7}, l: l, V: l.Vocab, H: l.Hidden, S: l.Levels, T: 9, B: 24, maxN: 50, O: l.Observations, NV: l.InputRows()}
+		if c.read {
+			e.R = gru.MaxContext - 1
+		}
+		e.tokBlock = tokenBlock(e.NV)
+		e.slabCaps()
+		listed := map[*devPtr]int{}
+		for _, b := range e.buffers() {
+			listed[b.p]++
+			require.Positivef(t, b.bytes, "%s: a buffer of no bytes", c.name)
+		}
+		v := reflect.ValueOf(e).Elem()
+		fields := 0
+		for i := 0; i < v.NumField(); i++ {
+			f := v.Field(i)
+			if f.Type() != reflect.TypeFor[devPtr]() {
+				continue
+			}
+			fields++
+			name := v.Type().Field(i).Name
+			want := 1
+			if name == "inputs" && c.observations == 0 && !c.read {
+				want = 0
+			}
+			require.Equalf(t, want, listed[(*devPtr)(f.Addr().UnsafePointer())], "%s: engine.%s listed by engine.buffers", c.name, name)
+			delete(listed, (*devPtr)(f.Addr().UnsafePointer()))
+		}
+		require.Empty(t, listed, "%s: buffers that are no field of the engine", c.name)
+		require.Greater(t, fields, 30, "the engine's device buffers")
+	}
+}

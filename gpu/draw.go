@@ -1,0 +1,93 @@
+//go:build cgo
+
+package gpu
+
+// Drawing instances on the host (every task but the seed) and uploading
+// them.
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/simdrl/simdrl/gpu/internal/record"
+	"github.com/simdrl/simdrl/internal/enginekit"
+	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/trainer"
+)
+
+// trainingDraw is how the host draws the batch's instances of plan p, or
+// nil when the kernel draws them (the seed task): each episode's level (p's,
+// or drawn by the curriculum's weights) and, when p weights a level's items
+// (p.Items, a task.Itemized task), its item by enginekit.DrawItem and its
+// instance by the task's DrawItem, else its task's Draw; the same
+// instances as the CPU engine's, counter for counter.
+func (e *engine) trainingDraw(p trainer.Plan) (func(b int) task.Instance, error) {
+	u := uint32(p.Update)
+	items := false
+	for _, w := range p.Items {
+		items = items || len(w) > 0
+	}
+	it, itemized := e.task.(task.Itemized)
+	if items && (!itemized || !e.hostDraw) {
+		return nil, fmt.Errorf("gpu: the plan weights the items of task %s, whose levels are not sets of items (task.Itemized)", e.task.Name())
+	}
+	if !e.hostDraw {
+		return nil, nil
+	}
+	return func(b int) task.Instance {
+		lv := p.Level
+		if lv < 0 {
+			lv = enginekit.DrawLevel(p.Played, p.CDF, e.key, u, uint32(b))
+		}
+		if items && lv < len(p.Items) && len(p.Items[lv]) > 0 {
+			item := enginekit.DrawItem(p.Items[lv], e.key, u, uint32(b))
+			return it.DrawItem(e.key, u, uint32(b), rng.PurposeTask, lv, task.Training, item)
+		}
+		return e.task.Draw(e.key, u, uint32(b), rng.PurposeTask, lv, task.Training)
+	}, nil
+}
+
+// drawOnHost draws the instances of n episodes with the task's Draw, episode
+// b of level level(b) from purpose on round, and uploads them (drawWith).
+func (e *engine) drawOnHost(n int, round uint32, purpose rng.Purpose, level func(b int) int, split task.Split) error {
+	return e.drawWith(n, func(b int) task.Instance { return e.task.Draw(e.key, round, uint32(b), purpose, level(b), split) })
+}
+
+// drawWith draws the instances of n episodes, episode b's draw(b), and
+// uploads them as records (rolloutSpec.givenTasks). Each instance, and each
+// episode's level and item, is a pure function of its counters, so the
+// parts drawn in parallel give the CPU's instances. Each part checks the
+// interrupt every perPart episodes; an interrupted draw uploads nothing.
+func (e *engine) drawWith(n int, draw func(b int) task.Instance) error {
+	if n > e.maxN {
+		return fmt.Errorf("gpu: %d episodes in an engine sized for %d", n, e.maxN)
+	}
+	recs := e.hostRecords(n)
+	const perPart = 2048
+	parts := min(runtime.GOMAXPROCS(0), ceilDiv(n, perPart))
+	var wg sync.WaitGroup
+	var stopped atomic.Bool
+	for p := 0; p < parts; p++ {
+		lo, hi := p*n/parts, (p+1)*n/parts
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := lo; b < hi; b++ {
+				if (b-lo)%perPart == 0 && (stopped.Load() || e.interrupted("draw")) {
+					stopped.Store(true)
+					return
+				}
+				in := draw(b)
+				record.Pack(recs[record.Words*b:], &in)
+			}
+		}()
+	}
+	wg.Wait()
+	if stopped.Load() {
+		return trainer.ErrInterrupted
+	}
+	return e.uploadTasks(recs)
+}
