@@ -357,3 +357,50 @@ func TestTapeDepthSplit(t *testing.T) {
 	require.Positive(t, split.Items(3, Transfer), "5 leaves nest up to 3 deep")
 	require.Zero(t, split.Items(1, Transfer), "3 leaves nest at most 1 deep")
 }
+
+// tapeDrawsFingerprint is an FNV-1a hash of the default tape task's draws:
+// 64 instances of every level and split, every field of each, and its
+// observation sequence under the shunting-yard table.
+func tapeDrawsFingerprint(t *testing.T, tk *tapeTask) uint64 {
+	h := uint64(0xcbf29ce484222325)
+	mix := func(v int64) {
+		for b := 0; b < 8; b++ {
+			h ^= uint64(v>>(8*b)) & 0xff
+			h *= 0x100000001b3
+		}
+	}
+	key := rng.NewKey(5)
+	for lv := range tk.Levels() {
+		for _, sp := range []Split{Training, HeldOut, Transfer} {
+			if tk.Items(lv, sp) == 0 {
+				continue
+			}
+			for i := uint32(0); i < 64; i++ {
+				in := tk.Draw(key, 2, i, rng.PurposeTask, lv, sp)
+				for _, v := range []int64{int64(in.Level), int64(in.Vars), int64(in.Budget), in.Target, int64(in.NInner), int64(in.Item), int64(in.NShown)} {
+					mix(v)
+				}
+				for _, w := range in.Inner {
+					mix(w)
+				}
+				e := tk.NewEnv(1)
+				mix(int64(e.Reset(0, &in)))
+				out := Transition{Obs: make([]int32, 1), Reward: make([]float64, 1), Done: make([]bool, 1)}
+				for _, a := range shuntingYard(tk, &in) {
+					e.Step([]int32{a}, out)
+					mix(int64(a))
+					mix(int64(out.Obs[0]))
+				}
+			}
+		}
+	}
+	return h
+}
+
+// The default tape task's draws, tapes, budgets, targets and observations
+// are those it had before branching and the context read were added (the
+// fingerprint was taken on the code before them): today's results stand.
+func TestTapeDefaultDrawsUnchanged(t *testing.T) {
+	require.Equal(t, uint64(0xdf8507368f915600), tapeDrawsFingerprint(t, openTape(t, "")))
+	require.Equal(t, uint64(0xefc781a8418c08a9), tapeDrawsFingerprint(t, openTape(t, "partial_credit=0.3; depth=1")))
+}
