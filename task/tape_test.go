@@ -126,7 +126,7 @@ func TestTapeDraw(t *testing.T) {
 				require.NoError(t, Check(tk, &in))
 				m := tk.items[lv][sp][in.Item]
 				var cells [tape.MaxCells]tape.Cell
-				got := unpackTape(&in, cells[:])
+				got := unpackTape(&in, cells[:], 4)
 				require.Len(t, got, len(m.Cells))
 				var d []int32
 				for j, c := range got {
@@ -179,18 +179,23 @@ func shuntingYard(tk *tapeTask, in *Instance) []int32 {
 }
 
 // A tape longer than the words can hold is cut, never read past them, and
-// a tape of every cell kind round-trips.
+// a tape of every cell kind round-trips, in 4 bits a cell and in
+// branching's 5.
 func TestTapePacking(t *testing.T) {
-	var in Instance
-	cells := []tape.Cell{tape.Open, 9, tape.Plus, 0, tape.Close, tape.Times, 7, tape.Minus, 3}
-	in.NInner = packTape(cells, &in.Inner)
-	var dst [tape.MaxCells]tape.Cell
-	require.Equal(t, cells, unpackTape(&in, dst[:]))
-	long := make([]tape.Cell, tape.MaxCells)
-	in.NInner = packTape(long, &in.Inner)
-	require.Len(t, unpackTape(&in, dst[:]), tape.MaxCells)
-	in.NInner = 99
-	require.NotPanics(t, func() { unpackTape(&in, dst[:]) })
+	for bits, cells := range map[int][]tape.Cell{
+		4: {tape.Open, 9, tape.Plus, 0, tape.Close, tape.Times, 7, tape.Minus, 3},
+		5: {tape.Abs, tape.Max, 9, tape.Comma, tape.Min, 1, tape.Comma, 2, tape.Close, tape.Close, tape.Plus, tape.Open, 0, tape.Minus, 3, tape.Times, 8, tape.Close, tape.Close},
+	} {
+		var in Instance
+		in.NInner = packTape(cells, &in.Inner, bits)
+		var dst [tape.MaxCells]tape.Cell
+		require.Equal(t, cells, unpackTape(&in, dst[:], bits))
+		long := make([]tape.Cell, tape.MaxCells+1)
+		in.NInner = packTape(long, &in.Inner, bits)
+		require.Len(t, unpackTape(&in, dst[:], bits), tape.MaxCells)
+		in.NInner = 99
+		require.NotPanics(t, func() { unpackTape(&in, dst[:], bits) })
+	}
 }
 
 // Verify: only a program that applies every operator to its own subtrees
@@ -198,7 +203,7 @@ func TestTapePacking(t *testing.T) {
 func TestTapeVerify(t *testing.T) {
 	tk := openTape(t, "")
 	in := Instance{Level: 1, Budget: 20, Target: 0}
-	in.NInner = packTape([]tape.Cell{0, tape.Times, 2, tape.Plus, 0}, &in.Inner) // 0*2+0: 0 either way
+	in.NInner = packTape([]tape.Cell{0, tape.Times, 2, tape.Plus, 0}, &in.Inner, 4) // 0*2+0: 0 either way
 	wrong := []int32{tape.PUSHV, tape.PUSHOP, tape.PUSHV, tape.PUSHOP, tape.PUSHV, tape.APPLY, tape.APPLY, tape.ANS}
 	require.True(t, tk.Score(&in, wrong).Correct, "0*(2+0) answers 0 too")
 	require.False(t, tk.Verify(&in, wrong))
