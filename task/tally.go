@@ -26,7 +26,10 @@ type LevelTally struct {
 	// Transfer is an Itemized task's Transfer split (its held-out pattern or
 	// size), nil when the level has none.
 	Transfer *Tally `json:"transfer,omitempty"`
-	Listed   bool   `json:"listed"` // false: a split was too large to list (trainer lists at most 20,000), and nothing was played
+	// TransferSubsets are the Transfer split's subsets (a Subsetter's),
+	// nil when the level has none.
+	TransferSubsets []Tally `json:"transfer_subsets,omitempty"`
+	Listed          bool    `json:"listed"` // false: a split was too large to list (trainer lists at most 20,000), and nothing was played
 }
 
 // Episode is one program played on one instance and what it earned: what

@@ -30,6 +30,8 @@ func init() { Register("tape", OpenTape) }
 // the tools and the end.
 func (t *tapeTask) end() int32 {
 	switch {
+	case t.spec.Branching:
+		return tape.NumTools + 2 // KEEP and OTHER after the strict tools
 	case t.spec.Unstacked:
 		return tape.NumAllTools
 	case t.spec.Loose:
@@ -53,19 +55,60 @@ func OpenTape(spec string) (Task, error) {
 	return TapeOf(s)
 }
 
+// tool is the machine's tool of an action token: the token itself, but
+// with branching tokens NumTools and NumTools+1 are KEEP and OTHER (and
+// the loose and unstacked tools are no tokens of its vocabulary).
+func (t *tapeTask) tool(tok int32) tape.Tool {
+	if t.spec.Branching && tok >= tape.NumTools {
+		switch tok - tape.NumTools {
+		case 0:
+			return tape.KEEP
+		case 1:
+			return tape.OTHER
+		}
+		return -1
+	}
+	return tok
+}
+
+// token is the action token of a machine's tool (tool's inverse).
+func (t *tapeTask) token(tool tape.Tool) int32 {
+	if t.spec.Branching && (tool == tape.KEEP || tool == tape.OTHER) {
+		return tape.NumTools + tool - tape.KEEP
+	}
+	return tool
+}
+
+// The context tokens of head=context, after the end: the kinds of cells
+// (a digit's value is the machine's operand, never shown).
+var tapeContextNames = [...]string{"x", "+", "-", "*", "(", ")"}
+
+// contextToken is the context token of cell c (head=context).
+func (t *tapeTask) contextToken(c tape.Cell) int32 {
+	kind := int32(0)
+	if !c.IsDigit() {
+		kind = int32(c-tape.Plus) + 1
+	}
+	return t.end() + 1 + kind
+}
+
 // TapeOf is the tape task of the options s.
 func TapeOf(s TapeSpec) (Task, error) {
 	if err := s.Check(); err != nil {
 		return nil, err
 	}
 	t := &tapeTask{spec: s}
+	var out Task = t
+	if s.Branching {
+		out = tapeBranching{t}
+	}
 	lo, hi := s.leaves()
 	for n := lo; n <= hi; n++ {
 		t.sizes = append(t.sizes, n)
 	}
 	t.sizes = append(t.sizes, s.longer()...)
 	for _, n := range t.sizes {
-		members, err := tape.Family(n)
+		members, err := tape.FamilyOf(n, s.Branching)
 		if err != nil {
 			return nil, err
 		}
@@ -79,22 +122,31 @@ func TapeOf(s TapeSpec) (Task, error) {
 			}
 			parts[split] = append(parts[split], m)
 			l.Budget = max(l.Budget, TapeBudget(m.Shortest()))
+			if s.HeadContext {
+				l.Context = max(l.Context, len(m.Cells))
+			}
 			l.Shortest = min(l.Shortest, m.Shortest())
 		}
 		t.items = append(t.items, parts)
 		t.info = append(t.info, l)
 	}
-	return t, nil
+	return out, nil
 }
 
-func (*tapeTask) Name() string             { return "tape" }
-func (t *tapeTask) Vocab() int             { return int(t.end()) + 1 }
-func (*tapeTask) Answer() int32            { return tape.ANS }
-func (*tapeTask) HoldsOut() bool           { return true }
-func (t *tapeTask) ContextEnd() int32      { return t.end() }
-func (t *tapeTask) NotActions() []int32    { return []int32{t.end()} }
+func (*tapeTask) Name() string        { return "tape" }
+func (t *tapeTask) Vocab() int        { return int(t.end()) + 1 + t.contextTokens() }
+func (*tapeTask) Answer() int32       { return tape.ANS }
+func (*tapeTask) HoldsOut() bool      { return true }
+func (t *tapeTask) ContextEnd() int32 { return t.end() }
+func (t *tapeTask) NotActions() []int32 {
+	out := []int32{t.end()}
+	for k := range t.contextTokens() {
+		out = append(out, t.end()+1+int32(k))
+	}
+	return out
+}
 func (t *tapeTask) Levels() []Level        { return t.info }
-func (*tapeTask) Observations() int        { return tape.NumObservations }
+func (t *tapeTask) Observations() int      { return t.spec.variant().Observations() }
 func (t *tapeTask) PartialCredit() float64 { return t.spec.PartialCredit }
 
 // Unstaged: one level embedding for every size, so that a size never
@@ -102,16 +154,32 @@ func (t *tapeTask) PartialCredit() float64 { return t.spec.PartialCredit }
 // untrained).
 func (*tapeTask) Unstaged() {}
 
-// TokenName spells a tool, "END" the context end.
-func (t *tapeTask) TokenName(tok int32) string {
-	if tok == t.end() {
-		return "END"
+// contextTokens is how many context tokens follow the end: the cell kinds
+// with head=context, none otherwise.
+func (t *tapeTask) contextTokens() int {
+	if t.spec.HeadContext {
+		return len(tapeContextNames)
 	}
-	return tape.ToolName(tok)
+	return 0
 }
 
-// ObservationName spells an observation, "head·top" (tape.ObservationName).
-func (*tapeTask) ObservationName(obs int32) string { return tape.ObservationName(obs) }
+// TokenName spells a tool, "END" the context end, a context token its
+// cell kind.
+func (t *tapeTask) TokenName(tok int32) string {
+	switch k := tok - t.end() - 1; {
+	case tok == t.end():
+		return "END"
+	case k >= 0 && int(k) < t.contextTokens():
+		return tapeContextNames[k]
+	case tok > t.end():
+		return "[?]"
+	}
+	return tape.ToolName(t.tool(tok))
+}
+
+// ObservationName spells an observation, "head·top" (tape.ObservationName,
+// or the branching or headless machine's).
+func (t *tapeTask) ObservationName(obs int32) string { return t.spec.variant().ObservationName(obs) }
 
 // DefaultTuning is partial credit 0.3 (the probe's) and an entropy bonus
 // of 0.1 decaying to a floor of 0.01 (the probe's runs stalled until it
@@ -125,7 +193,11 @@ func (t *tapeTask) DefaultTuning() Tuning {
 	s := t.spec
 	s.PartialCredit = 0.3
 	const decay = 1500
-	return Tuning{Spec: s.String(), EntropyCoef: 0.1, Updates: 3000, EntropyUpdates: decay, EntropyFinal: 0.01, StopFrom: decay}
+	tu := Tuning{Spec: s.String(), EntropyCoef: 0.1, Updates: 3000, EntropyUpdates: decay, EntropyFinal: 0.01, StopFrom: decay}
+	if s.HeadContext {
+		tu.Context = "read" // token by token, as the expr task reads its expression
+	}
+	return tu
 }
 
 // Items is how many members of level's size split has.
@@ -173,41 +245,72 @@ func (t *tapeTask) DrawItem(key rng.Key, round, episode uint32, purpose rng.Purp
 		}
 		d[k] = int32(rng.Below(w[k%4], 10))
 	}
+	return t.instance(level, item, m, &d)
+}
+
+// instance is member m's instance on the operands d.
+func (t *tapeTask) instance(level, item int, m *tape.Member, d *[tape.MaxLeaves]int32) Instance {
 	var cells [tape.MaxCells]tape.Cell
 	in := Instance{Level: int32(level), Budget: int32(TapeBudget(m.Shortest())), Target: m.Eval(d[:]), Item: int32(item)}
-	in.NInner = packTape(m.Tape(d[:], cells[:]), &in.Inner)
+	tp := m.Tape(d[:], cells[:])
+	in.NInner = packTape(tp, &in.Inner, t.cellBits())
+	if t.spec.HeadContext {
+		in.NShown = int32(len(tp)) // Check bounds it: every size fits (maxContextLeaves)
+		for i, c := range tp {
+			in.Shown[i] = t.contextToken(c)
+		}
+	}
 	return in
+}
+
+// cellBits is how many bits a packed cell takes: 4 (the cells up to Leaf,
+// the stop), 5 with branching's four more cells.
+func (t *tapeTask) cellBits() int {
+	if t.spec.Branching {
+		return 5
+	}
+	return 4
 }
 
 // An instance's tape is packed into its Inner words (the tape task has no
 // inner values; Instance has no other room for up to tape.MaxCells cells,
-// and an engine copies the struct as it is): 4 bits a cell, cell i in bits
-// 4·(i%16) of word i/16, ended by the nibble tapeStop (tape.Leaf, which is
-// never on a tape) unless the words are full.
-const tapeStop = int64(tape.Leaf)
-
-// packTape writes cells into words and returns how many it used.
-func packTape(cells []tape.Cell, words *[MaxInner]int64) int32 {
-	*words = [MaxInner]int64{}
-	n := min(len(cells), 16*MaxInner)
-	for i, c := range cells[:n] {
-		words[i/16] |= int64(c) << (4 * (i % 16))
+// and an engine copies the struct as it is): b bits a cell (cellBits: 4,
+// or 5 with branching, whose cells go past 15), k = 64/b cells a word
+// (16 or 12), cell i in bits b·(i%k) of word i/k, ended by the stop value
+// (tape.Leaf with 4 bits, 31 with 5: never on a tape) unless the words are
+// full.
+func tapeStop(bits int) int64 {
+	if bits == 4 {
+		return int64(tape.Leaf)
 	}
-	if n < 16*MaxInner {
-		words[n/16] |= tapeStop << (4 * (n % 16))
-	}
-	return int32(min(n/16+1, MaxInner))
+	return 1<<bits - 1
 }
 
-// unpackTape reads an instance's tape into dst (at least tape.MaxCells
-// long) and returns it: the cells up to the stop nibble, at most
-// tape.MaxCells.
-func unpackTape(in *Instance, dst []tape.Cell) []tape.Cell {
+// packTape writes cells into words, bits a cell, and returns how many it
+// used.
+func packTape(cells []tape.Cell, words *[MaxInner]int64, bits int) int32 {
+	*words = [MaxInner]int64{}
+	k := 64 / bits
+	n := min(len(cells), k*MaxInner)
+	for i, c := range cells[:n] {
+		words[i/k] |= int64(c) << (bits * (i % k))
+	}
+	if n < k*MaxInner {
+		words[n/k] |= tapeStop(bits) << (bits * (n % k))
+	}
+	return int32(min(n/k+1, MaxInner))
+}
+
+// unpackTape reads an instance's tape, bits a cell, into dst (at least
+// tape.MaxCells long) and returns it: the cells up to the stop value, at
+// most tape.MaxCells.
+func unpackTape(in *Instance, dst []tape.Cell, bits int) []tape.Cell {
 	words := max(0, min(int(in.NInner), MaxInner))
+	k := 64 / bits
 	n := 0
-	for n < min(16*words, tape.MaxCells) {
-		c := in.Inner[n/16] >> (4 * (n % 16)) & 15
-		if c == tapeStop {
+	for n < min(k*words, tape.MaxCells) {
+		c := in.Inner[n/k] >> (bits * (n % k)) & (1<<bits - 1)
+		if c == tapeStop(bits) {
 			break
 		}
 		dst[n] = tape.Cell(c)
@@ -227,7 +330,7 @@ func (t *tapeTask) Score(in *Instance, program []int32) Outcome {
 func (t *tapeTask) reset(e *tape.Episode, in *Instance) {
 	var cells [tape.MaxCells]tape.Cell
 	e.SetVariant(t.spec.variant())
-	e.Reset(unpackTape(in, cells[:]), in.Target, int(in.Budget), t.spec.PartialCredit)
+	e.Reset(unpackTape(in, cells[:], t.cellBits()), in.Target, int(in.Budget), t.spec.PartialCredit)
 }
 
 // run steps e through program (to its end, or the program's), calling each
@@ -237,7 +340,7 @@ func (t *tapeTask) run(e *tape.Episode, program []int32, each func(tok int32)) O
 		if e.Done() {
 			break
 		}
-		e.Step(tok)
+		e.Step(t.tool(tok))
 		if each != nil {
 			each(tok)
 		}
@@ -256,6 +359,9 @@ func (t *tapeTask) Verify(in *Instance, program []int32) bool {
 	m := e.Machine()
 	ops := 0
 	for _, c := range m.Tape() {
+		if c.IsFunction() {
+			return false // which branch is right depends on the operands
+		}
 		if c.IsOperator() {
 			ops++
 		}
@@ -286,7 +392,7 @@ func (t *tapeTask) Explain(in *Instance, program []int32) Explanation {
 		if v, ok := m.Top(); ok {
 			state += fmt.Sprintf(" · top %d", v)
 		}
-		ex.Trace = append(ex.Trace, Step{Token: t.TokenName(tok), State: state + " · obs " + tape.ObservationName(m.Observe())})
+		ex.Trace = append(ex.Trace, Step{Token: t.TokenName(tok), State: state + " · obs " + t.ObservationName(m.Observe())})
 	})
 	ex.Reward, ex.Correct = o.Reward, o.Correct
 	if !m.Answered {
@@ -307,7 +413,7 @@ type tapeEnv struct {
 }
 
 func (e *tapeEnv) Rows() int            { return len(e.eps) }
-func (e *tapeEnv) Observations() int    { return tape.NumObservations }
+func (e *tapeEnv) Observations() int    { return e.t.Observations() }
 func (e *tapeEnv) Correct(row int) bool { return e.eps[row].Correct() }
 
 func (e *tapeEnv) Reset(row int, in *Instance) int32 {
@@ -318,7 +424,7 @@ func (e *tapeEnv) Reset(row int, in *Instance) int32 {
 func (e *tapeEnv) Step(actions []int32, out Transition) {
 	for r, a := range actions {
 		ep := &e.eps[r]
-		out.Reward[r] = ep.Step(a)
+		out.Reward[r] = ep.Step(e.t.tool(a))
 		out.Obs[r] = ep.Observe()
 		out.Done[r] = ep.Done()
 	}
@@ -331,4 +437,79 @@ var (
 	_ Itemized     = (*tapeTask)(nil)
 	_ Tuned        = (*tapeTask)(nil)
 	_ ContextEnder = (*tapeTask)(nil)
+)
+
+// tapeBranching is the tape task with branching=on: evaluations also
+// report the subsets (tape.Subsets: tie, zero, negative, and the depth of
+// nesting) on instances it lists (Instances), which the default task does
+// not, so that its stop rule and reports stay as they were.
+type tapeBranching struct{ *tapeTask }
+
+// SubsetNames are tape.SubsetNames.
+func (tapeBranching) SubsetNames() []string { return append([]string(nil), tape.SubsetNames...) }
+
+// Subsets is in's bitmask (tape.Subsets on its tape). It allocates nothing.
+func (t tapeBranching) Subsets(in *Instance) uint32 {
+	var cells [tape.MaxCells]tape.Cell
+	return tape.Subsets(unpackTape(in, cells[:], t.cellBits()))
+}
+
+// tapeInstancesPerItem is how many operand tuples Instances lists per item.
+const tapeInstancesPerItem = 4
+
+// Count is how many instances Instances lists of level's split.
+func (t tapeBranching) Count(level int, split Split) int {
+	return t.Items(level, split) * tapeInstancesPerItem
+}
+
+// tapeInstancesKey draws Instances' tuples.
+var tapeInstancesKey = rng.NewKey(0x7a9e_0003)
+
+// Instances lists split's items of level in order, each on
+// tapeInstancesPerItem fixed operand tuples: the first of the first 64
+// draws in the tie subset, the second in the negative one, the third with
+// a zero (a leaf's digit set to 0), the last uniform (a search that finds
+// none keeps its first draw); at most max (0: all). The tuples depend on
+// the item's spelling only.
+func (t tapeBranching) Instances(level int, split Split, max int) []Instance {
+	if t.Items(level, split) == 0 {
+		return nil
+	}
+	var out []Instance
+	for item, m := range t.items[level][split] {
+		id := uint32(fnv32(m.Spelling))
+		for j := uint32(0); j < tapeInstancesPerItem; j++ {
+			if max > 0 && len(out) == max {
+				return out
+			}
+			var d [tape.MaxLeaves]int32
+			want := [...]uint32{tape.SubsetTie, tape.SubsetNegative, 0, 0}[j]
+			for try := uint32(0); try < 64; try++ {
+				var e [tape.MaxLeaves]int32
+				for k := range m.Leaves {
+					e[k] = int32(rng.Below(tapeInstancesKey.Block(id, j, try*8+uint32(k/4), rng.PurposeEval)[k%4], 10))
+				}
+				if try == 0 {
+					d = e
+				}
+				if want == 0 {
+					break
+				}
+				if in := t.instance(level, item, m, &e); t.Subsets(&in)&want != 0 {
+					d = e
+					break
+				}
+			}
+			if j == 2 {
+				d[rng.Below(tapeInstancesKey.Block(id, j, 1<<20, rng.PurposeEval)[0], uint32(m.Leaves))] = 0
+			}
+			out = append(out, t.instance(level, item, m, &d))
+		}
+	}
+	return out
+}
+
+var (
+	_ Subsetter = tapeBranching{}
+	_ Counted   = tapeBranching{}
 )

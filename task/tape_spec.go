@@ -12,7 +12,7 @@ import (
 
 // TapeSpec is the tape task's options. Written as a spec (String), they are
 //
-//	leaves=2..5; longer=6,8,12,16,32; partial_credit=0.3; rules=strict; observe=on; pending=stack; depth=1
+//	leaves=2..5; longer=6,8,12,16,32; partial_credit=0.3; rules=strict; observe=on; pending=stack; depth=1; branching=off; head=tape
 //
 // with CalcSpec's syntax (options separated by ";", each key=value at most
 // once, spaces ignored). leaves is the range of sizes trained on (each with
@@ -25,9 +25,13 @@ import (
 // left to h, ADD/SUB/MUL for APPLY). depth=D is the depth split: at the
 // trained sizes only members nested at most D deep (tape.Member.Depth) are
 // trained on or held out, the deeper ones are Transfer (evaluated at the
-// end, never trained). An option left out has its default:
-// leaves 2..5, longer 6,8,12,16,32, partial_credit 0, rules strict, observe
-// on, pending stack, no depth split.
+// end, never trained). branching=on adds abs, max and min
+// (tape.FamilyOf, tape.Variant.Branching); head=context reads the
+// expression into h as the context and observes only the operator stack's
+// top (sizes up to maxContextLeaves, what a context holds). An option left
+// out has its default: leaves 2..5, longer 6,8,12,16,32, partial_credit 0,
+// rules strict, observe on, pending stack, no depth split, branching off,
+// head tape.
 type TapeSpec struct {
 	Min, Max      int     // the trained sizes, 2 ≤ Min ≤ Max ≤ tape.MaxLeaves (0, 0: 2..5)
 	Longer        []int   // the sizes only evaluated, increasing (nil: the default; empty: none)
@@ -37,11 +41,22 @@ type TapeSpec struct {
 	Unstacked     bool    // pending=h: tape.Variant.Unstacked (no operator stack)
 	DepthSplit    bool    // depth=TrainDepth was given: the depth split
 	TrainDepth    int     // the deepest nesting trained on, 0..tape.MaxLeaves
+	// Branching: branching=on, the family with abs, max and min
+	// (tape.FamilyOf) on the branching machine (tape.Variant.Branching).
+	Branching bool
+	// HeadContext: head=context, the expression read into h before acting
+	// (shown as the context) instead of through the head, whose token is
+	// no longer observed (tape.Variant.Headless).
+	HeadContext bool
 }
+
+// maxContextLeaves is the largest size whose every expression fits a
+// context (4·n−5 cells ≤ MaxShown): head=context evaluates up to it.
+const maxContextLeaves = (MaxShown + 5) / 4
 
 // variant is the machine the options ask for.
 func (s TapeSpec) variant() tape.Variant {
-	return tape.Variant{Loose: s.Loose, Blind: s.Blind, Unstacked: s.Unstacked}
+	return tape.Variant{Loose: s.Loose, Blind: s.Blind, Unstacked: s.Unstacked, Branching: s.Branching, Headless: s.HeadContext}
 }
 
 // The tape task's defaults: the length split of issue 38.
@@ -53,7 +68,7 @@ var (
 // ParseTapeSpec reads a tape spec (TapeSpec), every option set.
 func ParseTapeSpec(spec string) (TapeSpec, error) {
 	s := TapeSpec{Min: defaultTapeLeaves[0], Max: defaultTapeLeaves[1], Longer: defaultTapeLonger}
-	opts, err := specOptions(spec, "tape takes leaves=…; longer=…; partial_credit=…; rules=…; observe=…; pending=…; depth=…")
+	opts, err := specOptions(spec, "tape takes leaves=…; longer=…; partial_credit=…; rules=…; observe=…; pending=…; depth=…; branching=…; head=…")
 	if err != nil {
 		return s, err
 	}
@@ -106,8 +121,18 @@ func ParseTapeSpec(spec string) (TapeSpec, error) {
 				return s, err
 			}
 			s.DepthSplit = true
+		case "branching":
+			if o.value != "on" && o.value != "off" {
+				return s, &SpecError{"branching", fmt.Errorf("must be on or off, got %q", o.value)}
+			}
+			s.Branching = o.value == "on"
+		case "head":
+			if o.value != "tape" && o.value != "context" {
+				return s, &SpecError{"head", fmt.Errorf("must be tape or context, got %q", o.value)}
+			}
+			s.HeadContext = o.value == "context"
 		default:
-			return s, &SpecError{"task_spec", fmt.Errorf("tape has no option %q (it takes leaves, longer, partial_credit, rules, observe, pending and depth)", o.key)}
+			return s, &SpecError{"task_spec", fmt.Errorf("tape has no option %q (it takes leaves, longer, partial_credit, rules, observe, pending, depth, branching and head)", o.key)}
 		}
 	}
 	return s, s.Check()
@@ -140,6 +165,15 @@ func (s TapeSpec) Check() error {
 	}
 	if s.DepthSplit && (s.TrainDepth < 0 || s.TrainDepth > tape.MaxLeaves) {
 		return &SpecError{"depth", fmt.Errorf("must be in 0..%d, got %d", tape.MaxLeaves, s.TrainDepth)}
+	}
+	if s.Branching && (s.Loose || s.Blind || s.Unstacked) {
+		return &SpecError{"branching", fmt.Errorf("is on the strict, observed, stacked machine only (not with rules=loose, observe=off or pending=h)")}
+	}
+	if s.HeadContext && (s.Loose || s.Blind || s.Unstacked || s.Branching) {
+		return &SpecError{"head", fmt.Errorf("context is the strict machine's comparison only (not with rules=loose, observe=off, pending=h or branching=on)")}
+	}
+	if longest := max(hi, slices.Max(append([]int{0}, s.longer()...))); s.HeadContext && longest > maxContextLeaves {
+		return &SpecError{"head", fmt.Errorf("context shows at most %d tokens, the expressions of up to %d leaves: write longer=6,%d (or none), got sizes up to %d", MaxShown, maxContextLeaves, maxContextLeaves, longest)}
 	}
 	if !(s.PartialCredit >= 0 && s.PartialCredit <= MaxPartialCredit) {
 		return &SpecError{"partial_credit", fmt.Errorf("must be in [0, %d], got %v", MaxPartialCredit, s.PartialCredit)}
@@ -191,6 +225,12 @@ func (s TapeSpec) String() string {
 	}
 	if s.DepthSplit {
 		opts = append(opts, fmt.Sprintf("depth=%d", s.TrainDepth))
+	}
+	if s.Branching {
+		opts = append(opts, "branching=on")
+	}
+	if s.HeadContext {
+		opts = append(opts, "head=context")
 	}
 	return strings.Join(opts, "; ")
 }

@@ -31,6 +31,10 @@ func TestTapeSpecRoundTrips(t *testing.T) {
 		"pending=stack":                    "",
 		"depth=1; rules=strict":            "depth=1",
 		"depth=0":                          "depth=0",
+		"branching=on; partial_credit=0.3": "partial_credit=0.3; branching=on",
+		"branching=off":                    "",
+		"head=context; longer=6,7":         "longer=6,7; head=context",
+		"head=tape":                        "",
 	} {
 		s, err := ParseTapeSpec(spec)
 		if spec == "leaves=6" {
@@ -47,26 +51,34 @@ func TestTapeSpecRoundTrips(t *testing.T) {
 
 func TestTapeSpecRefuses(t *testing.T) {
 	for spec, key := range map[string]string{
-		"leaves=1..5":        "leaves",
-		"leaves=5..3":        "leaves",
-		"leaves=2..33":       "leaves; longer=none",
-		"leaves=x":           "leaves",
-		"leaves=2..05":       "leaves",
-		"longer=5":           "longer",
-		"longer=8,6":         "longer",
-		"longer=33":          "longer",
-		"longer=":            "longer",
-		"partial_credit=-1":  "partial_credit",
-		"partial_credit=NaN": "partial_credit",
-		"split=length":       "task_spec",
-		"leaves=2; leaves=3": "task_spec",
-		"rules=lax":          "rules",
-		"rules=":             "rules",
-		"observe=no":         "observe",
-		"pending=ops":        "pending",
-		"depth=-1":           "depth",
-		"depth=33":           "depth",
-		"depth=x":            "depth",
+		"leaves=1..5":                            "leaves",
+		"leaves=5..3":                            "leaves",
+		"leaves=2..33":                           "leaves; longer=none",
+		"leaves=x":                               "leaves",
+		"leaves=2..05":                           "leaves",
+		"longer=5":                               "longer",
+		"longer=8,6":                             "longer",
+		"longer=33":                              "longer",
+		"longer=":                                "longer",
+		"partial_credit=-1":                      "partial_credit",
+		"partial_credit=NaN":                     "partial_credit",
+		"split=length":                           "task_spec",
+		"leaves=2; leaves=3":                     "task_spec",
+		"rules=lax":                              "rules",
+		"rules=":                                 "rules",
+		"observe=no":                             "observe",
+		"pending=ops":                            "pending",
+		"depth=-1":                               "depth",
+		"depth=33":                               "depth",
+		"depth=x":                                "depth",
+		"branching=yes":                          "branching",
+		"branching=on; rules=loose":              "branching",
+		"branching=on; pending=h":                "branching",
+		"branching=on; observe=off":              "branching",
+		"head=eyes":                              "head",
+		"head=context":                           "head",
+		"head=context; longer=6,8":               "head",
+		"head=context; longer=6,7; branching=on": "head",
 	} {
 		_, err := Open("tape", spec)
 		var se *SpecError
@@ -126,7 +138,7 @@ func TestTapeDraw(t *testing.T) {
 				require.NoError(t, Check(tk, &in))
 				m := tk.items[lv][sp][in.Item]
 				var cells [tape.MaxCells]tape.Cell
-				got := unpackTape(&in, cells[:])
+				got := unpackTape(&in, cells[:], 4)
 				require.Len(t, got, len(m.Cells))
 				var d []int32
 				for j, c := range got {
@@ -179,18 +191,23 @@ func shuntingYard(tk *tapeTask, in *Instance) []int32 {
 }
 
 // A tape longer than the words can hold is cut, never read past them, and
-// a tape of every cell kind round-trips.
+// a tape of every cell kind round-trips, in 4 bits a cell and in
+// branching's 5.
 func TestTapePacking(t *testing.T) {
-	var in Instance
-	cells := []tape.Cell{tape.Open, 9, tape.Plus, 0, tape.Close, tape.Times, 7, tape.Minus, 3}
-	in.NInner = packTape(cells, &in.Inner)
-	var dst [tape.MaxCells]tape.Cell
-	require.Equal(t, cells, unpackTape(&in, dst[:]))
-	long := make([]tape.Cell, tape.MaxCells)
-	in.NInner = packTape(long, &in.Inner)
-	require.Len(t, unpackTape(&in, dst[:]), tape.MaxCells)
-	in.NInner = 99
-	require.NotPanics(t, func() { unpackTape(&in, dst[:]) })
+	for bits, cells := range map[int][]tape.Cell{
+		4: {tape.Open, 9, tape.Plus, 0, tape.Close, tape.Times, 7, tape.Minus, 3},
+		5: {tape.Abs, tape.Max, 9, tape.Comma, tape.Min, 1, tape.Comma, 2, tape.Close, tape.Close, tape.Plus, tape.Open, 0, tape.Minus, 3, tape.Times, 8, tape.Close, tape.Close},
+	} {
+		var in Instance
+		in.NInner = packTape(cells, &in.Inner, bits)
+		var dst [tape.MaxCells]tape.Cell
+		require.Equal(t, cells, unpackTape(&in, dst[:], bits))
+		long := make([]tape.Cell, tape.MaxCells+1)
+		in.NInner = packTape(long, &in.Inner, bits)
+		require.Len(t, unpackTape(&in, dst[:], bits), tape.MaxCells)
+		in.NInner = 99
+		require.NotPanics(t, func() { unpackTape(&in, dst[:], bits) })
+	}
 }
 
 // Verify: only a program that applies every operator to its own subtrees
@@ -198,7 +215,7 @@ func TestTapePacking(t *testing.T) {
 func TestTapeVerify(t *testing.T) {
 	tk := openTape(t, "")
 	in := Instance{Level: 1, Budget: 20, Target: 0}
-	in.NInner = packTape([]tape.Cell{0, tape.Times, 2, tape.Plus, 0}, &in.Inner) // 0*2+0: 0 either way
+	in.NInner = packTape([]tape.Cell{0, tape.Times, 2, tape.Plus, 0}, &in.Inner, 4) // 0*2+0: 0 either way
 	wrong := []int32{tape.PUSHV, tape.PUSHOP, tape.PUSHV, tape.PUSHOP, tape.PUSHV, tape.APPLY, tape.APPLY, tape.ANS}
 	require.True(t, tk.Score(&in, wrong).Correct, "0*(2+0) answers 0 too")
 	require.False(t, tk.Verify(&in, wrong))
@@ -356,4 +373,227 @@ func TestTapeDepthSplit(t *testing.T) {
 	}
 	require.Positive(t, split.Items(3, Transfer), "5 leaves nest up to 3 deep")
 	require.Zero(t, split.Items(1, Transfer), "3 leaves nest at most 1 deep")
+}
+
+// tapeDrawsFingerprint is an FNV-1a hash of the default tape task's draws:
+// 64 instances of every level and split, every field of each, and its
+// observation sequence under the shunting-yard table.
+func tapeDrawsFingerprint(t *testing.T, tk *tapeTask) uint64 {
+	h := uint64(0xcbf29ce484222325)
+	mix := func(v int64) {
+		for b := 0; b < 8; b++ {
+			h ^= uint64(v>>(8*b)) & 0xff
+			h *= 0x100000001b3
+		}
+	}
+	key := rng.NewKey(5)
+	for lv := range tk.Levels() {
+		for _, sp := range []Split{Training, HeldOut, Transfer} {
+			if tk.Items(lv, sp) == 0 {
+				continue
+			}
+			for i := uint32(0); i < 64; i++ {
+				in := tk.Draw(key, 2, i, rng.PurposeTask, lv, sp)
+				for _, v := range []int64{int64(in.Level), int64(in.Vars), int64(in.Budget), in.Target, int64(in.NInner), int64(in.Item), int64(in.NShown)} {
+					mix(v)
+				}
+				for _, w := range in.Inner {
+					mix(w)
+				}
+				e := tk.NewEnv(1)
+				mix(int64(e.Reset(0, &in)))
+				out := Transition{Obs: make([]int32, 1), Reward: make([]float64, 1), Done: make([]bool, 1)}
+				for _, a := range shuntingYard(tk, &in) {
+					e.Step([]int32{a}, out)
+					mix(int64(a))
+					mix(int64(out.Obs[0]))
+				}
+			}
+		}
+	}
+	return h
+}
+
+// The default tape task's draws, tapes, budgets, targets and observations
+// are those it had before branching and the context read were added (the
+// fingerprint was taken on the code before them): today's results stand.
+func TestTapeDefaultDrawsUnchanged(t *testing.T) {
+	require.Equal(t, uint64(0xdf8507368f915600), tapeDrawsFingerprint(t, openTape(t, "")))
+	require.Equal(t, uint64(0xefc781a8418c08a9), tapeDrawsFingerprint(t, openTape(t, "partial_credit=0.3; depth=1")))
+}
+
+// openBranching is the tape task with branching=on.
+func openBranching(t *testing.T, spec string) tapeBranching {
+	t.Helper()
+	tk, err := Open("tape", spec+"; branching=on")
+	require.NoError(t, err)
+	return tk.(tapeBranching)
+}
+
+// shuntingYardBranching is the branching table's program on in, played on
+// the task's own Env, in the task's tokens.
+func shuntingYardBranching(tk tapeBranching, in *Instance) []int32 {
+	e := tk.NewEnv(1)
+	obs := e.Reset(0, in)
+	var prog []int32
+	out := Transition{Obs: make([]int32, 1), Reward: make([]float64, 1), Done: make([]bool, 1)}
+	for len(prog) < int(in.Budget) {
+		a := tk.token(tape.ShuntingYardBranching(obs))
+		prog = append(prog, a)
+		e.Step([]int32{a}, out)
+		obs = out.Obs[0]
+		if out.Done[0] {
+			break
+		}
+	}
+	return prog
+}
+
+// branching=on: KEEP and OTHER are tokens 5 and 6 and END 7, the
+// observation is the branching machine's, every draw carries its member's
+// tape in 5-bit cells, its budget fits the trainer's bound on steps
+// (trainer.MaxSteps, 256), and the branching table solves it through the
+// Env; Verify never vouches for a program that branches. The default task
+// is no Subsetter (its stop rule and reports stay as they were).
+func TestTapeBranching(t *testing.T) {
+	tk := openBranching(t, "partial_credit=0.3")
+	require.Equal(t, 8, tk.Vocab())
+	require.Equal(t, []int32{7}, tk.NotActions())
+	require.Equal(t, int32(7), ContextEnd(tk))
+	require.Equal(t, []string{"PUSHV", "PUSHOP", "APPLY", "POPPAREN", "ANS", "KEEP", "OTHER", "END"},
+		[]string{tk.TokenName(0), tk.TokenName(1), tk.TokenName(2), tk.TokenName(3), tk.TokenName(4), tk.TokenName(5), tk.TokenName(6), tk.TokenName(7)})
+	require.Equal(t, tape.NumBranchingObservations, Observations(tk))
+	require.Equal(t, ")·max>", tk.ObservationName(5*14+5+3+2))
+	require.Equal(t, 5000, tk.Items(2, Training)+tk.Items(2, HeldOut))
+	key := rng.NewKey(3)
+	functions := 0
+	for lv, l := range tk.Levels() {
+		require.LessOrEqual(t, l.Budget, 256, l.Name)
+		for _, sp := range []Split{Training, HeldOut, Transfer} {
+			if tk.Items(lv, sp) == 0 {
+				continue
+			}
+			for i := uint32(0); i < 100; i++ {
+				in := tk.Draw(key, 1, i, rng.PurposeTask, lv, sp)
+				require.NoError(t, Check(tk, &in))
+				m := tk.items[lv][sp][in.Item]
+				var cells [tape.MaxCells]tape.Cell
+				got := unpackTape(&in, cells[:], 5)
+				require.Len(t, got, len(m.Cells))
+				var d []int32
+				branches := false
+				for j, c := range got {
+					if m.Cells[j] == tape.Leaf {
+						d = append(d, int32(c))
+					} else {
+						require.Equal(t, m.Cells[j], c)
+						branches = branches || c.IsFunction()
+					}
+				}
+				require.Equal(t, m.Eval(d), in.Target)
+				prog := shuntingYardBranching(tk, &in)
+				require.Len(t, prog, m.Shortest())
+				o := tk.Score(&in, prog)
+				require.True(t, o.Correct, "%s", m.Spelling)
+				require.InDelta(t, 1.3, o.Reward, 1e-12)
+				require.Equal(t, !branches, tk.Verify(&in, prog), m.Spelling)
+				if branches {
+					functions++
+				}
+			}
+		}
+	}
+	require.Positive(t, functions)
+	_, sub := Task(openTape(t, "")).(Subsetter)
+	require.False(t, sub)
+}
+
+// The branching task's listed instances: Count of them per item, each a
+// draw of its item (Check, its target), every subset met at 3 leaves, and
+// Subsets is tape.Subsets on the instance's tape.
+func TestTapeBranchingSubsets(t *testing.T) {
+	tk := openBranching(t, "")
+	require.Equal(t, tape.SubsetNames, tk.SubsetNames())
+	for _, lv := range []int{1, 4} {
+		for _, sp := range []Split{Training, HeldOut, Transfer} {
+			ins := tk.Instances(lv, sp, 0)
+			require.Len(t, ins, tk.Count(lv, sp))
+			if tk.Items(lv, sp) == 0 {
+				continue
+			}
+			var count [8]int
+			for _, in := range ins {
+				require.NoError(t, Check(tk, &in))
+				var cells [tape.MaxCells]tape.Cell
+				tp := unpackTape(&in, cells[:], 5)
+				bits := tk.Subsets(&in)
+				require.Equal(t, tape.Subsets(tp), bits)
+				require.NotZero(t, bits, "every instance has a depth")
+				for i := range count {
+					if bits&(1<<i) != 0 {
+						count[i]++
+					}
+				}
+			}
+			if lv == 1 && sp == Training {
+				for i, name := range tape.SubsetNames[:5] {
+					require.Positive(t, count[i], name)
+				}
+			}
+		}
+	}
+	require.Len(t, tk.Instances(1, Training, 7), 7)
+}
+
+// head=context: the expression is shown as the context (cell kinds after
+// END, never a digit's value) and read token by token (the tuning's
+// Context), the observation is the operator stack's top only, and the
+// machine is the strict one: the shunting-yard table, given the full
+// observation by a machine of its own, solves every draw on the task.
+func TestTapeHeadContext(t *testing.T) {
+	tk := openTape(t, "partial_credit=0.3; head=context; longer=6,7")
+	require.Equal(t, 12, tk.Vocab())
+	require.Equal(t, []int32{5, 6, 7, 8, 9, 10, 11}, tk.NotActions())
+	require.Equal(t, "x", tk.TokenName(6))
+	require.Equal(t, ")", tk.TokenName(11))
+	require.Equal(t, "[?]", tk.TokenName(12))
+	require.Equal(t, tape.HeadlessObservations, Observations(tk))
+	require.Equal(t, "read", tk.DefaultTuning().Context)
+	require.Empty(t, openTape(t, "").DefaultTuning().Context)
+	key := rng.NewKey(4)
+	for lv, l := range tk.Levels() {
+		require.Positive(t, l.Context)
+		for _, sp := range []Split{Training, HeldOut, Transfer} {
+			if tk.Items(lv, sp) == 0 {
+				continue
+			}
+			for i := uint32(0); i < 50; i++ {
+				in := tk.Draw(key, 1, i, rng.PurposeTask, lv, sp)
+				require.NoError(t, Check(tk, &in))
+				var cells [tape.MaxCells]tape.Cell
+				tp := unpackTape(&in, cells[:], 4)
+				require.Equal(t, int32(len(tp)), in.NShown)
+				require.LessOrEqual(t, int(in.NShown), l.Context)
+				for j, c := range tp {
+					require.Equal(t, strings.Trim(c.String(), "0123456789") == "", tk.TokenName(in.Shown[j]) == "x")
+					if !c.IsDigit() {
+						require.Equal(t, c.String(), tk.TokenName(in.Shown[j]))
+					}
+				}
+				var full tape.Machine
+				full.Reset(tp)
+				e := tk.NewEnv(1)
+				obs := e.Reset(0, &in)
+				out := Transition{Obs: make([]int32, 1), Reward: make([]float64, 1), Done: make([]bool, 1)}
+				for !out.Done[0] {
+					require.Less(t, obs, int32(tape.HeadlessObservations))
+					a := tape.ShuntingYard(full.Observe())
+					full.Step(a)
+					e.Step([]int32{a}, out)
+					obs = out.Obs[0]
+				}
+				require.True(t, e.Correct(0))
+			}
+		}
+	}
 }

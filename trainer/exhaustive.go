@@ -90,6 +90,7 @@ func exhaustive(tr *Trainer, limit int, out io.Writer) ([]task.LevelTally, error
 			case task.Transfer:
 				lt.Transfer = &task.Tally{}
 				tally = lt.Transfer
+				lt.TransferSubsets = subsetTallies(sub, names, ins, solved)
 			}
 			tally.N = len(ins)
 			for _, s := range solved {
@@ -253,6 +254,13 @@ func printExhaustive(out io.Writer, t task.Task, ls []task.LevelTally, limit int
 			} else {
 				fmt.Fprintf(&b, " %s none", s.Name)
 			}
+		}
+		if len(l.TransferSubsets) > 0 {
+			b.WriteString(" [transfer:")
+			for _, s := range l.TransferSubsets {
+				fmt.Fprintf(&b, " %s %s", s.Name, tallyText(s))
+			}
+			b.WriteString("]")
 		}
 		if !l.Listed {
 			b.Reset()

@@ -81,6 +81,50 @@ func TestExhaustiveCountsEveryInstanceBySubset(t *testing.T) {
 	require.Contains(t, out.String(), "0.6667 of 3 (0.8571 of 7) odd 0.0000 of 1 zero 1.0000 of 1")
 }
 
+// echoTransferTask is echoTask with a Transfer split (task.Itemized): the
+// digits 8 and 9, taken from the training split.
+type echoTransferTask struct{ echoTask }
+
+func (echoTransferTask) Items(level int, split task.Split) int {
+	return map[task.Split]int{task.Training: 5, task.HeldOut: 3, task.Transfer: 2}[split]
+}
+func (echoTransferTask) DrawItem(rng.Key, uint32, uint32, rng.Purpose, int, task.Split, int) task.Instance {
+	panic("not drawn")
+}
+func (echoTransferTask) Verify(*task.Instance, []int32) bool { return false }
+func (echoTransferTask) Instances(level int, split task.Split, max int) []task.Instance {
+	var out []task.Instance
+	for d := int32(0); d < 10; d++ {
+		sp := task.Training
+		switch {
+		case d < 3:
+			sp = task.HeldOut
+		case d >= 8:
+			sp = task.Transfer
+		}
+		if sp == split {
+			out = append(out, task.Instance{Vars: 1, Budget: 1, Digits: [task.MaxDigits]int32{d}})
+		}
+	}
+	return out
+}
+
+// A Transfer split is counted by subset too (TransferSubsets), and printed
+// after the held-out subsets.
+func TestExhaustiveCountsTransferBySubset(t *testing.T) {
+	e := &echoEngine{fakeEngine: fakeEngine{steps: 2}}
+	tr := &Trainer{task: echoTransferTask{}, cfg: Config{Steps: 2}, e: e}
+	var plan bytes.Buffer
+	ls, err := exhaustive(tr, MaxExhaustive, &plan)
+	require.NoError(t, err)
+	require.Len(t, ls, 1)
+	require.Equal(t, &task.Tally{N: 2, Solved: 2}, ls[0].Transfer)
+	require.Equal(t, []task.Tally{{Name: "odd", N: 1, Solved: 1}, {Name: "zero"}}, ls[0].TransferSubsets)
+	var out bytes.Buffer
+	printExhaustive(&out, echoTransferTask{}, ls, MaxExhaustive)
+	require.Contains(t, out.String(), "transfer 1.0000 of 2 odd 0.0000 of 1 zero 1.0000 of 1 [transfer: odd 1.0000 of 1 zero none]")
+}
+
 func TestExhaustiveSkipsTasksThatCannotList(t *testing.T) {
 	tr := &Trainer{task: task.Seed(), cfg: Config{Steps: 6}, e: &fakeEngine{steps: 6}}
 	var plan bytes.Buffer

@@ -47,7 +47,28 @@
 // top), and an unstacked machine whose pending operators are left to h
 // (ADD, SUB, MUL in place of APPLY). Its zero value is the machine above.
 //
-// Branching (abs, max, min with comparisons observed) is not in this phase.
+// # Branching
+//
+// Variant.Branching adds abs, max and min inside expressions, whose right
+// branch depends on the operands, with the comparison that decides it
+// observed (as calc observes the signs of v and v−m): an expression then
+// needs reading, memory and observing at once. A function's name and its
+// bracket are one cell (abs( max( min(), its arguments are separated by ","
+// and closed by ")". PUSHOP pushes a function as it does "(", and consumes a
+// "," when max( or min( is on top; at a ")" with a function on top, KEEP
+// keeps the top value (abs: x; max, min: the right argument) and OTHER takes
+// the other (abs: −x; max, min: the left); both pop the function and move
+// on, so every token is still consumed exactly once. The observation is the
+// kind under the head (11: the 7 above and abs( max( min( ,) × the top (14:
+// empty, + − × (, and each function with the sign of its comparison: the
+// top value's for abs, left − right for max and min):
+// NumBranchingObservations = 154. ShuntingYardBranching is the fixed table
+// that solves every size. A correct resolution counts for partial credit
+// as a correct APPLY does.
+//
+// Variant.Headless leaves the token under the head out of the observation
+// (the operator stack's top only): the machine of a policy that has read
+// the expression into h before acting.
 //
 // # The family
 //
@@ -60,6 +81,14 @@
 // grammar (Drawn): an operator uniform over + − × above a left subtree of k
 // leaves, k uniform in 1..n−1, and a right one of n−k, from SplitMix64
 // seeded by (n, draw).
+//
+// The branching family (FamilyOf(n, true)): binary nodes over + − × max
+// min, each node but a leaf bare or inside abs. Sizes up to
+// BranchingListedLeaves (4) are listed in full, Catalan(n−1)·10^(n−1)
+// members: 10, 200 and 5,000 (5 leaves would be 140,000); larger sizes are
+// the first DrawnMembers distinct draws of DrawnBranching: the operator
+// uniform over the five, the node inside abs with probability 1/4. Its
+// tapes are at most 5·MaxLeaves−5 cells.
 //
 // Splits (Parts): at a trained size a fifth of the members, those whose
 // spelling hashes lowest (FNV-1a), is held out; a size never trained (the

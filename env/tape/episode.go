@@ -18,14 +18,14 @@ type Episode struct {
 	reward float64
 }
 
-// Reset starts the episode on tape (a well-formed expression of ops+1
-// leaves) with its target and budget, paying credit per share of
-// operators applied correctly.
+// Reset starts the episode on tape (a well-formed expression) with its
+// target and budget, paying credit per share of operators and functions
+// applied correctly.
 func (e *Episode) Reset(tape []Cell, target int64, budget int, credit float64) {
 	e.m.Reset(tape)
 	ops := 0
 	for _, c := range e.m.Tape() {
-		if c.IsOperator() {
+		if c.IsOperator() || c.IsFunction() {
 			ops++
 		}
 	}

@@ -26,16 +26,26 @@ type Member struct {
 	nodes    []node // the tree, the root last
 }
 
-// node is a tree node: a leaf (op 0, leaf its index in reading order) or
-// an operator over two earlier nodes.
+// node is a tree node: a leaf (op 0, leaf its index in reading order), an
+// operator or max or min over two earlier nodes, or abs over one (left).
 type node struct {
 	op          Cell
 	leaf        int
 	left, right int
 }
 
-// Shortest is the length of the member's shortest program (ShuntingYard's).
-func (m *Member) Shortest() int { return Shortest(len(m.Cells), m.Leaves) }
+// Shortest is the length of the member's shortest program (ShuntingYard's,
+// or ShuntingYardBranching's): every cell consumed once, an APPLY per
+// operator, and ANS (a function is resolved as its ")" is consumed).
+func (m *Member) Shortest() int {
+	applies := 0
+	for _, n := range m.nodes {
+		if n.op.IsOperator() {
+			applies++
+		}
+	}
+	return len(m.Cells) + applies + 1
+}
 
 // Tape writes the member's tape on the operands d (d[k] the digit of the
 // k-th leaf in reading order, at least Leaves of them) into dst and returns
@@ -58,8 +68,13 @@ func (m *Member) Eval(d []int32) int64 { return m.eval(len(m.nodes)-1, d) }
 
 func (m *Member) eval(i int, d []int32) int64 {
 	n := &m.nodes[i]
-	if n.op == 0 {
+	switch {
+	case n.op == 0:
 		return int64(d[n.leaf])
+	case n.op == Abs:
+		return branch(Abs, m.eval(n.left, d), 0)
+	case n.op.IsFunction():
+		return branch(n.op, m.eval(n.left, d), m.eval(n.right, d))
 	}
 	return apply(n.op, m.eval(n.left, d), m.eval(n.right, d))
 }
@@ -92,6 +107,19 @@ func member(nodes []node, leaves int) Member {
 			m.Cells = append(m.Cells, Leaf)
 			return
 		}
+		if n.op.IsFunction() { // bracketed by itself: never parenthesised
+			m.Cells = append(m.Cells, n.op)
+			depth++
+			m.Depth = max(m.Depth, depth)
+			spell(n.left, 0, false)
+			if n.op != Abs {
+				m.Cells = append(m.Cells, Comma)
+				spell(n.right, 0, false)
+			}
+			m.Cells = append(m.Cells, Close)
+			depth--
+			return
+		}
 		p := n.op.precedence()
 		paren := p < parentPrec || right && p == parentPrec
 		if paren {
@@ -116,31 +144,47 @@ func member(nodes []node, leaves int) Member {
 	return m
 }
 
-var operators = [...]Cell{Plus, Minus, Times}
+var (
+	operators          = []Cell{Plus, Minus, Times}
+	branchingOperators = []Cell{Plus, Minus, Times, Max, Min}
+)
 
 // Listed is every member of n leaves (1..ListedLeaves+1 is cheap; more is
 // slow), Catalan(n−1)·3^(n−1) of them, in a fixed order: by the left
 // subtree's size, then the operator (+ − ×), then the left subtree's and
 // the right subtree's own order.
-func Listed(n int) []Member {
+func Listed(n int) []Member { return listed(n, false) }
+
+// ListedBranching is every branching member of n leaves (up to
+// BranchingListedLeaves; more is slow): binary nodes over + − × max min,
+// each node but a leaf either bare or inside abs, Catalan(n−1)·10^(n−1) of
+// them, in Listed's order with max and min after ×, and each tree before
+// its abs.
+func ListedBranching(n int) []Member { return listed(n, true) }
+
+func listed(n int, branching bool) []Member {
 	var out []Member
-	for _, t := range listTrees(n) {
+	for _, t := range listTrees(n, branching) {
 		out = append(out, member(t.nodes, t.leaves))
 	}
 	return out
 }
 
 // listTrees is every tree of n leaves, each its own builder.
-func listTrees(n int) []builder {
+func listTrees(n int, branching bool) []builder {
 	if n == 1 {
 		b := builder{}
 		b.leaf()
 		return []builder{b}
 	}
+	ops := operators
+	if branching {
+		ops = branchingOperators
+	}
 	var out []builder
 	for k := 1; k < n; k++ {
-		lefts, rights := listTrees(k), listTrees(n-k)
-		for _, op := range operators {
+		lefts, rights := listTrees(k, branching), listTrees(n-k, branching)
+		for _, op := range ops {
 			for _, l := range lefts {
 				for _, r := range rights {
 					b := builder{nodes: append([]node(nil), l.nodes...), leaves: l.leaves}
@@ -156,6 +200,11 @@ func listTrees(n int) []builder {
 					b.leaves += r.leaves
 					b.op(op, len(l.nodes)-1, len(b.nodes)-1)
 					out = append(out, b)
+					if branching {
+						a := builder{nodes: append([]node(nil), b.nodes...), leaves: b.leaves}
+						a.op(Abs, len(a.nodes)-1, -1)
+						out = append(out, a)
+					}
 				}
 			}
 		}
@@ -185,6 +234,71 @@ func Drawn(n int, i uint64) Member {
 	return member(b.nodes, b.leaves)
 }
 
+// BranchingListedLeaves is the largest branching size listed in full (5000
+// members at 4 leaves; 5 would list 140,000); larger ones are drawn
+// (DrawnBranching).
+const BranchingListedLeaves = 4
+
+// DrawnBranching is branching draw i of n leaves, a pure function of (n,
+// i), by the grammar: a tree of n > 1 leaves is an operator drawn
+// uniformly from + − × max min over a left subtree of k leaves, k drawn
+// uniformly from 1..n−1, and a right one of n−k, drawn the same way, the
+// whole inside abs with probability 1/4 (k, the operator, abs, then the
+// left subtree and the right; from SplitMix64 seeded by n and i, another
+// stream than Drawn's).
+func DrawnBranching(n int, i uint64) Member {
+	r := splitMix{state: uint64(n)<<40 ^ i*0x9e3779b97f4a7c15 ^ 0x7a9e_0b01}
+	b := builder{}
+	var grow func(n int) int
+	grow = func(n int) int {
+		if n == 1 {
+			return b.leaf()
+		}
+		k := 1 + int(r.below(uint64(n-1)))
+		op := branchingOperators[r.below(uint64(len(branchingOperators)))]
+		abs := r.below(4) == 0
+		l := grow(k)
+		node := b.op(op, l, grow(n-k))
+		if abs {
+			node = b.op(Abs, node, -1)
+		}
+		return node
+	}
+	grow(n)
+	return member(b.nodes, b.leaves)
+}
+
+// FamilyOf is Family, or with branching the branching members of size n:
+// ListedBranching(n) up to BranchingListedLeaves, else the first
+// DrawnMembers distinct draws of DrawnBranching.
+func FamilyOf(n int, branching bool) ([]Member, error) {
+	if !branching {
+		return Family(n)
+	}
+	if n < 2 || n > MaxLeaves {
+		return nil, fmt.Errorf("tape: a member has 2..%d leaves, not %d", MaxLeaves, n)
+	}
+	if n <= BranchingListedLeaves {
+		return ListedBranching(n), nil
+	}
+	return distinct(func(i uint64) Member { return DrawnBranching(n, i) }), nil
+}
+
+// distinct is the first DrawnMembers distinct members of draw(0), draw(1),
+// … (a draw spelled as an earlier one skipped), in that order.
+func distinct(draw func(i uint64) Member) []Member {
+	out := make([]Member, 0, DrawnMembers)
+	seen := map[string]bool{}
+	for i := uint64(0); len(out) < DrawnMembers; i++ {
+		m := draw(i)
+		if !seen[m.Spelling] {
+			seen[m.Spelling] = true
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // Family is the members of size n (2..MaxLeaves): Listed(n) up to
 // ListedLeaves, else the first DrawnMembers distinct draws (Drawn(n, 0),
 // Drawn(n, 1), …, a draw spelled as an earlier one skipped), in that order.
@@ -195,16 +309,7 @@ func Family(n int) ([]Member, error) {
 	if n <= ListedLeaves {
 		return Listed(n), nil
 	}
-	out := make([]Member, 0, DrawnMembers)
-	seen := map[string]bool{}
-	for i := uint64(0); len(out) < DrawnMembers; i++ {
-		m := Drawn(n, i)
-		if !seen[m.Spelling] {
-			seen[m.Spelling] = true
-			out = append(out, m)
-		}
-	}
-	return out, nil
+	return distinct(func(i uint64) Member { return Drawn(n, i) }), nil
 }
 
 // splitMix is SplitMix64 (Steele, Lea and Flood, 2014).

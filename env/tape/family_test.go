@@ -157,3 +157,117 @@ func TestShuntingYardNeedsPrecedence(t *testing.T) {
 	}
 	require.Greater(t, failed, 0)
 }
+
+// The branching family: 10, 200 and 5,000 members listed at 2, 3 and 4
+// leaves (Catalan(n−1)·10^(n−1), every spelling distinct), drawn ones of
+// the size asked, and spellings as the grammar says.
+func TestBranchingFamily(t *testing.T) {
+	for n := 2; n <= BranchingListedLeaves; n++ {
+		ms, err := FamilyOf(n, true)
+		require.NoError(t, err)
+		want := catalan(n - 1)
+		for range n - 1 {
+			want *= 10
+		}
+		require.Len(t, ms, want)
+		seen := map[string]bool{}
+		for _, m := range ms {
+			require.False(t, seen[m.Spelling], m.Spelling)
+			seen[m.Spelling] = true
+		}
+	}
+	require.Equal(t, []string{"x+x", "abs(x+x)", "x-x", "abs(x-x)", "x*x", "abs(x*x)", "max(x,x)", "abs(max(x,x))", "min(x,x)", "abs(min(x,x))"},
+		spellings(ListedBranching(2)))
+	for _, n := range []int{5, 8, 32} {
+		ms, err := FamilyOf(n, true)
+		require.NoError(t, err)
+		require.Len(t, ms, DrawnMembers)
+		functions := 0
+		for _, m := range ms {
+			require.Equal(t, n, m.Leaves)
+			require.LessOrEqual(t, len(m.Cells), MaxCells)
+			for _, c := range m.Cells {
+				if c.IsFunction() {
+					functions++
+				}
+			}
+		}
+		require.Positive(t, functions)
+	}
+	plain, err := FamilyOf(8, false)
+	require.NoError(t, err)
+	again, err := Family(8)
+	require.NoError(t, err)
+	require.Equal(t, spellings(again), spellings(plain))
+	_, err = FamilyOf(33, true)
+	require.Error(t, err)
+}
+
+func spellings(ms []Member) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Spelling)
+	}
+	return out
+}
+
+// The branching table (ShuntingYardBranching) solves every branching
+// member of every size 2..MaxLeaves, on uniform digits and on digits of
+// only 0 and 1 (ties, zeros, negative differences), in Shortest steps,
+// applying every operator and resolving every function correctly; answers
+// are checked against the members' trees (Eval), not the machine. Half the
+// wrong branches (a policy that always keeps) fail.
+func TestShuntingYardBranchingSolvesEverySize(t *testing.T) {
+	r := splitMix{state: 2}
+	var d [MaxLeaves]int32
+	var tape [MaxCells]Cell
+	keepFails, functions := 0, 0
+	for n := 2; n <= MaxLeaves; n++ {
+		ms, err := FamilyOf(n, true)
+		require.NoError(t, err)
+		for i := range ms {
+			m := &ms[i]
+			for _, base := range []uint64{10, 2} {
+				for k := range d {
+					d[k] = int32(r.below(base))
+				}
+				tp := m.Tape(d[:], tape[:])
+				nodes := 0
+				for _, c := range tp {
+					if c.IsOperator() || c.IsFunction() {
+						nodes++
+					}
+				}
+				var e Episode
+				e.SetVariant(Variant{Branching: true})
+				e.Reset(tp, m.Eval(d[:]), m.Shortest(), 0.3)
+				steps := 0
+				for !e.Done() {
+					e.Step(ShuntingYardBranching(e.Observe()))
+					steps++
+				}
+				require.True(t, e.Correct(), "size %d: %s on %v", n, m.Spelling, d[:n])
+				require.Equal(t, m.Shortest(), steps, m.Spelling)
+				require.Equal(t, nodes, e.Machine().Applied, m.Spelling)
+				require.InDelta(t, 1.3, e.Reward(), 1e-12)
+				if n <= 6 && nodes > n-1 {
+					functions++
+					var k Episode
+					k.SetVariant(Variant{Branching: true})
+					k.Reset(tp, m.Eval(d[:]), 3*m.Shortest(), 0)
+					for !k.Done() {
+						tool := ShuntingYardBranching(k.Observe())
+						if tool == OTHER {
+							tool = KEEP
+						}
+						k.Step(tool)
+					}
+					if !k.Correct() {
+						keepFails++
+					}
+				}
+			}
+		}
+	}
+	require.Greater(t, keepFails, functions/10, "the comparison matters")
+}

@@ -2,12 +2,14 @@ package tape
 
 // The machine's bounds. Every expression of up to MaxLeaves leaves fits: its
 // tape is at most 4·MaxLeaves−5 cells (a pair of parentheses around every
-// operator but the root's), shunting-yard holds at most one value per leaf
-// and, on the operator stack, at most one operator and one "(" per operator
-// but the root's (a−(b−(c−…)) holds 2·(leaves−1)).
+// operator but the root's), with branching at most 5·MaxLeaves−5 (abs( max(
+// , ) ) around one node: 5 cells a node besides its leaves), shunting-yard
+// holds at most one value per leaf and, on the operator stack, at most two
+// entries per node but the root's (an operator and the bracket of its
+// right operand: a−(b−(c−…)) and a−abs(b−abs(…)) hold 2·(leaves−1)).
 const (
 	MaxLeaves = 32
-	MaxCells  = 128 // ≥ 4·MaxLeaves−5; a tape packs into task.Instance's 16 words, 4 bits a cell
+	MaxCells  = 192 // ≥ 5·MaxLeaves−5; a tape packs into task.Instance's 16 words, 4 bits a cell (5 with branching)
 	MaxValues = 32  // the value stack's depth: PUSHV on a full stack is invalid
 	MaxOps    = 64  // the operator stack's depth: PUSHOP on a full stack is invalid
 )
@@ -27,7 +29,10 @@ type Machine struct {
 	vnode [MaxValues]int16
 	nv    int
 	ops   [MaxOps]int16 // tape positions of the pending operators and "("
-	no    int
+	// second marks a pending max( or min( whose "," was consumed: its
+	// second argument is being computed (Variant.Branching).
+	second [MaxOps]bool
+	no     int
 	// left and right are the children nodes of each operator position in
 	// the expression's tree (reference): an APPLY of that operator is
 	// correct when it combines exactly them.
@@ -64,6 +69,43 @@ type Variant struct {
 	// ADD, SUB, MUL apply their own operator to the top two values; the
 	// observation's stack top always reads as empty.
 	Unstacked bool
+	// Branching: the tape may hold abs( max( min( and "," (Abs, Max, Min,
+	// Comma). PUSHOP pushes a function as it does "(", and consumes a ","
+	// when max( or min( is on top (marking its second argument begun); at a
+	// ")" with a function on top, KEEP or OTHER resolve it (abs: the top
+	// value or its negation; max, min: the right or the left argument).
+	// The observation (NumBranchingObservations) shows these cells under
+	// the head and, with a function on top, the sign of the comparison that
+	// decides it. A tape without function cells runs as on the plain
+	// machine, but observed in the branching vocabulary.
+	Branching bool
+	// Headless: the observation leaves out the token under the head (the
+	// operator stack's top only, HeadlessObservations), for a policy that
+	// has read the expression into h before acting (the task's
+	// head=context). The tools and their rules are the strict machine's.
+	Headless bool
+}
+
+// Observations is the size of the variant's observation vocabulary.
+func (v Variant) Observations() int {
+	switch {
+	case v.Branching:
+		return NumBranchingObservations
+	case v.Headless:
+		return HeadlessObservations
+	}
+	return NumObservations
+}
+
+// ObservationName spells an observation of the variant's vocabulary.
+func (v Variant) ObservationName(obs int32) string {
+	switch {
+	case v.Branching:
+		return BranchingObservationName(obs)
+	case v.Headless:
+		return HeadlessObservationName(obs)
+	}
+	return ObservationName(obs)
 }
 
 // Reset loads tape (copied; at most MaxCells cells: a longer one is cut)
@@ -118,7 +160,37 @@ func (m *Machine) topOp() (Cell, bool) {
 func (m *Machine) Observe() int32 {
 	c, end := m.head()
 	top, ok := m.topOp()
+	switch {
+	case m.Variant.Branching:
+		return branchHeadKind(c, end)*branchTopKinds + branchTopKind(top, !ok, m.comparison(top))
+	case m.Variant.Headless:
+		return topKind(top, !ok)
+	}
 	return headKind(c, end)*topKinds + topKind(top, !ok || m.Variant.Blind)
+}
+
+// comparison is the sign that resolves function f on top: for abs the top
+// value's, for max and min that of left − right (compared, never
+// subtracted, so that no wrap flips it); 0 where a value is missing.
+func (m *Machine) comparison(f Cell) int {
+	switch {
+	case f == Abs && m.nv >= 1:
+		return sign(m.vals[m.nv-1], 0)
+	case (f == Max || f == Min) && m.nv >= 2:
+		return sign(m.vals[m.nv-2], m.vals[m.nv-1])
+	}
+	return 0
+}
+
+// sign is −1, 0 or 1 as a <, = or > b.
+func sign(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // Valid reports whether tool t would change the machine (Step's rules).
@@ -129,7 +201,16 @@ func (m *Machine) Valid(t Tool) bool {
 	case PUSHV:
 		return !end && c.IsDigit() && m.nv < MaxValues
 	case PUSHOP:
-		return !end && (c.IsOperator() || c == Open) && (m.Variant.Unstacked || m.no < MaxOps)
+		if m.Variant.Branching && !end && c == Comma {
+			return any && (top == Max || top == Min) && !m.second[m.no-1]
+		}
+		pushed := c.IsOperator() || c == Open || m.Variant.Branching && c.IsFunction()
+		return !end && pushed && (m.Variant.Unstacked || m.no < MaxOps)
+	case KEEP, OTHER:
+		if !m.Variant.Branching || end || c != Close || !any {
+			return false
+		}
+		return top == Abs && m.nv >= 1 || (top == Max || top == Min) && m.second[m.no-1] && m.nv >= 2
 	case APPLY:
 		return any && top.IsOperator() && m.nv >= 2
 	case ADD, SUB, MUL:
@@ -162,11 +243,15 @@ func (m *Machine) Step(t Tool) bool {
 		m.nv++
 		m.Head++
 	case PUSHOP:
-		if !m.Variant.Unstacked {
-			m.ops[m.no] = int16(m.Head)
+		if m.cells[m.Head] == Comma {
+			m.second[m.no-1] = true
+		} else if !m.Variant.Unstacked {
+			m.ops[m.no], m.second[m.no] = int16(m.Head), false
 			m.no++
 		}
 		m.Head++
+	case KEEP, OTHER:
+		m.resolve(t == KEEP)
 	case APPLY:
 		m.no--
 		p := m.ops[m.no]
@@ -205,6 +290,58 @@ func (m *Machine) Step(t Tool) bool {
 	return true
 }
 
+// resolve pops the function on top and resolves it on the top value(s),
+// keeping the top value (abs: x; max, min: the right argument) or the other
+// (abs: −x; max, min: the left), and moves the head past its ")". It is
+// correct, for partial credit, when its arguments are exactly its own
+// subtrees and the value it leaves is the function's.
+func (m *Machine) resolve(keep bool) {
+	m.no--
+	p := m.ops[m.no]
+	f := m.cells[p]
+	node := int16(-1)
+	if f == Abs {
+		x := m.vals[m.nv-1]
+		v := x
+		if !keep {
+			v = -x
+		}
+		if m.left[p] >= 0 && m.vnode[m.nv-1] == m.left[p] && v == branch(Abs, x, 0) {
+			node = p
+			m.Applied++
+		}
+		m.vals[m.nv-1], m.vnode[m.nv-1] = v, node
+	} else {
+		a, b := m.vals[m.nv-2], m.vals[m.nv-1]
+		v := b
+		if !keep {
+			v = a
+		}
+		if m.left[p] >= 0 && m.vnode[m.nv-2] == m.left[p] && m.vnode[m.nv-1] == m.right[p] && v == branch(f, a, b) {
+			node = p
+			m.Applied++
+		}
+		m.nv--
+		m.vals[m.nv-1], m.vnode[m.nv-1] = v, node
+	}
+	m.Head++
+}
+
+// branch is a function's value: abs(a) (b unused), max(a, b), min(a, b),
+// in int64 wrapping as Go's (abs of the least int64 is itself).
+func branch(f Cell, a, b int64) int64 {
+	switch f {
+	case Abs:
+		if a < 0 {
+			return -a
+		}
+		return a
+	case Max:
+		return max(a, b)
+	}
+	return min(a, b)
+}
+
 // apply is a op b in int64, wrapping as Go's arithmetic does (long products
 // of digits overflow; any evaluation order of the same tree wraps alike).
 func apply(op Cell, a, b int64) int64 {
@@ -227,6 +364,7 @@ func reference(tape []Cell, left, right *[MaxCells]int16) {
 	}
 	var vals [MaxValues]int16
 	var ops [MaxOps]int16
+	var second [MaxOps]bool
 	nv, no := 0, 0
 	reduce := func() bool {
 		if no == 0 || nv < 2 || !tape[ops[no-1]].IsOperator() {
@@ -248,21 +386,47 @@ func reference(tape []Cell, left, right *[MaxCells]int16) {
 				vals[nv] = int16(i)
 				nv++
 			}
-		case c == Open, c.IsOperator():
+		case c == Comma:
+			for ok && no > 0 && tape[ops[no-1]].IsOperator() {
+				ok = reduce()
+			}
+			ok = ok && no > 0 && (tape[ops[no-1]] == Max || tape[ops[no-1]] == Min) && !second[no-1]
+			if ok {
+				second[no-1] = true
+			}
+		case c == Open, c.IsOperator(), c.IsFunction():
 			for c.IsOperator() && no > 0 && tape[ops[no-1]].IsOperator() && tape[ops[no-1]].precedence() >= c.precedence() && ok {
 				ok = reduce()
 			}
 			ok = ok && no < MaxOps
 			if ok {
-				ops[no] = int16(i)
+				ops[no], second[no] = int16(i), false
 				no++
 			}
 		case c == Close:
 			for ok && no > 0 && tape[ops[no-1]].IsOperator() {
 				ok = reduce()
 			}
-			ok = ok && no > 0 && tape[ops[no-1]] == Open
+			ok = ok && no > 0 && tape[ops[no-1]].isBracket()
+			if !ok {
+				break
+			}
 			no--
+			switch p := ops[no]; tape[p] {
+			case Abs:
+				ok = nv >= 1
+				if ok {
+					left[p] = vals[nv-1]
+					vals[nv-1] = p
+				}
+			case Max, Min:
+				ok = second[no] && nv >= 2
+				if ok {
+					left[p], right[p] = vals[nv-2], vals[nv-1]
+					nv--
+					vals[nv-1] = p
+				}
+			}
 		default:
 			ok = false
 		}

@@ -6,7 +6,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// parse is a tape spelled with digits, + - * ( ) (test input only).
+// parse is a tape spelled with digits, + - * ( ), and A( M( N( , for
+// abs( max( min( and the comma (test input only).
 func parse(t *testing.T, s string) []Cell {
 	t.Helper()
 	var out []Cell
@@ -14,8 +15,10 @@ func parse(t *testing.T, s string) []Cell {
 		switch {
 		case r >= '0' && r <= '9':
 			out = append(out, Cell(r-'0'))
+		case r == '(' && len(out) > 0 && out[len(out)-1].IsFunction():
+			// A( is one cell
 		default:
-			i := map[rune]Cell{'+': Plus, '-': Minus, '*': Times, '(': Open, ')': Close}
+			i := map[rune]Cell{'+': Plus, '-': Minus, '*': Times, '(': Open, ')': Close, 'A': Abs, 'M': Max, 'N': Min, ',': Comma}
 			c, ok := i[r]
 			require.True(t, ok, "%q", r)
 			out = append(out, c)
@@ -294,5 +297,88 @@ func TestUnstackedMachineNamesItsOperators(t *testing.T) {
 	}
 	for _, tool := range []Tool{ADD, SUB, MUL} {
 		step(t, &stacked, tool, false)
+	}
+}
+
+// The branching machine, tool by tool on max(2,7)*abs(3-5): a function is
+// pushed as "(" is, "," is consumed only with max or min on top, ")" with
+// a function on top only by KEEP or OTHER, the observation shows the
+// comparison, and only the right branch earns credit.
+func TestBranchingMachineToolsOneByOne(t *testing.T) {
+	var m Machine
+	m.Variant.Branching = true
+	m.Reset(parse(t, "M(2,7)*A(3-5)"))
+	name := func() string { return BranchingObservationName(m.Observe()) }
+	require.Equal(t, "max(·", name())
+	step(t, &m, PUSHV, false)
+	step(t, &m, PUSHOP, true)
+	step(t, &m, PUSHV, true)
+	require.Equal(t, ",·max=", name(), "one value: the comparison reads 0")
+	step(t, &m, KEEP, false)
+	step(t, &m, PUSHOP, true) // the comma
+	step(t, &m, PUSHOP, false)
+	step(t, &m, PUSHV, true)
+	require.Equal(t, ")·max<", name(), "2 < 7")
+	step(t, &m, POPPAREN, false)
+	step(t, &m, APPLY, false)
+	step(t, &m, KEEP, true) // max(2,7) = 7, the right argument
+	require.Equal(t, 1, m.Applied)
+	v, _ := m.Top()
+	require.Equal(t, int64(7), v)
+	step(t, &m, PUSHOP, true) // *
+	step(t, &m, PUSHOP, true) // abs(
+	require.Equal(t, "d·abs>", name(), "the top value 7 > 0")
+	step(t, &m, PUSHV, true)
+	step(t, &m, PUSHOP, true)
+	step(t, &m, PUSHV, true)
+	require.Equal(t, ")·-", name())
+	step(t, &m, KEEP, false)
+	step(t, &m, APPLY, true)
+	require.Equal(t, ")·abs<", name(), "3 − 5 < 0")
+	before := m
+	step(t, &m, KEEP, true) // wrong: abs(−2) is 2
+	require.Equal(t, 2, m.Applied, "a wrong branch earns nothing")
+	m = before
+	step(t, &m, OTHER, true)
+	require.Equal(t, 3, m.Applied)
+	require.Equal(t, "$·*", name())
+	step(t, &m, APPLY, true)
+	step(t, &m, ANS, true)
+	require.Equal(t, int64(14), m.Value)
+	require.Equal(t, 4, m.Applied)
+
+	m.Reset(parse(t, "N(9,4)"))
+	for _, tool := range []Tool{PUSHOP, PUSHV, PUSHOP, PUSHV} {
+		step(t, &m, tool, true)
+	}
+	require.Equal(t, ")·min>", name())
+	step(t, &m, OTHER, true) // min(9,4) is the right one: OTHER takes 9
+	v, _ = m.Top()
+	require.Equal(t, int64(9), v)
+	require.Zero(t, m.Applied)
+
+	var plain Machine // without Branching the tools and cells are refused
+	plain.Reset(parse(t, "A(3)"))
+	step(t, &plain, PUSHOP, false)
+	step(t, &plain, KEEP, false)
+}
+
+// Subsets on hand-made tapes: ties, zeros, negatives (an answer alone does
+// not count), the depth of the brackets, and 0 for a malformed tape.
+func TestSubsets(t *testing.T) {
+	for spelled, want := range map[string]uint32{
+		"M(3,3)":                  SubsetTie | SubsetDepth0<<1,
+		"A(3-5)":                  SubsetNegative | SubsetDepth0<<1,
+		"A(5-5)+1":                SubsetTie | SubsetDepth0<<1,
+		"3-5":                     SubsetDepth0,
+		"(3-5)*2":                 SubsetNegative | SubsetDepth0<<1,
+		"3-5*2+1":                 SubsetNegative | SubsetDepth0,
+		"0+1":                     SubsetZero | SubsetDepth0,
+		"N(2,A(1-(2-(3-(4-5)))))": SubsetNegative | SubsetDepth0<<4,
+		"M(1,2)-9":                SubsetDepth0 << 1,
+		"3+":                      0,
+		"M(3)":                    0,
+	} {
+		require.Equal(t, want, Subsets(parse(t, spelled)), spelled)
 	}
 }

@@ -14,6 +14,13 @@ const (
 	// Leaf is a template's leaf (Member.Cells), where an instance puts an
 	// operand's digit; it never lies on a machine's tape.
 	Leaf
+	// The branching cells (Variant.Branching): a function's name and its
+	// opening bracket are one cell ("abs(", "max(", "min("), its
+	// arguments are separated by Comma and closed by Close.
+	Abs   // abs(
+	Max   // max(
+	Min   // min(
+	Comma // ,
 )
 
 // IsDigit reports whether c is a digit 0..9.
@@ -21,6 +28,12 @@ func (c Cell) IsDigit() bool { return c >= 0 && c <= 9 }
 
 // IsOperator reports whether c is + − or ×.
 func (c Cell) IsOperator() bool { return c == Plus || c == Minus || c == Times }
+
+// IsFunction reports whether c opens a branching function: abs( max( min(.
+func (c Cell) IsFunction() bool { return c == Abs || c == Max || c == Min }
+
+// isBracket reports whether c opens a bracket: "(" or a function.
+func (c Cell) isBracket() bool { return c == Open || c.IsFunction() }
 
 // precedence is × above + and −; all three associate to the left.
 func (c Cell) precedence() int {
@@ -34,8 +47,8 @@ func (c Cell) String() string {
 	switch {
 	case c.IsDigit():
 		return string(rune('0' + c))
-	case c >= Plus && c <= Leaf:
-		return [...]string{"+", "-", "*", "(", ")", "x"}[c-Plus]
+	case c >= Plus && c <= Comma:
+		return [...]string{"+", "-", "*", "(", ")", "x", "abs(", "max(", "min(", ","}[c-Plus]
 	}
 	return "?"
 }
@@ -84,15 +97,32 @@ const (
 	ADD Tool = NumLooseTools + iota
 	SUB
 	MUL
-	// NumAllTools is how many tools there are, every machine's.
+	// NumAllTools is how many tools the machines without branching have.
 	NumAllTools
 )
 
-var toolNames = [...]string{"PUSHV", "PUSHOP", "APPLY", "POPPAREN", "ANS", "NEXT", "ADD", "SUB", "MUL"}
+// The branching machine's tools (Variant.Branching), which resolve a
+// function at its ")" (the head on it, the function on top of the operator
+// stack, its arguments on top of the value stack): each pops the function
+// and moves the head on. Which one is right depends on the operands, and
+// the observation shows the comparison that decides it.
+const (
+	// KEEP keeps the top value: abs(x) as x, max and min as their right
+	// argument (the left one is dropped).
+	KEEP Tool = NumAllTools + iota
+	// OTHER takes the other: abs(x) as −x, max and min as their left
+	// argument (the right one is dropped).
+	OTHER
+	// NumBranchingTools is how many tool numbers there are with KEEP and
+	// OTHER.
+	NumBranchingTools
+)
+
+var toolNames = [...]string{"PUSHV", "PUSHOP", "APPLY", "POPPAREN", "ANS", "NEXT", "ADD", "SUB", "MUL", "KEEP", "OTHER"}
 
 // ToolName spells a tool (every machine's); "[?]" for anything else.
 func ToolName(t Tool) string {
-	if t < 0 || t >= NumAllTools {
+	if t < 0 || t >= NumBranchingTools {
 		return "[?]"
 	}
 	return toolNames[t]
@@ -138,3 +168,66 @@ func ObservationName(obs int32) string {
 	top := [...]string{"", "+", "-", "*", "("}[obs%topKinds]
 	return head + "·" + top
 }
+
+// The branching machine's observation (Variant.Branching): the kind under
+// the head, now also abs( max( min( and ",", × the operator stack's top,
+// where a function on top comes with the sign of the comparison that
+// resolves it: for abs the sign of the top value, for max and min the sign
+// of left − right (the value under the top against the top; a missing
+// value reads as 0).
+const (
+	branchHeadKinds = headKinds + 4         // … abs( max( min( ,
+	branchTopKinds  = topKinds + 3*numSigns // … abs, max, min × (<0, =0, >0)
+	numSigns        = 3
+	// NumBranchingObservations is the branching observation vocabulary's
+	// size.
+	NumBranchingObservations = branchHeadKinds * branchTopKinds
+)
+
+// branchHeadKind extends headKind: 7..10 for abs( max( min( and ",".
+func branchHeadKind(c Cell, atEnd bool) int32 {
+	if !atEnd && c >= Abs && c <= Comma {
+		return headKinds + int32(c-Abs)
+	}
+	return headKind(c, atEnd)
+}
+
+// branchTopKind extends topKind: a function on top is 5 + 3·f + s, f 0
+// abs, 1 max, 2 min, s 0 below zero, 1 zero, 2 above.
+func branchTopKind(c Cell, empty bool, sign int) int32 {
+	if !empty && c.IsFunction() {
+		return topKinds + numSigns*int32(c-Abs) + int32(sign+1)
+	}
+	return topKind(c, empty)
+}
+
+// BranchingObservationName spells a branching observation, "head·top":
+// ")·max>" (a ")" under the head, max on top, left > right), ",·min=",
+// "abs(·+", … ; "[?]" outside the vocabulary.
+func BranchingObservationName(obs int32) string {
+	if obs < 0 || obs >= NumBranchingObservations {
+		return "[?]"
+	}
+	head := [...]string{"d", "+", "-", "*", "(", ")", "$", "abs(", "max(", "min(", ","}[obs/branchTopKinds]
+	top := obs % branchTopKinds
+	if top < topKinds {
+		return head + "·" + [...]string{"", "+", "-", "*", "("}[top]
+	}
+	f, s := (top-topKinds)/numSigns, (top-topKinds)%numSigns
+	return head + "·" + [...]string{"abs", "max", "min"}[f] + [...]string{"<", "=", ">"}[s]
+}
+
+// HeadlessObservationName spells the observation of a machine whose head's
+// token is unobserved (Variant.Headless): the operator stack's top, "·+",
+// "·(", "·" when empty.
+func HeadlessObservationName(obs int32) string {
+	if obs < 0 || obs >= topKinds {
+		return "[?]"
+	}
+	return "·" + [...]string{"", "+", "-", "*", "("}[obs]
+}
+
+// HeadlessObservations is the observation vocabulary's size when the token
+// under the head is not observed (Variant.Headless): the operator stack's
+// top only.
+const HeadlessObservations = topKinds
