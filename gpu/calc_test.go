@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/internal/enginekit"
@@ -32,7 +33,7 @@ func calcConfig(t testing.TB, levels string, partialCredit float64) trainer.Conf
 // scoreOnGPU runs simdrl_env_score with the calculator's scorer on the
 // instances and programs (episode i: progs[i]) and returns rewards and
 // correct flags.
-func scoreOnGPU(t *testing.T, d *Device, ops []calc.Op, partialCredit float64, ins []task.Instance, progs [][]int32) ([]float64, []bool) {
+func scoreOnGPU(t *testing.T, d *Device, ops []interp.Op, partialCredit float64, ins []task.Instance, progs [][]int32) ([]float64, []bool) {
 	n, maxlen := len(ins), 1
 	for _, p := range progs {
 		maxlen = max(maxlen, len(p))

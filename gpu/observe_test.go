@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/internal/enginekit"
@@ -326,7 +327,7 @@ func TestGPURefusesOtherObservations(t *testing.T) {
 	sc, err := scorerOf(tk)
 	require.NoError(t, err)
 	require.Equal(t, calc.NumObservations, sc.obs)
-	require.Equal(t, int(calc.ObserveSigns), sc.observe)
+	require.Equal(t, int(interp.ObserveSigns), sc.observe)
 	require.Len(t, sc.ops, calc.BranchVocab)
 	open, err := task.Calc("a*b", 0.3)
 	require.NoError(t, err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/rng"
 )
 
@@ -15,8 +16,8 @@ type calcTask struct {
 	info          []Level
 	partialCredit float64
 	observeOpt    CalcObserve // as given
-	ops           []calc.Op   // calc.Ops or calc.BranchOps: the machine
-	observation   calc.Observation
+	ops           []interp.Op // calc.Ops or calc.BranchOps: the machine
+	observation   interp.Observation
 }
 
 func init() { Register("calc", OpenCalc) }
@@ -71,7 +72,7 @@ func CalcOf(s CalcSpec, opt calc.ParseOptions) (Task, error) {
 	if ls.Branches() || s.Observe == ObserveOn {
 		t.ops = calc.BranchOps[:]
 		if s.Observe != ObserveOff {
-			t.observation = calc.ObserveSigns
+			t.observation = interp.ObserveSigns
 		}
 	}
 	for i := range t.levels {
@@ -90,7 +91,7 @@ func (*calcTask) NotActions() []int32      { return []int32{0, 1, 2, 3, 4, 5, 6,
 func (*calcTask) HoldsOut() bool           { return true }
 func (t *calcTask) Vocab() int             { return len(t.ops) }
 func (t *calcTask) Levels() []Level        { return t.info }
-func (t *calcTask) Ops() []calc.Op         { return append([]calc.Op(nil), t.ops...) }
+func (t *calcTask) Ops() []interp.Op       { return append([]interp.Op(nil), t.ops...) }
 func (t *calcTask) PartialCredit() float64 { return t.partialCredit }
 
 // TokenName spells a token of the task's vocabulary; "[?]" beyond it (NEG
@@ -109,8 +110,8 @@ func (t *calcTask) Observations() int { return t.observation.Observations() }
 func (t *calcTask) ObservationName(obs int32) string { return calc.ObservationName(obs) }
 
 // Observation is the kind of the task's observation, as data for an engine
-// that computes it itself (a GPU: calc.ObserveSigns is Machine.Observe).
-func (t *calcTask) Observation() calc.Observation { return t.observation }
+// that computes it itself (a GPU: interp.ObserveSigns is Machine.Observe).
+func (t *calcTask) Observation() interp.Observation { return t.observation }
 
 // SubsetNames are the evaluation subsets of calc.Expr.Subsets.
 func (*calcTask) SubsetNames() []string { return append([]string(nil), calc.SubsetNames...) }
@@ -181,7 +182,7 @@ func (t *calcTask) Explain(in *Instance, program []int32) Explanation {
 		if s.Operand >= 0 {
 			state += fmt.Sprintf(" (%c=%d)", 'a'+s.Machine.P-1, s.Operand)
 		}
-		if t.observation != calc.ObserveNone {
+		if t.observation != interp.ObserveNone {
 			state += " · obs " + calc.ObservationName(s.Observation())
 		}
 		ex.Trace = append(ex.Trace, Step{Token: t.TokenName(s.Token), State: state})

@@ -1,6 +1,9 @@
 package task
 
-import "github.com/simdrl/simdrl/env/calc"
+import (
+	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/env/interp"
+)
 
 // calcEnv steps calc's episodes with calc.Episode, the rules calc.Run runs:
 // the reward, partial credit included, is paid at the answer. When the task
@@ -10,12 +13,12 @@ import "github.com/simdrl/simdrl/env/calc"
 type calcEnv struct {
 	eps     []calc.Episode
 	credit  float64
-	ops     []calc.Op
+	ops     []interp.Op
 	observe bool
 }
 
 func (t *calcTask) NewEnv(rows int) Env {
-	return &calcEnv{eps: make([]calc.Episode, rows), credit: t.partialCredit, ops: t.ops, observe: t.observation != calc.ObserveNone}
+	return &calcEnv{eps: make([]calc.Episode, rows), credit: t.partialCredit, ops: t.ops, observe: t.observation != interp.ObserveNone}
 }
 
 func (e *calcEnv) Rows() int { return len(e.eps) }

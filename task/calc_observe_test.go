@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/stretchr/testify/require"
 )
@@ -35,14 +36,14 @@ func TestCalcObserveDecidesTheMachine(t *testing.T) {
 	cases := []struct {
 		spec       string
 		vocab, obs int
-		kind       calc.Observation
+		kind       interp.Observation
 		token19    string
 	}{
-		{"", calc.Vocab, 0, calc.ObserveNone, "[?]"},
-		{"levels=a*b, a*b+c*d; observe=off", calc.Vocab, 0, calc.ObserveNone, "[?]"},
-		{"observe=on", calc.BranchVocab, calc.NumObservations, calc.ObserveSigns, "[NEG]"},
-		{"levels=" + calc.ObserveLevelsSpec, calc.BranchVocab, calc.NumObservations, calc.ObserveSigns, "[NEG]"},
-		{"levels=a*b, max(a,b); observe=off", calc.BranchVocab, 0, calc.ObserveNone, "[NEG]"},
+		{"", calc.Vocab, 0, interp.ObserveNone, "[?]"},
+		{"levels=a*b, a*b+c*d; observe=off", calc.Vocab, 0, interp.ObserveNone, "[?]"},
+		{"observe=on", calc.BranchVocab, calc.NumObservations, interp.ObserveSigns, "[NEG]"},
+		{"levels=" + calc.ObserveLevelsSpec, calc.BranchVocab, calc.NumObservations, interp.ObserveSigns, "[NEG]"},
+		{"levels=a*b, max(a,b); observe=off", calc.BranchVocab, 0, interp.ObserveNone, "[NEG]"},
 	}
 	for _, c := range cases {
 		tk, err := OpenCalc(c.spec)

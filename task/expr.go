@@ -8,6 +8,7 @@ import (
 
 	"github.com/simdrl/simdrl/env/calc"
 	"github.com/simdrl/simdrl/env/expr"
+	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/rng"
 )
 
@@ -21,7 +22,7 @@ type exprTask struct {
 	info   []Level
 	items  [][3][]*expr.Member // per level, per split (Training, HeldOut, Transfer)
 	byText map[string]*expr.Member
-	ops    []calc.Op
+	ops    []interp.Op
 }
 
 func init() { Register("expr", OpenExpr) }
@@ -69,7 +70,7 @@ func (*exprTask) TokenName(tok int32) string { return expr.TokenName(tok) }
 func (*exprTask) Answer() int32              { return calc.ANS }
 func (*exprTask) HoldsOut() bool             { return true }
 func (t *exprTask) Levels() []Level          { return t.info }
-func (t *exprTask) Ops() []calc.Op           { return append([]calc.Op(nil), t.ops...) }
+func (t *exprTask) Ops() []interp.Op         { return append([]interp.Op(nil), t.ops...) }
 func (t *exprTask) PartialCredit() float64   { return t.spec.PartialCredit }
 
 // Unstaged: one level embedding for every size, so that the policy must

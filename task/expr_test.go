@@ -7,6 +7,7 @@ import (
 
 	"github.com/simdrl/simdrl/env/calc"
 	"github.com/simdrl/simdrl/env/expr"
+	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/stretchr/testify/require"
 )
@@ -88,9 +89,9 @@ func TestExprDeclarations(t *testing.T) {
 	require.Len(t, ops, 31)
 	require.Equal(t, calc.Ops[:], ops[:calc.Vocab])
 	for _, op := range ops[calc.Vocab:] {
-		require.Equal(t, calc.KindNone, op.Kind)
+		require.Equal(t, interp.KindNone, op.Kind)
 	}
-	ops[calc.LOAD] = calc.Op{}
+	ops[calc.LOAD] = interp.Op{}
 	require.Equal(t, calc.Ops[calc.LOAD], et.Ops()[calc.LOAD], "Ops is a copy")
 	require.Equal(t, Tuning{Spec: "partial_credit=0.3; order=reversed", EntropyCoef: 0.5, Updates: 20000, EntropyUpdates: 10000,
 		EntropyFinal: 0.02, Context: "read", Replay: 0, ReplayCoef: 1, ItemFocus: true, Hidden: 128}, et.DefaultTuning())

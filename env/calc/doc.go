@@ -39,7 +39,7 @@
 // with abs, max or min (see "Branching levels"), so that every token and op
 // of the 19 keeps its number.
 //
-// The semantics is data: Ops maps every token to an Op {Kind, Src, Dst}
+// The semantics is data: Ops maps every token to an interp.Op {Kind, Src, Dst}
 // (three int32), and Machine.Apply is the only function that interprets it:
 // read the source (the next operand, v or m), then one switch over the kind
 // on int64 registers; no maps, no allocation. A CUDA twin copies the table

@@ -9,6 +9,7 @@ import (
 
 	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/internal/golden"
@@ -245,10 +246,10 @@ func TestRecordContext(t *testing.T) {
 // program, at partial-credit weights whose quotients round.
 func TestCalcRun(t *testing.T) {
 	kinds, sources, registers := OpEncoding()
-	require.Equal(t, [9]int32{int32(calc.KindNone), int32(calc.KindSet), int32(calc.KindAdd), int32(calc.KindSub), int32(calc.KindMul), int32(calc.KindSubFrom), int32(calc.KindAnswer),
-		int32(calc.KindNeg), int32(calc.KindSwap)}, kinds)
-	require.Equal(t, [4]int32{int32(calc.SrcNone), int32(calc.SrcOperand), int32(calc.SrcV), int32(calc.SrcM)}, sources)
-	require.Equal(t, [2]int32{int32(calc.RegV), int32(calc.RegM)}, registers)
+	require.Equal(t, [9]int32{int32(interp.KindNone), int32(interp.KindSet), int32(interp.KindAdd), int32(interp.KindSub), int32(interp.KindMul), int32(interp.KindSubFrom), int32(interp.KindAnswer),
+		int32(interp.KindNeg), int32(interp.KindSwap)}, kinds)
+	require.Equal(t, [4]int32{int32(interp.SrcNone), int32(interp.SrcOperand), int32(interp.SrcV), int32(interp.SrcM)}, sources)
+	require.Equal(t, [2]int32{int32(interp.RegV), int32(interp.RegM)}, registers)
 	ops := record.OpTable(calc.Ops[:])
 	r := rand.New(rand.NewPCG(9, 10))
 	key := rng.NewKey(3)
@@ -396,17 +397,17 @@ func TestEnvSteps(t *testing.T) {
 // goCalcSteps steps calc.Episode with every action in turn, as CalcSteps
 // does, on the 19-token machine without observations.
 func goCalcSteps(in *calc.Instance, pc float64, actions []int32) ([]Step, calc.Outcome) {
-	_, out, o := goCalcStepsOps(in, pc, calc.Ops[:], calc.ObserveNone, actions)
+	_, out, o := goCalcStepsOps(in, pc, calc.Ops[:], interp.ObserveNone, actions)
 	return out, o
 }
 
 // goCalcStepsOps is goCalcSteps on the machine of ops, observing as obs:
 // the first observation, then each step's.
-func goCalcStepsOps(in *calc.Instance, pc float64, ops []calc.Op, obs calc.Observation, actions []int32) (int32, []Step, calc.Outcome) {
+func goCalcStepsOps(in *calc.Instance, pc float64, ops []interp.Op, obs interp.Observation, actions []int32) (int32, []Step, calc.Outcome) {
 	var ep calc.Episode
 	ep.ResetOps(in, pc, ops)
 	observe := func() int32 {
-		if obs == calc.ObserveSigns {
+		if obs == interp.ObserveSigns {
 			return ep.Observation()
 		}
 		return NoObs
@@ -504,8 +505,8 @@ func TestCalcSteps(t *testing.T) {
 // too), run past their budget; and without observing, each is NoObs.
 func TestCalcStepsObserving(t *testing.T) {
 	none, signs, n := ObserveEncoding()
-	require.Equal(t, int32(calc.ObserveNone), none)
-	require.Equal(t, int32(calc.ObserveSigns), signs)
+	require.Equal(t, int32(interp.ObserveNone), none)
+	require.Equal(t, int32(interp.ObserveSigns), signs)
 	require.Equal(t, calc.NumObservations, n)
 	require.Equal(t, int32(-1), int32(NoObs))
 	require.Equal(t, task.NoObservation, int32(NoObs))
@@ -536,14 +537,14 @@ func TestCalcStepsObserving(t *testing.T) {
 				var rec [RecordWords]int32
 				record.Pack(rec[:], &in)
 				ci := calcInstance(&in)
-				for _, obs := range []calc.Observation{calc.ObserveSigns, calc.ObserveNone} {
+				for _, obs := range []interp.Observation{interp.ObserveSigns, interp.ObserveNone} {
 					wf, want, wo := goCalcStepsOps(&ci, c.pc, calc.BranchOps[:], obs, prog)
 					gf, got, answered, correct := CalcSteps(rec[:], ops, c.pc, int32(obs), prog)
 					require.Equal(t, wf, gf, "the reset's observation")
 					requireSteps(t, want, got, "pc %v level %d observe %d %v", c.pc, lv, obs, prog)
 					require.Equal(t, wo.Answered, answered)
 					require.Equal(t, wo.Correct, correct)
-					if obs == calc.ObserveSigns {
+					if obs == interp.ObserveSigns {
 						for _, s := range got {
 							seen[s.Obs] = true
 						}
