@@ -3,7 +3,7 @@ package task
 import (
 	"fmt"
 
-	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/env/seed"
 	"github.com/simdrl/simdrl/rng"
 )
 
@@ -24,10 +24,10 @@ func init() {
 // Seed is the reference script's task.
 func Seed() Task {
 	t := &seedTask{}
-	for s := 0; s < env.NumLevels; s++ {
+	for s := 0; s < seed.NumLevels; s++ {
 		// MUL ANS, MUL ADD ANS, MUL ADD SUB ANS: the rewarded targets a·b,
 		// a·b+c, a·b+c−d.
-		t.levels = append(t.levels, Level{Name: fmt.Sprintf("level %d", s), Context: env.ContextLen(s), Budget: env.MaxSteps, Shortest: 2 + s})
+		t.levels = append(t.levels, Level{Name: fmt.Sprintf("level %d", s), Context: seed.ContextLen(s), Budget: seed.MaxSteps, Shortest: 2 + s})
 	}
 	return t
 }
@@ -51,34 +51,34 @@ func (*seedTask) ReferenceSchedule() {}
 func (*seedTask) LevelTitle(level int) string { return fmt.Sprintf("Level %d", level) }
 
 func (*seedTask) Name() string               { return "seed" }
-func (*seedTask) Answer() int32              { return env.ANS }
+func (*seedTask) Answer() int32              { return seed.ANS }
 func (*seedTask) NotActions() []int32        { return nil } // the reference samples every token
 func (*seedTask) HoldsOut() bool             { return false }
-func (*seedTask) Vocab() int                 { return env.Vocab }
-func (*seedTask) TokenName(tok int32) string { return env.TokenName(int(tok)) }
+func (*seedTask) Vocab() int                 { return seed.Vocab }
+func (*seedTask) TokenName(tok int32) string { return seed.TokenName(int(tok)) }
 func (t *seedTask) Levels() []Level          { return t.levels }
 func (*seedTask) Score(in *Instance, program []int32) Outcome {
-	o := env.Run(envTask(in), program)
+	o := seed.Run(envTask(in), program)
 	return Outcome{Reward: o.Reward, Correct: o.Correct}
 }
 
 // Draw draws the level's digits as the reference does (all five, whatever
 // the level shows); the split does not apply.
 func (*seedTask) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, _ Split) Instance {
-	return FromEnv(env.DrawTask(key, round, episode, purpose, level))
+	return FromEnv(seed.DrawTask(key, round, episode, purpose, level))
 }
 
 // FromEnv is the instance of one of env's tasks.
-func FromEnv(t env.Task) Instance {
-	in := Instance{Level: int32(t.Level), Vars: int32(env.ContextLen(t.Level)), Budget: env.MaxSteps, Target: int64(t.RewardedTarget())}
+func FromEnv(t seed.Task) Instance {
+	in := Instance{Level: int32(t.Level), Vars: int32(seed.ContextLen(t.Level)), Budget: seed.MaxSteps, Target: int64(t.RewardedTarget())}
 	for i, d := range t.Digits {
 		in.Digits[i] = int32(d)
 	}
 	return in
 }
 
-func envTask(in *Instance) env.Task {
-	t := env.Task{Level: int(in.Level)}
+func envTask(in *Instance) seed.Task {
+	t := seed.Task{Level: int(in.Level)}
 	for i := range t.Digits {
 		t.Digits[i] = int(in.Digits[i])
 	}
@@ -89,21 +89,21 @@ func envTask(in *Instance) env.Task {
 // reference's sample() calls the target (it is not what is rewarded).
 func (*seedTask) Explain(in *Instance, program []int32) Explanation {
 	t := envTask(in)
-	o, trace := env.Trace(t, program, nil)
+	o, trace := seed.Trace(t, program, nil)
 	ex := Explanation{
 		Level: int(in.Level), Name: fmt.Sprintf("level %d", in.Level), Context: append([]int32(nil), in.Digits[:in.Vars]...),
 		Target: in.Target, Note: fmt.Sprintf("seed's sample() says %d", t.SampleTarget()),
 		Reward: o.Reward, Correct: o.Correct,
 	}
 	for _, a := range program {
-		ex.Tokens = append(ex.Tokens, env.TokenName(int(a)))
+		ex.Tokens = append(ex.Tokens, seed.TokenName(int(a)))
 	}
 	for _, s := range trace {
 		last := "None"
 		if s.HasLast {
 			last = fmt.Sprint(s.Last)
 		}
-		ex.Trace = append(ex.Trace, Step{Token: env.TokenName(s.Token), State: fmt.Sprintf("last=%s mem=%s", last, s.Mem)})
+		ex.Trace = append(ex.Trace, Step{Token: seed.TokenName(s.Token), State: fmt.Sprintf("last=%s mem=%s", last, s.Mem)})
 	}
 	return ex
 }

@@ -1,12 +1,12 @@
 package task
 
-import "github.com/simdrl/simdrl/env"
+import "github.com/simdrl/simdrl/env/seed"
 
-// seedEnv steps the seed's episodes with env.Episode, the rules env.Run
+// seedEnv steps the seed's episodes with seed.Episode, the rules seed.Run
 // runs: rewards bit for bit, paid at ANS.
-type seedEnv struct{ eps []env.Episode }
+type seedEnv struct{ eps []seed.Episode }
 
-func (*seedTask) NewEnv(rows int) Env { return &seedEnv{eps: make([]env.Episode, rows)} }
+func (*seedTask) NewEnv(rows int) Env { return &seedEnv{eps: make([]seed.Episode, rows)} }
 
 func (e *seedEnv) Rows() int            { return len(e.eps) }
 func (*seedEnv) Observations() int      { return 0 }

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/env/seed"
 	"github.com/simdrl/simdrl/env/calc"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/stretchr/testify/require"
@@ -83,12 +83,12 @@ func programs(key rng.Key, rows, T int, actions []int32, shortest [][]int32) []i
 func TestSeedSteppingIsScoring(t *testing.T) {
 	st := Seed()
 	key := rng.NewKey(5)
-	all := make([]int32, env.Vocab)
+	all := make([]int32, seed.Vocab)
 	for i := range all {
 		all[i] = int32(i)
 	}
-	short := [][]int32{{env.MUL, env.ANS}, {env.MUL, env.ADD, env.ANS}, {env.MUL, env.ADD, env.SUB, env.ANS}}
-	for _, T := range []int{1, 6, env.MaxSteps, 9} {
+	short := [][]int32{{seed.MUL, seed.ANS}, {seed.MUL, seed.ADD, seed.ANS}, {seed.MUL, seed.ADD, seed.SUB, seed.ANS}}
+	for _, T := range []int{1, 6, seed.MaxSteps, 9} {
 		for level := range st.Levels() {
 			const rows = 2000
 			ins := make([]Instance, rows)
@@ -132,7 +132,7 @@ func TestStepCanFail(t *testing.T) {
 	st := Seed()
 	in := st.Draw(rng.NewKey(1), 1, 1, rng.PurposeTask, 0, Training)
 	in.Digits[0], in.Digits[1] = 2, 3 // a·b = 6 ≠ 0: MUL ANS earns something
-	rewards, done := stepAll(NewEnv(st, 1), []Instance{in}, []int32{env.MUL, env.ANS, env.ADD}, 3)
+	rewards, done := stepAll(NewEnv(st, 1), []Instance{in}, []int32{seed.MUL, seed.ANS, seed.ADD}, 3)
 	require.Equal(t, []bool{false, true, true}, done)
 	require.Zero(t, rewards[0])
 	require.Greater(t, rewards[1], 0.0)

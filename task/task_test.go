@@ -3,7 +3,7 @@ package task
 import (
 	"testing"
 
-	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/env/seed"
 	"github.com/simdrl/simdrl/env/calc"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/stretchr/testify/require"
@@ -17,7 +17,7 @@ func TestSeedTaskIsTheEnvironment(t *testing.T) {
 	prog := make([]int32, 6)
 	for i := uint32(0); i < 3000; i++ {
 		level := int(i % 3)
-		want := env.DrawTask(key, 5, i, rng.PurposeTask, level)
+		want := seed.DrawTask(key, 5, i, rng.PurposeTask, level)
 		in := st.Draw(key, 5, i, rng.PurposeTask, level, HeldOut)
 		require.Equal(t, FromEnv(want), in)
 		require.Equal(t, in, st.Draw(key, 5, i, rng.PurposeTask, level, Training), "the seed task holds nothing out")
@@ -27,9 +27,9 @@ func TestSeedTaskIsTheEnvironment(t *testing.T) {
 		require.Equal(t, want.Context(wantCtx[:]), n)
 		require.Equal(t, wantCtx[:n], ctx[:n])
 		for s := range prog {
-			prog[s] = int32(key.Block(9, i, uint32(s), rng.PurposeAction)[0] % env.Vocab)
+			prog[s] = int32(key.Block(9, i, uint32(s), rng.PurposeAction)[0] % seed.Vocab)
 		}
-		o := env.Run(want, prog)
+		o := seed.Run(want, prog)
 		require.Equal(t, Outcome{Reward: o.Reward, Correct: o.Correct}, st.Score(&in, prog))
 	}
 	ins := make([]Instance, 1) // as the engines hold them

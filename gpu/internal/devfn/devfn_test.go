@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/env/seed"
 	"github.com/simdrl/simdrl/env/calc"
 	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/gpu/internal/record"
@@ -33,7 +33,7 @@ func TestPhiloxAndDraws(t *testing.T) {
 			require.Equal(t, k.Uniform(4, b, s, rng.PurposeAction), Uniform(k, 4, b, s, uint32(rng.PurposeAction)))
 		}
 		level := int(b % 3)
-		want := task.FromEnv(env.DrawTask(k, 4, b, rng.PurposeEval+rng.Purpose(level<<8), level))
+		want := task.FromEnv(seed.DrawTask(k, 4, b, rng.PurposeEval+rng.Purpose(level<<8), level))
 		got := DrawTask(k, 4, b, uint32(rng.PurposeEval)+uint32(level<<8), level)
 		require.Equal(t, want, record.Unpack(got[:]), "episode %d", b)
 		// the trainer's drawLevel with mix {0,1,2} all unlocked
@@ -54,13 +54,13 @@ func TestEnvGolden(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, cases)
 	for i, c := range cases {
-		in := task.FromEnv(env.Task{Level: c.Level, Digits: c.Digits})
+		in := task.FromEnv(seed.Task{Level: c.Level, Digits: c.Digits})
 		var rec [RecordWords]int32
 		record.Pack(rec[:], &in)
 		r, steps, correct := EnvRun(rec[:], c.Actions)
 		require.Equalf(t, math.Float64bits(c.Reward), math.Float64bits(r), "case %d: %v want %v", i, r, c.Reward)
 		require.Equal(t, c.Steps, steps, "case %d", i)
-		require.Equal(t, env.Run(env.Task{Level: c.Level, Digits: c.Digits}, c.Actions).Correct, correct, "case %d", i)
+		require.Equal(t, seed.Run(seed.Task{Level: c.Level, Digits: c.Digits}, c.Actions).Correct, correct, "case %d", i)
 		if len(c.Actions) > 0 {
 			require.Equal(t, cpuEnd(task.Seed(), &in, c.Actions), steps-1, "case %d: the rollout's loss mask ends where the CPU's does", i)
 		}
@@ -308,9 +308,9 @@ func TestCalcRun(t *testing.T) {
 	require.Positive(t, counts["credited"])
 }
 
-// goEnvSteps steps env.Episode with every action in turn, as EnvSteps does.
-func goEnvSteps(tk env.Task, actions []int32) ([]Step, bool) {
-	var ep env.Episode
+// goEnvSteps steps seed.Episode with every action in turn, as EnvSteps does.
+func goEnvSteps(tk seed.Task, actions []int32) ([]Step, bool) {
+	var ep seed.Episode
 	ep.Reset(tk)
 	var out []Step
 	for _, a := range actions {
@@ -333,7 +333,7 @@ func requireSteps(t *testing.T, want, got []Step, msg string, args ...any) {
 	}
 }
 
-// TestEnvSteps: env.cuh's simdrl_env_reset/simdrl_env_step are env.Episode
+// TestEnvSteps: env.cuh's simdrl_env_reset/simdrl_env_step are seed.Episode
 // step for step (reward bits, done, tokens consumed, correct at the end) on
 // every golden case, with tokens after its end, and on random programs of
 // every stage (tokens outside the vocabulary, programs past MaxSteps).
@@ -341,7 +341,7 @@ func TestEnvSteps(t *testing.T) {
 	cases, err := golden.LoadEnv(golden.Dir())
 	require.NoError(t, err)
 	require.NotEmpty(t, cases)
-	check := func(tk env.Task, prog []int32, msg string, args ...any) {
+	check := func(tk seed.Task, prog []int32, msg string, args ...any) {
 		in := task.FromEnv(tk)
 		var rec [RecordWords]int32
 		record.Pack(rec[:], &in)
@@ -362,28 +362,28 @@ func TestEnvSteps(t *testing.T) {
 		}
 	}
 	for i, c := range cases {
-		tk := env.Task{Level: c.Level, Digits: c.Digits}
-		prog := append(append([]int32{}, c.Actions...), env.ANS, env.MUL, env.ANS)
+		tk := seed.Task{Level: c.Level, Digits: c.Digits}
+		prog := append(append([]int32{}, c.Actions...), seed.ANS, seed.MUL, seed.ANS)
 		check(tk, prog, "golden case %d", i)
 	}
 	r := rand.New(rand.NewPCG(11, 12))
 	counts := map[string]int{}
 	for i := 0; i < 20000; i++ {
-		var tk env.Task
+		var tk seed.Task
 		tk.Level = i % 3
 		for k := range tk.Digits {
 			tk.Digits[k] = r.IntN(10)
 		}
-		prog := make([]int32, r.IntN(env.MaxSteps+4))
+		prog := make([]int32, r.IntN(seed.MaxSteps+4))
 		for s := range prog {
 			if i%2 == 0 {
-				prog[s] = env.MUL + r.Int32N(env.ANS-env.MUL+1)
+				prog[s] = seed.MUL + r.Int32N(seed.ANS-seed.MUL+1)
 			} else {
-				prog[s] = r.Int32N(env.Vocab+3) - 1
+				prog[s] = r.Int32N(seed.Vocab+3) - 1
 			}
 		}
 		check(tk, prog, "level %d digits %v program %v", tk.Level, tk.Digits, prog)
-		if o := env.Run(tk, prog); o.Correct {
+		if o := seed.Run(tk, prog); o.Correct {
 			counts["correct"]++
 		} else if o.Reward != 0 {
 			counts["shaped"]++

@@ -1,4 +1,4 @@
-package env
+package seed
 
 // The 18-token vocabulary: the digits 0–9, then the marker and tool tokens.
 const (

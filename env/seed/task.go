@@ -1,4 +1,4 @@
-package env
+package seed
 
 import "github.com/simdrl/simdrl/rng"
 

@@ -1,4 +1,4 @@
-package env
+package seed
 
 // Episode is step_seq's state between two tokens, so that a program can be
 // run token by token (an engine asks the task between the policy's steps).

@@ -1,4 +1,4 @@
-package env
+package seed
 
 // Memory is the STO register's state in the seed: None, "ok" or "use_d".
 type Memory int8
