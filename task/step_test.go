@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/simdrl/simdrl/env/seed"
 	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/env/seed"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/stretchr/testify/require"
 )

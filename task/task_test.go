@@ -3,8 +3,8 @@ package task
 import (
 	"testing"
 
-	"github.com/simdrl/simdrl/env/seed"
 	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/env/seed"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/stretchr/testify/require"
 )

@@ -7,9 +7,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/simdrl/simdrl/env/seed"
 	"github.com/simdrl/simdrl/env/calc"
 	"github.com/simdrl/simdrl/env/interp"
+	"github.com/simdrl/simdrl/env/seed"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/internal/golden"
