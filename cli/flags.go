@@ -10,6 +10,7 @@ import (
 
 	"github.com/simdrl/simdrl/gpu"
 	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/calctask"
 	"github.com/simdrl/simdrl/trainer"
 	flag "github.com/spf13/pflag"
 )
@@ -318,14 +319,14 @@ func (cl *commandLine) resumed(saved trainer.Config) (trainer.Config, error) {
 		if cl.changed("task") && *cl.o.task != saved.Task {
 			// A new task starts from its default spec; calc again keeps the
 			// run's partial credit.
-			var keep task.CalcSpec
+			var keep calctask.CalcSpec
 			if next.Task == "calc" && *cl.o.task == "calc" {
 				keep.PartialCredit = calcSpecOf(saved).PartialCredit
 			}
 			next.Task, next.TaskSpec = *cl.o.task, keep.String()
 		}
 		if cl.changed("levels") {
-			setCalc(&next, func(s *task.CalcSpec) { s.Levels = *cl.o.levels })
+			setCalc(&next, func(s *calctask.CalcSpec) { s.Levels = *cl.o.levels })
 		}
 		if cl.changed("task-spec") {
 			next.TaskSpec = *cl.o.taskSpec
@@ -399,8 +400,8 @@ func (cl *commandLine) apply(cfg trainer.Config) (trainer.Config, error) {
 	set("stages", func() { cfg.TrainLevels = cl.trainLevels })
 	set("task", func() { cfg.Task = *o.task })
 	before := cfg.TaskSpec
-	set("levels", func() { setCalc(&cfg, func(s *task.CalcSpec) { s.Levels = *o.levels }) })
-	set("partial-credit", func() { setCalc(&cfg, func(s *task.CalcSpec) { s.PartialCredit = *o.partialCredit }) })
+	set("levels", func() { setCalc(&cfg, func(s *calctask.CalcSpec) { s.Levels = *o.levels }) })
+	set("partial-credit", func() { setCalc(&cfg, func(s *calctask.CalcSpec) { s.PartialCredit = *o.partialCredit }) })
 	set("task-spec", func() { cfg.TaskSpec = *o.taskSpec })
 	if sameSpec(cfg.Task, cfg.TaskSpec, before) {
 		cfg.TaskSpec = before // a restated spec keeps its spelling

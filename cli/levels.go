@@ -5,7 +5,8 @@ import (
 	"io"
 
 	"github.com/simdrl/simdrl/env/calc"
-	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/calctask"
+	"github.com/simdrl/simdrl/tasks/exprtask"
 	"github.com/simdrl/simdrl/trainer"
 )
 
@@ -23,7 +24,7 @@ func prepareTask(cfg trainer.Config, stderr io.Writer) {
 	if isTerminal(stderr) {
 		opt.Progress = func(msg string) { fmt.Fprintf(stderr, "simdrl: %s\n", msg) }
 	}
-	_, _ = task.CalcWith(calcSpecOf(cfg).Levels, 0, opt)
+	_, _ = calctask.CalcWith(calcSpecOf(cfg).Levels, 0, opt)
 }
 
 // prepareFlagTask prepares the task the flags name, when they name one
@@ -37,7 +38,7 @@ func prepareFlagTask(cl *commandLine, base trainer.Config, stderr io.Writer) {
 		base.TaskSpec = ""
 	}
 	if cl.changed("levels") {
-		setCalc(&base, func(s *task.CalcSpec) { s.Levels = *cl.o.levels })
+		setCalc(&base, func(s *calctask.CalcSpec) { s.Levels = *cl.o.levels })
 	}
 	if cl.changed("task-spec") {
 		base.TaskSpec = *cl.o.taskSpec
@@ -66,16 +67,16 @@ func sameLevels(a, b string) bool {
 
 // calcSpecOf is the calc options of cfg's spec: none for another task, or
 // for a spec that does not parse (its validation says why).
-func calcSpecOf(cfg trainer.Config) task.CalcSpec {
+func calcSpecOf(cfg trainer.Config) calctask.CalcSpec {
 	if cfg.Task != "calc" {
-		return task.CalcSpec{}
+		return calctask.CalcSpec{}
 	}
-	s, _ := task.ParseCalcSpec(cfg.TaskSpec)
+	s, _ := calctask.ParseCalcSpec(cfg.TaskSpec)
 	return s
 }
 
 // setCalc changes the calc options of cfg's spec (-levels, -partial-credit).
-func setCalc(cfg *trainer.Config, change func(*task.CalcSpec)) {
+func setCalc(cfg *trainer.Config, change func(*calctask.CalcSpec)) {
 	s := calcSpecOf(*cfg)
 	change(&s)
 	cfg.TaskSpec = s.String()
@@ -89,7 +90,7 @@ func levelsOnly(from trainer.Config) string {
 		return from.TaskSpec
 	}
 	s := calcSpecOf(from)
-	return task.CalcSpec{Levels: s.Levels, Observe: s.Observe}.String()
+	return calctask.CalcSpec{Levels: s.Levels, Observe: s.Observe}.String()
 }
 
 // flagSpec is the spec the flags give a fresh run before the recipe's
@@ -98,7 +99,7 @@ func (cl *commandLine) flagSpec() string {
 	if cl.changed("task-spec") {
 		return *cl.o.taskSpec
 	}
-	return task.CalcSpec{Levels: *cl.o.levels}.String()
+	return calctask.CalcSpec{Levels: *cl.o.levels}.String()
 }
 
 // checkCalcFlags refuses -levels and -partial-credit for a run of a task
@@ -131,13 +132,13 @@ func sameSpec(name, a, b string) bool {
 	}
 	switch name {
 	case "calc":
-		sa, errA := task.ParseCalcSpec(a)
-		sb, errB := task.ParseCalcSpec(b)
+		sa, errA := calctask.ParseCalcSpec(a)
+		sb, errB := calctask.ParseCalcSpec(b)
 		return errA == nil && errB == nil && sameLevels(sa.Levels, sb.Levels) &&
 			sa.PartialCredit == sb.PartialCredit && sa.Observe == sb.Observe
 	case "expr":
-		sa, errA := task.ParseExprSpec(a)
-		sb, errB := task.ParseExprSpec(b)
+		sa, errA := exprtask.ParseExprSpec(a)
+		sb, errB := exprtask.ParseExprSpec(b)
 		return errA == nil && errB == nil && sa.String() == sb.String()
 	}
 	return false

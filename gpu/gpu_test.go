@@ -15,6 +15,7 @@ import (
 	"github.com/simdrl/simdrl/internal/golden"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/seedtask"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -64,7 +65,7 @@ func testEngineOf(t testing.TB, d *Device, cfg trainer.Config, tk task.Task, l *
 }
 
 // TestGPUTasksAndUniforms: the kernels' Philox draws the CPU's tasks (the
-// whole instance record, as task.FromEnv makes it), levels and sampling
+// whole instance record, as seedtask.FromEnv makes it), levels and sampling
 // numbers bit for bit.
 func TestGPUTasksAndUniforms(t *testing.T) {
 	d := openGPU(t)
@@ -108,7 +109,7 @@ func TestGPUTasksAndUniforms(t *testing.T) {
 		} else if uu < 0.7 {
 			level = 1
 		}
-		want := task.FromEnv(seed.DrawTask(key, 9, uint32(b), rng.PurposeTask, level))
+		want := seedtask.FromEnv(seed.DrawTask(key, 9, uint32(b), rng.PurposeTask, level))
 		require.Equal(t, want, record.Unpack(tasks[record.Words*b:]), "instance of episode %d", b)
 		for s := 0; s < T; s++ {
 			require.Equal(t, key.Uniform(9, uint32(b), uint32(s), rng.PurposeAction), u[s*n+b])
@@ -128,7 +129,7 @@ func TestGPUEnvGolden(t *testing.T) {
 	}
 	tasks, acts, lens := make([]int32, record.Words*n), make([]int32, n*maxlen), make([]int32, n)
 	for i, c := range cases {
-		in := task.FromEnv(seed.Task{Level: c.Level, Digits: c.Digits})
+		in := seedtask.FromEnv(seed.Task{Level: c.Level, Digits: c.Digits})
 		record.Pack(tasks[record.Words*i:], &in)
 		copy(acts[i*maxlen:], c.Actions)
 		lens[i] = int32(len(c.Actions))
@@ -578,7 +579,7 @@ func TestGPULoadActsAsSaved(t *testing.T) {
 	key := rng.NewKey(0x5eed_cafe)
 	tasks := make([]task.Instance, 300)
 	for i := range tasks {
-		tasks[i] = task.FromEnv(seed.DrawTask(key, 1, uint32(i), rng.PurposeTask, i%seed.NumLevels))
+		tasks[i] = seedtask.FromEnv(seed.DrawTask(key, 1, uint32(i), rng.PurposeTask, i%seed.NumLevels))
 	}
 	want, err := saver.GreedyPrograms(tasks)
 	require.NoError(t, err)

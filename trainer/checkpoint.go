@@ -11,7 +11,7 @@ import (
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/internal/enginekit"
-	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/calctask"
 )
 
 // A checkpoint is a safetensors file: the model under PyTorch's state_dict
@@ -294,7 +294,7 @@ var legacyConfigKeys = map[string]bool{"device": true, "report": true, "quiet": 
 
 // mapCalcOptions turns the calc options of a config from before task specs
 // (its "levels" and "partial_credit" keys) into cfg's TaskSpec
-// (task.CalcSpec), exactly: the partial credit's float64 is written in a
+// (calctask.CalcSpec), exactly: the partial credit's float64 is written in a
 // form that parses back to the same bits, so the run resumes bit-identically.
 // As before, they apply to the calc task only, and a config has either
 // them or a task_spec.
@@ -303,7 +303,7 @@ func mapCalcOptions(raw string, cfg *Config) error {
 	if err != nil {
 		return err
 	}
-	var old task.CalcSpec
+	var old calctask.CalcSpec
 	var hasOld, hasSpec bool
 	for _, kv := range fields {
 		switch kv.Key {

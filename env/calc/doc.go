@@ -158,7 +158,7 @@
 // on up to 10 000 tuples when used (BenchmarkParseDefaultLevels times the
 // parse). Every other search is remembered for
 // the process, by the function searched and the depth, so a level is searched
-// once however many specs, spellings or task.Calc calls name it.
+// once however many specs, spellings or calctask.Calc calls name it.
 //
 // ParseLevelsWith takes ParseOptions: an Interrupt channel (a search stops
 // within checkEvery expansions of its closing, its first expansion included, with an error wrapping

@@ -16,6 +16,8 @@ import (
 	"github.com/simdrl/simdrl/kernels"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/calctask"
+	"github.com/simdrl/simdrl/tasks/seedtask"
 	"github.com/stretchr/testify/require"
 )
 
@@ -33,7 +35,7 @@ func TestPhiloxAndDraws(t *testing.T) {
 			require.Equal(t, k.Uniform(4, b, s, rng.PurposeAction), Uniform(k, 4, b, s, uint32(rng.PurposeAction)))
 		}
 		level := int(b % 3)
-		want := task.FromEnv(seed.DrawTask(k, 4, b, rng.PurposeEval+rng.Purpose(level<<8), level))
+		want := seedtask.FromEnv(seed.DrawTask(k, 4, b, rng.PurposeEval+rng.Purpose(level<<8), level))
 		got := DrawTask(k, 4, b, uint32(rng.PurposeEval)+uint32(level<<8), level)
 		require.Equal(t, want, record.Unpack(got[:]), "episode %d", b)
 		// the trainer's drawLevel with mix {0,1,2} all unlocked
@@ -54,7 +56,7 @@ func TestEnvGolden(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, cases)
 	for i, c := range cases {
-		in := task.FromEnv(seed.Task{Level: c.Level, Digits: c.Digits})
+		in := seedtask.FromEnv(seed.Task{Level: c.Level, Digits: c.Digits})
 		var rec [RecordWords]int32
 		record.Pack(rec[:], &in)
 		r, steps, correct := EnvRun(rec[:], c.Actions)
@@ -62,7 +64,7 @@ func TestEnvGolden(t *testing.T) {
 		require.Equal(t, c.Steps, steps, "case %d", i)
 		require.Equal(t, seed.Run(seed.Task{Level: c.Level, Digits: c.Digits}, c.Actions).Correct, correct, "case %d", i)
 		if len(c.Actions) > 0 {
-			require.Equal(t, cpuEnd(task.Seed(), &in, c.Actions), steps-1, "case %d: the rollout's loss mask ends where the CPU's does", i)
+			require.Equal(t, cpuEnd(seedtask.Seed(), &in, c.Actions), steps-1, "case %d: the rollout's loss mask ends where the CPU's does", i)
 		}
 	}
 }
@@ -262,7 +264,7 @@ func TestCalcRun(t *testing.T) {
 		pc := c.pc
 		ls, err := calc.ParseLevels(c.levels)
 		require.NoError(t, err)
-		tk, err := task.Calc(c.levels, pc)
+		tk, err := calctask.Calc(c.levels, pc)
 		require.NoError(t, err)
 		for lv := range ls {
 			for i := 0; i < 3000; i++ {
@@ -342,7 +344,7 @@ func TestEnvSteps(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, cases)
 	check := func(tk seed.Task, prog []int32, msg string, args ...any) {
-		in := task.FromEnv(tk)
+		in := seedtask.FromEnv(tk)
 		var rec [RecordWords]int32
 		record.Pack(rec[:], &in)
 		want, wantCorrect := goEnvSteps(tk, prog)
@@ -445,7 +447,7 @@ func TestCalcSteps(t *testing.T) {
 	}{{calc.DefaultLevelsSpec, 0}, {calc.DefaultLevelsSpec, 1.0 / 3}, {calc.DefaultLevelsSpec, 0.7}, {"a+b+c+d+e+f+g+h, a*b-c*d+e", 0.3}} {
 		ls, err := calc.ParseLevels(c.levels)
 		require.NoError(t, err)
-		tk, err := task.Calc(c.levels, c.pc)
+		tk, err := calctask.Calc(c.levels, c.pc)
 		require.NoError(t, err)
 		for lv := range ls {
 			for i := 0; i < 1500; i++ {
@@ -521,7 +523,7 @@ func TestCalcStepsObserving(t *testing.T) {
 	}{{calc.DefaultLevelsSpec, 0.3}, {"a+b+c+d+e+f+g+h, a*b-c*d+e", 1.0 / 3}} {
 		ls, err := calc.ParseLevels(c.levels)
 		require.NoError(t, err)
-		tk, err := task.Calc(c.levels, c.pc)
+		tk, err := calctask.Calc(c.levels, c.pc)
 		require.NoError(t, err)
 		for lv := range ls {
 			for i := 0; i < 1500; i++ {
@@ -567,7 +569,7 @@ func TestCalcStepsObserving(t *testing.T) {
 
 	// The observation curriculum's task, against its own Env (what the CPU
 	// engine steps): its op table, its instances, its observations.
-	tk, err := task.Calc(calc.ObserveLevelsSpec, 0.3)
+	tk, err := calctask.Calc(calc.ObserveLevelsSpec, 0.3)
 	require.NoError(t, err)
 	require.Equal(t, calc.NumObservations, task.Observations(tk))
 	it := tk.(task.Interpreted)

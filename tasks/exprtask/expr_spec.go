@@ -1,4 +1,4 @@
-package task
+package exprtask
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/simdrl/simdrl/env/expr"
+	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/internal/taskkit"
 )
 
 // DefaultExprLeaves is the expr task's largest size by default.
@@ -33,26 +35,26 @@ type ExprSpec struct {
 // ParseExprSpec reads an expr spec (ExprSpec); Leaves is always set.
 func ParseExprSpec(spec string) (ExprSpec, error) {
 	s := ExprSpec{Leaves: DefaultExprLeaves}
-	opts, err := specOptions(spec, "expr takes leaves=…; split=…; partial_credit=…; order=…")
+	opts, err := task.SpecOptions(spec, "expr takes leaves=…; split=…; partial_credit=…; order=…")
 	if err != nil {
 		return s, err
 	}
 	for _, o := range opts {
-		key, value := o.key, o.value
+		key, value := o.Key, o.Value
 		switch key {
 		case "leaves":
 			n, err := strconv.Atoi(value)
 			if err != nil || strconv.Itoa(n) != value {
-				return s, &SpecError{"leaves", fmt.Errorf("%q is not a whole number", value)}
+				return s, &task.SpecError{Key: "leaves", Err: fmt.Errorf("%q is not a whole number", value)}
 			}
 			if n == 0 { // the struct's zero is the default, not a size
-				return s, &SpecError{"leaves", fmt.Errorf("must be in 2..%d, got 0", expr.MaxLeaves)}
+				return s, &task.SpecError{Key: "leaves", Err: fmt.Errorf("must be in 2..%d, got 0", expr.MaxLeaves)}
 			}
 			s.Leaves = n
 		case "split":
 			sp, err := expr.ParseSplit(value)
 			if err != nil {
-				return s, &SpecError{"split", err}
+				return s, &task.SpecError{Key: "split", Err: err}
 			}
 			s.Split = sp
 		case "order":
@@ -62,14 +64,14 @@ func ParseExprSpec(spec string) (ExprSpec, error) {
 			case "reversed":
 				s.Reversed = true
 			default:
-				return s, &SpecError{"order", fmt.Errorf("%q is not forward or reversed", value)}
+				return s, &task.SpecError{Key: "order", Err: fmt.Errorf("%q is not forward or reversed", value)}
 			}
 		case "partial_credit":
-			if s.PartialCredit, err = parsePartialCredit(value); err != nil {
+			if s.PartialCredit, err = taskkit.ParsePartialCredit(value); err != nil {
 				return s, err
 			}
 		default:
-			return s, &SpecError{"task_spec", fmt.Errorf("expr has no option %q (it takes leaves, split, partial_credit and order)", key)}
+			return s, &task.SpecError{Key: "task_spec", Err: fmt.Errorf("expr has no option %q (it takes leaves, split, partial_credit and order)", key)}
 		}
 	}
 	return s, s.Check()
@@ -80,16 +82,16 @@ func ParseExprSpec(spec string) (ExprSpec, error) {
 // MaxPartialCredit].
 func (s ExprSpec) Check() error {
 	if s.Leaves != 0 && (s.Leaves < 2 || s.Leaves > expr.MaxLeaves) {
-		return &SpecError{"leaves", fmt.Errorf("must be in 2..%d, got %d", expr.MaxLeaves, s.Leaves)}
+		return &task.SpecError{Key: "leaves", Err: fmt.Errorf("must be in 2..%d, got %d", expr.MaxLeaves, s.Leaves)}
 	}
 	if s.Split < expr.SplitExpressions || s.Split > expr.SplitLength {
-		return &SpecError{"split", fmt.Errorf("%v is not expressions, pattern or length", s.Split)}
+		return &task.SpecError{Key: "split", Err: fmt.Errorf("%v is not expressions, pattern or length", s.Split)}
 	}
 	if s.Split == expr.SplitLength && s.leaves() < 3 {
-		return &SpecError{"split", fmt.Errorf("length holds out the largest size, so it needs leaves ≥ 3 (got %d: nothing would train)", s.leaves())}
+		return &task.SpecError{Key: "split", Err: fmt.Errorf("length holds out the largest size, so it needs leaves ≥ 3 (got %d: nothing would train)", s.leaves())}
 	}
-	if !(s.PartialCredit >= 0 && s.PartialCredit <= MaxPartialCredit) {
-		return &SpecError{"partial_credit", fmt.Errorf("must be in [0, %d], got %v", MaxPartialCredit, s.PartialCredit)}
+	if !(s.PartialCredit >= 0 && s.PartialCredit <= taskkit.MaxPartialCredit) {
+		return &task.SpecError{Key: "partial_credit", Err: fmt.Errorf("must be in [0, %d], got %v", taskkit.MaxPartialCredit, s.PartialCredit)}
 	}
 	return nil
 }

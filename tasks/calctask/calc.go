@@ -1,4 +1,4 @@
-package task
+package calctask
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"github.com/simdrl/simdrl/env/calc"
 	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/internal/taskkit"
 )
 
 // calcTask is the calculator (package env/calc) on a curriculum of levels
@@ -13,18 +15,18 @@ import (
 type calcTask struct {
 	spec          string // the levels as given ("" for the default)
 	levels        calc.Levels
-	info          []Level
+	info          []task.Level
 	partialCredit float64
 	observeOpt    CalcObserve // as given
 	ops           []interp.Op // calc.Ops or calc.BranchOps: the machine
 	observation   interp.Observation
 }
 
-func init() { Register("calc", OpenCalc) }
+func init() { task.Register("calc", OpenCalc) }
 
 // OpenCalc is the calc task of a spec (CalcSpec: "levels=a*b, a*b+c*d;
 // partial_credit=0.3"), as Open("calc", spec) opens it.
-func OpenCalc(spec string) (Task, error) {
+func OpenCalc(spec string) (task.Task, error) {
 	s, err := ParseCalcSpec(spec)
 	if err != nil {
 		return nil, err
@@ -36,7 +38,7 @@ func OpenCalc(spec string) (Task, error) {
 // calc.DefaultLevelsSpec), rewarding 1 for a correct answer plus
 // partialCredit × the share of the expression's inner values held. It is
 // CalcWith with no interrupt and no progress. Its errors are SpecErrors.
-func Calc(levels string, partialCredit float64) (Task, error) {
+func Calc(levels string, partialCredit float64) (task.Task, error) {
 	return CalcWith(levels, partialCredit, calc.ParseOptions{})
 }
 
@@ -44,7 +46,7 @@ func Calc(levels string, partialCredit float64) (Task, error) {
 // calc.ParseOptions). Package calc remembers every search for the process,
 // so a command can parse a spec here with a progress line and Ctrl-C, and
 // every later Calc of the same levels (in any spelling) searches nothing.
-func CalcWith(levels string, partialCredit float64, opt calc.ParseOptions) (Task, error) {
+func CalcWith(levels string, partialCredit float64, opt calc.ParseOptions) (task.Task, error) {
 	return CalcOf(CalcSpec{Levels: levels, PartialCredit: partialCredit}, opt)
 }
 
@@ -53,7 +55,7 @@ func CalcWith(levels string, partialCredit float64, opt calc.ParseOptions) (Task
 // The machine is the branching one (NEG, SWAP: calc.BranchVocab tokens) iff
 // some level branches or s.Observe is on, and the policy observes iff the
 // machine branches and s.Observe is not off (CalcObserve).
-func CalcOf(s CalcSpec, opt calc.ParseOptions) (Task, error) {
+func CalcOf(s CalcSpec, opt calc.ParseOptions) (task.Task, error) {
 	if err := s.checkPartialCredit(); err != nil {
 		return nil, err
 	}
@@ -66,7 +68,7 @@ func CalcOf(s CalcSpec, opt calc.ParseOptions) (Task, error) {
 	}
 	ls, err := calc.ParseLevelsWith(spec, opt)
 	if err != nil {
-		return nil, &SpecError{"levels", err}
+		return nil, &task.SpecError{Key: "levels", Err: err}
 	}
 	t := &calcTask{spec: s.Levels, levels: ls, partialCredit: s.PartialCredit, observeOpt: s.Observe, ops: calc.Ops[:]}
 	if ls.Branches() || s.Observe == ObserveOn {
@@ -77,7 +79,7 @@ func CalcOf(s CalcSpec, opt calc.ParseOptions) (Task, error) {
 	}
 	for i := range t.levels {
 		l := &t.levels[i]
-		t.info = append(t.info, Level{Name: l.Expr.String(), Context: l.Vars(), Budget: l.Budget, Shortest: l.ShortestLen()})
+		t.info = append(t.info, task.Level{Name: l.Expr.String(), Context: l.Vars(), Budget: l.Budget, Shortest: l.ShortestLen()})
 	}
 	return t, nil
 }
@@ -87,10 +89,10 @@ func (*calcTask) Answer() int32 { return calc.ANS }
 
 // NotActions are the digits and CTX: they do nothing as actions, and a
 // policy that may write them spends its budget and its exploration on them.
-func (*calcTask) NotActions() []int32      { return []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, CTX} }
+func (*calcTask) NotActions() []int32      { return []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, task.CTX} }
 func (*calcTask) HoldsOut() bool           { return true }
 func (t *calcTask) Vocab() int             { return len(t.ops) }
-func (t *calcTask) Levels() []Level        { return t.info }
+func (t *calcTask) Levels() []task.Level   { return t.info }
 func (t *calcTask) Ops() []interp.Op       { return append([]interp.Op(nil), t.ops...) }
 func (t *calcTask) PartialCredit() float64 { return t.partialCredit }
 
@@ -117,7 +119,7 @@ func (t *calcTask) Observation() interp.Observation { return t.observation }
 func (*calcTask) SubsetNames() []string { return append([]string(nil), calc.SubsetNames...) }
 
 // Subsets is the bitmask of the subsets in is in (calc.Expr.Subsets).
-func (t *calcTask) Subsets(in *Instance) uint32 {
+func (t *calcTask) Subsets(in *task.Instance) uint32 {
 	if in.Level < 0 || int(in.Level) >= len(t.levels) {
 		return 0 // not one of its instances (Check says why)
 	}
@@ -128,21 +130,21 @@ func (t *calcTask) Subsets(in *Instance) uint32 {
 
 // Instances lists level's instances of split in tuple order
 // (calc.Levels.Instances): all its held-out ones for an exact evaluation.
-func (t *calcTask) Instances(level int, split Split, max int) []Instance {
-	cs := t.levels.Instances(level, split == HeldOut, max)
-	out := make([]Instance, len(cs))
+func (t *calcTask) Instances(level int, split task.Split, max int) []task.Instance {
+	cs := t.levels.Instances(level, split == task.HeldOut, max)
+	out := make([]task.Instance, len(cs))
 	for i := range cs {
-		out[i] = fromCalc(cs[i])
+		out[i] = taskkit.FromCalc(cs[i])
 	}
 	return out
 }
 
 var (
-	_ Interpreted = (*calcTask)(nil)
-	_ Tuned       = (*calcTask)(nil)
-	_ Observer    = (*calcTask)(nil)
-	_ Subsetter   = (*calcTask)(nil)
-	_ Enumerator  = (*calcTask)(nil)
+	_ task.Interpreted = (*calcTask)(nil)
+	_ task.Tuned       = (*calcTask)(nil)
+	_ task.Observer    = (*calcTask)(nil)
+	_ task.Subsetter   = (*calcTask)(nil)
+	_ task.Enumerator  = (*calcTask)(nil)
 )
 
 // DefaultTuning is partial credit and a stronger entropy bonus over a
@@ -152,22 +154,22 @@ var (
 // (docs/recipes.md, ablations, "Calc"). The
 // decay's length is its own: -updates 40000 explores as briefly as the
 // default and stops as soon.
-func (t *calcTask) DefaultTuning() Tuning {
-	return Tuning{Spec: CalcSpec{Levels: t.spec, PartialCredit: 0.3, Observe: t.observeOpt}.String(), EntropyCoef: 0.5, Updates: 6000, EntropyUpdates: 6000}
+func (t *calcTask) DefaultTuning() task.Tuning {
+	return task.Tuning{Spec: CalcSpec{Levels: t.spec, PartialCredit: 0.3, Observe: t.observeOpt}.String(), EntropyCoef: 0.5, Updates: 6000, EntropyUpdates: 6000}
 }
 
-func (t *calcTask) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split Split) Instance {
-	return fromCalc(t.levels.Draw(key, round, episode, purpose, level, split == HeldOut))
+func (t *calcTask) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split task.Split) task.Instance {
+	return taskkit.FromCalc(t.levels.Draw(key, round, episode, purpose, level, split == task.HeldOut))
 }
 
-func (t *calcTask) Score(in *Instance, program []int32) Outcome {
-	o := calc.RunOps(toCalc(in), program, t.partialCredit, t.ops)
-	return Outcome{Reward: o.Reward, Correct: o.Correct}
+func (t *calcTask) Score(in *task.Instance, program []int32) task.Outcome {
+	o := calc.RunOps(taskkit.ToCalc(in), program, t.partialCredit, t.ops)
+	return task.Outcome{Reward: o.Reward, Correct: o.Correct}
 }
 
-func (t *calcTask) Explain(in *Instance, program []int32) Explanation {
-	o, trace := calc.TraceOps(toCalc(in), program, t.partialCredit, t.ops, nil)
-	ex := Explanation{
+func (t *calcTask) Explain(in *task.Instance, program []int32) task.Explanation {
+	o, trace := calc.TraceOps(taskkit.ToCalc(in), program, t.partialCredit, t.ops, nil)
+	ex := task.Explanation{
 		Level: int(in.Level), Name: t.info[in.Level].Name, Context: append([]int32(nil), in.Digits[:in.Vars]...),
 		Target: in.Target, Reward: o.Reward, Correct: o.Correct,
 	}
@@ -185,21 +187,15 @@ func (t *calcTask) Explain(in *Instance, program []int32) Explanation {
 		if t.observation != interp.ObserveNone {
 			state += " · obs " + calc.ObservationName(s.Observation())
 		}
-		ex.Trace = append(ex.Trace, Step{Token: t.TokenName(s.Token), State: state})
+		ex.Trace = append(ex.Trace, task.Step{Token: t.TokenName(s.Token), State: state})
 	}
 	return ex
 }
 
-func fromCalc(c calc.Instance) Instance {
-	in := Instance{Level: c.Level, Vars: c.Vars, Budget: c.Budget, Target: c.Target, NInner: c.NInner}
-	copy(in.Digits[:], c.Digits[:])
-	copy(in.Inner[:], c.Inner[:c.NInner])
-	return in
+// NewEnv steps calc's episodes (taskkit.CalcEnv: calc.Episode on the op
+// table, the reward paid at the answer), observing when the task does.
+func (t *calcTask) NewEnv(rows int) task.Env {
+	return taskkit.NewCalcEnv(rows, t.partialCredit, t.ops, t.observation != interp.ObserveNone)
 }
 
-func toCalc(in *Instance) calc.Instance {
-	c := calc.Instance{Level: in.Level, Vars: in.Vars, Budget: in.Budget, Target: in.Target, NInner: in.NInner}
-	copy(c.Digits[:], in.Digits[:])
-	copy(c.Inner[:], in.Inner[:in.NInner])
-	return c
-}
+var _ task.Stepper = (*calcTask)(nil)

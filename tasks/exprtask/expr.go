@@ -1,8 +1,7 @@
-package task
+package exprtask
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
 	"strings"
 
@@ -10,6 +9,8 @@ import (
 	"github.com/simdrl/simdrl/env/expr"
 	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/internal/taskkit"
 )
 
 // exprTask is the expression family of package env/expr: the context shows
@@ -19,17 +20,17 @@ import (
 // members of that size in the split's training or held-out part.
 type exprTask struct {
 	spec   ExprSpec
-	info   []Level
+	info   []task.Level
 	items  [][3][]*expr.Member // per level, per split (Training, HeldOut, Transfer)
 	byText map[string]*expr.Member
 	ops    []interp.Op
 }
 
-func init() { Register("expr", OpenExpr) }
+func init() { task.Register("expr", OpenExpr) }
 
 // OpenExpr is the expr task of a spec (ExprSpec: "leaves=6; split=pattern;
 // partial_credit=0.3"), as Open("expr", spec) opens it.
-func OpenExpr(spec string) (Task, error) {
+func OpenExpr(spec string) (task.Task, error) {
 	s, err := ParseExprSpec(spec)
 	if err != nil {
 		return nil, err
@@ -39,7 +40,7 @@ func OpenExpr(spec string) (Task, error) {
 
 // ExprOf is the expr task of the options s: sizes 2..s.Leaves, split
 // s.Split, partial credit s.PartialCredit.
-func ExprOf(s ExprSpec) (Task, error) {
+func ExprOf(s ExprSpec) (task.Task, error) {
 	if err := s.Check(); err != nil {
 		return nil, err
 	}
@@ -48,10 +49,10 @@ func ExprOf(s ExprSpec) (Task, error) {
 		members := expr.Family(n)
 		part := s.Split.Parts(n, s.leaves())
 		var parts [3][]*expr.Member
-		l := Level{Name: fmt.Sprintf("%d leaves", n), Shortest: calc.MaxBudget}
+		l := task.Level{Name: fmt.Sprintf("%d leaves", n), Shortest: calc.MaxBudget}
 		for i := range members {
 			m := &members[i]
-			split := [...]Split{expr.PartTraining: Training, expr.PartHeldOut: HeldOut, expr.PartTransfer: Transfer}[part[i]]
+			split := [...]task.Split{expr.PartTraining: task.Training, expr.PartHeldOut: task.HeldOut, expr.PartTransfer: task.Transfer}[part[i]]
 			parts[split] = append(parts[split], m)
 			t.byText[m.Spelling] = m
 			l.Context = max(l.Context, len(m.Shown))
@@ -69,7 +70,7 @@ func (*exprTask) Vocab() int                 { return expr.Vocab }
 func (*exprTask) TokenName(tok int32) string { return expr.TokenName(tok) }
 func (*exprTask) Answer() int32              { return calc.ANS }
 func (*exprTask) HoldsOut() bool             { return true }
-func (t *exprTask) Levels() []Level          { return t.info }
+func (t *exprTask) Levels() []task.Level     { return t.info }
 func (t *exprTask) Ops() []interp.Op         { return append([]interp.Op(nil), t.ops...) }
 func (t *exprTask) PartialCredit() float64   { return t.spec.PartialCredit }
 
@@ -80,7 +81,7 @@ func (*exprTask) Unstaged() {}
 // NotActions are the digits, CTX and every context token: the policy reads
 // the expression and writes only tools.
 func (*exprTask) NotActions() []int32 {
-	out := []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, CTX}
+	out := []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, task.CTX}
 	for tok := int32(expr.FirstLeaf); tok < expr.Vocab; tok++ {
 		out = append(out, tok)
 	}
@@ -96,17 +97,17 @@ func (*exprTask) NotActions() []int32 {
 // updates. No replay: the buffer of verified programs replayed (64 a batch,
 // ReplayCoef's weight, which -replay turns back on) generalised worse
 // (docs/recipes.md, ablations, "Expr").
-func (t *exprTask) DefaultTuning() Tuning {
+func (t *exprTask) DefaultTuning() task.Tuning {
 	s := t.spec
 	s.PartialCredit, s.Reversed = 0.3, true
-	return Tuning{Spec: s.String(), EntropyCoef: 0.5, Updates: 20000, EntropyUpdates: 10000, EntropyFinal: 0.02,
+	return task.Tuning{Spec: s.String(), EntropyCoef: 0.5, Updates: 20000, EntropyUpdates: 10000, EntropyFinal: 0.02,
 		Context: "read", Replay: 0, ReplayCoef: 1, ItemFocus: true, Hidden: 128}
 }
 
 // Items is how many members of level's size split has (0 for a split the
 // task does not have).
-func (t *exprTask) Items(level int, split Split) int {
-	if level < 0 || level >= len(t.items) || split < Training || split > Transfer {
+func (t *exprTask) Items(level int, split task.Split) int {
+	if level < 0 || level >= len(t.items) || split < task.Training || split > task.Transfer {
 		return 0
 	}
 	return len(t.items[level][split])
@@ -117,16 +118,16 @@ func (t *exprTask) Items(level int, split Split) int {
 // that has (a length split's largest size has only transfer items, an
 // expressions split none), so that Draw always returns a valid instance;
 // the trainer never asks for such a draw.
-func (t *exprTask) drawn(level int, split Split) Split {
+func (t *exprTask) drawn(level int, split task.Split) task.Split {
 	if t.Items(level, split) > 0 {
 		return split
 	}
-	for _, sp := range []Split{Training, HeldOut, Transfer} {
+	for _, sp := range []task.Split{task.Training, task.HeldOut, task.Transfer} {
 		if len(t.items[level][sp]) > 0 {
 			return sp
 		}
 	}
-	return Training // unreachable: every size has members
+	return task.Training // unreachable: every size has members
 }
 
 // Draw draws an item of level uniformly from split's (another split's
@@ -134,25 +135,25 @@ func (t *exprTask) drawn(level int, split Split) Split {
 // 0–9: the item from step 0 of the counter-based stream, the digits from
 // step 1, so that DrawItem with that item gives the same instance. It
 // allocates nothing.
-func (t *exprTask) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split Split) Instance {
+func (t *exprTask) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split task.Split) task.Instance {
 	split = t.drawn(level, split)
 	w := key.Block(round, episode, 0, purpose)
-	item := below(w[0], w[1], uint64(len(t.items[level][split])))
+	item := taskkit.Below(w[0], w[1], uint64(len(t.items[level][split])))
 	return t.DrawItem(key, round, episode, purpose, level, split, int(item))
 }
 
 // DrawItem is Draw with the item given: an index into Items(level, split),
 // or into the other split's when split has none there; another index
 // panics, as an index out of range does.
-func (t *exprTask) DrawItem(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split Split, item int) Instance {
+func (t *exprTask) DrawItem(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split task.Split, item int) task.Instance {
 	m := t.items[level][t.drawn(level, split)][item]
 	d := tupleOf(key.Block(round, episode, 1, purpose), m.Leaves)
 	return t.instance(level, item, m, &d)
 }
 
 // instance is item (of level, the member m) on the operands d.
-func (t *exprTask) instance(level, item int, m *expr.Member, d *[calc.MaxVars]int32) Instance {
-	in := Instance{Level: int32(level), Vars: int32(m.Leaves), Budget: int32(m.Budget), Target: m.Expr.Eval(d),
+func (t *exprTask) instance(level, item int, m *expr.Member, d *[calc.MaxVars]int32) task.Instance {
+	in := task.Instance{Level: int32(level), Vars: int32(m.Leaves), Budget: int32(m.Budget), Target: m.Expr.Eval(d),
 		Item: int32(item), NShown: int32(len(m.Shown))}
 	copy(in.Digits[:], d[:m.Leaves])
 	var inner [calc.MaxInner]int64
@@ -165,12 +166,6 @@ func (t *exprTask) instance(level, item int, m *expr.Member, d *[calc.MaxVars]in
 	return in
 }
 
-// below maps two random words to [0, n) by a 64×64→128 multiply.
-func below(w0, w1 uint32, n uint64) uint64 {
-	hi, _ := bits.Mul64(uint64(w0)<<32|uint64(w1), n)
-	return hi
-}
-
 // tupleSpace is 10^n, the operand tuples of n leaves.
 func tupleSpace(n int) uint64 {
 	s := uint64(1)
@@ -181,15 +176,15 @@ func tupleSpace(n int) uint64 {
 }
 
 // Score runs program on calc's machine from the op table, as the GPU does.
-func (t *exprTask) Score(in *Instance, program []int32) Outcome {
-	o := calc.RunOps(toCalc(in), program, t.spec.PartialCredit, t.ops)
-	return Outcome{Reward: o.Reward, Correct: o.Correct}
+func (t *exprTask) Score(in *task.Instance, program []int32) task.Outcome {
+	o := calc.RunOps(taskkit.ToCalc(in), program, t.spec.PartialCredit, t.ops)
+	return task.Outcome{Reward: o.Reward, Correct: o.Correct}
 }
 
 // member is in's expression, found by its context (nil if none of the
 // task's: Check says why).
-func (t *exprTask) member(in *Instance) *expr.Member {
-	if in.NShown < 0 || in.NShown > MaxShown {
+func (t *exprTask) member(in *task.Instance) *expr.Member {
+	if in.NShown < 0 || in.NShown > task.MaxShown {
 		return nil
 	}
 	var b strings.Builder
@@ -214,7 +209,7 @@ func (t *exprTask) member(in *Instance) *expr.Member {
 // expression, and two such polynomials that agree on {0,1}^n are equal. The
 // verifyTuples from 0–9 are a second look. It runs the machine that Score
 // runs, about 200 runs.
-func (t *exprTask) Verify(in *Instance, program []int32) bool {
+func (t *exprTask) Verify(in *task.Instance, program []int32) bool {
 	m := t.member(in)
 	if m == nil {
 		return false
@@ -260,7 +255,7 @@ var verifyTuples = func() (ts [64][calc.MaxVars]int32) {
 func (*exprTask) SubsetNames() []string { return append([]string(nil), calc.SubsetNames...) }
 
 // Subsets is in's bitmask of calc's subsets, on its expression.
-func (t *exprTask) Subsets(in *Instance) uint32 {
+func (t *exprTask) Subsets(in *task.Instance) uint32 {
 	m := t.member(in)
 	if m == nil {
 		return 0
@@ -274,7 +269,7 @@ func (t *exprTask) Subsets(in *Instance) uint32 {
 const instancesPerItem = 8
 
 // Count is how many instances Instances lists of level's split (task.Counted).
-func (t *exprTask) Count(level int, split Split) int {
+func (t *exprTask) Count(level int, split task.Split) int {
 	return t.Items(level, split) * instancesPerItem
 }
 
@@ -286,12 +281,12 @@ var instancesKey = rng.NewKey(0xe4e7_0002)
 // two equal neighbouring operands, the third a negative inner value when
 // one of 64 tries finds one (a+b·c has none), the rest uniform; at most max
 // (0: all). The tuples depend on the item's expression only.
-func (t *exprTask) Instances(level int, split Split, max int) []Instance {
+func (t *exprTask) Instances(level int, split task.Split, max int) []task.Instance {
 	if t.Items(level, split) == 0 {
 		return nil
 	}
 	items := t.items[level][split]
-	var out []Instance
+	var out []task.Instance
 	for item, m := range items {
 		id := fnv32(m.Spelling)
 		for j := uint32(0); j < instancesPerItem; j++ {
@@ -324,7 +319,7 @@ func (t *exprTask) Instances(level int, split Split, max int) []Instance {
 // tupleOf is the operand tuple of n leaves that a block's first two words
 // draw (as Draw does), a the least significant digit.
 func tupleOf(w [4]uint32, n int) (d [calc.MaxVars]int32) {
-	idx := below(w[0], w[1], tupleSpace(n))
+	idx := taskkit.Below(w[0], w[1], tupleSpace(n))
 	for k := 0; k < n; k++ {
 		d[k] = int32(idx % 10)
 		idx /= 10
@@ -343,15 +338,15 @@ func fnv32(s string) uint32 {
 
 // Explain is calc's explanation, the expression spelled in the note and the
 // operands as the context.
-func (t *exprTask) Explain(in *Instance, program []int32) Explanation {
-	o, trace := calc.TraceOps(toCalc(in), program, t.spec.PartialCredit, t.ops, nil)
-	ex := Explanation{Level: int(in.Level), Context: append([]int32(nil), in.Digits[:in.Vars]...),
+func (t *exprTask) Explain(in *task.Instance, program []int32) task.Explanation {
+	o, trace := calc.TraceOps(taskkit.ToCalc(in), program, t.spec.PartialCredit, t.ops, nil)
+	ex := task.Explanation{Level: int(in.Level), Context: append([]int32(nil), in.Digits[:in.Vars]...),
 		Target: in.Target, Reward: o.Reward, Correct: o.Correct}
 	if int(in.Level) >= 0 && int(in.Level) < len(t.info) {
 		ex.Name = t.info[in.Level].Name
 	}
 	var shown strings.Builder
-	for _, tok := range in.Shown[:max(0, min(int(in.NShown), MaxShown))] {
+	for _, tok := range in.Shown[:max(0, min(int(in.NShown), task.MaxShown))] {
 		shown.WriteString(expr.TokenName(tok))
 	}
 	ex.Note = "expression " + shown.String()
@@ -369,24 +364,24 @@ func (t *exprTask) Explain(in *Instance, program []int32) Explanation {
 		if s.Operand >= 0 {
 			state += fmt.Sprintf(" (%c=%d)", 'a'+s.Machine.P-1, s.Operand)
 		}
-		ex.Trace = append(ex.Trace, Step{Token: t.TokenName(s.Token), State: state})
+		ex.Trace = append(ex.Trace, task.Step{Token: t.TokenName(s.Token), State: state})
 	}
 	return ex
 }
 
-// NewEnv steps the episodes as calc's task does (calcEnv: calc.Episode on
+// NewEnv steps the episodes as calc's task does (taskkit.CalcEnv: calc.Episode on
 // the op table), without observations.
-func (t *exprTask) NewEnv(rows int) Env {
-	return &calcEnv{eps: make([]calc.Episode, rows), credit: t.spec.PartialCredit, ops: t.ops}
+func (t *exprTask) NewEnv(rows int) task.Env {
+	return taskkit.NewCalcEnv(rows, t.spec.PartialCredit, t.ops, false)
 }
 
 var (
-	_ Interpreted = (*exprTask)(nil)
-	_ Stepper     = (*exprTask)(nil)
-	_ Unstaged    = (*exprTask)(nil)
-	_ Itemized    = (*exprTask)(nil)
-	_ Enumerator  = (*exprTask)(nil)
-	_ Counted     = (*exprTask)(nil)
-	_ Subsetter   = (*exprTask)(nil)
-	_ Tuned       = (*exprTask)(nil)
+	_ task.Interpreted = (*exprTask)(nil)
+	_ task.Stepper     = (*exprTask)(nil)
+	_ task.Unstaged    = (*exprTask)(nil)
+	_ task.Itemized    = (*exprTask)(nil)
+	_ task.Enumerator  = (*exprTask)(nil)
+	_ task.Counted     = (*exprTask)(nil)
+	_ task.Subsetter   = (*exprTask)(nil)
+	_ task.Tuned       = (*exprTask)(nil)
 )

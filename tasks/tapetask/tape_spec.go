@@ -1,4 +1,4 @@
-package task
+package tapetask
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/simdrl/simdrl/env/tape"
+	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/internal/taskkit"
 )
 
 // TapeSpec is the tape task's options. Written as a spec (String), they are
@@ -53,14 +55,14 @@ var (
 // ParseTapeSpec reads a tape spec (TapeSpec), every option set.
 func ParseTapeSpec(spec string) (TapeSpec, error) {
 	s := TapeSpec{Min: defaultTapeLeaves[0], Max: defaultTapeLeaves[1], Longer: defaultTapeLonger}
-	opts, err := specOptions(spec, "tape takes leaves=…; longer=…; partial_credit=…; rules=…; observe=…; pending=…; depth=…")
+	opts, err := task.SpecOptions(spec, "tape takes leaves=…; longer=…; partial_credit=…; rules=…; observe=…; pending=…; depth=…")
 	if err != nil {
 		return s, err
 	}
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "leaves":
-			lo, hi, ok := strings.Cut(o.value, "..")
+			lo, hi, ok := strings.Cut(o.Value, "..")
 			if !ok {
 				hi = lo
 			}
@@ -72,10 +74,10 @@ func ParseTapeSpec(spec string) (TapeSpec, error) {
 			}
 		case "longer":
 			s.Longer = []int{}
-			if o.value == "none" {
+			if o.Value == "none" {
 				continue
 			}
-			for _, f := range strings.Split(o.value, ",") {
+			for _, f := range strings.Split(o.Value, ",") {
 				n, err := wholeNumber("longer", strings.TrimSpace(f))
 				if err != nil {
 					return s, err
@@ -83,31 +85,31 @@ func ParseTapeSpec(spec string) (TapeSpec, error) {
 				s.Longer = append(s.Longer, n)
 			}
 		case "partial_credit":
-			if s.PartialCredit, err = parsePartialCredit(o.value); err != nil {
+			if s.PartialCredit, err = taskkit.ParsePartialCredit(o.Value); err != nil {
 				return s, err
 			}
 		case "rules":
-			if o.value != "strict" && o.value != "loose" {
-				return s, &SpecError{"rules", fmt.Errorf("must be strict or loose, got %q", o.value)}
+			if o.Value != "strict" && o.Value != "loose" {
+				return s, &task.SpecError{Key: "rules", Err: fmt.Errorf("must be strict or loose, got %q", o.Value)}
 			}
-			s.Loose = o.value == "loose"
+			s.Loose = o.Value == "loose"
 		case "observe":
-			if o.value != "on" && o.value != "off" {
-				return s, &SpecError{"observe", fmt.Errorf("must be on or off, got %q", o.value)}
+			if o.Value != "on" && o.Value != "off" {
+				return s, &task.SpecError{Key: "observe", Err: fmt.Errorf("must be on or off, got %q", o.Value)}
 			}
-			s.Blind = o.value == "off"
+			s.Blind = o.Value == "off"
 		case "pending":
-			if o.value != "stack" && o.value != "h" {
-				return s, &SpecError{"pending", fmt.Errorf("must be stack or h, got %q", o.value)}
+			if o.Value != "stack" && o.Value != "h" {
+				return s, &task.SpecError{Key: "pending", Err: fmt.Errorf("must be stack or h, got %q", o.Value)}
 			}
-			s.Unstacked = o.value == "h"
+			s.Unstacked = o.Value == "h"
 		case "depth":
-			if s.TrainDepth, err = wholeNumber("depth", o.value); err != nil {
+			if s.TrainDepth, err = wholeNumber("depth", o.Value); err != nil {
 				return s, err
 			}
 			s.DepthSplit = true
 		default:
-			return s, &SpecError{"task_spec", fmt.Errorf("tape has no option %q (it takes leaves, longer, partial_credit, rules, observe, pending and depth)", o.key)}
+			return s, &task.SpecError{Key: "task_spec", Err: fmt.Errorf("tape has no option %q (it takes leaves, longer, partial_credit, rules, observe, pending and depth)", o.Key)}
 		}
 	}
 	return s, s.Check()
@@ -117,7 +119,7 @@ func ParseTapeSpec(spec string) (TapeSpec, error) {
 func wholeNumber(key, value string) (int, error) {
 	n, err := strconv.Atoi(value)
 	if err != nil || strconv.Itoa(n) != value {
-		return 0, &SpecError{key, fmt.Errorf("%q is not a whole number", value)}
+		return 0, &task.SpecError{Key: key, Err: fmt.Errorf("%q is not a whole number", value)}
 	}
 	return n, nil
 }
@@ -129,20 +131,20 @@ func wholeNumber(key, value string) (int, error) {
 func (s TapeSpec) Check() error {
 	lo, hi := s.leaves()
 	if lo < 2 || hi > tape.MaxLeaves || lo > hi {
-		return &SpecError{"leaves", fmt.Errorf("must be a range a..b with 2 ≤ a ≤ b ≤ %d, got %d..%d", tape.MaxLeaves, lo, hi)}
+		return &task.SpecError{Key: "leaves", Err: fmt.Errorf("must be a range a..b with 2 ≤ a ≤ b ≤ %d, got %d..%d", tape.MaxLeaves, lo, hi)}
 	}
 	prev := hi
 	for _, n := range s.longer() {
 		if n <= prev || n > tape.MaxLeaves {
-			return &SpecError{"longer", fmt.Errorf("sizes must increase from above the trained %d to at most %d, got %v", hi, tape.MaxLeaves, s.longer())}
+			return &task.SpecError{Key: "longer", Err: fmt.Errorf("sizes must increase from above the trained %d to at most %d, got %v", hi, tape.MaxLeaves, s.longer())}
 		}
 		prev = n
 	}
 	if s.DepthSplit && (s.TrainDepth < 0 || s.TrainDepth > tape.MaxLeaves) {
-		return &SpecError{"depth", fmt.Errorf("must be in 0..%d, got %d", tape.MaxLeaves, s.TrainDepth)}
+		return &task.SpecError{Key: "depth", Err: fmt.Errorf("must be in 0..%d, got %d", tape.MaxLeaves, s.TrainDepth)}
 	}
-	if !(s.PartialCredit >= 0 && s.PartialCredit <= MaxPartialCredit) {
-		return &SpecError{"partial_credit", fmt.Errorf("must be in [0, %d], got %v", MaxPartialCredit, s.PartialCredit)}
+	if !(s.PartialCredit >= 0 && s.PartialCredit <= taskkit.MaxPartialCredit) {
+		return &task.SpecError{Key: "partial_credit", Err: fmt.Errorf("must be in [0, %d], got %v", taskkit.MaxPartialCredit, s.PartialCredit)}
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package task
+package exprtask
 
 import (
 	"math"
@@ -8,13 +8,16 @@ import (
 	"github.com/simdrl/simdrl/env/calc"
 	"github.com/simdrl/simdrl/env/expr"
 	"github.com/simdrl/simdrl/env/interp"
+	"github.com/simdrl/simdrl/internal/tasktest"
 	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/seedtask"
 	"github.com/stretchr/testify/require"
 )
 
 func openExpr(t *testing.T, spec string) *exprTask {
 	t.Helper()
-	tk, err := Open("expr", spec)
+	tk, err := task.Open("expr", spec)
 	require.NoError(t, err)
 	return tk.(*exprTask)
 }
@@ -58,11 +61,11 @@ func TestExprSpecRefuses(t *testing.T) {
 		{"partial_credit=11", "partial_credit", "must be in [0, 10], got 11"},
 	} {
 		_, err := ParseExprSpec(c.spec)
-		var se *SpecError
+		var se *task.SpecError
 		require.ErrorAs(t, err, &se, c.spec)
 		require.Equal(t, c.key, se.Key, c.spec)
 		require.ErrorContains(t, err, c.want, c.spec)
-		_, err = Open("expr", c.spec)
+		_, err = task.Open("expr", c.spec)
 		require.ErrorContains(t, err, c.want, c.spec)
 	}
 	_, err := ExprOf(ExprSpec{Split: 5})
@@ -73,10 +76,10 @@ func TestExprDeclarations(t *testing.T) {
 	et := openExpr(t, "")
 	require.Equal(t, "expr", et.Name())
 	require.Equal(t, 31, et.Vocab())
-	require.Equal(t, int32(CTX), ContextEnd(et))
+	require.Equal(t, int32(task.CTX), task.ContextEnd(et))
 	require.Equal(t, int32(calc.ANS), et.Answer())
-	require.Equal(t, 1, Stages(et))
-	require.Equal(t, 0, Stage(et, 4))
+	require.Equal(t, 1, task.Stages(et))
+	require.Equal(t, 0, task.Stage(et, 4))
 	require.True(t, et.HoldsOut())
 	require.Equal(t, []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30}, et.NotActions())
 	var names []string
@@ -93,7 +96,7 @@ func TestExprDeclarations(t *testing.T) {
 	}
 	ops[calc.LOAD] = interp.Op{}
 	require.Equal(t, calc.Ops[calc.LOAD], et.Ops()[calc.LOAD], "Ops is a copy")
-	require.Equal(t, Tuning{Spec: "partial_credit=0.3; order=reversed", EntropyCoef: 0.5, Updates: 20000, EntropyUpdates: 10000,
+	require.Equal(t, task.Tuning{Spec: "partial_credit=0.3; order=reversed", EntropyCoef: 0.5, Updates: 20000, EntropyUpdates: 10000,
 		EntropyFinal: 0.02, Context: "read", Replay: 0, ReplayCoef: 1, ItemFocus: true, Hidden: 128}, et.DefaultTuning())
 	require.Equal(t, "leaves=7; split=length; partial_credit=0.3; order=reversed", openExpr(t, "leaves=7; split=length; partial_credit=0.9").DefaultTuning().Spec)
 	require.Equal(t, []string{"tie", "zero", "negative"}, et.SubsetNames())
@@ -102,7 +105,7 @@ func TestExprDeclarations(t *testing.T) {
 // TestExprLevels: one level per size, its context the longest of the size,
 // its budget the largest, its shortest the smallest.
 func TestExprLevels(t *testing.T) {
-	require.Equal(t, []Level{
+	require.Equal(t, []task.Level{
 		{Name: "2 leaves", Context: 3, Budget: 5, Shortest: 3},
 		{Name: "3 leaves", Context: 7, Budget: 8, Shortest: 4},
 		{Name: "4 leaves", Context: 9, Budget: 9, Shortest: 5},
@@ -112,9 +115,9 @@ func TestExprLevels(t *testing.T) {
 	l7 := openExpr(t, "leaves=7").Levels()
 	require.Len(t, l7, 6)
 	for _, l := range l7 {
-		require.LessOrEqual(t, l.Context, MaxShown, "the longest context fits")
+		require.LessOrEqual(t, l.Context, task.MaxShown, "the longest context fits")
 	}
-	require.Equal(t, Level{Name: "7 leaves", Context: 19, Budget: 16, Shortest: 8}, l7[5])
+	require.Equal(t, task.Level{Name: "7 leaves", Context: 19, Budget: 16, Shortest: 8}, l7[5])
 	require.Len(t, openExpr(t, "leaves=2").Levels(), 1)
 }
 
@@ -125,9 +128,9 @@ func TestExprItems(t *testing.T) {
 		et := openExpr(t, spec)
 		for lv := range et.Levels() {
 			members := expr.Family(lv + 2)
-			require.Equal(t, len(members), et.Items(lv, Training)+et.Items(lv, HeldOut)+et.Items(lv, Transfer), spec)
-			seen := map[string]Split{}
-			for _, sp := range []Split{Training, HeldOut, Transfer} {
+			require.Equal(t, len(members), et.Items(lv, task.Training)+et.Items(lv, task.HeldOut)+et.Items(lv, task.Transfer), spec)
+			seen := map[string]task.Split{}
+			for _, sp := range []task.Split{task.Training, task.HeldOut, task.Transfer} {
 				last := -1
 				for _, m := range et.items[lv][sp] {
 					_, dup := seen[m.Spelling]
@@ -146,21 +149,21 @@ func TestExprItems(t *testing.T) {
 			require.Len(t, seen, len(members))
 		}
 	}
-	require.Equal(t, 0, openExpr(t, "split=length").Items(4, Training))
-	require.Equal(t, 0, openExpr(t, "split=length").Items(4, HeldOut))
-	require.Equal(t, 843, openExpr(t, "split=length").Items(4, Transfer))
-	require.Equal(t, 39, openExpr(t, "split=length").Items(3, HeldOut))
-	require.Equal(t, 0, openExpr(t, "split=length").Items(3, Transfer))
-	require.Equal(t, 0, openExpr(t, "split=pattern").Items(0, Transfer))
-	require.Equal(t, 1, openExpr(t, "split=pattern").Items(0, HeldOut))
-	require.Equal(t, 70, openExpr(t, "split=pattern").Items(4, Transfer))
-	require.Equal(t, 155, openExpr(t, "split=pattern").Items(4, HeldOut))
-	require.Equal(t, 0, openExpr(t, "").Items(4, Transfer))
-	require.Equal(t, 0, openExpr(t, "").Items(4, Split(9)), "no such split")
-	require.Equal(t, 169, openExpr(t, "").Items(4, HeldOut))
-	require.Equal(t, 1, openExpr(t, "").Items(0, HeldOut))
-	require.Equal(t, -1, Items(Seed(), 0, Training))
-	require.Equal(t, 674, Items(openExpr(t, ""), 4, Training))
+	require.Equal(t, 0, openExpr(t, "split=length").Items(4, task.Training))
+	require.Equal(t, 0, openExpr(t, "split=length").Items(4, task.HeldOut))
+	require.Equal(t, 843, openExpr(t, "split=length").Items(4, task.Transfer))
+	require.Equal(t, 39, openExpr(t, "split=length").Items(3, task.HeldOut))
+	require.Equal(t, 0, openExpr(t, "split=length").Items(3, task.Transfer))
+	require.Equal(t, 0, openExpr(t, "split=pattern").Items(0, task.Transfer))
+	require.Equal(t, 1, openExpr(t, "split=pattern").Items(0, task.HeldOut))
+	require.Equal(t, 70, openExpr(t, "split=pattern").Items(4, task.Transfer))
+	require.Equal(t, 155, openExpr(t, "split=pattern").Items(4, task.HeldOut))
+	require.Equal(t, 0, openExpr(t, "").Items(4, task.Transfer))
+	require.Equal(t, 0, openExpr(t, "").Items(4, task.Split(9)), "no such split")
+	require.Equal(t, 169, openExpr(t, "").Items(4, task.HeldOut))
+	require.Equal(t, 1, openExpr(t, "").Items(0, task.HeldOut))
+	require.Equal(t, -1, task.Items(seedtask.Seed(), 0, task.Training))
+	require.Equal(t, 674, task.Items(openExpr(t, ""), 4, task.Training))
 }
 
 // TestExprDraw: a draw is a pure function of its arguments, allocates
@@ -170,13 +173,13 @@ func TestExprDraw(t *testing.T) {
 	et := openExpr(t, "leaves=7; partial_credit=0.3")
 	key := rng.NewKey(11)
 	for lv := range et.Levels() {
-		for _, sp := range []Split{Training, HeldOut} {
+		for _, sp := range []task.Split{task.Training, task.HeldOut} {
 			items := map[int32]bool{}
 			digits := map[int32]bool{}
 			for i := uint32(0); i < 3000; i++ {
 				in := et.Draw(key, 7, i, rng.PurposeTask, lv, sp)
 				require.Equal(t, in, et.Draw(key, 7, i, rng.PurposeTask, lv, sp))
-				require.NoError(t, Check(et, &in))
+				require.NoError(t, task.Check(et, &in))
 				require.Equal(t, in, et.DrawItem(key, 7, i, rng.PurposeTask, lv, sp, int(in.Item)))
 				m := et.items[lv][sp][in.Item]
 				require.Equal(t, m.Shown, in.Shown[:in.NShown])
@@ -198,13 +201,13 @@ func TestExprDraw(t *testing.T) {
 			}
 		}
 	}
-	a := et.Draw(key, 1, 2, rng.PurposeTask, 3, Training)
-	require.NotEqual(t, a, et.Draw(key, 1, 2, rng.PurposeEval, 3, Training), "the purpose is an argument")
-	require.NotEqual(t, a, et.Draw(key, 2, 2, rng.PurposeTask, 3, Training))
-	var sink Instance
+	a := et.Draw(key, 1, 2, rng.PurposeTask, 3, task.Training)
+	require.NotEqual(t, a, et.Draw(key, 1, 2, rng.PurposeEval, 3, task.Training), "the purpose is an argument")
+	require.NotEqual(t, a, et.Draw(key, 2, 2, rng.PurposeTask, 3, task.Training))
+	var sink task.Instance
 	require.Zero(t, testing.AllocsPerRun(200, func() {
-		sink = et.Draw(key, 3, 4, rng.PurposeTask, 5, Training)
-		sink = et.DrawItem(key, 3, 4, rng.PurposeTask, 5, HeldOut, 17)
+		sink = et.Draw(key, 3, 4, rng.PurposeTask, 5, task.Training)
+		sink = et.DrawItem(key, 3, 4, rng.PurposeTask, 5, task.HeldOut, 17)
 	}))
 	_ = sink
 }
@@ -215,13 +218,13 @@ func TestExprDraw(t *testing.T) {
 func TestExprDrawWithoutItems(t *testing.T) {
 	et := openExpr(t, "split=length")
 	key := rng.NewKey(3)
-	in := et.Draw(key, 1, 1, rng.PurposeTask, 4, Training)
-	require.NoError(t, Check(et, &in))
-	require.Equal(t, et.items[4][Transfer][in.Item].Shown, in.Shown[:in.NShown])
-	in = et.Draw(key, 1, 1, rng.PurposeEval, 3, Transfer)
-	require.NoError(t, Check(et, &in))
-	require.Equal(t, et.items[3][Training][in.Item].Shown, in.Shown[:in.NShown])
-	require.Nil(t, et.Instances(3, Transfer, 0))
+	in := et.Draw(key, 1, 1, rng.PurposeTask, 4, task.Training)
+	require.NoError(t, task.Check(et, &in))
+	require.Equal(t, et.items[4][task.Transfer][in.Item].Shown, in.Shown[:in.NShown])
+	in = et.Draw(key, 1, 1, rng.PurposeEval, 3, task.Transfer)
+	require.NoError(t, task.Check(et, &in))
+	require.Equal(t, et.items[3][task.Training][in.Item].Shown, in.Shown[:in.NShown])
+	require.Nil(t, et.Instances(3, task.Transfer, 0))
 }
 
 // TestExprScoreIsCalc: Score is calc.RunOps on the task's table, which the
@@ -231,7 +234,7 @@ func TestExprScoreIsCalc(t *testing.T) {
 	key := rng.NewKey(4)
 	for i := uint32(0); i < 5000; i++ {
 		lv := int(i % 5)
-		in := et.Draw(key, 1, i, rng.PurposeTask, lv, Split(i%2))
+		in := et.Draw(key, 1, i, rng.PurposeTask, lv, task.Split(i%2))
 		prog := make([]int32, 1+i%16)
 		for j := range prog {
 			w := key.Block(2, i, uint32(j), rng.PurposeAction)
@@ -262,12 +265,12 @@ func TestExprScoreIsCalc(t *testing.T) {
 }
 
 // itemOf finds an expression's level, split and item.
-func itemOf(t *testing.T, et *exprTask, spelling string) (int, Split, int) {
+func itemOf(t *testing.T, et *exprTask, spelling string) (int, task.Split, int) {
 	for lv := range et.items {
 		for sp, items := range et.items[lv] {
 			for i, m := range items {
 				if m.Spelling == spelling {
-					return lv, Split(sp), i
+					return lv, task.Split(sp), i
 				}
 			}
 		}
@@ -292,7 +295,7 @@ func TestExprVerify(t *testing.T) {
 	key := rng.NewKey(5)
 	refused := 0
 	for lv := range et.Levels() {
-		for _, sp := range []Split{Training, HeldOut} {
+		for _, sp := range []task.Split{task.Training, task.HeldOut} {
 			for item, m := range et.items[lv][sp] {
 				in := et.DrawItem(key, 1, uint32(item), rng.PurposeTask, lv, sp, item)
 				require.True(t, et.Verify(&in, m.Program), m.Spelling)
@@ -317,7 +320,7 @@ func TestExprVerify(t *testing.T) {
 	}
 	require.Greater(t, refused, 40000)
 	// A program right on some tuples only: a·b for a·b+c.
-	in := et.Draw(key, 1, 1, rng.PurposeTask, 1, Training)
+	in := et.Draw(key, 1, 1, rng.PurposeTask, 1, task.Training)
 	in.NShown = int32(copy(in.Shown[:], et.byText["a*b+c"].Shown))
 	require.False(t, et.Verify(&in, []int32{calc.LOAD, calc.MUL, calc.ANS}))
 	require.True(t, et.Verify(&in, []int32{calc.LOAD, calc.MUL, expr.Plus, calc.ADD, calc.ANS}), "context tokens do nothing")
@@ -334,14 +337,14 @@ func TestExprSteppingIsScoring(t *testing.T) {
 	for lv, l := range et.Levels() {
 		for _, T := range []int{l.Shortest, l.Budget, l.Budget + 3} {
 			const rows = 800
-			ins := make([]Instance, rows)
+			ins := make([]task.Instance, rows)
 			for r := range ins {
-				ins[r] = et.Draw(key, uint32(T), uint32(r), rng.PurposeTask, lv, Split(r%2))
+				ins[r] = et.Draw(key, uint32(T), uint32(r), rng.PurposeTask, lv, task.Split(r%2))
 			}
 			m := et.member(&ins[0])
-			progs := programs(key, rows, T, acts, [][]int32{m.Program})
-			requireSteppingIsScoring(t, et, NewEnv(et, rows), ins, progs, T)
-			requireSteppingIsScoring(t, et, NewEnv(scoredOnly{et}, rows), ins, progs, T)
+			progs := tasktest.Programs(key, rows, T, acts, [][]int32{m.Program})
+			tasktest.RequireSteppingIsScoring(t, et, task.NewEnv(et, rows), ins, progs, T)
+			tasktest.RequireSteppingIsScoring(t, et, task.NewEnv(tasktest.ScoredOnly{Task: et}, rows), ins, progs, T)
 		}
 	}
 }
@@ -352,7 +355,7 @@ func TestExprSteppingIsScoring(t *testing.T) {
 func TestExprInstances(t *testing.T) {
 	et := openExpr(t, "")
 	for lv := range et.Levels() {
-		for _, sp := range []Split{Training, HeldOut} {
+		for _, sp := range []task.Split{task.Training, task.HeldOut} {
 			ins := et.Instances(lv, sp, 0)
 			require.Len(t, ins, 8*et.Items(lv, sp))
 			require.Len(t, ins, et.Count(lv, sp), "Count says what Instances lists")
@@ -360,7 +363,7 @@ func TestExprInstances(t *testing.T) {
 			require.Equal(t, ins[:5], et.Instances(lv, sp, 5))
 			for i := range ins {
 				in := &ins[i]
-				require.NoError(t, Check(et, in))
+				require.NoError(t, task.Check(et, in))
 				require.Equal(t, int32(i/8), in.Item)
 				m := et.items[lv][sp][in.Item]
 				require.Equal(t, m, et.member(in))
@@ -380,7 +383,7 @@ func TestExprInstances(t *testing.T) {
 			}
 		}
 	}
-	ins := et.Instances(1, Training, 0)
+	ins := et.Instances(1, task.Training, 0)
 	for i := 0; i < len(ins); i += 8 {
 		if et.member(&ins[i]).Spelling == "(a-b)*c" {
 			require.NotZero(t, et.Subsets(&ins[i+2])&calc.SubsetNegative)
@@ -408,11 +411,11 @@ func TestExprExplain(t *testing.T) {
 // BenchmarkExprVerify: a 7-leaf member's program (Verify runs 2^7 + 64
 // episodes).
 func BenchmarkExprVerify(b *testing.B) {
-	tk, err := Open("expr", "leaves=7")
+	tk, err := task.Open("expr", "leaves=7")
 	require.NoError(b, err)
 	et := tk.(*exprTask)
-	m := et.items[5][Training][0]
-	in := et.DrawItem(rng.NewKey(1), 1, 1, rng.PurposeTask, 5, Training, 0)
+	m := et.items[5][task.Training][0]
+	in := et.DrawItem(rng.NewKey(1), 1, 1, rng.PurposeTask, 5, task.Training, 0)
 	for b.Loop() {
 		if !et.Verify(&in, m.Program) {
 			b.Fatal("refused")
@@ -427,20 +430,20 @@ func TestExprReversed(t *testing.T) {
 	key := rng.NewKey(5)
 	for lv := range fwd.Levels() {
 		for e := uint32(0); e < 40; e++ {
-			a := fwd.Draw(key, 2, e, rng.PurposeTask, lv, Training)
-			b := rev.Draw(key, 2, e, rng.PurposeTask, lv, Training)
+			a := fwd.Draw(key, 2, e, rng.PurposeTask, lv, task.Training)
+			b := rev.Draw(key, 2, e, rng.PurposeTask, lv, task.Training)
 			want := append([]int32(nil), a.Shown[:a.NShown]...)
 			slices.Reverse(want)
 			require.Equal(t, want, b.Shown[:b.NShown])
 			require.Equal(t, a.Digits, b.Digits)
-			require.NoError(t, Check(rev, &b))
+			require.NoError(t, task.Check(rev, &b))
 			m := fwd.member(&a)
 			require.Same(t, m, fwd.byText[m.Spelling])
 			require.Equal(t, m.Spelling, rev.member(&b).Spelling)
 			require.Equal(t, fwd.Subsets(&a), rev.Subsets(&b))
 		}
 	}
-	in := rev.Draw(key, 1, 1, rng.PurposeTask, 1, Training)
+	in := rev.Draw(key, 1, 1, rng.PurposeTask, 1, task.Training)
 	m := rev.member(&in)
 	require.True(t, rev.Verify(&in, m.Program))
 	require.Contains(t, rev.Explain(&in, m.Program).Note, "expression "+m.Spelling+", shown reversed as ")

@@ -1,9 +1,10 @@
-package task
+package calctask
 
 import (
 	"math"
 	"testing"
 
+	"github.com/simdrl/simdrl/task"
 	"github.com/stretchr/testify/require"
 )
 
@@ -36,7 +37,7 @@ func TestCalcSpecRefuses(t *testing.T) {
 		{"partial_credit=-0.1", "partial_credit", "got -0.1"},
 	} {
 		_, err := ParseCalcSpec(c.spec)
-		var se *SpecError
+		var se *task.SpecError
 		require.ErrorAs(t, err, &se, c.spec)
 		require.Equal(t, c.key, se.Key, c.spec)
 		require.ErrorContains(t, err, c.want, c.spec)

@@ -1,4 +1,4 @@
-package task
+package tapetask
 
 import (
 	"math"
@@ -7,12 +7,13 @@ import (
 
 	"github.com/simdrl/simdrl/env/tape"
 	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
 	"github.com/stretchr/testify/require"
 )
 
 func openTape(t *testing.T, spec string) *tapeTask {
 	t.Helper()
-	tk, err := Open("tape", spec)
+	tk, err := task.Open("tape", spec)
 	require.NoError(t, err)
 	return tk.(*tapeTask)
 }
@@ -68,8 +69,8 @@ func TestTapeSpecRefuses(t *testing.T) {
 		"depth=33":           "depth",
 		"depth=x":            "depth",
 	} {
-		_, err := Open("tape", spec)
-		var se *SpecError
+		_, err := task.Open("tape", spec)
+		var se *task.SpecError
 		require.ErrorAs(t, err, &se, spec)
 		require.Contains(t, key, se.Key, "%s: %v", spec, err)
 	}
@@ -81,12 +82,12 @@ func TestTapeDeclarations(t *testing.T) {
 	tk := openTape(t, "")
 	require.Equal(t, "tape", tk.Name())
 	require.Equal(t, 6, tk.Vocab())
-	require.Equal(t, int32(5), ContextEnd(tk))
+	require.Equal(t, int32(5), task.ContextEnd(tk))
 	require.Equal(t, []int32{5}, tk.NotActions())
 	require.Equal(t, tape.ANS, tk.Answer())
-	require.Equal(t, 35, Observations(tk))
-	require.Equal(t, 1, Stages(tk))
-	_, interp := Task(tk).(Interpreted)
+	require.Equal(t, 35, task.Observations(tk))
+	require.Equal(t, 1, task.Stages(tk))
+	_, interp := task.Task(tk).(task.Interpreted)
 	require.False(t, interp, "no op table: the GPU cannot run it")
 	var names []string
 	for i, l := range tk.Levels() {
@@ -95,16 +96,16 @@ func TestTapeDeclarations(t *testing.T) {
 		require.LessOrEqual(t, l.Shortest, l.Budget)
 		n := tk.sizes[i]
 		trained := n <= 5
-		require.Equal(t, trained, tk.Items(i, Training) > 0, l.Name)
-		require.Equal(t, trained, tk.Items(i, HeldOut) > 0, l.Name)
-		require.Equal(t, !trained, tk.Items(i, Transfer) > 0, l.Name)
+		require.Equal(t, trained, tk.Items(i, task.Training) > 0, l.Name)
+		require.Equal(t, trained, tk.Items(i, task.HeldOut) > 0, l.Name)
+		require.Equal(t, !trained, tk.Items(i, task.Transfer) > 0, l.Name)
 	}
 	require.Equal(t, []string{"2 leaves", "3 leaves", "4 leaves", "5 leaves", "6 leaves", "8 leaves", "12 leaves", "16 leaves", "32 leaves"}, names)
-	require.Equal(t, 1134, tk.Items(3, Training)+tk.Items(3, HeldOut))
-	require.Equal(t, 227, tk.Items(3, HeldOut))
-	require.Equal(t, tape.DrawnMembers, tk.Items(8, Transfer))
-	require.Equal(t, 0, tk.Items(9, Training))
-	require.Equal(t, 0, tk.Items(0, Split(7)))
+	require.Equal(t, 1134, tk.Items(3, task.Training)+tk.Items(3, task.HeldOut))
+	require.Equal(t, 227, tk.Items(3, task.HeldOut))
+	require.Equal(t, tape.DrawnMembers, tk.Items(8, task.Transfer))
+	require.Equal(t, 0, tk.Items(9, task.Training))
+	require.Equal(t, 0, tk.Items(0, task.Split(7)))
 }
 
 // A draw is a pure function of its arguments, allocates nothing, is
@@ -114,7 +115,7 @@ func TestTapeDraw(t *testing.T) {
 	tk := openTape(t, "partial_credit=0.3")
 	key := rng.NewKey(11)
 	for lv := range tk.Levels() {
-		for _, sp := range []Split{Training, HeldOut, Transfer} {
+		for _, sp := range []task.Split{task.Training, task.HeldOut, task.Transfer} {
 			if tk.Items(lv, sp) == 0 {
 				continue
 			}
@@ -123,7 +124,7 @@ func TestTapeDraw(t *testing.T) {
 				in := tk.Draw(key, 7, i, rng.PurposeTask, lv, sp)
 				require.Equal(t, in, tk.Draw(key, 7, i, rng.PurposeTask, lv, sp))
 				require.Equal(t, in, tk.DrawItem(key, 7, i, rng.PurposeTask, lv, sp, int(in.Item)))
-				require.NoError(t, Check(tk, &in))
+				require.NoError(t, task.Check(tk, &in))
 				m := tk.items[lv][sp][in.Item]
 				var cells [tape.MaxCells]tape.Cell
 				got := unpackTape(&in, cells[:])
@@ -150,22 +151,22 @@ func TestTapeDraw(t *testing.T) {
 			require.Len(t, digits, 10)
 		}
 	}
-	require.NotEqual(t, tk.Draw(key, 1, 2, rng.PurposeTask, 3, Training), tk.Draw(key, 1, 2, rng.PurposeEval, 3, Training))
-	var sink Instance
+	require.NotEqual(t, tk.Draw(key, 1, 2, rng.PurposeTask, 3, task.Training), tk.Draw(key, 1, 2, rng.PurposeEval, 3, task.Training))
+	var sink task.Instance
 	require.Zero(t, testing.AllocsPerRun(100, func() {
-		sink = tk.Draw(key, 3, 4, rng.PurposeTask, 8, Transfer)
-		sink = tk.DrawItem(key, 3, 4, rng.PurposeTask, 2, HeldOut, 5)
+		sink = tk.Draw(key, 3, 4, rng.PurposeTask, 8, task.Transfer)
+		sink = tk.DrawItem(key, 3, 4, rng.PurposeTask, 2, task.HeldOut, 5)
 	}))
 	_ = sink
 }
 
 // shuntingYard is the table policy's program on in, played on the task's
 // own Env (so its observations are the Env's).
-func shuntingYard(tk *tapeTask, in *Instance) []int32 {
+func shuntingYard(tk *tapeTask, in *task.Instance) []int32 {
 	e := tk.NewEnv(1)
 	obs := []int32{e.Reset(0, in)}
 	var prog []int32
-	out := Transition{Obs: make([]int32, 1), Reward: make([]float64, 1), Done: make([]bool, 1)}
+	out := task.Transition{Obs: make([]int32, 1), Reward: make([]float64, 1), Done: make([]bool, 1)}
 	for len(prog) < int(in.Budget) {
 		a := tape.ShuntingYard(obs[0])
 		prog = append(prog, a)
@@ -181,7 +182,7 @@ func shuntingYard(tk *tapeTask, in *Instance) []int32 {
 // A tape longer than the words can hold is cut, never read past them, and
 // a tape of every cell kind round-trips.
 func TestTapePacking(t *testing.T) {
-	var in Instance
+	var in task.Instance
 	cells := []tape.Cell{tape.Open, 9, tape.Plus, 0, tape.Close, tape.Times, 7, tape.Minus, 3}
 	in.NInner = packTape(cells, &in.Inner)
 	var dst [tape.MaxCells]tape.Cell
@@ -197,7 +198,7 @@ func TestTapePacking(t *testing.T) {
 // and answers is proof for every operand; one right by chance is not.
 func TestTapeVerify(t *testing.T) {
 	tk := openTape(t, "")
-	in := Instance{Level: 1, Budget: 20, Target: 0}
+	in := task.Instance{Level: 1, Budget: 20, Target: 0}
 	in.NInner = packTape([]tape.Cell{0, tape.Times, 2, tape.Plus, 0}, &in.Inner) // 0*2+0: 0 either way
 	wrong := []int32{tape.PUSHV, tape.PUSHOP, tape.PUSHV, tape.PUSHOP, tape.PUSHV, tape.APPLY, tape.APPLY, tape.ANS}
 	require.True(t, tk.Score(&in, wrong).Correct, "0*(2+0) answers 0 too")
@@ -225,11 +226,11 @@ func checkSteppingIsScoring(t *testing.T, spec string) {
 		T := l.Budget + 2
 		const rows = 300
 		e := tk.NewEnv(rows)
-		ins := make([]Instance, rows)
+		ins := make([]task.Instance, rows)
 		progs := make([][]int32, rows)
 		obs := make([]int32, rows)
 		for r := range ins {
-			ins[r] = tk.Draw(key, uint32(lv), uint32(r), rng.PurposeTask, lv, Split(r%3))
+			ins[r] = tk.Draw(key, uint32(lv), uint32(r), rng.PurposeTask, lv, task.Split(r%3))
 			obs[r] = e.Reset(r, &ins[r])
 			if r == 0 {
 				progs[r] = shuntingYard(tk, &ins[r])
@@ -242,7 +243,7 @@ func checkSteppingIsScoring(t *testing.T, spec string) {
 		}
 		ret := make([]float64, rows)
 		end := make([]int, rows)
-		out := Transition{Obs: obs, Reward: make([]float64, rows), Done: make([]bool, rows)}
+		out := task.Transition{Obs: obs, Reward: make([]float64, rows), Done: make([]bool, rows)}
 		actions := make([]int32, rows)
 		for s := 0; s < T; s++ {
 			for r := range actions {
@@ -279,7 +280,7 @@ func checkSteppingIsScoring(t *testing.T, spec string) {
 // Explain traces every tool up to the end, with the machine after it.
 func TestTapeExplain(t *testing.T) {
 	tk := openTape(t, "partial_credit=0.3")
-	in := tk.Draw(rng.NewKey(2), 0, 0, rng.PurposeEval, 1, HeldOut)
+	in := tk.Draw(rng.NewKey(2), 0, 0, rng.PurposeEval, 1, task.HeldOut)
 	prog := shuntingYard(tk, &in)
 	ex := tk.Explain(&in, prog)
 	require.True(t, ex.Correct)
@@ -300,14 +301,14 @@ func TestTapeExplain(t *testing.T) {
 func TestTapeVariants(t *testing.T) {
 	loose := openTape(t, "rules=loose")
 	require.Equal(t, 7, loose.Vocab())
-	require.Equal(t, int32(6), ContextEnd(loose))
+	require.Equal(t, int32(6), task.ContextEnd(loose))
 	require.Equal(t, []int32{6}, loose.NotActions())
 	require.Equal(t, "NEXT", loose.TokenName(tape.NEXT))
 	require.Equal(t, "END", loose.TokenName(6))
 	strict := openTape(t, "")
 	require.Equal(t, "END", strict.TokenName(tape.NEXT), "the strict task's token 5 is its end")
 	key := rng.NewKey(3)
-	in := strict.Draw(key, 0, 0, rng.PurposeTask, 3, Training)
+	in := strict.Draw(key, 0, 0, rng.PurposeTask, 3, task.Training)
 	require.Contains(t, loose.Explain(&in, []int32{tape.NEXT}).Trace[0].State, "head 1 ")
 	require.Contains(t, strict.Explain(&in, []int32{tape.NEXT}).Trace[0].State, "head 0 ")
 
@@ -321,10 +322,10 @@ func TestTapeVariants(t *testing.T) {
 	for _, tk := range []*tapeTask{strict, blind} {
 		seen := false // a pending operator observed
 		for r := range 50 {
-			in := tk.Draw(key, 1, uint32(r), rng.PurposeTask, 3, Training)
+			in := tk.Draw(key, 1, uint32(r), rng.PurposeTask, 3, task.Training)
 			e := tk.NewEnv(1)
 			obs := []int32{e.Reset(0, &in)}
-			out := Transition{Obs: obs, Reward: make([]float64, 1), Done: make([]bool, 1)}
+			out := task.Transition{Obs: obs, Reward: make([]float64, 1), Done: make([]bool, 1)}
 			for s := 0; s < int(in.Budget) && !out.Done[0]; s++ {
 				e.Step([]int32{tape.ShuntingYard(obs[0])}, out)
 				seen = seen || !strings.HasSuffix(tape.ObservationName(obs[0]), "·")
@@ -341,19 +342,19 @@ func TestTapeDepthSplit(t *testing.T) {
 	plain, split := openTape(t, ""), openTape(t, "depth=1")
 	for lv, n := range split.sizes {
 		all := 0
-		for sp := Training; sp <= Transfer; sp++ {
+		for sp := task.Training; sp <= task.Transfer; sp++ {
 			all += split.Items(lv, sp)
 			for _, m := range split.items[lv][sp] {
 				if n <= 5 {
-					require.Equal(t, sp == Transfer, m.Depth > 1, "%d leaves %s %s", n, m.Spelling, sp)
+					require.Equal(t, sp == task.Transfer, m.Depth > 1, "%d leaves %s %s", n, m.Spelling, sp)
 				} else {
-					require.Equal(t, Transfer, sp)
+					require.Equal(t, task.Transfer, sp)
 				}
 			}
 		}
-		require.Equal(t, plain.Items(lv, Training)+plain.Items(lv, HeldOut)+plain.Items(lv, Transfer), all, "every member on one side")
-		require.Positive(t, split.Items(lv, Training)+split.Items(lv, Transfer))
+		require.Equal(t, plain.Items(lv, task.Training)+plain.Items(lv, task.HeldOut)+plain.Items(lv, task.Transfer), all, "every member on one side")
+		require.Positive(t, split.Items(lv, task.Training)+split.Items(lv, task.Transfer))
 	}
-	require.Positive(t, split.Items(3, Transfer), "5 leaves nest up to 3 deep")
-	require.Zero(t, split.Items(1, Transfer), "3 leaves nest at most 1 deep")
+	require.Positive(t, split.Items(3, task.Transfer), "5 leaves nest up to 3 deep")
+	require.Zero(t, split.Items(1, task.Transfer), "3 leaves nest at most 1 deep")
 }

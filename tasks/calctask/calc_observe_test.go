@@ -1,11 +1,13 @@
-package task
+package calctask
 
 import (
 	"testing"
 
 	"github.com/simdrl/simdrl/env/calc"
 	"github.com/simdrl/simdrl/env/interp"
+	"github.com/simdrl/simdrl/internal/tasktest"
 	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
 	"github.com/stretchr/testify/require"
 )
 
@@ -21,7 +23,7 @@ func TestCalcSpecObserve(t *testing.T) {
 	require.Equal(t, CalcSpec{Levels: "a*b"}, got)
 	require.Equal(t, "levels=a*b", got.String(), "auto is the default: never written")
 	_, err = ParseCalcSpec("observe=yes")
-	var se *SpecError
+	var se *task.SpecError
 	require.ErrorAs(t, err, &se)
 	require.Equal(t, "observe", se.Key)
 	require.EqualError(t, err, `observe: "yes" is not auto, on or off`)
@@ -51,18 +53,18 @@ func TestCalcObserveDecidesTheMachine(t *testing.T) {
 		ct := tk.(*calcTask)
 		require.Equal(t, c.vocab, tk.Vocab(), c.spec)
 		require.Len(t, ct.Ops(), c.vocab, c.spec)
-		require.Equal(t, c.obs, Observations(tk), c.spec)
-		require.Equal(t, c.obs, NewEnv(tk, 1).Observations(), c.spec)
+		require.Equal(t, c.obs, task.Observations(tk), c.spec)
+		require.Equal(t, c.obs, task.NewEnv(tk, 1).Observations(), c.spec)
 		require.Equal(t, c.kind, ct.Observation(), c.spec)
 		require.Equal(t, c.token19, tk.TokenName(19), c.spec)
 	}
 	def, err := Calc("", 0)
 	require.NoError(t, err)
-	require.Equal(t, calc.Ops[:], def.(Interpreted).Ops(), "the 19-token table, unchanged")
+	require.Equal(t, calc.Ops[:], def.(task.Interpreted).Ops(), "the 19-token table, unchanged")
 	tk, err := OpenCalc("levels=max(a,b); observe=off")
 	require.NoError(t, err)
-	require.Equal(t, "levels=max(a,b); partial_credit=0.3; observe=off", tk.(Tuned).DefaultTuning().Spec, "the tuning keeps the option")
-	require.Equal(t, "v<0 v<m", tk.(Observer).ObservationName(0))
+	require.Equal(t, "levels=max(a,b); partial_credit=0.3; observe=off", tk.(task.Tuned).DefaultTuning().Spec, "the tuning keeps the option")
+	require.Equal(t, "v<0 v<m", tk.(task.Observer).ObservationName(0))
 }
 
 // The observing Env writes the machine's observation after every token (the
@@ -76,10 +78,10 @@ func TestCalcEnvObserves(t *testing.T) {
 	const rows = 64
 	for lv := range ct.levels {
 		l := &ct.levels[lv]
-		e := NewEnv(tk, rows)
-		ins := make([]Instance, rows)
+		e := task.NewEnv(tk, rows)
+		ins := make([]task.Instance, rows)
 		for r := range ins {
-			ins[r] = tk.Draw(key, 1, uint32(r), rng.PurposeTask, lv, Split(r%2))
+			ins[r] = tk.Draw(key, 1, uint32(r), rng.PurposeTask, lv, task.Split(r%2))
 			require.Equal(t, int32(calc.StartObservation), e.Reset(r, &ins[r]))
 		}
 		// Each row follows the level's tree by the observations the Env writes.
@@ -95,7 +97,7 @@ func TestCalcEnvObserves(t *testing.T) {
 					acts[r] = l.Tree.Nodes[node[r]].Token
 				}
 			}
-			e.Step(acts, Transition{Obs: obs, Reward: rew, Done: done})
+			e.Step(acts, task.Transition{Obs: obs, Reward: rew, Done: done})
 			for r := range acts {
 				ret[r] += rew[r]
 				if node[r] >= 0 {
@@ -117,10 +119,10 @@ func TestCalcEnvObserves(t *testing.T) {
 			require.True(t, o.Correct)
 		}
 	}
-	e := NewEnv(tk, rows)
-	ins := make([]Instance, rows)
+	e := task.NewEnv(tk, rows)
+	ins := make([]task.Instance, rows)
 	for r := range ins {
-		ins[r] = tk.Draw(key, 1, uint32(r), rng.PurposeTask, 6, Training)
+		ins[r] = tk.Draw(key, 1, uint32(r), rng.PurposeTask, 6, task.Training)
 	}
 	acts, obs, rew, done := make([]int32, rows), make([]int32, rows), make([]float64, rows), make([]bool, rows)
 	require.Zero(t, testing.AllocsPerRun(50, func() {
@@ -131,7 +133,7 @@ func TestCalcEnvObserves(t *testing.T) {
 			for r := range acts {
 				acts[r] = (s*7 + int32(r)) % int32(tk.Vocab())
 			}
-			e.Step(acts, Transition{Obs: obs, Reward: rew, Done: done})
+			e.Step(acts, task.Transition{Obs: obs, Reward: rew, Done: done})
 		}
 	}))
 }
@@ -148,13 +150,13 @@ func TestCalcObserveOffSteppingIsScoring(t *testing.T) {
 	key := rng.NewKey(3)
 	for lv, l := range tk.Levels() {
 		const rows = 300
-		ins := make([]Instance, rows)
+		ins := make([]task.Instance, rows)
 		for r := range ins {
-			ins[r] = tk.Draw(key, 2, uint32(r), rng.PurposeTask, lv, Split(r%2))
+			ins[r] = tk.Draw(key, 2, uint32(r), rng.PurposeTask, lv, task.Split(r%2))
 		}
-		progs := programs(key, rows, l.Budget, acts, nil)
-		requireSteppingIsScoring(t, tk, NewEnv(tk, rows), ins, progs, l.Budget)
-		requireSteppingIsScoring(t, tk, NewEnv(scoredOnly{tk}, rows), ins, progs, l.Budget)
+		progs := tasktest.Programs(key, rows, l.Budget, acts, nil)
+		tasktest.RequireSteppingIsScoring(t, tk, task.NewEnv(tk, rows), ins, progs, l.Budget)
+		tasktest.RequireSteppingIsScoring(t, tk, task.NewEnv(tasktest.ScoredOnly{Task: tk}, rows), ins, progs, l.Budget)
 	}
 }
 
@@ -162,14 +164,14 @@ func TestCalcObserveOffSteppingIsScoring(t *testing.T) {
 func TestCalcSubsetsInstancesExplain(t *testing.T) {
 	tk, err := OpenCalc("levels=" + calc.ObserveLevelsSpec)
 	require.NoError(t, err)
-	st := tk.(Subsetter)
+	st := tk.(task.Subsetter)
 	require.Equal(t, []string{"tie", "zero", "negative"}, st.SubsetNames())
-	en := tk.(Enumerator)
-	held := en.Instances(0, HeldOut, 0) // abs(a-b): about 20 of 100
+	en := tk.(task.Enumerator)
+	held := en.Instances(0, task.HeldOut, 0) // abs(a-b): about 20 of 100
 	require.NotEmpty(t, held)
 	counts := make([]int, 3)
 	for i := range held {
-		require.NoError(t, Check(tk, &held[i]))
+		require.NoError(t, task.Check(tk, &held[i]))
 		s := st.Subsets(&held[i])
 		for b := range counts {
 			if s&(1<<b) != 0 {
@@ -181,14 +183,14 @@ func TestCalcSubsetsInstancesExplain(t *testing.T) {
 		require.Equal(t, a < b, s&calc.SubsetNegative != 0, "%d %d", a, b)
 	}
 	t.Logf("abs(a-b) held out: %d instances, tie %d, zero %d, negative %d", len(held), counts[0], counts[1], counts[2])
-	train := en.Instances(0, Training, 0)
+	train := en.Instances(0, task.Training, 0)
 	require.Equal(t, 100, len(held)+len(train))
-	require.Len(t, en.Instances(0, Training, 3), 3)
-	require.Zero(t, st.Subsets(&Instance{Level: 99}), "not its instance: no subset, no panic")
+	require.Len(t, en.Instances(0, task.Training, 3), 3)
+	require.Zero(t, st.Subsets(&task.Instance{Level: 99}), "not its instance: no subset, no panic")
 
 	ct := tk.(*calcTask)
-	in := ct.Instances(0, Training, 0)[0]
-	for _, x := range ct.Instances(0, Training, 0) {
+	in := ct.Instances(0, task.Training, 0)[0]
+	for _, x := range ct.Instances(0, task.Training, 0) {
 		if x.Digits[0] > 0 && x.Digits[0] < x.Digits[1] {
 			in = x
 			break
@@ -207,6 +209,6 @@ func TestCalcSubsetsInstancesExplain(t *testing.T) {
 	require.Contains(t, ex.Trace[1].State, "· obs v<0 v<m", "a−b < 0 after SUB")
 	def, err := Calc("", 0)
 	require.NoError(t, err)
-	ex = def.Explain(&Instance{Level: 0, Vars: 2, Budget: 5, Digits: [MaxDigits]int32{2, 3}, Target: 6}, []int32{calc.LOAD, calc.MUL, calc.ANS})
+	ex = def.Explain(&task.Instance{Level: 0, Vars: 2, Budget: 5, Digits: [task.MaxDigits]int32{2, 3}, Target: 6}, []int32{calc.LOAD, calc.MUL, calc.ANS})
 	require.NotContains(t, ex.Trace[0].State, "obs", "no observations, none shown")
 }

@@ -1,22 +1,14 @@
-package task
+package calctask
 
 import (
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/internal/taskkit"
 )
-
-// SpecError is a problem with one option of a task's spec: Key names it
-// ("levels", "partial_credit"; "task_spec" for the spec as a whole), so that
-// a command line can name the flag that set it.
-type SpecError struct {
-	Key string
-	Err error
-}
-
-func (e *SpecError) Error() string { return e.Key + ": " + e.Err.Error() }
-func (e *SpecError) Unwrap() error { return e.Err }
 
 // CalcSpec is the calc task's options. Written as a spec (String), they are
 //
@@ -51,23 +43,23 @@ const (
 )
 
 // MaxPartialCredit bounds the calc task's partial credit.
-const MaxPartialCredit = 10
+const MaxPartialCredit = taskkit.MaxPartialCredit
 
 // ParseCalcSpec reads a calc spec (CalcSpec); it checks the syntax and the
 // partial credit's range, not the levels (Calc parses and searches those).
 func ParseCalcSpec(spec string) (CalcSpec, error) {
 	var s CalcSpec
-	opts, err := specOptions(spec, "calc takes levels=…; partial_credit=…")
+	opts, err := task.SpecOptions(spec, "calc takes levels=…; partial_credit=…")
 	if err != nil {
 		return s, err
 	}
 	for _, o := range opts {
-		key, value := o.key, o.value
+		key, value := o.Key, o.Value
 		switch key {
 		case "levels":
 			s.Levels = value
 		case "partial_credit":
-			if s.PartialCredit, err = parsePartialCredit(value); err != nil {
+			if s.PartialCredit, err = taskkit.ParsePartialCredit(value); err != nil {
 				return s, err
 			}
 		case "observe":
@@ -77,10 +69,10 @@ func ParseCalcSpec(spec string) (CalcSpec, error) {
 			case "on", "off":
 				s.Observe = CalcObserve(value)
 			default:
-				return s, &SpecError{"observe", fmt.Errorf("%q is not auto, on or off", value)}
+				return s, &task.SpecError{Key: "observe", Err: fmt.Errorf("%q is not auto, on or off", value)}
 			}
 		default:
-			return s, &SpecError{"task_spec", fmt.Errorf("calc has no option %q (it takes levels, partial_credit and observe)", key)}
+			return s, &task.SpecError{Key: "task_spec", Err: fmt.Errorf("calc has no option %q (it takes levels, partial_credit and observe)", key)}
 		}
 	}
 	return s, s.checkPartialCredit()
@@ -91,7 +83,7 @@ func ParseCalcSpec(spec string) (CalcSpec, error) {
 // partial credit out of range.
 func (s CalcSpec) Check() error {
 	if strings.ContainsAny(s.Levels, ";=") {
-		return &SpecError{"levels", fmt.Errorf("%q holds ; or =, which no curriculum does", s.Levels)}
+		return &task.SpecError{Key: "levels", Err: fmt.Errorf("%q holds ; or =, which no curriculum does", s.Levels)}
 	}
 	if err := s.checkObserve(); err != nil {
 		return err
@@ -104,12 +96,12 @@ func (s CalcSpec) checkObserve() error {
 	case ObserveAuto, ObserveOn, ObserveOff:
 		return nil
 	}
-	return &SpecError{"observe", fmt.Errorf("%q is not auto, on or off", string(s.Observe))}
+	return &task.SpecError{Key: "observe", Err: fmt.Errorf("%q is not auto, on or off", string(s.Observe))}
 }
 
 func (s CalcSpec) checkPartialCredit() error {
 	if !(s.PartialCredit >= 0 && s.PartialCredit <= MaxPartialCredit) {
-		return &SpecError{"partial_credit", fmt.Errorf("must be in [0, %d], got %v", MaxPartialCredit, s.PartialCredit)}
+		return &task.SpecError{Key: "partial_credit", Err: fmt.Errorf("must be in [0, %d], got %v", MaxPartialCredit, s.PartialCredit)}
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package task
+package tapetask
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 
 	"github.com/simdrl/simdrl/env/tape"
 	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/internal/taskkit"
 )
 
 // tapeTask is package env/tape's machine and family: the policy reads an
@@ -17,12 +19,12 @@ import (
 // table, not this machine.
 type tapeTask struct {
 	spec  TapeSpec
-	info  []Level
+	info  []task.Level
 	sizes []int
 	items [][3][]*tape.Member // per level, per split (Training, HeldOut, Transfer)
 }
 
-func init() { Register("tape", OpenTape) }
+func init() { task.Register("tape", OpenTape) }
 
 // end is the tape task's context end, never an action: the token after
 // its tools (the strict machine's; the loose one's with NEXT; every tool,
@@ -45,7 +47,7 @@ func TapeBudget(shortest int) int { return (3*shortest + 1) / 2 }
 // OpenTape is the tape task of a spec (TapeSpec: "leaves=2..5;
 // longer=6,8,12,16,32; partial_credit=0.3"), as Open("tape", spec) opens
 // it.
-func OpenTape(spec string) (Task, error) {
+func OpenTape(spec string) (task.Task, error) {
 	s, err := ParseTapeSpec(spec)
 	if err != nil {
 		return nil, err
@@ -54,7 +56,7 @@ func OpenTape(spec string) (Task, error) {
 }
 
 // TapeOf is the tape task of the options s.
-func TapeOf(s TapeSpec) (Task, error) {
+func TapeOf(s TapeSpec) (task.Task, error) {
 	if err := s.Check(); err != nil {
 		return nil, err
 	}
@@ -70,12 +72,12 @@ func TapeOf(s TapeSpec) (Task, error) {
 			return nil, err
 		}
 		var parts [3][]*tape.Member
-		l := Level{Name: fmt.Sprintf("%d leaves", n), Shortest: 1 << 30}
+		l := task.Level{Name: fmt.Sprintf("%d leaves", n), Shortest: 1 << 30}
 		for i, p := range tape.Parts(members, n <= hi) {
 			m := &members[i]
-			split := [...]Split{tape.PartTraining: Training, tape.PartHeldOut: HeldOut, tape.PartTransfer: Transfer}[p]
+			split := [...]task.Split{tape.PartTraining: task.Training, tape.PartHeldOut: task.HeldOut, tape.PartTransfer: task.Transfer}[p]
 			if s.DepthSplit && m.Depth > s.TrainDepth {
-				split = Transfer // the depth split: nested deeper than any trained
+				split = task.Transfer // the depth split: nested deeper than any trained
 			}
 			parts[split] = append(parts[split], m)
 			l.Budget = max(l.Budget, TapeBudget(m.Shortest()))
@@ -93,7 +95,7 @@ func (*tapeTask) Answer() int32            { return tape.ANS }
 func (*tapeTask) HoldsOut() bool           { return true }
 func (t *tapeTask) ContextEnd() int32      { return t.end() }
 func (t *tapeTask) NotActions() []int32    { return []int32{t.end()} }
-func (t *tapeTask) Levels() []Level        { return t.info }
+func (t *tapeTask) Levels() []task.Level   { return t.info }
 func (*tapeTask) Observations() int        { return tape.NumObservations }
 func (t *tapeTask) PartialCredit() float64 { return t.spec.PartialCredit }
 
@@ -121,16 +123,16 @@ func (*tapeTask) ObservationName(obs int32) string { return tape.ObservationName
 // the trained sizes are solved long before the policy is sharp enough for
 // the longer ones, and the stop rule must not look at those (they are the
 // test), so it waits for the end of exploration instead.
-func (t *tapeTask) DefaultTuning() Tuning {
+func (t *tapeTask) DefaultTuning() task.Tuning {
 	s := t.spec
 	s.PartialCredit = 0.3
 	const decay = 1500
-	return Tuning{Spec: s.String(), EntropyCoef: 0.1, Updates: 3000, EntropyUpdates: decay, EntropyFinal: 0.01, StopFrom: decay}
+	return task.Tuning{Spec: s.String(), EntropyCoef: 0.1, Updates: 3000, EntropyUpdates: decay, EntropyFinal: 0.01, StopFrom: decay}
 }
 
 // Items is how many members of level's size split has.
-func (t *tapeTask) Items(level int, split Split) int {
-	if level < 0 || level >= len(t.items) || split < Training || split > Transfer {
+func (t *tapeTask) Items(level int, split task.Split) int {
+	if level < 0 || level >= len(t.items) || split < task.Training || split > task.Transfer {
 		return 0
 	}
 	return len(t.items[level][split])
@@ -138,32 +140,32 @@ func (t *tapeTask) Items(level int, split Split) int {
 
 // drawn is split, or when level has no items there the first of Training,
 // HeldOut and Transfer that has (exprTask.drawn).
-func (t *tapeTask) drawn(level int, split Split) Split {
+func (t *tapeTask) drawn(level int, split task.Split) task.Split {
 	if t.Items(level, split) > 0 {
 		return split
 	}
-	for _, sp := range []Split{Training, HeldOut, Transfer} {
+	for _, sp := range []task.Split{task.Training, task.HeldOut, task.Transfer} {
 		if len(t.items[level][sp]) > 0 {
 			return sp
 		}
 	}
-	return Training // unreachable: every size has members
+	return task.Training // unreachable: every size has members
 }
 
 // Draw draws a member of level uniformly from split's (another split's
 // when split has none there) and its digits uniformly: the item from step 0
 // of the counter-based stream, leaf k's digit from word k%4 of step 1+k/4.
 // It allocates nothing.
-func (t *tapeTask) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split Split) Instance {
+func (t *tapeTask) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split task.Split) task.Instance {
 	split = t.drawn(level, split)
 	w := key.Block(round, episode, 0, purpose)
-	item := below(w[0], w[1], uint64(len(t.items[level][split])))
+	item := taskkit.Below(w[0], w[1], uint64(len(t.items[level][split])))
 	return t.DrawItem(key, round, episode, purpose, level, split, int(item))
 }
 
 // DrawItem is Draw with the item given (an index into Items(level, split),
 // or into the other split's when split has none there).
-func (t *tapeTask) DrawItem(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split Split, item int) Instance {
+func (t *tapeTask) DrawItem(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split task.Split, item int) task.Instance {
 	m := t.items[level][t.drawn(level, split)][item]
 	var d [tape.MaxLeaves]int32
 	var w [4]uint32
@@ -174,7 +176,7 @@ func (t *tapeTask) DrawItem(key rng.Key, round, episode uint32, purpose rng.Purp
 		d[k] = int32(rng.Below(w[k%4], 10))
 	}
 	var cells [tape.MaxCells]tape.Cell
-	in := Instance{Level: int32(level), Budget: int32(TapeBudget(m.Shortest())), Target: m.Eval(d[:]), Item: int32(item)}
+	in := task.Instance{Level: int32(level), Budget: int32(TapeBudget(m.Shortest())), Target: m.Eval(d[:]), Item: int32(item)}
 	in.NInner = packTape(m.Tape(d[:], cells[:]), &in.Inner)
 	return in
 }
@@ -187,23 +189,23 @@ func (t *tapeTask) DrawItem(key rng.Key, round, episode uint32, purpose rng.Purp
 const tapeStop = int64(tape.Leaf)
 
 // packTape writes cells into words and returns how many it used.
-func packTape(cells []tape.Cell, words *[MaxInner]int64) int32 {
-	*words = [MaxInner]int64{}
-	n := min(len(cells), 16*MaxInner)
+func packTape(cells []tape.Cell, words *[task.MaxInner]int64) int32 {
+	*words = [task.MaxInner]int64{}
+	n := min(len(cells), 16*task.MaxInner)
 	for i, c := range cells[:n] {
 		words[i/16] |= int64(c) << (4 * (i % 16))
 	}
-	if n < 16*MaxInner {
+	if n < 16*task.MaxInner {
 		words[n/16] |= tapeStop << (4 * (n % 16))
 	}
-	return int32(min(n/16+1, MaxInner))
+	return int32(min(n/16+1, task.MaxInner))
 }
 
 // unpackTape reads an instance's tape into dst (at least tape.MaxCells
 // long) and returns it: the cells up to the stop nibble, at most
 // tape.MaxCells.
-func unpackTape(in *Instance, dst []tape.Cell) []tape.Cell {
-	words := max(0, min(int(in.NInner), MaxInner))
+func unpackTape(in *task.Instance, dst []tape.Cell) []tape.Cell {
+	words := max(0, min(int(in.NInner), task.MaxInner))
 	n := 0
 	for n < min(16*words, tape.MaxCells) {
 		c := in.Inner[n/16] >> (4 * (n % 16)) & 15
@@ -217,14 +219,14 @@ func unpackTape(in *Instance, dst []tape.Cell) []tape.Cell {
 }
 
 // Score runs program on in's tape.
-func (t *tapeTask) Score(in *Instance, program []int32) Outcome {
+func (t *tapeTask) Score(in *task.Instance, program []int32) task.Outcome {
 	var e tape.Episode
 	t.reset(&e, in)
 	return t.run(&e, program, nil)
 }
 
 // reset starts e on in.
-func (t *tapeTask) reset(e *tape.Episode, in *Instance) {
+func (t *tapeTask) reset(e *tape.Episode, in *task.Instance) {
 	var cells [tape.MaxCells]tape.Cell
 	e.SetVariant(t.spec.variant())
 	e.Reset(unpackTape(in, cells[:]), in.Target, int(in.Budget), t.spec.PartialCredit)
@@ -232,7 +234,7 @@ func (t *tapeTask) reset(e *tape.Episode, in *Instance) {
 
 // run steps e through program (to its end, or the program's), calling each
 // with the step's token when it is not nil.
-func (t *tapeTask) run(e *tape.Episode, program []int32, each func(tok int32)) Outcome {
+func (t *tapeTask) run(e *tape.Episode, program []int32, each func(tok int32)) task.Outcome {
 	for _, tok := range program {
 		if e.Done() {
 			break
@@ -242,14 +244,14 @@ func (t *tapeTask) run(e *tape.Episode, program []int32, each func(tok int32)) O
 			each(tok)
 		}
 	}
-	return Outcome{Reward: e.Reward(), Correct: e.Correct()}
+	return task.Outcome{Reward: e.Reward(), Correct: e.Correct()}
 }
 
 // Verify reports whether program solves every instance of in's member:
 // when it answers after applying every operator to its own two subtrees
 // (tape.Machine.Applied), its answer is the expression's on any digits, as
 // the tools' validity never depends on a digit's value.
-func (t *tapeTask) Verify(in *Instance, program []int32) bool {
+func (t *tapeTask) Verify(in *task.Instance, program []int32) bool {
 	var e tape.Episode
 	t.reset(&e, in)
 	t.run(&e, program, nil)
@@ -265,7 +267,7 @@ func (t *tapeTask) Verify(in *Instance, program []int32) bool {
 
 // Explain says what every tool did: the head, the stacks' depths, the top
 // value, and the observation after it.
-func (t *tapeTask) Explain(in *Instance, program []int32) Explanation {
+func (t *tapeTask) Explain(in *task.Instance, program []int32) task.Explanation {
 	var e tape.Episode
 	t.reset(&e, in)
 	m := e.Machine()
@@ -273,7 +275,7 @@ func (t *tapeTask) Explain(in *Instance, program []int32) Explanation {
 	for _, c := range m.Tape() {
 		spelled.WriteString(c.String())
 	}
-	ex := Explanation{Level: int(in.Level), Target: in.Target, Note: "tape " + spelled.String()}
+	ex := task.Explanation{Level: int(in.Level), Target: in.Target, Note: "tape " + spelled.String()}
 	if int(in.Level) >= 0 && int(in.Level) < len(t.info) {
 		ex.Name = t.info[in.Level].Name
 	}
@@ -286,7 +288,7 @@ func (t *tapeTask) Explain(in *Instance, program []int32) Explanation {
 		if v, ok := m.Top(); ok {
 			state += fmt.Sprintf(" · top %d", v)
 		}
-		ex.Trace = append(ex.Trace, Step{Token: t.TokenName(tok), State: state + " · obs " + tape.ObservationName(m.Observe())})
+		ex.Trace = append(ex.Trace, task.Step{Token: t.TokenName(tok), State: state + " · obs " + tape.ObservationName(m.Observe())})
 	})
 	ex.Reward, ex.Correct = o.Reward, o.Correct
 	if !m.Answered {
@@ -296,7 +298,7 @@ func (t *tapeTask) Explain(in *Instance, program []int32) Explanation {
 }
 
 // NewEnv steps rows of tape.Episode, observing after every step.
-func (t *tapeTask) NewEnv(rows int) Env {
+func (t *tapeTask) NewEnv(rows int) task.Env {
 	return &tapeEnv{t: t, eps: make([]tape.Episode, rows)}
 }
 
@@ -310,12 +312,12 @@ func (e *tapeEnv) Rows() int            { return len(e.eps) }
 func (e *tapeEnv) Observations() int    { return tape.NumObservations }
 func (e *tapeEnv) Correct(row int) bool { return e.eps[row].Correct() }
 
-func (e *tapeEnv) Reset(row int, in *Instance) int32 {
+func (e *tapeEnv) Reset(row int, in *task.Instance) int32 {
 	e.t.reset(&e.eps[row], in)
 	return e.eps[row].Observe()
 }
 
-func (e *tapeEnv) Step(actions []int32, out Transition) {
+func (e *tapeEnv) Step(actions []int32, out task.Transition) {
 	for r, a := range actions {
 		ep := &e.eps[r]
 		out.Reward[r] = ep.Step(a)
@@ -325,10 +327,10 @@ func (e *tapeEnv) Step(actions []int32, out Transition) {
 }
 
 var (
-	_ Stepper      = (*tapeTask)(nil)
-	_ Observer     = (*tapeTask)(nil)
-	_ Unstaged     = (*tapeTask)(nil)
-	_ Itemized     = (*tapeTask)(nil)
-	_ Tuned        = (*tapeTask)(nil)
-	_ ContextEnder = (*tapeTask)(nil)
+	_ task.Stepper      = (*tapeTask)(nil)
+	_ task.Observer     = (*tapeTask)(nil)
+	_ task.Unstaged     = (*tapeTask)(nil)
+	_ task.Itemized     = (*tapeTask)(nil)
+	_ task.Tuned        = (*tapeTask)(nil)
+	_ task.ContextEnder = (*tapeTask)(nil)
 )
