@@ -22,7 +22,10 @@ type calcTask struct {
 	observation   interp.Observation
 }
 
-func init() { task.Register("calc", OpenCalc) }
+func init() {
+	task.Register("calc", OpenCalc)
+	task.RegisterSpecEditor("calc", specEditor{})
+}
 
 // OpenCalc is the calc task of a spec (CalcSpec: "levels=a*b, a*b+c*d;
 // partial_credit=0.3"), as Open("calc", spec) opens it.

@@ -26,7 +26,10 @@ type exprTask struct {
 	ops    []interp.Op
 }
 
-func init() { task.Register("expr", OpenExpr) }
+func init() {
+	task.Register("expr", OpenExpr)
+	task.RegisterSpecEditor("expr", specEditor{})
+}
 
 // OpenExpr is the expr task of a spec (ExprSpec: "leaves=6; split=pattern;
 // partial_credit=0.3"), as Open("expr", spec) opens it.
