@@ -268,10 +268,13 @@ func (cl *commandLine) fresh(from *trainer.Config) (trainer.Config, error) {
 	if err != nil {
 		return base, fmt.Errorf("-recipe: %v", err)
 	}
-	base.Task, base.TaskSpec = *cl.o.task, cl.flagSpec()
+	base.Task = *cl.o.task
+	if from != nil && (!cl.changed("task") || base.Task == from.Task) {
+		base.Task = from.Task
+	}
+	base.TaskSpec = cl.flagSpec(base.Task)
 	if from != nil {
 		if !cl.changed("task") || base.Task == from.Task {
-			base.Task = from.Task
 			if !cl.changed("task-spec") && (!cl.changed("levels") || sameOption(from.Task, levelsOption, *cl.o.levels, optionOf(*from, levelsOption))) {
 				base.TaskSpec = shapeOf(*from)
 			}

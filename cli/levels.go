@@ -120,13 +120,14 @@ func shapeOf(cfg trainer.Config) string {
 	return cfg.TaskSpec
 }
 
-// flagSpec is the spec the flags give a fresh run before the recipe's
-// defaults: -task-spec, or the task's options that flags set (-levels).
-func (cl *commandLine) flagSpec() string {
+// flagSpec is the spec the flags give a fresh run of the task name before
+// the recipe's defaults: -task-spec, or the task's options that flags set
+// (-levels; refused by checkOptionFlags for a task that takes none).
+func (cl *commandLine) flagSpec(name string) string {
 	if cl.changed("task-spec") {
 		return *cl.o.taskSpec
 	}
-	cfg := trainer.Config{Task: *cl.o.task}
+	cfg := trainer.Config{Task: name}
 	if cl.changed("levels") {
 		_ = setOption(&cfg, levelsOption, *cl.o.levels)
 	}

@@ -31,6 +31,7 @@ import (
 	"github.com/simdrl/simdrl/env/seed"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/task"
+	_ "github.com/simdrl/simdrl/tasks/builtin" // the recipe's task, opened by name
 	"github.com/simdrl/simdrl/trainer"
 )
 
