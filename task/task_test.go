@@ -14,7 +14,7 @@ import (
 )
 
 // TestSeedTaskIsTheEnvironment: the seed task draws and scores exactly as
-// package env does (the goldens and hashes rest on it).
+// package env/seed does (the goldens and hashes rest on it).
 func TestSeedTaskIsTheEnvironment(t *testing.T) {
 	st := seedtask.Seed()
 	key := rng.NewKey(7)

@@ -8,7 +8,7 @@ import (
 	"github.com/simdrl/simdrl/task"
 )
 
-// seedTask is the reference script's tool environment (package env), kept
+// seedTask is the reference script's tool environment (package env/seed), kept
 // bit-exact: its levels are the reference's three stages, it has no held-out split, and
 // its rewards are step_seq's.
 type seedTask struct{ levels []task.Level }
