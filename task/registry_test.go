@@ -3,6 +3,7 @@ package task_test
 import (
 	"testing"
 
+	"github.com/simdrl/simdrl/internal/tasktest"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/tasks/calctask"
 	"github.com/simdrl/simdrl/tasks/seedtask"
@@ -36,5 +37,19 @@ func TestDeclarations(t *testing.T) {
 	require.NoError(t, err)
 	_, ok = ct.(task.ReferenceSchedule)
 	require.False(t, ok)
+	require.True(t, task.IsSeed(seedtask.Seed()), "the seed task declares the reference's machine (task.SeedMachine)")
+	require.False(t, task.IsSeed(ct))
+	require.False(t, task.IsSeed(tasktest.ScoredOnly{Task: seedtask.Seed()}), "a task that does not declare it is not scored as the seed")
 	require.Equal(t, task.Tuning{Spec: "levels=a*b; partial_credit=0.3", EntropyCoef: 0.5, Updates: 6000, EntropyUpdates: 6000}, ct.(task.Tuned).DefaultTuning())
+}
+
+// TestSpecEditors: calc and expr register their spec editors as a user's
+// task would; the seed has none; a second registration is a programming
+// error, as Register's is.
+func TestSpecEditors(t *testing.T) {
+	require.NotNil(t, task.SpecEditorOf("calc"))
+	require.NotNil(t, task.SpecEditorOf("expr"))
+	require.Nil(t, task.SpecEditorOf("seed"))
+	require.Panics(t, func() { task.RegisterSpecEditor("calc", task.SpecEditorOf("expr")) })
+	require.Panics(t, func() { task.RegisterSpecEditor("test-nil-editor", nil) })
 }
