@@ -268,12 +268,15 @@ func (cl *commandLine) fresh(from *trainer.Config) (trainer.Config, error) {
 	if err != nil {
 		return base, fmt.Errorf("-recipe: %v", err)
 	}
-	base.Task, base.TaskSpec = *cl.o.task, cl.flagSpec()
+	base.Task = *cl.o.task
+	if from != nil && (!cl.changed("task") || base.Task == from.Task) {
+		base.Task = from.Task
+	}
+	base.TaskSpec = cl.flagSpec(base.Task)
 	if from != nil {
 		if !cl.changed("task") || base.Task == from.Task {
-			base.Task = from.Task
-			if !cl.changed("task-spec") && (!cl.changed("levels") || sameLevels(*cl.o.levels, calcSpecOf(*from).Levels)) {
-				base.TaskSpec = levelsOnly(*from)
+			if !cl.changed("task-spec") && (!cl.changed("levels") || sameOption(from.Task, levelsOption, *cl.o.levels, optionOf(*from, levelsOption))) {
+				base.TaskSpec = shapeOf(*from)
 			}
 		}
 		if !cl.changed("hidden") {
@@ -283,7 +286,7 @@ func (cl *commandLine) fresh(from *trainer.Config) (trainer.Config, error) {
 			base.Context = from.Context
 		}
 	}
-	if err := cl.checkCalcFlags(base.Task); err != nil {
+	if err := cl.checkOptionFlags(base.Task); err != nil {
 		return base, err
 	}
 	keptSpec := from != nil && base.Task == from.Task && !cl.changed("levels") && !cl.changed("task-spec")
@@ -310,28 +313,27 @@ func (cl *commandLine) resumed(saved trainer.Config) (trainer.Config, error) {
 	if cl.changed("task") {
 		taskName = *cl.o.task
 	}
-	if err := cl.checkCalcFlags(taskName); err != nil {
+	if err := cl.checkOptionFlags(taskName); err != nil {
 		return saved, err
 	}
 	if cl.changed("task") || cl.changed("levels") || cl.changed("task-spec") {
 		next := saved
 		if cl.changed("task") && *cl.o.task != saved.Task {
-			// A new task starts from its default spec; calc again keeps the
-			// run's partial credit.
-			var keep task.CalcSpec
-			if next.Task == "calc" && *cl.o.task == "calc" {
-				keep.PartialCredit = calcSpecOf(saved).PartialCredit
-			}
-			next.Task, next.TaskSpec = *cl.o.task, keep.String()
+			// A new task starts from its default spec.
+			next.Task, next.TaskSpec = *cl.o.task, ""
 		}
+		var optErr error
 		if cl.changed("levels") {
-			setCalc(&next, func(s *task.CalcSpec) { s.Levels = *cl.o.levels })
+			optErr = setOption(&next, levelsOption, *cl.o.levels)
 		}
 		if cl.changed("task-spec") {
 			next.TaskSpec = *cl.o.taskSpec
 		}
 		if next.Task == saved.Task && sameSpec(next.Task, next.TaskSpec, saved.TaskSpec) {
 			return cl.apply(saved) // the flags restate the run's own task: nothing changes
+		}
+		if optErr != nil {
+			return saved, errors.New(flagError(cl.viaSpec(optErr)))
 		}
 		t, err := next.OpenTask()
 		if err != nil {
@@ -399,15 +401,21 @@ func (cl *commandLine) apply(cfg trainer.Config) (trainer.Config, error) {
 	set("stages", func() { cfg.TrainLevels = cl.trainLevels })
 	set("task", func() { cfg.Task = *o.task })
 	before := cfg.TaskSpec
-	set("levels", func() { setCalc(&cfg, func(s *task.CalcSpec) { s.Levels = *o.levels }) })
-	set("partial-credit", func() { setCalc(&cfg, func(s *task.CalcSpec) { s.PartialCredit = *o.partialCredit }) })
+	var optErr error
+	setOpt := func(key, value string) {
+		if err := setOption(&cfg, key, value); err != nil && optErr == nil {
+			optErr = err
+		}
+	}
+	set("levels", func() { setOpt(levelsOption, *o.levels) })
+	set("partial-credit", func() { setOpt(partialCreditOption, formatFloat(*o.partialCredit)) })
 	set("task-spec", func() { cfg.TaskSpec = *o.taskSpec })
 	if sameSpec(cfg.Task, cfg.TaskSpec, before) {
 		cfg.TaskSpec = before // a restated spec keeps its spelling
 	}
 	if fs.Changed("levels") || fs.Changed("partial-credit") {
-		if err := calcSpecOf(cfg).Check(); err != nil {
-			return cfg, errors.New(flagError(cl.viaSpec(err)))
+		if optErr != nil {
+			return cfg, errors.New(flagError(cl.viaSpec(optErr)))
 		}
 	}
 	if err := cfg.Validate(); err != nil {

@@ -3,27 +3,39 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
+	"strings"
 
-	"github.com/simdrl/simdrl/env/calc"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
 
+// The command line's own flags that set one option of a task's spec, by
+// the option's key (task.SpecEditor: the calc task's -levels and
+// -partial-credit).
+const (
+	levelsOption        = "levels"
+	partialCreditOption = "partial_credit"
+)
+
 // prepareTask parses cfg's task once, before anything else opens it: a calc
-// curriculum's levels are searched here, where a slow search reports its
-// progress on a terminal; later openings of the same levels are served from
-// env/calc's cache. A bad spec is reported by the config's validation, in
-// the words of the flag or checkpoint field that holds it. (A signal during
-// the search exits at once: see interrupts.)
+// curriculum's levels are searched here (its task.SpecEditor's Prepare),
+// where a slow search reports its progress on a terminal; later openings of
+// the same levels are served from env/calc's cache. A bad spec is reported
+// by the config's validation, in the words of the flag or checkpoint field
+// that holds it. (A signal during the search exits at once: see
+// interrupts.)
 func prepareTask(cfg trainer.Config, stderr io.Writer) {
-	if cfg.Task != "calc" {
+	ed := task.SpecEditorOf(cfg.Task)
+	if ed == nil {
 		return
 	}
-	var opt calc.ParseOptions
+	var progress func(string)
 	if isTerminal(stderr) {
-		opt.Progress = func(msg string) { fmt.Fprintf(stderr, "simdrl: %s\n", msg) }
+		progress = func(msg string) { fmt.Fprintf(stderr, "simdrl: %s\n", msg) }
 	}
-	_, _ = task.CalcWith(calcSpecOf(cfg).Levels, 0, opt)
+	ed.Prepare(cfg.TaskSpec, progress)
 }
 
 // prepareFlagTask prepares the task the flags name, when they name one
@@ -37,7 +49,7 @@ func prepareFlagTask(cl *commandLine, base trainer.Config, stderr io.Writer) {
 		base.TaskSpec = ""
 	}
 	if cl.changed("levels") {
-		setCalc(&base, func(s *task.CalcSpec) { s.Levels = *cl.o.levels })
+		_ = setOption(&base, levelsOption, *cl.o.levels)
 	}
 	if cl.changed("task-spec") {
 		base.TaskSpec = *cl.o.taskSpec
@@ -48,97 +60,117 @@ func prepareFlagTask(cl *commandLine, base trainer.Config, stderr io.Writer) {
 	prepareTask(base, stderr)
 }
 
-// sameLevels reports whether two curricula are the same levels, however
-// spelled ("" is the default): calc.CanonicalSpec compares a*b and (b*a) as
-// one level. Specs that do not parse are compared as written.
-func sameLevels(a, b string) bool {
-	canon := func(spec string) string {
-		if spec == "" {
-			spec = calc.DefaultLevelsSpec
-		}
-		if c, err := calc.CanonicalSpec(spec); err == nil {
-			return c
-		}
-		return spec
+// takesOption reports whether the task name takes the option key from a
+// command-line flag (its task.SpecEditor's FlagOptions).
+func takesOption(name, key string) bool {
+	ed := task.SpecEditorOf(name)
+	return ed != nil && slices.Contains(ed.FlagOptions(), key)
+}
+
+// optionOf is the option key of cfg's spec as the spec writes it: "" for
+// its default, for a task that has no such option, or for a spec that does
+// not parse (its validation says why).
+func optionOf(cfg trainer.Config, key string) string {
+	if ed := task.SpecEditorOf(cfg.Task); ed != nil {
+		return ed.Option(cfg.TaskSpec, key)
 	}
-	return a == b || canon(a) == canon(b)
+	return ""
 }
 
-// calcSpecOf is the calc options of cfg's spec: none for another task, or
-// for a spec that does not parse (its validation says why).
-func calcSpecOf(cfg trainer.Config) task.CalcSpec {
-	if cfg.Task != "calc" {
-		return task.CalcSpec{}
+// setOption sets the option key of cfg's spec (-levels, -partial-credit);
+// the spec is written even when the value is refused, with the error.
+func setOption(cfg *trainer.Config, key, value string) error {
+	ed := task.SpecEditorOf(cfg.Task)
+	if ed == nil {
+		return &task.SpecError{Key: key, Err: fmt.Errorf("the %s task takes no %s", cfg.Task, key)}
 	}
-	s, _ := task.ParseCalcSpec(cfg.TaskSpec)
-	return s
+	spec, err := ed.WithOption(cfg.TaskSpec, key, value)
+	cfg.TaskSpec = spec
+	return err
 }
 
-// setCalc changes the calc options of cfg's spec (-levels, -partial-credit).
-func setCalc(cfg *trainer.Config, change func(*task.CalcSpec)) {
-	s := calcSpecOf(*cfg)
-	change(&s)
-	cfg.TaskSpec = s.String()
-}
+// formatFloat writes a flag's float in the shortest form that parses back
+// to the same bits.
+func formatFloat(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-// levelsOnly is the spec a run takes from a -load checkpoint's config: a
-// calc run its levels and whether it observes (both shape the model; the
-// recipe gives the partial credit), another task its whole spec.
-func levelsOnly(from trainer.Config) string {
-	if from.Task != "calc" {
-		return from.TaskSpec
+// sameOption reports whether two values of the option key of the task name
+// are the same however spelled (calc's levels: a*b and (b*a) are one
+// level); values the task cannot take are compared as written.
+func sameOption(name, key, a, b string) bool {
+	if a == b {
+		return true
 	}
-	s := calcSpecOf(from)
-	return task.CalcSpec{Levels: s.Levels, Observe: s.Observe}.String()
+	ed := task.SpecEditorOf(name)
+	if ed == nil {
+		return false
+	}
+	sa, errA := ed.WithOption("", key, a)
+	sb, errB := ed.WithOption("", key, b)
+	return errA == nil && errB == nil && ed.Same(sa, sb)
 }
 
-// flagSpec is the spec the flags give a fresh run before the recipe's
-// defaults: -task-spec, or calc's -levels.
-func (cl *commandLine) flagSpec() string {
+// shapeOf is the part of cfg's spec that shapes the model (its
+// task.SpecEditor's Shape): what a run takes from a -load checkpoint's
+// config (a calc run its levels and whether it observes; the recipe gives
+// the partial credit). A task without an editor keeps its whole spec.
+func shapeOf(cfg trainer.Config) string {
+	if ed := task.SpecEditorOf(cfg.Task); ed != nil {
+		return ed.Shape(cfg.TaskSpec)
+	}
+	return cfg.TaskSpec
+}
+
+// flagSpec is the spec the flags give a fresh run of the task name before
+// the recipe's defaults: -task-spec, or the task's options that flags set
+// (-levels; refused by checkOptionFlags for a task that takes none).
+func (cl *commandLine) flagSpec(name string) string {
 	if cl.changed("task-spec") {
 		return *cl.o.taskSpec
 	}
-	return task.CalcSpec{Levels: *cl.o.levels}.String()
+	cfg := trainer.Config{Task: name}
+	if cl.changed("levels") {
+		_ = setOption(&cfg, levelsOption, *cl.o.levels)
+	}
+	return cfg.TaskSpec
 }
 
-// checkCalcFlags refuses -levels and -partial-credit for a run of a task
-// other than calc, in one line that names the flag.
-func (cl *commandLine) checkCalcFlags(taskName string) error {
-	if taskName == "calc" {
-		return nil
-	}
-	why := map[bool][2]string{
-		true:  {"the seed task's levels are fixed", "the seed task's reward is the reference's"},
-		false: {"the " + taskName + " task takes -task-spec", "the " + taskName + " task takes -task-spec"},
-	}[taskName == "seed"]
-	// Any explicit value, the calc defaults too: -partial-credit 0 must not
-	// rewrite another task's spec as a calc one.
-	switch {
-	case cl.changed("levels"):
-		return fmt.Errorf("-levels applies to the calc task (%s)", why[0])
-	case cl.changed("partial-credit"):
-		return fmt.Errorf("-partial-credit applies to the calc task (%s)", why[1])
+// checkOptionFlags refuses -levels and -partial-credit for a run of a task
+// that does not take them (task.SpecEditor's FlagOptions), in one line
+// that names the flag and the tasks that do.
+func (cl *commandLine) checkOptionFlags(taskName string) error {
+	for _, f := range []struct{ flag, key, seedWhy string }{
+		{"levels", levelsOption, "the seed task's levels are fixed"},
+		{"partial-credit", partialCreditOption, "the seed task's reward is the reference's"},
+	} {
+		// Any explicit value, the defaults too: -partial-credit 0 must not
+		// rewrite another task's spec as a calc one.
+		if !cl.changed(f.flag) || takesOption(taskName, f.key) {
+			continue
+		}
+		why := "the " + taskName + " task takes -task-spec"
+		if taskName == "seed" {
+			why = f.seedWhy
+		}
+		var takers []string
+		for _, n := range task.Names() {
+			if takesOption(n, f.key) {
+				takers = append(takers, n)
+			}
+		}
+		return fmt.Errorf("-%s applies to the %s task (%s)", f.flag, strings.Join(takers, " and "), why)
 	}
 	return nil
 }
 
 // sameSpec reports whether two specs of the task name are the same options
-// however spelled (calc: levels compared canonically; expr: as its spec
-// writes them back); specs that do not parse are compared as written.
+// however spelled (its task.SpecEditor's Same: calc's levels compared
+// canonically, expr's as its spec writes them back); specs that do not
+// parse, and the specs of a task without an editor, are compared as
+// written.
 func sameSpec(name, a, b string) bool {
 	if a == b {
 		return true
 	}
-	switch name {
-	case "calc":
-		sa, errA := task.ParseCalcSpec(a)
-		sb, errB := task.ParseCalcSpec(b)
-		return errA == nil && errB == nil && sameLevels(sa.Levels, sb.Levels) &&
-			sa.PartialCredit == sb.PartialCredit && sa.Observe == sb.Observe
-	case "expr":
-		sa, errA := task.ParseExprSpec(a)
-		sb, errB := task.ParseExprSpec(b)
-		return errA == nil && errB == nil && sa.String() == sb.String()
-	}
-	return false
+	ed := task.SpecEditorOf(name)
+	return ed != nil && ed.Same(a, b)
 }

@@ -365,18 +365,18 @@ func loadHint(saved *trainer.Config, cfg trainer.Config) string {
 	if saved.Task != cfg.Task {
 		flags = append(flags, "-task "+saved.Task)
 	}
-	savedLevels := calcSpecOf(*saved).Levels
-	same := sameLevels(savedLevels, calcSpecOf(cfg).Levels)
+	savedLevels := optionOf(*saved, levelsOption)
+	same := sameOption(saved.Task, levelsOption, savedLevels, optionOf(cfg, levelsOption))
 	if !same && savedLevels == "" {
 		flags = append(flags, "the default levels (no -levels)")
 	} else if !same {
 		flags = append(flags, "-levels '"+savedLevels+"'")
 	}
-	if saved.Task != "calc" && saved.Task == cfg.Task && saved.TaskSpec != cfg.TaskSpec {
+	if !takesOption(saved.Task, levelsOption) && saved.Task == cfg.Task && saved.TaskSpec != cfg.TaskSpec {
 		flags = append(flags, "-task-spec '"+saved.TaskSpec+"'")
 	}
-	if obs := calcSpecOf(*saved).Observe; saved.Task == "calc" && cfg.Task == "calc" && obs != calcSpecOf(cfg).Observe {
-		flags = append(flags, "observe="+cmp.Or(string(obs), "auto")+" (in -task-spec)")
+	if obs := optionOf(*saved, "observe"); takesOption(saved.Task, levelsOption) && saved.Task == cfg.Task && obs != optionOf(cfg, "observe") {
+		flags = append(flags, "observe="+cmp.Or(obs, "auto")+" (in -task-spec)")
 	}
 	if saved.Hidden != cfg.Hidden {
 		flags = append(flags, fmt.Sprintf("-hidden %d", saved.Hidden))

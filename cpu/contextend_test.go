@@ -8,6 +8,7 @@ import (
 
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/seedtask"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -137,8 +138,8 @@ func TestContextEndOutsideTheVocabularyRefused(t *testing.T) {
 // contexts with task.CTX, token 10, the first input of gru.NewLayout's
 // layouts.
 func TestContextEndDefaultsToCTX(t *testing.T) {
-	require.Equal(t, int32(task.CTX), task.ContextEnd(task.Seed()))
-	e, err := NewWithTask(trainer.ReferenceRecipe(), task.Seed())
+	require.Equal(t, int32(task.CTX), task.ContextEnd(seedtask.Seed()))
+	e, err := NewWithTask(trainer.ReferenceRecipe(), seedtask.Seed())
 	require.NoError(t, err)
 	defer e.Close()
 	require.Equal(t, int32(task.CTX), e.layout.Start)

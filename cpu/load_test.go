@@ -3,10 +3,11 @@ package cpu
 import (
 	"testing"
 
-	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/env/seed"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/seedtask"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -17,7 +18,7 @@ func fixedTasks(n int) []task.Instance {
 	key := rng.NewKey(0x5eed_cafe)
 	tasks := make([]task.Instance, n)
 	for i := range tasks {
-		tasks[i] = task.FromEnv(env.DrawTask(key, 1, uint32(i), rng.PurposeTask, i%env.NumLevels))
+		tasks[i] = seedtask.FromEnv(seed.DrawTask(key, 1, uint32(i), rng.PurposeTask, i%seed.NumLevels))
 	}
 	return tasks
 }

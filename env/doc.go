@@ -1,8 +1,8 @@
-// Package env is the seed's tool environment (ToolEnv in seed.py): a task is a
-// few digits and a level; a program of tool tokens is run on it and rewarded.
-// It owns the vocabulary, the levels, how a task is drawn (DrawTask) and how
-// a program is scored (Run, Trace).
-//
-// It knows nothing about the model: it imports nothing of the project but
-// rng, which draws the tasks' digits.
+// Package env holds the tasks' worlds, one package each, knowing nothing of
+// the model or the contract: seed (the reference's tool environment,
+// bit-exact), calc (the calculator: its machine, expressions, curricula and
+// their search), expr (a family of expressions on calc's machine), tape
+// (a tape machine), and interp (the interpreted machine's op table type,
+// which calc's tables are written in and the GPU's kernels read). The task
+// plug-ins of package tasks wrap them.
 package env

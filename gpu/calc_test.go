@@ -7,11 +7,14 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/calctask"
+	"github.com/simdrl/simdrl/tasks/seedtask"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -19,11 +22,11 @@ import (
 // calcConfig is the calc task's default recipe, cut to a test's size.
 func calcConfig(t testing.TB, levels string, partialCredit float64) trainer.Config {
 	cfg := trainer.DefaultRecipe()
-	cfg.Task, cfg.TaskSpec = "calc", task.CalcSpec{Levels: levels}.String()
+	cfg.Task, cfg.TaskSpec = "calc", calctask.CalcSpec{Levels: levels}.String()
 	cfg, err := trainer.WithTask(cfg)
 	require.NoError(t, err)
 	if partialCredit >= 0 {
-		cfg.TaskSpec = task.CalcSpec{Levels: levels, PartialCredit: partialCredit}.String()
+		cfg.TaskSpec = calctask.CalcSpec{Levels: levels, PartialCredit: partialCredit}.String()
 	}
 	cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Threads = 0, 0, 0, 2
 	return cfg
@@ -32,7 +35,7 @@ func calcConfig(t testing.TB, levels string, partialCredit float64) trainer.Conf
 // scoreOnGPU runs simdrl_env_score with the calculator's scorer on the
 // instances and programs (episode i: progs[i]) and returns rewards and
 // correct flags.
-func scoreOnGPU(t *testing.T, d *Device, ops []calc.Op, partialCredit float64, ins []task.Instance, progs [][]int32) ([]float64, []bool) {
+func scoreOnGPU(t *testing.T, d *Device, ops []interp.Op, partialCredit float64, ins []task.Instance, progs [][]int32) ([]float64, []bool) {
 	n, maxlen := len(ins), 1
 	for _, p := range progs {
 		maxlen = max(maxlen, len(p))
@@ -91,7 +94,7 @@ func TestGPUCalcScoresAsCPU(t *testing.T) {
 		pc     float64
 	}{{"", 0}, {"", 0.3}, {"", 1.0 / 3}, {"", 0.7}, {eightDigits, 0.3}} {
 		pc := c.pc
-		tk, err := task.Calc(c.levels, pc)
+		tk, err := calctask.Calc(c.levels, pc)
 		require.NoError(t, err)
 		it := tk.(task.Interpreted)
 		key := rng.NewKey(11)
@@ -310,10 +313,10 @@ type opaqueTask struct{ task.Task }
 // TestGPURefusesTasksItCannotScore: the seed task and task.Interpreted ones
 // have a scorer; any other task is refused by name, before any launch.
 func TestGPURefusesTasksItCannotScore(t *testing.T) {
-	seed, err := scorerOf(task.Seed())
+	seed, err := scorerOf(seedtask.Seed())
 	require.NoError(t, err)
 	require.Equal(t, scoreSeed, seed.kind)
-	tk, err := task.Calc("", 0.3)
+	tk, err := calctask.Calc("", 0.3)
 	require.NoError(t, err)
 	c, err := scorerOf(tk)
 	require.NoError(t, err)
@@ -322,7 +325,7 @@ func TestGPURefusesTasksItCannotScore(t *testing.T) {
 	require.Equal(t, 0.3, c.partialCredit)
 	_, err = scorerOf(opaqueTask{tk})
 	require.ErrorContains(t, err, "not calc")
-	_, err = scorerOf(opaqueTask{task.Seed()})
+	_, err = scorerOf(opaqueTask{seedtask.Seed()})
 	require.ErrorContains(t, err, "not seed", "a task is the seed task by identity, not by name")
 }
 
@@ -339,7 +342,7 @@ func (t endedTask) ContextEnd() int32 { return t.end }
 // so a task whose context end is another token is refused with one line,
 // before any launch; one that declares CTX is not.
 func TestGPURefusesAnotherContextEnd(t *testing.T) {
-	tk, err := task.Calc("", 0.3)
+	tk, err := calctask.Calc("", 0.3)
 	require.NoError(t, err)
 	it := tk.(task.Interpreted)
 	_, err = scorerOf(endedTask{it, 3})

@@ -9,7 +9,7 @@
 // CUDA, env.cuh) and every task.Interpreted task, whose op table the kernels
 // interpret (calc.cuh); those tasks' instances are drawn on the host by the
 // task itself and uploaded as records (internal/record). An Interpreted task
-// that observes the calculator's signs (calc.ObserveSigns) has its machine
+// that observes the calculator's signs (interp.ObserveSigns) has its machine
 // stepped inside the rollout's step loop, each next input the action with
 // the observation after it (gru.Config.Observations); other observing tasks
 // are refused.

@@ -63,7 +63,7 @@ type engine struct {
 	partialCredit float64
 	hostDraw      bool
 	// Observations: O (gru.Config.Observations, 0 for an open-loop task) and
-	// the kind (calc.Observation) the kernels compute after every token; the
+	// the kind (interp.Observation) the kernels compute after every token; the
 	// token table has NV = V·O rows then (V without), and the token-table
 	// gradient runs in blocks of tokBlock threads.
 	O, observe, NV, tokBlock int

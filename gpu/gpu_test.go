@@ -8,13 +8,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/env/seed"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/internal/golden"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/seedtask"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -64,7 +65,7 @@ func testEngineOf(t testing.TB, d *Device, cfg trainer.Config, tk task.Task, l *
 }
 
 // TestGPUTasksAndUniforms: the kernels' Philox draws the CPU's tasks (the
-// whole instance record, as task.FromEnv makes it), levels and sampling
+// whole instance record, as seedtask.FromEnv makes it), levels and sampling
 // numbers bit for bit.
 func TestGPUTasksAndUniforms(t *testing.T) {
 	d := openGPU(t)
@@ -108,7 +109,7 @@ func TestGPUTasksAndUniforms(t *testing.T) {
 		} else if uu < 0.7 {
 			level = 1
 		}
-		want := task.FromEnv(env.DrawTask(key, 9, uint32(b), rng.PurposeTask, level))
+		want := seedtask.FromEnv(seed.DrawTask(key, 9, uint32(b), rng.PurposeTask, level))
 		require.Equal(t, want, record.Unpack(tasks[record.Words*b:]), "instance of episode %d", b)
 		for s := 0; s < T; s++ {
 			require.Equal(t, key.Uniform(9, uint32(b), uint32(s), rng.PurposeAction), u[s*n+b])
@@ -128,7 +129,7 @@ func TestGPUEnvGolden(t *testing.T) {
 	}
 	tasks, acts, lens := make([]int32, record.Words*n), make([]int32, n*maxlen), make([]int32, n)
 	for i, c := range cases {
-		in := task.FromEnv(env.Task{Level: c.Level, Digits: c.Digits})
+		in := seedtask.FromEnv(seed.Task{Level: c.Level, Digits: c.Digits})
 		record.Pack(tasks[record.Words*i:], &in)
 		copy(acts[i*maxlen:], c.Actions)
 		lens[i] = int32(len(c.Actions))
@@ -154,7 +155,7 @@ func TestGPUEnvGolden(t *testing.T) {
 			return err
 		}
 		var a args
-		a.i32("scorer", scoreSeed).ptr("ops", 0).i32("V", env.Vocab).f64("partial_credit", 0).ptr("tasks", bufs[0]).ptr("actions", bufs[1]).
+		a.i32("scorer", scoreSeed).ptr("ops", 0).i32("V", seed.Vocab).f64("partial_credit", 0).ptr("tasks", bufs[0]).ptr("actions", bufs[1]).
 			ptr("len", bufs[2]).i32("n", n).i32("maxlen", maxlen).ptr("reward", bufs[3]).ptr("steps", bufs[4]).ptr("correct", bufs[5])
 		if err := d.launch("simdrl_env_score", gridFor(n), block256, 0, &a); err != nil {
 			return err
@@ -170,7 +171,7 @@ func TestGPUEnvGolden(t *testing.T) {
 	for i, c := range cases {
 		require.Equalf(t, math.Float64bits(c.Reward), math.Float64bits(reward[i]), "case %d: reward %v, want %v", i, reward[i], c.Reward)
 		require.Equal(t, c.Steps, int(steps[i]), "case %d steps", i)
-		o := env.Run(env.Task{Level: c.Level, Digits: c.Digits}, c.Actions)
+		o := seed.Run(seed.Task{Level: c.Level, Digits: c.Digits}, c.Actions)
 		require.Equal(t, o.Correct, correct[i] != 0, "case %d correct", i)
 	}
 }
@@ -182,10 +183,10 @@ func (e *engine) teacher(b *golden.Batch) (logp, ent, val, grad []float32, err e
 	tasks, tok, rew := make([]int32, record.Words*B), make([]int32, (T+1)*B), make([]float32, B)
 	for i := 0; i < B; i++ {
 		digits := b.Ctx[i][:len(b.Ctx[i])-1]
-		in := task.Instance{Level: int32(b.Level[i]), Vars: int32(len(digits)), Budget: env.MaxSteps}
+		in := task.Instance{Level: int32(b.Level[i]), Vars: int32(len(digits)), Budget: seed.MaxSteps}
 		copy(in.Digits[:], digits)
 		record.Pack(tasks[record.Words*i:], &in)
-		tok[i] = env.CTX
+		tok[i] = seed.CTX
 		for s := 0; s < T; s++ {
 			tok[(s+1)*B+i] = b.Actions[i][s]
 		}
@@ -364,7 +365,7 @@ func TestGPUGreedyMatchesCPU(t *testing.T) {
 		w.Reset(n)
 		var ctx [gru.MaxContext]int32
 		for b := 0; b < n; b++ {
-			task := env.DrawTask(e.key, round, uint32(b), enginekit.EvalPurpose(level), level)
+			task := seed.DrawTask(e.key, round, uint32(b), enginekit.EvalPurpose(level), level)
 			k := task.Context(ctx[:])
 			w.SetContext(b, level, ctx[:k])
 		}
@@ -578,7 +579,7 @@ func TestGPULoadActsAsSaved(t *testing.T) {
 	key := rng.NewKey(0x5eed_cafe)
 	tasks := make([]task.Instance, 300)
 	for i := range tasks {
-		tasks[i] = task.FromEnv(env.DrawTask(key, 1, uint32(i), rng.PurposeTask, i%env.NumLevels))
+		tasks[i] = seedtask.FromEnv(seed.DrawTask(key, 1, uint32(i), rng.PurposeTask, i%seed.NumLevels))
 	}
 	want, err := saver.GreedyPrograms(tasks)
 	require.NoError(t, err)

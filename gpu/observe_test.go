@@ -7,12 +7,15 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/internal/golden"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/calctask"
+	"github.com/simdrl/simdrl/tasks/seedtask"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -32,7 +35,7 @@ const obsLevels = "abs(a-b)*c, max(a,b)+c, max(a*b,c*d)"
 
 // observingTask is the observing calc task of levels with partial credit pc.
 func observingTask(t testing.TB, levels string, pc float64) task.Task {
-	tk, err := task.Calc(levels, pc)
+	tk, err := calctask.Calc(levels, pc)
 	require.NoError(t, err)
 	require.Equal(t, calc.NumObservations, task.Observations(tk))
 	require.Equal(t, calc.BranchVocab, tk.Vocab())
@@ -317,7 +320,7 @@ func f64s(x []float32) []float64 {
 // calc task is accepted, and the open-loop calc task observes nothing.
 func TestGPURefusesOtherObservations(t *testing.T) {
 	tk := observingTask(t, "abs(a-b)", 0.3)
-	for _, bad := range []task.Task{otherObs{tk}, otherObs{task.Seed()}} {
+	for _, bad := range []task.Task{otherObs{tk}, otherObs{seedtask.Seed()}} {
 		_, err := scorerOf(bad)
 		require.Error(t, err)
 		require.NotContains(t, err.Error(), "\n")
@@ -326,9 +329,9 @@ func TestGPURefusesOtherObservations(t *testing.T) {
 	sc, err := scorerOf(tk)
 	require.NoError(t, err)
 	require.Equal(t, calc.NumObservations, sc.obs)
-	require.Equal(t, int(calc.ObserveSigns), sc.observe)
+	require.Equal(t, int(interp.ObserveSigns), sc.observe)
 	require.Len(t, sc.ops, calc.BranchVocab)
-	open, err := task.Calc("a*b", 0.3)
+	open, err := calctask.Calc("a*b", 0.3)
 	require.NoError(t, err)
 	sc, err = scorerOf(open)
 	require.NoError(t, err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/calctask"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -129,7 +130,7 @@ func TestRolloutPassesTheLevelWeights(t *testing.T) {
 		cfg := trainer.DefaultRecipe()
 		cfg.Task = c.task
 		if c.levels != "" {
-			cfg.TaskSpec = task.CalcSpec{Levels: c.levels}.String()
+			cfg.TaskSpec = calctask.CalcSpec{Levels: c.levels}.String()
 		}
 		e := launchOnlyEngine(t, cfg)
 		got := map[string]uint64{}

@@ -9,7 +9,7 @@ package gpu
 import (
 	"fmt"
 
-	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/task"
@@ -23,34 +23,34 @@ const (
 
 // scorer is how the kernels score a task's programs.
 type scorer struct {
-	kind          int       // scoreSeed or scoreCalc
-	ops           []calc.Op // scoreCalc: the op table, one per token
-	partialCredit float64   // scoreCalc
-	obs           int       // the observations (task.Observations): 0, or calc.NumObservations
-	observe       int       // calc.Observation: calc.ObserveSigns when obs > 0
+	kind          int         // scoreSeed or scoreCalc
+	ops           []interp.Op // scoreCalc: the op table, one per token
+	partialCredit float64     // scoreCalc
+	obs           int         // the observations (task.Observations): 0, or interp.SignObservations
+	observe       int         // interp.Observation: interp.ObserveSigns when obs > 0
 }
 
 // observer is a calc task that declares its observation as data (the kind
 // the kernels compute, calc.cuh's simdrl_calc_obs).
 type observer interface {
-	Observation() calc.Observation
+	Observation() interp.Observation
 }
 
 // observationOf says what the kernels feed back after every token of t:
 // nothing for an open-loop task, the signs of v and v − m for an
-// Interpreted task that observes calc.ObserveSigns; any other observing task
+// Interpreted task that observes interp.ObserveSigns; any other observing task
 // is refused.
 func observationOf(t task.Task) (obs, observe int, err error) {
 	n := task.Observations(t)
 	if n == 0 {
-		return 0, int(calc.ObserveNone), nil
+		return 0, int(interp.ObserveNone), nil
 	}
 	ob, isObs := t.(observer)
-	_, interp := t.(task.Interpreted)
-	if !interp || !isObs || ob.Observation() != calc.ObserveSigns || n != calc.ObserveSigns.Observations() {
-		return 0, 0, fmt.Errorf("gpu: the CUDA kernels observe only the calculator's signs of v and v − m (a task.Interpreted task with calc.ObserveSigns, %d observations), not task %s's %d observations; train it on the CPU", calc.NumObservations, t.Name(), n)
+	_, isInterp := t.(task.Interpreted)
+	if !isInterp || !isObs || ob.Observation() != interp.ObserveSigns || n != interp.ObserveSigns.Observations() {
+		return 0, 0, fmt.Errorf("gpu: the CUDA kernels observe only the calculator's signs of v and v − m (a task.Interpreted task with interp.ObserveSigns, %d observations), not task %s's %d observations; train it on the CPU", interp.SignObservations, t.Name(), n)
 	}
-	return n, int(calc.ObserveSigns), nil
+	return n, int(interp.ObserveSigns), nil
 }
 
 // scorerOf says how the kernels score t: the seed task by its own
@@ -78,7 +78,7 @@ func scorerOf(t task.Task) (scorer, error) {
 
 // uploadTask writes the op table (three int32 per token, zero for the seed
 // task, which does not read it) and the not-action logit offsets.
-func (e *engine) uploadTask(ops []calc.Op, notActions []int32) error {
+func (e *engine) uploadTask(ops []interp.Op, notActions []int32) error {
 	table := make([]int32, record.OpWords*e.V) // zero: the seed's scorer reads no table
 	copy(table, record.OpTable(ops))
 	offset := make([]float32, e.V)

@@ -13,6 +13,7 @@ import (
 	"github.com/simdrl/simdrl/internal/golden"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/calctask"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -35,7 +36,7 @@ const shownItems = 12
 var shownLengths = [shownItems]int{0, 24, 1, 8, 17, 3, 12, 24, 5, 20, 2, 9}
 
 func newShownTask(t testing.TB, levels string) shownTask {
-	tk, err := task.Calc(levels, 0.3)
+	tk, err := calctask.Calc(levels, 0.3)
 	require.NoError(t, err)
 	require.Zero(t, task.Observations(tk), "an open-loop curriculum")
 	return shownTask{tk.(task.Interpreted), tk.(task.Stepper)}

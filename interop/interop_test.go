@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/simdrl/simdrl/checkpoint"
-	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/env/seed"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/stretchr/testify/require"
@@ -93,7 +93,7 @@ func TestTorchMissingReason(t *testing.T) {
 // vary with the context and sometimes solve the task: pi.weight scaled up,
 // the tool tokens and ANS favoured a little.
 func model(t *testing.T, read bool) (*gru.Layout, []float32) {
-	l, err := gru.NewLayout(gru.Config{Vocab: env.Vocab, Hidden: 96, Levels: env.NumLevels, Read: read})
+	l, err := gru.NewLayout(gru.Config{Vocab: seed.Vocab, Hidden: 96, Levels: seed.NumLevels, Read: read})
 	require.NoError(t, err)
 	params := make([]float32, l.Size)
 	l.Init(params, modelSeed)
@@ -102,10 +102,10 @@ func model(t *testing.T, read bool) (*gru.Layout, []float32) {
 		piw[i] *= piScale
 	}
 	pib := l.PiB.View(params)
-	for a := env.MUL; a <= env.RCL; a++ {
+	for a := seed.MUL; a <= seed.RCL; a++ {
 		pib[a] += toolBoost
 	}
-	pib[env.ANS] += answerLift
+	pib[seed.ANS] += answerLift
 	return l, params
 }
 
@@ -160,11 +160,11 @@ func torchInterop(t *testing.T, read bool) {
 
 	// 20 contexts per level, drawn as evaluation tasks.
 	key := rng.NewKey(taskSeed)
-	var tasks []env.Task
+	var tasks []seed.Task
 	var ctxs []context
-	for s := 0; s < env.NumLevels; s++ {
+	for s := 0; s < seed.NumLevels; s++ {
 		for i := 0; i < perLevel; i++ {
-			task := env.DrawTask(key, 0, uint32(s*perLevel+i), rng.PurposeEval, s)
+			task := seed.DrawTask(key, 0, uint32(s*perLevel+i), rng.PurposeEval, s)
 			tasks = append(tasks, task)
 			ctxs = append(ctxs, context{Level: s, Digits: task.Digits})
 		}
@@ -190,7 +190,7 @@ func torchInterop(t *testing.T, read bool) {
 	programs := make([][]int32, n)
 	margins := make([][]float64, n) // top-1 minus top-2 log-probability (= logit gap)
 	rewards := make([]float64, n)
-	var solved [env.NumLevels]int
+	var solved [seed.NumLevels]int
 	minMargin := math.Inf(1)
 	for b := range tasks {
 		programs[b] = make([]int32, steps)
@@ -200,7 +200,7 @@ func torchInterop(t *testing.T, read bool) {
 			margins[b][s] = margin(w, b, s)
 			minMargin = math.Min(minMargin, margins[b][s])
 		}
-		o := env.Run(tasks[b], programs[b])
+		o := seed.Run(tasks[b], programs[b])
 		rewards[b] = o.Reward
 		if o.Reward >= 1 {
 			solved[tasks[b].Level]++
@@ -234,13 +234,13 @@ func torchInterop(t *testing.T, read bool) {
 	require.NoError(t, json.Unmarshal(out, &got), "script output: %s", out)
 	require.Len(t, got.Programs, n)
 
-	// PyTorch's programs, scored by env.Run like simdrl's.
-	var torchSolved [env.NumLevels]int
+	// PyTorch's programs, scored by seed.Run like simdrl's.
+	var torchSolved [seed.NumLevels]int
 	ties := 0
 	for b := range tasks {
 		tp := got.Programs[b]
 		require.Len(t, tp, steps, "context %d", b)
-		o := env.Run(tasks[b], tp)
+		o := seed.Run(tasks[b], tp)
 		if o.Reward >= 1 {
 			torchSolved[tasks[b].Level]++
 		}
@@ -262,7 +262,7 @@ func torchInterop(t *testing.T, read bool) {
 		ties++
 	}
 	require.LessOrEqual(t, ties, 2, "too many ties to call the programs equal")
-	for s := 0; s < env.NumLevels; s++ {
+	for s := 0; s < seed.NumLevels; s++ {
 		if ties == 0 {
 			require.Equal(t, solved[s], torchSolved[s], "solved in level %d", s)
 		} else {
@@ -276,7 +276,7 @@ func torchInterop(t *testing.T, read bool) {
 // at step t (the same as the gap between its two largest logits).
 func margin(w *gru.Workspace, b, t int) float64 {
 	best, second := math.Inf(-1), math.Inf(-1)
-	for a := int32(0); a < env.Vocab; a++ {
+	for a := int32(0); a < seed.Vocab; a++ {
 		v := float64(w.LogpOf(b, t, a))
 		if v > best {
 			best, second = v, best

@@ -8,17 +8,17 @@
 // has its own (Scorer, Explainer). The model's
 // vocabulary, its level embeddings and its rollout length come from the task.
 //
-// Three tasks are registered: "seed", the reference script's tool
-// environment (package env, bit-exact); "calc", a calculator whose tools do
-// what their names say and in which memory is necessary (package env/calc);
-// and "expr", calc's machine on a family of expressions that the context
-// shows, read by the policy (package env/expr, an Itemized and Unstaged
-// task). To add
-// a task, implement Task (here or in any module) and Register it by name from
-// an init function; Open opens it with its spec, and engines can also take a
-// task value directly (cpu.NewWithTask). A task on the calculator's machine
-// that also implements Interpreted (its op table) runs on the GPU too.
+// It is the contract only, as database/sql/driver holds no driver: the
+// tasks that ship with simdrl are plug-ins of their own (tasks/seedtask,
+// tasks/calctask, tasks/exprtask, tasks/tapetask; tasks/builtin imports
+// them all) that register exactly as a user's task does. To add a task,
+// implement Task in any package and Register it by name from an init
+// function; Open opens it with its spec, and engines can also take a task
+// value directly (cpu.NewWithTask). A task whose spec has options that a
+// command line's flags set registers a SpecEditor too. A task that
+// implements Interpreted (an env/interp op table) runs on the GPU too, as
+// does one on the reference's machine (SeedMachine).
 //
-// It imports the environments and rng; never gru, trainer, the engines or
-// cmd.
+// It imports env/interp and rng; never a concrete task, gru, trainer, the
+// engines or cmd.
 package task

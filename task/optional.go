@@ -5,6 +5,20 @@ import "github.com/simdrl/simdrl/rng"
 // Optional interfaces: what a task may declare beyond Task, so that nothing
 // below the command asks for a task by its name.
 
+// SeedMachine is a task whose programs run on the reference's tool machine
+// (package env/seed) with its rules, levels and instances: the seed task
+// (tasks/seedtask). Its Score must be env/seed's Run. Engines may score such
+// a task themselves (the CUDA kernels' env.cuh), and Check reads its context
+// tokens as digits.
+type SeedMachine interface {
+	Task
+	SeedMachine()
+}
+
+// IsSeed reports whether t declares that it runs on the reference's tool
+// machine (SeedMachine), whose scoring engines may implement themselves.
+func IsSeed(t Task) bool { _, ok := t.(SeedMachine); return ok }
+
 // ReferenceSchedule is implemented by a task that trains on the recipe's
 // rollout length and levels as they are, not on its own levels' budgets: the
 // seed task, whose reference writes 6 tokens of its environment's 7-step

@@ -2,19 +2,29 @@ package task
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
-// specOption is one key=value of a task spec.
-type specOption struct{ key, value string }
+// SpecError is a problem with one option of a task's spec: Key names it
+// ("levels", "partial_credit"; "task_spec" for the spec as a whole), so that
+// a command line can name the flag that set it.
+type SpecError struct {
+	Key string
+	Err error
+}
 
-// specOptions splits a task spec, "key=value; key=value; …", into its
+func (e *SpecError) Error() string { return e.Key + ": " + e.Err.Error() }
+func (e *SpecError) Unwrap() error { return e.Err }
+
+// SpecOption is one key=value of a task spec.
+type SpecOption struct{ Key, Value string }
+
+// SpecOptions splits a task spec, "key=value; key=value; …", into its
 // options in order (blanks trimmed, empty options skipped), refusing an
 // option that is not key=value and a key given twice. takes says what the
 // task takes, for the first error ("calc takes levels=…; partial_credit=…").
-func specOptions(spec, takes string) ([]specOption, error) {
-	var out []specOption
+func SpecOptions(spec, takes string) ([]SpecOption, error) {
+	var out []SpecOption
 	seen := map[string]bool{}
 	for _, opt := range strings.Split(spec, ";") {
 		if strings.TrimSpace(opt) == "" {
@@ -29,17 +39,7 @@ func specOptions(spec, takes string) ([]specOption, error) {
 			return nil, &SpecError{"task_spec", fmt.Errorf("%s given twice", key)}
 		}
 		seen[key] = true
-		out = append(out, specOption{key, value})
+		out = append(out, SpecOption{key, value})
 	}
 	return out, nil
-}
-
-// parsePartialCredit reads a partial_credit value (its range is the spec's
-// Check).
-func parsePartialCredit(value string) (float64, error) {
-	pc, err := strconv.ParseFloat(value, 64)
-	if err != nil {
-		return 0, &SpecError{"partial_credit", fmt.Errorf("%q is not a number", value)}
-	}
-	return pc, nil
 }

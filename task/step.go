@@ -134,25 +134,3 @@ func (e *scoreEnv) Step(actions []int32, out Transition) {
 		out.Done[r] = e.done[r]
 	}
 }
-
-// episode is one row's rules, stepped a token at a time: env.Episode,
-// calc.Episode.
-type episode interface {
-	Step(tok int32) float64
-	Done() bool
-}
-
-// stepRows steps rows 0..len(actions)-1 of eps, one action each, into out:
-// what every native Env's Step is (no observations yet). P is *E, so the
-// call stays on the slice's elements without boxing them.
-func stepRows[E any, P interface {
-	*E
-	episode
-}](eps []E, actions []int32, out Transition) {
-	for r, a := range actions {
-		ep := P(&eps[r])
-		out.Obs[r] = NoObservation
-		out.Reward[r] = ep.Step(a)
-		out.Done[r] = ep.Done()
-	}
-}

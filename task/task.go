@@ -3,7 +3,7 @@ package task
 import (
 	"fmt"
 
-	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/rng"
 )
 
@@ -84,7 +84,7 @@ type Task interface {
 type Interpreted interface {
 	Scorer
 	// Ops is the instruction table, one op per token (Vocab long).
-	Ops() []calc.Op
+	Ops() []interp.Op
 	// PartialCredit is the weight of the inner values held (calc.Run).
 	PartialCredit() float64
 }

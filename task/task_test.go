@@ -1,54 +1,58 @@
-package task
+package task_test
 
 import (
 	"testing"
 
-	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/env/seed"
+	"github.com/simdrl/simdrl/internal/tasktest"
 	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/calctask"
+	"github.com/simdrl/simdrl/tasks/seedtask"
 	"github.com/stretchr/testify/require"
 )
 
 // TestSeedTaskIsTheEnvironment: the seed task draws and scores exactly as
-// package env does (the goldens and hashes rest on it).
+// package env/seed does (the goldens and hashes rest on it).
 func TestSeedTaskIsTheEnvironment(t *testing.T) {
-	st := Seed()
+	st := seedtask.Seed()
 	key := rng.NewKey(7)
 	prog := make([]int32, 6)
 	for i := uint32(0); i < 3000; i++ {
 		level := int(i % 3)
-		want := env.DrawTask(key, 5, i, rng.PurposeTask, level)
-		in := st.Draw(key, 5, i, rng.PurposeTask, level, HeldOut)
-		require.Equal(t, FromEnv(want), in)
-		require.Equal(t, in, st.Draw(key, 5, i, rng.PurposeTask, level, Training), "the seed task holds nothing out")
-		var ctx [MaxDigits + 1]int32
-		n := in.Context(ctx[:], CTX)
+		want := seed.DrawTask(key, 5, i, rng.PurposeTask, level)
+		in := st.Draw(key, 5, i, rng.PurposeTask, level, task.HeldOut)
+		require.Equal(t, seedtask.FromEnv(want), in)
+		require.Equal(t, in, st.Draw(key, 5, i, rng.PurposeTask, level, task.Training), "the seed task holds nothing out")
+		var ctx [task.MaxDigits + 1]int32
+		n := in.Context(ctx[:], task.CTX)
 		var wantCtx [8]int32
 		require.Equal(t, want.Context(wantCtx[:]), n)
 		require.Equal(t, wantCtx[:n], ctx[:n])
 		for s := range prog {
-			prog[s] = int32(key.Block(9, i, uint32(s), rng.PurposeAction)[0] % env.Vocab)
+			prog[s] = int32(key.Block(9, i, uint32(s), rng.PurposeAction)[0] % seed.Vocab)
 		}
-		o := env.Run(want, prog)
-		require.Equal(t, Outcome{Reward: o.Reward, Correct: o.Correct}, Score(st, &in, prog))
+		o := seed.Run(want, prog)
+		require.Equal(t, task.Outcome{Reward: o.Reward, Correct: o.Correct}, task.Score(st, &in, prog))
 	}
-	ins := make([]Instance, 1) // as the engines hold them
+	ins := make([]task.Instance, 1) // as the engines hold them
 	require.Zero(t, testing.AllocsPerRun(100, func() {
-		ins[0] = st.Draw(key, 1, 2, rng.PurposeTask, 2, Training)
-		Score(st, &ins[0], prog)
+		ins[0] = st.Draw(key, 1, 2, rng.PurposeTask, 2, task.Training)
+		task.Score(st, &ins[0], prog)
 	}))
 }
 
 // TestCalcSplitsAreDisjoint: training draws and held-out draws of a calc
 // level never share a digit tuple, and the held-out part is about a fifth.
 func TestCalcSplitsAreDisjoint(t *testing.T) {
-	ct, err := Calc("a*b+c, a*b+c*d", 0)
+	ct, err := calctask.Calc("a*b+c, a*b+c*d", 0)
 	require.NoError(t, err)
 	key := rng.NewKey(3)
 	for lv := range ct.Levels() {
-		seen := map[[MaxDigits]int32]Split{}
+		seen := map[[task.MaxDigits]int32]task.Split{}
 		for i := uint32(0); i < 4000; i++ {
-			for _, split := range []Split{Training, HeldOut} {
+			for _, split := range []task.Split{task.Training, task.HeldOut} {
 				in := ct.Draw(key, 1, i, rng.PurposeTask, lv, split)
 				require.Equal(t, int32(lv), in.Level)
 				if prev, ok := seen[in.Digits]; ok {
@@ -59,37 +63,37 @@ func TestCalcSplitsAreDisjoint(t *testing.T) {
 		}
 		held := 0
 		for _, s := range seen {
-			if s == HeldOut {
+			if s == task.HeldOut {
 				held++
 			}
 		}
 		t.Logf("level %d: %d distinct tuples, %d held out", lv, len(seen), held)
 		require.Greater(t, held, 0)
 	}
-	ins, prog := make([]Instance, 1), []int32{calc.LOAD, calc.MUL, calc.ANS}
+	ins, prog := make([]task.Instance, 1), []int32{calc.LOAD, calc.MUL, calc.ANS}
 	require.Zero(t, testing.AllocsPerRun(100, func() {
-		ins[0] = ct.Draw(key, 1, 2, rng.PurposeTask, 1, HeldOut)
-		Score(ct, &ins[0], prog)
+		ins[0] = ct.Draw(key, 1, 2, rng.PurposeTask, 1, task.HeldOut)
+		task.Score(ct, &ins[0], prog)
 	}))
 }
 
 // TestCalcScoresAndExplains: the shortest program of every default level is
 // correct on its instances and the explanation says what each tool did.
 func TestCalcScoresAndExplains(t *testing.T) {
-	ct, err := Calc("", 0.3)
+	ct, err := calctask.Calc("", 0.3)
 	require.NoError(t, err)
 	require.Len(t, ct.Levels(), 6)
 	key := rng.NewKey(11)
 	for lv, l := range calc.DefaultLevels() {
-		in := ct.Draw(key, 2, uint32(lv), rng.PurposeTask, lv, HeldOut)
-		o := Score(ct, &in, l.Shortest)
+		in := ct.Draw(key, 2, uint32(lv), rng.PurposeTask, lv, task.HeldOut)
+		o := task.Score(ct, &in, l.Shortest)
 		require.Truef(t, o.Correct, "level %d (%s)", lv, l.Expr)
 		want := 1.0 // a shortest program holds every inner value on its way: all the partial credit
 		if in.NInner > 0 {
 			want += 0.3
 		}
 		require.Equalf(t, want, o.Reward, "level %d", lv)
-		ex := Explain(ct, &in, l.Shortest)
+		ex := task.Explain(ct, &in, l.Shortest)
 		require.True(t, ex.Correct)
 		require.Equal(t, l.Expr.String(), ex.Name)
 		require.Len(t, ex.Trace, len(l.Shortest))
@@ -100,8 +104,8 @@ func TestCalcScoresAndExplains(t *testing.T) {
 	// credit for the one inner value it held (a·b), 0.3 × 1/2, unless c·d
 	// happened to equal a value v held on the way (a, or a·b).
 	for i := uint32(0); i < 200; i++ {
-		in := ct.Draw(key, 3, i, rng.PurposeTask, 3, HeldOut)
-		o := Score(ct, &in, []int32{calc.LOAD, calc.MUL, calc.ANS})
+		in := ct.Draw(key, 3, i, rng.PurposeTask, 3, task.HeldOut)
+		o := task.Score(ct, &in, []int32{calc.LOAD, calc.MUL, calc.ANS})
 		cd := int64(in.Digits[2] * in.Digits[3])
 		require.Equal(t, cd == 0, o.Correct, "%v", in.Digits)
 		if !o.Correct && int64(in.Digits[0]*in.Digits[1]) != cd && int64(in.Digits[0]) != cd {
@@ -113,61 +117,61 @@ func TestCalcScoresAndExplains(t *testing.T) {
 // TestOpenRefuses: unknown tasks, options for the seed task, and a level no
 // program within its budget computes are refused with a line that says why.
 func TestOpenRefuses(t *testing.T) {
-	_, err := Open("chess", "")
+	_, err := task.Open("chess", "")
 	require.ErrorContains(t, err, `unknown task "chess" (registered: calc, expr, seed`)
-	_, err = Open("seed", "levels=a*b")
+	_, err = task.Open("seed", "levels=a*b")
 	require.ErrorContains(t, err, "the seed task takes no options")
-	_, err = Open("calc", "levels=a*b, a*c+b")
+	_, err = task.Open("calc", "levels=a*b, a*c+b")
 	require.ErrorContains(t, err, "no program")
-	_, err = Open("calc", "levels=a*b, (a*b")
-	var se *SpecError
+	_, err = task.Open("calc", "levels=a*b, (a*b")
+	var se *task.SpecError
 	require.ErrorAs(t, err, &se)
 	require.Equal(t, "levels", se.Key)
-	ct, err := Open("calc", "levels=a*b, a*b+c*d")
+	ct, err := task.Open("calc", "levels=a*b, a*b+c*d")
 	require.NoError(t, err)
-	require.Equal(t, []Level{{Name: "a*b", Context: 2, Budget: 5, Shortest: 3}, {Name: "a*b+c*d", Context: 4, Budget: 9, Shortest: 7}}, ct.Levels())
+	require.Equal(t, []task.Level{{Name: "a*b", Context: 2, Budget: 5, Shortest: 3}, {Name: "a*b+c*d", Context: 4, Budget: 9, Shortest: 7}}, ct.Levels())
 }
 
 // TestCheck: every drawn instance passes; one field out of range at a time
 // is refused with a line naming it.
 func TestCheck(t *testing.T) {
-	ct, err := Calc("a*b, a*b+c*d", 0.3)
+	ct, err := calctask.Calc("a*b, a*b+c*d", 0.3)
 	require.NoError(t, err)
 	key := rng.NewKey(1)
-	for _, tk := range []Task{Seed(), ct} {
+	for _, tk := range []task.Task{seedtask.Seed(), ct} {
 		for lv := range tk.Levels() {
 			for i := uint32(0); i < 200; i++ {
-				in := tk.Draw(key, 1, i, rng.PurposeTask, lv, HeldOut)
-				require.NoError(t, Check(tk, &in))
+				in := tk.Draw(key, 1, i, rng.PurposeTask, lv, task.HeldOut)
+				require.NoError(t, task.Check(tk, &in))
 			}
 		}
 	}
-	good := ct.Draw(key, 1, 0, rng.PurposeTask, 1, HeldOut)
+	good := ct.Draw(key, 1, 0, rng.PurposeTask, 1, task.HeldOut)
 	for _, c := range []struct {
-		edit func(*Instance)
+		edit func(*task.Instance)
 		want string
 	}{
-		{func(in *Instance) { in.Level = 2 }, "levels 0..1"},
-		{func(in *Instance) { in.Level = -1 }, "levels 0..1"},
-		{func(in *Instance) { in.Vars = MaxDigits + 1 }, "9 digits"},
-		{func(in *Instance) { in.Vars = -1 }, "-1 digits"},
-		{func(in *Instance) { in.NInner = MaxInner + 1 }, "17 inner values"},
-		{func(in *Instance) { in.Digits[3] = CTX }, "digit 10 is not a digit"},
-		{func(in *Instance) { in.Digits[0] = -2 }, "digit -2 is not a digit"},
+		{func(in *task.Instance) { in.Level = 2 }, "levels 0..1"},
+		{func(in *task.Instance) { in.Level = -1 }, "levels 0..1"},
+		{func(in *task.Instance) { in.Vars = task.MaxDigits + 1 }, "9 digits"},
+		{func(in *task.Instance) { in.Vars = -1 }, "-1 digits"},
+		{func(in *task.Instance) { in.NInner = task.MaxInner + 1 }, "17 inner values"},
+		{func(in *task.Instance) { in.Digits[3] = task.CTX }, "digit 10 is not a digit"},
+		{func(in *task.Instance) { in.Digits[0] = -2 }, "digit -2 is not a digit"},
 	} {
 		in := good
 		c.edit(&in)
-		require.ErrorContains(t, Check(ct, &in), c.want)
+		require.ErrorContains(t, task.Check(ct, &in), c.want)
 	}
 	// A task whose machine does not read its context as numbers may show any
 	// of its tokens, but no other.
-	other := scoredOnly{Task: ct} // not Interpreted
+	other := tasktest.ScoredOnly{Task: ct} // not Interpreted
 	in := good
 	in.Digits[1] = int32(ct.Vocab() - 1)
-	require.NoError(t, Check(other, &in))
-	require.ErrorContains(t, Check(ct, &in), "is not a digit")
+	require.NoError(t, task.Check(other, &in))
+	require.ErrorContains(t, task.Check(ct, &in), "is not a digit")
 	in.Digits[1] = int32(ct.Vocab())
-	require.ErrorContains(t, Check(other, &in), "not in the calc task's vocabulary")
+	require.ErrorContains(t, task.Check(other, &in), "not in the calc task's vocabulary")
 	in.Digits[1] = -1
-	require.ErrorContains(t, Check(other, &in), "context token -1")
+	require.ErrorContains(t, task.Check(other, &in), "context token -1")
 }

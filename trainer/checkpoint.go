@@ -293,28 +293,29 @@ var addedConfigKeys = map[string]bool{"task": true, "task_spec": true, "entropy_
 var legacyConfigKeys = map[string]bool{"device": true, "report": true, "quiet": true, "levels": true, "partial_credit": true}
 
 // mapCalcOptions turns the calc options of a config from before task specs
-// (its "levels" and "partial_credit" keys) into cfg's TaskSpec
-// (task.CalcSpec), exactly: the partial credit's float64 is written in a
-// form that parses back to the same bits, so the run resumes bit-identically.
-// As before, they apply to the calc task only, and a config has either
-// them or a task_spec.
+// (its "levels" and "partial_credit" keys) into cfg's TaskSpec, through the
+// calc task's task.SpecEditor, exactly: the partial credit's float64 is
+// written in a form that parses back to the same bits, so the run resumes
+// bit-identically. As before, they apply to the calc task only, and a
+// config has either them or a task_spec.
 func mapCalcOptions(raw string, cfg *Config) error {
 	fields, err := objectFields([]byte(raw))
 	if err != nil {
 		return err
 	}
-	var old task.CalcSpec
+	var levels string
+	var credit float64
 	var hasOld, hasSpec bool
 	for _, kv := range fields {
 		switch kv.Key {
 		case "levels":
 			hasOld = true
-			if err := json.Unmarshal(kv.Value, &old.Levels); err != nil {
+			if err := json.Unmarshal(kv.Value, &levels); err != nil {
 				return fmt.Errorf("field levels: %v", err)
 			}
 		case "partial_credit":
 			hasOld = true
-			if err := json.Unmarshal(kv.Value, &old.PartialCredit); err != nil {
+			if err := json.Unmarshal(kv.Value, &credit); err != nil {
 				return fmt.Errorf("field partial_credit: %v", err)
 			}
 		case "task_spec":
@@ -326,18 +327,32 @@ func mapCalcOptions(raw string, cfg *Config) error {
 		return nil
 	case hasSpec:
 		return fmt.Errorf("fields levels and partial_credit are the calc task's spec before task_spec: give one or the other")
-	case cfg.Task != "calc" && old.Levels != "":
+	case cfg.Task != legacyCalc && levels != "":
 		return fieldError("levels", "applies to the calc task (the %s task's levels are its own)", cfg.Task)
-	case cfg.Task != "calc" && old.PartialCredit != 0:
+	case cfg.Task != legacyCalc && credit != 0:
 		return fieldError("partial_credit", "applies to the calc task (the %s task's reward is its own)", cfg.Task)
-	case cfg.Task == "calc":
-		if err := old.Check(); err != nil {
+	case cfg.Task == legacyCalc:
+		ed := task.SpecEditorOf(legacyCalc)
+		if ed == nil {
+			return &task.UnknownError{Name: legacyCalc}
+		}
+		spec, err := ed.WithOption("", "levels", levels)
+		if err != nil {
 			return err
 		}
-		cfg.TaskSpec = old.String()
+		if credit != 0 || math.Signbit(credit) {
+			if spec, err = ed.WithOption(spec, "partial_credit", strconv.FormatFloat(credit, 'g', -1, 64)); err != nil {
+				return err
+			}
+		}
+		cfg.TaskSpec = spec
 	}
 	return nil
 }
+
+// legacyCalc is the task whose options configs held as fields (levels,
+// partial_credit) before tasks had specs.
+const legacyCalc = "calc"
 
 // objectFields splits a JSON object into its fields in order (see
 // checkpoint.ObjectFields); an empty value is said to be one.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/env/calc"
-	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/calctask"
 	"github.com/stretchr/testify/require"
 )
 
@@ -28,7 +28,7 @@ func FuzzCheckpointConfig(f *testing.F) {
 		"a*b+c*d-e*f+g*h:16", "(((a)))*b", "a*b, (a*b)",
 	} {
 		c := calcCfg
-		c.TaskSpec = task.CalcSpec{Levels: levels, PartialCredit: 0.3}.String()
+		c.TaskSpec = calctask.CalcSpec{Levels: levels, PartialCredit: 0.3}.String()
 		raw, err := json.Marshal(c)
 		require.NoError(f, err)
 		f.Add(string(raw))

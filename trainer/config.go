@@ -15,7 +15,7 @@ import (
 // command's business, not the config's.
 type Config struct {
 	Task          string  `json:"task"`      // a registered task's name (task.Open): "seed" (the reference's), "calc", …
-	TaskSpec      string  `json:"task_spec"` // the task's options in its own syntax ("" for its defaults; calc: task.CalcSpec)
+	TaskSpec      string  `json:"task_spec"` // the task's options in its own syntax ("" for its defaults; calc: tasks/calctask.CalcSpec)
 	Threads       int     `json:"threads"`
 	Seed          uint64  `json:"seed"`
 	Recipe        string  `json:"recipe"`

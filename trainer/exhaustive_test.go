@@ -6,6 +6,7 @@ import (
 
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/seedtask"
 	"github.com/stretchr/testify/require"
 )
 
@@ -126,7 +127,7 @@ func TestExhaustiveCountsTransferBySubset(t *testing.T) {
 }
 
 func TestExhaustiveSkipsTasksThatCannotList(t *testing.T) {
-	tr := &Trainer{task: task.Seed(), cfg: Config{Steps: 6}, e: &fakeEngine{steps: 6}}
+	tr := &Trainer{task: seedtask.Seed(), cfg: Config{Steps: 6}, e: &fakeEngine{steps: 6}}
 	var plan bytes.Buffer
 	ls, err := exhaustive(tr, MaxExhaustive, &plan)
 	require.NoError(t, err)

@@ -7,7 +7,8 @@ import (
 
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/internal/enginekit"
-	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/calctask"
+	"github.com/simdrl/simdrl/tasks/seedtask"
 	"github.com/stretchr/testify/require"
 )
 
@@ -22,7 +23,7 @@ func TestCheckpointsBeforeTaskSpecs(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "calc", cfg.Task)
 	require.Equal(t, "levels=a*b, a*b+c*d; partial_credit=0.3", cfg.TaskSpec)
-	s, err := task.ParseCalcSpec(cfg.TaskSpec)
+	s, err := calctask.ParseCalcSpec(cfg.TaskSpec)
 	require.NoError(t, err)
 	require.Equal(t, math.Float64bits(0.3), math.Float64bits(s.PartialCredit))
 
@@ -38,7 +39,7 @@ func TestCheckpointsBeforeTaskSpecs(t *testing.T) {
 // do not mix with task_spec, and cannot smuggle options into the spec.
 func TestOldCalcOptionsRefused(t *testing.T) {
 	cfg := DefaultRecipe()
-	l, err := enginekit.NewLayout(cfg.Hidden, task.Seed())
+	l, err := enginekit.NewLayout(cfg.Hidden, seedtask.Seed())
 	require.NoError(t, err)
 	p := make([]float32, l.Size)
 	f := buildCheckpoint(cfg, l, p, p, p, 0, 0, newCurriculum(cfg, 3))

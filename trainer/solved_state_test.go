@@ -8,6 +8,7 @@ import (
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/calctask"
 	"github.com/stretchr/testify/require"
 )
 
@@ -80,7 +81,7 @@ func TestLegacySolvedStreak(t *testing.T) {
 // each task: the seed's shaped bonus, calc's partial credit, or nothing.
 func TestRewardNote(t *testing.T) {
 	open := func(name string, pc float64) task.Task {
-		tk, err := task.Open(name, task.CalcSpec{PartialCredit: pc}.String())
+		tk, err := task.Open(name, calctask.CalcSpec{PartialCredit: pc}.String())
 		require.NoError(t, err)
 		return tk
 	}

@@ -13,7 +13,7 @@ import (
 	"os"
 
 	"github.com/simdrl/simdrl/cli"
-	_ "github.com/simdrl/simdrl/task" // the built-in tasks: seed, calc, expr, tape
+	_ "github.com/simdrl/simdrl/tasks/builtin" // the built-in tasks: seed, calc, expr, tape
 )
 
 func main() { os.Exit(cli.Main(os.Args[1:])) }

@@ -39,7 +39,7 @@
 // with abs, max or min (see "Branching levels"), so that every token and op
 // of the 19 keeps its number.
 //
-// The semantics is data: Ops maps every token to an Op {Kind, Src, Dst}
+// The semantics is data: Ops maps every token to an interp.Op {Kind, Src, Dst}
 // (three int32), and Machine.Apply is the only function that interprets it:
 // read the source (the next operand, v or m), then one switch over the kind
 // on int64 registers; no maps, no allocation. A CUDA twin copies the table
@@ -158,7 +158,7 @@
 // on up to 10 000 tuples when used (BenchmarkParseDefaultLevels times the
 // parse). Every other search is remembered for
 // the process, by the function searched and the depth, so a level is searched
-// once however many specs, spellings or task.Calc calls name it.
+// once however many specs, spellings or calctask.Calc calls name it.
 //
 // ParseLevelsWith takes ParseOptions: an Interrupt channel (a search stops
 // within checkEvery expansions of its closing, its first expansion included, with an error wrapping

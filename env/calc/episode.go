@@ -1,13 +1,17 @@
 package calc
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/simdrl/simdrl/env/interp"
+)
 
 // Episode is a program's run between two tokens, so that an engine can step
 // it token by token. Run and Trace step through it: there is one
 // implementation of the scoring rules. Call Reset before the first Step.
 type Episode struct {
 	in     Instance
-	ops    []Op // the machine's table: Ops or BranchOps
+	ops    []interp.Op // the machine's table: Ops or BranchOps
 	m      Machine
 	held   uint32 // bit j: v has held Inner[j]
 	o      Outcome
@@ -24,7 +28,7 @@ func (e *Episode) Reset(in *Instance, partialCredit float64) {
 
 // ResetOps is Reset on the machine of the table ops (Ops[:] or
 // BranchOps[:]); tokens outside it do nothing. ops is kept, not copied.
-func (e *Episode) ResetOps(in *Instance, partialCredit float64, ops []Op) {
+func (e *Episode) ResetOps(in *Instance, partialCredit float64, ops []interp.Op) {
 	*e = Episode{in: *in, credit: partialCredit, ops: ops}
 	if in.Budget <= 0 {
 		e.done = true
@@ -57,7 +61,7 @@ func (e *Episode) Step(tok int32) float64 {
 	in := &e.in
 	e.o.Steps++
 	op := OpIn(e.ops, tok)
-	if op.Kind == KindAnswer {
+	if op.Kind == interp.KindAnswer {
 		e.done = true
 		e.o.Answered, e.o.Answer = true, e.m.V
 		e.o.Correct = e.m.V == in.Target
@@ -99,7 +103,7 @@ func (e *Episode) reward() float64 {
 
 // traceStep is the machine after the last token, for explanations.
 func (e *Episode) traceStep(tok int32) TraceStep {
-	if OpIn(e.ops, tok).Kind == KindAnswer {
+	if OpIn(e.ops, tok).Kind == interp.KindAnswer {
 		return TraceStep{Token: tok, Operand: -1, Machine: e.m}
 	}
 	operand := int32(-1)

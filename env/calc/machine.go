@@ -1,5 +1,7 @@
 package calc
 
+import "github.com/simdrl/simdrl/env/interp"
+
 // Machine is the calculator's whole state: the value register v, one memory
 // slot m, and the operand pointer p (how many context digits the arithmetic
 // tools have consumed). The zero Machine is the start state: v = m = 0, p = 0.
@@ -17,51 +19,52 @@ type Machine struct {
 // It is the only interpreter of the op table: Run, Trace and Search all step
 // through it, and its control flow (read the source, then a switch over the
 // kind, on int64 registers) is what a CUDA kernel writes too. An op that needs
-// an operand when all n are consumed does nothing. KindAnswer changes nothing
+// an operand when all n are consumed does nothing. interp.KindAnswer changes nothing
 // here; the caller ends the episode.
-func (s *Machine) Apply(op Op, operands *[MaxVars]int32, n int32) {
+func (s *Machine) Apply(op interp.Op, operands *[MaxVars]int32, n int32) {
 	var src int64
 	switch op.Src {
-	case SrcOperand:
+	case interp.SrcOperand:
 		if s.P >= n {
 			return
 		}
 		src = int64(operands[s.P])
 		s.P++
-	case SrcV:
+	case interp.SrcV:
 		src = s.V
-	case SrcM:
+	case interp.SrcM:
 		src = s.M
 	}
 	dst := &s.V
-	if op.Dst == RegM {
+	if op.Dst == interp.RegM {
 		dst = &s.M
 	}
 	switch op.Kind {
-	case KindSet:
+	case interp.KindSet:
 		*dst = src
-	case KindAdd:
+	case interp.KindAdd:
 		*dst += src
-	case KindSub:
+	case interp.KindSub:
 		*dst -= src
-	case KindMul:
+	case interp.KindMul:
 		*dst *= src
-	case KindSubFrom:
+	case interp.KindSubFrom:
 		*dst = src - *dst
-	case KindNeg:
+	case interp.KindNeg:
 		*dst = -src
-	case KindSwap:
+	case interp.KindSwap:
 		// The source's register gets the destination's old value.
-		if op.Src == SrcM {
+		if op.Src == interp.SrcM {
 			s.M, *dst = *dst, src
-		} else if op.Src == SrcV {
+		} else if op.Src == interp.SrcV {
 			s.V, *dst = *dst, src
 		}
 	}
 }
 
-// NumObservations is the size of the sign observation's vocabulary (ObserveSigns).
-const NumObservations = 9
+// NumObservations is the size of the sign observation's vocabulary
+// (interp.ObserveSigns).
+const NumObservations = interp.SignObservations
 
 // StartObservation is the observation of the start machine (v = m = 0).
 const StartObservation = 4
@@ -81,23 +84,6 @@ func sign(x int64) int32 {
 		return -1
 	case x > 0:
 		return 1
-	}
-	return 0
-}
-
-// Observation is what a task's policy observes after each token, as data: a
-// GPU twin switches on it as on an op's kind.
-type Observation int32
-
-const (
-	ObserveNone  Observation = iota // open-loop: no observation
-	ObserveSigns                    // Machine.Observe: the signs of v and v − m, NumObservations tokens
-)
-
-// Observations is the size of the kind's observation vocabulary.
-func (o Observation) Observations() int {
-	if o == ObserveSigns {
-		return NumObservations
 	}
 	return 0
 }

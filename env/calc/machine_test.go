@@ -3,6 +3,7 @@ package calc
 import (
 	"testing"
 
+	"github.com/simdrl/simdrl/env/interp"
 	"github.com/stretchr/testify/require"
 )
 
@@ -52,13 +53,13 @@ func TestVocabulary(t *testing.T) {
 		require.False(t, names[TokenName(tok)], "duplicate name %s", TokenName(tok))
 		names[TokenName(tok)] = true
 		if tok < FirstTool {
-			require.Equal(t, KindNone, Ops[tok].Kind, "token %d is not a tool", tok)
+			require.Equal(t, interp.KindNone, Ops[tok].Kind, "token %d is not a tool", tok)
 		} else {
-			require.NotEqual(t, KindNone, Ops[tok].Kind, "tool %s has no op", TokenName(tok))
+			require.NotEqual(t, interp.KindNone, Ops[tok].Kind, "tool %s has no op", TokenName(tok))
 		}
 	}
 	require.Equal(t, "[NEG]", TokenName(Vocab), "NEG follows ANS")
-	require.Equal(t, Op{}, OpOf(-1))
+	require.Equal(t, interp.Op{}, OpOf(-1))
 	require.Equal(t, "[LOAD] [MUL] [ANS]", ProgramString([]int32{LOAD, MUL, ANS}))
 }
 
@@ -74,17 +75,17 @@ func TestBranchTools(t *testing.T) {
 	m.Apply(OpIn(BranchOps[:], SWAP), &digits, 3)
 	require.Equal(t, Machine{V: -7, M: 3, P: 1}, m)
 	for _, tok := range []int32{NEG, SWAP} {
-		require.Equal(t, Op{}, OpOf(tok), "the 19-token machine has no %s", TokenName(tok))
+		require.Equal(t, interp.Op{}, OpOf(tok), "the 19-token machine has no %s", TokenName(tok))
 	}
 	require.Equal(t, Ops[:], BranchOps[:Vocab], "the 19-token table is the branching table's prefix")
-	require.Equal(t, []Op{
+	require.Equal(t, []interp.Op{
 		{}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {},
-		{KindSet, SrcOperand, RegV}, {KindAdd, SrcOperand, RegV}, {KindSub, SrcOperand, RegV}, {KindMul, SrcOperand, RegV},
-		{KindSet, SrcV, RegM}, {KindAdd, SrcM, RegV}, {KindSubFrom, SrcM, RegV}, {KindAnswer, SrcNone, RegV},
+		{Kind: interp.KindSet, Src: interp.SrcOperand, Dst: interp.RegV}, {Kind: interp.KindAdd, Src: interp.SrcOperand, Dst: interp.RegV}, {Kind: interp.KindSub, Src: interp.SrcOperand, Dst: interp.RegV}, {Kind: interp.KindMul, Src: interp.SrcOperand, Dst: interp.RegV},
+		{Kind: interp.KindSet, Src: interp.SrcV, Dst: interp.RegM}, {Kind: interp.KindAdd, Src: interp.SrcM, Dst: interp.RegV}, {Kind: interp.KindSubFrom, Src: interp.SrcM, Dst: interp.RegV}, {Kind: interp.KindAnswer, Src: interp.SrcNone, Dst: interp.RegV},
 	}, Ops[:], "the 19-token table, as the kernels and hashes know it")
-	require.Equal(t, OpKind(6), KindAnswer)
-	require.Equal(t, OpKind(7), KindNeg)
-	require.Equal(t, OpKind(8), KindSwap)
+	require.Equal(t, interp.OpKind(6), interp.KindAnswer)
+	require.Equal(t, interp.OpKind(7), interp.KindNeg)
+	require.Equal(t, interp.OpKind(8), interp.KindSwap)
 	require.Equal(t, "[NEG]", TokenName(NEG))
 	require.Equal(t, "[SWAP]", TokenName(SWAP))
 	require.Equal(t, "[?]", TokenName(BranchVocab))
@@ -111,8 +112,8 @@ func TestObserve(t *testing.T) {
 	var start Machine
 	require.Equal(t, int32(StartObservation), start.Observe())
 	require.Equal(t, "?", ObservationName(NumObservations))
-	require.Equal(t, NumObservations, ObserveSigns.Observations())
-	require.Equal(t, 0, ObserveNone.Observations())
+	require.Equal(t, NumObservations, interp.ObserveSigns.Observations())
+	require.Equal(t, 0, interp.ObserveNone.Observations())
 }
 
 // An episode observes the machine after every token, and the final machine

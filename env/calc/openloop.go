@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/rng"
 )
 
@@ -146,7 +147,7 @@ func (o *openLoop) visit(regs []int64, p int32, left int) error {
 	child := make([]int64, 2*o.N)
 	for _, tok := range o.tools {
 		op := BranchOps[tok]
-		if op.Src == SrcOperand && p >= o.n {
+		if op.Src == interp.SrcOperand && p >= o.n {
 			continue
 		}
 		np := o.apply(op, regs, p, child)
@@ -167,7 +168,7 @@ func (o *openLoop) visit(regs []int64, p int32, left int) error {
 
 // apply is Machine.Apply on every tuple at once, column by column (the
 // same semantics: TestOpenLoopApplyIsApply).
-func (o *openLoop) apply(op Op, regs []int64, p int32, child []int64) int32 {
+func (o *openLoop) apply(op interp.Op, regs []int64, p int32, child []int64) int32 {
 	N := o.N
 	v, m := regs[:N], regs[N:]
 	cv, cm := child[:N], child[N:]
@@ -175,42 +176,42 @@ func (o *openLoop) apply(op Op, regs []int64, p int32, child []int64) int32 {
 	copy(cm, m)
 	var src []int64
 	switch op.Src {
-	case SrcOperand:
+	case interp.SrcOperand:
 		src = o.cols[p]
 		p++
-	case SrcV:
+	case interp.SrcV:
 		src = v
-	case SrcM:
+	case interp.SrcM:
 		src = m
 	}
 	dst := cv
-	if op.Dst == RegM {
+	if op.Dst == interp.RegM {
 		dst = cm
 	}
 	switch op.Kind {
-	case KindSet:
+	case interp.KindSet:
 		copy(dst, src)
-	case KindAdd:
+	case interp.KindAdd:
 		for i := range dst {
 			dst[i] += src[i]
 		}
-	case KindSub:
+	case interp.KindSub:
 		for i := range dst {
 			dst[i] -= src[i]
 		}
-	case KindMul:
+	case interp.KindMul:
 		for i := range dst {
 			dst[i] *= src[i]
 		}
-	case KindSubFrom:
+	case interp.KindSubFrom:
 		for i := range dst {
 			dst[i] = src[i] - dst[i]
 		}
-	case KindNeg:
+	case interp.KindNeg:
 		for i := range dst {
 			dst[i] = -src[i]
 		}
-	case KindSwap:
+	case interp.KindSwap:
 		copy(cv, m)
 		copy(cm, v)
 	}

@@ -21,7 +21,7 @@ var documentedOpenLoop = []struct {
 	{"abs(a*b-c*d)", 0.528, 0.692},
 }
 
-// Observation is necessary: within its budget the best fixed sequence
+// interp.Observation is necessary: within its budget the best fixed sequence
 // answers at most 60 % of a level's tuples, and the best sequence per digit
 // multiset well under all. Run with -v for docs/tasks.md's table; -short skips the
 // four-digit levels (seconds each).

@@ -1,6 +1,10 @@
 package calc
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/simdrl/simdrl/env/interp"
+)
 
 // Outcome is what running a program on an instance gives.
 type Outcome struct {
@@ -52,7 +56,7 @@ func Run(in Instance, program []int32, partialCredit float64) Outcome {
 
 // RunOps is Run on the machine of the table ops (BranchOps[:] for a
 // branching task).
-func RunOps(in Instance, program []int32, partialCredit float64, ops []Op) Outcome {
+func RunOps(in Instance, program []int32, partialCredit float64, ops []interp.Op) Outcome {
 	return run(&in, program, partialCredit, ops, nil)
 }
 
@@ -62,13 +66,13 @@ func Trace(in Instance, program []int32, partialCredit float64, dst []TraceStep)
 }
 
 // TraceOps is Trace on the machine of the table ops.
-func TraceOps(in Instance, program []int32, partialCredit float64, ops []Op, dst []TraceStep) (Outcome, []TraceStep) {
+func TraceOps(in Instance, program []int32, partialCredit float64, ops []interp.Op, dst []TraceStep) (Outcome, []TraceStep) {
 	o := run(&in, program, partialCredit, ops, &dst)
 	return o, dst
 }
 
 // run steps an Episode through the program.
-func run(in *Instance, program []int32, partialCredit float64, ops []Op, trace *[]TraceStep) Outcome {
+func run(in *Instance, program []int32, partialCredit float64, ops []interp.Op, trace *[]TraceStep) Outcome {
 	var e Episode
 	e.ResetOps(in, partialCredit, ops)
 	for _, tok := range program {

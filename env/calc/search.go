@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/rng"
 )
 
@@ -77,7 +78,7 @@ var progressEvery = time.Second
 
 type searcher struct {
 	e       *Expr
-	ops     []Op // the machine: Ops, or BranchOps (fixedProgramOn)
+	ops     []interp.Op // the machine: Ops, or BranchOps (fixedProgramOn)
 	n       int32
 	need    int32 // operands any computing program must consume
 	tools   []int32
@@ -113,14 +114,14 @@ func newSearcher(e *Expr, without []int32, limits searchLimits) *searcher {
 
 // newSearcherOps is newSearcher on the machine of the table ops: its tools
 // are every token from FirstTool on but ANS.
-func newSearcherOps(e *Expr, ops []Op, without []int32, limits searchLimits) *searcher {
+func newSearcherOps(e *Expr, ops []interp.Op, without []int32, limits searchLimits) *searcher {
 	s := &searcher{e: e, ops: ops, n: e.vars, limits: limits, start: time.Now(), nextProgress: progressEvery}
 	for tok := int32(FirstTool); int(tok) < len(ops); tok++ {
 		if tok == ANS || slices.Contains(without, tok) {
 			continue
 		}
 		s.tools = append(s.tools, tok)
-		if ops[tok].Src == SrcM {
+		if ops[tok].Src == interp.SrcM {
 			s.memLive = true
 		}
 	}
@@ -173,7 +174,7 @@ func (s *searcher) run(maxLen int) (SearchResult, error) {
 				return s.result, s.err
 			}
 			for _, tok := range s.tools {
-				if s.ops[tok].Src == SrcOperand && s.ptr[i] >= s.n {
+				if s.ops[tok].Src == interp.SrcOperand && s.ptr[i] >= s.n {
 					continue // no operand left: the child is its parent
 				}
 				p := s.step(i, tok, s.slot())
@@ -377,7 +378,7 @@ func computesOn(e *Expr, prog []int32, limit uint64) bool {
 }
 
 // computesOps is computesOn on the machine of the table ops.
-func computesOps(e *Expr, prog []int32, ops []Op, limit uint64) bool {
+func computesOps(e *Expr, prog []int32, ops []interp.Op, limit uint64) bool {
 	space := tupleSpace(e.vars)
 	var d [MaxVars]int32
 	if space <= limit {
@@ -401,11 +402,11 @@ func computesOps(e *Expr, prog []int32, ops []Op, limit uint64) bool {
 
 // answer runs prog on the digits and returns v at the first ANS within
 // MaxBudget tokens (beyond them int64 could overflow).
-func answer(prog []int32, ops []Op, digits *[MaxVars]int32, n int32) (int64, bool) {
+func answer(prog []int32, ops []interp.Op, digits *[MaxVars]int32, n int32) (int64, bool) {
 	var m Machine
 	for _, tok := range prog[:min(len(prog), MaxBudget)] {
 		op := OpIn(ops, tok)
-		if op.Kind == KindAnswer {
+		if op.Kind == interp.KindAnswer {
 			return m.V, true
 		}
 		m.Apply(op, digits, n)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/rng"
 )
 
@@ -57,7 +58,7 @@ func (t *Tree) Program(digits *[MaxVars]int32, n int32) []int32 {
 		nd := &t.Nodes[i]
 		prog = append(prog, nd.Token)
 		op := BranchOps[nd.Token]
-		if op.Kind == KindAnswer {
+		if op.Kind == interp.KindAnswer {
 			break
 		}
 		m.Apply(op, digits, n)
@@ -73,7 +74,7 @@ func (t *Tree) answer(digits *[MaxVars]int32, n int32) (int64, bool) {
 	for steps := 0; i >= 0 && steps < MaxBudget; steps++ {
 		nd := &t.Nodes[i]
 		op := BranchOps[nd.Token]
-		if op.Kind == KindAnswer {
+		if op.Kind == interp.KindAnswer {
 			return m.V, true
 		}
 		m.Apply(op, digits, n)
@@ -372,12 +373,12 @@ func (s *treeSearcher) solve(slots []treeSlot, left int) int32 {
 	kids := make([]treeSlot, len(slots))
 	for _, tok := range s.tools {
 		op := BranchOps[tok]
-		if op.Src == SrcOperand && p >= s.n {
+		if op.Src == interp.SrcOperand && p >= s.n {
 			continue // no operand left: the token does nothing
 		}
 		// The children's slots, grouped by observation (in tuple order within one).
 		var count [NumObservations]int
-		changed := op.Src == SrcOperand
+		changed := op.Src == interp.SrcOperand
 		for i, sl := range slots {
 			m := sl.m
 			m.Apply(op, &s.digits[sl.tuple], s.n)

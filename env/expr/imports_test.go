@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The package imports the standard library and env/calc only (no task, gru,
-// trainer or engine): task wraps it, as it wraps calc.
-func TestImportsOnlyTheStandardLibraryAndCalc(t *testing.T) {
+// The package imports the standard library, env/calc and env/interp only (no
+// task, gru, trainer or engine): its plug-in wraps it, as calc's wraps calc.
+func TestImportsOnlyTheStandardLibraryCalcAndInterp(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	require.NoError(t, err)
 	fset := token.NewFileSet()
@@ -25,7 +25,7 @@ func TestImportsOnlyTheStandardLibraryAndCalc(t *testing.T) {
 		require.NoError(t, err)
 		for _, imp := range ast.Imports {
 			path, _ := strconv.Unquote(imp.Path.Value)
-			ok := path == "github.com/simdrl/simdrl/env/calc" || !strings.Contains(strings.Split(path, "/")[0], ".")
+			ok := path == "github.com/simdrl/simdrl/env/calc" || path == "github.com/simdrl/simdrl/env/interp" || !strings.Contains(strings.Split(path, "/")[0], ".")
 			require.True(t, ok, "%s imports %s", f, path)
 		}
 	}

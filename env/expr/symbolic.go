@@ -1,6 +1,9 @@
 package expr
 
-import "github.com/simdrl/simdrl/env/calc"
+import (
+	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/env/interp"
+)
 
 // RunSymbolic runs program on the machine of the table ops with n symbolic
 // operands, as calc.Machine.Apply does with digits, and returns v at its
@@ -10,7 +13,7 @@ import "github.com/simdrl/simdrl/env/calc"
 // once, and MUL multiplies by an operand not read before. It is exact (no
 // sampling): a program computes a polynomial on every operand tuple iff
 // RunSymbolic gives that polynomial.
-func RunSymbolic(program []int32, ops []calc.Op, n, budget int) (Dense, bool) {
+func RunSymbolic(program []int32, ops []interp.Op, n, budget int) (Dense, bool) {
 	var v, m Dense
 	p := 0
 	for i, tok := range program {
@@ -18,53 +21,53 @@ func RunSymbolic(program []int32, ops []calc.Op, n, budget int) (Dense, bool) {
 			break
 		}
 		op := calc.OpIn(ops, tok)
-		if op.Kind == calc.KindAnswer {
+		if op.Kind == interp.KindAnswer {
 			return v, true
 		}
 		var src Dense
 		switch op.Src {
-		case calc.SrcOperand:
+		case interp.SrcOperand:
 			if p >= n {
 				continue
 			}
 			src[1<<p] = 1
 			p++
-		case calc.SrcV:
+		case interp.SrcV:
 			src = v
-		case calc.SrcM:
+		case interp.SrcM:
 			src = m
 		}
-		if op.Kind == calc.KindMul && op.Src != calc.SrcOperand {
+		if op.Kind == interp.KindMul && op.Src != interp.SrcOperand {
 			return Dense{}, false // a product of registers: not multilinear (no table has one)
 		}
 		dst := &v
-		if op.Dst == calc.RegM {
+		if op.Dst == interp.RegM {
 			dst = &m
 		}
 		switch op.Kind {
-		case calc.KindSet:
+		case interp.KindSet:
 			*dst = src
-		case calc.KindAdd:
+		case interp.KindAdd:
 			for j := range dst {
 				dst[j] += src[j]
 			}
-		case calc.KindSub:
+		case interp.KindSub:
 			for j := range dst {
 				dst[j] -= src[j]
 			}
-		case calc.KindSubFrom:
+		case interp.KindSubFrom:
 			for j := range dst {
 				dst[j] = src[j] - dst[j]
 			}
-		case calc.KindNeg:
+		case interp.KindNeg:
 			for j := range dst {
 				dst[j] = -src[j]
 			}
-		case calc.KindSwap:
-			if op.Src == calc.SrcM {
+		case interp.KindSwap:
+			if op.Src == interp.SrcM {
 				v, m = m, v
 			}
-		case calc.KindMul:
+		case interp.KindMul:
 			// src is one operand (the machine multiplies only by operands):
 			// a monomial times the leaf it holds.
 			var out Dense

@@ -1,6 +1,9 @@
 package expr
 
-import "github.com/simdrl/simdrl/env/calc"
+import (
+	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/env/interp"
+)
 
 // MaxLeaves is the largest expression size the family has: the 7-leaf
 // search already takes the generator most of its time, each size costing
@@ -39,8 +42,8 @@ func TokenName(tok int32) string {
 
 // Ops is the machine's table over the whole vocabulary: calc.Ops for 0–18,
 // nothing for the context tokens (as for the digits and CTX).
-func Ops() []calc.Op {
-	ops := make([]calc.Op, Vocab)
+func Ops() []interp.Op {
+	ops := make([]interp.Op, Vocab)
 	copy(ops, calc.Ops[:])
 	return ops
 }

@@ -12,7 +12,8 @@ import (
 
 // A task from another module: its package registers it by name in an init
 // function (task.Register), and every engine, checkpoint and resumption
-// opens it by that name.
+// opens it by that name. Only the tasks a program imports are registered:
+// simdrl's own come with tasks/builtin.
 func Example() {
 	fmt.Println(task.Names())
 	cfg := trainer.DefaultRecipe()
@@ -36,7 +37,7 @@ func Example() {
 	st, err := tr.Update()
 	fmt.Println("update", st.Update, "of", cfg.Updates, "rollout", cfg.Steps, "steps, error:", err)
 	// Output:
-	// [calc expr guess maxdigit seed tape]
+	// [guess maxdigit]
 	// update 1 of 600 rollout 2 steps, error: <nil>
 }
 

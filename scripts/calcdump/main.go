@@ -22,6 +22,7 @@ import (
 	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
+	_ "github.com/simdrl/simdrl/tasks/calctask" // registers "calc", which the greedy dump opens
 	"github.com/simdrl/simdrl/trainer"
 )
 

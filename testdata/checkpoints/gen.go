@@ -28,9 +28,10 @@ import (
 	"strings"
 
 	"github.com/simdrl/simdrl/checkpoint"
-	"github.com/simdrl/simdrl/env"
+	"github.com/simdrl/simdrl/env/seed"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/task"
+	_ "github.com/simdrl/simdrl/tasks/builtin" // the recipe's task, opened by name
 	"github.com/simdrl/simdrl/trainer"
 )
 
@@ -136,7 +137,7 @@ func fail(format string, a ...any) {
 // as for every engine, from a driver that holds those numbers (fixed).
 func valid() *checkpoint.File {
 	cfg := config()
-	l, err := gru.NewLayout(gru.Config{Vocab: env.Vocab, Hidden: cfg.Hidden, Levels: env.NumLevels})
+	l, err := gru.NewLayout(gru.Config{Vocab: seed.Vocab, Hidden: cfg.Hidden, Levels: seed.NumLevels})
 	if err != nil {
 		fail("%v", err)
 	}

@@ -7,14 +7,17 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/simdrl/simdrl/env"
 	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/env/interp"
+	"github.com/simdrl/simdrl/env/seed"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/internal/golden"
 	"github.com/simdrl/simdrl/kernels"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/calctask"
+	"github.com/simdrl/simdrl/tasks/seedtask"
 	"github.com/stretchr/testify/require"
 )
 
@@ -32,7 +35,7 @@ func TestPhiloxAndDraws(t *testing.T) {
 			require.Equal(t, k.Uniform(4, b, s, rng.PurposeAction), Uniform(k, 4, b, s, uint32(rng.PurposeAction)))
 		}
 		level := int(b % 3)
-		want := task.FromEnv(env.DrawTask(k, 4, b, rng.PurposeEval+rng.Purpose(level<<8), level))
+		want := seedtask.FromEnv(seed.DrawTask(k, 4, b, rng.PurposeEval+rng.Purpose(level<<8), level))
 		got := DrawTask(k, 4, b, uint32(rng.PurposeEval)+uint32(level<<8), level)
 		require.Equal(t, want, record.Unpack(got[:]), "episode %d", b)
 		// the trainer's drawLevel with mix {0,1,2} all unlocked
@@ -53,15 +56,15 @@ func TestEnvGolden(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, cases)
 	for i, c := range cases {
-		in := task.FromEnv(env.Task{Level: c.Level, Digits: c.Digits})
+		in := seedtask.FromEnv(seed.Task{Level: c.Level, Digits: c.Digits})
 		var rec [RecordWords]int32
 		record.Pack(rec[:], &in)
 		r, steps, correct := EnvRun(rec[:], c.Actions)
 		require.Equalf(t, math.Float64bits(c.Reward), math.Float64bits(r), "case %d: %v want %v", i, r, c.Reward)
 		require.Equal(t, c.Steps, steps, "case %d", i)
-		require.Equal(t, env.Run(env.Task{Level: c.Level, Digits: c.Digits}, c.Actions).Correct, correct, "case %d", i)
+		require.Equal(t, seed.Run(seed.Task{Level: c.Level, Digits: c.Digits}, c.Actions).Correct, correct, "case %d", i)
 		if len(c.Actions) > 0 {
-			require.Equal(t, cpuEnd(task.Seed(), &in, c.Actions), steps-1, "case %d: the rollout's loss mask ends where the CPU's does", i)
+			require.Equal(t, cpuEnd(seedtask.Seed(), &in, c.Actions), steps-1, "case %d: the rollout's loss mask ends where the CPU's does", i)
 		}
 	}
 }
@@ -245,10 +248,10 @@ func TestRecordContext(t *testing.T) {
 // program, at partial-credit weights whose quotients round.
 func TestCalcRun(t *testing.T) {
 	kinds, sources, registers := OpEncoding()
-	require.Equal(t, [9]int32{int32(calc.KindNone), int32(calc.KindSet), int32(calc.KindAdd), int32(calc.KindSub), int32(calc.KindMul), int32(calc.KindSubFrom), int32(calc.KindAnswer),
-		int32(calc.KindNeg), int32(calc.KindSwap)}, kinds)
-	require.Equal(t, [4]int32{int32(calc.SrcNone), int32(calc.SrcOperand), int32(calc.SrcV), int32(calc.SrcM)}, sources)
-	require.Equal(t, [2]int32{int32(calc.RegV), int32(calc.RegM)}, registers)
+	require.Equal(t, [9]int32{int32(interp.KindNone), int32(interp.KindSet), int32(interp.KindAdd), int32(interp.KindSub), int32(interp.KindMul), int32(interp.KindSubFrom), int32(interp.KindAnswer),
+		int32(interp.KindNeg), int32(interp.KindSwap)}, kinds)
+	require.Equal(t, [4]int32{int32(interp.SrcNone), int32(interp.SrcOperand), int32(interp.SrcV), int32(interp.SrcM)}, sources)
+	require.Equal(t, [2]int32{int32(interp.RegV), int32(interp.RegM)}, registers)
 	ops := record.OpTable(calc.Ops[:])
 	r := rand.New(rand.NewPCG(9, 10))
 	key := rng.NewKey(3)
@@ -261,7 +264,7 @@ func TestCalcRun(t *testing.T) {
 		pc := c.pc
 		ls, err := calc.ParseLevels(c.levels)
 		require.NoError(t, err)
-		tk, err := task.Calc(c.levels, pc)
+		tk, err := calctask.Calc(c.levels, pc)
 		require.NoError(t, err)
 		for lv := range ls {
 			for i := 0; i < 3000; i++ {
@@ -307,9 +310,9 @@ func TestCalcRun(t *testing.T) {
 	require.Positive(t, counts["credited"])
 }
 
-// goEnvSteps steps env.Episode with every action in turn, as EnvSteps does.
-func goEnvSteps(tk env.Task, actions []int32) ([]Step, bool) {
-	var ep env.Episode
+// goEnvSteps steps seed.Episode with every action in turn, as EnvSteps does.
+func goEnvSteps(tk seed.Task, actions []int32) ([]Step, bool) {
+	var ep seed.Episode
 	ep.Reset(tk)
 	var out []Step
 	for _, a := range actions {
@@ -332,7 +335,7 @@ func requireSteps(t *testing.T, want, got []Step, msg string, args ...any) {
 	}
 }
 
-// TestEnvSteps: env.cuh's simdrl_env_reset/simdrl_env_step are env.Episode
+// TestEnvSteps: env.cuh's simdrl_env_reset/simdrl_env_step are seed.Episode
 // step for step (reward bits, done, tokens consumed, correct at the end) on
 // every golden case, with tokens after its end, and on random programs of
 // every stage (tokens outside the vocabulary, programs past MaxSteps).
@@ -340,8 +343,8 @@ func TestEnvSteps(t *testing.T) {
 	cases, err := golden.LoadEnv(golden.Dir())
 	require.NoError(t, err)
 	require.NotEmpty(t, cases)
-	check := func(tk env.Task, prog []int32, msg string, args ...any) {
-		in := task.FromEnv(tk)
+	check := func(tk seed.Task, prog []int32, msg string, args ...any) {
+		in := seedtask.FromEnv(tk)
 		var rec [RecordWords]int32
 		record.Pack(rec[:], &in)
 		want, wantCorrect := goEnvSteps(tk, prog)
@@ -361,28 +364,28 @@ func TestEnvSteps(t *testing.T) {
 		}
 	}
 	for i, c := range cases {
-		tk := env.Task{Level: c.Level, Digits: c.Digits}
-		prog := append(append([]int32{}, c.Actions...), env.ANS, env.MUL, env.ANS)
+		tk := seed.Task{Level: c.Level, Digits: c.Digits}
+		prog := append(append([]int32{}, c.Actions...), seed.ANS, seed.MUL, seed.ANS)
 		check(tk, prog, "golden case %d", i)
 	}
 	r := rand.New(rand.NewPCG(11, 12))
 	counts := map[string]int{}
 	for i := 0; i < 20000; i++ {
-		var tk env.Task
+		var tk seed.Task
 		tk.Level = i % 3
 		for k := range tk.Digits {
 			tk.Digits[k] = r.IntN(10)
 		}
-		prog := make([]int32, r.IntN(env.MaxSteps+4))
+		prog := make([]int32, r.IntN(seed.MaxSteps+4))
 		for s := range prog {
 			if i%2 == 0 {
-				prog[s] = env.MUL + r.Int32N(env.ANS-env.MUL+1)
+				prog[s] = seed.MUL + r.Int32N(seed.ANS-seed.MUL+1)
 			} else {
-				prog[s] = r.Int32N(env.Vocab+3) - 1
+				prog[s] = r.Int32N(seed.Vocab+3) - 1
 			}
 		}
 		check(tk, prog, "level %d digits %v program %v", tk.Level, tk.Digits, prog)
-		if o := env.Run(tk, prog); o.Correct {
+		if o := seed.Run(tk, prog); o.Correct {
 			counts["correct"]++
 		} else if o.Reward != 0 {
 			counts["shaped"]++
@@ -396,17 +399,17 @@ func TestEnvSteps(t *testing.T) {
 // goCalcSteps steps calc.Episode with every action in turn, as CalcSteps
 // does, on the 19-token machine without observations.
 func goCalcSteps(in *calc.Instance, pc float64, actions []int32) ([]Step, calc.Outcome) {
-	_, out, o := goCalcStepsOps(in, pc, calc.Ops[:], calc.ObserveNone, actions)
+	_, out, o := goCalcStepsOps(in, pc, calc.Ops[:], interp.ObserveNone, actions)
 	return out, o
 }
 
 // goCalcStepsOps is goCalcSteps on the machine of ops, observing as obs:
 // the first observation, then each step's.
-func goCalcStepsOps(in *calc.Instance, pc float64, ops []calc.Op, obs calc.Observation, actions []int32) (int32, []Step, calc.Outcome) {
+func goCalcStepsOps(in *calc.Instance, pc float64, ops []interp.Op, obs interp.Observation, actions []int32) (int32, []Step, calc.Outcome) {
 	var ep calc.Episode
 	ep.ResetOps(in, pc, ops)
 	observe := func() int32 {
-		if obs == calc.ObserveSigns {
+		if obs == interp.ObserveSigns {
 			return ep.Observation()
 		}
 		return NoObs
@@ -444,7 +447,7 @@ func TestCalcSteps(t *testing.T) {
 	}{{calc.DefaultLevelsSpec, 0}, {calc.DefaultLevelsSpec, 1.0 / 3}, {calc.DefaultLevelsSpec, 0.7}, {"a+b+c+d+e+f+g+h, a*b-c*d+e", 0.3}} {
 		ls, err := calc.ParseLevels(c.levels)
 		require.NoError(t, err)
-		tk, err := task.Calc(c.levels, c.pc)
+		tk, err := calctask.Calc(c.levels, c.pc)
 		require.NoError(t, err)
 		for lv := range ls {
 			for i := 0; i < 1500; i++ {
@@ -504,8 +507,8 @@ func TestCalcSteps(t *testing.T) {
 // too), run past their budget; and without observing, each is NoObs.
 func TestCalcStepsObserving(t *testing.T) {
 	none, signs, n := ObserveEncoding()
-	require.Equal(t, int32(calc.ObserveNone), none)
-	require.Equal(t, int32(calc.ObserveSigns), signs)
+	require.Equal(t, int32(interp.ObserveNone), none)
+	require.Equal(t, int32(interp.ObserveSigns), signs)
 	require.Equal(t, calc.NumObservations, n)
 	require.Equal(t, int32(-1), int32(NoObs))
 	require.Equal(t, task.NoObservation, int32(NoObs))
@@ -520,7 +523,7 @@ func TestCalcStepsObserving(t *testing.T) {
 	}{{calc.DefaultLevelsSpec, 0.3}, {"a+b+c+d+e+f+g+h, a*b-c*d+e", 1.0 / 3}} {
 		ls, err := calc.ParseLevels(c.levels)
 		require.NoError(t, err)
-		tk, err := task.Calc(c.levels, c.pc)
+		tk, err := calctask.Calc(c.levels, c.pc)
 		require.NoError(t, err)
 		for lv := range ls {
 			for i := 0; i < 1500; i++ {
@@ -536,14 +539,14 @@ func TestCalcStepsObserving(t *testing.T) {
 				var rec [RecordWords]int32
 				record.Pack(rec[:], &in)
 				ci := calcInstance(&in)
-				for _, obs := range []calc.Observation{calc.ObserveSigns, calc.ObserveNone} {
+				for _, obs := range []interp.Observation{interp.ObserveSigns, interp.ObserveNone} {
 					wf, want, wo := goCalcStepsOps(&ci, c.pc, calc.BranchOps[:], obs, prog)
 					gf, got, answered, correct := CalcSteps(rec[:], ops, c.pc, int32(obs), prog)
 					require.Equal(t, wf, gf, "the reset's observation")
 					requireSteps(t, want, got, "pc %v level %d observe %d %v", c.pc, lv, obs, prog)
 					require.Equal(t, wo.Answered, answered)
 					require.Equal(t, wo.Correct, correct)
-					if obs == calc.ObserveSigns {
+					if obs == interp.ObserveSigns {
 						for _, s := range got {
 							seen[s.Obs] = true
 						}
@@ -566,7 +569,7 @@ func TestCalcStepsObserving(t *testing.T) {
 
 	// The observation curriculum's task, against its own Env (what the CPU
 	// engine steps): its op table, its instances, its observations.
-	tk, err := task.Calc(calc.ObserveLevelsSpec, 0.3)
+	tk, err := calctask.Calc(calc.ObserveLevelsSpec, 0.3)
 	require.NoError(t, err)
 	require.Equal(t, calc.NumObservations, task.Observations(tk))
 	it := tk.(task.Interpreted)

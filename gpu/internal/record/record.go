@@ -5,7 +5,7 @@
 package record
 
 import (
-	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/task"
 )
 
@@ -83,7 +83,7 @@ const OpWords = 3
 
 // OpTable is an instruction table as the kernels read it (calc.cuh): kind,
 // source and destination of each token's op.
-func OpTable(ops []calc.Op) []int32 {
+func OpTable(ops []interp.Op) []int32 {
 	table := make([]int32, 0, OpWords*len(ops))
 	for _, op := range ops {
 		table = append(table, int32(op.Kind), int32(op.Src), int32(op.Dst))

@@ -1,0 +1,4 @@
+package trainer
+
+// The tests open the built-in tasks by name, as the command does.
+import _ "github.com/simdrl/simdrl/tasks/builtin"
