@@ -2,6 +2,8 @@ package trainer
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"testing"
 
 	"github.com/simdrl/simdrl/rng"
@@ -66,7 +68,7 @@ func TestExhaustiveCountsEveryInstanceBySubset(t *testing.T) {
 	e := &echoEngine{fakeEngine: fakeEngine{steps: 2}}
 	tr := &Trainer{task: echoTask{}, cfg: Config{Steps: 2}, e: e}
 	var plan bytes.Buffer
-	ls, err := exhaustive(tr, MaxExhaustive, &plan)
+	ls, err := exhaustive(tr, MaxExhaustive, planTo(&plan))
 	require.NoError(t, err)
 	require.Equal(t, "Exhaustive evaluation: 1 level × 2 splits, 10 instances (each level's splits whole, at most 20000 instances each)\n", plan.String())
 	require.Equal(t, []task.LevelTally{{
@@ -84,7 +86,7 @@ func TestExhaustiveCountsEveryInstanceBySubset(t *testing.T) {
 func TestExhaustiveSkipsTasksThatCannotList(t *testing.T) {
 	tr := &Trainer{task: task.Seed(), cfg: Config{Steps: 6}, e: &fakeEngine{steps: 6}}
 	var plan bytes.Buffer
-	ls, err := exhaustive(tr, MaxExhaustive, &plan)
+	ls, err := exhaustive(tr, MaxExhaustive, planTo(&plan))
 	require.NoError(t, err)
 	require.Nil(t, ls)
 	require.Empty(t, plan.String())
@@ -106,7 +108,7 @@ func TestExhaustiveIsBounded(t *testing.T) {
 		e := &echoEngine{fakeEngine: fakeEngine{steps: 2}}
 		tr := &Trainer{task: echoTask{}, cfg: Config{Steps: 2}, e: e}
 		var plan bytes.Buffer
-		ls, err := exhaustive(tr, c.limit, &plan)
+		ls, err := exhaustive(tr, c.limit, planTo(&plan))
 		require.NoError(t, err)
 		require.Equal(t, c.batches, e.batches, "limit %d: the instances played", c.limit)
 		require.Equal(t, c.plan, plan.String())
@@ -184,4 +186,10 @@ func TestSolvedGreedilyAsksAGreedySolver(t *testing.T) {
 	for i, s := range solved {
 		require.Equal(t, i%10 != 1 && i%10 != 7, s, "instance %d", i)
 	}
+}
+
+// planTo is a Reporter that writes the exhaustive evaluation's plan to w,
+// as the console does.
+func planTo(w io.Writer) *Reporter {
+	return &Reporter{Enumerating: func(plan string) { fmt.Fprintln(w, plan) }}
 }
