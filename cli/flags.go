@@ -185,6 +185,7 @@ type commandLine struct {
 	o           *flagValues
 	fl          files
 	trainLevels []int
+	task        openedTask // the run's task, opened once
 }
 
 // parseCommandLine reads args. -h prints the help and returns errHelp.
@@ -290,9 +291,11 @@ func (cl *commandLine) fresh(from *trainer.Config) (trainer.Config, error) {
 		return base, err
 	}
 	keptSpec := from != nil && base.Task == from.Task && !cl.changed("levels") && !cl.changed("task-spec")
-	if base, err = trainer.WithTask(base); err != nil {
+	t, err := cl.task.open(base)
+	if err != nil {
 		return base, errors.New(flagError(cl.viaSpec(err)))
 	}
+	base = trainer.TaskDefaults(base, t)
 	if from != nil && !cl.changed("hidden") {
 		base.Hidden = from.Hidden // the checkpoint's width, over a task's tuned one
 	}
@@ -335,7 +338,7 @@ func (cl *commandLine) resumed(saved trainer.Config) (trainer.Config, error) {
 		if optErr != nil {
 			return saved, errors.New(flagError(cl.viaSpec(optErr)))
 		}
-		t, err := next.OpenTask()
+		t, err := cl.task.open(next)
 		if err != nil {
 			return saved, errors.New(flagError(cl.viaSpec(err)))
 		}
@@ -418,7 +421,7 @@ func (cl *commandLine) apply(cfg trainer.Config) (trainer.Config, error) {
 			return cfg, errors.New(flagError(cl.viaSpec(optErr)))
 		}
 	}
-	if err := cfg.Validate(); err != nil {
+	if err := cl.task.validate(cfg); err != nil {
 		return cfg, errors.New(flagError(cl.viaSpec(err)))
 	}
 	return cfg, nil

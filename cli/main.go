@@ -105,7 +105,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		saved, err := trainer.ReadCheckpointConfig(resume)
 		if err == nil {
 			prepareTask(saved, stderr)
-			err = saved.Validate()
+			err = cl.task.validate(saved)
 		}
 		if err != nil {
 			return usage("-resume %s: %s", fl.resume, checkpointConfigError(err))
@@ -122,7 +122,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		// whose config reads is applied, so it is validated as -resume's.
 		if saved, err := trainer.ReadCheckpointConfig(load); err == nil {
 			prepareTask(saved, stderr)
-			if err := saved.Validate(); err != nil {
+			if err := cl.task.validate(saved); err != nil {
 				return usage("-load %s: %s", fl.load, checkpointConfigError(err))
 			}
 			loaded = &saved
@@ -137,7 +137,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 			return usage("%v", err)
 		}
 	}
-	tr, engine, err := openTrainer(fl.device, cfg)
+	tr, engine, err := openTrainer(fl.device, cfg, &cl.task)
 	if err != nil && fl.device == "cpu" {
 		return usage("%v", err)
 	} else if err != nil {
@@ -282,24 +282,24 @@ func finish(fl files, rep *trainer.Report, runErr error, stderr io.Writer) int {
 }
 
 // engines builds a training engine by its -device name for a config and its
-// opened task. Every engine implements trainer.Engine; a new one is a new
-// line here.
+// task, opened (and so validated) once by the command. Every engine
+// implements trainer.Engine; a new one is a new line here.
 var engines = map[string]func(trainer.Config, task.Task) (trainer.Engine, error){
 	"cpu": func(cfg trainer.Config, t task.Task) (trainer.Engine, error) {
-		e, err := cpu.NewWithTask(cfg, t)
+		e, err := cpu.NewOpened(cfg, t)
 		if err != nil {
 			return nil, err // not a nil *cpu.Engine inside a non-nil interface
 		}
 		return e, nil
 	},
-	"cuda": gpu.NewWithTask,
+	"cuda": gpu.NewOpened,
 }
 
-// openTrainer opens cfg's task once, builds the device's engine for it and
-// the trainer that drives the engine (closing the engine is the caller's,
-// or Drive's).
-func openTrainer(device string, cfg trainer.Config) (*trainer.Trainer, trainer.Engine, error) {
-	t, err := cfg.OpenTask()
+// openTrainer builds the device's engine for cfg and its task, opened
+// once (o), and the trainer that drives the engine (closing the engine is
+// the caller's, or Drive's).
+func openTrainer(device string, cfg trainer.Config, o *openedTask) (*trainer.Trainer, trainer.Engine, error) {
+	t, err := o.open(cfg)
 	if err != nil {
 		return nil, nil, err
 	}

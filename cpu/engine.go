@@ -43,7 +43,17 @@ func New(cfg trainer.Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return NewWithTask(cfg, t)
+	return NewOpened(cfg, t)
+}
+
+// NewOpened is NewWithTask for a task that task.Open opened (Config.OpenTask),
+// and so validated: it checks cfg against t without validating t again
+// (trainer.Config.ValidateOpened), so that a run validates its task once.
+func NewOpened(cfg trainer.Config, t task.Task) (*Engine, error) {
+	if err := cfg.ValidateOpened(t); err != nil {
+		return nil, err
+	}
+	return build(cfg, t)
 }
 
 // NewWithTask builds a CPU engine that trains t (a trainer.Engine: a
@@ -58,6 +68,11 @@ func NewWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
 	if err := cfg.ValidateFor(t); err != nil {
 		return nil, err
 	}
+	return build(cfg, t)
+}
+
+// build is NewWithTask of cfg, valid for t.
+func build(cfg trainer.Config, t task.Task) (*Engine, error) {
 	p, err := newPlan(cfg, t)
 	if err != nil {
 		return nil, err

@@ -16,7 +16,7 @@ import (
 // configuration that is not valid gets 0: New refuses it before.
 func Memory(c trainer.Config) (bytes float64, knob string) {
 	t, err := c.OpenTask()
-	if err != nil || c.ValidateFor(t) != nil {
+	if err != nil || c.ValidateOpened(t) != nil {
 		return 0, ""
 	}
 	m := memoryFor(c, t)

@@ -56,11 +56,27 @@ func NewEngine(cfg trainer.Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newEngineWithTask(cfg, t)
+	return newEngineOpened(cfg, t, cfg.ValidateOpened)
+}
+
+// NewOpened is NewWithTask for a task that task.Open opened, and so
+// validated (cpu.NewOpened's twin): t is not validated again.
+func NewOpened(cfg trainer.Config, t task.Task) (trainer.Engine, error) {
+	g, err := newEngineOpened(cfg, t, cfg.ValidateOpened)
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
 }
 
 func newEngineWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
-	if err := cfg.ValidateFor(t); err != nil {
+	return newEngineOpened(cfg, t, cfg.ValidateFor)
+}
+
+// newEngineOpened is newEngineWithTask, checking cfg against t with
+// validate (Config.ValidateFor, or ValidateOpened for an opened task).
+func newEngineOpened(cfg trainer.Config, t task.Task, validate func(task.Task) error) (*Engine, error) {
+	if err := validate(t); err != nil {
 		return nil, err
 	}
 	if _, err := scorerOf(t); err != nil {

@@ -35,5 +35,10 @@ func NewWithTask(cfg trainer.Config, t task.Task) (trainer.Engine, error) {
 	return nil, errNoCgo
 }
 
+// NewOpened fails without cgo.
+func NewOpened(cfg trainer.Config, t task.Task) (trainer.Engine, error) {
+	return nil, errNoCgo
+}
+
 // MaxSteps bounds the rollouts the GPU runs (run.go's, for the flags' help).
 const MaxSteps = 64

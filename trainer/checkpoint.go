@@ -171,7 +171,7 @@ func checkLoadedState(f *checkpoint.File) error {
 	}
 	unlockable, levels := -1, -1
 	if cfg, err := ReadCheckpointConfig(f); err == nil {
-		if t, err := cfg.OpenTask(); err == nil && cfg.ValidateFor(t) == nil {
+		if t, err := cfg.OpenTask(); err == nil && cfg.ValidateOpened(t) == nil {
 			c := newCurriculum(cfg, len(t.Levels()))
 			unlockable, levels = len(c.mix), len(c.lastEval)
 		}

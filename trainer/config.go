@@ -138,14 +138,29 @@ func (c *Config) Validate() error {
 
 // ValidateFor is Validate for the task t, opened already (or never
 // registered: cmd's engines get theirs from New, a program may pass its own
-// to cpu.NewWithTask). c.Task must be t's name; c.TaskSpec is recorded, not
-// read.
+// to cpu.NewWithTask), which it validates too (task.Validate). c.Task must
+// be t's name; c.TaskSpec is recorded, not read.
 func (c *Config) ValidateFor(t task.Task) error {
+	return c.validateFor(t, true)
+}
+
+// ValidateOpened is ValidateFor for a task that task.Open opened, and so
+// validated: t is not validated again, so that a run validates its task
+// once (the command line, the engines' NewOpened).
+func (c *Config) ValidateOpened(t task.Task) error {
+	return c.validateFor(t, false)
+}
+
+// validateFor is ValidateFor, validating t itself when validate is set.
+func (c *Config) validateFor(t task.Task, validate bool) error {
 	if err := c.validateSettings(); err != nil {
 		return err
 	}
 	if c.Task != t.Name() {
 		return fieldError("task", "is %q but the task given is %q", c.Task, t.Name())
+	}
+	if !validate {
+		return c.validateTask(t)
 	}
 	if err := task.Validate(t); err != nil { // a task not opened through task.Open
 		return &FieldError{Field: "task", Problem: err.Error(), Bare: true}
@@ -282,22 +297,23 @@ func (c *Config) levelAt(u int) int {
 	return c.TrainLevels[i]
 }
 
-// WithTask gives cfg its task's defaults (taskDefaults), opening the task
+// WithTask gives cfg its task's defaults (TaskDefaults), opening the task
 // through the registry.
 func WithTask(cfg Config) (Config, error) {
 	t, err := cfg.OpenTask()
 	if err != nil {
 		return cfg, err
 	}
-	return taskDefaults(cfg, t), nil
+	return TaskDefaults(cfg, t), nil
 }
 
-// taskDefaults gives cfg the defaults of its task t: a rollout as long as
-// the longest level's budget and a curriculum of every level; under the
-// default recipe a task.Tuned task's settings too (the calc task's partial
-// credit and longer schedule: docs/recipes.md, "The calc recipe"). A
-// task.ReferenceSchedule task (the seed task) keeps cfg as it is.
-func taskDefaults(cfg Config, t task.Task) Config {
+// TaskDefaults gives cfg the defaults of its task t, opened already: a
+// rollout as long as the longest level's budget and a curriculum of every
+// level; under the default recipe a task.Tuned task's settings too (the
+// calc task's partial credit and longer schedule: docs/recipes.md, "The
+// calc recipe"). A task.ReferenceSchedule task (the seed task) keeps cfg as
+// it is.
+func TaskDefaults(cfg Config, t task.Task) Config {
 	if _, ok := t.(task.ReferenceSchedule); ok {
 		return cfg
 	}

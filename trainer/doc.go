@@ -11,7 +11,11 @@
 //	rep, err := trainer.Drive(tr, out, opt) // the loop: updates, evaluations, saves (tr.Checkpoint), the report
 //
 // or tr.Update() step by step. Drive closes the engine; otherwise the
-// caller does.
+// caller does. Drive renders the run on out as the command does, unless
+// opt.Reporter takes its events (started, updated, evaluated, …, finished).
+// A program that opens the task itself (Config.OpenTask, which validates
+// it) hands it on without validating it again: TaskDefaults,
+// Config.ValidateOpened, cpu.NewOpened.
 //
 // An engine implements Engine: Update runs one update as a Plan says (the
 // update number, the curriculum's level or its played levels and cumulative

@@ -49,8 +49,8 @@ type exhaustivePart struct {
 // out and training, greedily on tr's engine, and counts the held-out ones by
 // subset when the task is a Subsetter; nil for other tasks and for limit 0.
 // A level with more than limit instances in a split is not listed. Before
-// it plays, it writes to out what it will play (exhaustivePlan).
-func exhaustive(tr *Trainer, limit int, out io.Writer) ([]task.LevelTally, error) {
+// it plays, it tells r what it will play (exhaustivePlan).
+func exhaustive(tr *Trainer, limit int, r *Reporter) ([]task.LevelTally, error) {
 	t := tr.task
 	en, ok := t.(task.Enumerator)
 	if !ok || limit <= 0 {
@@ -72,7 +72,7 @@ func exhaustive(tr *Trainer, limit int, out io.Writer) ([]task.LevelTally, error
 			plan[lv] = append(plan[lv], exhaustivePart{sp, ins})
 		}
 	}
-	fmt.Fprintln(out, exhaustivePlan(plan, limit))
+	r.enumerating(exhaustivePlan(plan, limit))
 	var res []task.LevelTally
 	for lv, l := range t.Levels() {
 		lt := task.LevelTally{Level: l.Name, Listed: plan[lv] != nil}

@@ -2,6 +2,8 @@ package trainer
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"testing"
 
 	"github.com/simdrl/simdrl/rng"
@@ -67,7 +69,7 @@ func TestExhaustiveCountsEveryInstanceBySubset(t *testing.T) {
 	e := &echoEngine{fakeEngine: fakeEngine{steps: 2}}
 	tr := &Trainer{task: echoTask{}, cfg: Config{Steps: 2}, e: e}
 	var plan bytes.Buffer
-	ls, err := exhaustive(tr, MaxExhaustive, &plan)
+	ls, err := exhaustive(tr, MaxExhaustive, planTo(&plan))
 	require.NoError(t, err)
 	require.Equal(t, "Exhaustive evaluation: 1 level × 2 splits, 10 instances (each level's splits whole, at most 20000 instances each)\n", plan.String())
 	require.Equal(t, []task.LevelTally{{
@@ -116,7 +118,7 @@ func TestExhaustiveCountsTransferBySubset(t *testing.T) {
 	e := &echoEngine{fakeEngine: fakeEngine{steps: 2}}
 	tr := &Trainer{task: echoTransferTask{}, cfg: Config{Steps: 2}, e: e}
 	var plan bytes.Buffer
-	ls, err := exhaustive(tr, MaxExhaustive, &plan)
+	ls, err := exhaustive(tr, MaxExhaustive, planTo(&plan))
 	require.NoError(t, err)
 	require.Len(t, ls, 1)
 	require.Equal(t, &task.Tally{N: 2, Solved: 2}, ls[0].Transfer)
@@ -129,7 +131,7 @@ func TestExhaustiveCountsTransferBySubset(t *testing.T) {
 func TestExhaustiveSkipsTasksThatCannotList(t *testing.T) {
 	tr := &Trainer{task: seedtask.Seed(), cfg: Config{Steps: 6}, e: &fakeEngine{steps: 6}}
 	var plan bytes.Buffer
-	ls, err := exhaustive(tr, MaxExhaustive, &plan)
+	ls, err := exhaustive(tr, MaxExhaustive, planTo(&plan))
 	require.NoError(t, err)
 	require.Nil(t, ls)
 	require.Empty(t, plan.String())
@@ -151,7 +153,7 @@ func TestExhaustiveIsBounded(t *testing.T) {
 		e := &echoEngine{fakeEngine: fakeEngine{steps: 2}}
 		tr := &Trainer{task: echoTask{}, cfg: Config{Steps: 2}, e: e}
 		var plan bytes.Buffer
-		ls, err := exhaustive(tr, c.limit, &plan)
+		ls, err := exhaustive(tr, c.limit, planTo(&plan))
 		require.NoError(t, err)
 		require.Equal(t, c.batches, e.batches, "limit %d: the instances played", c.limit)
 		require.Equal(t, c.plan, plan.String())
@@ -229,4 +231,10 @@ func TestSolvedGreedilyAsksAGreedySolver(t *testing.T) {
 	for i, s := range solved {
 		require.Equal(t, i%10 != 1 && i%10 != 7, s, "instance %d", i)
 	}
+}
+
+// planTo is a Reporter that writes the exhaustive evaluation's plan to w,
+// as the console does.
+func planTo(w io.Writer) *Reporter {
+	return &Reporter{Enumerating: func(plan string) { fmt.Fprintln(w, plan) }}
 }

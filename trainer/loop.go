@@ -1,7 +1,6 @@
 package trainer
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -39,6 +38,9 @@ type Options struct {
 	// short, redone on resume (it has no update's statistics). An error
 	// ends the run.
 	Evaluated func(p EvalPoint, trained bool) error
+	// Reporter, when set, is told of the run's events instead of the
+	// console: Quiet, Progress, Metrics and Evaluated are then unused.
+	Reporter *Reporter
 	// EvalOnly trains nothing: the explanations and the final evaluation of
 	// the model as it is (-eval-only), in a report of its hash and updates.
 	EvalOnly bool
@@ -58,280 +60,298 @@ var ErrInterrupted = errors.New("interrupted")
 // the curriculum's stop criterion (a periodic evaluation at cfg.StopAt, then
 // a confirming one; confirm.go), periodic evaluations, checkpoints through
 // opt.Save, then explanations and the final evaluation (with opt.EvalOnly,
-// only those). It closes tr's engine. A panic in the task's code is
-// returned as an error that names the task (task.PanicError).
+// only those). It tells opt.Reporter of each step, or without one renders
+// the run on out (the console). It closes tr's engine. A panic in the
+// task's code is returned as an error that names the task
+// (task.PanicError).
 func Drive(tr *Trainer, out io.Writer, opt Options) (rep *Report, err error) {
 	defer recoverTask(tr.task, &err)
-	return drive(tr, out, opt)
+	r := opt.Reporter
+	if r == nil {
+		r = newConsole(tr, out, opt)
+	}
+	l := &loop{tr: tr, opt: opt, r: r, start: time.Now(), saved: -1}
+	defer tr.e.Close()
+	tr.e.SetInterrupt(opt.Interrupt)
+	if opt.EvalOnly {
+		rep, err = l.evaluateOnly()
+	} else {
+		rep, err = l.train()
+	}
+	r.finished(rep)
+	return rep, err
 }
 
-func drive(tr *Trainer, out io.Writer, opt Options) (*Report, error) {
-	start := time.Now()
-	cfg, cur, e := tr.cfg, tr.cur, tr.e
-	defer e.Close()
-	e.SetInterrupt(opt.Interrupt)
-	if opt.EvalOnly {
-		return evaluateOnly(tr, out, opt, start)
+// loop is one Drive: the run's state between its steps.
+type loop struct {
+	tr        *Trainer
+	opt       Options
+	r         *Reporter
+	rep       *Report
+	start     time.Time
+	trainTime time.Duration
+	done      int   // updates applied by this Drive
+	saved     int   // the update last saved, −1 before
+	err       error // the run's error, ErrInterrupted included
+}
+
+// train is Drive without EvalOnly.
+func (l *loop) train() (*Report, error) {
+	tr, cfg := l.tr, l.tr.cfg
+	l.rep = &Report{Config: cfg, Backend: tr.e.Backend(), Levels: levelNames(tr.task)}
+	l.r.started(cfg, l.rep.Backend, tr.e.Describe(), tr.updates)
+	if tr.cur.pendingEval && !interrupted(l.opt.Interrupt) {
+		l.err = l.evaluate(tr.updates, nil, 0)
 	}
-	rep := &Report{Config: cfg, Backend: e.Backend(), Levels: levelNames(tr.task)}
-	if !opt.Quiet {
-		from := ""
-		if tr.updates > 0 {
-			from = fmt.Sprintf(", resuming after update %d", tr.updates)
-		}
-		fmt.Fprintf(out, "simdrl: recipe %s, seed %d, %d updates of %d episodes, levels %v (%s), %s, backend %s%s\n",
-			cfg.Recipe, cfg.Seed, cfg.Updates, cfg.Batch, cfg.TrainLevels, cfg.Curriculum, plural(cfg.Threads, "thread"), rep.Backend, from)
-		if d := e.Describe(); d != "" {
-			fmt.Fprintln(out, d)
-		}
-		fmt.Fprintln(out, "Training…")
+	for l.err == nil && tr.updates < cfg.Updates && !tr.cur.isSolved() {
+		l.err = l.step()
 	}
-	var trainTime time.Duration
-	var runErr error
-	bar := newProgressBar(opt.Progress, opt.Quiet)
-	done := 0
-	saved := -1
-	save := func() {
-		if saved == tr.updates {
-			return // already saved at this update
-		}
-		if opt.Save != nil && (runErr == nil || errors.Is(runErr, ErrInterrupted)) {
-			if err := opt.Save(); err != nil {
-				runErr = fmt.Errorf("saving after update %d: %w", tr.updates, err)
-			}
-			saved = tr.updates
-		}
+	l.r.trained(tr.updates)
+	l.save()
+	l.measure()
+	if l.err == nil {
+		l.err = conclude(tr, l.rep, l.r, l.opt)
 	}
-	// evaluate runs update u's periodic evaluation, and its confirmation
-	// when it nominates the run, and only then applies both to the
-	// curriculum: an interrupt inside either leaves the curriculum as it was
-	// and the evaluation pending, so that the checkpoint saved now redoes it
-	// on resume (the same rounds: bit-identical to a run never interrupted).
-	// st is the update's statistics, nil for a pending evaluation redone.
-	evaluate := func(u int, st *UpdateStats, rate float64) error {
-		cur.setPendingEval(true)
-		ev, err := e.EvaluateAll(cfg.EvalBatch, uint32(u), task.HeldOut)
-		if err != nil {
+	l.rep.Interrupted = errors.Is(l.err, ErrInterrupted)
+	sum, err := tr.paramSHA256()
+	if err != nil && l.err == nil {
+		l.err = err
+	}
+	l.rep.ParamSHA256 = sum
+	l.rep.WallSeconds = time.Since(l.start).Seconds()
+	return l.rep, l.err
+}
+
+// step runs the next update and what follows it: its evaluation and its
+// checkpoint when they are due.
+func (l *loop) step() error {
+	if interrupted(l.opt.Interrupt) {
+		return ErrInterrupted
+	}
+	t0 := time.Now()
+	st, err := l.tr.Update()
+	l.trainTime += time.Since(t0)
+	if err != nil {
+		return err
+	}
+	l.done++
+	l.rep.TrainReward = append(l.rep.TrainReward, st.MeanReward)
+	u, cfg := l.tr.updates, l.tr.cfg
+	rate := float64(l.done) / l.trainTime.Seconds()
+	l.r.updated(u, rate, st)
+	if cfg.EvalEvery > 0 && u%cfg.EvalEvery == 0 {
+		if err := l.evaluate(u, &st, rate); err != nil {
 			return err
 		}
-		// What steers: the held-out evaluation, or for an Itemized task its
-		// training items' (steerSplit).
-		steer, split := ev, steerSplit(tr.task)
-		if split != task.HeldOut {
-			if steer, err = e.EvaluateAll(cfg.EvalBatch, uint32(u), split); err != nil {
-				return err
-			}
-		}
-		var cev []EvalResult
-		var subsets [][]task.Tally
-		if cur.nominates(u, steer) {
-			if cev, err = e.EvaluateAll(ConfirmEpisodes, enginekit.ConfirmRound(u), split); err != nil {
-				return err
-			}
-			if subsets, err = trainingSubsets(tr, cur.mix); err != nil {
-				return err
-			}
-		}
-		cur.observe(steer)
-		var cf *Confirmation
-		if cev != nil {
-			c := cur.confirm(u, cev, subsets)
-			cf = &c
-			rep.Confirmations = append(rep.Confirmations, c)
-		}
-		cur.setPendingEval(false)
-		p := EvalPoint{Update: u, UpdatesPerSecond: rate, Confirmation: cf, EntropyCoef: cfg.EntropyAt(u)}
-		level := -1
-		if cfg.Curriculum != "mixed" {
-			level = cfg.levelAt(u)
-		}
-		if st != nil {
-			level, p.TrainReward, p.TrainSolve, p.Loss, p.GradNorm = st.Level, st.MeanReward, st.SolveRate, st.Loss, st.GradNorm
-		}
-		p.Level = cur.label(level)
-		for _, r := range ev {
-			p.MeanReward = append(p.MeanReward, r.MeanReward)
-			p.SolveRate = append(p.SolveRate, r.SolveRate)
-		}
-		if split != task.HeldOut {
-			for _, r := range steer {
-				p.TrainingSplit = append(p.TrainingSplit, r.SolveRate)
-			}
-		}
-		rep.Evaluations = append(rep.Evaluations, p)
-		if opt.Metrics != nil {
-			if err := json.NewEncoder(opt.Metrics).Encode(p); err != nil {
-				return fmt.Errorf("writing metrics: %w", err)
-			}
-		}
-		if opt.Evaluated != nil {
-			if err := opt.Evaluated(p, st != nil); err != nil {
-				return err
-			}
-		}
-		bar.clear()
-		bar.evaluated(p.SolveRate)
-		if !opt.Quiet {
-			train := fmt.Sprintf("acc=%.3f | eval %s loss=%.3f", p.TrainReward, perLevel(p.MeanReward, " "), p.Loss.Total)
-			if st == nil {
-				train = fmt.Sprintf("(the evaluation an interrupt cut short, redone) | eval %s", perLevel(p.MeanReward, " "))
-			}
-			solved := perLevel(p.SolveRate, " ")
-			if split != task.HeldOut {
-				solved = perLevelEval(ev, " ") + " | training " + perLevelEval(steer, " ")
-			}
-			fmt.Fprintf(out, "ep=%02d level=%s %s | solved %s\n", u, p.Level, train, solved)
-			if cf != nil {
-				fmt.Fprintln(out, formatConfirmation(*cf, cfg.StopAt))
-			}
-		}
-		return nil
 	}
-	if cur.pendingEval && !interrupted(opt.Interrupt) {
-		runErr = evaluate(tr.updates, nil, 0)
+	if l.opt.SaveEvery > 0 && u%l.opt.SaveEvery == 0 {
+		l.save()
+		return l.err
 	}
-	for runErr == nil && tr.updates < cfg.Updates && !cur.isSolved() {
-		if interrupted(opt.Interrupt) {
-			runErr = ErrInterrupted
-			break
-		}
-		t0 := time.Now()
-		st, err := tr.Update()
-		trainTime += time.Since(t0)
-		if err != nil {
-			runErr = err
-			break
-		}
-		done++
-		rep.TrainReward = append(rep.TrainReward, st.MeanReward)
-		u := tr.updates
-		rate := float64(done) / trainTime.Seconds()
-		bar.draw(u, cfg.Updates, rate)
-		if cfg.EvalEvery > 0 && u%cfg.EvalEvery == 0 {
-			if runErr = evaluate(u, &st, rate); runErr != nil {
-				break
-			}
-		}
-		if opt.SaveEvery > 0 && u%opt.SaveEvery == 0 {
-			save()
-			if runErr != nil {
-				break
-			}
-		}
-	}
-	bar.clear()
-	save()
-	rep.Updates = tr.updates
-	rep.TrainSeconds = trainTime.Seconds()
-	if rep.TrainSeconds > 0 {
-		rep.UpdatesPerSecond = float64(done) / rep.TrainSeconds
-		rep.EnvStepsPerSecond = float64(done*cfg.Batch*cfg.Steps) / rep.TrainSeconds
-	}
-	if runErr == nil {
-		runErr = conclude(tr, rep, out, opt)
-	}
-	if errors.Is(runErr, ErrInterrupted) {
-		rep.Interrupted = true
-		fmt.Fprintf(out, "interrupted: stopped after update %d of %d\n", tr.updates, cfg.Updates)
-	}
-	sum, err := tr.paramSHA256()
-	if err != nil && runErr == nil {
-		runErr = err
-	}
-	rep.ParamSHA256 = sum
-	rep.WallSeconds = time.Since(start).Seconds()
-	if !opt.Quiet && len(sum) >= 16 {
-		fmt.Fprintf(out, "%d updates in %.2fs of training (%.1f updates/s, %.3g env steps/s), %.2fs in all; params sha256 %s\n",
-			rep.Updates, rep.TrainSeconds, rep.UpdatesPerSecond, rep.EnvStepsPerSecond, rep.WallSeconds, sum[:16])
-	}
-	return rep, runErr
+	return nil
 }
 
-// evaluateOnly is Drive with Options.EvalOnly, which started at start: the
-// report of the model as it is, its explanations and final evaluation.
-func evaluateOnly(tr *Trainer, out io.Writer, opt Options, start time.Time) (*Report, error) {
+// save calls Options.Save once per update, and never after a failed one.
+func (l *loop) save() {
+	if l.saved == l.tr.updates {
+		return // already saved at this update
+	}
+	if l.opt.Save != nil && (l.err == nil || errors.Is(l.err, ErrInterrupted)) {
+		if err := l.opt.Save(); err != nil {
+			l.err = fmt.Errorf("saving after update %d: %w", l.tr.updates, err)
+		}
+		l.saved = l.tr.updates
+	}
+}
+
+// measure puts the run's updates and their rates in the report.
+func (l *loop) measure() {
+	rep, cfg := l.rep, l.tr.cfg
+	rep.Updates = l.tr.updates
+	rep.TrainSeconds = l.trainTime.Seconds()
+	if rep.TrainSeconds > 0 {
+		rep.UpdatesPerSecond = float64(l.done) / rep.TrainSeconds
+		rep.EnvStepsPerSecond = float64(l.done*cfg.Batch*cfg.Steps) / rep.TrainSeconds
+	}
+}
+
+// evaluate runs update u's periodic evaluation, and its confirmation
+// when it nominates the run, and only then applies both to the
+// curriculum: an interrupt inside either leaves the curriculum as it was
+// and the evaluation pending, so that the checkpoint saved now redoes it
+// on resume (the same rounds: bit-identical to a run never interrupted).
+// st is the update's statistics, nil for a pending evaluation redone.
+func (l *loop) evaluate(u int, st *UpdateStats, rate float64) error {
+	cur := l.tr.cur
+	cur.setPendingEval(true)
+	ev, steer, cf, err := l.evaluations(u)
+	if err != nil {
+		return err
+	}
+	cur.setPendingEval(false)
+	p := l.point(u, st, rate, ev, steer, cf)
+	l.rep.Evaluations = append(l.rep.Evaluations, p)
+	var training []EvalResult
+	if steerSplit(l.tr.task) != task.HeldOut {
+		training = steer
+	}
+	return l.r.evaluated(p, ev, training, st != nil)
+}
+
+// evaluations plays update u's held-out evaluation, the one that steers
+// (steerSplit: for an Itemized task its training items', else the same)
+// and, when that nominates the run, the confirmation, which it applies to
+// the curriculum (cf: nil without one).
+func (l *loop) evaluations(u int) (ev, steer []EvalResult, cf *Confirmation, err error) {
+	tr, cfg, cur := l.tr, l.tr.cfg, l.tr.cur
+	if ev, err = tr.e.EvaluateAll(cfg.EvalBatch, uint32(u), task.HeldOut); err != nil {
+		return nil, nil, nil, err
+	}
+	steer, split := ev, steerSplit(tr.task)
+	if split != task.HeldOut {
+		if steer, err = tr.e.EvaluateAll(cfg.EvalBatch, uint32(u), split); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	var cev []EvalResult
+	var subsets [][]task.Tally
+	if cur.nominates(u, steer) {
+		if cev, err = tr.e.EvaluateAll(ConfirmEpisodes, enginekit.ConfirmRound(u), split); err != nil {
+			return nil, nil, nil, err
+		}
+		if subsets, err = trainingSubsets(tr, cur.mix); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	cur.observe(steer)
+	if cev != nil {
+		c := cur.confirm(u, cev, subsets)
+		cf = &c
+		l.rep.Confirmations = append(l.rep.Confirmations, c)
+	}
+	return ev, steer, cf, nil
+}
+
+// point is update u's EvalPoint.
+func (l *loop) point(u int, st *UpdateStats, rate float64, ev, steer []EvalResult, cf *Confirmation) EvalPoint {
+	cfg := l.tr.cfg
+	p := EvalPoint{Update: u, UpdatesPerSecond: rate, Confirmation: cf, EntropyCoef: cfg.EntropyAt(u)}
+	level := -1
+	if cfg.Curriculum != "mixed" {
+		level = cfg.levelAt(u)
+	}
+	if st != nil {
+		level, p.TrainReward, p.TrainSolve, p.Loss, p.GradNorm = st.Level, st.MeanReward, st.SolveRate, st.Loss, st.GradNorm
+	}
+	p.Level = l.tr.cur.label(level)
+	for _, r := range ev {
+		p.MeanReward = append(p.MeanReward, r.MeanReward)
+		p.SolveRate = append(p.SolveRate, r.SolveRate)
+	}
+	if steerSplit(l.tr.task) != task.HeldOut {
+		for _, r := range steer {
+			p.TrainingSplit = append(p.TrainingSplit, r.SolveRate)
+		}
+	}
+	return p
+}
+
+// evaluateOnly is Drive with Options.EvalOnly: the report of the model as
+// it is, its explanations and final evaluation.
+func (l *loop) evaluateOnly() (*Report, error) {
+	tr := l.tr
 	hash, err := tr.paramSHA256()
 	rep := &Report{Config: tr.cfg, Updates: tr.updates, Backend: tr.e.Backend(), ParamSHA256: hash}
 	if err == nil {
-		err = conclude(tr, rep, out, opt)
+		err = conclude(tr, rep, l.r, l.opt)
 	}
 	if errors.Is(err, ErrInterrupted) {
 		rep.Interrupted = true
 	}
-	rep.WallSeconds = time.Since(start).Seconds()
+	rep.WallSeconds = time.Since(l.start).Seconds()
 	return rep, err
 }
 
 // conclude explains cfg.Explain greedy samples per level and runs the final
-// evaluation (and the exhaustive one, within opt.Exhaustive), printing both
-// and filling rep (its Levels too).
-func conclude(tr *Trainer, rep *Report, out io.Writer, opt Options) error {
-	cfg, t, e, quiet := tr.cfg, tr.task, tr.e, opt.Quiet
-	rep.Levels = levelNames(t)
-	for s := 0; s < len(t.Levels()) && cfg.Explain > 0; s++ {
-		if !quiet {
-			fmt.Fprintf(out, "\n%s samples:\n", levelTitle(t, s))
-		}
-		exs, err := explain(tr, s, cfg.Explain)
+// evaluation (and the exhaustive one, within opt.Exhaustive), telling r of
+// each and filling rep (its Levels too).
+func conclude(tr *Trainer, rep *Report, r *Reporter, opt Options) error {
+	rep.Levels = levelNames(tr.task)
+	if err := explainLevels(tr, rep, r); err != nil {
+		return err
+	}
+	if tr.cfg.FinalEpisodes == 0 {
+		return nil
+	}
+	if err := finalEvaluation(tr, rep, r); err != nil {
+		return err
+	}
+	limit := exhaustiveLimit(opt.Exhaustive)
+	ex, err := exhaustive(tr, limit, r)
+	if err != nil {
+		return err
+	}
+	rep.Exhaustive = ex
+	if len(ex) > 0 {
+		r.enumerated(ex, limit)
+	}
+	return nil
+}
+
+// explainLevels explains cfg.Explain greedy samples of every level.
+func explainLevels(tr *Trainer, rep *Report, r *Reporter) error {
+	for s := 0; s < len(tr.task.Levels()) && tr.cfg.Explain > 0; s++ {
+		r.explaining(s)
+		exs, err := explain(tr, s, tr.cfg.Explain)
 		if err != nil {
 			return err
 		}
 		for _, ex := range exs {
 			rep.Explanations = append(rep.Explanations, ex)
-			if !quiet {
-				fmt.Fprintln(out, formatExplanation(ex))
-			}
+			r.explained(s, ex)
 		}
-	}
-	if cfg.FinalEpisodes > 0 {
-		ev, err := e.EvaluateAll(cfg.FinalEpisodes, enginekit.FinalRound, task.HeldOut)
-		if err != nil {
-			return err
-		}
-		rep.FinalByLevel = ev
-		rep.Final = FinalReport{Episodes: cfg.FinalEpisodes}
-		for _, r := range ev {
-			rep.Final.SolveRate = append(rep.Final.SolveRate, r.SolveRate)
-			rep.Final.MeanReward = append(rep.Final.MeanReward, r.MeanReward)
-		}
-		var train, transfer []EvalResult
-		if t.HoldsOut() {
-			var err error
-			if train, err = e.EvaluateAll(cfg.FinalEpisodes, enginekit.FinalRound, task.Training); err != nil {
-				return err
-			}
-			for _, r := range train {
-				rep.Final.TrainSolveRate = append(rep.Final.TrainSolveRate, r.SolveRate)
-			}
-		}
-		if hasTransfer(t) {
-			var err error
-			if transfer, err = e.EvaluateAll(cfg.FinalEpisodes, enginekit.FinalRound, task.Transfer); err != nil {
-				return err
-			}
-			for _, r := range transfer {
-				rep.Final.TransferSolveRate = append(rep.Final.TransferSolveRate, r.SolveRate)
-			}
-		}
-		f := rep.Final
-		fmt.Fprintf(out, "\nFinal greedy mean rewards → %s (%d episodes per level%s)\n",
-			perLevel(f.MeanReward, ", "), cfg.FinalEpisodes, rewardNote(t))
-		fmt.Fprintf(out, "Final greedy solve rates → %s%s\n", perLevelEval(ev, ", "), map[bool]string{true: " (held-out instances)"}[t.HoldsOut()])
-		if t.HoldsOut() {
-			fmt.Fprintf(out, "On training instances  → %s\n", perLevelEval(train, ", "))
-		}
-		if transfer != nil {
-			fmt.Fprintf(out, "On transfer instances  → %s\n", perLevelEval(transfer, ", "))
-		}
-		limit := exhaustiveLimit(opt.Exhaustive)
-		ex, err := exhaustive(tr, limit, out)
-		if err != nil {
-			return err
-		}
-		rep.Exhaustive = ex
-		printExhaustive(out, t, ex, limit)
 	}
 	return nil
+}
+
+// finalEvaluation plays cfg.FinalEpisodes greedy episodes of every level,
+// held out, and on training and transfer instances where the task has them.
+func finalEvaluation(tr *Trainer, rep *Report, r *Reporter) error {
+	cfg, t, e := tr.cfg, tr.task, tr.e
+	ev, err := e.EvaluateAll(cfg.FinalEpisodes, enginekit.FinalRound, task.HeldOut)
+	if err != nil {
+		return err
+	}
+	rep.FinalByLevel = ev
+	rep.Final = FinalReport{Episodes: cfg.FinalEpisodes}
+	for _, r := range ev {
+		rep.Final.SolveRate = append(rep.Final.SolveRate, r.SolveRate)
+		rep.Final.MeanReward = append(rep.Final.MeanReward, r.MeanReward)
+	}
+	var train, transfer []EvalResult
+	if t.HoldsOut() {
+		if train, err = e.EvaluateAll(cfg.FinalEpisodes, enginekit.FinalRound, task.Training); err != nil {
+			return err
+		}
+		rep.Final.TrainSolveRate = solveRates(train)
+	}
+	if hasTransfer(t) {
+		if transfer, err = e.EvaluateAll(cfg.FinalEpisodes, enginekit.FinalRound, task.Transfer); err != nil {
+			return err
+		}
+		rep.Final.TransferSolveRate = solveRates(transfer)
+	}
+	r.finalEvaluated(ev, train, transfer)
+	return nil
+}
+
+// solveRates are the results' solve rates.
+func solveRates(ev []EvalResult) []float64 {
+	var rates []float64
+	for _, r := range ev {
+		rates = append(rates, r.SolveRate)
+	}
+	return rates
 }
 
 // rewardNote says why t's mean rewards can exceed 1, after the final ones:

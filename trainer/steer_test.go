@@ -15,7 +15,7 @@ import (
 func newItemFakeRun(t *testing.T, cfg Config, rate func(c call, level int) float64) (*Trainer, *fakeEngine) {
 	it := newItemCalc(t, func(*task.Instance, []int32) bool { return true })
 	cfg.Task, cfg.TaskSpec = "calc", "levels=a*b, a+b"
-	cfg = taskDefaults(cfg, it)
+	cfg = TaskDefaults(cfg, it)
 	cfg.Updates, cfg.Explain = 200, 0
 	l, err := enginekit.NewLayout(cfg.Hidden, it)
 	require.NoError(t, err)

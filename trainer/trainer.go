@@ -31,9 +31,11 @@ type Trainer struct {
 }
 
 // New starts a run of cfg on task t with e, an engine built for both (its
-// model initialised from cfg.Seed): no update done, a fresh curriculum.
+// model initialised from cfg.Seed): no update done, a fresh curriculum. It
+// checks cfg against t, which it does not validate again: the engine's
+// constructor did (cpu.NewWithTask), or task.Open.
 func New(cfg Config, t task.Task, e Engine) (*Trainer, error) {
-	if err := cfg.ValidateFor(t); err != nil {
+	if err := cfg.ValidateOpened(t); err != nil {
 		return nil, err
 	}
 	l, err := enginekit.NewLayout(cfg.Hidden, t)

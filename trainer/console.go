@@ -1,0 +1,137 @@
+package trainer
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/simdrl/simdrl/task"
+)
+
+// console is the Reporter Drive uses when Options gives none: the command's
+// lines on out (only the final ones with Quiet), the live status line on
+// Options.Progress, a JSON line per evaluation on Options.Metrics and
+// Options.Evaluated's callback.
+type console struct {
+	out   io.Writer
+	opt   Options
+	t     task.Task
+	cfg   Config
+	bar   *progressBar
+	train bool // Started: a training run, not EvalOnly's
+}
+
+// newConsole is the console Reporter of tr's run on out.
+func newConsole(tr *Trainer, out io.Writer, opt Options) *Reporter {
+	c := &console{out: out, opt: opt, t: tr.task, cfg: tr.cfg, bar: newProgressBar(opt.Progress, opt.Quiet)}
+	return &Reporter{
+		Started:        c.started,
+		Updated:        func(u int, rate float64, _ UpdateStats) { c.bar.draw(u, c.cfg.Updates, rate) },
+		Evaluated:      c.evaluated,
+		Trained:        func(int) { c.bar.clear() },
+		Explaining:     c.explaining,
+		Explained:      c.explained,
+		FinalEvaluated: c.finalEvaluated,
+		Enumerating:    func(plan string) { fmt.Fprintln(c.out, plan) },
+		Enumerated:     func(ls []task.LevelTally, limit int) { printExhaustive(c.out, c.t, ls, limit) },
+		Finished:       c.finished,
+	}
+}
+
+func (c *console) started(cfg Config, backend, describe string, resumed int) {
+	c.train = true
+	if c.opt.Quiet {
+		return
+	}
+	from := ""
+	if resumed > 0 {
+		from = fmt.Sprintf(", resuming after update %d", resumed)
+	}
+	fmt.Fprintf(c.out, "simdrl: recipe %s, seed %d, %d updates of %d episodes, levels %v (%s), %s, backend %s%s\n",
+		cfg.Recipe, cfg.Seed, cfg.Updates, cfg.Batch, cfg.TrainLevels, cfg.Curriculum, plural(cfg.Threads, "thread"), backend, from)
+	if describe != "" {
+		fmt.Fprintln(c.out, describe)
+	}
+	fmt.Fprintln(c.out, "Training…")
+}
+
+// evaluated writes the metrics line, calls Options.Evaluated, then erases
+// the status line and prints the evaluation's lines.
+func (c *console) evaluated(p EvalPoint, heldOut, training []EvalResult, trained bool) error {
+	if c.opt.Metrics != nil {
+		if err := json.NewEncoder(c.opt.Metrics).Encode(p); err != nil {
+			return fmt.Errorf("writing metrics: %w", err)
+		}
+	}
+	if c.opt.Evaluated != nil {
+		if err := c.opt.Evaluated(p, trained); err != nil {
+			return err
+		}
+	}
+	c.bar.clear()
+	c.bar.evaluated(p.SolveRate)
+	if !c.opt.Quiet {
+		c.printEvaluation(p, heldOut, training, trained)
+	}
+	return nil
+}
+
+// printEvaluation is an evaluation's line, and its confirmation's.
+func (c *console) printEvaluation(p EvalPoint, heldOut, training []EvalResult, trained bool) {
+	train := fmt.Sprintf("acc=%.3f | eval %s loss=%.3f", p.TrainReward, perLevel(p.MeanReward, " "), p.Loss.Total)
+	if !trained {
+		train = fmt.Sprintf("(the evaluation an interrupt cut short, redone) | eval %s", perLevel(p.MeanReward, " "))
+	}
+	solved := perLevel(p.SolveRate, " ")
+	if training != nil {
+		solved = perLevelEval(heldOut, " ") + " | training " + perLevelEval(training, " ")
+	}
+	fmt.Fprintf(c.out, "ep=%02d level=%s %s | solved %s\n", p.Update, p.Level, train, solved)
+	if p.Confirmation != nil {
+		fmt.Fprintln(c.out, formatConfirmation(*p.Confirmation, c.cfg.StopAt))
+	}
+}
+
+func (c *console) explaining(level int) {
+	if !c.opt.Quiet {
+		fmt.Fprintf(c.out, "\n%s samples:\n", levelTitle(c.t, level))
+	}
+}
+
+func (c *console) explained(_ int, ex task.Explanation) {
+	if !c.opt.Quiet {
+		fmt.Fprintln(c.out, formatExplanation(ex))
+	}
+}
+
+// finalEvaluated prints the final evaluation, Quiet or not.
+func (c *console) finalEvaluated(heldOut, training, transfer []EvalResult) {
+	var mean []float64
+	for _, r := range heldOut {
+		mean = append(mean, r.MeanReward)
+	}
+	fmt.Fprintf(c.out, "\nFinal greedy mean rewards → %s (%d episodes per level%s)\n",
+		perLevel(mean, ", "), c.cfg.FinalEpisodes, rewardNote(c.t))
+	fmt.Fprintf(c.out, "Final greedy solve rates → %s%s\n", perLevelEval(heldOut, ", "), map[bool]string{true: " (held-out instances)"}[c.t.HoldsOut()])
+	if c.t.HoldsOut() {
+		fmt.Fprintf(c.out, "On training instances  → %s\n", perLevelEval(training, ", "))
+	}
+	if transfer != nil {
+		fmt.Fprintf(c.out, "On transfer instances  → %s\n", perLevelEval(transfer, ", "))
+	}
+}
+
+// finished closes a training run: the interrupt's line (Quiet or not) and
+// the summary.
+func (c *console) finished(rep *Report) {
+	if !c.train {
+		return
+	}
+	if rep.Interrupted {
+		fmt.Fprintf(c.out, "interrupted: stopped after update %d of %d\n", rep.Updates, c.cfg.Updates)
+	}
+	if sum := rep.ParamSHA256; !c.opt.Quiet && len(sum) >= 16 {
+		fmt.Fprintf(c.out, "%d updates in %.2fs of training (%.1f updates/s, %.3g env steps/s), %.2fs in all; params sha256 %s\n",
+			rep.Updates, rep.TrainSeconds, rep.UpdatesPerSecond, rep.EnvStepsPerSecond, rep.WallSeconds, sum[:16])
+	}
+}
