@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/simdrl/simdrl/trainer"
@@ -81,4 +82,34 @@ func TestLoadKeepsOrChangesTheContext(t *testing.T) {
 	require.Nil(t, context("-load", read, "-context", "bag"))
 	require.Nil(t, context("-load", bag))
 	require.Equal(t, "read", context("-load", bag, "-context", "read"))
+}
+
+// TestBagContextOfAnOrderedTaskWarns: a task that says its instances depend
+// on their context's order (task.OrderSensitive: expr, the tape with
+// head=context) gets one warning line when its context is taken as a bag,
+// none when it is read; a task that does not say so gets none.
+func TestBagContextOfAnOrderedTaskWarns(t *testing.T) {
+	const warning = "simdrl: warning: the expr task's instances depend on the order of their context tokens"
+	for _, c := range []struct {
+		args []string
+		warn bool
+	}{
+		{[]string{"-task", "expr", "-context", "bag"}, true},
+		{[]string{"-task", "expr"}, false}, // its recipe reads
+		{[]string{"-task", "calc", "-context", "bag"}, false},
+		{[]string{"-task", "tape", "-task-spec", "head=context; longer=6", "-context", "bag"}, true},
+		{[]string{"-task", "tape", "-context", "bag"}, false},
+	} {
+		code, _, stderr := runCLI(append(append([]string{}, quick...), append(c.args, "-updates", "1")...)...)
+		require.Equal(t, 0, code, stderr)
+		if c.warn {
+			require.Equal(t, 1, strings.Count(stderr, "simdrl: warning: "), "%v: %s", c.args, stderr)
+			require.Contains(t, stderr, "-context read keeps the order", c.args)
+			if c.args[1] == "expr" {
+				require.Contains(t, stderr, warning)
+			}
+		} else {
+			require.NotContains(t, stderr, "warning", c.args)
+		}
+	}
 }

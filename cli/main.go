@@ -172,6 +172,9 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		engine.Close()
 		return usage("%v", err)
 	}
+	if t, err := cl.task.open(cfg); err == nil {
+		warnOrder(stderr, cfg, t)
+	}
 	if fl.evalOnly {
 		in.running.Store(true)
 		rep, err := trainer.Drive(tr, stdout, trainer.Options{EvalOnly: true, Quiet: fl.quiet, Interrupt: in.stop, Exhaustive: fl.exhaustiveOption()})

@@ -177,3 +177,20 @@ func Stage(t Task, level int) int {
 	}
 	return level
 }
+
+// RewardNoter is a task whose rewards can exceed 1 (a shaped bonus, partial
+// credit): RewardNote says why, after the mean rewards a run prints; "" when
+// they cannot. A task that is not one earns at most 1 an episode.
+type RewardNoter interface {
+	Task
+	RewardNote() string
+}
+
+// OrderSensitive is a task that can say whether its instances depend on the
+// order of their context tokens (an expression, digits to reverse): the bag
+// context (trainer.ContextBag, the mean of their embeddings) loses that
+// order, and a run that takes such a task's context as a bag warns.
+type OrderSensitive interface {
+	Task
+	OrderSensitive() bool
+}

@@ -354,17 +354,13 @@ func solveRates(ev []EvalResult) []float64 {
 	return rates
 }
 
-// rewardNote says why t's mean rewards can exceed 1, after the final ones:
-// the seed task's shaped bonus, a calculator's partial credit, or nothing
-// when only correct answers earn.
+// rewardNote says why t's mean rewards can exceed 1, after the final ones,
+// as t says it (task.RewardNoter): nothing for a task that does not.
 func rewardNote(t task.Task) string {
-	if it, ok := t.(task.Interpreted); ok {
-		if it.PartialCredit() > 0 {
-			return "; partial credit for the inner values held can take them above 1"
-		}
-		return ""
+	if n, ok := t.(task.RewardNoter); ok && n.RewardNote() != "" {
+		return "; " + n.RewardNote()
 	}
-	return "; the shaped bonus can take them above 1"
+	return ""
 }
 
 // interrupted reports whether c is closed. It first yields: on one CPU the

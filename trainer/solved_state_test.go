@@ -7,6 +7,7 @@ import (
 
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/internal/enginekit"
+	"github.com/simdrl/simdrl/internal/tasktest"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/tasks/calctask"
 	"github.com/stretchr/testify/require"
@@ -89,4 +90,16 @@ func TestRewardNote(t *testing.T) {
 	require.Contains(t, rewardNote(open("calc", 0.3)), "partial credit")
 	require.NotContains(t, rewardNote(open("calc", 0.3)), "shaped")
 	require.Empty(t, rewardNote(open("calc", 0)))
+
+	// Any other task says it itself: the tape's partial credit is for the
+	// operators applied, and a task that declares nothing earns only for
+	// correct answers (a user's task gets no note about the seed's bonus).
+	tape, err := task.Open("tape", "partial_credit=0.3")
+	require.NoError(t, err)
+	require.Contains(t, rewardNote(tape), "partial credit")
+	require.NotContains(t, rewardNote(tape), "shaped")
+	tape, err = task.Open("tape", "")
+	require.NoError(t, err)
+	require.Empty(t, rewardNote(tape))
+	require.Empty(t, rewardNote(tasktest.ScoredOnly{Task: open("seed", 0)}), "a task that declares no note")
 }

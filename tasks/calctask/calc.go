@@ -99,6 +99,9 @@ func (t *calcTask) Levels() []task.Level   { return t.info }
 func (t *calcTask) Ops() []interp.Op       { return append([]interp.Op(nil), t.ops...) }
 func (t *calcTask) PartialCredit() float64 { return t.partialCredit }
 
+// RewardNote says what partial credit adds (taskkit.InnerCreditNote).
+func (t *calcTask) RewardNote() string { return taskkit.InnerCreditNote(t.partialCredit) }
+
 // TokenName spells a token of the task's vocabulary; "[?]" beyond it (NEG
 // and SWAP on the 19-token machine).
 func (t *calcTask) TokenName(tok int32) string {

@@ -77,6 +77,12 @@ func (t *exprTask) Levels() []task.Level     { return t.info }
 func (t *exprTask) Ops() []interp.Op         { return append([]interp.Op(nil), t.ops...) }
 func (t *exprTask) PartialCredit() float64   { return t.spec.PartialCredit }
 
+// RewardNote says what partial credit adds (taskkit.InnerCreditNote).
+func (t *exprTask) RewardNote() string { return taskkit.InnerCreditNote(t.spec.PartialCredit) }
+
+// OrderSensitive: the expression is spelled by its context's order.
+func (*exprTask) OrderSensitive() bool { return true }
+
 // Unstaged: one level embedding for every size, so that the policy must
 // read from the context what to compute.
 func (*exprTask) Unstaged() {}

@@ -50,10 +50,14 @@ func (*seedTask) ReferenceSchedule() {}
 // LevelTitle is "Level 1" (the reference prints "Stage 1").
 func (*seedTask) LevelTitle(level int) string { return fmt.Sprintf("Level %d", level) }
 
-func (*seedTask) Name() string               { return "seed" }
-func (*seedTask) Answer() int32              { return seed.ANS }
-func (*seedTask) NotActions() []int32        { return nil } // the reference samples every token
-func (*seedTask) HoldsOut() bool             { return false }
+func (*seedTask) Name() string        { return "seed" }
+func (*seedTask) Answer() int32       { return seed.ANS }
+func (*seedTask) NotActions() []int32 { return nil } // the reference samples every token
+func (*seedTask) HoldsOut() bool      { return false }
+
+// RewardNote: the reference's shaped bonus pays for tokens that are not the
+// answer, so a mean reward can exceed 1.
+func (*seedTask) RewardNote() string         { return "the shaped bonus can take them above 1" }
 func (*seedTask) Vocab() int                 { return seed.Vocab }
 func (*seedTask) TokenName(tok int32) string { return seed.TokenName(int(tok)) }
 func (t *seedTask) Levels() []task.Level     { return t.levels }

@@ -151,6 +151,19 @@ func (t *tapeTask) Levels() []task.Level   { return t.info }
 func (t *tapeTask) Observations() int      { return t.spec.variant().Observations() }
 func (t *tapeTask) PartialCredit() float64 { return t.spec.PartialCredit }
 
+// RewardNote says what partial credit adds: a share of it for the operators
+// applied correctly.
+func (t *tapeTask) RewardNote() string {
+	if t.spec.PartialCredit > 0 {
+		return "partial credit for the operators applied can take them above 1"
+	}
+	return ""
+}
+
+// OrderSensitive: with head=context the expression is the context, spelled
+// by its order; through the head the context is empty.
+func (t *tapeTask) OrderSensitive() bool { return t.spec.HeadContext }
+
 // Unstaged: one level embedding for every size, so that a size never
 // trained on meets the same model (a level embedding of its own would be
 // untrained).

@@ -20,3 +20,12 @@ func ParsePartialCredit(value string) (float64, error) {
 	}
 	return pc, nil
 }
+
+// InnerCreditNote is what calc's and expr's partial credit adds to mean
+// rewards (task.RewardNoter): "" without any.
+func InnerCreditNote(partialCredit float64) string {
+	if partialCredit > 0 {
+		return "partial credit for the inner values held can take them above 1"
+	}
+	return ""
+}
