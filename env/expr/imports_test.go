@@ -11,8 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The package imports the standard library, env/calc and env/interp only (no
-// task, gru, trainer or engine): its plug-in wraps it, as calc's wraps calc.
+// The package imports the standard library, env/calc, env/interp and the
+// hold-out rule (env/internal/holdout) only (no task, gru, trainer or
+// engine): its plug-in wraps it, as calc's wraps calc.
 func TestImportsOnlyTheStandardLibraryCalcAndInterp(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	require.NoError(t, err)
@@ -25,7 +26,8 @@ func TestImportsOnlyTheStandardLibraryCalcAndInterp(t *testing.T) {
 		require.NoError(t, err)
 		for _, imp := range ast.Imports {
 			path, _ := strconv.Unquote(imp.Path.Value)
-			ok := path == "github.com/simdrl/simdrl/env/calc" || path == "github.com/simdrl/simdrl/env/interp" || !strings.Contains(strings.Split(path, "/")[0], ".")
+			ok := path == "github.com/simdrl/simdrl/env/calc" || path == "github.com/simdrl/simdrl/env/interp" ||
+				path == "github.com/simdrl/simdrl/env/internal/holdout" || !strings.Contains(strings.Split(path, "/")[0], ".")
 			require.True(t, ok, "%s imports %s", f, path)
 		}
 	}
