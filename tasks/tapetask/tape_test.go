@@ -215,8 +215,9 @@ func TestTapePacking(t *testing.T) {
 // and answers is proof for every operand; one right by chance is not.
 func TestTapeVerify(t *testing.T) {
 	tk := openTape(t, "")
-	in := task.Instance{Level: 1, Budget: 20} // target 0
-	in.Data[dataNWords] = int64(packTape([]tape.Cell{0, tape.Times, 2, tape.Plus, 0}, tapeWords(&in), 4)) // 0*2+0: 0 either way
+	in := task.Instance{Level: 1, Budget: 20} // its target (Data) 0
+	// 0*2+0: 0 either way
+	in.Data[dataNWords] = int64(packTape([]tape.Cell{0, tape.Times, 2, tape.Plus, 0}, tapeWords(&in), 4))
 	wrong := []int32{tape.PUSHV, tape.PUSHOP, tape.PUSHV, tape.PUSHOP, tape.PUSHV, tape.APPLY, tape.APPLY, tape.ANS}
 	require.True(t, tk.Score(&in, wrong).Correct, "0*(2+0) answers 0 too")
 	require.False(t, tk.Verify(&in, wrong))
