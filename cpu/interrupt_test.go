@@ -46,6 +46,25 @@ func closeAfterFirstChunk(e *testRun) *atomic.Int32 {
 
 func uninterrupt(e *testRun) { e.SetInterrupt(nil); e.pool.afterWork = nil }
 
+// oneUpdateBehind is two runs of cfg: ref after two updates (closed: it is
+// only compared with), and tr after one with its parameters' hash and
+// checkpoint, which an interrupted update of tr must leave as they are.
+func oneUpdateBehind(t *testing.T, cfg trainer.Config) (ref, tr *testRun, sum string, ck []byte) {
+	ref, err := newRun(cfg)
+	require.NoError(t, err)
+	for range 2 {
+		_, err = ref.Update()
+		require.NoError(t, err)
+	}
+	ref.Close()
+
+	tr, err = newRun(cfg)
+	require.NoError(t, err)
+	_, err = tr.Update()
+	require.NoError(t, err)
+	return ref, tr, hash(t, tr), encoded(t, tr)
+}
+
 // TestInterruptedUpdateChangesNothing: an update interrupted before it
 // starts or after its first chunk returns ErrInterrupted, leaves parameters,
 // Adam's state, the counter and the checkpoint as they were, and the next
@@ -53,24 +72,12 @@ func uninterrupt(e *testRun) { e.SetInterrupt(nil); e.pool.afterWork = nil }
 func TestInterruptedUpdateChangesNothing(t *testing.T) {
 	for _, threads := range []int{1, 2} {
 		cfg := manyChunks(threads)
-		ref, err := newRun(cfg)
-		require.NoError(t, err)
-		for range 2 {
-			_, err = ref.Update()
-			require.NoError(t, err)
-		}
-		ref.Close()
-
-		tr, err := newRun(cfg)
-		require.NoError(t, err)
-		_, err = tr.Update()
-		require.NoError(t, err)
-		sum, ck := hash(t, tr), encoded(t, tr)
+		ref, tr, sum, ck := oneUpdateBehind(t, cfg)
 
 		stop := make(chan struct{})
 		close(stop)
 		tr.SetInterrupt(stop)
-		_, err = tr.Update()
+		_, err := tr.Update()
 		require.ErrorIs(t, err, trainer.ErrInterrupted, "threads=%d: closed before", threads)
 		require.Equal(t, 1, tr.Updates())
 		require.Equal(t, sum, hash(t, tr))
@@ -323,22 +330,10 @@ func TestInterruptCutsAChunkBetweenSteps(t *testing.T) {
 			if oneChunk {
 				cfg.Batch, at = cfg.Chunk, cfg.Steps-1 // in the backward
 			}
-			ref, err := newRun(cfg)
-			require.NoError(t, err)
-			for range 2 {
-				_, err = ref.Update()
-				require.NoError(t, err)
-			}
-			ref.Close()
-
-			tr, err := newRun(cfg)
-			require.NoError(t, err)
-			_, err = tr.Update()
-			require.NoError(t, err)
-			sum, ck := hash(t, tr), encoded(t, tr)
+			ref, tr, sum, ck := oneUpdateBehind(t, cfg)
 
 			after := closeAtStep(tr, at)
-			_, err = tr.Update()
+			_, err := tr.Update()
 			require.ErrorIs(t, err, trainer.ErrInterrupted, "threads=%d oneChunk=%v", threads, oneChunk)
 			require.LessOrEqual(t, after.Load(), int32(threads-1), "threads=%d oneChunk=%v: rollout steps after the close", threads, oneChunk)
 			require.Equal(t, 1, tr.Updates())

@@ -3,6 +3,7 @@
 // bit-exact), calc (the calculator: its machine, expressions, curricula and
 // their search), expr (a family of expressions on calc's machine), tape
 // (a tape machine), and interp (the interpreted machine's op table type,
-// which calc's tables are written in and the GPU's kernels read). The task
-// plug-ins of package tasks wrap them.
+// which calc's tables are written in and the GPU's kernels read); expr and
+// tape hold out members by one rule, internal/holdout's. The task plug-ins
+// of package tasks wrap them.
 package env

@@ -69,7 +69,7 @@ func (c *console) evaluated(p EvalPoint, heldOut, training []EvalResult, trained
 		}
 	}
 	c.bar.clear()
-	c.bar.evaluated(p.SolveRate)
+	c.bar.evaluated(heldOut)
 	if !c.opt.Quiet {
 		c.printEvaluation(p, heldOut, training, trained)
 	}
@@ -78,11 +78,11 @@ func (c *console) evaluated(p EvalPoint, heldOut, training []EvalResult, trained
 
 // printEvaluation is an evaluation's line, and its confirmation's.
 func (c *console) printEvaluation(p EvalPoint, heldOut, training []EvalResult, trained bool) {
-	train := fmt.Sprintf("acc=%.3f | eval %s loss=%.3f", p.TrainReward, perLevel(p.MeanReward, " "), p.Loss.Total)
+	train := fmt.Sprintf("acc=%.3f | eval %s loss=%.3f", p.TrainReward, perLevelMean(heldOut, " "), p.Loss.Total)
 	if !trained {
-		train = fmt.Sprintf("(the evaluation an interrupt cut short, redone) | eval %s", perLevel(p.MeanReward, " "))
+		train = fmt.Sprintf("(the evaluation an interrupt cut short, redone) | eval %s", perLevelMean(heldOut, " "))
 	}
-	solved := perLevel(p.SolveRate, " ")
+	solved := perLevelEval(heldOut, " ")
 	if training != nil {
 		solved = perLevelEval(heldOut, " ") + " | training " + perLevelEval(training, " ")
 	}
@@ -106,12 +106,8 @@ func (c *console) explained(_ int, ex task.Explanation) {
 
 // finalEvaluated prints the final evaluation, Quiet or not.
 func (c *console) finalEvaluated(heldOut, training, transfer []EvalResult) {
-	var mean []float64
-	for _, r := range heldOut {
-		mean = append(mean, r.MeanReward)
-	}
 	fmt.Fprintf(c.out, "\nFinal greedy mean rewards → %s (%d episodes per level%s)\n",
-		perLevel(mean, ", "), c.cfg.FinalEpisodes, rewardNote(c.t))
+		perLevelMean(heldOut, ", "), c.cfg.FinalEpisodes, rewardNote(c.t))
 	fmt.Fprintf(c.out, "Final greedy solve rates → %s%s\n", perLevelEval(heldOut, ", "), map[bool]string{true: " (held-out instances)"}[c.t.HoldsOut()])
 	if c.t.HoldsOut() {
 		fmt.Fprintf(c.out, "On training instances  → %s\n", perLevelEval(training, ", "))

@@ -398,21 +398,23 @@ func levelTitle(t task.Task, s int) string {
 	return fmt.Sprintf("Level %d (%s)", s, t.Levels()[s].Name)
 }
 
-// perLevel prints one value per level: T0=1.000 T1=0.500 …
-func perLevel(v []float64, sep string) string {
-	parts := make([]string, len(v))
-	for s, x := range v {
-		parts[s] = fmt.Sprintf("T%d=%.3f", s, x)
-	}
-	return strings.Join(parts, sep)
-}
-
 // perLevelEval is perLevel of the solve rates, "T2=—" for a level that had
 // nothing in the split (Episodes 0).
 func perLevelEval(ev []EvalResult, sep string) string {
+	return perLevelPlayed(ev, sep, func(r EvalResult) float64 { return r.SolveRate })
+}
+
+// perLevelMean is perLevelEval of the mean rewards.
+func perLevelMean(ev []EvalResult, sep string) string {
+	return perLevelPlayed(ev, sep, func(r EvalResult) float64 { return r.MeanReward })
+}
+
+// perLevelPlayed prints value of each level's result, T0=1.000 T1=0.500 …,
+// "T2=—" for a level with no episodes: its zeros were never measured.
+func perLevelPlayed(ev []EvalResult, sep string, value func(EvalResult) float64) string {
 	parts := make([]string, len(ev))
 	for s, r := range ev {
-		parts[s] = fmt.Sprintf("T%d=%.3f", s, r.SolveRate)
+		parts[s] = fmt.Sprintf("T%d=%.3f", s, value(r))
 		if r.Episodes == 0 {
 			parts[s] = fmt.Sprintf("T%d=—", s)
 		}

@@ -40,9 +40,9 @@ func (b *progressBar) draw(u, total int, rate float64) {
 }
 
 // evaluated keeps an evaluation's solve rates for the next lines drawn.
-func (b *progressBar) evaluated(solveRate []float64) {
+func (b *progressBar) evaluated(ev []EvalResult) {
 	if b != nil {
-		b.solved = "  solved " + perLevel(solveRate, " ")
+		b.solved = "  solved " + perLevelEval(ev, " ")
 	}
 }
 

@@ -86,3 +86,25 @@ func TestDriveWithoutReporterRendersTheConsole(t *testing.T) {
 	require.Contains(t, progress.String(), "] update 4/4 ")
 	require.Equal(t, cfg.Updates/cfg.EvalEvery, bytes.Count(metrics.Bytes(), []byte("\n")))
 }
+
+// TestConsoleMarksLevelsNotEvaluated: a level an evaluation played no
+// episode of (Episodes 0: nothing of it in the split, as the tape's and the
+// expr task's transfer sizes in the held-out one) reads "—" in the periodic
+// line, in the progress line and in the final mean rewards, not a rate of 0
+// that was never measured.
+func TestConsoleMarksLevelsNotEvaluated(t *testing.T) {
+	tr, _ := newFakeRun(driveConfig(), func(call, int) float64 { return 0.5 })
+	var out, progress bytes.Buffer
+	r := newConsole(tr, &out, Options{Progress: &progress})
+	ev := []EvalResult{{Level: 0, Episodes: 10, SolveRate: 0.5, MeanReward: 0.75}, {Level: 1}}
+	p := EvalPoint{Update: 5, Level: "0", MeanReward: []float64{0.75, 0}, SolveRate: []float64{0.5, 0}}
+	require.NoError(t, r.Evaluated(p, ev, nil, true))
+	r.Updated(6, 1, UpdateStats{})
+	r.FinalEvaluated(ev, nil, nil)
+
+	require.Contains(t, out.String(), " | eval T0=0.750 T1=— loss=")
+	require.Contains(t, out.String(), " | solved T0=0.500 T1=—\n")
+	require.Contains(t, out.String(), "Final greedy mean rewards → T0=0.750, T1=— (")
+	require.Contains(t, progress.String(), "  solved T0=0.500 T1=—")
+	require.NotContains(t, out.String()+progress.String(), "T1=0.000")
+}

@@ -1,32 +1,19 @@
 package expr
 
 import (
-	goparser "go/parser"
-	"go/token"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 
+	"github.com/simdrl/simdrl/internal/importcheck"
 	"github.com/stretchr/testify/require"
 )
 
-// The package imports the standard library, env/calc and env/interp only (no
-// task, gru, trainer or engine): its plug-in wraps it, as calc's wraps calc.
+// The package imports the standard library, env/calc, env/interp and the
+// hold-out rule (env/internal/holdout) only (no task, gru, trainer or
+// engine): its plug-in wraps it, as calc's wraps calc.
 func TestImportsOnlyTheStandardLibraryCalcAndInterp(t *testing.T) {
-	files, err := filepath.Glob("*.go")
+	files, bad, err := importcheck.Disallowed(".", "github.com/simdrl/simdrl/env/calc", "github.com/simdrl/simdrl/env/interp",
+		"github.com/simdrl/simdrl/env/internal/holdout")
 	require.NoError(t, err)
-	fset := token.NewFileSet()
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		ast, err := goparser.ParseFile(fset, f, nil, goparser.ImportsOnly)
-		require.NoError(t, err)
-		for _, imp := range ast.Imports {
-			path, _ := strconv.Unquote(imp.Path.Value)
-			ok := path == "github.com/simdrl/simdrl/env/calc" || path == "github.com/simdrl/simdrl/env/interp" || !strings.Contains(strings.Split(path, "/")[0], ".")
-			require.True(t, ok, "%s imports %s", f, path)
-		}
-	}
+	require.NotZero(t, files)
+	require.Empty(t, bad)
 }

@@ -1,9 +1,9 @@
 package expr
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
+
+	"github.com/simdrl/simdrl/env/internal/holdout"
 )
 
 // Split is how the family is divided into the members the policy trains on
@@ -17,7 +17,7 @@ type Split int
 const (
 	// SplitExpressions holds out a fifth of each size (rounded, at least one
 	// of a size with 3 members or more): the members whose canonical
-	// polynomial hashes lowest (FNV-1a of Poly.String), so that the choice
+	// polynomial hashes lowest (holdout.Lowest of Poly.String), so that the choice
 	// depends on what a member computes, not on its spelling or position.
 	// It has no transfer part.
 	SplitExpressions Split = iota
@@ -74,33 +74,12 @@ func (s Split) Parts(n, maxLeaves int) []Part {
 			rest = append(rest, i)
 		}
 	}
-	hash := make([]uint64, len(members))
-	for _, i := range rest {
-		hash[i] = fnv1a(members[i].Poly.String())
+	keys := make([]string, len(rest))
+	for j, i := range rest {
+		keys[j] = members[i].Poly.String()
 	}
-	slices.SortFunc(rest, func(a, b int) int { return cmp.Or(cmp.Compare(hash[a], hash[b]), cmp.Compare(a, b)) })
-	for _, i := range rest[:heldOutCount(len(rest))] {
-		parts[i] = PartHeldOut
+	for _, j := range holdout.Lowest(keys) {
+		parts[rest[j]] = PartHeldOut
 	}
 	return parts
-}
-
-// heldOutCount is how many of a size's m members the expressions split
-// holds out: m/5 rounded, at least 1 once m ≥ 3 (so that every such size is
-// evaluated and keeps two to train on).
-func heldOutCount(m int) int {
-	if m < 3 {
-		return 0
-	}
-	return max(1, (m+2)/5)
-}
-
-// fnv1a is the 64-bit FNV-1a hash of s.
-func fnv1a(s string) uint64 {
-	h := uint64(0xcbf29ce484222325)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 0x100000001b3
-	}
-	return h
 }

@@ -1,8 +1,10 @@
 package expr
 
 import (
+	"slices"
 	"testing"
 
+	"github.com/simdrl/simdrl/env/internal/holdout"
 	"github.com/stretchr/testify/require"
 )
 
@@ -55,7 +57,7 @@ func TestSplitsAreDeterministic(t *testing.T) {
 		maxHeld, minTrain := uint64(0), ^uint64(0)
 		count := 0
 		for i, m := range Family(n) {
-			h := fnv1a(m.Poly.String())
+			h := holdout.Hash(m.Poly.String())
 			if parts[i] == PartHeldOut {
 				maxHeld = max(maxHeld, h)
 				count++
@@ -83,6 +85,34 @@ func TestParseSplit(t *testing.T) {
 	_, err := ParseSplit("tuples")
 	require.ErrorContains(t, err, `"tuples" is not expressions, pattern or length`)
 	require.Equal(t, "Split(7)", Split(7).String())
-	require.Equal(t, 0, heldOutCount(2))
-	require.Equal(t, 1, heldOutCount(3))
+	require.Equal(t, 0, holdout.Count(2))
+	require.Equal(t, 1, holdout.Count(3))
+}
+
+// The held-out members are the shared rule's (holdout.Lowest) of the
+// polynomials of the members outside the transfer part, as the tape
+// family's are of its spellings.
+func TestSplitsHoldOutBySharedRule(t *testing.T) {
+	for _, s := range []Split{SplitExpressions, SplitPattern, SplitLength} {
+		for n := 3; n <= MaxLeaves; n++ {
+			var rest []int
+			var keys []string
+			var held []int
+			for i, p := range s.Parts(n, MaxLeaves) {
+				if p != PartTransfer {
+					rest = append(rest, i)
+					keys = append(keys, Family(n)[i].Poly.String())
+				}
+				if p == PartHeldOut {
+					held = append(held, i)
+				}
+			}
+			var want []int
+			for _, j := range holdout.Lowest(keys) {
+				want = append(want, rest[j])
+			}
+			slices.Sort(want)
+			require.Equal(t, want, held, "%v, %d leaves", s, n)
+		}
+	}
 }

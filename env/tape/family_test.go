@@ -1,8 +1,10 @@
 package tape
 
 import (
+	"slices"
 	"testing"
 
+	"github.com/simdrl/simdrl/env/internal/holdout"
 	"github.com/stretchr/testify/require"
 )
 
@@ -91,7 +93,7 @@ func TestParts(t *testing.T) {
 				held++
 			}
 		}
-		require.Equal(t, heldOutCount(len(ms)), held, "size %d", n)
+		require.Equal(t, holdout.Count(len(ms)), held, "size %d", n)
 		require.Greater(t, held, 0)
 		require.Greater(t, len(ms)-held, 1)
 		for _, p := range Parts(ms, false) {
@@ -270,4 +272,26 @@ func TestShuntingYardBranchingSolvesEverySize(t *testing.T) {
 		}
 	}
 	require.Greater(t, keepFails, functions/10, "the comparison matters")
+}
+
+// The held-out members are the shared rule's (holdout.Lowest) of the
+// members' spellings, as the expr family's are of its polynomials.
+func TestPartsHoldOutBySharedRule(t *testing.T) {
+	for _, branching := range []bool{false, true} {
+		for _, n := range []int{3, 5, ListedLeaves + 1} {
+			ms, err := FamilyOf(n, branching)
+			require.NoError(t, err)
+			var spellings []string
+			var held []int
+			for i, p := range Parts(ms, true) {
+				spellings = append(spellings, ms[i].Spelling)
+				if p == PartHeldOut {
+					held = append(held, i)
+				}
+			}
+			want := slices.Clone(holdout.Lowest(spellings))
+			slices.Sort(want)
+			require.Equal(t, want, held, "size %d, branching %v", n, branching)
+		}
+	}
 }

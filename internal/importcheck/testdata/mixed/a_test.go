@@ -1,0 +1,5 @@
+package mixed
+
+import "example.com/testonly"
+
+var _ = testonly.Z

@@ -1,0 +1,5 @@
+package mixed
+
+import "strings"
+
+var _ = strings.Split
