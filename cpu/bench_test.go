@@ -105,7 +105,7 @@ func BenchmarkExprUpdate(b *testing.B) {
 	const draws = 20000
 	for i := range draws {
 		in := t.Draw(rng.NewKey(1), 1, uint32(i), rng.PurposeTask, i%len(t.Levels()), task.Training)
-		tokens += float64(in.NShown)
+		tokens += float64(in.NContext)
 	}
 	for _, ctx := range []string{trainer.ContextRead, ""} {
 		name := ctx

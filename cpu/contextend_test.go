@@ -48,9 +48,9 @@ func (maxBit) TokenName(tok int32) string {
 
 func (maxBit) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, lv int, _ task.Split) task.Instance {
 	r := key.Block(round, episode, 0, purpose)
-	in := task.Instance{Level: int32(lv), Vars: 2, Budget: int32(maxBitLevel.Budget)}
-	in.Digits[0], in.Digits[1] = int32(r[0]%2), int32(r[1]%2)
-	in.Target = int64(max(in.Digits[0], in.Digits[1]))
+	in := task.Instance{Level: int32(lv), NContext: 2, Budget: int32(maxBitLevel.Budget)}
+	in.Context[0], in.Context[1] = int32(r[0]%2), int32(r[1]%2)
+	in.Data[0] = int64(max(in.Context[0], in.Context[1]))
 	return in
 }
 
@@ -73,7 +73,7 @@ func maxBitAnswer(in *task.Instance, program []int32) int64 {
 }
 
 func (maxBit) Score(in *task.Instance, program []int32) task.Outcome {
-	if maxBitAnswer(in, program) == in.Target {
+	if maxBitAnswer(in, program) == in.Data[0] {
 		return task.Outcome{Reward: 1, Correct: true}
 	}
 	return task.Outcome{}
@@ -81,8 +81,8 @@ func (maxBit) Score(in *task.Instance, program []int32) task.Outcome {
 
 func (t maxBit) Explain(in *task.Instance, program []int32) task.Explanation {
 	o := t.Score(in, program)
-	ex := task.Explanation{Level: int(in.Level), Name: maxBitLevel.Name, Context: append([]int32(nil), in.Digits[:in.Vars]...),
-		Target: in.Target, Reward: o.Reward, Correct: o.Correct}
+	ex := task.Explanation{Level: int(in.Level), Name: maxBitLevel.Name, Context: append([]int32(nil), in.Context[:in.NContext]...),
+		Target: in.Data[0], Reward: o.Reward, Correct: o.Correct}
 	for i, tok := range program {
 		ex.Tokens = append(ex.Tokens, t.TokenName(tok))
 		if i < int(in.Budget) {

@@ -62,13 +62,13 @@ func (echo) TokenName(tok int32) string {
 // Draw shows one random token and hides another bit, the target.
 func (echo) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, lv int, _ task.Split) task.Instance {
 	r := key.Block(round, episode, 0, purpose)
-	in := task.Instance{Level: int32(lv), Vars: 1, Budget: int32(echoLevel.Budget)}
-	in.Digits[0], in.Target = int32(r[0]%2), int64(r[1]%2)
+	in := task.Instance{Level: int32(lv), NContext: 1, Budget: int32(echoLevel.Budget)}
+	in.Context[0], in.Data[0] = int32(r[0]%2), int64(r[1]%2)
 	return in
 }
 
 func (echo) Score(in *task.Instance, program []int32) task.Outcome {
-	if len(program) >= 2 && program[0] == echoProbe && int64(program[1]) == in.Target {
+	if len(program) >= 2 && program[0] == echoProbe && int64(program[1]) == in.Data[0] {
 		return task.Outcome{Reward: 1, Correct: true}
 	}
 	return task.Outcome{}
@@ -76,12 +76,12 @@ func (echo) Score(in *task.Instance, program []int32) task.Outcome {
 
 func (t echo) Explain(in *task.Instance, program []int32) task.Explanation {
 	o := t.Score(in, program)
-	ex := task.Explanation{Level: 0, Name: echoLevel.Name, Context: []int32{in.Digits[0]}, Target: in.Target,
+	ex := task.Explanation{Level: 0, Name: echoLevel.Name, Context: []int32{in.Context[0]}, Target: in.Data[0],
 		Reward: o.Reward, Correct: o.Correct}
 	for i, tok := range program {
 		ex.Tokens = append(ex.Tokens, t.TokenName(tok))
 		if i < echoLevel.Budget {
-			ex.Trace = append(ex.Trace, task.Step{Token: t.TokenName(tok), State: fmt.Sprintf("hidden=%d", in.Target)})
+			ex.Trace = append(ex.Trace, task.Step{Token: t.TokenName(tok), State: fmt.Sprintf("hidden=%d", in.Data[0])})
 		}
 	}
 	return ex
@@ -116,7 +116,7 @@ func (e *echoEnv) Reset(row int, in *task.Instance) int32 {
 	if e.t.blind {
 		return 0
 	}
-	return in.Digits[0]
+	return in.Context[0]
 }
 
 func (e *echoEnv) Step(actions []int32, out task.Transition) {
@@ -127,7 +127,7 @@ func (e *echoEnv) Step(actions []int32, out task.Transition) {
 			e.program[2*r+k] = a
 			e.steps[r]++
 			if k == 0 && a == echoProbe && !e.t.blind {
-				out.Obs[r] = 1 + int32(e.ins[r].Target)
+				out.Obs[r] = 1 + int32(e.ins[r].Data[0])
 			}
 			if k == 1 {
 				o := e.t.Score(&e.ins[r], e.program[2*r:2*r+2])

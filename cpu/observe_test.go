@@ -49,7 +49,7 @@ func TestEchoLearnsFromObservations(t *testing.T) {
 		}
 		progs := programs(t, r, tasks)
 		for i := range tasks {
-			require.Equalf(t, []int32{echoProbe, int32(tasks[i].Target)}, progs[2*i:2*i+2], "instance %d", i)
+			require.Equalf(t, []int32{echoProbe, int32(tasks[i].Data[0])}, progs[2*i:2*i+2], "instance %d", i)
 		}
 	}
 }
@@ -91,11 +91,11 @@ func TestRolloutInputsCarryObservations(t *testing.T) {
 	probes := 0
 	for b := 0; b < n; b++ {
 		in := &w.tasks[b]
-		require.Equal(t, echoEnd*O+in.Digits[0], w.ws.Inputs(0)[b], "row %d's first input", b)
+		require.Equal(t, echoEnd*O+in.Context[0], w.ws.Inputs(0)[b], "row %d's first input", b)
 		a := w.ws.Action(b, 0)
 		obs := int32(0)
 		if a == echoProbe {
-			obs = 1 + int32(in.Target)
+			obs = 1 + int32(in.Data[0])
 			probes++
 		}
 		require.Equal(t, a*O+obs, w.ws.Inputs(1)[b], "row %d's second input", b)

@@ -76,7 +76,7 @@ func newWorker(p *plan, t task.Task) (*worker, error) {
 // setContext starts episode b on in: the policy's context and the task's
 // row, whose first observation the rollout's first input carries.
 func (w *worker) setContext(b int, in *task.Instance) {
-	k := in.Context(w.ctx[:], w.end)
+	k := in.WriteContext(w.ctx[:], w.end)
 	w.ws.SetContext(b, w.stage(int(in.Level)), w.ctx[:k])
 	w.first[b] = w.env.Reset(b, in)
 }

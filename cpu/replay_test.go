@@ -67,7 +67,7 @@ func TestReplayLossIsTheProgramsLogLikelihood(t *testing.T) {
 	ws.Reset(len(rs))
 	var ctx [gru.MaxContext]int32
 	for b := range rs {
-		k := rs[b].Instance.Context(ctx[:], task.CTX)
+		k := rs[b].Instance.WriteContext(ctx[:], task.CTX)
 		ws.SetContext(b, int(rs[b].Instance.Level), ctx[:k])
 		for s, a := range rs[b].Program {
 			ws.SetAction(b, s, a)

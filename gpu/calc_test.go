@@ -211,7 +211,7 @@ func TestGPUCalcGreedyMatchesCPU(t *testing.T) {
 		w.Reset(n)
 		var ctx [gru.MaxContext]int32
 		for b := range ins {
-			k := ins[b].Context(ctx[:], task.CTX)
+			k := ins[b].WriteContext(ctx[:], task.CTX)
 			w.SetContext(b, lv, ctx[:k])
 		}
 		w.Forward(host.Params(), dv, gru.Greedy, gru.Stream{})

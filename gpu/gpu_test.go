@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/env/seed"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
@@ -183,8 +184,11 @@ func (e *engine) teacher(b *golden.Batch) (logp, ent, val, grad []float32, err e
 	tasks, tok, rew := make([]int32, record.Words*B), make([]int32, (T+1)*B), make([]float32, B)
 	for i := 0; i < B; i++ {
 		digits := b.Ctx[i][:len(b.Ctx[i])-1]
-		in := task.Instance{Level: int32(b.Level[i]), Vars: int32(len(digits)), Budget: seed.MaxSteps}
-		copy(in.Digits[:], digits)
+		in := task.Instance{Level: int32(b.Level[i]), Budget: seed.MaxSteps}
+		in.NContext = int32(copy(in.Context[:], digits))
+		o := interp.Operands{Vars: in.NContext}
+		copy(o.Digits[:], digits)
+		o.Put(in.Data[:])
 		record.Pack(tasks[record.Words*i:], &in)
 		tok[i] = seed.CTX
 		for s := 0; s < T; s++ {

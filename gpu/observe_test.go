@@ -22,9 +22,10 @@ import (
 
 // calcOf is a task.Instance as calc's.
 func calcOf(in *task.Instance) calc.Instance {
-	c := calc.Instance{Level: in.Level, Vars: in.Vars, Budget: in.Budget, Target: in.Target, NInner: in.NInner}
-	copy(c.Digits[:], in.Digits[:])
-	copy(c.Inner[:], in.Inner[:in.NInner])
+	o := interp.Get(in.Data[:])
+	c := calc.Instance{Level: in.Level, Vars: o.Vars, Budget: in.Budget, Target: o.Target, NInner: o.NInner}
+	copy(c.Digits[:], o.Digits[:])
+	copy(c.Inner[:], o.Inner[:o.NInner])
 	return c
 }
 
@@ -255,7 +256,7 @@ func TestGPUObservingGradientsAsCPU(t *testing.T) {
 		var ctx [gru.MaxContext]int32
 		for b := 0; b < B; b++ {
 			in := tk.Draw(e.key, 5, uint32(b), rng.PurposeTask, b%len(tk.Levels()), task.Training)
-			k := in.Context(ctx[:], task.CTX)
+			k := in.WriteContext(ctx[:], task.CTX)
 			w.SetContext(b, int(in.Level), ctx[:k])
 			for s := 0; s < T; s++ {
 				w.SetAction(b, s, run.tokens[(s+1)*B+b])

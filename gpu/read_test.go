@@ -89,7 +89,7 @@ func TestGPUReadingGradientsAsCPU(t *testing.T) {
 			lengths := map[int]bool{}
 			for b := 0; b < B; b++ {
 				in := tk.Draw(e.key, 5, uint32(b), rng.PurposeTask, b%len(tk.Levels()), task.Training)
-				k := in.Context(ctx[:], task.CTX)
+				k := in.WriteContext(ctx[:], task.CTX)
 				lengths[k] = true
 				w.SetContext(b, int(in.Level), ctx[:k])
 				for s := 0; s < T; s++ {

@@ -19,8 +19,8 @@ import (
 )
 
 // shownTask is the calc task (its machine, op table and Env) whose
-// instances show the policy a context of their own (Instance.Shown, up to
-// task.MaxShown tokens, of lengths that vary with the item; item 0 shows
+// instances show the policy a context of their own (Instance.Context, up to
+// task.MaxContext tokens, of lengths that vary with the item; item 0 shows
 // its digits), with one level embedding for all levels (task.Unstaged) and
 // levels that are sets of items (task.Itemized): the expr task's contracts,
 // on a machine the kernels already score.
@@ -58,10 +58,14 @@ func (s shownTask) Items(level int, split task.Split) int {
 func (s shownTask) DrawItem(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split task.Split, item int) task.Instance {
 	in := s.Interpreted.Draw(key, round, episode, purpose, level, split)
 	in.Item = int32(item)
-	in.NShown = int32(shownLengths[(item+level)%shownItems])
+	n := shownLengths[(item+level)%shownItems]
+	if n == 0 {
+		return in
+	}
+	in.NContext, in.Context = int32(n), [task.MaxContext]int32{}
 	w := key.Block(round, episode, 7, purpose)
-	for j := range int(in.NShown) {
-		in.Shown[j] = int32((int(w[j%4]>>(j%24)) + 3*item + j) % s.Vocab()) // any of the task's tokens
+	for j := range n {
+		in.Context[j] = int32((int(w[j%4]>>(j%24)) + 3*item + j) % s.Vocab()) // any of the task's tokens
 	}
 	return in
 }
@@ -135,7 +139,7 @@ func gruRun(t *testing.T, l *gru.Layout, tk task.Task, params []float32, ins []t
 	w.Reset(n)
 	var ctx [gru.MaxContext]int32
 	for b := range ins {
-		k := ins[b].Context(ctx[:], task.CTX)
+		k := ins[b].WriteContext(ctx[:], task.CTX)
 		w.SetContext(b, task.Stage(tk, int(ins[b].Level)), ctx[:k])
 		for s := 0; s < T; s++ {
 			w.SetAction(b, s, acts[s*n+b])
@@ -235,12 +239,12 @@ func TestGPUShownContextsAsCPU(t *testing.T) {
 			for b := range ins {
 				ins[b] = expectedTraining(tk, e.key, p, b)
 				require.Equal(t, ins[b], record.Unpack(run.tasks[record.Words*b:]), "tile %q episode %d: the CPU's instance", tile, b)
-				k := ins[b].Context(ctx[:], task.CTX) - 1
+				k := ins[b].WriteContext(ctx[:], task.CTX) - 1
 				lengths[k], items[[2]int32{ins[b].Level, ins[b].Item}] = true, true
 				longest = max(longest, k)
 			}
 			require.GreaterOrEqual(t, len(lengths), 6, "contexts of several lengths: %v", lengths)
-			require.Equal(t, task.MaxShown, longest)
+			require.Equal(t, task.MaxContext, longest)
 			require.GreaterOrEqual(t, len(items), 12)
 
 			// The rewards: the task's Env stepped on the GPU's actions.
@@ -273,7 +277,7 @@ func TestGPUShownContextsAsCPU(t *testing.T) {
 				R := e.last.reading
 				require.Equal(t, longest, R, "the batch's longest context: that many reading steps")
 				for b := range ins {
-					k := ins[b].Context(ctx[:], task.CTX) - 1
+					k := ins[b].WriteContext(ctx[:], task.CTX) - 1
 					for r := 0; r < R; r++ {
 						want := int32(task.CTX)
 						if j := r - (R - k); j >= 0 {

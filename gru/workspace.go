@@ -7,7 +7,7 @@ import (
 )
 
 // MaxContext is the longest context a workspace accepts (the shown tokens
-// plus the task's context end: task.MaxShown+1; the calc task shows up to 8
+// plus the task's context end: task.MaxContext+1; the calc task shows up to 8
 // digits, the expr task up to 24 tokens of its expression).
 const MaxContext = 25
 

@@ -36,10 +36,7 @@ func Explain(t Task, in *Instance, program []int32) Explanation {
 	if x, ok := t.(Explainer); ok {
 		return x.Explain(in, program)
 	}
-	ex := Explanation{Level: int(in.Level), Target: in.Target, Context: append([]int32(nil), in.Digits[:in.Vars]...)}
-	if in.NShown > 0 {
-		ex.Context = append([]int32(nil), in.Shown[:in.NShown]...)
-	}
+	ex := Explanation{Level: int(in.Level), Context: append([]int32(nil), in.Context[:max(0, min(in.NContext, MaxContext))]...)}
 	if levels := t.Levels(); in.Level >= 0 && int(in.Level) < len(levels) {
 		ex.Name = levels[in.Level].Name
 	}

@@ -24,7 +24,7 @@ func (pick) ObservationName(obs int32) string { return []string{"even", "odd", "
 func (pick) NewGame() Game                    { return &pickGame{} }
 
 func (pick) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, _ Split) Instance {
-	return Instance{Level: int32(level), Budget: 3, Target: int64(key.Block(round, episode, 0, purpose)[0] % 10)}
+	return Instance{Level: int32(level), Budget: 3, Data: [DataWords]int64{int64(key.Block(round, episode, 0, purpose)[0] % 10)}}
 }
 
 type pickGame struct {
@@ -32,7 +32,7 @@ type pickGame struct {
 	won    bool
 }
 
-func (g *pickGame) Reset(in *Instance) int32 { g.hidden, g.won = in.Target, false; return 2 }
+func (g *pickGame) Reset(in *Instance) int32 { g.hidden, g.won = in.Data[0], false; return 2 }
 func (g *pickGame) Correct() bool            { return g.won }
 
 func (g *pickGame) Step(tok int32) (int32, float64, bool) {
@@ -52,7 +52,7 @@ func TestGameEnv(t *testing.T) {
 	require.NoError(t, Validate(tk))
 	e := NewEnv(tk, 3)
 	require.Equal(t, 3, e.Observations())
-	ins := []Instance{{Budget: 3, Target: 1}, {Budget: 3, Target: 2}, {Budget: 3, Target: 5}}
+	ins := []Instance{{Budget: 3, Data: [DataWords]int64{1}}, {Budget: 3, Data: [DataWords]int64{2}}, {Budget: 3, Data: [DataWords]int64{5}}}
 	for r := range ins {
 		require.EqualValues(t, 2, e.Reset(r, &ins[r]))
 	}
@@ -85,7 +85,7 @@ func TestGameEnv(t *testing.T) {
 // as the game says, and a trace of the tokens run with their observations.
 func TestDerivedScoreExplain(t *testing.T) {
 	var tk Task = pick{}
-	in := Instance{Budget: 3, Target: 4}
+	in := Instance{Budget: 3, Data: [DataWords]int64{4}}
 	require.Equal(t, Outcome{Reward: 1, Correct: true}, Score(tk, &in, []int32{3, 4, 5}))
 	require.Equal(t, Outcome{}, Score(tk, &in, []int32{3, 5, 6, 4}), "the budget ends the episode before the fourth token")
 	ex := Explain(tk, &in, []int32{3, 4, 5})
@@ -94,7 +94,7 @@ func TestDerivedScoreExplain(t *testing.T) {
 	require.Equal(t, "pick", ex.Name)
 	require.True(t, ex.Correct)
 	require.Equal(t, 1.0, ex.Reward)
-	require.EqualValues(t, 4, ex.Target)
+	require.Zero(t, ex.Target, "the target is the task's own business, which stepping cannot see")
 }
 
 // TestValidateRefusesUnplayable: a task that neither steps (Stepwise,

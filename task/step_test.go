@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/env/seed"
 	"github.com/simdrl/simdrl/internal/tasktest"
 	"github.com/simdrl/simdrl/rng"
@@ -64,7 +65,9 @@ func TestCalcSteppingIsScoring(t *testing.T) {
 func TestStepCanFail(t *testing.T) {
 	st := seedtask.Seed()
 	in := st.Draw(rng.NewKey(1), 1, 1, rng.PurposeTask, 0, task.Training)
-	in.Digits[0], in.Digits[1] = 2, 3 // a·b = 6 ≠ 0: MUL ANS earns something
+	o := interp.Get(in.Data[:])
+	o.Digits[0], o.Digits[1] = 2, 3 // a·b = 6 ≠ 0: MUL ANS earns something
+	o.Put(in.Data[:])
 	rewards, done := tasktest.StepAll(task.NewEnv(st, 1), []task.Instance{in}, []int32{seed.MUL, seed.ANS, seed.ADD}, 3)
 	require.Equal(t, []bool{false, true, true}, done)
 	require.Zero(t, rewards[0])

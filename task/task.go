@@ -33,18 +33,14 @@ func ContextEnd(t Task) int32 {
 	return CTX
 }
 
-// MaxDigits is the longest context an instance shows (its tokens, CTX not
-// counted: the policy reads MaxDigits+1, gru.MaxContext); MaxInner the most
-// inner values it carries for partial credit.
+// MaxContext is the longest context an instance shows (Instance.Context,
+// the context end not counted: the policy reads MaxContext+1 tokens,
+// gru.MaxContext); DataWords the number of an instance's data words
+// (Instance.Data), room for every built-in task's.
 const (
-	MaxDigits = 8
-	MaxInner  = 16
+	MaxContext = 24
+	DataWords  = 32
 )
-
-// MaxShown is the longest context an instance may show instead of its
-// digits (Instance.Shown: the expr task's expression, CTX not counted;
-// gru.MaxContext is MaxShown+1).
-const MaxShown = 24
 
 // Task is an environment the engines train on. Its programs are played by
 // its episodes, written as a step function (Stepwise), by its own batch Env
@@ -92,7 +88,7 @@ type Interpreted interface {
 // Level is one step of a curriculum.
 type Level struct {
 	Name    string // e.g. "a*b+c*d", or "level 1"
-	Context int    // digits shown
+	Context int    // context tokens shown (Instance.NContext)
 	Budget  int    // tokens scored per episode, ANS included
 	// Shortest is the length of a shortest program that solves the level,
 	// ANS included: a rollout of fewer steps can never solve it.
@@ -123,38 +119,33 @@ func (s Split) String() string {
 	return "training"
 }
 
-// Instance is one episode's input, self-contained: scoring needs nothing
-// else (a GPU copies the struct as it is).
+// Instance is one episode's input, self-contained: playing it needs
+// nothing else (engines copy the struct as it is, a GPU too).
 type Instance struct {
 	Level  int32
-	Vars   int32 // context tokens shown (the digits, for the seed and calc)
-	Budget int32 // tokens scored, ANS included
-	// Digits are the context tokens, Digits[:Vars]: any of the task's
-	// tokens (Check); the seed's and calc's are digits, their operands. The
-	// name and the fixed length stay because engines copy the struct as it
-	// is (the CUDA kernels read it).
-	Digits [MaxDigits]int32
-	Target int64 // what a correct answer holds
-	NInner int32
-	Inner  [MaxInner]int64 // the expression's inner values (partial credit)
+	Budget int32 // tokens scored, the answer included
 	// Item is the instance's item within its level and split, for a task
 	// whose levels are sets of items (Itemized: the expr task's
 	// expressions); 0 for any other.
 	Item int32
-	// Shown, when NShown > 0, is the context the policy reads instead of
-	// the digits, Shown[:NShown] (any of the task's tokens): the expr task
-	// shows its expression, and its digits stay the machine's operands,
-	// which the policy never sees.
-	NShown int32
-	Shown  [MaxShown]int32
+	// Context is what the policy reads, Context[:NContext], tokens of the
+	// task's vocabulary (Check): the seed's and calc's digits, the expr
+	// task's expression.
+	NContext int32
+	Context  [MaxContext]int32
+	// Data is the task's own business, whatever its play needs besides the
+	// context (operands, target, inner values, a packed tape): engines
+	// copy it as it is and never read it, except through a machine that
+	// the task declares (Interpreted, SeedMachine: env/interp.Operands).
+	Data [DataWords]int64
 }
 
 // Check refuses an instance that is not one of t's: a level t does not
-// have, a context longer than MaxDigits, a context token outside t's
-// vocabulary (or, for the seed and calc, whose machines read them as
-// numbers, one that is not a digit), more inner values than it holds. Engines check the instances they
-// are handed (GreedyPrograms) with it: the model would read outside its
-// tables.
+// have, a context longer than MaxContext, a context token outside t's
+// vocabulary, or, for a task whose programs run on a machine engines
+// interpret (Interpreted, SeedMachine), operands that machine cannot read
+// (env/interp.Check). Engines check the instances they are handed
+// (GreedyPrograms) with it: the model would read outside its tables.
 func Check(t Task, in *Instance) error {
 	c := NewChecker(t)
 	return c.check(in)
@@ -165,34 +156,24 @@ func (c *Checker) check(in *Instance) error {
 	switch {
 	case in.Level < 0 || int(in.Level) >= c.levels:
 		return fmt.Errorf("instance of level %d: the %s task has levels 0..%d", in.Level, c.name, c.levels-1)
-	case in.Vars < 0 || in.Vars > MaxDigits:
-		return fmt.Errorf("instance shows %d digits (0..%d)", in.Vars, MaxDigits)
-	case in.NInner < 0 || in.NInner > MaxInner:
-		return fmt.Errorf("instance has %d inner values (0..%d)", in.NInner, MaxInner)
-	case in.NShown < 0 || in.NShown > MaxShown:
-		return fmt.Errorf("instance shows %d context tokens (0..%d)", in.NShown, MaxShown)
+	case in.NContext < 0 || in.NContext > MaxContext:
+		return fmt.Errorf("instance shows %d context tokens (0..%d)", in.NContext, MaxContext)
 	}
-	for _, s := range in.Shown[:in.NShown] {
+	for _, s := range in.Context[:in.NContext] {
 		if s < 0 || int(s) >= c.vocab {
 			return fmt.Errorf("instance context token %d is not in the %s task's vocabulary (0..%d)", s, c.name, c.vocab-1)
 		}
 	}
-	for _, d := range in.Digits[:in.Vars] {
-		if c.numbers && (d < 0 || d >= CTX) {
-			return fmt.Errorf("instance digit %d is not a digit (0..%d)", d, CTX-1)
-		}
-		if d < 0 || int(d) >= c.vocab {
-			return fmt.Errorf("instance context token %d is not in the %s task's vocabulary (0..%d)", d, c.name, c.vocab-1)
-		}
+	if c.interpreted {
+		return interp.Check(in.Data[:])
 	}
 	return nil
 }
 
-// readsNumbers reports whether t's machine reads the context tokens as the
-// digits' values (the seed's and the calculator's operands, also in the CUDA
-// kernels): their contexts are digits. Any other task's context may be any
-// of its tokens.
-func readsNumbers(t Task) bool {
+// interpreted reports whether t's programs run on a machine that engines
+// interpret (Interpreted, SeedMachine), which reads its instances' data as
+// env/interp.Operands (the CUDA kernels too).
+func interpreted(t Task) bool {
 	if IsSeed(t) {
 		return true
 	}
@@ -200,15 +181,14 @@ func readsNumbers(t Task) bool {
 	return ok
 }
 
-// Context writes the policy's context, the shown tokens (Shown when NShown
-// > 0, else the digits) then end (the task's ContextEnd), into dst (at least
-// MaxShown+1 long) and returns its length.
-func (in *Instance) Context(dst []int32, end int32) int {
-	shown := in.Digits[:in.Vars]
-	if in.NShown > 0 {
-		shown = in.Shown[:in.NShown]
-	}
-	n := copy(dst, shown)
+// The interpreted machine's operands fit an instance's data.
+var _ [DataWords - interp.DataWords]struct{}
+
+// WriteContext writes the policy's context, Context[:NContext] then end
+// (the task's ContextEnd), into dst (at least MaxContext+1 long) and returns
+// its length.
+func (in *Instance) WriteContext(dst []int32, end int32) int {
+	n := copy(dst, in.Context[:in.NContext])
 	dst[n] = end
 	return n + 1
 }
@@ -224,7 +204,7 @@ type Explanation struct {
 	Level   int      `json:"level"`
 	Name    string   `json:"level_name"`
 	Context []int32  `json:"ctx"`
-	Target  int64    `json:"target"`
+	Target  int64    `json:"target"`         // what a correct answer holds, when the task says (its own Explain)
 	Note    string   `json:"note,omitempty"` // anything else worth saying about the instance
 	Tokens  []string `json:"actions"`
 	Trace   []Step   `json:"trace"` // the tokens run, up to the answer

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/env/seed"
 	"github.com/simdrl/simdrl/internal/tasktest"
 	"github.com/simdrl/simdrl/rng"
@@ -25,8 +26,8 @@ func TestSeedTaskIsTheEnvironment(t *testing.T) {
 		in := st.Draw(key, 5, i, rng.PurposeTask, level, task.HeldOut)
 		require.Equal(t, seedtask.FromEnv(want), in)
 		require.Equal(t, in, st.Draw(key, 5, i, rng.PurposeTask, level, task.Training), "the seed task holds nothing out")
-		var ctx [task.MaxDigits + 1]int32
-		n := in.Context(ctx[:], task.CTX)
+		var ctx [task.MaxContext + 1]int32
+		n := in.WriteContext(ctx[:], task.CTX)
 		var wantCtx [8]int32
 		require.Equal(t, want.Context(wantCtx[:]), n)
 		require.Equal(t, wantCtx[:n], ctx[:n])
@@ -50,15 +51,16 @@ func TestCalcSplitsAreDisjoint(t *testing.T) {
 	require.NoError(t, err)
 	key := rng.NewKey(3)
 	for lv := range ct.Levels() {
-		seen := map[[task.MaxDigits]int32]task.Split{}
+		seen := map[[interp.MaxDigits]int32]task.Split{}
 		for i := uint32(0); i < 4000; i++ {
 			for _, split := range []task.Split{task.Training, task.HeldOut} {
 				in := ct.Draw(key, 1, i, rng.PurposeTask, lv, split)
 				require.Equal(t, int32(lv), in.Level)
-				if prev, ok := seen[in.Digits]; ok {
-					require.Equalf(t, prev, split, "level %d: tuple %v drawn for both splits", lv, in.Digits)
+				d := interp.Get(in.Data[:]).Digits
+				if prev, ok := seen[d]; ok {
+					require.Equalf(t, prev, split, "level %d: tuple %v drawn for both splits", lv, d)
 				}
-				seen[in.Digits] = split
+				seen[d] = split
 			}
 		}
 		held := 0
@@ -89,7 +91,7 @@ func TestCalcScoresAndExplains(t *testing.T) {
 		o := task.Score(ct, &in, l.Shortest)
 		require.Truef(t, o.Correct, "level %d (%s)", lv, l.Expr)
 		want := 1.0 // a shortest program holds every inner value on its way: all the partial credit
-		if in.NInner > 0 {
+		if interp.Get(in.Data[:]).NInner > 0 {
 			want += 0.3
 		}
 		require.Equalf(t, want, o.Reward, "level %d", lv)
@@ -106,10 +108,11 @@ func TestCalcScoresAndExplains(t *testing.T) {
 	for i := uint32(0); i < 200; i++ {
 		in := ct.Draw(key, 3, i, rng.PurposeTask, 3, task.HeldOut)
 		o := task.Score(ct, &in, []int32{calc.LOAD, calc.MUL, calc.ANS})
-		cd := int64(in.Digits[2] * in.Digits[3])
-		require.Equal(t, cd == 0, o.Correct, "%v", in.Digits)
-		if !o.Correct && int64(in.Digits[0]*in.Digits[1]) != cd && int64(in.Digits[0]) != cd {
-			require.Equal(t, 0.3*(1.0/2.0), o.Reward, "%v", in.Digits)
+		d := interp.Get(in.Data[:]).Digits
+		cd := int64(d[2] * d[3])
+		require.Equal(t, cd == 0, o.Correct, "%v", d)
+		if !o.Correct && int64(d[0]*d[1]) != cd && int64(d[0]) != cd {
+			require.Equal(t, 0.3*(1.0/2.0), o.Reward, "%v", d)
 		}
 	}
 }
@@ -153,25 +156,42 @@ func TestCheck(t *testing.T) {
 	}{
 		{func(in *task.Instance) { in.Level = 2 }, "levels 0..1"},
 		{func(in *task.Instance) { in.Level = -1 }, "levels 0..1"},
-		{func(in *task.Instance) { in.Vars = task.MaxDigits + 1 }, "9 digits"},
-		{func(in *task.Instance) { in.Vars = -1 }, "-1 digits"},
-		{func(in *task.Instance) { in.NInner = task.MaxInner + 1 }, "17 inner values"},
-		{func(in *task.Instance) { in.Digits[3] = task.CTX }, "digit 10 is not a digit"},
-		{func(in *task.Instance) { in.Digits[0] = -2 }, "digit -2 is not a digit"},
+		{func(in *task.Instance) { in.NContext = task.MaxContext + 1 }, "25 context tokens"},
+		{func(in *task.Instance) { in.NContext = -1 }, "-1 context tokens"},
+		{func(in *task.Instance) { in.Context[3] = int32(ct.Vocab()) }, "is not in the calc task's vocabulary"},
+		{operands(func(o *interp.Operands) { o.Vars = interp.MaxDigits + 1 }), "9 digits"},
+		{operands(func(o *interp.Operands) { o.Vars = -1 }), "-1 digits"},
+		{operands(func(o *interp.Operands) { o.NInner = interp.MaxInner + 1 }), "17 inner values"},
+		{operands(func(o *interp.Operands) { o.Digits[3] = task.CTX }), "digit 10 is not a digit"},
+		{operands(func(o *interp.Operands) { o.Digits[0] = -2 }), "digit -2 is not a digit"},
 	} {
 		in := good
 		c.edit(&in)
 		require.ErrorContains(t, task.Check(ct, &in), c.want)
 	}
-	// A task whose machine does not read its context as numbers may show any
-	// of its tokens, but no other.
+	// A task whose programs do not run on the interpreted machine keeps
+	// anything in its data, its own business; its context tokens are any of
+	// its tokens, but no other.
 	other := tasktest.ScoredOnly{Task: ct} // not Interpreted
 	in := good
-	in.Digits[1] = int32(ct.Vocab() - 1)
+	operands(func(o *interp.Operands) { o.Digits[1], o.Vars = int32(ct.Vocab()-1), 99 })(&in)
 	require.NoError(t, task.Check(other, &in))
-	require.ErrorContains(t, task.Check(ct, &in), "is not a digit")
-	in.Digits[1] = int32(ct.Vocab())
+	require.ErrorContains(t, task.Check(ct, &in), "99 digits")
+	in = good
+	in.Context[1] = int32(ct.Vocab() - 1)
+	require.NoError(t, task.Check(other, &in))
+	require.NoError(t, task.Check(ct, &in), "the context is what the policy reads, any of the task's tokens")
+	in.Context[1] = int32(ct.Vocab())
 	require.ErrorContains(t, task.Check(other, &in), "not in the calc task's vocabulary")
-	in.Digits[1] = -1
+	in.Context[1] = -1
 	require.ErrorContains(t, task.Check(other, &in), "context token -1")
+}
+
+// operands is an edit of an instance's interpreted operands (its data).
+func operands(edit func(*interp.Operands)) func(*task.Instance) {
+	return func(in *task.Instance) {
+		o := interp.Get(in.Data[:])
+		edit(&o)
+		o.Put(in.Data[:])
+	}
 }

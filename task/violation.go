@@ -61,13 +61,13 @@ type Checker struct {
 	name         string
 	levels       int
 	vocab        int
-	numbers      bool // the context tokens are digits (readsNumbers)
+	interpreted  bool // its data are env/interp.Operands (interpreted)
 	observations int
 }
 
 // NewChecker is t's Checker.
 func NewChecker(t Task) Checker {
-	return Checker{name: t.Name(), levels: len(t.Levels()), vocab: t.Vocab(), numbers: readsNumbers(t), observations: Observations(t)}
+	return Checker{name: t.Name(), levels: len(t.Levels()), vocab: t.Vocab(), interpreted: interpreted(t), observations: Observations(t)}
 }
 
 // Drawn refuses an instance the task drew (Draw, DrawItem) for level that

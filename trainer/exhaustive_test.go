@@ -23,8 +23,8 @@ func (echoTask) Levels() []task.Level {
 }
 func (echoTask) SubsetNames() []string { return []string{"odd", "zero"} }
 func (echoTask) Subsets(in *task.Instance) uint32 {
-	b := uint32(in.Digits[0] % 2)
-	if in.Digits[0] == 0 {
+	b := uint32(in.Context[0] % 2)
+	if in.Context[0] == 0 {
 		b |= 2
 	}
 	return b
@@ -33,13 +33,13 @@ func (echoTask) Instances(level int, split task.Split, max int) []task.Instance 
 	var out []task.Instance
 	for d := int32(0); d < 10; d++ {
 		if (d < 3) == (split == task.HeldOut) && (max == 0 || len(out) < max) {
-			out = append(out, task.Instance{Vars: 1, Budget: 1, Digits: [task.MaxDigits]int32{d}})
+			out = append(out, task.Instance{NContext: 1, Budget: 1, Context: [task.MaxContext]int32{d}})
 		}
 	}
 	return out
 }
 func (echoTask) Score(in *task.Instance, p []int32) task.Outcome {
-	ok := p[0] == in.Digits[0]
+	ok := p[0] == in.Context[0]
 	return task.Outcome{Correct: ok, Reward: map[bool]float64{true: 1}[ok]}
 }
 func (echoTask) Draw(rng.Key, uint32, uint32, rng.Purpose, int, task.Split) task.Instance {
@@ -57,9 +57,9 @@ func (e *echoEngine) GreedyPrograms(ins []task.Instance) ([]int32, error) {
 	e.batches = append(e.batches, len(ins))
 	out := make([]int32, len(ins)*e.steps)
 	for i, in := range ins {
-		out[i*e.steps] = in.Digits[0]
-		if in.Digits[0] == 1 || in.Digits[0] == 7 {
-			out[i*e.steps] = 9 - in.Digits[0]
+		out[i*e.steps] = in.Context[0]
+		if in.Context[0] == 1 || in.Context[0] == 7 {
+			out[i*e.steps] = 9 - in.Context[0]
 		}
 	}
 	return out, nil
@@ -106,7 +106,7 @@ func (echoTransferTask) Instances(level int, split task.Split, max int) []task.I
 			sp = task.Transfer
 		}
 		if sp == split {
-			out = append(out, task.Instance{Vars: 1, Budget: 1, Digits: [task.MaxDigits]int32{d}})
+			out = append(out, task.Instance{NContext: 1, Budget: 1, Context: [task.MaxContext]int32{d}})
 		}
 	}
 	return out
@@ -180,7 +180,7 @@ func TestExhaustiveIsBounded(t *testing.T) {
 func echoInstances(n int) []task.Instance {
 	ins := make([]task.Instance, n)
 	for i := range ins {
-		ins[i] = task.Instance{Vars: 1, Digits: [task.MaxDigits]int32{int32(i % 10)}}
+		ins[i] = task.Instance{NContext: 1, Context: [task.MaxContext]int32{int32(i % 10)}}
 	}
 	return ins
 }
@@ -212,7 +212,7 @@ type solverEngine struct {
 func (e *solverEngine) GreedySolved(ins []task.Instance, solved []bool) error {
 	e.solvedBatches = append(e.solvedBatches, len(ins))
 	for i, in := range ins {
-		solved[i] = in.Digits[0] != 1 && in.Digits[0] != 7
+		solved[i] = in.Context[0] != 1 && in.Context[0] != 7
 	}
 	return nil
 }

@@ -70,7 +70,7 @@ func Example_guess() {
 	}
 	fmt.Printf("greedy solve rate %.2f\n", rep.Final.SolveRate[0])
 
-	hidden7 := task.Instance{Budget: 4, Target: 7}
+	hidden7 := task.Instance{Budget: 4, Data: [task.DataWords]int64{7}}
 	ex := task.Explain(e.Task(), &hidden7, []int32{4, 8, 7, 0})
 	fmt.Println(ex.Trace, ex.Reward, ex.Correct)
 	// Output:

@@ -41,9 +41,9 @@ func (Guess) Observations() int                { return len(guessObservations) }
 func (Guess) ObservationName(obs int32) string { return guessObservations[obs] }
 func (Guess) NewGame() task.Game               { return &guessGame{} }
 
-// Draw hides a digit in the instance's Target; its context is empty.
+// Draw hides a digit in the instance's data; its context is empty.
 func (Guess) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, _ task.Split) task.Instance {
-	return task.Instance{Level: int32(level), Budget: 4, Target: int64(key.Block(round, episode, 0, purpose)[0] % 10)}
+	return task.Instance{Level: int32(level), Budget: 4, Data: [task.DataWords]int64{int64(key.Block(round, episode, 0, purpose)[0] % 10)}}
 }
 
 // guessGame is one episode: the hidden digit, and whether it was guessed.
@@ -52,7 +52,7 @@ type guessGame struct {
 	won    bool
 }
 
-func (g *guessGame) Reset(in *task.Instance) int32 { g.hidden, g.won = in.Target, false; return 0 }
+func (g *guessGame) Reset(in *task.Instance) int32 { g.hidden, g.won = in.Data[0], false; return 0 }
 func (g *guessGame) Correct() bool                 { return g.won }
 
 func (g *guessGame) Step(tok int32) (obs int32, reward float64, done bool) {

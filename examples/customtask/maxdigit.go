@@ -61,12 +61,17 @@ func (MaxDigit) TokenName(tok int32) string {
 	return fmt.Sprintf("?%d", tok)
 }
 
-// Draw is a pure function of the counter-based stream's position.
+// target is the data word (task.Instance.Data, the task's own business)
+// that holds the answer.
+const target = 0
+
+// Draw is a pure function of the counter-based stream's position: the
+// context shows the two digits, the data hold their larger.
 func (MaxDigit) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, lv int, _ task.Split) task.Instance {
 	r := key.Block(round, episode, 0, purpose)
-	in := task.Instance{Level: int32(lv), Vars: 2, Budget: int32(level.Budget)}
-	in.Digits[0], in.Digits[1] = int32(r[0]%10), int32(r[1]%10)
-	in.Target = int64(max(in.Digits[0], in.Digits[1]))
+	in := task.Instance{Level: int32(lv), NContext: 2, Budget: int32(level.Budget)}
+	in.Context[0], in.Context[1] = int32(r[0]%10), int32(r[1]%10)
+	in.Data[target] = int64(max(in.Context[0], in.Context[1]))
 	return in
 }
 
@@ -90,7 +95,7 @@ func answer(in *task.Instance, program []int32) int64 {
 
 // Score rewards a correct answer with 1; it allocates nothing.
 func (MaxDigit) Score(in *task.Instance, program []int32) task.Outcome {
-	if answer(in, program) == in.Target {
+	if answer(in, program) == in.Data[target] {
 		return task.Outcome{Reward: 1, Correct: true}
 	}
 	return task.Outcome{}
@@ -98,8 +103,8 @@ func (MaxDigit) Score(in *task.Instance, program []int32) task.Outcome {
 
 func (t MaxDigit) Explain(in *task.Instance, program []int32) task.Explanation {
 	o := t.Score(in, program)
-	ex := task.Explanation{Level: int(in.Level), Name: level.Name, Context: append([]int32(nil), in.Digits[:in.Vars]...),
-		Target: in.Target, Reward: o.Reward, Correct: o.Correct}
+	ex := task.Explanation{Level: int(in.Level), Name: level.Name, Context: append([]int32(nil), in.Context[:in.NContext]...),
+		Target: in.Data[target], Reward: o.Reward, Correct: o.Correct}
 	for i, tok := range program {
 		ex.Tokens = append(ex.Tokens, t.TokenName(tok))
 		if i < int(in.Budget) {

@@ -43,7 +43,7 @@ func (h *hostile) Levels() []task.Level { return h.levels }
 func (h *hostile) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, lv int, s task.Split) task.Instance {
 	in := h.MaxDigit.Draw(key, round, episode, purpose, lv, s)
 	if h.evalNaN && purpose != rng.PurposeTask {
-		in.Target = evalTarget
+		in.Data[target] = evalTarget
 	}
 	if h.draw != nil {
 		h.draw(&in)
@@ -55,7 +55,7 @@ func (h *hostile) Score(in *task.Instance, program []int32) task.Outcome {
 	switch {
 	case h.scorePanic:
 		panic("hostile Score")
-	case in.Target == evalTarget:
+	case in.Data[target] == evalTarget:
 		return task.Outcome{Reward: math.NaN()}
 	}
 	return h.MaxDigit.Score(in, program)
@@ -183,19 +183,19 @@ func TestContractViolations(t *testing.T) {
 		task func() task.Task
 		want []string // in the error
 	}{
-		{"Vars 9", func() task.Task {
+		{"NContext -1", func() task.Task {
 			h := newHostile()
-			h.draw = func(in *task.Instance) { in.Vars = 9 }
+			h.draw = func(in *task.Instance) { in.NContext = -1 }
 			return h
-		}, []string{"hostile task drew a bad instance of level 0", "shows 9 digits"}},
-		{"NShown 30", func() task.Task {
+		}, []string{"hostile task drew a bad instance of level 0", "shows -1 context tokens"}},
+		{"NContext 30", func() task.Task {
 			h := newHostile()
-			h.draw = func(in *task.Instance) { in.NShown = 30 }
+			h.draw = func(in *task.Instance) { in.NContext = 30 }
 			return h
 		}, []string{"hostile task drew a bad instance of level 0", "30 context tokens"}},
 		{"context token outside the vocabulary", func() task.Task {
 			h := newHostile()
-			h.draw = func(in *task.Instance) { in.Digits[1] = 40 }
+			h.draw = func(in *task.Instance) { in.Context[1] = 40 }
 			return h
 		}, []string{"hostile task drew a bad instance of level 0", "token 40"}},
 		{"level out of range", func() task.Task {

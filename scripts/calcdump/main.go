@@ -274,7 +274,7 @@ func greedy(enc *json.Encoder, path string, n int, seed uint64) error {
 	T := cfg.Steps
 	for i, in := range ins {
 		o := task.Score(t, &ins[i], progs[i*T:(i+1)*T])
-		if err := enc.Encode(map[string]any{"level": in.Level, "digits": in.Digits[:in.Vars], "budget": in.Budget,
+		if err := enc.Encode(map[string]any{"level": in.Level, "digits": in.Context[:in.NContext], "budget": in.Budget,
 			"program": progs[i*T : (i+1)*T], "reward": o.Reward, "correct": o.Correct}); err != nil {
 			return err
 		}

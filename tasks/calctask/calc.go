@@ -129,8 +129,7 @@ func (t *calcTask) Subsets(in *task.Instance) uint32 {
 	if in.Level < 0 || int(in.Level) >= len(t.levels) {
 		return 0 // not one of its instances (Check says why)
 	}
-	var d [calc.MaxVars]int32
-	copy(d[:], in.Digits[:calc.MaxVars])
+	d := interp.Get(in.Data[:]).Digits
 	return t.levels[in.Level].Expr.Subsets(&d)
 }
 
@@ -174,10 +173,11 @@ func (t *calcTask) Score(in *task.Instance, program []int32) task.Outcome {
 }
 
 func (t *calcTask) Explain(in *task.Instance, program []int32) task.Explanation {
-	o, trace := calc.TraceOps(taskkit.ToCalc(in), program, t.partialCredit, t.ops, nil)
+	c := taskkit.ToCalc(in)
+	o, trace := calc.TraceOps(c, program, t.partialCredit, t.ops, nil)
 	ex := task.Explanation{
-		Level: int(in.Level), Name: t.info[in.Level].Name, Context: append([]int32(nil), in.Digits[:in.Vars]...),
-		Target: in.Target, Reward: o.Reward, Correct: o.Correct,
+		Level: int(in.Level), Name: t.info[in.Level].Name, Context: append([]int32(nil), c.Digits[:c.Vars]...),
+		Target: c.Target, Reward: o.Reward, Correct: o.Correct,
 	}
 	if !o.Answered {
 		ex.Note = "no answer within the budget"

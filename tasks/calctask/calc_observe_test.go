@@ -8,6 +8,7 @@ import (
 	"github.com/simdrl/simdrl/internal/tasktest"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/internal/taskkit"
 	"github.com/stretchr/testify/require"
 )
 
@@ -109,7 +110,7 @@ func TestCalcEnvObserves(t *testing.T) {
 			written = append(written, append([]int32(nil), acts...))
 		}
 		for r := range ins {
-			require.True(t, e.Correct(r), "level %d row %d %v", lv, r, ins[r].Digits)
+			require.True(t, e.Correct(r), "level %d row %d %v", lv, r, ins[r].Context[:ins[r].NContext])
 			var prog []int32
 			for _, a := range written {
 				prog = append(prog, a[r])
@@ -178,7 +179,7 @@ func TestCalcSubsetsInstancesExplain(t *testing.T) {
 				counts[b]++
 			}
 		}
-		a, b := held[i].Digits[0], held[i].Digits[1]
+		a, b := held[i].Context[0], held[i].Context[1]
 		require.Equal(t, a == b, s&calc.SubsetTie != 0, "%d %d", a, b)
 		require.Equal(t, a < b, s&calc.SubsetNegative != 0, "%d %d", a, b)
 	}
@@ -191,17 +192,16 @@ func TestCalcSubsetsInstancesExplain(t *testing.T) {
 	ct := tk.(*calcTask)
 	in := ct.Instances(0, task.Training, 0)[0]
 	for _, x := range ct.Instances(0, task.Training, 0) {
-		if x.Digits[0] > 0 && x.Digits[0] < x.Digits[1] {
+		if x.Context[0] > 0 && x.Context[0] < x.Context[1] {
 			in = x
 			break
 		}
 	}
 	l := &ct.levels[0]
-	var d [calc.MaxVars]int32
-	copy(d[:], in.Digits[:calc.MaxVars])
-	prog := l.Tree.Program(&d, in.Vars)
+	c := taskkit.ToCalc(&in)
+	prog := l.Tree.Program(&c.Digits, c.Vars)
 	ex := task.Explain(tk, &in, prog)
-	require.True(t, ex.Correct, "%v", in.Digits)
+	require.True(t, ex.Correct, "%v", c.Digits)
 	t.Logf("tree of %s:\n%s", l.Expr, l.Tree)
 	for _, s := range ex.Trace {
 		t.Logf("%-6s %s", s.Token, s.State)
@@ -209,6 +209,6 @@ func TestCalcSubsetsInstancesExplain(t *testing.T) {
 	require.Contains(t, ex.Trace[1].State, "· obs v<0 v<m", "a−b < 0 after SUB")
 	def, err := Calc("", 0)
 	require.NoError(t, err)
-	ex = task.Explain(def, &task.Instance{Level: 0, Vars: 2, Budget: 5, Digits: [task.MaxDigits]int32{2, 3}, Target: 6}, []int32{calc.LOAD, calc.MUL, calc.ANS})
+	ex = task.Explain(def, new(taskkit.FromCalc(calc.Instance{Level: 0, Vars: 2, Budget: 5, Digits: [calc.MaxVars]int32{2, 3}, Target: 6})), []int32{calc.LOAD, calc.MUL, calc.ANS})
 	require.NotContains(t, ex.Trace[0].State, "obs", "no observations, none shown")
 }

@@ -162,15 +162,16 @@ func (t *exprTask) DrawItem(key rng.Key, round, episode uint32, purpose rng.Purp
 
 // instance is item (of level, the member m) on the operands d.
 func (t *exprTask) instance(level, item int, m *expr.Member, d *[calc.MaxVars]int32) task.Instance {
-	in := task.Instance{Level: int32(level), Vars: int32(m.Leaves), Budget: int32(m.Budget), Target: m.Expr.Eval(d),
-		Item: int32(item), NShown: int32(len(m.Shown))}
-	copy(in.Digits[:], d[:m.Leaves])
+	in := task.Instance{Level: int32(level), Budget: int32(m.Budget), Item: int32(item), NContext: int32(len(m.Shown))}
+	o := interp.Operands{Vars: int32(m.Leaves), Target: m.Expr.Eval(d)}
+	copy(o.Digits[:], d[:m.Leaves])
 	var inner [calc.MaxInner]int64
-	in.NInner = m.Expr.Inner(d, &inner)
-	copy(in.Inner[:], inner[:in.NInner])
-	copy(in.Shown[:], m.Shown)
+	o.NInner = m.Expr.Inner(d, &inner)
+	copy(o.Inner[:], inner[:o.NInner])
+	o.Put(in.Data[:])
+	copy(in.Context[:], m.Shown)
 	if t.spec.Reversed {
-		slices.Reverse(in.Shown[:len(m.Shown)])
+		slices.Reverse(in.Context[:len(m.Shown)])
 	}
 	return in
 }
@@ -193,15 +194,15 @@ func (t *exprTask) Score(in *task.Instance, program []int32) task.Outcome {
 // member is in's expression, found by its context (nil if none of the
 // task's: Check says why).
 func (t *exprTask) member(in *task.Instance) *expr.Member {
-	if in.NShown < 0 || in.NShown > task.MaxShown {
+	if in.NContext < 0 || in.NContext > task.MaxContext {
 		return nil
 	}
 	var b strings.Builder
-	for k := range in.NShown {
+	for k := range in.NContext {
 		if t.spec.Reversed {
-			k = in.NShown - 1 - k
+			k = in.NContext - 1 - k
 		}
-		b.WriteString(expr.TokenName(in.Shown[k]))
+		b.WriteString(expr.TokenName(in.Context[k]))
 	}
 	m := t.byText[b.String()]
 	if m == nil || int(in.Level) >= len(t.items) || m.Leaves != int(in.Level)+2 {
@@ -269,8 +270,7 @@ func (t *exprTask) Subsets(in *task.Instance) uint32 {
 	if m == nil {
 		return 0
 	}
-	var d [calc.MaxVars]int32
-	copy(d[:], in.Digits[:calc.MaxVars])
+	d := interp.Get(in.Data[:]).Digits
 	return m.Expr.Subsets(&d)
 }
 
@@ -339,14 +339,15 @@ func tupleOf(w [4]uint32, n int) (d [calc.MaxVars]int32) {
 // Explain is calc's explanation, the expression spelled in the note and the
 // operands as the context.
 func (t *exprTask) Explain(in *task.Instance, program []int32) task.Explanation {
-	o, trace := calc.TraceOps(taskkit.ToCalc(in), program, t.spec.PartialCredit, t.ops, nil)
-	ex := task.Explanation{Level: int(in.Level), Context: append([]int32(nil), in.Digits[:in.Vars]...),
-		Target: in.Target, Reward: o.Reward, Correct: o.Correct}
+	c := taskkit.ToCalc(in)
+	o, trace := calc.TraceOps(c, program, t.spec.PartialCredit, t.ops, nil)
+	ex := task.Explanation{Level: int(in.Level), Context: append([]int32(nil), c.Digits[:c.Vars]...),
+		Target: c.Target, Reward: o.Reward, Correct: o.Correct}
 	if int(in.Level) >= 0 && int(in.Level) < len(t.info) {
 		ex.Name = t.info[in.Level].Name
 	}
 	var shown strings.Builder
-	for _, tok := range in.Shown[:max(0, min(int(in.NShown), task.MaxShown))] {
+	for _, tok := range in.Context[:max(0, min(int(in.NContext), task.MaxContext))] {
 		shown.WriteString(expr.TokenName(tok))
 	}
 	ex.Note = "expression " + shown.String()

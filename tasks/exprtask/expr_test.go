@@ -115,7 +115,7 @@ func TestExprLevels(t *testing.T) {
 	l7 := openExpr(t, "leaves=7").Levels()
 	require.Len(t, l7, 6)
 	for _, l := range l7 {
-		require.LessOrEqual(t, l.Context, task.MaxShown, "the longest context fits")
+		require.LessOrEqual(t, l.Context, task.MaxContext, "the longest context fits")
 	}
 	require.Equal(t, task.Level{Name: "7 leaves", Context: 19, Budget: 16, Shortest: 8}, l7[5])
 	require.Len(t, openExpr(t, "leaves=2").Levels(), 1)
@@ -182,16 +182,16 @@ func TestExprDraw(t *testing.T) {
 				require.NoError(t, task.Check(et, &in))
 				require.Equal(t, in, et.DrawItem(key, 7, i, rng.PurposeTask, lv, sp, int(in.Item)))
 				m := et.items[lv][sp][in.Item]
-				require.Equal(t, m.Shown, in.Shown[:in.NShown])
-				require.Equal(t, int32(lv+2), in.Vars)
+				require.Equal(t, m.Shown, in.Context[:in.NContext])
+				o := interp.Get(in.Data[:])
+				require.Equal(t, int32(lv+2), o.Vars)
 				require.Equal(t, int32(lv), in.Level)
 				require.Equal(t, int32(m.Budget), in.Budget)
-				d := [calc.MaxVars]int32{}
-				copy(d[:], in.Digits[:])
-				require.Equal(t, m.Expr.Eval(&d), in.Target)
+				d := o.Digits
+				require.Equal(t, m.Expr.Eval(&d), o.Target)
 				require.True(t, et.Score(&in, m.Program).Correct)
 				items[in.Item] = true
-				for _, x := range in.Digits[:in.Vars] {
+				for _, x := range o.Digits[:o.Vars] {
 					digits[x] = true
 				}
 			}
@@ -220,10 +220,10 @@ func TestExprDrawWithoutItems(t *testing.T) {
 	key := rng.NewKey(3)
 	in := et.Draw(key, 1, 1, rng.PurposeTask, 4, task.Training)
 	require.NoError(t, task.Check(et, &in))
-	require.Equal(t, et.items[4][task.Transfer][in.Item].Shown, in.Shown[:in.NShown])
+	require.Equal(t, et.items[4][task.Transfer][in.Item].Shown, in.Context[:in.NContext])
 	in = et.Draw(key, 1, 1, rng.PurposeEval, 3, task.Transfer)
 	require.NoError(t, task.Check(et, &in))
-	require.Equal(t, et.items[3][task.Training][in.Item].Shown, in.Shown[:in.NShown])
+	require.Equal(t, et.items[3][task.Training][in.Item].Shown, in.Context[:in.NContext])
 	require.Nil(t, et.Instances(3, task.Transfer, 0))
 }
 
@@ -243,9 +243,10 @@ func TestExprScoreIsCalc(t *testing.T) {
 				prog[j] = int32(w[2] % 31)
 			}
 		}
-		c := calc.Instance{Level: in.Level, Vars: in.Vars, Budget: in.Budget, Target: in.Target, NInner: in.NInner}
-		copy(c.Digits[:], in.Digits[:])
-		copy(c.Inner[:], in.Inner[:in.NInner])
+		o := interp.Get(in.Data[:])
+		c := calc.Instance{Level: in.Level, Vars: o.Vars, Budget: in.Budget, Target: o.Target, NInner: o.NInner}
+		copy(c.Digits[:], o.Digits[:])
+		copy(c.Inner[:], o.Inner[:o.NInner])
 		want := calc.RunOps(c, prog, 0.3, expr.Ops())
 		got := et.Score(&in, prog)
 		require.Equal(t, math.Float64bits(want.Reward), math.Float64bits(got.Reward))
@@ -256,7 +257,7 @@ func TestExprScoreIsCalc(t *testing.T) {
 	credited := 0
 	for i := uint32(0); i < 100; i++ {
 		in := et.DrawItem(key, 9, i, rng.PurposeTask, lv, sp, item)
-		if in.Target != in.Inner[0] && in.Inner[0] != in.Inner[1] && int64(in.Digits[0]) != in.Inner[1] {
+		if o := interp.Get(in.Data[:]); o.Target != o.Inner[0] && o.Inner[0] != o.Inner[1] && int64(o.Digits[0]) != o.Inner[1] {
 			require.Equal(t, 0.3*0.5, et.Score(&in, []int32{calc.LOAD, calc.MUL, calc.ANS}).Reward)
 			credited++
 		}
@@ -321,7 +322,7 @@ func TestExprVerify(t *testing.T) {
 	require.Greater(t, refused, 40000)
 	// A program right on some tuples only: a·b for a·b+c.
 	in := et.Draw(key, 1, 1, rng.PurposeTask, 1, task.Training)
-	in.NShown = int32(copy(in.Shown[:], et.byText["a*b+c"].Shown))
+	in.NContext = int32(copy(in.Context[:], et.byText["a*b+c"].Shown))
 	require.False(t, et.Verify(&in, []int32{calc.LOAD, calc.MUL, calc.ANS}))
 	require.True(t, et.Verify(&in, []int32{calc.LOAD, calc.MUL, expr.Plus, calc.ADD, calc.ANS}), "context tokens do nothing")
 }
@@ -368,7 +369,8 @@ func TestExprInstances(t *testing.T) {
 				m := et.items[lv][sp][in.Item]
 				require.Equal(t, m, et.member(in))
 				require.True(t, et.Score(in, m.Program).Correct)
-				d := in.Digits[:in.Vars]
+				o := interp.Get(in.Data[:])
+				d := o.Digits[:o.Vars]
 				switch i % 8 {
 				case 0:
 					require.Contains(t, d, int32(0))
@@ -399,7 +401,8 @@ func TestExprExplain(t *testing.T) {
 	ex := et.Explain(&in, m.Program)
 	require.Equal(t, "4 leaves", ex.Name)
 	require.Equal(t, "expression a*b+c*d", ex.Note)
-	require.Equal(t, in.Digits[:4], ex.Context)
+	d := interp.Get(in.Data[:]).Digits
+	require.Equal(t, d[:4], ex.Context)
 	require.True(t, ex.Correct)
 	require.Len(t, ex.Trace, 7)
 	require.Equal(t, "[M+V]", ex.Trace[5].Token)
@@ -432,10 +435,10 @@ func TestExprReversed(t *testing.T) {
 		for e := uint32(0); e < 40; e++ {
 			a := fwd.Draw(key, 2, e, rng.PurposeTask, lv, task.Training)
 			b := rev.Draw(key, 2, e, rng.PurposeTask, lv, task.Training)
-			want := append([]int32(nil), a.Shown[:a.NShown]...)
+			want := append([]int32(nil), a.Context[:a.NContext]...)
 			slices.Reverse(want)
-			require.Equal(t, want, b.Shown[:b.NShown])
-			require.Equal(t, a.Digits, b.Digits)
+			require.Equal(t, want, b.Context[:b.NContext])
+			require.Equal(t, a.Data, b.Data)
 			require.NoError(t, task.Check(rev, &b))
 			m := fwd.member(&a)
 			require.Same(t, m, fwd.byText[m.Spelling])

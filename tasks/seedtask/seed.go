@@ -3,6 +3,7 @@ package seedtask
 import (
 	"fmt"
 
+	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/env/seed"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
@@ -72,19 +73,27 @@ func (*seedTask) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, l
 	return FromEnv(seed.DrawTask(key, round, episode, purpose, level))
 }
 
-// FromEnv is the instance of one of env's tasks.
+// FromEnv is the instance of one of env's tasks: the digits its level shows
+// are its context, and all five are the machine's operands (its data, as
+// interp.Operands, which the GPU's kernel reads too), with the rewarded
+// target.
 func FromEnv(t seed.Task) task.Instance {
-	in := task.Instance{Level: int32(t.Level), Vars: int32(seed.ContextLen(t.Level)), Budget: seed.MaxSteps, Target: int64(t.RewardedTarget())}
+	n := int32(seed.ContextLen(t.Level))
+	in := task.Instance{Level: int32(t.Level), Budget: seed.MaxSteps, NContext: n}
+	o := interp.Operands{Vars: n, Target: int64(t.RewardedTarget())}
 	for i, d := range t.Digits {
-		in.Digits[i] = int32(d)
+		o.Digits[i] = int32(d)
 	}
+	copy(in.Context[:], o.Digits[:n])
+	o.Put(in.Data[:])
 	return in
 }
 
 func envTask(in *task.Instance) seed.Task {
 	t := seed.Task{Level: int(in.Level)}
+	o := interp.Get(in.Data[:])
 	for i := range t.Digits {
-		t.Digits[i] = int(in.Digits[i])
+		t.Digits[i] = int(o.Digits[i])
 	}
 	return t
 }
@@ -95,8 +104,8 @@ func (*seedTask) Explain(in *task.Instance, program []int32) task.Explanation {
 	t := envTask(in)
 	o, trace := seed.Trace(t, program, nil)
 	ex := task.Explanation{
-		Level: int(in.Level), Name: fmt.Sprintf("level %d", in.Level), Context: append([]int32(nil), in.Digits[:in.Vars]...),
-		Target: in.Target, Note: fmt.Sprintf("seed's sample() says %d", t.SampleTarget()),
+		Level: int(in.Level), Name: fmt.Sprintf("level %d", in.Level), Context: append([]int32(nil), in.Context[:in.NContext]...),
+		Target: interp.Get(in.Data[:]).Target, Note: fmt.Sprintf("seed's sample() says %d", t.SampleTarget()),
 		Reward: o.Reward, Correct: o.Correct,
 	}
 	for _, a := range program {

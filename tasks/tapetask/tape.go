@@ -266,13 +266,14 @@ func (t *tapeTask) DrawItem(key rng.Key, round, episode uint32, purpose rng.Purp
 // instance is member m's instance on the operands d.
 func (t *tapeTask) instance(level, item int, m *tape.Member, d *[tape.MaxLeaves]int32) task.Instance {
 	var cells [tape.MaxCells]tape.Cell
-	in := task.Instance{Level: int32(level), Budget: int32(TapeBudget(m.Shortest())), Target: m.Eval(d[:]), Item: int32(item)}
+	in := task.Instance{Level: int32(level), Budget: int32(TapeBudget(m.Shortest())), Item: int32(item)}
+	in.Data[dataTarget] = m.Eval(d[:])
 	tp := m.Tape(d[:], cells[:])
-	in.NInner = packTape(tp, &in.Inner, t.cellBits())
+	in.Data[dataNWords] = int64(packTape(tp, tapeWords(&in), t.cellBits()))
 	if t.spec.HeadContext {
-		in.NShown = int32(len(tp)) // Check bounds it: every size fits (maxContextLeaves)
+		in.NContext = int32(len(tp)) // Check bounds it: every size fits (maxContextLeaves)
 		for i, c := range tp {
-			in.Shown[i] = t.contextToken(c)
+			in.Context[i] = t.contextToken(c)
 		}
 	}
 	return in
@@ -287,9 +288,27 @@ func (t *tapeTask) cellBits() int {
 	return 4
 }
 
-// An instance's tape is packed into its Inner words (the tape task has no
-// inner values; Instance has no other room for up to tape.MaxCells cells,
-// and an engine copies the struct as it is): b bits a cell (cellBits: 4,
+// An instance's data (task.Instance.Data) are its target, then how many
+// packed words its tape takes, then those words.
+const (
+	dataTarget = 0
+	dataNWords = 1
+	dataWords  = 2
+	// packedWords is the most words a tape takes.
+	packedWords = 16
+)
+
+// The packed tape fits an instance's data.
+var _ [task.DataWords - dataWords - packedWords]struct{}
+
+// tapeWords are in's packed words.
+func tapeWords(in *task.Instance) *[packedWords]int64 {
+	return (*[packedWords]int64)(in.Data[dataWords : dataWords+packedWords])
+}
+
+// An instance's tape is packed into words (an engine copies the instance
+// as it is, and its data have no room for up to tape.MaxCells cells
+// otherwise): b bits a cell (cellBits: 4,
 // or 5 with branching, whose cells go past 15), k = 64/b cells a word
 // (16 or 12), cell i in bits b·(i%k) of word i/k, ended by the stop value
 // (tape.Leaf with 4 bits, 31 with 5: never on a tape) unless the words are
@@ -303,28 +322,29 @@ func tapeStop(bits int) int64 {
 
 // packTape writes cells into words, bits a cell, and returns how many it
 // used.
-func packTape(cells []tape.Cell, words *[task.MaxInner]int64, bits int) int32 {
-	*words = [task.MaxInner]int64{}
+func packTape(cells []tape.Cell, words *[packedWords]int64, bits int) int32 {
+	*words = [packedWords]int64{}
 	k := 64 / bits
-	n := min(len(cells), k*task.MaxInner)
+	n := min(len(cells), k*packedWords)
 	for i, c := range cells[:n] {
 		words[i/k] |= int64(c) << (bits * (i % k))
 	}
-	if n < k*task.MaxInner {
+	if n < k*packedWords {
 		words[n/k] |= tapeStop(bits) << (bits * (n % k))
 	}
-	return int32(min(n/k+1, task.MaxInner))
+	return int32(min(n/k+1, packedWords))
 }
 
 // unpackTape reads an instance's tape, bits a cell, into dst (at least
 // tape.MaxCells long) and returns it: the cells up to the stop value, at
 // most tape.MaxCells.
 func unpackTape(in *task.Instance, dst []tape.Cell, bits int) []tape.Cell {
-	words := max(0, min(int(in.NInner), task.MaxInner))
+	words := max(0, min(in.Data[dataNWords], packedWords))
+	packed := tapeWords(in)
 	k := 64 / bits
 	n := 0
-	for n < min(k*words, tape.MaxCells) {
-		c := in.Inner[n/k] >> (bits * (n % k)) & (1<<bits - 1)
+	for n < min(k*int(words), tape.MaxCells) {
+		c := packed[n/k] >> (bits * (n % k)) & (1<<bits - 1)
 		if c == tapeStop(bits) {
 			break
 		}
@@ -345,7 +365,7 @@ func (t *tapeTask) Score(in *task.Instance, program []int32) task.Outcome {
 func (t *tapeTask) reset(e *tape.Episode, in *task.Instance) {
 	var cells [tape.MaxCells]tape.Cell
 	e.SetVariant(t.spec.variant())
-	e.Reset(unpackTape(in, cells[:], t.cellBits()), in.Target, int(in.Budget), t.spec.PartialCredit)
+	e.Reset(unpackTape(in, cells[:], t.cellBits()), in.Data[dataTarget], int(in.Budget), t.spec.PartialCredit)
 }
 
 // run steps e through program (to its end, or the program's), calling each
@@ -394,7 +414,7 @@ func (t *tapeTask) Explain(in *task.Instance, program []int32) task.Explanation 
 	for _, c := range m.Tape() {
 		spelled.WriteString(c.String())
 	}
-	ex := task.Explanation{Level: int(in.Level), Target: in.Target, Note: "tape " + spelled.String()}
+	ex := task.Explanation{Level: int(in.Level), Target: in.Data[dataTarget], Note: "tape " + spelled.String()}
 	if int(in.Level) >= 0 && int(in.Level) < len(t.info) {
 		ex.Name = t.info[in.Level].Name
 	}

@@ -53,8 +53,8 @@ type TapeSpec struct {
 }
 
 // maxContextLeaves is the largest size whose every expression fits a
-// context (4·n−5 cells ≤ MaxShown): head=context evaluates up to it.
-const maxContextLeaves = (task.MaxShown + 5) / 4
+// context (4·n−5 cells ≤ MaxContext): head=context evaluates up to it.
+const maxContextLeaves = (task.MaxContext + 5) / 4
 
 // variant is the machine the options ask for.
 func (s TapeSpec) variant() tape.Variant {
@@ -175,7 +175,7 @@ func (s TapeSpec) Check() error {
 		return &task.SpecError{Key: "head", Err: fmt.Errorf("context is the strict machine's comparison only (not with rules=loose, observe=off, pending=h or branching=on)")}
 	}
 	if longest := max(hi, slices.Max(append([]int{0}, s.longer()...))); s.HeadContext && longest > maxContextLeaves {
-		return &task.SpecError{Key: "head", Err: fmt.Errorf("context shows at most %d tokens, the expressions of up to %d leaves: write longer=6,%d (or none), got sizes up to %d", task.MaxShown, maxContextLeaves, maxContextLeaves, longest)}
+		return &task.SpecError{Key: "head", Err: fmt.Errorf("context shows at most %d tokens, the expressions of up to %d leaves: write longer=6,%d (or none), got sizes up to %d", task.MaxContext, maxContextLeaves, maxContextLeaves, longest)}
 	}
 	if !(s.PartialCredit >= 0 && s.PartialCredit <= taskkit.MaxPartialCredit) {
 		return &task.SpecError{Key: "partial_credit", Err: fmt.Errorf("must be in [0, %d], got %v", taskkit.MaxPartialCredit, s.PartialCredit)}

@@ -151,7 +151,7 @@ func TestTapeDraw(t *testing.T) {
 						require.Equal(t, m.Cells[j], c)
 					}
 				}
-				require.Equal(t, m.Eval(d), in.Target)
+				require.Equal(t, m.Eval(d), in.Data[dataTarget])
 				require.Equal(t, int32(TapeBudget(m.Shortest())), in.Budget)
 				prog := shuntingYard(tk, &in)
 				require.Len(t, prog, m.Shortest())
@@ -200,13 +200,13 @@ func TestTapePacking(t *testing.T) {
 		5: {tape.Abs, tape.Max, 9, tape.Comma, tape.Min, 1, tape.Comma, 2, tape.Close, tape.Close, tape.Plus, tape.Open, 0, tape.Minus, 3, tape.Times, 8, tape.Close, tape.Close},
 	} {
 		var in task.Instance
-		in.NInner = packTape(cells, &in.Inner, bits)
+		in.Data[dataNWords] = int64(packTape(cells, tapeWords(&in), bits))
 		var dst [tape.MaxCells]tape.Cell
 		require.Equal(t, cells, unpackTape(&in, dst[:], bits))
 		long := make([]tape.Cell, tape.MaxCells+1)
-		in.NInner = packTape(long, &in.Inner, bits)
+		in.Data[dataNWords] = int64(packTape(long, tapeWords(&in), bits))
 		require.Len(t, unpackTape(&in, dst[:], bits), tape.MaxCells)
-		in.NInner = 99
+		in.Data[dataNWords] = 99
 		require.NotPanics(t, func() { unpackTape(&in, dst[:], bits) })
 	}
 }
@@ -215,8 +215,9 @@ func TestTapePacking(t *testing.T) {
 // and answers is proof for every operand; one right by chance is not.
 func TestTapeVerify(t *testing.T) {
 	tk := openTape(t, "")
-	in := task.Instance{Level: 1, Budget: 20, Target: 0}
-	in.NInner = packTape([]tape.Cell{0, tape.Times, 2, tape.Plus, 0}, &in.Inner, 4) // 0*2+0: 0 either way
+	in := task.Instance{Level: 1, Budget: 20} // its target (Data) 0
+	// 0*2+0: 0 either way
+	in.Data[dataNWords] = int64(packTape([]tape.Cell{0, tape.Times, 2, tape.Plus, 0}, tapeWords(&in), 4))
 	wrong := []int32{tape.PUSHV, tape.PUSHOP, tape.PUSHV, tape.PUSHOP, tape.PUSHV, tape.APPLY, tape.APPLY, tape.ANS}
 	require.True(t, tk.Score(&in, wrong).Correct, "0*(2+0) answers 0 too")
 	require.False(t, tk.Verify(&in, wrong))
@@ -395,10 +396,11 @@ func tapeDrawsFingerprint(t *testing.T, tk *tapeTask) uint64 {
 			}
 			for i := uint32(0); i < 64; i++ {
 				in := tk.Draw(key, 2, i, rng.PurposeTask, lv, sp)
-				for _, v := range []int64{int64(in.Level), int64(in.Vars), int64(in.Budget), in.Target, int64(in.NInner), int64(in.Item), int64(in.NShown)} {
+				const vars = 0 // the fields in the order the fingerprint was taken, the digits shown then (none) too
+				for _, v := range []int64{int64(in.Level), vars, int64(in.Budget), in.Data[dataTarget], in.Data[dataNWords], int64(in.Item), int64(in.NContext)} {
 					mix(v)
 				}
-				for _, w := range in.Inner {
+				for _, w := range tapeWords(&in) {
 					mix(w)
 				}
 				e := tk.NewEnv(1)
@@ -491,7 +493,7 @@ func TestTapeBranching(t *testing.T) {
 						branches = branches || c.IsFunction()
 					}
 				}
-				require.Equal(t, m.Eval(d), in.Target)
+				require.Equal(t, m.Eval(d), in.Data[dataTarget])
 				prog := shuntingYardBranching(tk, &in)
 				require.Len(t, prog, m.Shortest())
 				o := tk.Score(&in, prog)
@@ -573,12 +575,12 @@ func TestTapeHeadContext(t *testing.T) {
 				require.NoError(t, task.Check(tk, &in))
 				var cells [tape.MaxCells]tape.Cell
 				tp := unpackTape(&in, cells[:], 4)
-				require.Equal(t, int32(len(tp)), in.NShown)
-				require.LessOrEqual(t, int(in.NShown), l.Context)
+				require.Equal(t, int32(len(tp)), in.NContext)
+				require.LessOrEqual(t, int(in.NContext), l.Context)
 				for j, c := range tp {
-					require.Equal(t, strings.Trim(c.String(), "0123456789") == "", tk.TokenName(in.Shown[j]) == "x")
+					require.Equal(t, strings.Trim(c.String(), "0123456789") == "", tk.TokenName(in.Context[j]) == "x")
 					if !c.IsDigit() {
-						require.Equal(t, c.String(), tk.TokenName(in.Shown[j]))
+						require.Equal(t, c.String(), tk.TokenName(in.Context[j]))
 					}
 				}
 				var full tape.Machine

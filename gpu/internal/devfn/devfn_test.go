@@ -209,31 +209,34 @@ func TestLayout(t *testing.T) {
 func TestRecordLayout(t *testing.T) {
 	require.Equal(t, [12]int{record.Level, record.Vars, record.Budget, record.Digits, record.Target, record.NInner, record.Inner,
 		record.Item, record.NShown, record.Shown, record.Words, record.OpWords}, RecordLayout())
-	require.Equal(t, [3]int{task.MaxDigits, task.MaxInner, task.MaxShown}, RecordLimits())
+	require.Equal(t, [3]int{interp.MaxDigits, interp.MaxInner, task.MaxContext}, RecordLimits())
 }
 
 // TestRecordContext: the kernels read a record's context as
-// task.Instance.Context writes it (the shown tokens when there are any,
-// else the digits), and its level embedding as task.Stage gives it (one
+// task.Instance.WriteContext writes it (tokens of its own, or the
+// operands' digits), and its level embedding as task.Stage gives it (one
 // for a model of one level embedding).
 func TestRecordContext(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	var ctx [task.MaxShown + 1]int32
+	var ctx [task.MaxContext + 1]int32
 	for i := 0; i < 500; i++ {
-		in := task.Instance{Vars: r.Int32N(task.MaxDigits + 1), Level: r.Int32N(5)}
+		in := task.Instance{Level: r.Int32N(5)}
+		o := interp.Operands{Vars: r.Int32N(interp.MaxDigits + 1)}
+		for j := range o.Digits {
+			o.Digits[j] = r.Int32N(10)
+		}
+		o.Put(in.Data[:])
+		in.NContext = int32(copy(in.Context[:], o.Digits[:o.Vars]))
 		if i%3 != 0 {
-			in.NShown = r.Int32N(task.MaxShown + 1)
-		}
-		for j := range in.Digits {
-			in.Digits[j] = r.Int32N(10)
-		}
-		for j := range in.Shown {
-			in.Shown[j] = r.Int32N(40)
+			in.NContext = 1 + r.Int32N(task.MaxContext)
+			for j := range in.Context {
+				in.Context[j] = r.Int32N(40)
+			}
 		}
 		rec := make([]int32, record.Words)
 		record.Pack(rec, &in)
-		n := in.Context(ctx[:], task.CTX) - 1
-		require.Equal(t, ctx[:n:n], Context(rec), "instance %d (vars %d, shown %d)", i, in.Vars, in.NShown)
+		n := in.WriteContext(ctx[:], task.CTX) - 1
+		require.Equal(t, ctx[:n:n], Context(rec), "instance %d (vars %d, context %d)", i, o.Vars, in.NContext)
 		require.Equal(t, n, record.ContextLen(rec))
 	}
 	for level := 0; level < 5; level++ {
@@ -423,11 +426,12 @@ func goCalcStepsOps(in *calc.Instance, pc float64, ops []interp.Op, obs interp.O
 	return first, out, ep.Outcome()
 }
 
-// calcInstance is task.Instance as calc's (task's toCalc).
+// calcInstance is task.Instance as calc's (taskkit.ToCalc).
 func calcInstance(in *task.Instance) calc.Instance {
-	c := calc.Instance{Level: in.Level, Vars: in.Vars, Budget: in.Budget, Target: in.Target, NInner: in.NInner}
-	copy(c.Digits[:], in.Digits[:])
-	copy(c.Inner[:], in.Inner[:in.NInner])
+	o := interp.Get(in.Data[:])
+	c := calc.Instance{Level: in.Level, Vars: o.Vars, Budget: in.Budget, Target: o.Target, NInner: o.NInner}
+	copy(c.Digits[:], o.Digits[:])
+	copy(c.Inner[:], o.Inner[:o.NInner])
 	return c
 }
 

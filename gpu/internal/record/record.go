@@ -1,67 +1,94 @@
-// Package record is what the CUDA kernels read of a task: task.Instance as a
-// record of Words int32 per episode (gpu/kernels/common.cuh, SIMDRL_REC_*;
-// devfn's tests compare the two; int64 fields take two words, low then high),
-// and the calculator's op table.
+// Package record is what the CUDA kernels read of a task: a task.Instance
+// as a record of Words int32 per episode (gpu/kernels/common.cuh,
+// SIMDRL_REC_*; devfn's tests compare the two; int64 fields take two words,
+// low then high), and the calculator's op table. The record holds the
+// instance's level, budget, item and context, and its data as the
+// interpreted machine reads them (interp.Operands): the kernels run only
+// the tasks whose data those are (task.Interpreted, task.SeedMachine).
 package record
 
 import (
+	"slices"
+
 	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/task"
 )
 
 // Word offsets of the fields. Item, NShown and Shown came after the others,
-// and follow them, so that the earlier offsets stay.
+// and follow them, so that the earlier offsets stay. Shown is the context
+// when it is not the digits (NShown > 0), else the digits are.
 const (
 	Level  = 0
 	Vars   = 1
 	Budget = 2
-	Digits = 3 // task.MaxDigits words
+	Digits = 3 // interp.MaxDigits words
 	Target = 12
 	NInner = 14
-	Inner  = 16 // task.MaxInner int64
+	Inner  = 16 // interp.MaxInner int64
 	Item   = 48
 	NShown = 49
-	Shown  = 50 // task.MaxShown words
+	Shown  = 50 // task.MaxContext words
 	Words  = 74
 )
 
-// The record must hold every field of task.Instance: these fail to compile
-// when the task package grows past it.
+// The record must hold every field it is written from: these fail to
+// compile when the task or interp packages grow past it.
 var (
-	_ [Target - Digits - task.MaxDigits]struct{}
-	_ [Item - Inner - 2*task.MaxInner]struct{}
-	_ [Words - Shown - task.MaxShown]struct{}
+	_ [Target - Digits - interp.MaxDigits]struct{}
+	_ [Item - Inner - 2*interp.MaxInner]struct{}
+	_ [Words - Shown - task.MaxContext]struct{}
 )
 
-// Pack writes in as a record into dst[:Words].
+// Pack writes in as a record into dst[:Words]: its data as interp.Operands,
+// and its context as the shown tokens unless it is the operands' digits
+// (then the kernels read those, NShown 0). An empty context with digits
+// cannot be written (the kernels would read the digits): no interpreted
+// task draws one.
 func Pack(dst []int32, in *task.Instance) {
 	dst = dst[:Words]
 	clear(dst)
-	dst[Level], dst[Vars], dst[Budget] = in.Level, in.Vars, in.Budget
-	copy(dst[Digits:], in.Digits[:])
-	putInt64(dst[Target:], in.Target)
-	dst[NInner] = in.NInner
-	for j, v := range in.Inner {
+	o := interp.Get(in.Data[:])
+	dst[Level], dst[Vars], dst[Budget] = in.Level, o.Vars, in.Budget
+	copy(dst[Digits:], o.Digits[:])
+	putInt64(dst[Target:], o.Target)
+	dst[NInner] = o.NInner
+	for j, v := range o.Inner {
 		putInt64(dst[Inner+2*j:], v)
 	}
-	dst[Item], dst[NShown] = in.Item, in.NShown
-	copy(dst[Shown:], in.Shown[:])
+	dst[Item] = in.Item
+	if !digitsShown(in, &o) {
+		dst[NShown] = in.NContext
+		copy(dst[Shown:], in.Context[:])
+	}
+}
+
+// digitsShown reports whether in's context is its operands' digits.
+func digitsShown(in *task.Instance, o *interp.Operands) bool {
+	return in.NContext == o.Vars && o.Vars >= 0 && o.Vars <= interp.MaxDigits &&
+		slices.Equal(in.Context[:in.NContext], o.Digits[:o.Vars])
 }
 
 // Unpack reads a record.
 func Unpack(src []int32) task.Instance {
-	in := task.Instance{Level: src[Level], Vars: src[Vars], Budget: src[Budget], Target: getInt64(src[Target:]), NInner: src[NInner],
-		Item: src[Item], NShown: src[NShown]}
-	copy(in.Digits[:], src[Digits:Digits+task.MaxDigits])
-	for j := range in.Inner {
-		in.Inner[j] = getInt64(src[Inner+2*j:])
+	in := task.Instance{Level: src[Level], Budget: src[Budget], Item: src[Item]}
+	o := interp.Operands{Vars: src[Vars], Target: getInt64(src[Target:]), NInner: src[NInner]}
+	copy(o.Digits[:], src[Digits:Digits+interp.MaxDigits])
+	for j := range o.Inner {
+		o.Inner[j] = getInt64(src[Inner+2*j:])
 	}
-	copy(in.Shown[:], src[Shown:Shown+task.MaxShown])
+	o.Put(in.Data[:])
+	if n := src[NShown]; n > 0 {
+		in.NContext = n
+		copy(in.Context[:], src[Shown:Shown+task.MaxContext])
+	} else {
+		in.NContext = o.Vars
+		copy(in.Context[:], o.Digits[:max(0, min(o.Vars, interp.MaxDigits))])
+	}
 	return in
 }
 
 // ContextLen is the number of context tokens a record shows, the end not
-// counted: NShown when positive, else Vars (task.Instance.Context; the
+// counted: NShown when positive, else Vars (task.Instance.NContext; the
 // kernels' simdrl_rec_ctx_len).
 func ContextLen(rec []int32) int {
 	if n := rec[NShown]; n > 0 {
