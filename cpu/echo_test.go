@@ -76,7 +76,7 @@ func (echo) Score(in *task.Instance, program []int32) task.Outcome {
 
 func (t echo) Explain(in *task.Instance, program []int32) task.Explanation {
 	o := t.Score(in, program)
-	ex := task.Explanation{Level: 0, Name: echoLevel.Name, Context: []int32{in.Context[0]}, Target: in.Data[0],
+	ex := task.Explanation{Level: 0, Name: echoLevel.Name, Context: []int32{in.Context[0]}, Target: fmt.Sprint(in.Data[0]),
 		Reward: o.Reward, Correct: o.Correct}
 	for i, tok := range program {
 		ex.Tokens = append(ex.Tokens, t.TokenName(tok))

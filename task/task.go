@@ -204,8 +204,8 @@ type Explanation struct {
 	Level   int      `json:"level"`
 	Name    string   `json:"level_name"`
 	Context []int32  `json:"ctx"`
-	Target  int64    `json:"target"`         // what a correct answer holds, when the task says (its own Explain)
-	Note    string   `json:"note,omitempty"` // anything else worth saying about the instance
+	Target  string   `json:"target,omitempty"` // what a correct answer holds, spelled by the task ("" when it does not say: an explanation derived by stepping)
+	Note    string   `json:"note,omitempty"`   // anything else worth saying about the instance
 	Tokens  []string `json:"actions"`
 	Trace   []Step   `json:"trace"` // the tokens run, up to the answer
 	Reward  float64  `json:"reward"`

@@ -39,8 +39,12 @@ func formatExplanation(e task.Explanation) string {
 	if e.Note != "" {
 		note = " (" + e.Note + ")"
 	}
-	fmt.Fprintf(&b, "%s ctx %v target %d%s actions %s reward %.2f %s\n",
-		e.Name, e.Context, e.Target, note, strings.Join(e.Tokens, " "), e.Reward, map[bool]string{true: "correct", false: "wrong"}[e.Correct])
+	target := ""
+	if e.Target != "" {
+		target = " target " + e.Target
+	}
+	fmt.Fprintf(&b, "%s ctx %v%s%s actions %s reward %.2f %s\n",
+		e.Name, e.Context, target, note, strings.Join(e.Tokens, " "), e.Reward, map[bool]string{true: "correct", false: "wrong"}[e.Correct])
 	b.WriteString("    trace:")
 	for _, s := range e.Trace {
 		fmt.Fprintf(&b, " %s→(%s)", s.Token, s.State)

@@ -104,7 +104,7 @@ func (MaxDigit) Score(in *task.Instance, program []int32) task.Outcome {
 func (t MaxDigit) Explain(in *task.Instance, program []int32) task.Explanation {
 	o := t.Score(in, program)
 	ex := task.Explanation{Level: int(in.Level), Name: level.Name, Context: append([]int32(nil), in.Context[:in.NContext]...),
-		Target: in.Data[target], Reward: o.Reward, Correct: o.Correct}
+		Target: fmt.Sprint(in.Data[target]), Reward: o.Reward, Correct: o.Correct}
 	for i, tok := range program {
 		ex.Tokens = append(ex.Tokens, t.TokenName(tok))
 		if i < int(in.Budget) {

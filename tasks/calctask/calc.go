@@ -177,7 +177,7 @@ func (t *calcTask) Explain(in *task.Instance, program []int32) task.Explanation 
 	o, trace := calc.TraceOps(c, program, t.partialCredit, t.ops, nil)
 	ex := task.Explanation{
 		Level: int(in.Level), Name: t.info[in.Level].Name, Context: append([]int32(nil), c.Digits[:c.Vars]...),
-		Target: c.Target, Reward: o.Reward, Correct: o.Correct,
+		Target: fmt.Sprint(c.Target), Reward: o.Reward, Correct: o.Correct,
 	}
 	if !o.Answered {
 		ex.Note = "no answer within the budget"

@@ -342,7 +342,7 @@ func (t *exprTask) Explain(in *task.Instance, program []int32) task.Explanation 
 	c := taskkit.ToCalc(in)
 	o, trace := calc.TraceOps(c, program, t.spec.PartialCredit, t.ops, nil)
 	ex := task.Explanation{Level: int(in.Level), Context: append([]int32(nil), c.Digits[:c.Vars]...),
-		Target: c.Target, Reward: o.Reward, Correct: o.Correct}
+		Target: fmt.Sprint(c.Target), Reward: o.Reward, Correct: o.Correct}
 	if int(in.Level) >= 0 && int(in.Level) < len(t.info) {
 		ex.Name = t.info[in.Level].Name
 	}

@@ -414,7 +414,7 @@ func (t *tapeTask) Explain(in *task.Instance, program []int32) task.Explanation 
 	for _, c := range m.Tape() {
 		spelled.WriteString(c.String())
 	}
-	ex := task.Explanation{Level: int(in.Level), Target: in.Data[dataTarget], Note: "tape " + spelled.String()}
+	ex := task.Explanation{Level: int(in.Level), Target: fmt.Sprint(in.Data[dataTarget]), Note: "tape " + spelled.String()}
 	if int(in.Level) >= 0 && int(in.Level) < len(t.info) {
 		ex.Name = t.info[in.Level].Name
 	}
