@@ -21,7 +21,7 @@ import (
 type exprTask struct {
 	spec   ExprSpec
 	info   []task.Level
-	items  [][3][]*expr.Member // per level, per split (Training, HeldOut, Transfer)
+	items  taskkit.Splits[*expr.Member] // per level, per split (Training, HeldOut, Transfer)
 	byText map[string]*expr.Member
 	ops    []interp.Op
 }
@@ -115,47 +115,23 @@ func (t *exprTask) DefaultTuning() task.Tuning {
 
 // Items is how many members of level's size split has (0 for a split the
 // task does not have).
-func (t *exprTask) Items(level int, split task.Split) int {
-	if level < 0 || level >= len(t.items) || split < task.Training || split > task.Transfer {
-		return 0
-	}
-	return len(t.items[level][split])
-}
-
-// drawn is the split an instance of level is drawn from: split, or when
-// split has no items there the first of Training, HeldOut and Transfer
-// that has (a length split's largest size has only transfer items, an
-// expressions split none), so that Draw always returns a valid instance;
-// the trainer never asks for such a draw.
-func (t *exprTask) drawn(level int, split task.Split) task.Split {
-	if t.Items(level, split) > 0 {
-		return split
-	}
-	for _, sp := range []task.Split{task.Training, task.HeldOut, task.Transfer} {
-		if len(t.items[level][sp]) > 0 {
-			return sp
-		}
-	}
-	return task.Training // unreachable: every size has members
-}
+func (t *exprTask) Items(level int, split task.Split) int { return t.items.Count(level, split) }
 
 // Draw draws an item of level uniformly from split's (another split's
-// when split has none there, see drawn) and its operands uniformly from
+// when split has none there, see taskkit.Splits.Drawn) and its operands uniformly from
 // 0–9: the item from step 0 of the counter-based stream, the digits from
 // step 1, so that DrawItem with that item gives the same instance. It
 // allocates nothing.
 func (t *exprTask) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split task.Split) task.Instance {
-	split = t.drawn(level, split)
-	w := key.Block(round, episode, 0, purpose)
-	item := taskkit.Below(w[0], w[1], uint64(len(t.items[level][split])))
-	return t.DrawItem(key, round, episode, purpose, level, split, int(item))
+	split, item := t.items.Draw(key, round, episode, purpose, level, split)
+	return t.DrawItem(key, round, episode, purpose, level, split, item)
 }
 
 // DrawItem is Draw with the item given: an index into Items(level, split),
 // or into the other split's when split has none there; another index
 // panics, as an index out of range does.
 func (t *exprTask) DrawItem(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split task.Split, item int) task.Instance {
-	m := t.items[level][t.drawn(level, split)][item]
+	m := t.items.Item(level, split, item)
 	d := tupleOf(key.Block(round, episode, 1, purpose), m.Leaves)
 	return t.instance(level, item, m, &d)
 }

@@ -21,7 +21,7 @@ type tapeTask struct {
 	spec  TapeSpec
 	info  []task.Level
 	sizes []int
-	items [][3][]*tape.Member // per level, per split (Training, HeldOut, Transfer)
+	items taskkit.Splits[*tape.Member] // per level, per split (Training, HeldOut, Transfer)
 }
 
 func init() { task.Register("tape", OpenTape) }
@@ -216,42 +216,21 @@ func (t *tapeTask) DefaultTuning() task.Tuning {
 }
 
 // Items is how many members of level's size split has.
-func (t *tapeTask) Items(level int, split task.Split) int {
-	if level < 0 || level >= len(t.items) || split < task.Training || split > task.Transfer {
-		return 0
-	}
-	return len(t.items[level][split])
-}
-
-// drawn is split, or when level has no items there the first of Training,
-// HeldOut and Transfer that has (exprTask.drawn).
-func (t *tapeTask) drawn(level int, split task.Split) task.Split {
-	if t.Items(level, split) > 0 {
-		return split
-	}
-	for _, sp := range []task.Split{task.Training, task.HeldOut, task.Transfer} {
-		if len(t.items[level][sp]) > 0 {
-			return sp
-		}
-	}
-	return task.Training // unreachable: every size has members
-}
+func (t *tapeTask) Items(level int, split task.Split) int { return t.items.Count(level, split) }
 
 // Draw draws a member of level uniformly from split's (another split's
 // when split has none there) and its digits uniformly: the item from step 0
 // of the counter-based stream, leaf k's digit from word k%4 of step 1+k/4.
 // It allocates nothing.
 func (t *tapeTask) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split task.Split) task.Instance {
-	split = t.drawn(level, split)
-	w := key.Block(round, episode, 0, purpose)
-	item := taskkit.Below(w[0], w[1], uint64(len(t.items[level][split])))
-	return t.DrawItem(key, round, episode, purpose, level, split, int(item))
+	split, item := t.items.Draw(key, round, episode, purpose, level, split)
+	return t.DrawItem(key, round, episode, purpose, level, split, item)
 }
 
 // DrawItem is Draw with the item given (an index into Items(level, split),
 // or into the other split's when split has none there).
 func (t *tapeTask) DrawItem(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split task.Split, item int) task.Instance {
-	m := t.items[level][t.drawn(level, split)][item]
+	m := t.items.Item(level, split, item)
 	var d [tape.MaxLeaves]int32
 	var w [4]uint32
 	for k := range m.Leaves {
