@@ -217,6 +217,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		defer tb.Close()
 		opt.Evaluated = tb.evaluated
 	}
+	opt.Reporter = trainer.Console(tr, stdout, opt) // the command's rendering of the run
 	in.running.Store(true)
 	rep, runErr := trainer.Drive(tr, stdout, opt)
 	code := finish(fl, rep, runErr, stderr)

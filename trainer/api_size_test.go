@@ -52,9 +52,10 @@ func exportedNames(t *testing.T) []string {
 // from the engines, which became drivers), 34 before issue 39's item 5
 // (the Reporter that took the console out of Drive, one type of hooks where
 // an interface would have cost a name per event; TaskDefaults and
-// ValidateOpened, with which a run opens and validates its task once).
+// ValidateOpened, with which a run opens and validates its task once; Console,
+// the console's Reporter, which the command plugs into Drive).
 // Lower it as names go; never raise it but for what an issue asks for.
-const maxExported = 37
+const maxExported = 38
 
 func TestPublicAPIStaysSmall(t *testing.T) {
 	names := exportedNames(t)

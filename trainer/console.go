@@ -21,8 +21,13 @@ type console struct {
 	train bool // Started: a training run, not EvalOnly's
 }
 
-// newConsole is the console Reporter of tr's run on out.
-func newConsole(tr *Trainer, out io.Writer, opt Options) *Reporter {
+// Console is the Reporter that renders tr's run on out as the command
+// does: a line per periodic evaluation (none with opt.Quiet), the status
+// line on opt.Progress, one JSON line per evaluation on opt.Metrics,
+// opt.Evaluated after each, then the explanations, the final lines and the
+// speed. Drive plugs it in when its Options name no Reporter; a program may
+// wrap its hooks with its own.
+func Console(tr *Trainer, out io.Writer, opt Options) *Reporter {
 	c := &console{out: out, opt: opt, t: tr.task, cfg: tr.cfg, bar: newProgressBar(opt.Progress, opt.Quiet)}
 	return &Reporter{
 		Started:        c.started,

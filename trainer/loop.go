@@ -38,8 +38,9 @@ type Options struct {
 	// short, redone on resume (it has no update's statistics). An error
 	// ends the run.
 	Evaluated func(p EvalPoint, trained bool) error
-	// Reporter, when set, is told of the run's events instead of the
-	// console: Quiet, Progress, Metrics and Evaluated are then unused.
+	// Reporter, when set, is told of the run's events; unset, Drive plugs
+	// in Console(tr, out, opt), the only reader of Quiet, Progress, Metrics
+	// and Evaluated.
 	Reporter *Reporter
 	// EvalOnly trains nothing: the explanations and the final evaluation of
 	// the model as it is (-eval-only), in a report of its hash and updates.
@@ -68,7 +69,7 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (rep *Report, err error) {
 	defer recoverTask(tr.task, &err)
 	r := opt.Reporter
 	if r == nil {
-		r = newConsole(tr, out, opt)
+		r = Console(tr, out, opt)
 	}
 	l := &loop{tr: tr, opt: opt, r: r, start: time.Now(), saved: -1}
 	defer tr.e.Close()

@@ -95,7 +95,7 @@ func TestDriveWithoutReporterRendersTheConsole(t *testing.T) {
 func TestConsoleMarksLevelsNotEvaluated(t *testing.T) {
 	tr, _ := newFakeRun(driveConfig(), func(call, int) float64 { return 0.5 })
 	var out, progress bytes.Buffer
-	r := newConsole(tr, &out, Options{Progress: &progress})
+	r := Console(tr, &out, Options{Progress: &progress})
 	ev := []EvalResult{{Level: 0, Episodes: 10, SolveRate: 0.5, MeanReward: 0.75}, {Level: 1}}
 	p := EvalPoint{Update: 5, Level: "0", MeanReward: []float64{0.75, 0}, SolveRate: []float64{0.5, 0}}
 	require.NoError(t, r.Evaluated(p, ev, nil, true))
