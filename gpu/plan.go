@@ -137,7 +137,8 @@ func planTiles(B, d, V, O, sms, smemLimit int, backward bool) (tilePlan, error) 
 		}
 		return p, nil
 	}
-	var fallback *tilePlan
+	var fallback tilePlan // a value, not a pointer to the loop's: no allocation a launch
+	found := false
 	for _, c := range tileChoices {
 		p := tilePlan{EPT: c[0], G: c[1], E: c[0] * c[1], DP: DP}
 		if DP*p.G > maxBlockThreads {
@@ -152,16 +153,15 @@ func planTiles(B, d, V, O, sms, smemLimit int, backward bool) (tilePlan, error) 
 		if p.Blocks >= sms {
 			return p, nil
 		}
-		q := p
-		fallback = &q
+		fallback, found = p, true
 	}
-	if fallback == nil {
+	if !found {
 		if DP > maxBlockThreads {
 			return tilePlan{}, fmt.Errorf("gpu: a hidden size of %d is more than the %d hidden units a block of the CUDA kernels handles", d, maxBlockThreads)
 		}
 		return tilePlan{}, fmt.Errorf("gpu: a hidden size of %d needs more shared memory per block than this GPU's %d bytes", d, smemLimit)
 	}
-	return *fallback, nil
+	return fallback, nil
 }
 
 // slabPlan splits R rows into S slabs of slab rows (a multiple of 16) so that
