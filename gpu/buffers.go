@@ -91,12 +91,9 @@ func (e *engine) allocate() error {
 	return err
 }
 
-// hostRecords is the host's buffer for n instance records.
+// hostRecords is the host's buffer for n instance records (n at most maxN).
 func (e *engine) hostRecords(n int) []int32 {
-	if len(e.records) < record.Words*n {
-		e.records = make([]int32, record.Words*max(n, e.maxN))
-	}
-	return e.records[:record.Words*n]
+	return e.host.records[:record.Words*n]
 }
 
 // longestContext is the longest context among records (record.ContextLen).

@@ -37,13 +37,16 @@ func (e *engine) trainingDraw(p trainer.Plan) (func(b int) task.Instance, error)
 	if !e.hostDraw {
 		return nil, nil
 	}
+	// the closure's copies of p's fields: p itself, captured, would be
+	// moved to the heap on every update, the kernel's draws too
+	level, played, cdf, weights := p.Level, p.Played, p.CDF, p.Items
 	return func(b int) task.Instance {
-		lv := p.Level
+		lv := level
 		if lv < 0 {
-			lv = enginekit.DrawLevel(p.Played, p.CDF, e.key, u, uint32(b))
+			lv = enginekit.DrawLevel(played, cdf, e.key, u, uint32(b))
 		}
-		if items && lv < len(p.Items) && len(p.Items[lv]) > 0 {
-			item := enginekit.DrawItem(p.Items[lv], e.key, u, uint32(b))
+		if items && lv < len(weights) && len(weights[lv]) > 0 {
+			item := enginekit.DrawItem(weights[lv], e.key, u, uint32(b))
 			return it.DrawItem(e.key, u, uint32(b), rng.PurposeTask, lv, task.Training, item)
 		}
 		return e.task.Draw(e.key, u, uint32(b), rng.PurposeTask, lv, task.Training)

@@ -67,7 +67,7 @@ type engine struct {
 	// token table has NV = V·O rows then (V without), and the token-table
 	// gradient runs in blocks of tokBlock threads.
 	O, observe, NV, tokBlock int
-	records                  []int32 // host: the instances of a rollout, record.Words each (hostRecords)
+	host                     hostBuffers // every host buffer (hostPlan)
 	ops, notAct              devPtr
 
 	// parameters, gradient, Adam moments, derived tensors
@@ -100,6 +100,7 @@ type engine struct {
 func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engine, error) {
 	e := &engine{d: d, cfg: cfg, task: t, l: l, V: l.Vocab, H: l.Hidden, S: l.Levels, T: cfg.Steps, B: cfg.Batch, key: rng.NewKey(cfg.Seed)}
 	e.maxN = maxEpisodes(cfg)
+	e.allocateHost()
 	if l.Read {
 		e.R = gru.MaxContext - 1
 	}
@@ -143,6 +144,13 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 		return nil, err
 	}
 	return e, nil
+}
+
+// allocateHost allocates every host buffer of e (hostPlan), once.
+func (e *engine) allocateHost() {
+	for _, b := range hostPlan(e.cfg, e.l, &e.host) {
+		b.make()
+	}
 }
 
 func (e *engine) free() {

@@ -137,7 +137,8 @@ func planTiles(B, d, V, O, sms, smemLimit int, backward bool) (tilePlan, error) 
 		}
 		return p, nil
 	}
-	var fallback *tilePlan
+	var fallback tilePlan // a value, not a pointer to the loop's: no allocation a launch
+	found := false
 	for _, c := range tileChoices {
 		p := tilePlan{EPT: c[0], G: c[1], E: c[0] * c[1], DP: DP}
 		if DP*p.G > maxBlockThreads {
@@ -152,16 +153,15 @@ func planTiles(B, d, V, O, sms, smemLimit int, backward bool) (tilePlan, error) 
 		if p.Blocks >= sms {
 			return p, nil
 		}
-		q := p
-		fallback = &q
+		fallback, found = p, true
 	}
-	if fallback == nil {
+	if !found {
 		if DP > maxBlockThreads {
 			return tilePlan{}, fmt.Errorf("gpu: a hidden size of %d is more than the %d hidden units a block of the CUDA kernels handles", d, maxBlockThreads)
 		}
 		return tilePlan{}, fmt.Errorf("gpu: a hidden size of %d needs more shared memory per block than this GPU's %d bytes", d, smemLimit)
 	}
-	return *fallback, nil
+	return fallback, nil
 }
 
 // slabPlan splits R rows into S slabs of slab rows (a multiple of 16) so that
@@ -191,19 +191,65 @@ func maxEpisodes(cfg trainer.Config) int {
 	return max(cfg.Batch, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain, 1)
 }
 
-// hostMemory estimates the host memory a run of cfg on the GPU engine takes
-// for a model of layout l, in shares by the Config field that drives each:
-// the engine's copy of the parameters and the moments a checkpoint reads
-// back; per episode of its largest rollout the instance records and the
-// tokens and outcomes read back; per replayed episode of a part the
-// teacher-forced tokens and loss weights; and the trainer's own buffers
-// (enginekit.TrainerMemory).
-func hostMemory(cfg trainer.Config, t task.Task, l *gru.Layout) enginekit.Memory {
-	m := enginekit.TrainerMemory(enginekit.RunSizes{Hidden: cfg.Hidden, Batch: cfg.Batch, Steps: cfg.Steps, Replay: cfg.Replay,
-		Explain: cfg.Explain, FinalEpisodes: cfg.FinalEpisodes, Updates: cfg.Updates, EvalEvery: cfg.EvalEvery,
-		ItemFocus: cfg.ItemFocus, StopAt: cfg.StopAt}, t)
-	T := float64(cfg.Steps)
-	m["hidden"] += 3 * 4 * float64(l.Size)
+// hostBuffers is every host buffer of a GPU engine: newEngine allocates
+// them once from hostPlan, and every call reuses them.
+type hostBuffers struct {
+	params, m, v []float32 // the parameters and Adam's moments read back (Engine.Params, Engine.Moments)
+	records      []int32   // the instances of a rollout, record.Words each (hostRecords)
+	tokens       []int32   // a rollout's tokens, T+1 an episode: read back, or a replayed part's uploaded
+	programs     []int32   // a greedy rollout's actions, episode-major (greedyRollout)
+	outcomes     []float64 // the batch's reward and correct flag an episode (engine.record)
+	// a replayed part's (engine.replay), T an episode: the loss weights of
+	// dlogp, the zero weights of dent and dval, the log-probabilities read
+	// back; and each episode's steps in the loss
+	lossWeights, zeroWeights, logpa []float32
+	kept                            []int32
+}
+
+// hostBuffer is one buffer of a host plan: its field of hostBuffers, its
+// bytes, the Config field (JSON name) that drives it, and make, which
+// allocates it.
+type hostBuffer struct {
+	field string
+	bytes float64
+	knob  string
+	make  func()
+}
+
+// hostPlan lists every host buffer of a GPU engine of cfg for a model of
+// layout l, sized once: the parameters and moments; per episode of its
+// largest rollout (maxEpisodes) the instance records, the tokens, a greedy
+// rollout's programs and the batch's outcomes; per episode of a replayed
+// part (at most the batch) its loss weights and read-backs. make fills h.
+func hostPlan(cfg trainer.Config, l *gru.Layout, h *hostBuffers) []hostBuffer {
+	N, T, n, B := l.Size, cfg.Steps, maxEpisodes(cfg), cfg.Batch
+	knob := largestRollout(cfg)
+	var plan []hostBuffer
+	add := func(field string, count, size int, knob string, make func()) {
+		plan = append(plan, hostBuffer{field, float64(count) * float64(size), knob, make})
+	}
+	f32 := func(p *[]float32, field string, count int, knob string) {
+		add(field, count, 4, knob, func() { *p = make([]float32, count) })
+	}
+	i32 := func(p *[]int32, field string, count int, knob string) {
+		add(field, count, 4, knob, func() { *p = make([]int32, count) })
+	}
+	f32(&h.params, "params", N, "hidden")
+	f32(&h.m, "m", N, "hidden")
+	f32(&h.v, "v", N, "hidden")
+	i32(&h.records, "records", record.Words*n, knob)
+	i32(&h.tokens, "tokens", (T+1)*n, knob)
+	i32(&h.programs, "programs", T*n, knob)
+	add("outcomes", 2*n, 8, knob, func() { h.outcomes = make([]float64, 2*n) })
+	f32(&h.lossWeights, "lossWeights", T*B, "batch")
+	f32(&h.zeroWeights, "zeroWeights", T*B, "batch")
+	f32(&h.logpa, "logpa", T*B, "batch")
+	i32(&h.kept, "kept", B, "batch")
+	return plan
+}
+
+// largestRollout is the Config field (JSON name) of maxEpisodes' count.
+func largestRollout(cfg trainer.Config) string {
 	knob, n := "batch", cfg.Batch
 	for _, k := range []struct {
 		name string
@@ -213,11 +259,24 @@ func hostMemory(cfg trainer.Config, t task.Task, l *gru.Layout) enginekit.Memory
 			knob, n = k.name, k.n
 		}
 	}
-	// records, then the tokens (T+1 a episode) and the programs (T) of a
-	// greedy rollout or the batch's record, its outcomes and solved flags
-	m[knob] += float64(maxEpisodes(cfg)) * (4*record.Words + 4*(T+1) + 4*T + 16 + 1)
-	if cfg.Replay > 0 {
-		m["replay"] += float64(min(cfg.Batch, cfg.Replay)) * (4*(T+1) + 3*4*T + 8)
+	return knob
+}
+
+// runSizes is the counts of cfg that size the trainer's buffers.
+func runSizes(cfg trainer.Config) enginekit.RunSizes {
+	return enginekit.RunSizes{Hidden: cfg.Hidden, Batch: cfg.Batch, Steps: cfg.Steps, Replay: cfg.Replay,
+		Explain: cfg.Explain, FinalEpisodes: cfg.FinalEpisodes, Updates: cfg.Updates, EvalEvery: cfg.EvalEvery,
+		ItemFocus: cfg.ItemFocus, StopAt: cfg.StopAt}
+}
+
+// hostMemory estimates the host memory a run of cfg on the GPU engine takes
+// for a model of layout l, in shares by the Config field that drives each:
+// the engine's host buffers (hostPlan's bytes) and the trainer's own
+// (enginekit.TrainerMemory).
+func hostMemory(cfg trainer.Config, t task.Task, l *gru.Layout) enginekit.Memory {
+	m := enginekit.TrainerMemory(runSizes(cfg), t)
+	for _, b := range hostPlan(cfg, l, &hostBuffers{}) {
+		m[b.knob] += b.bytes
 	}
 	return m
 }

@@ -36,8 +36,9 @@ func (e *engine) replay(eps []task.Episode, coef float64) (float64, error) {
 		part := eps[first:min(first+e.B, nr)]
 		n := len(part)
 		recs := e.hostRecords(n)
-		tok, dl, zero, lp := make([]int32, (T+1)*n), make([]float32, T*n), make([]float32, T*n), make([]float32, T*n)
-		kept := make([]int, n) // steps in the loss
+		tok, dl, zero, lp := e.host.tokens[:(T+1)*n], e.host.lossWeights[:T*n], e.host.zeroWeights[:T*n], e.host.logpa[:T*n]
+		kept := e.host.kept[:n] // steps in the loss
+		clear(dl)
 		for i := range part {
 			r := &part[i]
 			if err := task.Check(e.task, &r.Instance); err != nil {
@@ -48,17 +49,17 @@ func (e *engine) replay(eps []task.Episode, coef float64) (float64, error) {
 			}
 			record.Pack(recs[record.Words*i:], &r.Instance)
 			tok[i] = task.CTX
-			kept[i] = T
+			kept[i] = int32(T)
 			for s, a := range r.Program {
 				if a < 0 || int(a) >= V {
 					return 0, fmt.Errorf("gpu: replayed episode %d: token %d at step %d is not in the %s task's vocabulary", first+i, a, s, e.task.Name())
 				}
 				tok[(s+1)*n+i] = a
-				if a == answer && kept[i] == T {
-					kept[i] = s + 1
+				if a == answer && kept[i] == int32(T) {
+					kept[i] = int32(s + 1)
 				}
 			}
-			for s := 0; s < kept[i]; s++ {
+			for s := 0; s < int(kept[i]); s++ {
 				dl[s*n+i] = w
 			}
 		}
@@ -90,7 +91,7 @@ func (e *engine) replay(eps []task.Episode, coef float64) (float64, error) {
 			return 0, err
 		}
 		for i := range part {
-			for s := 0; s < kept[i]; s++ {
+			for s := 0; s < int(kept[i]); s++ {
 				nll -= float64(lp[s*n+i])
 			}
 		}

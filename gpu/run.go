@@ -102,13 +102,14 @@ func newEngineOpened(cfg trainer.Config, t task.Task, validate func(task.Task) e
 	if err != nil {
 		return nil, err
 	}
-	g := &Engine{cfg: cfg, task: t, d: d, params: make([]float32, l.Size)}
-	l.Init(g.params, cfg.Seed) // the CPU's initial parameters, bit for bit
+	g := &Engine{cfg: cfg, task: t, d: d}
 	if err := d.do(func() error {
 		var err error
 		if g.e, err = newEngine(d, cfg, t, l); err != nil {
 			return err
 		}
+		g.params = g.e.host.params
+		l.Init(g.params, cfg.Seed) // the CPU's initial parameters, bit for bit
 		return g.e.setParams(g.params)
 	}); err != nil {
 		d.Close()
@@ -190,10 +191,10 @@ func (g *Engine) SetParams(params []float32) error {
 	return g.d.do(func() error { return g.e.setParams(g.params) })
 }
 
-// Moments downloads Adam's moments (fresh buffers) and its step count.
+// Moments downloads Adam's moments into the host's copies and returns them
+// (trainer.Engine: read-only, until the next call), and its step count.
 func (g *Engine) Moments() (m, v []float32, step int, err error) {
-	n := g.e.l.Size
-	m, v = make([]float32, n), make([]float32, n)
+	m, v = g.e.host.m, g.e.host.v
 	err = g.d.do(func() error {
 		if err := download(m, g.e.m); err != nil {
 			return err

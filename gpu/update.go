@@ -122,7 +122,7 @@ func (e *engine) readStats(u int, ec, rc, replay float64, st trainer.UpdateStats
 func (e *engine) record(rec []task.Episode, drawnOnDevice bool) error {
 	B, T := e.B, e.T
 	recs := e.hostRecords(B)
-	tok, out := make([]int32, (T+1)*B), make([]float64, 2*B)
+	tok, out := e.host.tokens[:(T+1)*B], e.host.outcomes[:2*B]
 	var err error
 	if drawnOnDevice {
 		err = download(recs, e.tasks)
