@@ -104,40 +104,53 @@ func ParseTapeSpec(spec string) (TapeSpec, error) {
 				return s, err
 			}
 		case "rules":
-			if o.Value != "strict" && o.Value != "loose" {
-				return s, &task.SpecError{Key: "rules", Err: fmt.Errorf("must be strict or loose, got %q", o.Value)}
+			v, err := oneOf("rules", o.Value, "strict", "loose")
+			if err != nil {
+				return s, err
 			}
-			s.Loose = o.Value == "loose"
+			s.Loose = v == "loose"
 		case "observe":
-			if o.Value != "on" && o.Value != "off" {
-				return s, &task.SpecError{Key: "observe", Err: fmt.Errorf("must be on or off, got %q", o.Value)}
+			v, err := oneOf("observe", o.Value, "on", "off")
+			if err != nil {
+				return s, err
 			}
-			s.Blind = o.Value == "off"
+			s.Blind = v == "off"
 		case "pending":
-			if o.Value != "stack" && o.Value != "h" {
-				return s, &task.SpecError{Key: "pending", Err: fmt.Errorf("must be stack or h, got %q", o.Value)}
+			v, err := oneOf("pending", o.Value, "stack", "h")
+			if err != nil {
+				return s, err
 			}
-			s.Unstacked = o.Value == "h"
+			s.Unstacked = v == "h"
 		case "depth":
 			if s.TrainDepth, err = wholeNumber("depth", o.Value); err != nil {
 				return s, err
 			}
 			s.DepthSplit = true
 		case "branching":
-			if o.Value != "on" && o.Value != "off" {
-				return s, &task.SpecError{Key: "branching", Err: fmt.Errorf("must be on or off, got %q", o.Value)}
+			v, err := oneOf("branching", o.Value, "on", "off")
+			if err != nil {
+				return s, err
 			}
-			s.Branching = o.Value == "on"
+			s.Branching = v == "on"
 		case "head":
-			if o.Value != "tape" && o.Value != "context" {
-				return s, &task.SpecError{Key: "head", Err: fmt.Errorf("must be tape or context, got %q", o.Value)}
+			v, err := oneOf("head", o.Value, "tape", "context")
+			if err != nil {
+				return s, err
 			}
-			s.HeadContext = o.Value == "context"
+			s.HeadContext = v == "context"
 		default:
 			return s, &task.SpecError{Key: "task_spec", Err: fmt.Errorf("tape has no option %q (it takes leaves, longer, partial_credit, rules, observe, pending, depth, branching and head)", o.Key)}
 		}
 	}
 	return s, s.Check()
+}
+
+// oneOf reads a two-valued option, refusing anything else and naming both.
+func oneOf(key, value, a, b string) (string, error) {
+	if value != a && value != b {
+		return "", &task.SpecError{Key: key, Err: fmt.Errorf("must be %s or %s, got %q", a, b, value)}
+	}
+	return value, nil
 }
 
 // wholeNumber reads an option's whole number.
