@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/simdrl/simdrl/gpu"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 	flag "github.com/spf13/pflag"
@@ -110,7 +109,7 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.trainLevels = fs.String("stages", joinInts(def.TrainLevels), "levels to train (also -train-levels): with -curriculum blocks, the level of each equal block of updates (e.g. 0,0,0,1,1,2); with mixed, the set mixed in every batch")
 	o.lr = fs.Float64("lr", def.LR, "Adam learning rate (0, 10]")
 	o.hidden = fs.Int("hidden", def.Hidden, "GRU hidden size d [1, 4096]")
-	o.steps = fs.Int("steps", def.Steps, fmt.Sprintf("tokens the policy writes per episode [1, %d] (-device cuda: at most %d), at least every level's budget (calc, expr, tape: the longest budget by default)", trainer.MaxSteps, gpu.MaxSteps))
+	o.steps = fs.Int("steps", def.Steps, fmt.Sprintf("tokens the policy writes per episode [1, %d], at least every level's budget (calc, expr, tape: the longest budget by default)", trainer.MaxSteps))
 	o.entropy = fs.Float64("entropy-coef", def.EntropyCoef, "weight of the entropy bonus [0, 1000]")
 	o.value = fs.Float64("value-coef", def.ValueCoef, "weight of the value loss [0, 1000]")
 	o.clip = fs.Float64("clip", def.Clip, "gradient-norm clip (0, 1e30]")

@@ -7,8 +7,23 @@ package gpu
 
 import (
 	"github.com/simdrl/simdrl/gpu/internal/record"
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
+
+// tapeStateBytes mirrors SIMDRL_TAPE_STATE_BYTES (kernels/tape.cuh): one
+// episode's tape machine in global memory.
+const tapeStateBytes = 2048
+
+// pack writes in as the record the kernels read: its data as the tape's
+// machine reads them for the tape's scorer, else as interp.Operands.
+func (e *engine) pack(dst []int32, in *task.Instance) {
+	if e.scoreKind == scoreTape {
+		record.PackData(dst, in)
+		return
+	}
+	record.Pack(dst, in)
+}
 
 // buffer is one device buffer of the engine: where its pointer goes, and its
 // bytes.
@@ -52,6 +67,9 @@ func (e *engine) buffers() []buffer {
 	f32(&e.rewardsIn, B)
 	f64(&e.stats, 5*e.maxN)
 	f64(&e.outcome, 2*e.maxN)
+	if e.scoreKind == scoreTape {
+		plan = append(plan, buffer{&e.machines, tapeStateBytes * e.maxN})
+	}
 	f32(&e.gradReplay, N)
 	f32(&e.dheads, T*B*V1)
 	f32(&e.dgh, (RS+T)*B*G3)

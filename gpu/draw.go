@@ -84,7 +84,7 @@ func (e *engine) drawWith(n int, draw func(b int) task.Instance) error {
 					return
 				}
 				in := draw(b)
-				record.Pack(recs[record.Words*b:], &in)
+				e.pack(recs[record.Words*b:], &in)
 			}
 		}()
 	}

@@ -62,6 +62,9 @@ type engine struct {
 	scoreKind     int
 	partialCredit float64
 	hostDraw      bool
+	// ctxEnd is the task's context end (task.ContextEnd), every rollout's
+	// first token.
+	ctxEnd int32
 	// Observations: O (gru.Config.Observations, 0 for an open-loop task) and
 	// the kind (interp.Observation) the kernels compute after every token; the
 	// token table has NV = V·O rows then (V without), and the token-table
@@ -78,6 +81,7 @@ type engine struct {
 	tokens, tasks, rewardsIn, stats     devPtr
 	inputs                              devPtr // O > 0 or R > 0: (R+T+1)×B token-table rows a·O + o (rollout.cu)
 	outcome                             devPtr // maxN×2 float64: each episode's reward and correct flag (rollout.cu)
+	machines                            devPtr // scoreTape: maxN tape machines (tape.cuh's simdrl_tape_state)
 	gradReplay                          devPtr // the replayed episodes' gradient (engine.replay)
 	dheads, dgh, dgin, dh0g             devPtr
 	partWhh, partHeads, partTok, partH0 devPtr
@@ -113,7 +117,7 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	if err != nil {
 		return nil, err
 	}
-	e.scoreKind, e.partialCredit = sc.kind, sc.partialCredit
+	e.scoreKind, e.partialCredit, e.ctxEnd = sc.kind, sc.partialCredit, sc.ctxEnd
 	e.hostDraw = sc.kind != scoreSeed
 	// The kernels' O is the model's. A task that observes feeds it from its
 	// machine; a model with observations for a task without them (the

@@ -65,7 +65,7 @@ func (e *engine) gradients() error {
 		return err
 	}
 	a.reset().ptr("dh0g", e.dh0g).ptr("tasks", e.tasks).i32("B", B).i32("d", H).i32("V", V).i32("S", e.S).
-		flag("read", e.R > 0).i32("slab", slabH0).ptr("part", e.partH0)
+		flag("read", e.R > 0).i32("ctx_end", int(e.ctxEnd)).i32("slab", slabH0).ptr("part", e.partH0)
 	if err := e.launch("simdrl_h0_partial", [3]int{ceilDiv(H, 128), sH0, 1}, [3]int{128, 1, 1}, 4*(V+e.S)*128, a); err != nil {
 		return err
 	}

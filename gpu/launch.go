@@ -15,10 +15,16 @@ var (
 		8: "simdrl_rollout_read_e8"}
 	backwardReadKernel = map[int]string{1: "simdrl_backward_read_e1", 2: "simdrl_backward_read_e2", 4: "simdrl_backward_read_e4",
 		8: "simdrl_backward_read_e8"}
+	// The tape's (scoreTape), which alone have its machine compiled in; it
+	// has no reading ones (NewWithTask refuses a tape task that reads).
+	rolloutTapeKernel = map[int]string{1: "simdrl_rollout_tape_e1", 2: "simdrl_rollout_tape_e2", 4: "simdrl_rollout_tape_e4", 8: "simdrl_rollout_tape_e8"}
 )
 
 // rolloutName and backwardName are the kernels for EPT episodes per thread.
 func (e *engine) rolloutName(ept int) string {
+	if e.scoreKind == scoreTape {
+		return rolloutTapeKernel[ept]
+	}
 	if e.R > 0 {
 		return rolloutReadKernel[ept]
 	}

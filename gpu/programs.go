@@ -48,7 +48,7 @@ func (e *engine) greedyPrograms(tasks []task.Instance) ([]int32, error) {
 			if err := task.Check(e.task, &part[i]); err != nil {
 				return nil, fmt.Errorf("gpu: %w", err)
 			}
-			record.Pack(packed[record.Words*i:], &part[i])
+			e.pack(packed[record.Words*i:], &part[i])
 		}
 		if err := e.uploadTasks(packed); err != nil {
 			return nil, err

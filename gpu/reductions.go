@@ -6,15 +6,16 @@ package gpu
 // tiles of each reduction and the most slabs their partial sums are sized for.
 
 // maxTokenRows is the most token-table rows simdrl_token_partial handles:
-// its NV accumulators per thread fill 48 KB of shared memory at 32 threads.
-const maxTokenRows = 48 << 10 / (4 * 32)
+// its NV accumulators per thread fill 48 KB of shared memory at 8 threads
+// (the branching tape's table has 8 tokens × 154 observations).
+const maxTokenRows = 48 << 10 / (4 * 8)
 
 // tokenBlock is simdrl_token_partial's block size for a table of NV rows:
 // 128 threads as before while NV accumulators each fit in 48 KB of shared
 // memory (the default limit), fewer for the longer tables of an observing
-// task; 0 when not even 32 fit.
+// task; 0 when not even 8 fit.
 func tokenBlock(NV int) int {
-	for _, bd := range []int{128, 64, 32} {
+	for _, bd := range []int{128, 64, 32, 16, 8} {
 		if 4*NV*bd <= 48<<10 {
 			return bd
 		}

@@ -47,8 +47,8 @@ func (e *engine) replay(eps []task.Episode, coef float64) (float64, error) {
 			if len(r.Program) != T {
 				return 0, fmt.Errorf("gpu: replayed episode %d has a program of %d tokens, not %d (the steps)", first+i, len(r.Program), T)
 			}
-			record.Pack(recs[record.Words*i:], &r.Instance)
-			tok[i] = task.CTX
+			e.pack(recs[record.Words*i:], &r.Instance)
+			tok[i] = e.ctxEnd
 			kept[i] = int32(T)
 			for s, a := range r.Program {
 				if a < 0 || int(a) >= V {

@@ -5,6 +5,7 @@ package gpu
 import (
 	"fmt"
 
+	"github.com/simdrl/simdrl/env/tape"
 	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
@@ -31,10 +32,9 @@ func New(cfg trainer.Config) (trainer.Engine, error) {
 	return g, nil
 }
 
-// MaxSteps bounds the rollouts the GPU runs: the longest its kernels have
-// been verified with on a device (trainer.MaxSteps is the CPU's, raised
-// for the tape task, which the GPU does not run).
-const MaxSteps = 64
+// MaxSteps bounds the rollouts the GPU runs: the CPU's (the tape task's
+// longest budgets need up to 256 steps).
+const MaxSteps = trainer.MaxSteps
 
 // NewWithTask is New for the opened task t (cpu.NewWithTask's twin): the
 // kernels score the seed task and tasks on the calculator's op table
@@ -83,7 +83,10 @@ func newEngineOpened(cfg trainer.Config, t task.Task, validate func(task.Task) e
 		return nil, err
 	}
 	if cfg.Steps > MaxSteps {
-		return nil, &trainer.FieldError{Field: "steps", Problem: fmt.Sprintf("must be at most %d on the GPU (its kernels have run no longer rollouts on a device), got %d; train it on the CPU", MaxSteps, cfg.Steps)}
+		return nil, &trainer.FieldError{Field: "steps", Problem: fmt.Sprintf("must be at most %d on the GPU, got %d", MaxSteps, cfg.Steps)}
+	}
+	if _, isTape := t.(tape.Ruled); isTape && cfg.Context == trainer.ContextRead {
+		return nil, &trainer.FieldError{Field: "context", Problem: fmt.Sprintf("read: the CUDA kernels run task %s's machine only on the bag of its context (they have no reading tape kernel); train it on the CPU", t.Name())}
 	}
 	l, err := enginekit.NewLayout(cfg.Hidden, t)
 	if err != nil {

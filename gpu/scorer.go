@@ -2,14 +2,15 @@
 
 package gpu
 
-// How the kernels see a task: its scorer (the seed's environment or an op
-// table), its observations, and the op table and not-action offsets uploaded
-// once.
+// How the kernels see a task: its scorer (the seed's environment, an op
+// table, or the tape's machine), its observations, and the op table and
+// not-action offsets uploaded once.
 
 import (
 	"fmt"
 
 	"github.com/simdrl/simdrl/env/interp"
+	"github.com/simdrl/simdrl/env/tape"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/task"
@@ -19,15 +20,17 @@ import (
 const (
 	scoreSeed = 0 // env.cuh: the reference's tool environment
 	scoreCalc = 1 // calc.cuh: a task.Interpreted's op table
+	scoreTape = 2 // tape.cuh: a tape.Ruled task's machine
 )
 
 // scorer is how the kernels score a task's programs.
 type scorer struct {
-	kind          int         // scoreSeed or scoreCalc
-	ops           []interp.Op // scoreCalc: the op table, one per token
-	partialCredit float64     // scoreCalc
-	obs           int         // the observations (task.Observations): 0, or interp.SignObservations
-	observe       int         // interp.Observation: interp.ObserveSigns when obs > 0
+	kind          int         // scoreSeed, scoreCalc or scoreTape
+	ops           []interp.Op // scoreCalc: the op table, one per token; scoreTape: each token's tool as its Kind
+	partialCredit float64     // scoreCalc, scoreTape
+	obs           int         // the observations (task.Observations): 0, interp.SignObservations, or the tape's
+	observe       int         // interp.Observation: interp.ObserveSigns when obs > 0; scoreTape: the variant's bits
+	ctxEnd        int32       // the context end (task.ContextEnd), every rollout's first token
 }
 
 // observer is a calc task that declares its observation as data (the kind
@@ -54,26 +57,47 @@ func observationOf(t task.Task) (obs, observe int, err error) {
 }
 
 // scorerOf says how the kernels score t: the seed task by its own
-// environment, an Interpreted task by its op table; no other task runs on
-// the GPU, nor one whose context end is not CTX (the kernels' SIMDRL_CTX).
+// environment, an Interpreted task by its op table, a tape.Ruled task by the
+// tape's machine; no other task runs on the GPU.
 func scorerOf(t task.Task) (scorer, error) {
-	if end := task.ContextEnd(t); end != task.CTX {
-		return scorer{}, fmt.Errorf("gpu: the CUDA kernels start every rollout at token %d (CTX), and task %s ends its contexts with %d (task.ContextEnder); train it on the CPU", task.CTX, t.Name(), end)
+	end := task.ContextEnd(t)
+	if end < 0 || int(end) >= t.Vocab() {
+		return scorer{}, fmt.Errorf("gpu: task %s ends its contexts with token %d, outside its vocabulary of %d", t.Name(), end, t.Vocab())
+	}
+	if tr, ok := t.(tape.Ruled); ok {
+		return tapeScorer(t, tr.TapeRules(), end)
 	}
 	obs, observe, err := observationOf(t)
 	if err != nil {
 		return scorer{}, err
 	}
 	if task.IsSeed(t) {
-		return scorer{kind: scoreSeed}, nil
+		return scorer{kind: scoreSeed, ctxEnd: end}, nil
 	}
 	if it, ok := t.(task.Interpreted); ok {
 		if len(it.Ops()) != it.Vocab() {
 			return scorer{}, fmt.Errorf("gpu: task %s has %d ops for a vocabulary of %d tokens", t.Name(), len(it.Ops()), it.Vocab())
 		}
-		return scorer{kind: scoreCalc, ops: it.Ops(), partialCredit: it.PartialCredit(), obs: obs, observe: observe}, nil
+		return scorer{kind: scoreCalc, ops: it.Ops(), partialCredit: it.PartialCredit(), obs: obs, observe: observe, ctxEnd: end}, nil
 	}
-	return scorer{}, fmt.Errorf("gpu: the CUDA kernels score the seed task and tasks on the calculator's op table (task.Interpreted), not %s", t.Name())
+	return scorer{}, fmt.Errorf("gpu: the CUDA kernels score the seed task, tasks on the calculator's op table (task.Interpreted) and on the tape's machine (tape.Ruled), not %s", t.Name())
+}
+
+// tapeScorer is the scorer of a tape.Ruled task t: the machine's variant,
+// each token's tool in its op's Kind (the kernels read the first word), and
+// the variant's observations.
+func tapeScorer(t task.Task, r tape.Rules, end int32) (scorer, error) {
+	if len(r.Tools) != t.Vocab() {
+		return scorer{}, fmt.Errorf("gpu: task %s has %d tools for a vocabulary of %d tokens", t.Name(), len(r.Tools), t.Vocab())
+	}
+	if n, want := task.Observations(t), r.Variant.Observations(); n != want {
+		return scorer{}, fmt.Errorf("gpu: task %s has %d observations and its tape machine %d", t.Name(), n, want)
+	}
+	ops := make([]interp.Op, len(r.Tools))
+	for tok, tool := range r.Tools {
+		ops[tok] = interp.Op{Kind: interp.OpKind(tool)}
+	}
+	return scorer{kind: scoreTape, ops: ops, partialCredit: r.PartialCredit, obs: r.Variant.Observations(), observe: record.TapeVariant(r.Variant), ctxEnd: end}, nil
 }
 
 // uploadTask writes the op table (three int32 per token, zero for the seed

@@ -41,4 +41,4 @@ func NewOpened(cfg trainer.Config, t task.Task) (trainer.Engine, error) {
 }
 
 // MaxSteps bounds the rollouts the GPU runs (run.go's, for the flags' help).
-const MaxSteps = 64
+const MaxSteps = trainer.MaxSteps

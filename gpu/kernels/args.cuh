@@ -61,7 +61,7 @@
     float *headsB
 #define SIMDRL_DERIVE_ARGS P, d, V, S, O, not_action, table, whhT, headsT, headsN, headsB
 
-// simdrl_rollout_e1, simdrl_rollout_e2, simdrl_rollout_e4, simdrl_rollout_e8, simdrl_rollout_read_e1, simdrl_rollout_read_e2, simdrl_rollout_read_e4, simdrl_rollout_read_e8 (rollout.cu)
+// simdrl_rollout_e1, simdrl_rollout_e2, simdrl_rollout_e4, simdrl_rollout_e8, simdrl_rollout_read_e1, simdrl_rollout_read_e2, simdrl_rollout_read_e4, simdrl_rollout_read_e8, simdrl_rollout_tape_e1, simdrl_rollout_tape_e2, simdrl_rollout_tape_e4, simdrl_rollout_tape_e8 (rollout.cu)
 #define SIMDRL_ROLLOUT_PARAMS \
     const float *__restrict__ P, \
     const float *__restrict__ table, \
@@ -80,6 +80,7 @@
     double partial_credit, \
     int O, \
     int observe, \
+    int ctx_end, \
     uint32_t k0, \
     uint32_t k1, \
     uint32_t round, \
@@ -112,8 +113,9 @@
     float *dent, \
     float *dval, \
     double *block_stats, \
-    double *outcome
-#define SIMDRL_ROLLOUT_ARGS P, table, whhT, headsT, headsB, B, T, R, d, V, S, use_smem_w, scorer, ops, partial_credit, O, observe, k0, k1, round, purpose, fixed_level, mix, unlocked, cdf0, cdf1, mode, given_tasks, train, step_baseline, mask, value_coef, entropy_coef, loss_batch, rewards_in, h, act, ghn, logp, logpa, val, ent, tokens, inputs, tasks, dlogp, dent, dval, block_stats, outcome
+    double *outcome, \
+    double *machines
+#define SIMDRL_ROLLOUT_ARGS P, table, whhT, headsT, headsB, B, T, R, d, V, S, use_smem_w, scorer, ops, partial_credit, O, observe, ctx_end, k0, k1, round, purpose, fixed_level, mix, unlocked, cdf0, cdf1, mode, given_tasks, train, step_baseline, mask, value_coef, entropy_coef, loss_batch, rewards_in, h, act, ghn, logp, logpa, val, ent, tokens, inputs, tasks, dlogp, dent, dval, block_stats, outcome, machines
 #define SIMDRL_ROLLOUT_SMEM(cv) \
     double *sStat = (double *)simdrl_carve(&cv, 8u * E * SIMDRL_NSTATS); /* E×NSTATS */ \
     int32_t *sTask = (int32_t *)simdrl_carve(&cv, 4u * E * SIMDRL_TASK_WORDS); /* E×TASK_WORDS */ \
@@ -216,9 +218,10 @@
     int V, \
     int S, \
     int read, \
+    int ctx_end, \
     int slab, \
     float *part
-#define SIMDRL_H0_PARTIAL_ARGS dh0g, tasks, B, d, V, S, read, slab, part
+#define SIMDRL_H0_PARTIAL_ARGS dh0g, tasks, B, d, V, S, read, ctx_end, slab, part
 
 // simdrl_input_grads (backward.cu)
 #define SIMDRL_INPUT_GRADS_PARAMS \
@@ -288,6 +291,10 @@
     X(simdrl_rollout_read_e2), \
     X(simdrl_rollout_read_e4), \
     X(simdrl_rollout_read_e8), \
+    X(simdrl_rollout_tape_e1), \
+    X(simdrl_rollout_tape_e2), \
+    X(simdrl_rollout_tape_e4), \
+    X(simdrl_rollout_tape_e8), \
     X(simdrl_backward_e1), \
     X(simdrl_backward_e2), \
     X(simdrl_backward_e4), \

@@ -331,7 +331,7 @@ extern "C" __global__ void simdrl_token_partial(SIMDRL_TOKEN_PARTIAL_PARAMS) {
 
 // simdrl_h0_partial: per slab of episodes, the gradient of h0's inputs:
 // rows 0..V−1 of part[s] for emb (each context token, the shown tokens or
-// digits then CTX, gets dh0g/len), rows V..V+S−1 for stage_emb (one per
+// digits then the context end ctx_end, gets dh0g/len), rows V..V+S−1 for stage_emb (one per
 // level embedding, simdrl_stage). Grid: (ceil(d/blockDim.x), slabs).
 extern "C" __global__ void simdrl_h0_partial(SIMDRL_H0_PARTIAL_PARAMS) {
     extern __shared__ float acc[];
@@ -349,7 +349,7 @@ extern "C" __global__ void simdrl_h0_partial(SIMDRL_H0_PARTIAL_PARAMS) {
         const int32_t *ctx = simdrl_rec_ctx(tk);
         const float inv = 1.0f / (float)(n + 1);
         for (int q = 0; q < n; q++) acc[ctx[q] * bd + tx] += g * inv;
-        acc[SIMDRL_CTX * bd + tx] += g * inv;
+        acc[ctx_end * bd + tx] += g * inv;
     }
     for (int v = 0; v < rows; v++) part[((size_t)s * rows + v) * d + j] = acc[v * bd + tx];
 }

@@ -60,6 +60,11 @@
 #define SIMDRL_REC_ITEM 48
 #define SIMDRL_REC_NSHOWN 49
 #define SIMDRL_REC_SHOWN 50 // SIMDRL_MAX_SHOWN words
+// A task whose machine is not the calculator's (tape.cuh) has its data
+// (task.Instance.Data[:SIMDRL_MAX_DATA], int64) from word SIMDRL_REC_DATA
+// instead of the digits, target and inner values; its vars are 0.
+#define SIMDRL_REC_DATA 3
+#define SIMDRL_MAX_DATA 22
 #define SIMDRL_MAX_DIGITS 8
 #define SIMDRL_MAX_INNER 16
 #define SIMDRL_MAX_SHOWN 24
@@ -94,6 +99,7 @@ SIMDRL_HD void simdrl_rec_set_i64(int32_t *rec, int word, int64_t v) {
 // How the rollout scores a program (gpu/scorer.go's scorer).
 #define SIMDRL_SCORE_SEED 0 // env.cuh: the reference's tool environment
 #define SIMDRL_SCORE_CALC 1 // calc.cuh: the calculator's op table
+#define SIMDRL_SCORE_TAPE 2 // tape.cuh: the tape task's machine, its tools from the op table
 
 // Per-block statistics written by the rollout kernel (float64 each).
 #define SIMDRL_STAT_REWARD 0

@@ -19,6 +19,7 @@
 #include "philox.cuh"
 #include "policy.cuh"
 #include "recurrent.cuh"
+#include "tape.cuh"
 
 // simdrl_derive refreshes the tensors derived from the parameters after each
 // change: the token table V×3d (emb·W_ihᵀ + b_ih, gru/prepare.go; with O > 0
@@ -91,10 +92,13 @@ extern "C" __global__ void simdrl_derive(SIMDRL_DERIVE_PARAMS) {
 // given_tasks the tasks are read from tasks instead of drawn (the kernel draws
 // only the seed task's; the host draws every other task's); with rewards_in
 // (not null) the loss uses those rewards instead of the environment's.
-// With O > 0 observations (the calculator's, observe = SIMDRL_OBSERVE_SIGNS)
-// each episode's machine is stepped inside the step loop, in sCalc, and the
-// next input is the action with the observation after it; with O = 0 the
-// programs are scored after the loop, as before.
+// With O > 0 observations (the calculator's, observe = SIMDRL_OBSERVE_SIGNS,
+// or the tape's, observe = its SIMDRL_TAPE_* variant) each episode's machine
+// is stepped inside the step loop, in sCalc (the tape's in machines, B ×
+// simdrl_tape_state in global memory), and the next input is the action with
+// the observation after it; with O = 0 the programs are scored after the
+// loop, as before. ctx_end is the task's context end, every rollout's first
+// token (CTX but for the tape: task.ContextEnd).
 // read_context runs the R reading steps (gru.Workspace.Start, Config.Read)
 // from h0 in sH0, leaving the state before the first action in sH0: row e of
 // n context tokens (simdrl_rec_ctx: its shown tokens, else its digits) reads
@@ -105,7 +109,7 @@ extern "C" __global__ void simdrl_derive(SIMDRL_DERIVE_PARAMS) {
 // rows' CTX, which the backward gives no gradient). R is the longest context
 // of the launch (gpu/rollout.go's readSteps), at most SIMDRL_MAX_SHOWN.
 template <int EPT>
-__device__ __forceinline__ void read_context(int R, int B, int d, int O, int train, const float *__restrict__ table, const float *W, const float *sBhh,
+__device__ __forceinline__ void read_context(int R, int B, int d, int O, int ctx_end, int train, const float *__restrict__ table, const float *W, const float *sBhh,
                                           const int32_t *sTask, const int32_t *sTok, float *sH0, float *sH1, float *h, float *act, float *ghn,
                                           int32_t *inputs, int b0, int nE, int E, int tid, int nthr) {
     const int G3 = 3 * d, dS = simdrl_stride4(d), d4 = d & ~3;
@@ -118,7 +122,7 @@ __device__ __forceinline__ void read_context(int R, int B, int d, int O, int tra
             for (int e = tid; e < nE; e += nthr) {
                 const int32_t *tk = sTask + e * SIMDRL_TASK_WORDS;
                 const int k = r - (R - simdrl_rec_ctx_len(tk));
-                const int tok = k >= 0 ? simdrl_rec_ctx(tk)[k] : SIMDRL_CTX;
+                const int tok = k >= 0 ? simdrl_rec_ctx(tk)[k] : ctx_end;
                 inputs[(size_t)r * B + b0 + e] = O > 0 ? tok * O + sTok[e] % O : tok;
             }
         if (r < R - most) {
@@ -174,8 +178,12 @@ __device__ __forceinline__ void read_context(int R, int B, int d, int O, int tra
 }
 
 // READ: the reading entry points (R > 0); the bag's (READ = false) compile
-// without the reading code, R taken as 0.
-template <int EPT, bool READ> __device__ __forceinline__ void rollout_tile(SIMDRL_ROLLOUT_PARAMS) {
+// without the reading code, R taken as 0. TAPE: the tape task's entry points
+// (scorer SIMDRL_SCORE_TAPE), the only ones with its machine compiled in
+// (in the others it pushed a reading one into spills); there is no reading
+// tape entry point (its reading code and the machine's took more than 128
+// registers), so the GPU refuses a tape task that reads its context.
+template <int EPT, bool READ, bool TAPE> __device__ __forceinline__ void rollout_tile(SIMDRL_ROLLOUT_PARAMS) {
     if (!READ) R = 0;
     extern __shared__ float4 smem_v[];
     const int DP = blockDim.x, G = blockDim.y, E = EPT * G;
@@ -207,20 +215,20 @@ template <int EPT, bool READ> __device__ __forceinline__ void rollout_tile(SIMDR
             // (Not unrolled: unrolling the 74-word copies raised the bag kernels' registers.)
 #pragma unroll 1
             for (int q = 0; q < SIMDRL_TASK_WORDS; q++) tk[q] = tasks[(size_t)b * SIMDRL_TASK_WORDS + q];
-            tokens[b] = SIMDRL_CTX;
+            tokens[b] = ctx_end;
         } else if (e < nE) {
             const uint32_t b = (uint32_t)(b0 + e);
             const int level = fixed_level >= 0 ? fixed_level : simdrl_draw_level(k0, k1, round, b, mix, unlocked, cdf0, cdf1);
             simdrl_draw_task(k0, k1, round, b, purpose, level, tk);
 #pragma unroll 1
             for (int q = 0; q < SIMDRL_TASK_WORDS; q++) tasks[(size_t)b * SIMDRL_TASK_WORDS + q] = tk[q];
-            tokens[b] = SIMDRL_CTX;
+            tokens[b] = ctx_end;
         } else {
 #pragma unroll 1
             for (int q = 0; q < SIMDRL_TASK_WORDS; q++) tk[q] = 0;
         }
-        sTok[e] = SIMDRL_CTX;
-        if (O > 0) {
+        sTok[e] = ctx_end;
+        if (O > 0 && !TAPE) { // (the tape's machines start in a loop of their own, below)
             int ob = SIMDRL_NO_OBS;
             if (scorer == SIMDRL_SCORE_CALC) {
                 simdrl_calc_slot *sl = (simdrl_calc_slot *)sCalc + e;
@@ -228,15 +236,29 @@ template <int EPT, bool READ> __device__ __forceinline__ void rollout_tile(SIMDR
                 sl->ret = 0.0;
                 ob = simdrl_calc_obs(&sl->s);
             }
-            int in0 = SIMDRL_CTX * O + ob;
+            int in0 = ctx_end * O + ob;
             if (e < nE && mode == 3) in0 = inP[b0 + e];
             else if (e < nE && train) inP[b0 + e] = in0;
             sTok[e] = in0;
-        } else if (READ && e < nE && train) {
-            inP[b0 + e] = SIMDRL_CTX; // the token gradient reads every step's input
+        } else if (READ && !TAPE && e < nE && train) {
+            inP[b0 + e] = ctx_end; // the token gradient reads every step's input
         }
     }
     __syncthreads();
+    if (TAPE) {
+        // The tape's machines, in global memory (tape.cuh), are reset and
+        // stepped in loops of their own, where little else is live: inside
+        // the loops above they pushed the reading entry points into spills.
+        for (int e = tid; e < nE; e += nthr) {
+            simdrl_tape_state *ms = (simdrl_tape_state *)machines + (b0 + e);
+            simdrl_tape_reset(ms, sTask + e * SIMDRL_TASK_WORDS, observe, partial_credit);
+            int in0 = ctx_end * O + simdrl_tape_obs(ms);
+            if (mode == 3) in0 = inP[b0 + e];
+            else if (train) inP[b0 + e] = in0;
+            sTok[e] = in0;
+        }
+        __syncthreads();
+    }
 
     // h0 = tanh(mean of emb over the context tokens, the shown tokens (or
     // digits) then CTX, + stage_emb[stage]); reading, tanh(stage_emb[stage])
@@ -255,7 +277,7 @@ template <int EPT, bool READ> __device__ __forceinline__ void rollout_tile(SIMDR
                 const int32_t *ctx = simdrl_rec_ctx(tk);
                 float s = 0.0f;
                 for (int q = 0; q < n; q++) s += P[L.emb + ctx[q] * d + j];
-                s += P[L.emb + SIMDRL_CTX * d + j];
+                s += P[L.emb + ctx_end * d + j];
                 const float inv = 1.0f / (float)(n + 1);
                 x = tanhf(s * inv + P[L.level_emb + stage * d + j]);
             }
@@ -268,7 +290,7 @@ template <int EPT, bool READ> __device__ __forceinline__ void rollout_tile(SIMDR
 
     const int j = threadIdx.x, y = threadIdx.y;
     const int d4 = d & ~3;
-    if (READ && R > 0) read_context<EPT>(R, B, d, O, train, table, W, sBhh, sTask, sTok, sH0, sH1, h, act, ghn, inputs, b0, nE, E, tid, nthr);
+    if (READ && R > 0) read_context<EPT>(R, B, d, O, ctx_end, train, table, W, sBhh, sTask, sTok, sH0, sH1, h, act, ghn, inputs, b0, nE, E, tid, nthr);
     for (int t = 0; t < T; t++) {
         const float *hp = (t & 1) ? sH1 : sH0;
         float *hn = (t & 1) ? sH0 : sH1;
@@ -351,7 +373,9 @@ template <int EPT, bool READ> __device__ __forceinline__ void rollout_tile(SIMDR
                 a = simdrl_argmax_row(x, V);
             else
                 a = simdrl_sample_probs(sP + e * V, V, simdrl_uniform(k0, k1, round, (uint32_t)b, (uint32_t)t, SIMDRL_PURPOSE_ACTION));
-            if (O > 0) {
+            if (TAPE) {
+                sTok[e] = a; // stepped below
+            } else if (O > 0) {
                 // The machine steps here: the next input carries the
                 // observation after this action (mode 3: the input given).
                 int ob = SIMDRL_NO_OBS;
@@ -379,6 +403,22 @@ template <int EPT, bool READ> __device__ __forceinline__ void rollout_tile(SIMDR
             }
         }
         __syncthreads();
+        if (TAPE) {
+            // Each machine steps on its action; the next input carries the
+            // observation after it (mode 3: the input given).
+            for (int e = tid; e < nE; e += nthr) {
+                const size_t row = (size_t)t * B + b0 + e;
+                const int a = sTok[e];
+                simdrl_tape_state *ms = (simdrl_tape_state *)machines + (b0 + e);
+                const simdrl_step st = simdrl_tape_step(ms, ops, V, a);
+                ms->ret = SIMDRL_DADD(ms->ret, st.reward);
+                int in = a * O + st.obs;
+                if (mode == 3) in = inP[row + B];
+                else if (train) inP[row + B] = in;
+                sTok[e] = in;
+            }
+            __syncthreads();
+        }
     }
 
     // Score the programs, then the loss weights; the same thread handled
@@ -393,13 +433,19 @@ template <int EPT, bool READ> __device__ __forceinline__ void rollout_tile(SIMDR
             const int32_t *prog = tokens + B + b;
             const int32_t *rec = sTask + e * SIMDRL_TASK_WORDS;
             simdrl_outcome o;
-            if (O > 0 && scorer == SIMDRL_SCORE_CALC) {
+            if (!TAPE && O > 0 && scorer == SIMDRL_SCORE_CALC) {
                 // Stepped inside the loop (the same steps simdrl_calc_run takes).
                 const simdrl_calc_slot *sl = (const simdrl_calc_slot *)sCalc + e;
                 o.reward = sl->ret;
                 o.steps = sl->s.steps;
                 o.answered = sl->s.answered;
                 o.correct = sl->s.correct;
+            } else if (TAPE) {
+                const simdrl_tape_state *ms = (const simdrl_tape_state *)machines + b;
+                o.reward = ms->ret;
+                o.steps = ms->steps;
+                o.answered = ms->answered;
+                o.correct = simdrl_tape_correct(ms);
             } else {
                 o = simdrl_score(scorer, rec, ops, V, partial_credit, prog, B, T);
             }
@@ -433,11 +479,16 @@ template <int EPT, bool READ> __device__ __forceinline__ void rollout_tile(SIMDR
     }
 }
 
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e1(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<1, false>(SIMDRL_ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e2(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<2, false>(SIMDRL_ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e4(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<4, false>(SIMDRL_ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e8(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<8, false>(SIMDRL_ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_read_e1(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<1, true>(SIMDRL_ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_read_e2(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<2, true>(SIMDRL_ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_read_e4(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<4, true>(SIMDRL_ROLLOUT_ARGS); }
-extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_read_e8(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<8, true>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e1(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<1, false, false>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e2(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<2, false, false>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e4(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<4, false, false>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_e8(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<8, false, false>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_read_e1(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<1, true, false>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_read_e2(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<2, true, false>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_read_e4(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<4, true, false>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_read_e8(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<8, true, false>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_tape_e1(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<1, false, true>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_tape_e2(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<2, false, true>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_tape_e4(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<4, false, true>(SIMDRL_ROLLOUT_ARGS); }
+extern "C" __global__ void __launch_bounds__(SIMDRL_MAX_BLOCK_THREADS, 1) simdrl_rollout_tape_e8(SIMDRL_ROLLOUT_PARAMS) { rollout_tile<8, false, true>(SIMDRL_ROLLOUT_ARGS); }
+

@@ -15,8 +15,8 @@ import (
 // head × the operator stack's top), and computes it with the machine's
 // tools on two stacks; it is shown no context. Level i is a size: the
 // trained sizes in order, then the longer ones, held out whole (Transfer).
-// It runs on the CPU engine only: the CUDA kernels interpret calc's op
-// table, not this machine.
+// The CUDA kernels run it too (tape.Ruled: gpu's tape.cuh), unless it
+// reads its context (head=context with -context read).
 type tapeTask struct {
 	spec  TapeSpec
 	info  []task.Level
@@ -258,23 +258,17 @@ func (t *tapeTask) instance(level, item int, m *tape.Member, d *[tape.MaxLeaves]
 	return in
 }
 
-// cellBits is how many bits a packed cell takes: 4 (the cells up to Leaf,
-// the stop), 5 with branching's four more cells.
-func (t *tapeTask) cellBits() int {
-	if t.spec.Branching {
-		return 5
-	}
-	return 4
-}
+// cellBits is how many bits a packed cell takes (tape.Variant.CellBits).
+func (t *tapeTask) cellBits() int { return t.spec.variant().CellBits() }
 
 // An instance's data (task.Instance.Data) are its target, then how many
-// packed words its tape takes, then those words.
+// packed words its tape takes, then those words (env/tape's layout, which
+// engines that run the machine themselves read: tape.Ruled).
 const (
-	dataTarget = 0
-	dataNWords = 1
-	dataWords  = 2
-	// packedWords is the most words a tape takes.
-	packedWords = 16
+	dataTarget  = tape.DataTarget
+	dataNWords  = tape.DataNWords
+	dataWords   = tape.DataWords
+	packedWords = tape.PackedWords
 )
 
 // The packed tape fits an instance's data.
@@ -444,7 +438,18 @@ func (e *tapeEnv) Step(actions []int32, out task.Transition) {
 	}
 }
 
+// TapeRules are the machine's variant and each token's tool (tool), for
+// engines that run the machine themselves (the CUDA kernels).
+func (t *tapeTask) TapeRules() tape.Rules {
+	tools := make([]tape.Tool, t.Vocab())
+	for tok := range tools {
+		tools[tok] = t.tool(int32(tok))
+	}
+	return tape.Rules{Variant: t.spec.variant(), Tools: tools, PartialCredit: t.spec.PartialCredit}
+}
+
 var (
+	_ tape.Ruled        = (*tapeTask)(nil)
 	_ task.Stepper      = (*tapeTask)(nil)
 	_ task.Observer     = (*tapeTask)(nil)
 	_ task.Unstaged     = (*tapeTask)(nil)

@@ -84,18 +84,19 @@ var Kernels = []Kernel{
 		p("P", in), p("d", cI), p("V", cI), p("S", cI), p("O", cI), p("not_action", in), p("table", out), p("whhT", out),
 		p("headsT", out), p("headsN", out), p("headsB", out)}},
 	{Macro: "ROLLOUT", Module: "rollout", Entries: []string{"simdrl_rollout_e1", "simdrl_rollout_e2", "simdrl_rollout_e4", "simdrl_rollout_e8",
-		"simdrl_rollout_read_e1", "simdrl_rollout_read_e2", "simdrl_rollout_read_e4", "simdrl_rollout_read_e8"},
+		"simdrl_rollout_read_e1", "simdrl_rollout_read_e2", "simdrl_rollout_read_e4", "simdrl_rollout_read_e8",
+		"simdrl_rollout_tape_e1", "simdrl_rollout_tape_e2", "simdrl_rollout_tape_e4", "simdrl_rollout_tape_e8"},
 		Params: []Param{
 			p("P", in), p("table", in), p("whhT", in), p("headsT", in), p("headsB", in),
 			p("B", cI), p("T", cI), p("R", cI), p("d", cI), p("V", cI), p("S", cI), p("use_smem_w", cI),
-			p("scorer", cI), p("ops", inI), p("partial_credit", cD), p("O", cI), p("observe", cI),
+			p("scorer", cI), p("ops", inI), p("partial_credit", cD), p("O", cI), p("observe", cI), p("ctx_end", cI),
 			p("k0", cU), p("k1", cU), p("round", cU), p("purpose", cU), p("fixed_level", cI), p("mix", cI), p("unlocked", cI),
 			p("cdf0", cD), p("cdf1", cD),
 			p("mode", cI), p("given_tasks", cI), p("train", cI), p("step_baseline", cI), p("mask", cI),
 			p("value_coef", cD), p("entropy_coef", cD), p("loss_batch", cI), p("rewards_in", ptrIn),
 			p("h", out), p("act", out), p("ghn", out), p("logp", out), p("logpa", out), p("val", out), p("ent", out),
 			p("tokens", outI), p("inputs", outI), p("tasks", outI), p("dlogp", out), p("dent", out), p("dval", out), p("block_stats", outD),
-			p("outcome", outD)},
+			p("outcome", outD), p("machines", outD)},
 		Smem: []Region{
 			region("sStat", "double", "E×NSTATS", "E", "SIMDRL_NSTATS"),
 			region("sTask", "int32_t", "E×TASK_WORDS", "E", "SIMDRL_TASK_WORDS"),
@@ -138,7 +139,7 @@ var Kernels = []Kernel{
 	{Macro: "TOKEN_PARTIAL", Module: "backward", Entries: []string{"simdrl_token_partial"}, Params: []Param{
 		p("dgh", in), p("dgin", in), p("tokens", inI), p("R", cI), p("G3", cI), p("V", cI), p("slab", cI), p("part", out)}},
 	{Macro: "H0_PARTIAL", Module: "backward", Entries: []string{"simdrl_h0_partial"}, Params: []Param{
-		p("dh0g", in), p("tasks", inI), p("B", cI), p("d", cI), p("V", cI), p("S", cI), p("read", cI), p("slab", cI), p("part", out)}},
+		p("dh0g", in), p("tasks", inI), p("B", cI), p("d", cI), p("V", cI), p("S", cI), p("read", cI), p("ctx_end", cI), p("slab", cI), p("part", out)}},
 	{Macro: "INPUT_GRADS", Module: "backward", Entries: []string{"simdrl_input_grads"}, Params: []Param{
 		p("P", in), p("dT", in), p("h0s", in), p("d", cI), p("V", cI), p("S", cI), p("O", cI), p("grad", out)}},
 	{Macro: "SUMSQ_PARTIAL", Module: "optim", Entries: []string{"simdrl_sumsq_partial"}, Params: []Param{

@@ -5,9 +5,11 @@ package devfn
 /*
 #cgo CFLAGS: -O2 -std=c99
 #cgo LDFLAGS: -lm
+#include <stdlib.h>
 #include "../../kernels/philox.cuh"
 #include "../../kernels/env.cuh"
 #include "../../kernels/calc.cuh"
+#include "../../kernels/tape.cuh"
 #include "../../kernels/policy.cuh"
 #include "../../kernels/gru.cuh"
 #include "../../kernels/loss.cuh"
@@ -149,6 +151,44 @@ func CalcSteps(rec []int32, ops []int32, partialCredit float64, observe int32, a
 		steps = append(steps, Step{Reward: float64(st.reward), Done: st.done != 0, Steps: int(s.steps), Obs: int32(st.obs)})
 	}
 	return first, steps, s.answered != 0, s.correct != 0
+}
+
+// TapeSteps resets tape.cuh's machine from a record (its data as
+// record.PackData writes them), the variant's SIMDRL_TAPE_* bits and the
+// partial credit, and steps it with every action in turn (also after the
+// end), each action's tool read from tools (one per token, as the op
+// table's first word): the reset's observation, each step's
+// simdrl_tape_step result, and the answered and correct flags at the end.
+func TapeSteps(rec []int32, tools []int32, variant int, partialCredit float64, actions []int32) (first int32, steps []Step, answered, correct bool) {
+	ops := make([]int32, C.SIMDRL_OP_WORDS*len(tools))
+	for i, t := range tools {
+		ops[C.SIMDRL_OP_WORDS*i] = t
+	}
+	s := (*C.simdrl_tape_state)(C.calloc(1, C.size_t(unsafe.Sizeof(C.simdrl_tape_state{}))))
+	defer C.free(unsafe.Pointer(s))
+	C.simdrl_tape_reset(s, i32s(rec[:RecordWords]), C.int(variant), C.double(partialCredit))
+	first = int32(C.simdrl_tape_obs(s))
+	for _, a := range actions {
+		st := C.simdrl_tape_step(s, i32s(ops), C.int(len(tools)), C.int(a))
+		steps = append(steps, Step{Reward: float64(st.reward), Done: st.done != 0, Steps: int(s.steps), Obs: int32(st.obs)})
+	}
+	return first, steps, s.answered != 0, C.simdrl_tape_correct(s) != 0
+}
+
+// TapeLayout is tape.cuh's bounds and data layout: most cells, values,
+// operator entries, packed words; the data's target, word-count and words
+// offsets; the record's data word and its most int64 words; the machine's
+// bytes.
+func TapeLayout() [10]int {
+	return [10]int{C.SIMDRL_TAPE_MAX_CELLS, C.SIMDRL_TAPE_MAX_VALUES, C.SIMDRL_TAPE_MAX_OPS, C.SIMDRL_TAPE_PACKED_WORDS,
+		C.SIMDRL_TAPE_DATA_TARGET, C.SIMDRL_TAPE_DATA_NWORDS, C.SIMDRL_TAPE_DATA_WORDS, C.SIMDRL_REC_DATA, C.SIMDRL_MAX_DATA,
+		C.SIMDRL_TAPE_STATE_BYTES}
+}
+
+// TapeVariantBits are SIMDRL_TAPE_LOOSE, _BLIND, _UNSTACKED, _BRANCHING and
+// _HEADLESS.
+func TapeVariantBits() [5]int {
+	return [5]int{C.SIMDRL_TAPE_LOOSE, C.SIMDRL_TAPE_BLIND, C.SIMDRL_TAPE_UNSTACKED, C.SIMDRL_TAPE_BRANCHING, C.SIMDRL_TAPE_HEADLESS}
 }
 
 // i32s is x's first element for C, or NULL when x is empty.

@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/simdrl/simdrl/env/interp"
+	"github.com/simdrl/simdrl/env/tape"
 	"github.com/simdrl/simdrl/task"
 )
 
@@ -60,6 +61,28 @@ func Pack(dst []int32, in *task.Instance) {
 		dst[NShown] = in.NContext
 		copy(dst[Shown:], in.Context[:])
 	}
+}
+
+// Data is where PackData writes an instance's data, MaxData int64 words
+// from word Data (in place of the digits, target and inner values): the
+// record of a task whose machine is not the calculator's (the tape's).
+const (
+	Data    = Digits
+	MaxData = (Item - Data) / 2
+)
+
+// PackData writes in as a record into dst[:Words] with its data as they
+// are, Data[:MaxData] (the tape's machine reads them, tape.cuh), and its
+// context as the shown tokens; vars is 0.
+func PackData(dst []int32, in *task.Instance) {
+	dst = dst[:Words]
+	clear(dst)
+	dst[Level], dst[Budget], dst[Item] = in.Level, in.Budget, in.Item
+	for j, v := range in.Data[:MaxData] {
+		putInt64(dst[Data+2*j:], v)
+	}
+	dst[NShown] = in.NContext
+	copy(dst[Shown:], in.Context[:])
 }
 
 // digitsShown reports whether in's context is its operands' digits.
@@ -116,4 +139,28 @@ func OpTable(ops []interp.Op) []int32 {
 		table = append(table, int32(op.Kind), int32(op.Src), int32(op.Dst))
 	}
 	return table
+}
+
+// The tape machine's variant as the kernels read it (tape.cuh's
+// SIMDRL_TAPE_*).
+const (
+	TapeLoose     = 1
+	TapeBlind     = 2
+	TapeUnstacked = 4
+	TapeBranching = 8
+	TapeHeadless  = 16
+)
+
+// TapeVariant is v as the kernels read it: SIMDRL_TAPE_* bits.
+func TapeVariant(v tape.Variant) int {
+	bits := 0
+	for _, f := range []struct {
+		on  bool
+		bit int
+	}{{v.Loose, TapeLoose}, {v.Blind, TapeBlind}, {v.Unstacked, TapeUnstacked}, {v.Branching, TapeBranching}, {v.Headless, TapeHeadless}} {
+		if f.on {
+			bits |= f.bit
+		}
+	}
+	return bits
 }
