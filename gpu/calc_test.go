@@ -3,6 +3,7 @@
 package gpu
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -329,8 +330,8 @@ func TestGPURefusesTasksItCannotScore(t *testing.T) {
 	require.ErrorContains(t, err, "not seed", "a task is the seed task by identity, not by name")
 }
 
-// endedTask is a task the kernels could otherwise score (task.Interpreted)
-// that ends its contexts with a token of its own (task.ContextEnder).
+// endedTask is a task the kernels score (task.Interpreted) that ends its
+// contexts with a token of its own (task.ContextEnder).
 type endedTask struct {
 	task.Interpreted
 	end int32
@@ -338,22 +339,28 @@ type endedTask struct {
 
 func (t endedTask) ContextEnd() int32 { return t.end }
 
-// TestGPURefusesAnotherContextEnd: the kernels start every rollout at CTX,
-// so a task whose context end is another token is refused with one line,
-// before any launch; one that declares CTX is not.
-func TestGPURefusesAnotherContextEnd(t *testing.T) {
+// TestGPUContextEndIsTheTasks: the kernels start every rollout at the
+// task's context end (the rollout's ctx_end: CTX for calc, the tape's own
+// token), so a task that declares another end is scored with it, and one
+// whose end is outside its vocabulary is refused in one line before any
+// launch.
+func TestGPUContextEndIsTheTasks(t *testing.T) {
 	tk, err := calctask.Calc("", 0.3)
 	require.NoError(t, err)
 	it := tk.(task.Interpreted)
-	_, err = scorerOf(endedTask{it, 3})
-	require.EqualError(t, err, "gpu: the CUDA kernels start every rollout at token 10 (CTX), and task calc ends its contexts with 3 (task.ContextEnder); train it on the CPU")
+	c, err := scorerOf(endedTask{it, 3})
+	require.NoError(t, err)
+	require.Equal(t, scoreCalc, c.kind)
+	require.Equal(t, int32(3), c.ctxEnd)
+	c, err = scorerOf(it)
+	require.NoError(t, err)
+	require.Equal(t, int32(task.CTX), c.ctxEnd)
+	_, err = scorerOf(endedTask{it, int32(it.Vocab())})
+	require.EqualError(t, err, fmt.Sprintf("gpu: task calc ends its contexts with token %d, outside its vocabulary of %d", it.Vocab(), it.Vocab()))
 	cfg := trainer.DefaultRecipe()
 	cfg.Task = "calc"
 	cfg, err = trainer.WithTask(cfg)
 	require.NoError(t, err)
-	_, err = NewWithTask(cfg, endedTask{it, 3})
-	require.ErrorContains(t, err, "start every rollout at token 10 (CTX)")
-	c, err := scorerOf(endedTask{it, task.CTX})
-	require.NoError(t, err)
-	require.Equal(t, scoreCalc, c.kind)
+	_, err = NewWithTask(cfg, endedTask{it, -1})
+	require.ErrorContains(t, err, "ends its contexts with token -1")
 }

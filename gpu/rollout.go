@@ -69,7 +69,7 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	if s.n > e.maxN {
 		return 0, fmt.Errorf("gpu: rollout of %d episodes in an engine sized for %d", s.n, e.maxN)
 	}
-	if e.O > 0 && e.observe == int(interp.ObserveNone) && s.mode != modeTeacherInputs {
+	if e.O > 0 && e.scoreKind != scoreTape && e.observe == int(interp.ObserveNone) && s.mode != modeTeacherInputs {
 		return 0, fmt.Errorf("gpu: a model with %d observations for task %s, which observes nothing, runs only on given inputs", e.O, e.task.Name())
 	}
 	// The kernel draws a level from the first two cumulative weights (the

@@ -3,27 +3,225 @@
 package gpu
 
 import (
+	"errors"
+	"math"
+	"slices"
 	"testing"
 
+	"github.com/simdrl/simdrl/env/tape"
+	"github.com/simdrl/simdrl/gpu/internal/record"
+	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
 
-// TestGPURefusesTheTapeTask: the tape task is Go code the kernels cannot
-// run (no op table, its own context end and observations), so it is
-// refused before the device is opened, with one line that names it and says where it
-// runs.
-func TestGPURefusesTheTapeTask(t *testing.T) {
+// tapeConfig is the tape task's default recipe for spec, cut to a test's
+// size.
+func tapeConfig(t testing.TB, spec string) trainer.Config {
 	cfg := trainer.DefaultRecipe()
-	cfg.Task = "tape"
+	cfg.Task, cfg.TaskSpec = "tape", spec
 	cfg, err := trainer.WithTask(cfg)
 	require.NoError(t, err)
+	cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Threads = 0, 0, 0, 2
+	cfg.Hidden, cfg.Batch = 32, 48
+	return cfg
+}
+
+// TestGPUTapeScorer: the kernels see the tape task as its machine's variant
+// and each token's tool (tape.Ruled), its observations and its context end,
+// for every machine of the task.
+func TestGPUTapeScorer(t *testing.T) {
+	for _, spec := range []string{"", "branching=on", "rules=loose", "pending=h", "observe=off"} {
+		tk, err := task.Open("tape", spec)
+		require.NoError(t, err)
+		sc, err := scorerOf(tk)
+		require.NoError(t, err)
+		r := tk.(tape.Ruled).TapeRules()
+		require.Equal(t, scoreTape, sc.kind)
+		require.Equal(t, record.TapeVariant(r.Variant), sc.observe)
+		require.Equal(t, task.Observations(tk), sc.obs)
+		require.Equal(t, task.ContextEnd(tk), sc.ctxEnd)
+		require.NotEqual(t, task.CTX, sc.ctxEnd, "the tape's context end is its own")
+		require.Len(t, sc.ops, tk.Vocab())
+		for tok, op := range sc.ops {
+			require.Equal(t, int32(r.Tools[tok]), int32(op.Kind), "spec %q token %d", spec, tok)
+		}
+		require.Positive(t, tokenBlock(sc.obs*tk.Vocab()), "spec %q: its token table fits simdrl_token_partial", spec)
+	}
+}
+
+// TestGPURefusesTheReadingTape: the kernels have no reading tape entry
+// point, so a tape task that reads its context (head=context, whose
+// default context is read) is refused in one line before the device is
+// opened.
+func TestGPURefusesTheReadingTape(t *testing.T) {
+	cfg := tapeConfig(t, "head=context; longer=6,7")
+	require.Equal(t, trainer.ContextRead, cfg.Context)
 	tk, err := task.Open("tape", cfg.TaskSpec)
 	require.NoError(t, err)
 	_, err = NewWithTask(cfg, tk) // refused before the device is opened: no GPU needed
-	require.Error(t, err)
+	var fe *trainer.FieldError
+	require.Truef(t, errors.As(err, &fe), "%v", err)
+	require.Equal(t, "context", fe.Field)
 	require.Contains(t, err.Error(), "task tape")
 	require.Contains(t, err.Error(), "train it on the CPU")
 	require.NotContains(t, err.Error(), "\n")
+}
+
+// TestGPUTapeTrainingMatchesCPU: the tape task trains on the GPU as on the
+// CPU, the machine stepped inside the rollout (tape.cuh, in global memory)
+// and its observations fed back: the first update's rewards and solved
+// episodes equal, the losses and gradient norms within rounding; then
+// greedy evaluations of every size, up to 32 leaves (rollouts past the old
+// 64-step bound), give the CPU's solve rates and rewards. For the branching
+// machine (154 observations: a token table of 8·154 rows) and the strict
+// one, after a CPU pretraining that makes the policy answer.
+func TestGPUTapeTrainingMatchesCPU(t *testing.T) {
+	openGPU(t).Close()
+	for _, tc := range []struct {
+		spec     string
+		pretrain int
+	}{{"branching=on; partial_credit=0.3; longer=8,32", 20}, {"partial_credit=0.3; longer=12", 0}} {
+		cfg := tapeConfig(t, tc.spec)
+		require.Greater(t, cfg.Steps, 64, "spec %q: rollouts as long as the longest budget", tc.spec)
+		host := trainedCalc(t, cfg, tc.pretrain)
+		g, err := newGPURun(cfg)
+		require.NoError(t, err)
+		t.Cleanup(g.Close)
+		require.Equal(t, scoreTape, g.e.scoreKind)
+		if tc.pretrain > 0 {
+			f, err := host.Checkpoint()
+			require.NoError(t, err)
+			require.NoError(t, g.Restore(f))
+		}
+		for u := tc.pretrain + 1; u <= tc.pretrain+3; u++ {
+			want, err := host.Update()
+			require.NoError(t, err)
+			got, err := g.Update()
+			require.NoError(t, err)
+			t.Logf("%q update %d: loss CPU %.6f GPU %.6f, reward %.4f %.4f, solved %.3f %.3f, norm %.5f %.5f", tc.spec, u,
+				want.Loss.Total, got.Loss.Total, want.MeanReward, got.MeanReward, want.SolveRate, got.SolveRate, want.GradNorm, got.GradNorm)
+			tol := 1e-4
+			if u > tc.pretrain+1 {
+				tol = 2e-2 // sampling near a CDF boundary may pick another action once rounding differs
+			}
+			require.InDelta(t, want.Loss.Total, got.Loss.Total, tol*math.Max(1, math.Abs(want.Loss.Total)), "update %d loss", u)
+			require.InDelta(t, want.MeanReward, got.MeanReward, math.Max(tol, 0.01), "update %d reward", u)
+			require.InDelta(t, want.GradNorm, got.GradNorm, tol*math.Max(1, want.GradNorm)*5, "update %d grad norm", u)
+			if u == tc.pretrain+1 {
+				require.Equal(t, want.MeanReward, got.MeanReward, "update %d: the same rewards", u)
+				require.Equal(t, want.SolveRate, got.SolveRate, "update %d: the same solved episodes", u)
+			}
+		}
+		// Greedy programs of every size, up to 32 leaves (rollouts past the
+		// old 64-step bound): each observation the policy reads comes from
+		// the machine, so one wrong observation changes the program after it.
+		tk := host.Task()
+		const n = 24
+		for lv := range tk.Levels() {
+			ins := make([]task.Instance, n)
+			for b := range ins {
+				ins[b] = tk.Draw(g.e.key, 5, uint32(b), rng.PurposeEval, lv, task.Transfer)
+			}
+			want, err := host.GreedyPrograms(ins)
+			require.NoError(t, err)
+			got, err := g.GreedyPrograms(ins)
+			require.NoError(t, err)
+			differ, reward := 0, 0.0
+			for b := range ins {
+				w, gp := want[b*cfg.Steps:(b+1)*cfg.Steps], got[b*cfg.Steps:(b+1)*cfg.Steps]
+				if !slices.Equal(w, gp) {
+					differ++ // a near-tie that rounding broke the other way
+				}
+				reward += task.Score(tk, &ins[b], gp).Reward
+			}
+			t.Logf("%q level %d (%s, budget %d): %d greedy programs, %d differ, GPU reward %.3f", tc.spec, lv, tk.Levels()[lv].Name, tk.Levels()[lv].Budget, n, differ, reward/n)
+			require.LessOrEqual(t, differ, 1, "level %d", lv)
+		}
+		want, err := host.EvaluateAll(40, 9, task.HeldOut)
+		require.NoError(t, err)
+		got, err := g.EvaluateAll(40, 9, task.HeldOut)
+		require.NoError(t, err)
+		require.Len(t, got, len(want))
+		for lv := range want {
+			require.InDelta(t, want[lv].SolveRate, got[lv].SolveRate, 0.05, "level %d solve rate", lv)
+			require.InDelta(t, want[lv].MeanReward, got[lv].MeanReward, 0.05, "level %d reward", lv)
+		}
+	}
+}
+
+// shuntingYardModel sets params to a model whose greedy policy is the
+// shunting-yard table of machine v (tape.ShuntingYard, or
+// ShuntingYardBranching): no recurrence (W_hh = 0, the update gate shut by
+// its bias, so h is the candidate of this step's input alone), the
+// observation's embedding is the table's tool as a one-hot unit, the
+// candidate reads it, and the policy head turns unit k into the tokens of
+// tool k. It solves every size only if every observation it reads is the
+// machine's.
+func shuntingYardModel(l *gru.Layout, r tape.Rules, params []float32) {
+	clear(params)
+	d := l.Hidden
+	table := tape.ShuntingYard
+	if r.Variant.Branching {
+		table = tape.ShuntingYardBranching
+	}
+	for o := 0; o < l.Observations; o++ {
+		params[l.ObsEmb.Offset+o*d+int(table(int32(o)))] = 3
+	}
+	for j := 0; j < d; j++ {
+		params[l.BIH.Offset+d+j] = -30       // z ≈ 0: h' = n
+		params[l.WIH.Offset+(2*d+j)*d+j] = 1 // n_j = tanh(x_j)
+	}
+	for tok, tool := range r.Tools {
+		if tool >= 0 && int(tool) < d {
+			params[l.PiW.Offset+tok*d+int(tool)] = 20
+		}
+	}
+}
+
+// TestGPUTapeShuntingYardModel: with a hand-set model that is the
+// shunting-yard table, greedy play on the GPU writes the CPU's programs
+// token for token and solves every size, 32 leaves included (rollouts of up
+// to 221 steps), on the strict and the branching machine: one observation
+// the GPU's machine got wrong would change a tool, and the answer.
+func TestGPUTapeShuntingYardModel(t *testing.T) {
+	openGPU(t).Close()
+	for _, spec := range []string{"branching=on; partial_credit=0.3; longer=6,32", "partial_credit=0.3; longer=16,32"} {
+		cfg := tapeConfig(t, spec)
+		host, err := newHostRun(cfg)
+		require.NoError(t, err)
+		t.Cleanup(host.Close)
+		g, err := newGPURun(cfg)
+		require.NoError(t, err)
+		t.Cleanup(g.Close)
+		tk := host.Task()
+		params := make([]float32, g.e.l.Size)
+		shuntingYardModel(g.e.l, tk.(tape.Ruled).TapeRules(), params)
+		require.NoError(t, host.SetParams(params))
+		require.NoError(t, g.SetParams(params))
+		const n = 16
+		for lv := range tk.Levels() {
+			ins := make([]task.Instance, n)
+			for b := range ins {
+				ins[b] = tk.Draw(g.e.key, 6, uint32(b), rng.PurposeEval, lv, task.Transfer)
+			}
+			want, err := host.GreedyPrograms(ins)
+			require.NoError(t, err)
+			got, err := g.GreedyPrograms(ins)
+			require.NoError(t, err)
+			require.Equal(t, want, got, "%q level %d: the GPU's greedy programs", spec, lv)
+			for b := range ins {
+				o := task.Score(tk, &ins[b], got[b*cfg.Steps:(b+1)*cfg.Steps])
+				require.True(t, o.Correct, "%q level %d episode %d", spec, lv, b)
+				require.Equal(t, 1.3, o.Reward, "%q level %d episode %d: every operator applied", spec, lv, b)
+			}
+		}
+		res, err := g.EvaluateAll(n, 3, task.Transfer)
+		require.NoError(t, err)
+		for lv, r := range res {
+			require.Equal(t, 1.0, r.SolveRate, "%q level %d", spec, lv)
+		}
+	}
 }
