@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # device_check.sh: the GPU checks and timings of issues 6, 13 (the calc task)
-# and 14 (and the CPU thread scaling of issue 5), and the expr task's
-# contracts (shown contexts, items, records, replays: shown_test.go), on a
-# machine with an NVIDIA GPU and PyTorch but no Go.
+# and 14 (and the CPU thread scaling of issue 5), the expr task's contracts
+# (shown contexts, items, records, replays: shown_test.go) and the tape
+# task's machine (tape_test.go, two runs), on a machine with an NVIDIA GPU
+# and PyTorch but no Go.
 # It builds nothing: prepare, on a build machine, from the repository root:
 #
 #   gpu/prepare_device_check.sh      # builds out/: gpu.test, cpu.test, simdrl, peak, the PyTorch bench and peers
@@ -54,7 +55,7 @@ if has gpu; then
 		TestGPUGoldenObservations TestGPUObservingStepsAsCPU TestGPUObservingGradientsAsCPU TestGPUObservingTrainingMatchesCPU \
 		TestGPUGoldenReading TestGPUReadingGradientsAsCPU TestGPUReadingTrainingMatchesCPU \
 		TestGPUShownContextsAsCPU TestGPUShownUpdate TestGPUShownTrainingMatchesCPU TestGPURecordsSeedEpisodes TestGPURefusesItemsOfOtherTasks TestGPUReplayInterrupted \
-		TestGPUOneLevelTrainingMatchesCPU; do
+		TestGPUOneLevelTrainingMatchesCPU TestGPUContextEndIsTheTasks TestGPUTapeScorer TestGPUTapeTrainingMatchesCPU TestGPUTapeShuntingYardModel; do
 		SIMDRL_TEST_REQUIRE=cuda timeout 60 ./out/gpu.test -test.run "^$t\$" -test.v -test.count=1 >"$OUT/test.tmp" 2>&1
 		rc=$?
 		cat "$OUT/test.tmp" >>"$OUT/gpu_tests.log"
@@ -125,6 +126,9 @@ if has runs; then
 	# Curricula of one level (one cumulative weight): calc's a*b, expr's one size.
 	run "calc, one level (cuda)" -device cuda -task calc -levels 'a*b' -updates 200 -explain 0
 	run "expr, one size (cuda)" -device cuda -task expr -task-spec leaves=2 -updates 100 -explain 0
+	# The tape's machine (tape.cuh) in the rollout, rollouts of its longest budget (221 steps).
+	run "tape, branching (cuda)" -device cuda -task tape -task-spec 'partial_credit=0.3; branching=on' -updates 300 -explain 0
+	run "tape (cuda)" -device cuda -task tape -updates 300 -explain 0
 	run "default (cpu, all threads)" -device cpu
 fi
 

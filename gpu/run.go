@@ -5,7 +5,7 @@ package gpu
 import (
 	"fmt"
 
-	"github.com/simdrl/simdrl/env/tape"
+	"github.com/simdrl/simdrl/env/taperules"
 	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
@@ -85,7 +85,7 @@ func newEngineOpened(cfg trainer.Config, t task.Task, validate func(task.Task) e
 	if cfg.Steps > MaxSteps {
 		return nil, &trainer.FieldError{Field: "steps", Problem: fmt.Sprintf("must be at most %d on the GPU, got %d", MaxSteps, cfg.Steps)}
 	}
-	if _, isTape := t.(tape.Ruled); isTape && cfg.Context == trainer.ContextRead {
+	if _, isTape := t.(taperules.Ruled); isTape && cfg.Context == trainer.ContextRead {
 		return nil, &trainer.FieldError{Field: "context", Problem: fmt.Sprintf("read: the CUDA kernels run task %s's machine only on the bag of its context (they have no reading tape kernel); train it on the CPU", t.Name())}
 	}
 	l, err := enginekit.NewLayout(cfg.Hidden, t)

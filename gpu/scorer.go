@@ -10,7 +10,7 @@ import (
 	"fmt"
 
 	"github.com/simdrl/simdrl/env/interp"
-	"github.com/simdrl/simdrl/env/tape"
+	"github.com/simdrl/simdrl/env/taperules"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/task"
@@ -20,7 +20,7 @@ import (
 const (
 	scoreSeed = 0 // env.cuh: the reference's tool environment
 	scoreCalc = 1 // calc.cuh: a task.Interpreted's op table
-	scoreTape = 2 // tape.cuh: a tape.Ruled task's machine
+	scoreTape = 2 // tape.cuh: a taperules.Ruled task's machine
 )
 
 // scorer is how the kernels score a task's programs.
@@ -57,14 +57,14 @@ func observationOf(t task.Task) (obs, observe int, err error) {
 }
 
 // scorerOf says how the kernels score t: the seed task by its own
-// environment, an Interpreted task by its op table, a tape.Ruled task by the
+// environment, an Interpreted task by its op table, a taperules.Ruled task by the
 // tape's machine; no other task runs on the GPU.
 func scorerOf(t task.Task) (scorer, error) {
 	end := task.ContextEnd(t)
 	if end < 0 || int(end) >= t.Vocab() {
 		return scorer{}, fmt.Errorf("gpu: task %s ends its contexts with token %d, outside its vocabulary of %d", t.Name(), end, t.Vocab())
 	}
-	if tr, ok := t.(tape.Ruled); ok {
+	if tr, ok := t.(taperules.Ruled); ok {
 		return tapeScorer(t, tr.TapeRules(), end)
 	}
 	obs, observe, err := observationOf(t)
@@ -80,24 +80,24 @@ func scorerOf(t task.Task) (scorer, error) {
 		}
 		return scorer{kind: scoreCalc, ops: it.Ops(), partialCredit: it.PartialCredit(), obs: obs, observe: observe, ctxEnd: end}, nil
 	}
-	return scorer{}, fmt.Errorf("gpu: the CUDA kernels score the seed task, tasks on the calculator's op table (task.Interpreted) and on the tape's machine (tape.Ruled), not %s", t.Name())
+	return scorer{}, fmt.Errorf("gpu: the CUDA kernels score the seed task, tasks on the calculator's op table (task.Interpreted) and on the tape's machine (taperules.Ruled), not %s", t.Name())
 }
 
-// tapeScorer is the scorer of a tape.Ruled task t: the machine's variant,
+// tapeScorer is the scorer of a taperules.Ruled task t: the machine's variant,
 // each token's tool in its op's Kind (the kernels read the first word), and
 // the variant's observations.
-func tapeScorer(t task.Task, r tape.Rules, end int32) (scorer, error) {
+func tapeScorer(t task.Task, r taperules.Rules, end int32) (scorer, error) {
 	if len(r.Tools) != t.Vocab() {
 		return scorer{}, fmt.Errorf("gpu: task %s has %d tools for a vocabulary of %d tokens", t.Name(), len(r.Tools), t.Vocab())
 	}
-	if n, want := task.Observations(t), r.Variant.Observations(); n != want {
+	if n, want := task.Observations(t), r.Observations; n != want {
 		return scorer{}, fmt.Errorf("gpu: task %s has %d observations and its tape machine %d", t.Name(), n, want)
 	}
 	ops := make([]interp.Op, len(r.Tools))
 	for tok, tool := range r.Tools {
 		ops[tok] = interp.Op{Kind: interp.OpKind(tool)}
 	}
-	return scorer{kind: scoreTape, ops: ops, partialCredit: r.PartialCredit, obs: r.Variant.Observations(), observe: record.TapeVariant(r.Variant), ctxEnd: end}, nil
+	return scorer{kind: scoreTape, ops: ops, partialCredit: r.PartialCredit, obs: r.Observations, observe: int(r.Variant), ctxEnd: end}, nil
 }
 
 // uploadTask writes the op table (three int32 per token, zero for the seed

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/env/tape"
-	"github.com/simdrl/simdrl/gpu/internal/record"
+	"github.com/simdrl/simdrl/env/taperules"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
@@ -30,7 +30,7 @@ func tapeConfig(t testing.TB, spec string) trainer.Config {
 }
 
 // TestGPUTapeScorer: the kernels see the tape task as its machine's variant
-// and each token's tool (tape.Ruled), its observations and its context end,
+// and each token's tool (taperules.Ruled), its observations and its context end,
 // for every machine of the task.
 func TestGPUTapeScorer(t *testing.T) {
 	for _, spec := range []string{"", "branching=on", "rules=loose", "pending=h", "observe=off"} {
@@ -38,9 +38,9 @@ func TestGPUTapeScorer(t *testing.T) {
 		require.NoError(t, err)
 		sc, err := scorerOf(tk)
 		require.NoError(t, err)
-		r := tk.(tape.Ruled).TapeRules()
+		r := tk.(taperules.Ruled).TapeRules()
 		require.Equal(t, scoreTape, sc.kind)
-		require.Equal(t, record.TapeVariant(r.Variant), sc.observe)
+		require.Equal(t, int(r.Variant), sc.observe)
 		require.Equal(t, task.Observations(tk), sc.obs)
 		require.Equal(t, task.ContextEnd(tk), sc.ctxEnd)
 		require.NotEqual(t, task.CTX, sc.ctxEnd, "the tape's context end is its own")
@@ -160,11 +160,11 @@ func TestGPUTapeTrainingMatchesCPU(t *testing.T) {
 // candidate reads it, and the policy head turns unit k into the tokens of
 // tool k. It solves every size only if every observation it reads is the
 // machine's.
-func shuntingYardModel(l *gru.Layout, r tape.Rules, params []float32) {
+func shuntingYardModel(l *gru.Layout, r taperules.Rules, params []float32) {
 	clear(params)
 	d := l.Hidden
 	table := tape.ShuntingYard
-	if r.Variant.Branching {
+	if r.Variant&taperules.Branching != 0 {
 		table = tape.ShuntingYardBranching
 	}
 	for o := 0; o < l.Observations; o++ {
@@ -198,7 +198,7 @@ func TestGPUTapeShuntingYardModel(t *testing.T) {
 		t.Cleanup(g.Close)
 		tk := host.Task()
 		params := make([]float32, g.e.l.Size)
-		shuntingYardModel(g.e.l, tk.(tape.Ruled).TapeRules(), params)
+		shuntingYardModel(g.e.l, tk.(taperules.Ruled).TapeRules(), params)
 		require.NoError(t, host.SetParams(params))
 		require.NoError(t, g.SetParams(params))
 		const n = 16

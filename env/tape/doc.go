@@ -2,8 +2,9 @@
 // (issue 38): the expression lies on a tape that the policy reads through a
 // head, and its work in progress lies on two stacks, so that a policy of
 // bounded memory, one fixed table from observation to tool (ShuntingYard),
-// computes an expression of any size. package task wraps it
-// (task/tape.go). It imports the standard library only.
+// computes an expression of any size. Its plug-in, tasks/tapetask, wraps
+// it; env/taperules is its contract with engines that run the machine
+// themselves (the CUDA kernels).
 //
 // # The machine
 //

@@ -63,7 +63,7 @@
 #define SIMDRL_TAPE_BRANCHING 8
 #define SIMDRL_TAPE_HEADLESS 16
 
-// An instance's data (tape.DataTarget, DataNWords, DataWords): int64 words
+// An instance's data (taperules.DataTarget, DataNWords, DataWords): int64 words
 // of the record from SIMDRL_REC_DATA, two int32 each.
 #define SIMDRL_TAPE_DATA_TARGET 0
 #define SIMDRL_TAPE_DATA_NWORDS 1

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/simdrl/simdrl/env/tape"
+	"github.com/simdrl/simdrl/env/taperules"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/tasks/internal/taskkit"
@@ -15,7 +16,7 @@ import (
 // head × the operator stack's top), and computes it with the machine's
 // tools on two stacks; it is shown no context. Level i is a size: the
 // trained sizes in order, then the longer ones, held out whole (Transfer).
-// The CUDA kernels run it too (tape.Ruled: gpu's tape.cuh), unless it
+// The CUDA kernels run it too (taperules.Ruled: gpu's tape.cuh), unless it
 // reads its context (head=context with -context read).
 type tapeTask struct {
 	spec  TapeSpec
@@ -263,12 +264,12 @@ func (t *tapeTask) cellBits() int { return t.spec.variant().CellBits() }
 
 // An instance's data (task.Instance.Data) are its target, then how many
 // packed words its tape takes, then those words (env/tape's layout, which
-// engines that run the machine themselves read: tape.Ruled).
+// engines that run the machine themselves read: taperules).
 const (
-	dataTarget  = tape.DataTarget
-	dataNWords  = tape.DataNWords
-	dataWords   = tape.DataWords
-	packedWords = tape.PackedWords
+	dataTarget  = taperules.DataTarget
+	dataNWords  = taperules.DataNWords
+	dataWords   = taperules.DataWords
+	packedWords = taperules.PackedWords
 )
 
 // The packed tape fits an instance's data.
@@ -440,16 +441,17 @@ func (e *tapeEnv) Step(actions []int32, out task.Transition) {
 
 // TapeRules are the machine's variant and each token's tool (tool), for
 // engines that run the machine themselves (the CUDA kernels).
-func (t *tapeTask) TapeRules() tape.Rules {
-	tools := make([]tape.Tool, t.Vocab())
+func (t *tapeTask) TapeRules() taperules.Rules {
+	v := t.spec.variant()
+	tools := make([]int32, t.Vocab())
 	for tok := range tools {
 		tools[tok] = t.tool(int32(tok))
 	}
-	return tape.Rules{Variant: t.spec.variant(), Tools: tools, PartialCredit: t.spec.PartialCredit}
+	return taperules.Rules{Variant: v.Bits(), Tools: tools, PartialCredit: t.spec.PartialCredit, Observations: v.Observations()}
 }
 
 var (
-	_ tape.Ruled        = (*tapeTask)(nil)
+	_ taperules.Ruled   = (*tapeTask)(nil)
 	_ task.Stepper      = (*tapeTask)(nil)
 	_ task.Observer     = (*tapeTask)(nil)
 	_ task.Unstaged     = (*tapeTask)(nil)

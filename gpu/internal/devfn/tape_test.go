@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/env/tape"
+	"github.com/simdrl/simdrl/env/taperules"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
@@ -18,10 +19,10 @@ import (
 // TestTapeLayout: tape.cuh's bounds, data layout and variant bits are
 // env/tape's and the record's.
 func TestTapeLayout(t *testing.T) {
-	require.Equal(t, [10]int{tape.MaxCells, tape.MaxValues, tape.MaxOps, tape.PackedWords, tape.DataTarget, tape.DataNWords,
-		tape.DataWords, record.Data, record.MaxData, 2048}, TapeLayout())
-	require.Equal(t, [5]int{record.TapeLoose, record.TapeBlind, record.TapeUnstacked, record.TapeBranching, record.TapeHeadless}, TapeVariantBits())
-	require.LessOrEqual(t, tape.DataWords+tape.PackedWords, record.MaxData, "a packed tape fits the record")
+	require.Equal(t, [10]int{tape.MaxCells, tape.MaxValues, tape.MaxOps, taperules.PackedWords, taperules.DataTarget, taperules.DataNWords,
+		taperules.DataWords, record.Data, record.MaxData, 2048}, TapeLayout())
+	require.Equal(t, [5]int{taperules.Loose, taperules.Blind, taperules.Unstacked, taperules.Branching, taperules.Headless}, TapeVariantBits())
+	require.LessOrEqual(t, taperules.DataWords+taperules.PackedWords, record.MaxData, "a packed tape fits the record")
 }
 
 // tapeSpecs are the tape task's machines: strict, every comparison's, and
@@ -41,10 +42,10 @@ func TestTapeSteps(t *testing.T) {
 	for _, spec := range tapeSpecs {
 		tk, err := task.Open("tape", spec)
 		require.NoError(t, err)
-		rules := tk.(tape.Ruled).TapeRules()
+		rules := tk.(taperules.Ruled).TapeRules()
 		tools := make([]int32, len(rules.Tools))
 		copy(tools, rules.Tools)
-		bits := record.TapeVariant(rules.Variant)
+		bits := int(rules.Variant)
 		env := task.NewEnv(tk, 1)
 		r := rand.New(rand.NewPCG(uint64(len(spec)), 38))
 		solved := 0
@@ -98,7 +99,7 @@ func TestTapeSteps(t *testing.T) {
 				}
 			}
 		}
-		if !rules.Variant.Unstacked && !rules.Variant.Blind && !rules.Variant.Headless {
+		if rules.Variant&(taperules.Unstacked|taperules.Blind|taperules.Headless) == 0 {
 			require.Positive(t, solved, "spec %q: the table solved no episode, so no answer was compared", spec)
 		}
 	}
@@ -107,8 +108,8 @@ func TestTapeSteps(t *testing.T) {
 // tableTool is the shunting-yard table's tool for obs on machine v
 // (ShuntingYard, or ShuntingYardBranching); the comparisons' machines get
 // the strict table's choice where its observation means the same.
-func tableTool(v tape.Variant, obs int32) tape.Tool {
-	if v.Branching {
+func tableTool(v uint32, obs int32) tape.Tool {
+	if v&taperules.Branching != 0 {
 		return tape.ShuntingYardBranching(obs)
 	}
 	return tape.ShuntingYard(obs)
@@ -116,7 +117,7 @@ func tableTool(v tape.Variant, obs int32) tape.Tool {
 
 // tokenOf is the token of tool (the first token whose tool it is), or the
 // tool itself when no token has it.
-func tokenOf(r tape.Rules, tool tape.Tool) int32 {
+func tokenOf(r taperules.Rules, tool tape.Tool) int32 {
 	for tok, t := range r.Tools {
 		if t == tool {
 			return int32(tok)

@@ -11,7 +11,6 @@ import (
 	"slices"
 
 	"github.com/simdrl/simdrl/env/interp"
-	"github.com/simdrl/simdrl/env/tape"
 	"github.com/simdrl/simdrl/task"
 )
 
@@ -139,28 +138,4 @@ func OpTable(ops []interp.Op) []int32 {
 		table = append(table, int32(op.Kind), int32(op.Src), int32(op.Dst))
 	}
 	return table
-}
-
-// The tape machine's variant as the kernels read it (tape.cuh's
-// SIMDRL_TAPE_*).
-const (
-	TapeLoose     = 1
-	TapeBlind     = 2
-	TapeUnstacked = 4
-	TapeBranching = 8
-	TapeHeadless  = 16
-)
-
-// TapeVariant is v as the kernels read it: SIMDRL_TAPE_* bits.
-func TapeVariant(v tape.Variant) int {
-	bits := 0
-	for _, f := range []struct {
-		on  bool
-		bit int
-	}{{v.Loose, TapeLoose}, {v.Blind, TapeBlind}, {v.Unstacked, TapeUnstacked}, {v.Branching, TapeBranching}, {v.Headless, TapeHeadless}} {
-		if f.on {
-			bits |= f.bit
-		}
-	}
-	return bits
 }
