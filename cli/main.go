@@ -97,6 +97,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	var cfg trainer.Config
 	var resume, load *checkpoint.File
 	var loaded *trainer.Config // the -load checkpoint's config, when it has one
+	var loadedErr error        // why it has none: the hint of a shape error
 	switch {
 	case fl.resume != "":
 		if resume, err = checkpoint.ReadFile(fl.resume); err != nil {
@@ -126,6 +127,8 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 				return usage("-load %s: %s", fl.load, checkpointConfigError(err))
 			}
 			loaded = &saved
+		} else {
+			loadedErr = err
 		}
 		prepareFlagTask(cl, trainer.Config{}, stderr)
 		if cfg, err = cl.fresh(loaded); err != nil {
@@ -163,7 +166,11 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 			engine.Close()
 			var se *trainer.ShapeError
 			if errors.As(err, &se) {
-				return usage("-load %s: %v (%s)", fl.load, se.Error(), loadHint(loaded, cfg))
+				hint := loadHint(loaded, cfg)
+				if loadedErr != nil {
+					hint = "only its weights were read, its " + loadedErr.Error() + "; " + hint
+				}
+				return usage("-load %s: %v (%s)", fl.load, se.Error(), hint)
 			}
 			return usage("-load %s: %v", fl.load, err)
 		}

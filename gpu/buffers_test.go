@@ -14,16 +14,18 @@ import (
 // checks against the device's memory before it allocates anything, lists
 // every device buffer of the engine (each devPtr field) exactly once, with
 // some bytes; the inputs only for a model that observes or reads its
-// context. No device is needed: the plan is the engine's sizes.
+// context, the tape machines only for the tape's scorer, one per episode.
+// No device is needed: the plan is the engine's sizes.
 func TestBuffersListEveryDeviceBuffer(t *testing.T) {
 	for _, c := range []struct {
 		name         string
 		observations int
 		read         bool
-	}{{"bag", 0, false}, {"observe", 2, false}, {"read", 0, true}} {
+		kind         int
+	}{{"bag", 0, false, scoreSeed}, {"observe", 2, false, scoreCalc}, {"read", 0, true, scoreCalc}, {"tape", 35, false, scoreTape}} {
 		l, err := gru.NewLayout(gru.Config{Vocab: 19, Hidden: 40, Levels: 3, Observations: c.observations, Read: c.read})
 		require.NoError(t, err)
-		e := &engine{d: &Device{SMs: 7}, l: l, V: l.Vocab, H: l.Hidden, S: l.Levels, T: 9, B: 24, maxN: 50, O: l.Observations, NV: l.InputRows()}
+		e := &engine{d: &Device{SMs: 7}, l: l, V: l.Vocab, H: l.Hidden, S: l.Levels, T: 9, B: 24, maxN: 50, O: l.Observations, NV: l.InputRows(), scoreKind: c.kind}
 		if c.read {
 			e.R = gru.MaxContext - 1
 		}
@@ -33,6 +35,9 @@ func TestBuffersListEveryDeviceBuffer(t *testing.T) {
 		for _, b := range e.buffers() {
 			listed[b.p]++
 			require.Positivef(t, b.bytes, "%s: a buffer of no bytes", c.name)
+			if b.p == &e.machines {
+				require.Equal(t, tapeStateBytes*e.maxN, b.bytes, "one machine an episode")
+			}
 		}
 		v := reflect.ValueOf(e).Elem()
 		fields := 0
@@ -44,7 +49,7 @@ func TestBuffersListEveryDeviceBuffer(t *testing.T) {
 			fields++
 			name := v.Type().Field(i).Name
 			want := 1
-			if name == "inputs" && c.observations == 0 && !c.read {
+			if name == "inputs" && c.observations == 0 && !c.read || name == "machines" && c.kind != scoreTape {
 				want = 0
 			}
 			require.Equalf(t, want, listed[(*devPtr)(f.Addr().UnsafePointer())], "%s: engine.%s listed by engine.buffers", c.name, name)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/simdrl/simdrl/env/tape"
 	"github.com/simdrl/simdrl/env/taperules"
+	"github.com/simdrl/simdrl/gpu/internal/devfn"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
@@ -30,9 +31,11 @@ func tapeConfig(t testing.TB, spec string) trainer.Config {
 }
 
 // TestGPUTapeScorer: the kernels see the tape task as its machine's variant
-// and each token's tool (taperules.Ruled), its observations and its context end,
-// for every machine of the task.
+// and each token's tool (taperules.Ruled), its observations and its context
+// end, for every machine of the task; an episode's machine has the bytes
+// tape.cuh gives it.
 func TestGPUTapeScorer(t *testing.T) {
+	require.Equal(t, devfn.TapeLayout()[9], tapeStateBytes, "the machines buffer's bytes an episode are tape.cuh's")
 	for _, spec := range []string{"", "branching=on", "rules=loose", "pending=h", "observe=off"} {
 		tk, err := task.Open("tape", spec)
 		require.NoError(t, err)

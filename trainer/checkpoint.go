@@ -282,8 +282,10 @@ func decodeStrict(raw string, v any, legacy, added map[string]bool) error {
 // addedConfigKeys came after the first checkpoints: missing, they keep the
 // value v held before decoding (the seed task, its default spec, the entropy
 // schedule over all the updates, the bag: "context" is omitted when empty).
+// Every field written only when set (omitempty) is one
+// (TestEveryOmittedConfigKeyReadsBack).
 var addedConfigKeys = map[string]bool{"task": true, "task_spec": true, "entropy_updates": true, "context": true,
-	"replay": true, "replay_coef": true, "item_focus": true}
+	"replay": true, "replay_coef": true, "item_focus": true, "stop_from": true}
 
 // legacyConfigKeys were part of the config in earlier checkpoints: the
 // command-line state that is not (the device, the report path, quiet
