@@ -11,7 +11,9 @@
 // task itself and uploaded as records (internal/record). An Interpreted task
 // that observes the calculator's signs (interp.ObserveSigns) has its machine
 // stepped inside the rollout's step loop, each next input the action with
-// the observation after it (gru.Config.Observations); other observing tasks
+// the observation after it (gru.Config.Observations); so does every task on
+// the tape's machine (taperules.Ruled: tape.cuh, its own rollout entry
+// points, each episode's machine in global memory); other observing tasks
 // are refused.
 //
 // The CUDA driver is loaded at run time with dlopen("libcuda.so.1"): building
@@ -20,8 +22,8 @@
 // and embedded (ptx/*.ptx); the driver compiles them for the GPU at load.
 // Without cgo, New, Open and Available return an error saying so.
 //
-// It imports trainer, internal/enginekit, task, env/calc, gru, rng and
-// internal/record (its kernels are its own, in CUDA, not kernels/); it must
+// It imports trainer, internal/enginekit, task, env/interp, env/taperules,
+// gru, rng and internal/record (its kernels are its own, in CUDA, not kernels/); it must
 // not import cpu/ (the engines are siblings; only its tests use cpu/, to
 // compare the two) or cmd/.
 //

@@ -3,8 +3,9 @@
 // SIMDRL_REC_*; devfn's tests compare the two; int64 fields take two words,
 // low then high), and the calculator's op table. The record holds the
 // instance's level, budget, item and context, and its data as the
-// interpreted machine reads them (interp.Operands): the kernels run only
-// the tasks whose data those are (task.Interpreted, task.SeedMachine).
+// interpreted machine reads them (interp.Operands: Pack, for
+// task.Interpreted and task.SeedMachine) or as they are (PackData, for the
+// tape's machine, taperules.Ruled).
 package record
 
 import (
