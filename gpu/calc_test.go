@@ -160,9 +160,9 @@ func shortestProgram(t *testing.T, spec string, lv int) []int32 {
 	return ls[lv].Shortest
 }
 
-// trainedCalc trains the calc task on the CPU for updates updates and
+// trainedOnCPU trains cfg's task on the CPU for updates updates and
 // returns the CPU engine (closed by the test's cleanup).
-func trainedCalc(t *testing.T, cfg trainer.Config, updates int) *hostRun {
+func trainedOnCPU(t *testing.T, cfg trainer.Config, updates int) *hostRun {
 	host, err := newHostRun(cfg)
 	require.NoError(t, err)
 	t.Cleanup(host.Close)
@@ -183,7 +183,7 @@ func TestGPUCalcGreedyMatchesCPU(t *testing.T) {
 	d := openGPU(t)
 	cfg := calcConfig(t, "a*b, a*b+c, a*b+c*d", -1)
 	cfg.Seed, cfg.EvalBatch = 3, 500
-	host := trainedCalc(t, cfg, 150)
+	host := trainedOnCPU(t, cfg, 150)
 	e := testEngine(t, d, cfg, host.Params())
 	l := e.l
 	dv := gru.NewDerived(l)
@@ -279,7 +279,7 @@ func TestGPUCalcTrainingMatchesCPU(t *testing.T) {
 		if c.curriculum == "blocks" {
 			cfg.TrainLevels = []int{5} // every update plays the last level, a·b+c·d−e·f: six digits, the longest budget
 		}
-		host := trainedCalc(t, cfg, c.pretrain)
+		host := trainedOnCPU(t, cfg, c.pretrain)
 		g, err := newGPURun(cfg)
 		require.NoError(t, err)
 		t.Cleanup(g.Close)
@@ -288,21 +288,7 @@ func TestGPUCalcTrainingMatchesCPU(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, g.Restore(f))
 		}
-		for u := c.pretrain + 1; u <= c.pretrain+4; u++ {
-			want, err := host.Update()
-			require.NoError(t, err)
-			got, err := g.Update()
-			require.NoError(t, err)
-			t.Logf("%s update %d: loss CPU %.6f GPU %.6f, reward %.4f %.4f, solved %.3f %.3f, norm %.5f %.5f", c.name, u,
-				want.Loss.Total, got.Loss.Total, want.MeanReward, got.MeanReward, want.SolveRate, got.SolveRate, want.GradNorm, got.GradNorm)
-			tol := 1e-4
-			if u > c.pretrain+1 {
-				tol = 2e-2 // sampling near a CDF boundary may pick another action once rounding differs
-			}
-			require.InDelta(t, want.Loss.Total, got.Loss.Total, tol*math.Max(1, math.Abs(want.Loss.Total)), "%s update %d loss", c.name, u)
-			require.InDelta(t, want.MeanReward, got.MeanReward, math.Max(tol, 0.01), "%s update %d reward", c.name, u)
-			require.InDelta(t, want.GradNorm, got.GradNorm, tol*math.Max(1, want.GradNorm)*5, "%s update %d grad norm", c.name, u)
-		}
+		updatesMatch(t, c.name, host, g, c.pretrain+1, c.pretrain+4, false)
 	}
 }
 

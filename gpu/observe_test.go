@@ -3,6 +3,7 @@
 package gpu
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -357,7 +358,7 @@ func TestGPUObservingTrainingMatchesCPU(t *testing.T) {
 	for _, pretrain := range []int{0, 40} {
 		cfg := calcConfig(t, calc.ObserveLevelsSpec, 0.3)
 		cfg.Batch, cfg.Curriculum = 96, "mixed"
-		host := trainedCalc(t, cfg, pretrain)
+		host := trainedOnCPU(t, cfg, pretrain)
 		require.Equal(t, calc.NumObservations, task.Observations(host.Task()))
 		g, err := newGPURun(cfg)
 		require.NoError(t, err)
@@ -368,25 +369,7 @@ func TestGPUObservingTrainingMatchesCPU(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, g.Restore(f))
 		}
-		for u := pretrain + 1; u <= pretrain+4; u++ {
-			want, err := host.Update()
-			require.NoError(t, err)
-			got, err := g.Update()
-			require.NoError(t, err)
-			t.Logf("pretrain %d update %d: loss CPU %.6f GPU %.6f, reward %.4f %.4f, solved %.3f %.3f, norm %.5f %.5f", pretrain, u,
-				want.Loss.Total, got.Loss.Total, want.MeanReward, got.MeanReward, want.SolveRate, got.SolveRate, want.GradNorm, got.GradNorm)
-			tol := 1e-4
-			if u > pretrain+1 {
-				tol = 2e-2 // sampling near a CDF boundary may pick another action once rounding differs
-			}
-			require.InDelta(t, want.Loss.Total, got.Loss.Total, tol*math.Max(1, math.Abs(want.Loss.Total)), "update %d loss", u)
-			require.InDelta(t, want.MeanReward, got.MeanReward, math.Max(tol, 0.01), "update %d reward", u)
-			require.InDelta(t, want.GradNorm, got.GradNorm, tol*math.Max(1, want.GradNorm)*5, "update %d grad norm", u)
-			if u == pretrain+1 {
-				require.Equal(t, want.MeanReward, got.MeanReward, "update %d: the same rewards", u)
-				require.Equal(t, want.SolveRate, got.SolveRate, "update %d: the same solved episodes", u)
-			}
-		}
+		updatesMatch(t, fmt.Sprintf("pretrain %d", pretrain), host, g, pretrain+1, pretrain+4, true)
 		// Greedy evaluations, observations fed back on both.
 		want, err := host.EvaluateAll(200, 9, task.HeldOut)
 		require.NoError(t, err)

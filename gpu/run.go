@@ -32,15 +32,15 @@ func New(cfg trainer.Config) (trainer.Engine, error) {
 	return g, nil
 }
 
-// MaxSteps bounds the rollouts the GPU runs: the CPU's (the tape task's
-// longest budgets need up to 256 steps).
+// MaxSteps bounds the rollouts the GPU runs: the CPU's bound, which the
+// tape task's longest budgets need.
 const MaxSteps = trainer.MaxSteps
 
 // NewWithTask is New for the opened task t (cpu.NewWithTask's twin): the
-// kernels score the seed task and tasks on the calculator's op table
-// (task.Interpreted), and refuse any other with one line, as they refuse a
-// task whose context end (task.ContextEnd) is not CTX: they start every
-// rollout at token 10.
+// kernels score the seed task, tasks on the calculator's op table
+// (task.Interpreted) and tasks on the tape's machine (taperules.Ruled), and
+// refuse any other with one line; every rollout starts at t's context end
+// (task.ContextEnd).
 func NewWithTask(cfg trainer.Config, t task.Task) (trainer.Engine, error) {
 	g, err := newEngineWithTask(cfg, t)
 	if err != nil {

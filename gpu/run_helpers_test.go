@@ -3,6 +3,7 @@
 package gpu
 
 import (
+	"math"
 	"testing"
 
 	"github.com/simdrl/simdrl/checkpoint"
@@ -86,4 +87,33 @@ func trainerOf(t testing.TB, d *Device, e *engine, cfg trainer.Config) *trainer.
 	tr, err := trainer.New(cfg, e.task, g)
 	require.NoError(t, err)
 	return tr
+}
+
+// updatesMatch runs updates first..last on the CPU's run host and the GPU's
+// run g side by side and requires the GPU's loss, mean reward and gradient
+// norm within rounding of the CPU's: 1e-4 at the first update, 2e-2 after
+// (sampling near a CDF boundary may pick another action once rounding
+// differs); with sameFirst, the first update's rewards and solved episodes
+// are the CPU's exactly.
+func updatesMatch(t *testing.T, label string, host *hostRun, g *gpuRun, first, last int, sameFirst bool) {
+	t.Helper()
+	for u := first; u <= last; u++ {
+		want, err := host.Update()
+		require.NoError(t, err)
+		got, err := g.Update()
+		require.NoError(t, err)
+		t.Logf("%s update %d: loss CPU %.6f GPU %.6f, reward %.4f %.4f, solved %.3f %.3f, norm %.6f %.6f", label, u,
+			want.Loss.Total, got.Loss.Total, want.MeanReward, got.MeanReward, want.SolveRate, got.SolveRate, want.GradNorm, got.GradNorm)
+		tol := 1e-4
+		if u > first {
+			tol = 2e-2
+		}
+		require.InDelta(t, want.Loss.Total, got.Loss.Total, tol*math.Max(1, math.Abs(want.Loss.Total)), "%s update %d loss", label, u)
+		require.InDelta(t, want.MeanReward, got.MeanReward, math.Max(tol, 0.01), "%s update %d reward", label, u)
+		require.InDelta(t, want.GradNorm, got.GradNorm, tol*math.Max(1, want.GradNorm)*5, "%s update %d grad norm", label, u)
+		if sameFirst && u == first {
+			require.Equal(t, want.MeanReward, got.MeanReward, "%s update %d: the same rewards", label, u)
+			require.Equal(t, want.SolveRate, got.SolveRate, "%s update %d: the same solved episodes", label, u)
+		}
+	}
 }

@@ -5,17 +5,30 @@ import "github.com/simdrl/simdrl/env/taperules"
 // Bits is v as taperules' variant bits (taperules.Rules.Variant).
 func (v Variant) Bits() uint32 {
 	var b uint32
-	for _, f := range []struct {
-		on  bool
-		bit uint32
-	}{{v.Loose, taperules.Loose}, {v.Blind, taperules.Blind}, {v.Unstacked, taperules.Unstacked}, {v.Branching, taperules.Branching}, {v.Headless, taperules.Headless}} {
-		if f.on {
-			b |= f.bit
-		}
+	if v.Loose {
+		b |= taperules.Loose
+	}
+	if v.Blind {
+		b |= taperules.Blind
+	}
+	if v.Unstacked {
+		b |= taperules.Unstacked
+	}
+	if v.Branching {
+		b |= taperules.Branching
+	}
+	if v.Headless {
+		b |= taperules.Headless
 	}
 	return b
 }
 
-// CellBits is how many bits a packed cell of v's tapes takes
-// (taperules.CellBits).
-func (v Variant) CellBits() int { return taperules.CellBits(v.Bits()) }
+// CellBits is how many bits a packed cell of v's tapes takes: 4 (the cells
+// up to Leaf, the stop), 5 with branching's four more cells (taperules'
+// data layout).
+func (v Variant) CellBits() int {
+	if v.Branching {
+		return 5
+	}
+	return 4
+}

@@ -41,8 +41,8 @@ const (
 )
 
 // An instance's data (task.Instance.Data, int64 words): its target, how many
-// packed words its tape takes, then those words, CellBits bits a cell, k =
-// 64/bits cells a word, cell i in bits bits·(i%k) of word i/k, ended by the
+// packed words its tape takes, then those words, bits = 4 a cell (5 with
+// Branching), k = 64/bits cells a word, cell i in bits bits·(i%k) of word i/k, ended by the
 // stop value (1<<bits − 1: tape.Leaf with 4 bits, 31 with 5; never a cell)
 // unless the words are full.
 const (
@@ -51,13 +51,3 @@ const (
 	DataWords   = 2
 	PackedWords = 16 // the most words a tape takes
 )
-
-// CellBits is how many bits a packed cell takes on a machine of variant
-// bits: 4 (the cells up to tape.Leaf, the stop), 5 with branching's four
-// more cells.
-func CellBits(variant uint32) int {
-	if variant&Branching != 0 {
-		return 5
-	}
-	return 4
-}

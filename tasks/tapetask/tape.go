@@ -207,8 +207,7 @@ func (t *tapeTask) ObservationName(obs int32) string { return t.spec.variant().O
 // test), so it waits for the end of exploration instead. Each size's
 // members are drawn in proportion to 0.1 + their recent failure rate
 // (item focus): the deep members a seed keeps failing get the updates
-// (issue 38's ablation: the worst seed's longer sizes rose, none fell
-// below the targets).
+// (docs/results.md, "Branching members").
 func (t *tapeTask) DefaultTuning() task.Tuning {
 	s := t.spec
 	s.PartialCredit = 0.3
