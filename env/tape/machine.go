@@ -75,8 +75,8 @@ type Variant struct {
 	// ")" with a function on top, KEEP or OTHER resolve it (abs: the top
 	// value or its negation; max, min: the right or the left argument).
 	// The observation (NumBranchingObservations) shows these cells under
-	// the head and, with a function on top, the sign of the comparison that
-	// decides it. A tape without function cells runs as on the plain
+	// the head and, with a function on top and a ")" under the head, the
+	// sign of the comparison that decides it. A tape without function cells runs as on the plain
 	// machine, but observed in the branching vocabulary.
 	Branching bool
 	// Headless: the observation leaves out the token under the head (the
@@ -162,7 +162,11 @@ func (m *Machine) Observe() int32 {
 	top, ok := m.topOp()
 	switch {
 	case m.Variant.Branching:
-		return branchHeadKind(c, end)*branchTopKinds + branchTopKind(top, !ok, m.comparison(top))
+		sign := 0
+		if !end && c == Close {
+			sign = m.comparison(top) // only where it decides (branchTopKinds)
+		}
+		return branchHeadKind(c, end)*branchTopKinds + branchTopKind(top, !ok, sign)
 	case m.Variant.Headless:
 		return topKind(top, !ok)
 	}

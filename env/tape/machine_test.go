@@ -303,7 +303,7 @@ func TestUnstackedMachineNamesItsOperators(t *testing.T) {
 // The branching machine, tool by tool on max(2,7)*abs(3-5): a function is
 // pushed as "(" is, "," is consumed only with max or min on top, ")" with
 // a function on top only by KEEP or OTHER, the observation shows the
-// comparison, and only the right branch earns credit.
+// comparison at the ")" that it decides, and only the right branch earns credit.
 func TestBranchingMachineToolsOneByOne(t *testing.T) {
 	var m Machine
 	m.Variant.Branching = true
@@ -313,7 +313,7 @@ func TestBranchingMachineToolsOneByOne(t *testing.T) {
 	step(t, &m, PUSHV, false)
 	step(t, &m, PUSHOP, true)
 	step(t, &m, PUSHV, true)
-	require.Equal(t, ",·max=", name(), "one value: the comparison reads 0")
+	require.Equal(t, ",·max", name(), "the comparison is observed only at a )")
 	step(t, &m, KEEP, false)
 	step(t, &m, PUSHOP, true) // the comma
 	step(t, &m, PUSHOP, false)
@@ -327,7 +327,7 @@ func TestBranchingMachineToolsOneByOne(t *testing.T) {
 	require.Equal(t, int64(7), v)
 	step(t, &m, PUSHOP, true) // *
 	step(t, &m, PUSHOP, true) // abs(
-	require.Equal(t, "d·abs>", name(), "the top value 7 > 0")
+	require.Equal(t, "d·abs", name(), "7 on top belongs to no decision: its sign is not observed")
 	step(t, &m, PUSHV, true)
 	step(t, &m, PUSHOP, true)
 	step(t, &m, PUSHV, true)

@@ -172,9 +172,13 @@ func ObservationName(obs int32) string {
 // The branching machine's observation (Variant.Branching): the kind under
 // the head, now also abs( max( min( and ",", × the operator stack's top,
 // where a function on top comes with the sign of the comparison that
-// resolves it: for abs the sign of the top value, for max and min the sign
-// of left − right (the value under the top against the top; a missing
-// value reads as 0).
+// resolves it when a ")" is under the head, where it is resolved: for abs
+// the sign of the top value, for max and min the sign of left − right (the
+// value under the top against the top; a missing value reads as 0).
+// Elsewhere its sign reads as 0: the values on top then belong to no
+// decision, and their signs would show the policy inputs that only longer
+// expressions make (a "(" opening max's second argument with two values
+// pending below it first occurs past the trained sizes).
 const (
 	branchHeadKinds = headKinds + 4         // … abs( max( min( ,
 	branchTopKinds  = topKinds + 3*numSigns // … abs, max, min × (<0, =0, >0)
@@ -202,8 +206,8 @@ func branchTopKind(c Cell, empty bool, sign int) int32 {
 }
 
 // BranchingObservationName spells a branching observation, "head·top":
-// ")·max>" (a ")" under the head, max on top, left > right), ",·min=",
-// "abs(·+", … ; "[?]" outside the vocabulary.
+// ")·max>" (a ")" under the head, max on top, left > right), ",·min" (the
+// sign unobserved), "abs(·+", … ; "[?]" outside the vocabulary.
 func BranchingObservationName(obs int32) string {
 	if obs < 0 || obs >= NumBranchingObservations {
 		return "[?]"
@@ -214,7 +218,11 @@ func BranchingObservationName(obs int32) string {
 		return head + "·" + [...]string{"", "+", "-", "*", "("}[top]
 	}
 	f, s := (top-topKinds)/numSigns, (top-topKinds)%numSigns
-	return head + "·" + [...]string{"abs", "max", "min"}[f] + [...]string{"<", "=", ">"}[s]
+	sign := [...]string{"<", "", ">"}[s]
+	if s == 1 && head == ")" {
+		sign = "=" // observed only at a ")"
+	}
+	return head + "·" + [...]string{"abs", "max", "min"}[f] + sign
 }
 
 // HeadlessObservationName spells the observation of a machine whose head's
