@@ -246,9 +246,11 @@ SIMDRL_HD int simdrl_tape_obs(const simdrl_tape_state *s) {
         if (!end && c >= SIMDRL_CELL_ABS && c <= SIMDRL_CELL_COMMA) head = 7 + c - SIMDRL_CELL_ABS;
         int tk = any ? top - SIMDRL_CELL_PLUS + 1 : 0;
         if (any && simdrl_cell_function(top)) {
-            int sg = 0;
-            if (top == SIMDRL_CELL_ABS && s->nv >= 1) sg = simdrl_tape_sign(s->vals[s->nv - 1], 0);
-            else if ((top == SIMDRL_CELL_MAX || top == SIMDRL_CELL_MIN) && s->nv >= 2) sg = simdrl_tape_sign(s->vals[s->nv - 2], s->vals[s->nv - 1]);
+            int sg = 0; // the comparison, observed only at the ")" it decides
+            if (!end && c == SIMDRL_CELL_CLOSE) {
+                if (top == SIMDRL_CELL_ABS && s->nv >= 1) sg = simdrl_tape_sign(s->vals[s->nv - 1], 0);
+                else if ((top == SIMDRL_CELL_MAX || top == SIMDRL_CELL_MIN) && s->nv >= 2) sg = simdrl_tape_sign(s->vals[s->nv - 2], s->vals[s->nv - 1]);
+            }
             tk = SIMDRL_TAPE_TOP_KINDS + 3 * (top - SIMDRL_CELL_ABS) + sg + 1;
         }
         return head * SIMDRL_TAPE_BRANCH_TOP_KINDS + tk;
