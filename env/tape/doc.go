@@ -62,8 +62,8 @@
 // on, so every token is still consumed exactly once. The observation is the
 // kind under the head (11: the 7 above and abs( max( min( ,) × the top (14:
 // empty, + − × (, and each function with the sign of its comparison: the
-// top value's for abs, left − right for max and min):
-// NumBranchingObservations = 154. ShuntingYardBranching is the fixed table
+// top value's for abs, left − right for max and min, shown only with the
+// ")" that resolves it under the head): NumBranchingObservations = 154. ShuntingYardBranching is the fixed table
 // that solves every size. A correct resolution counts for partial credit
 // as a correct APPLY does.
 //
