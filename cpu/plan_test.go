@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -23,7 +24,7 @@ type span struct {
 // functions, maps and strings are not (the task and its Env are the task's,
 // the pool's channels and locks hold no buffer), nor the configuration and
 // the layout (the plan's inputs: the caller's, and shared by the whole
-// engine).
+// engine), nor a task.Checker (what it holds is the task's: its levels).
 func heldSpans(v reflect.Value, path string, seen map[uintptr]bool, out *[]span) {
 	switch v.Kind() {
 	case reflect.Pointer:
@@ -33,7 +34,7 @@ func heldSpans(v reflect.Value, path string, seen map[uintptr]bool, out *[]span)
 		seen[v.Pointer()] = true
 		heldSpans(v.Elem(), path, seen, out)
 	case reflect.Struct:
-		if v.Type() == reflect.TypeFor[trainer.Config]() {
+		if v.Type() == reflect.TypeFor[trainer.Config]() || v.Type() == reflect.TypeFor[task.Checker]() {
 			return
 		}
 		for i := 0; i < v.NumField(); i++ {

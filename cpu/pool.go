@@ -34,6 +34,13 @@ type worker struct {
 	afterStep func(t int)
 }
 
+// A workspace takes task.MaxContext shown tokens and the end: gru cannot
+// import task, so its bound is checked here, where both are seen.
+var (
+	_ [gru.MaxContext - task.MaxContext - 1]struct{}
+	_ [task.MaxContext + 1 - gru.MaxContext]struct{}
+)
+
 // resultsPerWorker lets a worker start its next chunk while an earlier one
 // still waits for its turn to be merged.
 const resultsPerWorker = 2

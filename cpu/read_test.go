@@ -2,9 +2,12 @@ package cpu
 
 import (
 	"bytes"
+	"math"
 	"testing"
 
 	"github.com/simdrl/simdrl/checkpoint"
+	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -115,5 +118,36 @@ func TestLoadAcrossContexts(t *testing.T) {
 		require.Equal(t, c[1].Context, into.cfg.Context, "the run keeps its own context")
 		from.Close()
 		into.Close()
+	}
+}
+
+// TestReadTapeOfEverySize: the tape task's head=context with its default
+// longer sizes reads contexts up to its 32-leaf expressions: the layout
+// reads the task's longest context, an update trains, and the greedy
+// programs of the longest level's instances are played and scored.
+func TestReadTapeOfEverySize(t *testing.T) {
+	c := trainer.DefaultRecipe()
+	c.Task, c.TaskSpec = "tape", "partial_credit=0.3; head=context"
+	c, err := trainer.WithTask(c)
+	require.NoError(t, err)
+	require.Equal(t, trainer.ContextRead, c.Context)
+	c.Hidden, c.Batch, c.Chunk, c.EvalEvery, c.FinalEpisodes, c.Explain = 16, 8, 8, 0, 0, 0
+	r, err := newRun(c)
+	require.NoError(t, err)
+	defer r.Close()
+	levels := r.task.Levels()
+	last := len(levels) - 1
+	require.Equal(t, levels[last].Context, r.layout.Shown, "the longest level's context")
+	_, err = r.Update()
+	require.NoError(t, err)
+	ins := make([]task.Instance, 4)
+	for i := range ins {
+		ins[i] = r.task.Draw(rng.NewKey(3), 0, uint32(i), rng.PurposeEval, last, task.Transfer)
+		require.Greater(t, int(ins[i].NContext), levels[last-1].Context, "longer than any shorter level's")
+	}
+	progs := programs(t, r, ins)
+	for i := range ins {
+		out := task.Score(r.task, &ins[i], progs[i*c.Steps:(i+1)*c.Steps])
+		require.False(t, math.IsNaN(out.Reward))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/stretchr/testify/require"
 )
@@ -27,7 +28,7 @@ func TestBuffersListEveryDeviceBuffer(t *testing.T) {
 		require.NoError(t, err)
 		e := &engine{d: &Device{SMs: 7}, l: l, V: l.Vocab, H: l.Hidden, S: l.Levels, T: 9, B: 24, maxN: 50, O: l.Observations, NV: l.InputRows(), scoreKind: c.kind}
 		if c.read {
-			e.R = gru.MaxContext - 1
+			e.R = record.MaxShown
 		}
 		e.tokBlock = tokenBlock(e.NV)
 		e.slabCaps()

@@ -64,6 +64,8 @@ func (e *engine) drawOnHost(n int, round uint32, purpose rng.Purpose, level func
 // episode's level and item, is a pure function of its counters, so the
 // parts drawn in parallel give the CPU's instances. Each part checks the
 // interrupt every perPart episodes; an interrupted draw uploads nothing.
+// An instance the task's Checker refuses is the error (the first episode's
+// of those refused), and nothing is uploaded.
 func (e *engine) drawWith(n int, draw func(b int) task.Instance) error {
 	if n > e.maxN {
 		return fmt.Errorf("gpu: %d episodes in an engine sized for %d", n, e.maxN)
@@ -73,6 +75,12 @@ func (e *engine) drawWith(n int, draw func(b int) task.Instance) error {
 	parts := min(runtime.GOMAXPROCS(0), ceilDiv(n, perPart))
 	var wg sync.WaitGroup
 	var stopped atomic.Bool
+	var bad struct { // the first episode refused, and why
+		sync.Mutex
+		b   int
+		err error
+	}
+	bad.b = n
 	for p := 0; p < parts; p++ {
 		lo, hi := p*n/parts, (p+1)*n/parts
 		wg.Add(1)
@@ -84,6 +92,14 @@ func (e *engine) drawWith(n int, draw func(b int) task.Instance) error {
 					return
 				}
 				in := draw(b)
+				if err := e.check.Drawn(&in, int(in.Level)); err != nil {
+					bad.Lock()
+					if b < bad.b {
+						bad.b, bad.err = b, err
+					}
+					bad.Unlock()
+					return
+				}
 				e.pack(recs[record.Words*b:], &in)
 			}
 		}()
@@ -91,6 +107,9 @@ func (e *engine) drawWith(n int, draw func(b int) task.Instance) error {
 	wg.Wait()
 	if stopped.Load() {
 		return trainer.ErrInterrupted
+	}
+	if bad.err != nil {
+		return bad.err
 	}
 	return e.uploadTasks(recs)
 }

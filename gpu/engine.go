@@ -9,6 +9,7 @@ package gpu
 import (
 	"fmt"
 
+	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
@@ -39,7 +40,8 @@ type engine struct {
 	V, H, S int // vocabulary, hidden width, levels
 	T       int // steps
 	// R is the most reading steps of a layout that reads (gru.Config.Read):
-	// gru.MaxContext−1, the most context tokens but the end, 0 for the bag.
+	// its longest context but the end (gru.Config.Shown, at most
+	// record.MaxShown: scorerOf), 0 for the bag.
 	// The rollout's h, act and ghn, and the backward's dgh and dgin, hold
 	// up to R reading steps before the T policy steps; inputs then holds
 	// every step's input (rollout.cu's read_context). Each launch reads
@@ -65,6 +67,9 @@ type engine struct {
 	// ctxEnd is the task's context end (task.ContextEnd), every rollout's
 	// first token.
 	ctxEnd int32
+	// check refuses the instances the host draws (drawWith) that the
+	// records or the reading steps could not hold, as the CPU engine does.
+	check task.Checker
 	// Observations: O (gru.Config.Observations, 0 for an open-loop task) and
 	// the kind (interp.Observation) the kernels compute after every token; the
 	// token table has NV = V·O rows then (V without), and the token-table
@@ -106,7 +111,7 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	e.maxN = maxEpisodes(cfg)
 	e.allocateHost()
 	if l.Read {
-		e.R = gru.MaxContext - 1
+		e.R = min(l.Shown, record.MaxShown)
 	}
 	for _, lv := range t.Levels() {
 		e.drawnLongest = max(e.drawnLongest, lv.Context)
@@ -119,6 +124,7 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	}
 	e.scoreKind, e.partialCredit, e.ctxEnd = sc.kind, sc.partialCredit, sc.ctxEnd
 	e.hostDraw = sc.kind != scoreSeed
+	e.check = task.NewChecker(t)
 	// The kernels' O is the model's. A task that observes feeds it from its
 	// machine; a model with observations for a task without them (the
 	// golden cases' teacher forcing) can only be run with the inputs given

@@ -58,11 +58,15 @@ func observationOf(t task.Task) (obs, observe int, err error) {
 
 // scorerOf says how the kernels score t: the seed task by its own
 // environment, an Interpreted task by its op table, a taperules.Ruled task by the
-// tape's machine; no other task runs on the GPU.
+// tape's machine; no other task runs on the GPU, nor one whose contexts do
+// not fit the kernels' records (record.MaxShown).
 func scorerOf(t task.Task) (scorer, error) {
 	end := task.ContextEnd(t)
 	if end < 0 || int(end) >= t.Vocab() {
 		return scorer{}, fmt.Errorf("gpu: task %s ends its contexts with token %d, outside its vocabulary of %d", t.Name(), end, t.Vocab())
+	}
+	if n := task.LongestContext(t); n > record.MaxShown {
+		return scorer{}, fmt.Errorf("gpu: task %s shows contexts of up to %d tokens, the CUDA kernels at most %d; train it on the CPU", t.Name(), n, record.MaxShown)
 	}
 	if tr, ok := t.(taperules.Ruled); ok {
 		return tapeScorer(t, tr.TapeRules(), end)

@@ -4,6 +4,7 @@ package gpu
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/simdrl/simdrl/cpu"
@@ -20,8 +21,8 @@ import (
 
 // shownTask is the calc task (its machine, op table and Env) whose
 // instances show the policy a context of their own (Instance.Context, up to
-// task.MaxContext tokens, of lengths that vary with the item; item 0 shows
-// its digits), with one level embedding for all levels (task.Unstaged) and
+// record.MaxShown tokens, as every level declares, of lengths that vary with
+// the item; item 0 shows its digits), with one level embedding for all levels (task.Unstaged) and
 // levels that are sets of items (task.Itemized): the expr task's contracts,
 // on a machine the kernels already score.
 type shownTask struct {
@@ -33,7 +34,7 @@ type shownTask struct {
 const shownItems = 12
 
 // shownLengths are the context lengths of the items (0: the digits).
-var shownLengths = [shownItems]int{0, 24, 1, 8, 17, 3, 12, 24, 5, 20, 2, 9}
+var shownLengths = [shownItems]int{0, record.MaxShown, 1, 8, 17, 3, 12, record.MaxShown, 5, 20, 2, 9}
 
 func newShownTask(t testing.TB, levels string) shownTask {
 	tk, err := calctask.Calc(levels, 0.3)
@@ -44,6 +45,15 @@ func newShownTask(t testing.TB, levels string) shownTask {
 
 func (s shownTask) Unstaged()                {}
 func (s shownTask) NewEnv(rows int) task.Env { return s.env.NewEnv(rows) }
+
+// Levels are calc's, each showing up to record.MaxShown tokens.
+func (s shownTask) Levels() []task.Level {
+	levels := slices.Clone(s.Interpreted.Levels())
+	for i := range levels {
+		levels[i].Context = record.MaxShown
+	}
+	return levels
+}
 
 func (s shownTask) Items(level int, split task.Split) int {
 	switch split {
@@ -244,7 +254,7 @@ func TestGPUShownContextsAsCPU(t *testing.T) {
 				longest = max(longest, k)
 			}
 			require.GreaterOrEqual(t, len(lengths), 6, "contexts of several lengths: %v", lengths)
-			require.Equal(t, task.MaxContext, longest)
+			require.Equal(t, record.MaxShown, longest)
 			require.GreaterOrEqual(t, len(items), 12)
 
 			// The rewards: the task's Env stepped on the GPU's actions.
@@ -622,3 +632,33 @@ func TestGPUReplayInterrupted(t *testing.T) {
 	require.Equal(t, 1, e.adamStep)
 	require.Positive(t, st.Loss.Replay)
 }
+
+// TestGPURefusesADrawPastItsLevel: an instance the host draws that shows
+// more context tokens than its level declares (the shown task on calc's
+// levels, of 2 to 4 digits) is the update's error, the CPU engine's (its
+// first episode's), never a record the reading steps could not hold.
+func TestGPURefusesADrawPastItsLevel(t *testing.T) {
+	openGPU(t).Close()
+	cfg := shownConfig(t, trainer.ContextRead, 16)
+	tk := undeclared{newShownTask(t, readLevels)}
+	var errs []string
+	onCPU := func(cfg trainer.Config, tk task.Task) (trainer.Engine, error) { return cpu.NewWithTask(cfg, tk) }
+	for _, open := range []func(trainer.Config, task.Task) (trainer.Engine, error){onCPU, NewWithTask} {
+		e, err := open(cfg, tk)
+		require.NoError(t, err)
+		t.Cleanup(e.Close)
+		tr, err := trainer.New(cfg, tk, e)
+		require.NoError(t, err)
+		_, err = tr.Update()
+		require.ErrorContains(t, err, "task drew a bad instance")
+		require.ErrorContains(t, err, "declares (Level.Context")
+		errs = append(errs, err.Error())
+	}
+	require.Equal(t, errs[0], errs[1], "the CPU's error")
+}
+
+// undeclared is the shown task on calc's levels, whose Context declares
+// the digits only.
+type undeclared struct{ shownTask }
+
+func (u undeclared) Levels() []task.Level { return u.Interpreted.Levels() }

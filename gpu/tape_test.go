@@ -4,12 +4,14 @@ package gpu
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
 	"github.com/simdrl/simdrl/env/tape"
 	"github.com/simdrl/simdrl/env/taperules"
 	"github.com/simdrl/simdrl/gpu/internal/devfn"
+	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
@@ -70,6 +72,40 @@ func TestGPURefusesTheReadingTape(t *testing.T) {
 	require.Contains(t, err.Error(), "task tape")
 	require.Contains(t, err.Error(), "train it on the CPU")
 	require.NotContains(t, err.Error(), "\n")
+}
+
+// TestGPURefusesContextsPastTheRecord: a record holds record.MaxShown
+// context tokens, so a task whose levels show more is refused in one line
+// before the device is opened: a level one token past it, and head=context
+// with its default longer sizes (up to 32 leaves), read or taken as a bag.
+func TestGPURefusesContextsPastTheRecord(t *testing.T) {
+	_, err := scorerOf(newShownTask(t, readLevels))
+	require.NoError(t, err, "contexts of record.MaxShown tokens fit")
+	_, err = scorerOf(pastRecord{newShownTask(t, readLevels)})
+	require.ErrorContains(t, err, fmt.Sprintf("shows contexts of up to %d tokens, the CUDA kernels at most %d", record.MaxShown+1, record.MaxShown))
+	for _, context := range []string{trainer.ContextRead, trainer.ContextBag} {
+		cfg := tapeConfig(t, "head=context")
+		cfg.Context = context
+		tk, err := task.Open("tape", cfg.TaskSpec)
+		require.NoError(t, err)
+		require.Greater(t, task.LongestContext(tk), record.MaxShown)
+		_, err = NewWithTask(cfg, tk) // refused before the device is opened: no GPU needed
+		require.ErrorContains(t, err, "task tape shows contexts of up to", context)
+		require.ErrorContains(t, err, "train it on the CPU", context)
+		require.NotContains(t, err.Error(), "\n")
+	}
+}
+
+// pastRecord is the shown task with levels that show one token more than a
+// record holds.
+type pastRecord struct{ shownTask }
+
+func (p pastRecord) Levels() []task.Level {
+	levels := p.shownTask.Levels()
+	for i := range levels {
+		levels[i].Context = record.MaxShown + 1
+	}
+	return levels
 }
 
 // TestGPUTapeTrainingMatchesCPU: the tape task trains on the GPU as on the

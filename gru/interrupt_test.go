@@ -20,7 +20,7 @@ func newBackwardCase(t *testing.T, read bool) backwardCase {
 	const V, d, n, T = 18, 16, 5, 6
 	l, err := gru.NewLayout(gru.Config{Vocab: V, Hidden: d, Levels: 3})
 	require.NoError(t, err)
-	l.Read = read
+	l.Read, l.Shown = read, 2 // the contexts below: two tokens and the end
 	params := make([]float32, l.Size)
 	l.Init(params, 5)
 	dv := gru.NewDerived(l)

@@ -26,6 +26,10 @@ type Config struct {
 	// stage_emb[level]), a bag that loses the tokens' order. The tensors are
 	// the same either way.
 	Read bool
+	// Shown is the longest context a reading layout reads, its end not
+	// counted (the task's longest Level.Context, task.LongestContext): its
+	// workspaces' reading steps, 0..MaxContext−1. A bag ignores it.
+	Shown int
 }
 
 // Tensor names one parameter tensor in PyTorch's state_dict order.
@@ -69,6 +73,9 @@ func NewLayout(c Config) (*Layout, error) {
 	if c.Observations > 0 && c.Vocab*c.Observations > MaxInputRows {
 		return nil, fmt.Errorf("gru: %d tokens × %d observations is %d input rows (at most %d)",
 			c.Vocab, c.Observations, c.Vocab*c.Observations, MaxInputRows)
+	}
+	if c.Shown < 0 || c.Shown > MaxContext-1 {
+		return nil, fmt.Errorf("gru: contexts of %d tokens (0..%d)", c.Shown, MaxContext-1)
 	}
 	V, d, S := c.Vocab, c.Hidden, c.Levels
 	for _, tok := range c.NotActions {

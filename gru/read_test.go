@@ -13,7 +13,11 @@ import (
 // entropies and values, and the gradient of a fixed loss.
 func readRollout(t *testing.T, O int, ctx [][]int32) (out [][]float32, grad []float32) {
 	const T = 4
-	l, err := gru.NewLayout(gru.Config{Vocab: 18, Hidden: 16, Levels: 3, Observations: O, Read: true})
+	shown := 0 // the longest context, the end not counted
+	for _, c := range ctx {
+		shown = max(shown, len(c)-1)
+	}
+	l, err := gru.NewLayout(gru.Config{Vocab: 18, Hidden: 16, Levels: 3, Observations: O, Read: true, Shown: shown})
 	require.NoError(t, err)
 	params := make([]float32, l.Size)
 	l.Init(params, 5)
@@ -112,5 +116,30 @@ func TestReadGradientIsTheRowsSum(t *testing.T) {
 		for i, v := range chunk {
 			require.InDeltaf(t, sum[i], float64(v), 1e-6*scale, "O=%d: parameter %d", O, i)
 		}
+	}
+}
+
+// TestReadingStepsAreTheLayouts: a reading workspace holds the reading
+// steps of its layout's longest context (Config.Shown), not of the longest
+// any task may show (MaxContext), and takes no longer context; a bag's
+// ignores Shown. NewLayout refuses a Shown no workspace could read.
+func TestReadingStepsAreTheLayouts(t *testing.T) {
+	layout := func(read bool, shown int) *gru.Layout {
+		l, err := gru.NewLayout(gru.Config{Vocab: 18, Hidden: 16, Levels: 3, Read: read, Shown: shown})
+		require.NoError(t, err)
+		return l
+	}
+	const C, T = 5, 4
+	short, long := layout(true, 3), layout(true, gru.MaxContext-1)
+	require.Less(t, gru.WorkspaceBytes(short, C, T), gru.WorkspaceBytes(long, C, T))
+	require.Equal(t, gru.WorkspaceBytes(layout(false, 3), C, T), gru.WorkspaceBytes(layout(false, gru.MaxContext-1), C, T))
+	w, err := gru.NewWorkspace(short, C, T)
+	require.NoError(t, err)
+	w.Reset(C)
+	w.SetContext(0, 0, []int32{1, 2, 3, 10})
+	require.PanicsWithValue(t, "gru: context of 5 tokens (1..4)", func() { w.SetContext(1, 0, []int32{1, 2, 3, 4, 10}) })
+	for _, shown := range []int{-1, gru.MaxContext} {
+		_, err := gru.NewLayout(gru.Config{Vocab: 18, Hidden: 16, Levels: 3, Read: true, Shown: shown})
+		require.Error(t, err, "Shown %d", shown)
 	}
 }

@@ -34,7 +34,7 @@ func (c stopCase) run(t *testing.T, retire bool) stopRun {
 	const V, d = 18, 16
 	l, err := gru.NewLayout(gru.Config{Vocab: V, Hidden: d, Levels: 3, Observations: c.obs})
 	require.NoError(t, err)
-	l.Read = c.read
+	l.Read, l.Shown = c.read, 3 // the contexts below: up to three tokens and the end
 	params := make([]float32, l.Size)
 	l.Init(params, 5)
 	dv := gru.NewDerived(l)

@@ -8,8 +8,9 @@ import (
 
 // MaxContext is the longest context a workspace accepts (the shown tokens
 // plus the task's context end: task.MaxContext+1; the calc task shows up to 8
-// digits, the expr task up to 24 tokens of its expression).
-const MaxContext = 25
+// digits, the expr task up to 21 tokens of its expression, the tape task up
+// to 4·32−5 = 123). A reading layout takes at most Config.Shown tokens and the end.
+const MaxContext = 129
 
 // Mode says how a rollout picks each action.
 type Mode int
@@ -38,7 +39,7 @@ type Workspace struct {
 	// reading is the chunk's reading steps R (Config.Read: its longest
 	// context's tokens but the end; 0 for a bag). The per-step blocks below
 	// are the tails, past the R reading steps, of the *All blocks, which a
-	// reading layout allocates MaxContext−1 steps longer.
+	// reading layout allocates Config.Shown steps longer.
 	reading   int
 	inputsAll []int32
 	hAll      []float32
@@ -77,11 +78,11 @@ type Workspace struct {
 	stop stopBuffers // rollouts that stop (Retire)
 }
 
-// readSteps is the most reading steps a chunk of layout l has: MaxContext−1
-// when it reads (Config.Read), else 0.
+// readSteps is the most reading steps a chunk of layout l has: its longest
+// context but the end (Config.Shown) when it reads (Config.Read), else 0.
 func readSteps(l *Layout) int {
 	if l.Read {
-		return MaxContext - 1
+		return l.Shown
 	}
 	return 0
 }
@@ -160,10 +161,15 @@ func (w *Workspace) Reset(n int) {
 func (w *Workspace) Rows() int { return w.n }
 
 // SetContext sets episode b's level and context tokens (the shown tokens then
-// the task's context end, task.Instance.Context).
+// the task's context end, task.Instance.Context), at most Config.Shown
+// shown tokens for a reading layout.
 func (w *Workspace) SetContext(b, level int, tokens []int32) {
-	if len(tokens) < 1 || len(tokens) > MaxContext {
-		panic(fmt.Sprintf("gru: context of %d tokens (1..%d)", len(tokens), MaxContext))
+	most := MaxContext
+	if w.l.Read {
+		most = w.l.Shown + 1 // the reading steps allocated (readSteps), then the end
+	}
+	if len(tokens) < 1 || len(tokens) > most {
+		panic(fmt.Sprintf("gru: context of %d tokens (1..%d)", len(tokens), most))
 	}
 	if level < 0 || level >= w.l.Levels {
 		panic(fmt.Sprintf("gru: level %d outside 0..%d", level, w.l.Levels-1))

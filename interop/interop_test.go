@@ -93,7 +93,8 @@ func TestTorchMissingReason(t *testing.T) {
 // vary with the context and sometimes solve the task: pi.weight scaled up,
 // the tool tokens and ANS favoured a little.
 func model(t *testing.T, read bool) (*gru.Layout, []float32) {
-	l, err := gru.NewLayout(gru.Config{Vocab: seed.Vocab, Hidden: 96, Levels: seed.NumLevels, Read: read})
+	l, err := gru.NewLayout(gru.Config{Vocab: seed.Vocab, Hidden: 96, Levels: seed.NumLevels, Read: read,
+		Shown: seed.ContextLen(seed.NumLevels - 1)})
 	require.NoError(t, err)
 	params := make([]float32, l.Size)
 	l.Init(params, modelSeed)

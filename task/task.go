@@ -35,10 +35,11 @@ func ContextEnd(t Task) int32 {
 
 // MaxContext is the longest context an instance shows (Instance.Context,
 // the context end not counted: the policy reads MaxContext+1 tokens,
-// gru.MaxContext); DataWords the number of an instance's data words
+// gru.MaxContext), room for the tape task's 32-leaf expressions (at most
+// 4·32−5 = 123 tokens); DataWords the number of an instance's data words
 // (Instance.Data), room for every built-in task's.
 const (
-	MaxContext = 24
+	MaxContext = 128
 	DataWords  = 32
 )
 
@@ -88,11 +89,21 @@ type Interpreted interface {
 // Level is one step of a curriculum.
 type Level struct {
 	Name    string // e.g. "a*b+c*d", or "level 1"
-	Context int    // context tokens shown (Instance.NContext)
+	Context int    // the most context tokens shown (Instance.NContext), 0..MaxContext
 	Budget  int    // tokens scored per episode, ANS included
 	// Shortest is the length of a shortest program that solves the level,
 	// ANS included: a rollout of fewer steps can never solve it.
 	Shortest int
+}
+
+// LongestContext is the most context tokens any of t's levels shows
+// (Level.Context): what a model that reads its context reads at most.
+func LongestContext(t Task) int {
+	n := 0
+	for _, l := range t.Levels() {
+		n = max(n, l.Context)
+	}
+	return n
 }
 
 // Split selects which of a level's digit tuples an instance may be: the
@@ -141,7 +152,7 @@ type Instance struct {
 }
 
 // Check refuses an instance that is not one of t's: a level t does not
-// have, a context longer than MaxContext, a context token outside t's
+// have, a context longer than its level's (Level.Context), a context token outside t's
 // vocabulary, or, for a task whose programs run on a machine engines
 // interpret (Interpreted, SeedMachine), operands that machine cannot read
 // (env/interp.Check). Engines check the instances they are handed
@@ -154,10 +165,14 @@ func Check(t Task, in *Instance) error {
 // check is Check with what it needs of the task read already.
 func (c *Checker) check(in *Instance) error {
 	switch {
-	case in.Level < 0 || int(in.Level) >= c.levels:
-		return fmt.Errorf("instance of level %d: the %s task has levels 0..%d", in.Level, c.name, c.levels-1)
+	case in.Level < 0 || int(in.Level) >= len(c.levels):
+		return fmt.Errorf("instance of level %d: the %s task has levels 0..%d", in.Level, c.name, len(c.levels)-1)
 	case in.NContext < 0 || in.NContext > MaxContext:
 		return fmt.Errorf("instance shows %d context tokens (0..%d)", in.NContext, MaxContext)
+	case int(in.NContext) > c.levels[in.Level].Context:
+		// the engines size a reading model's steps by the levels' (gru.Config.Shown)
+		lv := c.levels[in.Level]
+		return fmt.Errorf("instance shows %d context tokens, more than its level %d (%s) declares (Level.Context %d)", in.NContext, in.Level, lv.Name, lv.Context)
 	}
 	for _, s := range in.Context[:in.NContext] {
 		if s < 0 || int(s) >= c.vocab {

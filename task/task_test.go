@@ -1,6 +1,7 @@
 package task_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/simdrl/simdrl/env/calc"
@@ -156,7 +157,8 @@ func TestCheck(t *testing.T) {
 	}{
 		{func(in *task.Instance) { in.Level = 2 }, "levels 0..1"},
 		{func(in *task.Instance) { in.Level = -1 }, "levels 0..1"},
-		{func(in *task.Instance) { in.NContext = task.MaxContext + 1 }, "25 context tokens"},
+		{func(in *task.Instance) { in.NContext = task.MaxContext + 1 }, fmt.Sprintf("%d context tokens (0..%d)", task.MaxContext+1, task.MaxContext)},
+		{func(in *task.Instance) { in.NContext = int32(ct.Levels()[1].Context + 1) }, "more than its level 1 (a*b+c*d) declares"},
 		{func(in *task.Instance) { in.NContext = -1 }, "-1 context tokens"},
 		{func(in *task.Instance) { in.Context[3] = int32(ct.Vocab()) }, "is not in the calc task's vocabulary"},
 		{operands(func(o *interp.Operands) { o.Vars = interp.MaxDigits + 1 }), "9 digits"},

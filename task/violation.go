@@ -12,7 +12,8 @@ import (
 const NoAnswer int32 = -1
 
 // Validate refuses a task that can never train: one with no levels, a
-// level whose budget is not positive, an answer token (but NoAnswer)
+// level whose budget is not positive or whose context (Level.Context) is
+// not in 0..MaxContext, an answer token (but NoAnswer)
 // outside its vocabulary or among the tokens the policy never writes
 // (NotActions), one that neither steps nor scores its programs (Stepwise,
 // Stepper, Scorer). (The engines check its context end, enginekit.NewLayout.) Open and the engines (through
@@ -30,6 +31,9 @@ func Validate(t Task) error {
 	for i, l := range levels {
 		if l.Budget < 1 {
 			return violation("the %s task's level %d (%s) has a budget of %d tokens: it must be at least 1", name, i, l.Name, l.Budget)
+		}
+		if l.Context < 0 || l.Context > MaxContext {
+			return violation("the %s task's level %d (%s) shows %d context tokens: it must be 0..%d (task.MaxContext)", name, i, l.Name, l.Context, MaxContext)
 		}
 	}
 	a := t.Answer()
@@ -59,7 +63,7 @@ func violation(format string, a ...any) error {
 // and the level.
 type Checker struct {
 	name         string
-	levels       int
+	levels       []Level
 	vocab        int
 	interpreted  bool // its data are env/interp.Operands (interpreted)
 	observations int
@@ -67,7 +71,7 @@ type Checker struct {
 
 // NewChecker is t's Checker.
 func NewChecker(t Task) Checker {
-	return Checker{name: t.Name(), levels: len(t.Levels()), vocab: t.Vocab(), interpreted: interpreted(t), observations: Observations(t)}
+	return Checker{name: t.Name(), levels: t.Levels(), vocab: t.Vocab(), interpreted: interpreted(t), observations: Observations(t)}
 }
 
 // Drawn refuses an instance the task drew (Draw, DrawItem) for level that

@@ -75,7 +75,8 @@
 // the family are those all of whose trees multiply by a compound right
 // operand (a·(b+c): MUL multiplies by one operand); from 5 leaves on also
 // some that would hold two values at once, such as a+(b+c·d)·e. The longest
-// context of all 7-leaf candidates is 21 tokens, within task.MaxContext (24).
+// context of all 7-leaf candidates is 21 tokens, within the 24 the CUDA
+// kernels' records hold (task.MaxContext is 128).
 //
 // # Vocabulary
 //

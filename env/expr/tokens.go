@@ -9,7 +9,7 @@ import (
 // search already takes the generator most of its time, each size costing
 // several times the last (docs/performance.md, "Searches and generated
 // tables"), and the longest 7-leaf spelling, 21 tokens, fits the context
-// (task.MaxContext = 24).
+// the CUDA kernels hold (24 tokens, gpu/internal/record.MaxShown).
 const MaxLeaves = 7
 
 // The vocabulary: calc's 19 tokens as they are (digits 0–9, CTX 10, the

@@ -1,6 +1,7 @@
 package customtask
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"testing"
@@ -156,7 +157,11 @@ func hostileConfig(t *testing.T) trainer.Config {
 // driveHostile trains tk through the Go API, as an embedding program does,
 // and returns the first error: of the engine's construction, or of Drive.
 func driveHostile(t *testing.T, tk task.Task) error {
-	cfg := hostileConfig(t)
+	return driveHostileWith(t, hostileConfig(t), tk)
+}
+
+// driveHostileWith is driveHostile with the config cfg.
+func driveHostileWith(t *testing.T, cfg trainer.Config, tk task.Task) error {
 	for _, l := range tk.Levels() {
 		cfg.Steps = max(cfg.Steps, l.Budget) // a rollout of the task's longest budget (guess's 4)
 	}
@@ -249,6 +254,11 @@ func TestContractViolations(t *testing.T) {
 			h.levels = []task.Level{{Name: "max(a,b)", Context: 2, Budget: -1}}
 			return h
 		}, []string{"hostile task's level 0 (max(a,b)) has a budget of -1"}},
+		{"level context past MaxContext", func() task.Task {
+			h := newHostile()
+			h.levels = []task.Level{{Name: "max(a,b)", Context: task.MaxContext + 1, Budget: 2}}
+			return h
+		}, []string{fmt.Sprintf("hostile task's level 0 (max(a,b)) shows %d context tokens", task.MaxContext+1)}},
 		{"no levels", func() task.Task {
 			h := newHostile()
 			h.levels = nil
@@ -273,6 +283,24 @@ func TestContractViolations(t *testing.T) {
 				require.Contains(t, err.Error(), w)
 			}
 		})
+	}
+}
+
+// TestContextPastItsLevel: an instance that shows more context tokens than
+// its level declares (Level.Context, which sizes a reading model's steps)
+// is one line of error that names the task and the level, whether the
+// model reads its context or takes its bag; never a panic.
+func TestContextPastItsLevel(t *testing.T) {
+	for _, context := range []string{trainer.ContextBag, trainer.ContextRead} {
+		h := newHostile()
+		h.draw = func(in *task.Instance) { in.NContext = int32(level.Context + 1) }
+		cfg := hostileConfig(t)
+		cfg.Context = context
+		var err error
+		require.NotPanics(t, func() { err = driveHostileWith(t, cfg, h) }, context)
+		require.ErrorContains(t, err, "hostile task drew a bad instance of level 0", context)
+		require.ErrorContains(t, err, "more than its level 0 (max(a,b)) declares (Level.Context 2)", context)
+		require.NotContains(t, err.Error(), "\n", context)
 	}
 }
 

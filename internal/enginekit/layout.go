@@ -11,12 +11,13 @@ import (
 // for task t: its vocabulary, one level embedding per level (one for an
 // Unstaged task, task.Stages), its observation
 // vocabulary (task.Observations: 0 for an open-loop task, whose layout is as
-// before observations), and its context end (task.ContextEnd) as every
+// before observations), its longest context (task.LongestContext, what a
+// reading model reads: Config.Shown), and its context end (task.ContextEnd) as every
 // rollout's first input; the same on every engine. A context end outside the
 // vocabulary, or an observation count gru refuses, is an error.
 func NewLayout(hidden int, t task.Task) (*gru.Layout, error) {
 	l, err := gru.NewLayout(gru.Config{Vocab: t.Vocab(), Hidden: hidden, Levels: task.Stages(t), NotActions: t.NotActions(),
-		Observations: task.Observations(t)})
+		Observations: task.Observations(t), Shown: task.LongestContext(t)})
 	if err != nil && task.Observations(t) != 0 {
 		return nil, fmt.Errorf("task %s: %v", t.Name(), err)
 	} else if err != nil {

@@ -12,8 +12,14 @@ func (m *Model) Layout() (*gru.Layout, error) {
 	if m.Context != "" && m.Context != "read" && m.Context != "bag" {
 		return nil, fmt.Errorf("golden: context %q (bag or read)", m.Context)
 	}
+	shown := 0 // the batches' longest context, the end not counted
+	for _, b := range m.Batches {
+		for _, c := range b.Ctx {
+			shown = max(shown, len(c)-1)
+		}
+	}
 	return gru.NewLayout(gru.Config{Vocab: m.Vocab, Hidden: m.Hidden, Levels: 3, Observations: m.Observations,
-		Read: m.Context == "read"})
+		Read: m.Context == "read", Shown: shown})
 }
 
 // LoadInit loads the golden model from dir with its layout and its initial

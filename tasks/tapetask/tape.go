@@ -254,7 +254,7 @@ func (t *tapeTask) instance(level, item int, m *tape.Member, d *[tape.MaxLeaves]
 	tp := m.Tape(d[:], cells[:])
 	in.Data[dataNWords] = int64(packTape(tp, tapeWords(&in), t.cellBits()))
 	if t.spec.HeadContext {
-		in.NContext = int32(len(tp)) // Check bounds it: every size fits (maxContextLeaves)
+		in.NContext = int32(len(tp)) // every size's fits (tape_spec.go's guard), its level's too (Level.Context)
 		for i, c := range tp {
 			in.Context[i] = t.contextToken(c)
 		}

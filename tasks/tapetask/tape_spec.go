@@ -30,7 +30,7 @@ import (
 // end, never trained). branching=on adds abs, max and min
 // (tape.FamilyOf, tape.Variant.Branching); head=context reads the
 // expression into h as the context and observes only the operator stack's
-// top (sizes up to maxContextLeaves, what a context holds). An option left
+// top. An option left
 // out has its default: leaves 2..5, longer 6,8,12,16,32, partial_credit 0,
 // rules strict, observe on, pending stack, no depth split, branching off,
 // head tape.
@@ -52,9 +52,9 @@ type TapeSpec struct {
 	HeadContext bool
 }
 
-// maxContextLeaves is the largest size whose every expression fits a
-// context (4·n−5 cells ≤ MaxContext): head=context evaluates up to it.
-const maxContextLeaves = (task.MaxContext + 5) / 4
+// head=context shows the whole expression: every size's fits a context
+// (a plain tape of n leaves is at most 4·n−5 cells, tape's family tests).
+var _ [task.MaxContext - (4*tape.MaxLeaves - 5)]struct{}
 
 // variant is the machine the options ask for.
 func (s TapeSpec) variant() tape.Variant {
@@ -186,9 +186,6 @@ func (s TapeSpec) Check() error {
 	}
 	if s.HeadContext && (s.Loose || s.Blind || s.Unstacked || s.Branching) {
 		return &task.SpecError{Key: "head", Err: fmt.Errorf("context is the strict machine's comparison only (not with rules=loose, observe=off, pending=h or branching=on)")}
-	}
-	if longest := max(hi, slices.Max(append([]int{0}, s.longer()...))); s.HeadContext && longest > maxContextLeaves {
-		return &task.SpecError{Key: "head", Err: fmt.Errorf("context shows at most %d tokens, the expressions of up to %d leaves: write longer=6,%d (or none), got sizes up to %d", task.MaxContext, maxContextLeaves, maxContextLeaves, longest)}
 	}
 	if !(s.PartialCredit >= 0 && s.PartialCredit <= taskkit.MaxPartialCredit) {
 		return &task.SpecError{Key: "partial_credit", Err: fmt.Errorf("must be in [0, %d], got %v", taskkit.MaxPartialCredit, s.PartialCredit)}

@@ -77,9 +77,8 @@ func TestTapeSpecRefuses(t *testing.T) {
 		"branching=on; pending=h":                "branching",
 		"branching=on; observe=off":              "branching",
 		"head=eyes":                              "head",
-		"head=context":                           "head",
-		"head=context; longer=6,8":               "head",
 		"head=context; longer=6,7; branching=on": "head",
+		"head=context; rules=loose":              "head",
 	} {
 		_, err := task.Open("tape", spec)
 		var se *task.SpecError
@@ -599,4 +598,38 @@ func TestTapeHeadContext(t *testing.T) {
 			}
 		}
 	}
+}
+
+// head=context opens with the default longer sizes: every size's
+// expressions fit a context (task.MaxContext), up to tape.MaxLeaves, whose
+// longest is drawn, checked, solved and explained like any other.
+func TestTapeHeadContextOfEverySize(t *testing.T) {
+	tk := openTape(t, "partial_credit=0.3; head=context")
+	levels := tk.Levels()
+	last := len(levels) - 1
+	require.Equal(t, tape.MaxLeaves, tk.sizes[last])
+	longest := levels[last].Context
+	require.Equal(t, longest, task.LongestContext(tk))
+	require.LessOrEqual(t, longest, task.MaxContext)
+	key := rng.NewKey(5)
+	for item := range tk.Items(last, task.Transfer) {
+		in := tk.DrawItem(key, 0, 0, rng.PurposeEval, last, task.Transfer, item)
+		if int(in.NContext) < longest {
+			continue
+		}
+		require.NoError(t, task.Check(tk, &in))
+		var full tape.Machine // the full observation, as TestTapeHeadContext's
+		var cells [tape.MaxCells]tape.Cell
+		full.Reset(unpackTape(&in, cells[:], 4))
+		var prog []int32
+		for len(prog) < int(in.Budget) && (len(prog) == 0 || prog[len(prog)-1] != tape.ANS) {
+			a := tape.ShuntingYard(full.Observe())
+			full.Step(a)
+			prog = append(prog, a)
+		}
+		require.True(t, tk.Score(&in, prog).Correct)
+		require.True(t, tk.Explain(&in, prog).Correct)
+		return
+	}
+	t.Fatalf("no %d-leaf item shows the level's %d tokens", tape.MaxLeaves, longest)
 }

@@ -205,11 +205,11 @@ func TestLayout(t *testing.T) {
 }
 
 // TestRecordLayout: the kernels' instance record is package record's, and
-// holds task.Instance's arrays.
+// holds task.Instance's arrays (the context up to record.MaxShown).
 func TestRecordLayout(t *testing.T) {
 	require.Equal(t, [12]int{record.Level, record.Vars, record.Budget, record.Digits, record.Target, record.NInner, record.Inner,
 		record.Item, record.NShown, record.Shown, record.Words, record.OpWords}, RecordLayout())
-	require.Equal(t, [3]int{interp.MaxDigits, interp.MaxInner, task.MaxContext}, RecordLimits())
+	require.Equal(t, [3]int{interp.MaxDigits, interp.MaxInner, record.MaxShown}, RecordLimits())
 }
 
 // TestRecordContext: the kernels read a record's context as
@@ -228,7 +228,7 @@ func TestRecordContext(t *testing.T) {
 		o.Put(in.Data[:])
 		in.NContext = int32(copy(in.Context[:], o.Digits[:o.Vars]))
 		if i%3 != 0 {
-			in.NContext = 1 + r.Int32N(task.MaxContext)
+			in.NContext = 1 + r.Int32N(record.MaxShown)
 			for j := range in.Context {
 				in.Context[j] = r.Int32N(40)
 			}

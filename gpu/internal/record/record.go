@@ -17,7 +17,9 @@ import (
 
 // Word offsets of the fields. Item, NShown and Shown came after the others,
 // and follow them, so that the earlier offsets stay. Shown is the context
-// when it is not the digits (NShown > 0), else the digits are.
+// when it is not the digits (NShown > 0), else the digits are: at most
+// MaxShown tokens (SIMDRL_MAX_SHOWN), not task.MaxContext; the GPU engine
+// refuses a task whose levels show more (gpu's scorerOf).
 const (
 	Level  = 0
 	Vars   = 1
@@ -28,8 +30,10 @@ const (
 	Inner  = 16 // interp.MaxInner int64
 	Item   = 48
 	NShown = 49
-	Shown  = 50 // task.MaxContext words
+	Shown  = 50 // MaxShown words
 	Words  = 74
+
+	MaxShown = 24
 )
 
 // The record must hold every field it is written from: these fail to
@@ -37,14 +41,15 @@ const (
 var (
 	_ [Target - Digits - interp.MaxDigits]struct{}
 	_ [Item - Inner - 2*interp.MaxInner]struct{}
-	_ [Words - Shown - task.MaxContext]struct{}
+	_ [Words - Shown - MaxShown]struct{}
 )
 
 // Pack writes in as a record into dst[:Words]: its data as interp.Operands,
 // and its context as the shown tokens unless it is the operands' digits
-// (then the kernels read those, NShown 0). An empty context with digits
-// cannot be written (the kernels would read the digits): no interpreted
-// task draws one.
+// (then the kernels read those, NShown 0); in passes task.Check for a task
+// the engine took, so its context fits (at most MaxShown tokens). An empty
+// context with digits cannot be written (the kernels would read the
+// digits): no interpreted task draws one.
 func Pack(dst []int32, in *task.Instance) {
 	dst = dst[:Words]
 	clear(dst)
@@ -59,7 +64,7 @@ func Pack(dst []int32, in *task.Instance) {
 	dst[Item] = in.Item
 	if !digitsShown(in, &o) {
 		dst[NShown] = in.NContext
-		copy(dst[Shown:], in.Context[:])
+		copy(dst[Shown:Shown+MaxShown], in.Context[:in.NContext])
 	}
 }
 
@@ -73,7 +78,7 @@ const (
 
 // PackData writes in as a record into dst[:Words] with its data as they
 // are, Data[:MaxData] (the tape's machine reads them, tape.cuh), and its
-// context as the shown tokens; vars is 0.
+// context as the shown tokens (as Pack's, at most MaxShown); vars is 0.
 func PackData(dst []int32, in *task.Instance) {
 	dst = dst[:Words]
 	clear(dst)
@@ -82,7 +87,7 @@ func PackData(dst []int32, in *task.Instance) {
 		putInt64(dst[Data+2*j:], v)
 	}
 	dst[NShown] = in.NContext
-	copy(dst[Shown:], in.Context[:])
+	copy(dst[Shown:Shown+MaxShown], in.Context[:in.NContext])
 }
 
 // digitsShown reports whether in's context is its operands' digits.
@@ -102,7 +107,7 @@ func Unpack(src []int32) task.Instance {
 	o.Put(in.Data[:])
 	if n := src[NShown]; n > 0 {
 		in.NContext = n
-		copy(in.Context[:], src[Shown:Shown+task.MaxContext])
+		copy(in.Context[:], src[Shown:Shown+MaxShown])
 	} else {
 		in.NContext = o.Vars
 		copy(in.Context[:], o.Digits[:max(0, min(o.Vars, interp.MaxDigits))])
