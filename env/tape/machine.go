@@ -76,8 +76,9 @@ type Variant struct {
 	// value or its negation; max, min: the right or the left argument).
 	// The observation (NumBranchingObservations) shows these cells under
 	// the head and, with a function on top and a ")" under the head, the
-	// sign of the comparison that decides it. A tape without function cells runs as on the plain
-	// machine, but observed in the branching vocabulary.
+	// sign of the comparison that decides it. A tape without function
+	// cells runs as on the plain machine, but observed in the branching
+	// vocabulary.
 	Branching bool
 	// Headless: the observation leaves out the token under the head (the
 	// operator stack's top only, HeadlessObservations), for a policy that
