@@ -401,21 +401,7 @@ func TestGPUTrainingMatchesCPU(t *testing.T) {
 		defer host.Close()
 		e := testEngine(t, d, cfg, nil)
 		tr := trainerOf(t, d, e, cfg)
-		for u := 1; u <= cfg.Updates; u++ {
-			want, err := host.Update()
-			require.NoError(t, err)
-			got, err := tr.Update()
-			require.NoError(t, err)
-			t.Logf("%s update %d: loss CPU %.6f GPU %.6f, reward %.4f %.4f, norm %.5f %.5f", recipe, u,
-				want.Loss.Total, got.Loss.Total, want.MeanReward, got.MeanReward, want.GradNorm, got.GradNorm)
-			tol := 1e-4
-			if u > 1 {
-				tol = 2e-2 // sampling near a CDF boundary may pick another action once rounding differs
-			}
-			require.InDelta(t, want.Loss.Total, got.Loss.Total, tol*math.Max(1, math.Abs(want.Loss.Total)), "%s update %d loss", recipe, u)
-			require.InDelta(t, want.MeanReward, got.MeanReward, math.Max(tol, 0.01), "%s update %d reward", recipe, u)
-			require.InDelta(t, want.GradNorm, got.GradNorm, tol*math.Max(1, want.GradNorm)*5, "%s update %d grad norm", recipe, u)
-		}
+		updatesMatch(t, recipe, host, tr, 1, cfg.Updates, false)
 	}
 }
 

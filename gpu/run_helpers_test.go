@@ -89,13 +89,18 @@ func trainerOf(t testing.TB, d *Device, e *engine, cfg trainer.Config) *trainer.
 	return tr
 }
 
+// updater is a run that updates: a hostRun, a gpuRun, or a Trainer.
+type updater interface {
+	Update() (trainer.UpdateStats, error)
+}
+
 // updatesMatch runs updates first..last on the CPU's run host and the GPU's
 // run g side by side and requires the GPU's loss, mean reward and gradient
 // norm within rounding of the CPU's: 1e-4 at the first update, 2e-2 after
 // (sampling near a CDF boundary may pick another action once rounding
 // differs); with sameFirst, the first update's rewards and solved episodes
 // are the CPU's exactly.
-func updatesMatch(t *testing.T, label string, host *hostRun, g *gpuRun, first, last int, sameFirst bool) {
+func updatesMatch(t *testing.T, label string, host, g updater, first, last int, sameFirst bool) {
 	t.Helper()
 	for u := first; u <= last; u++ {
 		want, err := host.Update()
