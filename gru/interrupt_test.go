@@ -81,12 +81,12 @@ func TestBackwardUntilStopsBetweenSteps(t *testing.T) {
 		c.w.Backward(c.params, c.dv, want, gru.NewTableGradient(c.l).Buffer())
 		require.NotZero(t, maxAbs(c.l.WHH.View(want)))
 
-		ok, after, grad := c.backward(t, -1)
+		ok, _, grad := c.backward(t, -1)
 		require.True(t, ok)
 		require.Equal(t, want, grad, "read=%v: an open stop changes nothing", read)
 
 		for _, at := range []int{T, T - 1, T / 2, 0} {
-			ok, after, grad = c.backward(t, at)
+			ok, after, grad := c.backward(t, at)
 			require.False(t, ok, "read=%v: closed after step %d", read, at)
 			require.Zero(t, after, "read=%v: steps run after the close at step %d", read, at)
 			require.Zero(t, maxAbs(c.l.WHH.View(grad)), "read=%v: the weight GEMMs ran after the close at step %d", read, at)

@@ -41,7 +41,7 @@ func StepAll(e task.Env, ins []task.Instance, programs []int32, T int) ([]float6
 	return rewards, done
 }
 
-// RequireSteppingIsScoring: every row's return is its Score bit for bit, paid
+// RequireSteppingIsScoring checks that every row's return is its Score bit for bit, paid
 // at one step, the first answer within the budget; done is set from the
 // end of the episode (that answer, or the budget's last token) on; Correct
 // is Score's.
