@@ -292,9 +292,11 @@ func (cl *commandLine) fresh(from *trainer.Config) (trainer.Config, error) {
 	keptSpec := from != nil && base.Task == from.Task && !cl.changed("levels") && !cl.changed("task-spec")
 	t, err := cl.task.open(base)
 	if err != nil {
-		return base, errors.New(flagError(cl.viaSpec(err)))
+		return base, cl.phrase(err)
 	}
-	base = trainer.TaskDefaults(base, t)
+	if base, err = defaults(base, t); err != nil {
+		return base, err
+	}
 	if from != nil && !cl.changed("hidden") {
 		base.Hidden = from.Hidden // the checkpoint's width, over a task's tuned one
 	}
@@ -335,22 +337,28 @@ func (cl *commandLine) resumed(saved trainer.Config) (trainer.Config, error) {
 			return cl.apply(saved) // the flags restate the run's own task: nothing changes
 		}
 		if optErr != nil {
-			return saved, errors.New(flagError(cl.viaSpec(optErr)))
+			return saved, cl.phrase(optErr)
 		}
 		t, err := cl.task.open(next)
 		if err != nil {
-			return saved, errors.New(flagError(cl.viaSpec(err)))
+			return saved, cl.phrase(err)
 		}
 		if _, ok := t.(task.ReferenceSchedule); ok {
 			def := trainer.DefaultRecipe()
 			next.Steps, next.TrainLevels = def.Steps, def.TrainLevels
 		} else {
-			next.Steps, next.TrainLevels = 0, nil
-			for i, l := range t.Levels() {
-				next.Steps = max(next.Steps, l.Budget)
-				if task.Items(t, i, task.Training) != 0 { // a level held out whole is not trained
-					next.TrainLevels = append(next.TrainLevels, i)
+			err := task.Guard(next.Task, "opened", func() error {
+				next.Steps, next.TrainLevels = 0, nil
+				for i, l := range t.Levels() {
+					next.Steps = max(next.Steps, l.Budget)
+					if task.Items(t, i, task.Training) != 0 { // a level held out whole is not trained
+						next.TrainLevels = append(next.TrainLevels, i)
+					}
 				}
+				return nil
+			})
+			if err != nil {
+				return saved, err
 			}
 		}
 		saved = next
@@ -417,11 +425,11 @@ func (cl *commandLine) apply(cfg trainer.Config) (trainer.Config, error) {
 	}
 	if fs.Changed("levels") || fs.Changed("partial-credit") {
 		if optErr != nil {
-			return cfg, errors.New(flagError(cl.viaSpec(optErr)))
+			return cfg, cl.phrase(optErr)
 		}
 	}
 	if err := cl.task.validate(cfg); err != nil {
-		return cfg, errors.New(flagError(cl.viaSpec(err)))
+		return cfg, cl.phrase(err)
 	}
 	return cfg, nil
 }

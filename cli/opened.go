@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
@@ -35,4 +37,41 @@ func (o *openedTask) validate(cfg trainer.Config) error {
 		return err
 	}
 	return cfg.ValidateOpened(t)
+}
+
+// defaults is trainer.TaskDefaults of cfg and t, with a panic in t's code
+// returned as an error (task.Guard).
+func defaults(cfg trainer.Config, t task.Task) (trainer.Config, error) {
+	out := cfg
+	err := task.Guard(cfg.Task, "opened", func() error {
+		out = trainer.TaskDefaults(cfg, t)
+		return nil
+	})
+	return out, err
+}
+
+// taskFault reports whether err is a task's own bug, met while the
+// command opened or checked it: a panic in its code (task.PanicError), an
+// opener that returned no task or a task that breaks its contract
+// (task.ViolationError). No flag is wrong: it exits 1, not 2.
+func taskFault(err error) bool {
+	var pe *task.PanicError
+	var ve *task.ViolationError
+	var ph *phrasedError
+	return errors.As(err, &pe) || errors.As(err, &ve) || errors.As(err, &ph) && ph.fault
+}
+
+// phrasedError is an error said in the command line's words (flagError),
+// which keeps whether it was a task's fault.
+type phrasedError struct {
+	msg   string
+	fault bool
+}
+
+func (e *phrasedError) Error() string { return e.msg }
+
+// phrase is err in the command line's words (flagError), naming the flag
+// that set the spec's option at fault (viaSpec).
+func (cl *commandLine) phrase(err error) error {
+	return &phrasedError{msg: flagError(cl.viaSpec(err)), fault: taskFault(err)}
 }

@@ -34,7 +34,10 @@ func Register(name string, open func(spec string) (Task, error)) {
 }
 
 // Open opens the task registered as name with spec, and refuses one that
-// can never train (Validate).
+// can never train (Validate). A panic in the task's code meanwhile (its open
+// function's, or a method's that Validate calls) is returned as a
+// *PanicError that names the task, and an open function that returns
+// neither a task nor an error as a *ViolationError.
 func Open(name, spec string) (Task, error) {
 	registryMu.RLock()
 	open := openers[name]
@@ -42,11 +45,18 @@ func Open(name, spec string) (Task, error) {
 	if open == nil {
 		return nil, &UnknownError{Name: name}
 	}
-	t, err := open(spec)
+	var t Task
+	err := Guard(name, "opened", func() error {
+		var err error
+		if t, err = open(spec); err != nil {
+			return err
+		}
+		if t == nil {
+			return violation("the %s task's open function returned neither a task nor an error", name)
+		}
+		return validate(t)
+	})
 	if err != nil {
-		return nil, err
-	}
-	if err := Validate(t); err != nil {
 		return nil, err
 	}
 	return t, nil

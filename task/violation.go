@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime/debug"
 	"slices"
+	"strings"
 )
 
 // NoAnswer is the Answer of a task without an answer token, whose programs
@@ -18,8 +19,14 @@ const NoAnswer int32 = -1
 // (NotActions), one that neither steps nor scores its programs (Stepwise,
 // Stepper, Scorer). (The engines check its context end, enginekit.NewLayout.) Open and the engines (through
 // trainer.Config.ValidateFor) call it, so that a user's task is refused
-// when it is opened, not trained to nothing.
+// when it is opened, not trained to nothing. A panic in t's code meanwhile
+// is returned as a *PanicError (Guard).
 func Validate(t Task) error {
+	return Guard(NameOf(t), "checked", func() error { return validate(t) })
+}
+
+// validate is Validate, unguarded.
+func validate(t Task) error {
 	name, vocab := t.Name(), t.Vocab()
 	levels := t.Levels()
 	if vocab < 1 {
@@ -119,13 +126,21 @@ func (c *Checker) Panic(v any) error {
 // task, most likely in the task's own code: returned as an error so that a
 // bug in a task never kills the program that embeds the engine.
 type PanicError struct {
-	Task  string
+	Task string
+	// While says what was being done with the task when it panicked
+	// (Guard: "opened"); "" while an engine or the trainer ran it.
+	While string
 	Value any    // what was panicked with
 	Stack []byte // the goroutine's stack where it was recovered, the panic's frames in it
 }
 
+// Error is one line: a value of several lines is joined with "; ".
 func (e *PanicError) Error() string {
-	return fmt.Sprintf("panic while running the %s task: %v", e.Task, e.Value)
+	v := strings.ReplaceAll(fmt.Sprint(e.Value), "\n", "; ")
+	if e.While != "" {
+		return fmt.Sprintf("the %s task panicked while it was %s: %s", e.Task, e.While, v)
+	}
+	return fmt.Sprintf("panic while running the %s task: %s", e.Task, v)
 }
 
 // ViolationError is a task's contract violation: Validate's errors, and

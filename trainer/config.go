@@ -133,7 +133,7 @@ func (c *Config) Validate() error {
 	if err != nil {
 		return err
 	}
-	return c.validateTask(t)
+	return task.Guard(c.Task, "checked", func() error { return c.validateTask(t) })
 }
 
 // ValidateFor is Validate for the task t, opened already (or never
@@ -151,11 +151,17 @@ func (c *Config) ValidateOpened(t task.Task) error {
 	return c.validateFor(t, false)
 }
 
-// validateFor is ValidateFor, validating t itself when validate is set.
+// validateFor is ValidateFor, validating t itself when validate is set. A
+// panic in t's code meanwhile is returned as a *task.PanicError.
 func (c *Config) validateFor(t task.Task, validate bool) error {
 	if err := c.validateSettings(); err != nil {
 		return err
 	}
+	return task.Guard(c.Task, "checked", func() error { return c.validateTaskFor(t, validate) })
+}
+
+// validateTaskFor is validateFor once the settings are checked.
+func (c *Config) validateTaskFor(t task.Task, validate bool) error {
 	if c.Task != t.Name() {
 		return fieldError("task", "is %q but the task given is %q", c.Task, t.Name())
 	}
@@ -163,7 +169,7 @@ func (c *Config) validateFor(t task.Task, validate bool) error {
 		return c.validateTask(t)
 	}
 	if err := task.Validate(t); err != nil { // a task not opened through task.Open
-		return &FieldError{Field: "task", Problem: err.Error(), Bare: true}
+		return &FieldError{Field: "task", Problem: err.Error(), Bare: true, Err: err}
 	}
 	return c.validateTask(t)
 }
@@ -298,13 +304,22 @@ func (c *Config) levelAt(u int) int {
 }
 
 // WithTask gives cfg its task's defaults (TaskDefaults), opening the task
-// through the registry.
+// through the registry. A panic in the task's code meanwhile is returned as
+// a *task.PanicError.
 func WithTask(cfg Config) (Config, error) {
 	t, err := cfg.OpenTask()
 	if err != nil {
 		return cfg, err
 	}
-	return TaskDefaults(cfg, t), nil
+	out := cfg
+	err = task.Guard(cfg.Task, "opened", func() error {
+		out = TaskDefaults(cfg, t)
+		return nil
+	})
+	if err != nil {
+		return cfg, err
+	}
+	return out, nil
 }
 
 // TaskDefaults gives cfg the defaults of its task t, opened already: a
@@ -312,7 +327,8 @@ func WithTask(cfg Config) (Config, error) {
 // level; under the default recipe a task.Tuned task's settings too (the
 // calc task's partial credit and longer schedule: docs/recipes.md, "The
 // calc recipe"). A task.ReferenceSchedule task (the seed task) keeps cfg as
-// it is.
+// it is. A panic in t's code is not recovered here: WithTask returns it as
+// an error (task.Guard does for a task opened otherwise).
 func TaskDefaults(cfg Config, t task.Task) Config {
 	if _, ok := t.(task.ReferenceSchedule); ok {
 		return cfg
@@ -370,7 +386,8 @@ func tune(cfg Config, tu task.Tuning) Config {
 // its error is the first invalid setting in Validate's order. Its errors are
 // FieldErrors: of a setting, of task for a name no task is registered under,
 // else of task_spec, with the spec's option at fault as Option (the task's
-// task.SpecError: levels, partial_credit, leaves, …).
+// task.SpecError: levels, partial_credit, leaves, …); a panic in the task's
+// code is a *task.PanicError.
 func (c *Config) OpenTask() (task.Task, error) {
 	if err := c.validateSettings(); err != nil {
 		return nil, err
@@ -379,11 +396,14 @@ func (c *Config) OpenTask() (task.Task, error) {
 	var ue *task.UnknownError
 	var se *task.SpecError
 	var ve *task.ViolationError
+	var pe *task.PanicError
 	switch {
+	case errors.As(err, &pe): // the task's bug, not a setting's: it names the task
+		return nil, err
 	case errors.As(err, &ue):
 		return nil, fieldError("task", "must be %s, got %q", orList(task.Names()), c.Task)
 	case errors.As(err, &ve): // the task can never train (task.Validate)
-		return nil, &FieldError{Field: "task", Problem: ve.Error(), Bare: true}
+		return nil, &FieldError{Field: "task", Problem: ve.Error(), Bare: true, Err: ve}
 	case errors.As(err, &se) && se.Key == "task_spec":
 		return nil, &FieldError{Field: "task_spec", Problem: se.Err.Error(), Bare: true}
 	case errors.As(err, &se):
@@ -415,7 +435,12 @@ type FieldError struct {
 	// line ("raise -steps …"); Error leaves it out, as a checkpoint's
 	// config or a Go caller has no flags.
 	Hint string
+	// Err is the task's own error the problem reports, when it is one
+	// (task.ViolationError: the task breaks its contract), for errors.As.
+	Err error
 }
+
+func (e *FieldError) Unwrap() error { return e.Err }
 
 func (e *FieldError) Error() string {
 	if e.Bare {

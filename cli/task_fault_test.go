@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
+	"github.com/stretchr/testify/require"
+)
+
+// hostile is the seed task under another name, misbehaving as faultMode
+// says: a user's task with a bug in the code the command calls while it
+// opens and checks the task (or, "draw", while it trains).
+type hostile struct{ task.Task }
+
+// faultMode picks hostile's misbehaviour: the name of the method that
+// panics ("open" for its opener), "nil" for an opener that returns
+// neither a task nor an error, "nil-levels" for a task without levels.
+var faultMode string
+
+func faultIf(mode string) {
+	if faultMode == mode {
+		panic("hostile " + mode + "\ngoroutine 1 [running]:") // a multi-line value stays one line
+	}
+}
+
+func (hostile) Name() string { faultIf("name"); return "test-hostile" }
+func (h hostile) Vocab() int  { faultIf("vocab"); return h.Task.Vocab() }
+func (h hostile) Levels() []task.Level {
+	faultIf("levels")
+	if faultMode == "nil-levels" {
+		return nil
+	}
+	return h.Task.Levels()
+}
+func (h hostile) Answer() int32 { faultIf("answer"); return h.Task.Answer() }
+func (h hostile) NotActions() []int32 {
+	faultIf("notactions")
+	if faultMode == "tokenname" { // the answer among the non-actions: Validate spells it
+		return []int32{h.Task.Answer()}
+	}
+	return h.Task.NotActions()
+}
+func (h hostile) TokenName(tok int32) string { faultIf("tokenname"); return h.Task.TokenName(tok) }
+func (h hostile) Observations() int          { faultIf("observations"); return 0 }
+func (h hostile) ObservationName(o int32) string {
+	return "o"
+}
+func (h hostile) DefaultTuning() task.Tuning { faultIf("tuning"); return task.Tuning{} }
+func (h hostile) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split task.Split) task.Instance {
+	faultIf("draw")
+	return h.Task.Draw(key, round, episode, purpose, level, split)
+}
+func (h hostile) NewEnv(rows int) task.Env { return h.Task.(task.Stepper).NewEnv(rows) }
+
+// hostileEnv, set, registers hostile: in a process of the test binary of
+// its own, so that the other tests' list of tasks stays the built-in one.
+const hostileEnv = "SIMDRL_TEST_HOSTILE_TASK"
+
+func init() {
+	if os.Getenv(hostileEnv) == "" {
+		return
+	}
+	task.Register("test-hostile", func(spec string) (task.Task, error) {
+		faultIf("open")
+		if faultMode == "nil" {
+			return nil, nil
+		}
+		t, err := task.Open("seed", spec)
+		return hostile{t}, err
+	})
+}
+
+// TestATasksFaultIsOneLineExitOne: a bug in a user's task met while the
+// command opens and checks it (a panic in any of its methods or its
+// opener, an opener that returns no task, a task with no levels) is one
+// line that names the task, exit 1 (the task failed; no flag is wrong),
+// never a goroutine trace; a panic in Draw during training too. -h, which
+// lists the tasks, opens none.
+func TestATasksFaultIsOneLineExitOne(t *testing.T) {
+	if os.Getenv(hostileEnv) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestATasksFaultIsOneLineExitOne$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), hostileEnv+"=1")
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		require.Contains(t, string(out), "--- PASS: TestATasksFaultIsOneLineExitOne", "the hostile run ran")
+		return
+	}
+	defer func() { faultMode = "" }()
+	faultMode = "name"
+	code, stdout, stderr := runCLI("-h")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "test-hostile")
+
+	args := []string{"-task", "test-hostile", "-updates", "1", "-threads", "1", "-batch", "8", "-chunk", "8",
+		"-eval-every", "0", "-final-episodes", "0", "-explain", "0"}
+	for _, mode := range []string{"open", "nil", "name", "vocab", "levels", "nil-levels", "answer", "notactions",
+		"tokenname", "observations", "tuning", "draw"} {
+		faultMode = mode
+		code, _, stderr := runCLI(args...)
+		require.Equal(t, 1, code, "%s: %s", mode, stderr)
+		require.Equal(t, 1, strings.Count(stderr, "\n"), "%s: one line: %s", mode, stderr)
+		require.True(t, strings.HasPrefix(stderr, "simdrl: "), "%s: %s", mode, stderr)
+		require.Contains(t, stderr, "test-hostile", "%s: names the task", mode)
+		require.NotContains(t, stderr, "-task-spec", "%s: names no flag nobody typed", mode)
+		if mode != "nil" && mode != "nil-levels" && mode != "tokenname" {
+			require.Contains(t, stderr, "hostile "+mode, "%s: says what it panicked with", mode)
+		}
+	}
+
+	// -resume reopens the checkpoint's task: the same line, after the file's name.
+	faultMode = ""
+	ck := t.TempDir() + "/h.st"
+	code, _, stderr = runCLI(append(args, "-save", ck)...)
+	require.Equal(t, 0, code, stderr)
+	for _, mode := range []string{"open", "levels", "vocab"} {
+		faultMode = mode
+		code, _, stderr := runCLI("-resume", ck, "-updates", "2")
+		require.Equal(t, 1, code, "%s: %s", mode, stderr)
+		require.Equal(t, 1, strings.Count(stderr, "\n"), "%s: one line: %s", mode, stderr)
+		require.Contains(t, stderr, "-resume "+ck+": ", mode)
+		require.Contains(t, stderr, "test-hostile task panicked", mode)
+	}
+}
