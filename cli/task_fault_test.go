@@ -28,7 +28,7 @@ func faultIf(mode string) {
 }
 
 func (hostile) Name() string { faultIf("name"); return "test-hostile" }
-func (h hostile) Vocab() int  { faultIf("vocab"); return h.Task.Vocab() }
+func (h hostile) Vocab() int { faultIf("vocab"); return h.Task.Vocab() }
 func (h hostile) Levels() []task.Level {
 	faultIf("levels")
 	if faultMode == "nil-levels" {
