@@ -356,7 +356,6 @@ func tune(cfg Config, tu task.Tuning) Config {
 		if v != 0 {
 			*dst = v
 		}
-		cfg.StopFrom = tu.StopFrom
 	}
 	setF := func(dst *float64, v float64) {
 		if v != 0 {
@@ -373,6 +372,7 @@ func tune(cfg Config, tu task.Tuning) Config {
 	set(&cfg.EntropyUpdates, tu.EntropyUpdates)
 	set(&cfg.Replay, tu.Replay)
 	set(&cfg.Hidden, tu.Hidden)
+	set(&cfg.StopFrom, tu.StopFrom)
 	setF(&cfg.EntropyCoef, tu.EntropyCoef)
 	setF(&cfg.EntropyFinal, tu.EntropyFinal)
 	setF(&cfg.ReplayCoef, tu.ReplayCoef)
