@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/simdrl/simdrl/task"
@@ -244,9 +245,9 @@ func (c *Config) validateTask(t task.Task) error {
 	if _, ok := t.(task.Itemized); !ok {
 		switch {
 		case c.Replay > 0:
-			return fieldError("replay", "needs a task whose levels are sets of items (the expr task); the %s task's are not", t.Name())
+			return fieldError("replay", "needs a task whose levels are sets of items (as the expr and tape tasks' are); the %s task's are not", t.Name())
 		case c.ItemFocus:
-			return fieldError("item_focus", "needs a task whose levels are sets of items (the expr task); the %s task's are not", t.Name())
+			return fieldError("item_focus", "needs a task whose levels are sets of items (as the expr and tape tasks' are); the %s task's are not", t.Name())
 		}
 	}
 	// A rollout shorter than a level's budget contradicts it, and one shorter
@@ -259,10 +260,25 @@ func (c *Config) validateTask(t task.Task) error {
 			return fieldError("steps", "%d can never solve level %d (%s), whose shortest program has %d tokens", c.Steps, i, l.Name, l.Shortest)
 		case c.Steps < l.Budget && !reference:
 			return &FieldError{Field: "steps", Problem: fmt.Sprintf("%d is below level %d's budget of %d (%s)", c.Steps, i, l.Budget, l.Name),
-				Hint: "raise -steps or give the level a smaller :budget"}
+				Hint: stepsHint(t)}
 		}
 	}
 	return nil
+}
+
+// stepsHint says how to fit a rollout to t's budgets, in t's words: only a
+// task whose levels the command line writes (calc's -levels) can give a
+// level a smaller :budget.
+func stepsHint(t task.Task) string {
+	longest := 0
+	for _, l := range t.Levels() {
+		longest = max(longest, l.Budget)
+	}
+	hint := fmt.Sprintf("raise -steps to %d, the longest budget", longest)
+	if ed := task.SpecEditorOf(t.Name()); ed != nil && slices.Contains(ed.FlagOptions(), "levels") {
+		hint += ", or give the level a smaller :budget"
+	}
+	return hint
 }
 
 // anyTrains reports whether some level of t has training items.
