@@ -12,8 +12,8 @@ import (
 // the budget alone ends.
 const NoAnswer int32 = -1
 
-// Validate refuses a task that can never train: one with no levels, a
-// level whose budget is not positive or whose context (Level.Context) is
+// Validate refuses a task that can never train: one with no levels or
+// more than MaxLevels, a level whose budget is not positive or whose context (Level.Context) is
 // not in 0..MaxContext, an answer token (but NoAnswer)
 // outside its vocabulary or among the tokens the policy never writes
 // (NotActions), one that neither steps nor scores its programs (Stepwise,
@@ -34,6 +34,9 @@ func validate(t Task) error {
 	}
 	if len(levels) == 0 {
 		return violation("the %s task has no levels", name)
+	}
+	if len(levels) > MaxLevels {
+		return violation("the %s task has %d levels: at most %d (task.MaxLevels)", name, len(levels), MaxLevels)
 	}
 	for i, l := range levels {
 		if l.Budget < 1 {

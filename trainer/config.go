@@ -222,8 +222,9 @@ func (c *Config) validateSettings() error {
 // validateTask checks what depends on the task t.
 func (c *Config) validateTask(t task.Task) error {
 	_, reference := t.(task.ReferenceSchedule)
+	levels := t.Levels() // once: a task may build them at every call
 	switch {
-	case !anyTrains(t):
+	case !anyTrains(t, len(levels)):
 		return fieldError("task_spec", "leaves no level to train: the %s task holds every level out whole", t.Name())
 	case len(c.TrainLevels) == 0:
 		return fieldError("stages", "must list at least one level")
@@ -235,11 +236,11 @@ func (c *Config) validateTask(t task.Task) error {
 		return fieldError("context", "must be bag or read, got %q", c.Context)
 	}
 	for _, s := range c.TrainLevels {
-		if s < 0 || s >= len(t.Levels()) {
-			return fieldError("stages", "has an unknown level %d (the %s task has levels 0..%d)", s, t.Name(), len(t.Levels())-1)
+		if s < 0 || s >= len(levels) {
+			return fieldError("stages", "has an unknown level %d (the %s task has levels 0..%d)", s, t.Name(), len(levels)-1)
 		}
 		if task.Items(t, s, task.Training) == 0 {
-			return fieldError("stages", "has level %d (%s), which has no training items (it is held out whole)", s, t.Levels()[s].Name)
+			return fieldError("stages", "has level %d (%s), which has no training items (it is held out whole)", s, levels[s].Name)
 		}
 	}
 	if _, ok := t.(task.Itemized); !ok {
@@ -254,13 +255,13 @@ func (c *Config) validateTask(t task.Task) error {
 	// than its shortest program can never solve it. (The seed task's budget is
 	// its environment's 7 steps, of which the reference writes 6 tokens:
 	// task.ReferenceSchedule.)
-	for i, l := range t.Levels() {
+	for i, l := range levels {
 		switch {
 		case c.Steps < l.Shortest:
 			return fieldError("steps", "%d can never solve level %d (%s), whose shortest program has %d tokens", c.Steps, i, l.Name, l.Shortest)
 		case c.Steps < l.Budget && !reference:
 			return &FieldError{Field: "steps", Problem: fmt.Sprintf("%d is below level %d's budget of %d (%s)", c.Steps, i, l.Budget, l.Name),
-				Hint: stepsHint(t)}
+				Hint: stepsHint(t, levels)}
 		}
 	}
 	return nil
@@ -269,9 +270,9 @@ func (c *Config) validateTask(t task.Task) error {
 // stepsHint says how to fit a rollout to t's budgets, in t's words: only a
 // task whose levels the command line writes (calc's -levels) can give a
 // level a smaller :budget.
-func stepsHint(t task.Task) string {
+func stepsHint(t task.Task, levels []task.Level) string {
 	longest := 0
-	for _, l := range t.Levels() {
+	for _, l := range levels {
 		longest = max(longest, l.Budget)
 	}
 	hint := fmt.Sprintf("raise -steps to %d, the longest budget", longest)
@@ -281,9 +282,9 @@ func stepsHint(t task.Task) string {
 	return hint
 }
 
-// anyTrains reports whether some level of t has training items.
-func anyTrains(t task.Task) bool {
-	for i := range t.Levels() {
+// anyTrains reports whether some of t's n levels has training items.
+func anyTrains(t task.Task, n int) bool {
+	for i := range n {
 		if task.Items(t, i, task.Training) != 0 {
 			return true
 		}
