@@ -3,6 +3,7 @@ package task
 import (
 	"fmt"
 	"runtime/debug"
+	"strconv"
 )
 
 // Guard calls f, which runs the code of the task name while it is opened
@@ -25,12 +26,16 @@ func Guard(name, while string, f func() error) (err error) {
 }
 
 // NameOf is t's name for an error about t, which cannot itself panic: its
-// Name, or its Go type when Name panics.
+// Name, quoted when it is not a name (NameRule), or its Go type when Name
+// panics.
 func NameOf(t Task) (name string) {
 	defer func() {
 		if recover() != nil {
 			name = fmt.Sprintf("%T", t)
 		}
 	}()
-	return t.Name()
+	if name = t.Name(); !validName(name) {
+		name = strconv.Quote(name)
+	}
+	return name
 }

@@ -29,6 +29,9 @@ func Validate(t Task) error {
 func validate(t Task) error {
 	name, vocab := t.Name(), t.Vocab()
 	levels := t.Levels()
+	if !validName(name) {
+		return violation("task name %q: %s", name, NameRule)
+	}
 	if vocab < 1 {
 		return violation("the %s task has a vocabulary of %d tokens", name, vocab)
 	}
