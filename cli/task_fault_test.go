@@ -54,14 +54,29 @@ func (h hostile) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, l
 	faultIf("draw")
 	return h.Task.Draw(key, round, episode, purpose, level, split)
 }
-func (h hostile) NewEnv(rows int) task.Env { return h.Task.(task.Stepper).NewEnv(rows) }
+func (h hostile) NewEnv(rows int) task.Env {
+	return hostileEnv{h.Task.(task.Stepper).NewEnv(rows)}
+}
 
-// hostileEnv, set, registers hostile: in a process of the test binary of
+// hostileEnv is the seed task's Env, paying 1e300 at every step in faultMode
+// "reward": finite, but no float32.
+type hostileEnv struct{ task.Env }
+
+func (e hostileEnv) Step(actions []int32, out task.Transition) {
+	e.Env.Step(actions, out)
+	if faultMode == "reward" {
+		for i := range actions {
+			out.Reward[i] = 1e300
+		}
+	}
+}
+
+// hostileVar, set, registers hostile: in a process of the test binary of
 // its own, so that the other tests' list of tasks stays the built-in one.
-const hostileEnv = "SIMDRL_TEST_HOSTILE_TASK"
+const hostileVar = "SIMDRL_TEST_HOSTILE_TASK"
 
 func init() {
-	if os.Getenv(hostileEnv) == "" {
+	if os.Getenv(hostileVar) == "" {
 		return
 	}
 	task.Register("test-hostile", func(spec string) (task.Task, error) {
@@ -81,9 +96,9 @@ func init() {
 // never a goroutine trace; a panic in Draw during training too. -h, which
 // lists the tasks, opens none.
 func TestATasksFaultIsOneLineExitOne(t *testing.T) {
-	if os.Getenv(hostileEnv) == "" {
+	if os.Getenv(hostileVar) == "" {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestATasksFaultIsOneLineExitOne$", "-test.count=1", "-test.v")
-		cmd.Env = append(os.Environ(), hostileEnv+"=1")
+		cmd.Env = append(os.Environ(), hostileVar+"=1")
 		out, err := cmd.CombinedOutput()
 		require.NoError(t, err, "%s", out)
 		require.Contains(t, string(out), "--- PASS: TestATasksFaultIsOneLineExitOne", "the hostile run ran")
@@ -110,6 +125,14 @@ func TestATasksFaultIsOneLineExitOne(t *testing.T) {
 			require.Contains(t, stderr, "hostile "+mode, "%s: says what it panicked with", mode)
 		}
 	}
+
+	// A return beyond float32's range while training: its value, not +Inf.
+	faultMode = "reward"
+	code, _, stderr = runCLI(args...)
+	require.Equal(t, 1, code, stderr)
+	require.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %s", stderr)
+	require.Regexp(t, `the test-hostile task paid a return of \d(\.\d+)?e\+300 `, stderr) // 1e300 a step
+	require.Contains(t, stderr, "float32", stderr)
 
 	// -resume reopens the checkpoint's task: the same line, after the file's name.
 	faultMode = ""

@@ -13,7 +13,7 @@ import (
 const NoAnswer int32 = -1
 
 // Validate refuses a task that can never train: one with no levels or
-// more than MaxLevels, a level whose budget is not positive or whose context (Level.Context) is
+// more than MaxLevels, a negative item count (Itemized), a level whose budget is not positive or whose context (Level.Context) is
 // not in 0..MaxContext, an answer token (but NoAnswer)
 // outside its vocabulary or among the tokens the policy never writes
 // (NotActions), one that neither steps nor scores its programs (Stepwise,
@@ -41,7 +41,15 @@ func validate(t Task) error {
 	if len(levels) > MaxLevels {
 		return violation("the %s task has %d levels: at most %d (task.MaxLevels)", name, len(levels), MaxLevels)
 	}
+	it, itemized := t.(Itemized)
 	for i, l := range levels {
+		if itemized {
+			for _, sp := range []Split{Training, HeldOut, Transfer} {
+				if n := it.Items(i, sp); n < 0 {
+					return violation("the %s task's level %d (%s) has %d %s items: item counts must be ≥ 0", name, i, l.Name, n, sp)
+				}
+			}
+		}
 		if l.Budget < 1 {
 			return violation("the %s task's level %d (%s) has a budget of %d tokens: it must be at least 1", name, i, l.Name, l.Budget)
 		}
@@ -101,10 +109,15 @@ func (c *Checker) Drawn(in *Instance, level int) error {
 }
 
 // Reward refuses a reward (or a return) that is not finite, earned on an
-// instance of level.
+// instance of level, or beyond float32's range, in which the engines keep
+// returns and train (it would be +Inf or −Inf there): the message gives the
+// value paid, not what float32 makes of it.
 func (c *Checker) Reward(r float64, level int32) error {
-	if math.IsNaN(r) || math.IsInf(r, 0) {
+	switch {
+	case math.IsNaN(r) || math.IsInf(r, 0):
 		return fmt.Errorf("the %s task paid a reward of %v on level %d: rewards must be finite", c.name, r, level)
+	case math.Abs(r) > math.MaxFloat32:
+		return fmt.Errorf("the %s task paid a return of %v on level %d: beyond float32's range (±%.3g), in which the engines train, it would be infinite", c.name, r, level, math.MaxFloat32)
 	}
 	return nil
 }
