@@ -516,3 +516,14 @@ func (cl *commandLine) viaSpec(err error) error {
 	}
 	return err
 }
+
+// lowerKnob says how to lower the setting knob (a Config field's JSON
+// name) with its flag: a number is lowered, a boolean turned off.
+func lowerKnob(knob string) string {
+	name := strings.ReplaceAll(knob, "_", "-")
+	fs, _ := newFlagSet()
+	if f := fs.Lookup(name); f != nil && f.Value.Type() == "bool" {
+		return "turn it off with -" + name + "=false"
+	}
+	return "lower -" + name
+}

@@ -367,8 +367,7 @@ func flagError(err error) string {
 	}
 	var re *trainer.ResourceError
 	if errors.As(err, &re) {
-		flag := "-" + strings.ReplaceAll(re.Knob, "_", "-")
-		return fmt.Sprintf("this run needs %s of memory and %s is available: lower %s", enginekit.FormatBytes(re.Need), enginekit.FormatBytes(re.Have), flag)
+		return fmt.Sprintf("this run needs %s of memory and %s is available: %s", enginekit.FormatBytes(re.Need), enginekit.FormatBytes(re.Have), lowerKnob(re.Knob))
 	}
 	return err.Error()
 }
