@@ -185,6 +185,9 @@ type commandLine struct {
 	fl          files
 	trainLevels []int
 	task        openedTask // the run's task, opened once
+	// fromRecipe: the run starts from the recipe and the task's defaults
+	// (fresh, no -load), so that a setting no flag gave is the task's.
+	fromRecipe bool
 }
 
 // parseCommandLine reads args. -h prints the help and returns errHelp.
@@ -290,9 +293,10 @@ func (cl *commandLine) fresh(from *trainer.Config) (trainer.Config, error) {
 		return base, err
 	}
 	keptSpec := from != nil && base.Task == from.Task && !cl.changed("levels") && !cl.changed("task-spec")
+	cl.fromRecipe = from == nil
 	t, err := cl.task.open(base)
 	if err != nil {
-		return base, cl.phrase(err)
+		return base, cl.phrase(err, base)
 	}
 	if base, err = defaults(base, t); err != nil {
 		return base, err
@@ -337,11 +341,11 @@ func (cl *commandLine) resumed(saved trainer.Config) (trainer.Config, error) {
 			return cl.apply(saved) // the flags restate the run's own task: nothing changes
 		}
 		if optErr != nil {
-			return saved, cl.phrase(optErr)
+			return saved, cl.phrase(optErr, next)
 		}
 		t, err := cl.task.open(next)
 		if err != nil {
-			return saved, cl.phrase(err)
+			return saved, cl.phrase(err, next)
 		}
 		if _, ok := t.(task.ReferenceSchedule); ok {
 			def := trainer.DefaultRecipe()
@@ -425,11 +429,11 @@ func (cl *commandLine) apply(cfg trainer.Config) (trainer.Config, error) {
 	}
 	if fs.Changed("levels") || fs.Changed("partial-credit") {
 		if optErr != nil {
-			return cfg, cl.phrase(optErr)
+			return cfg, cl.phrase(optErr, cfg)
 		}
 	}
 	if err := cl.task.validate(cfg); err != nil {
-		return cfg, cl.phrase(err)
+		return cfg, cl.phrase(err, cfg)
 	}
 	return cfg, nil
 }

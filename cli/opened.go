@@ -2,6 +2,8 @@ package cli
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
@@ -70,8 +72,34 @@ type phrasedError struct {
 
 func (e *phrasedError) Error() string { return e.msg }
 
-// phrase is err in the command line's words (flagError), naming the flag
-// that set the spec's option at fault (viaSpec).
-func (cl *commandLine) phrase(err error) error {
-	return &phrasedError{msg: flagError(cl.viaSpec(err)), fault: taskFault(err)}
+// phrase is err, met with cfg, in the command line's words (flagError),
+// naming the flag that set the setting at fault (viaSpec: -levels for the
+// spec's levels); a setting that no flag set in a run from the recipe
+// (fromRecipe) was set by the task (its opener, its tuning, its levels'
+// budgets), and is said to be the task's, naming no flag nobody typed.
+func (cl *commandLine) phrase(err error, cfg trainer.Config) error {
+	msg := flagError(cl.viaSpec(err))
+	var fe *trainer.FieldError
+	if errors.As(err, &fe) && err == error(fe) && cl.fromRecipe && !cl.typed(fe.Field) {
+		switch {
+		case fe.Field == "task":
+		case fe.Field == "task_spec" && cfg.TaskSpec == "":
+			msg = fmt.Sprintf("the %s task: %s", cfg.Task, fe.Problem)
+		case fe.Field == "task_spec":
+			msg = fmt.Sprintf("the %s task's spec %q: %s", cfg.Task, cfg.TaskSpec, fe.Problem)
+		default:
+			msg = fmt.Sprintf("the %s task's defaults: %s", cfg.Task, fe.Error())
+		}
+	}
+	return &phrasedError{msg: msg, fault: taskFault(err)}
+}
+
+// typed reports whether the flag of the Config field (its JSON name) was
+// given: for the task's spec, -task-spec or a flag that sets one of its
+// options.
+func (cl *commandLine) typed(field string) bool {
+	if field == "task_spec" {
+		return cl.changed("task-spec") || cl.changed("levels") || cl.changed("partial-credit")
+	}
+	return cl.changed(strings.ReplaceAll(field, "_", "-"))
 }

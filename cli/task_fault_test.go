@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"strings"
@@ -31,8 +32,11 @@ func (hostile) Name() string { faultIf("name"); return "test-hostile" }
 func (h hostile) Vocab() int { faultIf("vocab"); return h.Task.Vocab() }
 func (h hostile) Levels() []task.Level {
 	faultIf("levels")
-	if faultMode == "nil-levels" {
+	switch faultMode {
+	case "nil-levels":
 		return nil
+	case "budget-300":
+		return []task.Level{{Name: "long", Context: 3, Budget: 300, Shortest: 3}}
 	}
 	return h.Task.Levels()
 }
@@ -49,7 +53,13 @@ func (h hostile) Observations() int          { faultIf("observations"); return 0
 func (h hostile) ObservationName(o int32) string {
 	return "o"
 }
-func (h hostile) DefaultTuning() task.Tuning { faultIf("tuning"); return task.Tuning{} }
+func (h hostile) DefaultTuning() task.Tuning {
+	faultIf("tuning")
+	if faultMode == "tuning-updates" {
+		return task.Tuning{Updates: -5}
+	}
+	return task.Tuning{}
+}
 func (h hostile) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split task.Split) task.Instance {
 	faultIf("draw")
 	return h.Task.Draw(key, round, episode, purpose, level, split)
@@ -81,8 +91,11 @@ func init() {
 	}
 	task.Register("test-hostile", func(spec string) (task.Task, error) {
 		faultIf("open")
-		if faultMode == "nil" {
+		switch faultMode {
+		case "nil":
 			return nil, nil
+		case "open-error":
+			return nil, errors.New("no data in /nonexistent")
 		}
 		t, err := task.Open("seed", spec)
 		return hostile{t}, err
@@ -125,6 +138,28 @@ func TestATasksFaultIsOneLineExitOne(t *testing.T) {
 			require.Contains(t, stderr, "hostile "+mode, "%s: says what it panicked with", mode)
 		}
 	}
+
+	// A setting the task's opener, tuning or levels got wrong names the
+	// task, not a flag nobody typed (the flag typed is named as ever).
+	for mode, want := range map[string]string{
+		"open-error":     "the test-hostile task: no data in /nonexistent",
+		"tuning-updates": "the test-hostile task's defaults: updates must be in 0..",
+		"budget-300":     "the test-hostile task's defaults: steps must be in 1..256, got 300",
+	} {
+		faultMode = mode
+		code, _, stderr := runCLI(args[:2]...)
+		require.Equal(t, 2, code, "%s: %s", mode, stderr)
+		require.Contains(t, stderr, want, mode)
+		require.Equal(t, 1, strings.Count(stderr, "\n"), "%s: one line: %s", mode, stderr)
+		for _, flag := range []string{"-task-spec", "-updates", "-steps"} {
+			require.NotContains(t, stderr, flag+" ", "%s: %s", mode, stderr)
+			require.NotContains(t, stderr, flag+":", "%s: %s", mode, stderr)
+		}
+	}
+	faultMode = "open-error"
+	code, _, stderr = runCLI("-task", "test-hostile", "-task-spec", "x=1")
+	require.Equal(t, 2, code, stderr)
+	require.Contains(t, stderr, "-task-spec: no data in /nonexistent", "the flag typed is named")
 
 	// A return beyond float32's range while training: its value, not +Inf.
 	faultMode = "reward"
