@@ -184,7 +184,10 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		return usage("%v", err)
 	}
 	if t, err := cl.task.open(cfg); err == nil {
-		warnOrder(stderr, cfg, t)
+		if err := task.Guard(cfg.Task, "opened", func() error { warnOrder(stderr, cfg, t); return nil }); err != nil {
+			engine.Close()
+			return usage("%v", err)
+		}
 	}
 	if fl.evalOnly {
 		in.running.Store(true)

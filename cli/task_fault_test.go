@@ -64,6 +64,8 @@ func (h hostile) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, l
 	faultIf("draw")
 	return h.Task.Draw(key, round, episode, purpose, level, split)
 }
+func (h hostile) OrderSensitive() bool { faultIf("order"); return false }
+
 func (h hostile) NewEnv(rows int) task.Env {
 	return hostileEnv{h.Task.(task.Stepper).NewEnv(rows)}
 }
@@ -126,7 +128,7 @@ func TestATasksFaultIsOneLineExitOne(t *testing.T) {
 	args := []string{"-task", "test-hostile", "-updates", "1", "-threads", "1", "-batch", "8", "-chunk", "8",
 		"-eval-every", "0", "-final-episodes", "0", "-explain", "0"}
 	for _, mode := range []string{"open", "nil", "name", "vocab", "levels", "nil-levels", "answer", "notactions",
-		"tokenname", "observations", "tuning", "draw"} {
+		"tokenname", "observations", "tuning", "order", "draw"} {
 		faultMode = mode
 		code, _, stderr := runCLI(args...)
 		require.Equal(t, 1, code, "%s: %s", mode, stderr)
