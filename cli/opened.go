@@ -60,7 +60,9 @@ func taskFault(err error) bool {
 	var pe *task.PanicError
 	var ve *task.ViolationError
 	var ph *phrasedError
-	return errors.As(err, &pe) || errors.As(err, &ve) || errors.As(err, &ph) && ph.fault
+	var fe *trainer.FieldError
+	return errors.As(err, &pe) || errors.As(err, &ve) || errors.As(err, &ph) && ph.fault ||
+		errors.As(err, &fe) && fe.Err != nil && taskFault(fe.Err)
 }
 
 // phrasedError is an error said in the command line's words (flagError),

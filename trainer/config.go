@@ -170,6 +170,10 @@ func (c *Config) validateTaskFor(t task.Task, validate bool) error {
 		return c.validateTask(t)
 	}
 	if err := task.Validate(t); err != nil { // a task not opened through task.Open
+		var pe *task.PanicError
+		if errors.As(err, &pe) { // the task's bug, not a setting's: it names the task
+			return err
+		}
 		return &FieldError{Field: "task", Problem: err.Error(), Bare: true, Err: err}
 	}
 	return c.validateTask(t)
@@ -453,11 +457,9 @@ type FieldError struct {
 	// config or a Go caller has no flags.
 	Hint string
 	// Err is the task's own error the problem reports, when it is one
-	// (task.ViolationError: the task breaks its contract), for errors.As.
+	// (a *task.ViolationError: the task breaks its contract).
 	Err error
 }
-
-func (e *FieldError) Unwrap() error { return e.Err }
 
 func (e *FieldError) Error() string {
 	if e.Bare {

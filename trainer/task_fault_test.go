@@ -63,7 +63,9 @@ func TestWithTaskReturnsATasksPanic(t *testing.T) {
 		var pe *task.PanicError
 		var ve *task.ViolationError
 		if mode == "nil" {
-			require.True(t, errors.As(err, &ve), "%s: %v", mode, err)
+			var fe *FieldError
+			require.True(t, errors.As(err, &fe), "%s: %v", mode, err)
+			require.True(t, errors.As(fe.Err, &ve), "%s: %v", mode, fe.Err)
 			continue
 		}
 		require.True(t, errors.As(err, &pe), "%s: %v", mode, err)
