@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/task"
 	"github.com/stretchr/testify/require"
 )
@@ -81,11 +82,16 @@ func TestWithTaskReturnsATasksPanic(t *testing.T) {
 	require.NoError(t, err)
 	tk, err := task.Open("test-faulty", cfg.TaskSpec)
 	require.NoError(t, err)
+	l, err := enginekit.NewLayout(cfg.Hidden, tk)
+	require.NoError(t, err)
+	e := &fakeEngine{steps: cfg.Steps, params: make([]float32, l.Size), m: make([]float32, l.Size), v: make([]float32, l.Size)}
 	for _, mode := range []string{"name", "levels", "vocab"} {
 		faultyMode = mode
 		err := cfg.ValidateFor(tk)
 		var pe *task.PanicError
 		require.True(t, errors.As(err, &pe), "%s: %v", mode, err)
 		require.Contains(t, pe.Task, "faulty", mode)
+		_, err = New(cfg, tk, e) // trainer.New checks it too
+		require.True(t, errors.As(err, &pe), "New, %s: %v", mode, err)
 	}
 }
