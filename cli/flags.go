@@ -185,6 +185,9 @@ type commandLine struct {
 	fl          files
 	trainLevels []int
 	task        openedTask // the run's task, opened once
+	// fromRecipe: the run starts from the recipe and the task's defaults
+	// (fresh, no -load), so that a setting no flag gave is the task's.
+	fromRecipe bool
 }
 
 // parseCommandLine reads args. -h prints the help and returns errHelp.
@@ -290,11 +293,14 @@ func (cl *commandLine) fresh(from *trainer.Config) (trainer.Config, error) {
 		return base, err
 	}
 	keptSpec := from != nil && base.Task == from.Task && !cl.changed("levels") && !cl.changed("task-spec")
+	cl.fromRecipe = from == nil
 	t, err := cl.task.open(base)
 	if err != nil {
-		return base, errors.New(flagError(cl.viaSpec(err)))
+		return base, cl.phrase(err, base)
 	}
-	base = trainer.TaskDefaults(base, t)
+	if base, err = defaults(base, t); err != nil {
+		return base, err
+	}
 	if from != nil && !cl.changed("hidden") {
 		base.Hidden = from.Hidden // the checkpoint's width, over a task's tuned one
 	}
@@ -335,22 +341,28 @@ func (cl *commandLine) resumed(saved trainer.Config) (trainer.Config, error) {
 			return cl.apply(saved) // the flags restate the run's own task: nothing changes
 		}
 		if optErr != nil {
-			return saved, errors.New(flagError(cl.viaSpec(optErr)))
+			return saved, cl.phrase(optErr, next)
 		}
 		t, err := cl.task.open(next)
 		if err != nil {
-			return saved, errors.New(flagError(cl.viaSpec(err)))
+			return saved, cl.phrase(err, next)
 		}
 		if _, ok := t.(task.ReferenceSchedule); ok {
 			def := trainer.DefaultRecipe()
 			next.Steps, next.TrainLevels = def.Steps, def.TrainLevels
 		} else {
-			next.Steps, next.TrainLevels = 0, nil
-			for i, l := range t.Levels() {
-				next.Steps = max(next.Steps, l.Budget)
-				if task.Items(t, i, task.Training) != 0 { // a level held out whole is not trained
-					next.TrainLevels = append(next.TrainLevels, i)
+			err := task.Guard(next.Task, "opened", func() error {
+				next.Steps, next.TrainLevels = 0, nil
+				for i, l := range t.Levels() {
+					next.Steps = max(next.Steps, l.Budget)
+					if task.Items(t, i, task.Training) != 0 { // a level held out whole is not trained
+						next.TrainLevels = append(next.TrainLevels, i)
+					}
 				}
+				return nil
+			})
+			if err != nil {
+				return saved, err
 			}
 		}
 		saved = next
@@ -417,11 +429,11 @@ func (cl *commandLine) apply(cfg trainer.Config) (trainer.Config, error) {
 	}
 	if fs.Changed("levels") || fs.Changed("partial-credit") {
 		if optErr != nil {
-			return cfg, errors.New(flagError(cl.viaSpec(optErr)))
+			return cfg, cl.phrase(optErr, cfg)
 		}
 	}
 	if err := cl.task.validate(cfg); err != nil {
-		return cfg, errors.New(flagError(cl.viaSpec(err)))
+		return cfg, cl.phrase(err, cfg)
 	}
 	return cfg, nil
 }
@@ -507,4 +519,15 @@ func (cl *commandLine) viaSpec(err error) error {
 		return &trainer.FieldError{Field: fe.Option, Problem: strings.TrimPrefix(fe.Problem, fe.Option+": "), Bare: true}
 	}
 	return err
+}
+
+// lowerKnob says how to lower the setting knob (a Config field's JSON
+// name) with its flag: a number is lowered, a boolean turned off.
+func lowerKnob(knob string) string {
+	name := strings.ReplaceAll(knob, "_", "-")
+	fs, _ := newFlagSet()
+	if f := fs.Lookup(name); f != nil && f.Value.Type() == "bool" {
+		return "turn it off with -" + name + "=false"
+	}
+	return "lower -" + name
 }

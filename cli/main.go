@@ -19,8 +19,8 @@ import (
 	"github.com/simdrl/simdrl/trainer"
 )
 
-// Exit codes: 0 done, 1 training failed, 2 bad usage, 128+signal when
-// interrupted (130 for Ctrl-C, 143 for SIGTERM).
+// Exit codes: 0 done, 1 training failed or the task did (taskFault), 2 bad
+// usage, 128+signal when interrupted (130 for Ctrl-C, 143 for SIGTERM).
 const (
 	exitFail  = 1
 	exitUsage = 2
@@ -47,15 +47,19 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	in := watch(sigs, stderr)
 	defer in.end()
 	usage := func(format string, a ...any) int {
+		code := exitUsage
 		for i, v := range a {
 			if err, ok := v.(error); ok {
+				if taskFault(err) {
+					code = exitFail // the task's bug: no flag is wrong
+				}
 				a[i] = flagError(err)
 			}
 		}
 		// One line, always: a list of problems (a curriculum's) is joined.
 		msg := strings.ReplaceAll(fmt.Sprintf(format, a...), "\n", "; ")
 		fmt.Fprintf(stderr, "simdrl: %s\n", msg)
-		return exitUsage
+		return code
 	}
 	cl, err := parseCommandLine(args, stdout)
 	if errors.Is(err, errHelp) {
@@ -109,7 +113,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 			err = cl.task.validate(saved)
 		}
 		if err != nil {
-			return usage("-resume %s: %s", fl.resume, checkpointConfigError(err))
+			return usage("-resume %s: %v", fl.resume, checkpointConfigError(err))
 		}
 		prepareFlagTask(cl, saved, stderr)
 		if cfg, err = cl.resumed(saved); err != nil {
@@ -124,7 +128,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		if saved, err := trainer.ReadCheckpointConfig(load); err == nil {
 			prepareTask(saved, stderr)
 			if err := cl.task.validate(saved); err != nil {
-				return usage("-load %s: %s", fl.load, checkpointConfigError(err))
+				return usage("-load %s: %v", fl.load, checkpointConfigError(err))
 			}
 			loaded = &saved
 		} else {
@@ -180,7 +184,10 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		return usage("%v", err)
 	}
 	if t, err := cl.task.open(cfg); err == nil {
-		warnOrder(stderr, cfg, t)
+		if err := task.Guard(cfg.Task, "opened", func() error { warnOrder(stderr, cfg, t); return nil }); err != nil {
+			engine.Close()
+			return usage("%v", err)
+		}
 	}
 	if fl.evalOnly {
 		in.running.Store(true)
@@ -257,12 +264,12 @@ func checkPlan(cl *commandLine, cfg trainer.Config, done int) error {
 
 // checkpointConfigError phrases an invalid checkpoint config: its fields are
 // the file's, not flags.
-func checkpointConfigError(err error) string {
+func checkpointConfigError(err error) error {
 	var fe *trainer.FieldError
 	if errors.As(err, &fe) && err == error(fe) {
-		return "checkpoint config: " + fe.Error()
+		return &phrasedError{msg: "checkpoint config: " + fe.Error(), fault: taskFault(err)}
 	}
-	return err.Error()
+	return &phrasedError{msg: err.Error(), fault: taskFault(err)}
 }
 
 // finish writes the report and the plot and turns the run's error into an
@@ -314,7 +321,11 @@ func openTrainer(device string, cfg trainer.Config, o *openedTask) (*trainer.Tra
 	if err != nil {
 		return nil, nil, err
 	}
-	e, err := engines[device](cfg, t)
+	var e trainer.Engine
+	err = task.Guard(cfg.Task, "opened", func() error { // an engine sizes itself by the task's code
+		e, err = engines[device](cfg, t)
+		return err
+	})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -359,8 +370,7 @@ func flagError(err error) string {
 	}
 	var re *trainer.ResourceError
 	if errors.As(err, &re) {
-		flag := "-" + strings.ReplaceAll(re.Knob, "_", "-")
-		return fmt.Sprintf("this run needs %s of memory and %s is available: lower %s", enginekit.FormatBytes(re.Need), enginekit.FormatBytes(re.Have), flag)
+		return fmt.Sprintf("this run needs %s of memory and %s is available: %s", enginekit.FormatBytes(re.Need), enginekit.FormatBytes(re.Have), lowerKnob(re.Knob))
 	}
 	return err.Error()
 }

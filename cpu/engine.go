@@ -196,7 +196,8 @@ func (j *trainJob) work(w *worker, r *result) {
 	r.live = w.ws.LiveSteps()
 	r.rsum = 0
 	for b := 0; b < n; b++ {
-		if r.err = w.check.Reward(float64(w.rewards[b]), w.tasks[b].Level); r.err != nil {
+		// the float64 return, which says what the task paid where float32 says +Inf
+		if r.err = w.check.Reward(w.steps.episodeReturn(n, w.ws.T, b), w.tasks[b].Level); r.err != nil {
 			return
 		}
 		r.rsum += float64(w.rewards[b])

@@ -1,6 +1,7 @@
 package task_test
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/simdrl/simdrl/internal/tasktest"
@@ -53,3 +54,30 @@ func TestSpecEditors(t *testing.T) {
 	require.Panics(t, func() { task.RegisterSpecEditor("calc", task.SpecEditorOf("expr")) })
 	require.Panics(t, func() { task.RegisterSpecEditor("test-nil-editor", nil) })
 }
+
+// TestRegisterRefusesABadName: a task's name is a command-line word and a
+// checkpoint's field, printed by -h: Register panics (a programming error
+// at init) on a name with a control or escape code, a space, a leading
+// dash, or over 64 bytes, quoting it; a task handed to an engine with such
+// a Name is refused by Validate.
+func TestRegisterRefusesABadName(t *testing.T) {
+	open := func(string) (task.Task, error) { return seedtask.Seed(), nil }
+	for _, name := range []string{"red\x1b[31m", "two words", "-dash", "tab\t", "new\nline", "ünï", string(make([]byte, 65))} {
+		require.PanicsWithValue(t, "task: Register of "+strconv.Quote(name)+": "+task.NameRule, func() { task.Register(name, open) }, "%q", name)
+		require.NotContains(t, task.Names(), name)
+	}
+	task.Register("test_ok.v2-1", open)
+	require.Contains(t, task.Names(), "test_ok.v2-1")
+	err := task.Validate(named{seedtask.Seed(), "bad\x1b[2J"})
+	require.ErrorContains(t, err, `task name "bad\x1b[2J"`)
+	require.NotContains(t, err.Error(), "\x1b")
+}
+
+// named is a task under another name.
+type named struct {
+	task.Task
+	name string
+}
+
+func (n named) Name() string             { return n.name }
+func (n named) NewEnv(rows int) task.Env { return n.Task.(task.Stepper).NewEnv(rows) }

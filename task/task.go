@@ -43,6 +43,14 @@ const (
 	DataWords  = 32
 )
 
+// MaxLevels is the most levels a task may declare (Validate): the model
+// holds an embedding per level, which every episode's first state reads
+// through a product as wide as the levels, and an evaluation plays every
+// level, so that an evaluation's cost grows with their square. The
+// built-in tasks have at most 32 (calc's env/calc.MaxLevels, the tape's
+// sizes).
+const MaxLevels = 1024
+
 // Task is an environment the engines train on. Its programs are played by
 // its episodes, written as a step function (Stepwise), by its own batch Env
 // (Stepper) or by its Score (Scorer); the functions Score and Explain derive

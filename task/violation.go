@@ -5,30 +5,51 @@ import (
 	"math"
 	"runtime/debug"
 	"slices"
+	"strings"
 )
 
 // NoAnswer is the Answer of a task without an answer token, whose programs
 // the budget alone ends.
 const NoAnswer int32 = -1
 
-// Validate refuses a task that can never train: one with no levels, a
-// level whose budget is not positive or whose context (Level.Context) is
+// Validate refuses a task that can never train: one with no levels or
+// more than MaxLevels, a negative item count (Itemized), a level whose budget is not positive or whose context (Level.Context) is
 // not in 0..MaxContext, an answer token (but NoAnswer)
 // outside its vocabulary or among the tokens the policy never writes
 // (NotActions), one that neither steps nor scores its programs (Stepwise,
 // Stepper, Scorer). (The engines check its context end, enginekit.NewLayout.) Open and the engines (through
 // trainer.Config.ValidateFor) call it, so that a user's task is refused
-// when it is opened, not trained to nothing.
+// when it is opened, not trained to nothing. A panic in t's code meanwhile
+// is returned as a *PanicError (Guard).
 func Validate(t Task) error {
+	return Guard(NameOf(t), "checked", func() error { return validate(t) })
+}
+
+// validate is Validate, unguarded.
+func validate(t Task) error {
 	name, vocab := t.Name(), t.Vocab()
 	levels := t.Levels()
+	if !validName(name) {
+		return violation("task name %q: %s", name, NameRule)
+	}
 	if vocab < 1 {
 		return violation("the %s task has a vocabulary of %d tokens", name, vocab)
 	}
 	if len(levels) == 0 {
 		return violation("the %s task has no levels", name)
 	}
+	if len(levels) > MaxLevels {
+		return violation("the %s task has %d levels: at most %d (task.MaxLevels)", name, len(levels), MaxLevels)
+	}
+	it, itemized := t.(Itemized)
 	for i, l := range levels {
+		if itemized {
+			for _, sp := range []Split{Training, HeldOut, Transfer} {
+				if n := it.Items(i, sp); n < 0 {
+					return violation("the %s task's level %d (%s) has %d %s items: item counts must be ≥ 0", name, i, l.Name, n, sp)
+				}
+			}
+		}
 		if l.Budget < 1 {
 			return violation("the %s task's level %d (%s) has a budget of %d tokens: it must be at least 1", name, i, l.Name, l.Budget)
 		}
@@ -88,10 +109,15 @@ func (c *Checker) Drawn(in *Instance, level int) error {
 }
 
 // Reward refuses a reward (or a return) that is not finite, earned on an
-// instance of level.
+// instance of level, or beyond float32's range, in which the engines keep
+// returns and train (it would be +Inf or −Inf there): the message gives the
+// value paid, not what float32 makes of it.
 func (c *Checker) Reward(r float64, level int32) error {
-	if math.IsNaN(r) || math.IsInf(r, 0) {
+	switch {
+	case math.IsNaN(r) || math.IsInf(r, 0):
 		return fmt.Errorf("the %s task paid a reward of %v on level %d: rewards must be finite", c.name, r, level)
+	case math.Abs(r) > math.MaxFloat32:
+		return fmt.Errorf("the %s task paid a return of %v on level %d: beyond float32's range (±%.3g), in which the engines train, it would be infinite", c.name, r, level, math.MaxFloat32)
 	}
 	return nil
 }
@@ -119,13 +145,21 @@ func (c *Checker) Panic(v any) error {
 // task, most likely in the task's own code: returned as an error so that a
 // bug in a task never kills the program that embeds the engine.
 type PanicError struct {
-	Task  string
+	Task string
+	// While says what was being done with the task when it panicked
+	// (Guard: "opened"); "" while an engine or the trainer ran it.
+	While string
 	Value any    // what was panicked with
 	Stack []byte // the goroutine's stack where it was recovered, the panic's frames in it
 }
 
+// Error is one line: a value of several lines is joined with "; ".
 func (e *PanicError) Error() string {
-	return fmt.Sprintf("panic while running the %s task: %v", e.Task, e.Value)
+	v := strings.ReplaceAll(fmt.Sprint(e.Value), "\n", "; ")
+	if e.While != "" {
+		return fmt.Sprintf("the %s task panicked while it was %s: %s", e.Task, e.While, v)
+	}
+	return fmt.Sprintf("panic while running the %s task: %s", e.Task, v)
 }
 
 // ViolationError is a task's contract violation: Validate's errors, and

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/simdrl/simdrl/task"
@@ -133,7 +134,7 @@ func (c *Config) Validate() error {
 	if err != nil {
 		return err
 	}
-	return c.validateTask(t)
+	return task.Guard(c.Task, "checked", func() error { return c.validateTask(t) })
 }
 
 // ValidateFor is Validate for the task t, opened already (or never
@@ -151,11 +152,17 @@ func (c *Config) ValidateOpened(t task.Task) error {
 	return c.validateFor(t, false)
 }
 
-// validateFor is ValidateFor, validating t itself when validate is set.
+// validateFor is ValidateFor, validating t itself when validate is set. A
+// panic in t's code meanwhile is returned as a *task.PanicError.
 func (c *Config) validateFor(t task.Task, validate bool) error {
 	if err := c.validateSettings(); err != nil {
 		return err
 	}
+	return task.Guard(c.Task, "checked", func() error { return c.validateTaskFor(t, validate) })
+}
+
+// validateTaskFor is validateFor once the settings are checked.
+func (c *Config) validateTaskFor(t task.Task, validate bool) error {
 	if c.Task != t.Name() {
 		return fieldError("task", "is %q but the task given is %q", c.Task, t.Name())
 	}
@@ -163,7 +170,11 @@ func (c *Config) validateFor(t task.Task, validate bool) error {
 		return c.validateTask(t)
 	}
 	if err := task.Validate(t); err != nil { // a task not opened through task.Open
-		return &FieldError{Field: "task", Problem: err.Error(), Bare: true}
+		var pe *task.PanicError
+		if errors.As(err, &pe) { // the task's bug, not a setting's: it names the task
+			return err
+		}
+		return &FieldError{Field: "task", Problem: err.Error(), Bare: true, Err: err}
 	}
 	return c.validateTask(t)
 }
@@ -215,8 +226,9 @@ func (c *Config) validateSettings() error {
 // validateTask checks what depends on the task t.
 func (c *Config) validateTask(t task.Task) error {
 	_, reference := t.(task.ReferenceSchedule)
+	levels := t.Levels() // once: a task may build them at every call
 	switch {
-	case !anyTrains(t):
+	case !anyTrains(t, len(levels)):
 		return fieldError("task_spec", "leaves no level to train: the %s task holds every level out whole", t.Name())
 	case len(c.TrainLevels) == 0:
 		return fieldError("stages", "must list at least one level")
@@ -228,40 +240,55 @@ func (c *Config) validateTask(t task.Task) error {
 		return fieldError("context", "must be bag or read, got %q", c.Context)
 	}
 	for _, s := range c.TrainLevels {
-		if s < 0 || s >= len(t.Levels()) {
-			return fieldError("stages", "has an unknown level %d (the %s task has levels 0..%d)", s, t.Name(), len(t.Levels())-1)
+		if s < 0 || s >= len(levels) {
+			return fieldError("stages", "has an unknown level %d (the %s task has levels 0..%d)", s, t.Name(), len(levels)-1)
 		}
 		if task.Items(t, s, task.Training) == 0 {
-			return fieldError("stages", "has level %d (%s), which has no training items (it is held out whole)", s, t.Levels()[s].Name)
+			return fieldError("stages", "has level %d (%s), which has no training items (it is held out whole)", s, levels[s].Name)
 		}
 	}
 	if _, ok := t.(task.Itemized); !ok {
 		switch {
 		case c.Replay > 0:
-			return fieldError("replay", "needs a task whose levels are sets of items (the expr task); the %s task's are not", t.Name())
+			return fieldError("replay", "needs a task whose levels are sets of items (as the expr and tape tasks' are); the %s task's are not", t.Name())
 		case c.ItemFocus:
-			return fieldError("item_focus", "needs a task whose levels are sets of items (the expr task); the %s task's are not", t.Name())
+			return fieldError("item_focus", "needs a task whose levels are sets of items (as the expr and tape tasks' are); the %s task's are not", t.Name())
 		}
 	}
 	// A rollout shorter than a level's budget contradicts it, and one shorter
 	// than its shortest program can never solve it. (The seed task's budget is
 	// its environment's 7 steps, of which the reference writes 6 tokens:
 	// task.ReferenceSchedule.)
-	for i, l := range t.Levels() {
+	for i, l := range levels {
 		switch {
 		case c.Steps < l.Shortest:
 			return fieldError("steps", "%d can never solve level %d (%s), whose shortest program has %d tokens", c.Steps, i, l.Name, l.Shortest)
 		case c.Steps < l.Budget && !reference:
 			return &FieldError{Field: "steps", Problem: fmt.Sprintf("%d is below level %d's budget of %d (%s)", c.Steps, i, l.Budget, l.Name),
-				Hint: "raise -steps or give the level a smaller :budget"}
+				Hint: stepsHint(t, levels)}
 		}
 	}
 	return nil
 }
 
-// anyTrains reports whether some level of t has training items.
-func anyTrains(t task.Task) bool {
-	for i := range t.Levels() {
+// stepsHint says how to fit a rollout to t's budgets, in t's words: only a
+// task whose levels the command line writes (calc's -levels) can give a
+// level a smaller :budget.
+func stepsHint(t task.Task, levels []task.Level) string {
+	longest := 0
+	for _, l := range levels {
+		longest = max(longest, l.Budget)
+	}
+	hint := fmt.Sprintf("raise -steps to %d, the longest budget", longest)
+	if ed := task.SpecEditorOf(t.Name()); ed != nil && slices.Contains(ed.FlagOptions(), "levels") {
+		hint += ", or give the level a smaller :budget"
+	}
+	return hint
+}
+
+// anyTrains reports whether some of t's n levels has training items.
+func anyTrains(t task.Task, n int) bool {
+	for i := range n {
 		if task.Items(t, i, task.Training) != 0 {
 			return true
 		}
@@ -298,13 +325,22 @@ func (c *Config) levelAt(u int) int {
 }
 
 // WithTask gives cfg its task's defaults (TaskDefaults), opening the task
-// through the registry.
+// through the registry. A panic in the task's code meanwhile is returned as
+// a *task.PanicError.
 func WithTask(cfg Config) (Config, error) {
 	t, err := cfg.OpenTask()
 	if err != nil {
 		return cfg, err
 	}
-	return TaskDefaults(cfg, t), nil
+	out := cfg
+	err = task.Guard(cfg.Task, "opened", func() error {
+		out = TaskDefaults(cfg, t)
+		return nil
+	})
+	if err != nil {
+		return cfg, err
+	}
+	return out, nil
 }
 
 // TaskDefaults gives cfg the defaults of its task t, opened already: a
@@ -312,7 +348,8 @@ func WithTask(cfg Config) (Config, error) {
 // level; under the default recipe a task.Tuned task's settings too (the
 // calc task's partial credit and longer schedule: docs/recipes.md, "The
 // calc recipe"). A task.ReferenceSchedule task (the seed task) keeps cfg as
-// it is.
+// it is. A panic in t's code is not recovered here: WithTask returns it as
+// an error (task.Guard does for a task opened otherwise).
 func TaskDefaults(cfg Config, t task.Task) Config {
 	if _, ok := t.(task.ReferenceSchedule); ok {
 		return cfg
@@ -340,7 +377,6 @@ func tune(cfg Config, tu task.Tuning) Config {
 		if v != 0 {
 			*dst = v
 		}
-		cfg.StopFrom = tu.StopFrom
 	}
 	setF := func(dst *float64, v float64) {
 		if v != 0 {
@@ -357,6 +393,7 @@ func tune(cfg Config, tu task.Tuning) Config {
 	set(&cfg.EntropyUpdates, tu.EntropyUpdates)
 	set(&cfg.Replay, tu.Replay)
 	set(&cfg.Hidden, tu.Hidden)
+	set(&cfg.StopFrom, tu.StopFrom)
 	setF(&cfg.EntropyCoef, tu.EntropyCoef)
 	setF(&cfg.EntropyFinal, tu.EntropyFinal)
 	setF(&cfg.ReplayCoef, tu.ReplayCoef)
@@ -370,7 +407,8 @@ func tune(cfg Config, tu task.Tuning) Config {
 // its error is the first invalid setting in Validate's order. Its errors are
 // FieldErrors: of a setting, of task for a name no task is registered under,
 // else of task_spec, with the spec's option at fault as Option (the task's
-// task.SpecError: levels, partial_credit, leaves, …).
+// task.SpecError: levels, partial_credit, leaves, …); a panic in the task's
+// code is a *task.PanicError.
 func (c *Config) OpenTask() (task.Task, error) {
 	if err := c.validateSettings(); err != nil {
 		return nil, err
@@ -379,11 +417,14 @@ func (c *Config) OpenTask() (task.Task, error) {
 	var ue *task.UnknownError
 	var se *task.SpecError
 	var ve *task.ViolationError
+	var pe *task.PanicError
 	switch {
+	case errors.As(err, &pe): // the task's bug, not a setting's: it names the task
+		return nil, err
 	case errors.As(err, &ue):
 		return nil, fieldError("task", "must be %s, got %q", orList(task.Names()), c.Task)
 	case errors.As(err, &ve): // the task can never train (task.Validate)
-		return nil, &FieldError{Field: "task", Problem: ve.Error(), Bare: true}
+		return nil, &FieldError{Field: "task", Problem: ve.Error(), Bare: true, Err: ve}
 	case errors.As(err, &se) && se.Key == "task_spec":
 		return nil, &FieldError{Field: "task_spec", Problem: se.Err.Error(), Bare: true}
 	case errors.As(err, &se):
@@ -415,6 +456,9 @@ type FieldError struct {
 	// line ("raise -steps …"); Error leaves it out, as a checkpoint's
 	// config or a Go caller has no flags.
 	Hint string
+	// Err is the task's own error the problem reports, when it is one
+	// (a *task.ViolationError: the task breaks its contract).
+	Err error
 }
 
 func (e *FieldError) Error() string {

@@ -12,6 +12,6 @@ import (
 // is never killed by a task's bug. (The engines recover their workers'.)
 func recoverTask(t task.Task, err *error) {
 	if v := recover(); v != nil {
-		*err = &task.PanicError{Task: t.Name(), Value: v, Stack: debug.Stack()}
+		*err = &task.PanicError{Task: task.NameOf(t), Value: v, Stack: debug.Stack()}
 	}
 }

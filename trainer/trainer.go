@@ -33,8 +33,10 @@ type Trainer struct {
 // New starts a run of cfg on task t with e, an engine built for both (its
 // model initialised from cfg.Seed): no update done, a fresh curriculum. It
 // checks cfg against t, which it does not validate again: the engine's
-// constructor did (cpu.NewWithTask), or task.Open.
-func New(cfg Config, t task.Task, e Engine) (*Trainer, error) {
+// constructor did (cpu.NewWithTask), or task.Open. A panic in t's code
+// meanwhile is returned as an error (task.PanicError).
+func New(cfg Config, t task.Task, e Engine) (tr *Trainer, err error) {
+	defer recoverTask(t, &err)
 	if err := cfg.ValidateOpened(t); err != nil {
 		return nil, err
 	}
@@ -50,7 +52,7 @@ func New(cfg Config, t task.Task, e Engine) (*Trainer, error) {
 		// An engine of another config: its checkpoints would not be this run's.
 		return nil, fmt.Errorf("trainer: the engine holds %d parameters, the config's model has %d", len(p), l.Size)
 	}
-	tr := &Trainer{cfg: cfg, task: t, layout: l, e: e, cur: newCurriculum(cfg, len(t.Levels())), key: rng.NewKey(cfg.Seed)}
+	tr = &Trainer{cfg: cfg, task: t, layout: l, e: e, cur: newCurriculum(cfg, len(t.Levels())), key: rng.NewKey(cfg.Seed)}
 	if it, ok := t.(task.Itemized); ok && (cfg.ItemFocus || cfg.Replay > 0) {
 		tr.record = make([]task.Episode, cfg.Batch)
 		for i := range tr.record {
@@ -121,7 +123,8 @@ func (tr *Trainer) Checkpoint() (*checkpoint.File, error) {
 // Restore continues from a checkpoint of the same configuration (any
 // engine's): parameters, Adam's moments and step, update counter,
 // curriculum (-resume). A refused file changes nothing.
-func (tr *Trainer) Restore(f *checkpoint.File) error {
+func (tr *Trainer) Restore(f *checkpoint.File) (err error) {
+	defer recoverTask(tr.task, &err) // a replayed entry is drawn again: the task's code
 	n := tr.layout.Size
 	p, m, v := make([]float32, n), make([]float32, n), make([]float32, n)
 	cur := newCurriculum(tr.cfg, len(tr.task.Levels()))

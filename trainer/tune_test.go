@@ -60,3 +60,27 @@ func TestBuiltinTunings(t *testing.T) {
 		require.Equal(t, recipe.LR, cfg.LR, name)
 	}
 }
+
+// TestTuningKeepsACallersStopFrom: a library caller's StopFrom stays
+// through TaskDefaults when the task's tuning leaves it unset (calc, expr,
+// a task that tunes only its context), and a tuning that sets it (tape's)
+// replaces it as it replaces the recipe's other settings.
+func TestTuningKeepsACallersStopFrom(t *testing.T) {
+	calc, err := task.Open("calc", "")
+	require.NoError(t, err)
+	for _, name := range []string{"calc", "expr", "tape", "read-tuned"} {
+		tk := task.Task(readTuned{calc})
+		if name != "read-tuned" {
+			tk, err = task.Open(name, "")
+			require.NoError(t, err)
+		}
+		cfg := DefaultRecipe()
+		cfg.StopFrom = 500
+		got := TaskDefaults(cfg, tk).StopFrom
+		if tu := tk.(task.Tuned).DefaultTuning(); tu.StopFrom != 0 {
+			require.Equal(t, tu.StopFrom, got, name)
+			continue
+		}
+		require.Equal(t, 500, got, name)
+	}
+}

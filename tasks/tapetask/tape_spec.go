@@ -69,7 +69,7 @@ var (
 
 // ParseTapeSpec reads a tape spec (TapeSpec), every option set.
 func ParseTapeSpec(spec string) (TapeSpec, error) {
-	s := TapeSpec{Min: defaultTapeLeaves[0], Max: defaultTapeLeaves[1], Longer: defaultTapeLonger}
+	s := TapeSpec{Min: defaultTapeLeaves[0], Max: defaultTapeLeaves[1]} // Longer nil: the default until written
 	opts, err := task.SpecOptions(spec, "tape takes leaves=…; longer=…; partial_credit=…; rules=…; observe=…; pending=…; depth=…; branching=…; head=…")
 	if err != nil {
 		return s, err
@@ -86,6 +86,9 @@ func ParseTapeSpec(spec string) (TapeSpec, error) {
 			}
 			if s.Max, err = wholeNumber("leaves", hi); err != nil {
 				return s, err
+			}
+			if s.Min < 2 || s.Max > tape.MaxLeaves || s.Min > s.Max { // as written: 0..0 is no default
+				return s, &task.SpecError{Key: "leaves", Err: fmt.Errorf("must be a range a..b with 2 ≤ a ≤ b ≤ %d, got %s", tape.MaxLeaves, o.Value)}
 			}
 		case "longer":
 			s.Longer = []int{}
@@ -164,17 +167,27 @@ func wholeNumber(key, value string) (int, error) {
 
 // Check refuses options out of range: trained sizes outside
 // 2..tape.MaxLeaves or reversed, longer sizes not increasing, not above the
-// trained ones or above tape.MaxLeaves, a partial credit outside [0,
+// trained ones (the default longer sizes: blamed on leaves) or above
+// tape.MaxLeaves, a partial credit outside [0,
 // taskkit.MaxPartialCredit].
 func (s TapeSpec) Check() error {
 	lo, hi := s.leaves()
 	if lo < 2 || hi > tape.MaxLeaves || lo > hi {
 		return &task.SpecError{Key: "leaves", Err: fmt.Errorf("must be a range a..b with 2 ≤ a ≤ b ≤ %d, got %d..%d", tape.MaxLeaves, lo, hi)}
 	}
+	if s.Longer == nil && defaultTapeLonger[0] <= hi {
+		// The longer sizes nobody wrote: the trained ones are at fault.
+		fix := "give longer=none"
+		if hi < tape.MaxLeaves {
+			fix += fmt.Sprintf(" or longer sizes in %d..%d", hi+1, tape.MaxLeaves)
+		}
+		return &task.SpecError{Key: "leaves", Err: fmt.Errorf("%d..%d: the default longer=%s does not lie above %d, the largest trained size: %s",
+			lo, hi, joinSizes(defaultTapeLonger), hi, fix)}
+	}
 	prev := hi
 	for _, n := range s.longer() {
 		if n <= prev || n > tape.MaxLeaves {
-			return &task.SpecError{Key: "longer", Err: fmt.Errorf("sizes must increase from above the trained %d to at most %d, got %v", hi, tape.MaxLeaves, s.longer())}
+			return &task.SpecError{Key: "longer", Err: fmt.Errorf("sizes must increase from above the trained %d to at most %d, got %s", hi, tape.MaxLeaves, joinSizes(s.longer()))}
 		}
 		prev = n
 	}
@@ -217,11 +230,7 @@ func (s TapeSpec) String() string {
 		opts = append(opts, fmt.Sprintf("leaves=%d..%d", lo, hi))
 	}
 	if l := s.longer(); !slices.Equal(l, defaultTapeLonger) {
-		text := "none"
-		if len(l) > 0 {
-			text = strings.Trim(strings.Join(strings.Fields(fmt.Sprint(l)), ","), "[]")
-		}
-		opts = append(opts, "longer="+text)
+		opts = append(opts, "longer="+joinSizes(l))
 	}
 	if s.PartialCredit != 0 || math.Signbit(s.PartialCredit) {
 		opts = append(opts, "partial_credit="+strconv.FormatFloat(s.PartialCredit, 'g', -1, 64))
@@ -245,4 +254,12 @@ func (s TapeSpec) String() string {
 		opts = append(opts, "head=context")
 	}
 	return strings.Join(opts, "; ")
+}
+
+// joinSizes writes sizes as a longer option's value: 6,8,12 (none for none).
+func joinSizes(sizes []int) string {
+	if len(sizes) == 0 {
+		return "none"
+	}
+	return strings.Trim(strings.Join(strings.Fields(fmt.Sprint(sizes)), ","), "[]")
 }

@@ -633,3 +633,31 @@ func TestTapeHeadContextOfEverySize(t *testing.T) {
 	}
 	t.Fatalf("no %d-leaf item shows the level's %d tokens", tape.MaxLeaves, longest)
 }
+
+// TestTapeSpecSaysWhatWasWritten: leaves=0 and leaves=0..0 are refused as
+// written (not taken as the default 2..5), and trained sizes the default
+// longer sizes do not lie above are blamed on leaves, the option written,
+// saying that longer is the default and how to change it.
+func TestTapeSpecSaysWhatWasWritten(t *testing.T) {
+	for _, spec := range []string{"leaves=0", "leaves=0..0", "leaves=0..5", "leaves=-1..3"} {
+		_, err := task.Open("tape", spec)
+		var se *task.SpecError
+		require.ErrorAs(t, err, &se, spec)
+		require.Equal(t, "leaves", se.Key, spec)
+		require.Contains(t, err.Error(), "got "+strings.TrimPrefix(spec, "leaves="), spec)
+	}
+	for spec, hi := range map[string]string{"leaves=2..32": "32", "leaves=2..7": "7", "leaves=9": "9"} {
+		_, err := task.Open("tape", spec)
+		var se *task.SpecError
+		require.ErrorAs(t, err, &se, spec)
+		require.Equal(t, "leaves", se.Key, "%s: %v", spec, err)
+		require.Contains(t, err.Error(), "the default longer=6,8,12,16,32", spec)
+		require.Contains(t, err.Error(), "above "+hi, spec)
+		require.Contains(t, err.Error(), "longer=none", spec)
+	}
+	// A longer written is blamed as before.
+	_, err := task.Open("tape", "leaves=2..7; longer=6")
+	var se *task.SpecError
+	require.ErrorAs(t, err, &se)
+	require.Equal(t, "longer", se.Key)
+}
