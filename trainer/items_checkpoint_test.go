@@ -2,7 +2,6 @@ package trainer
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -13,7 +12,6 @@ import (
 	"github.com/simdrl/simdrl/env/calc"
 	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/internal/tasktest"
-	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
 )
 
@@ -74,9 +72,8 @@ func TestLargestItemStateReadsBack(t *testing.T) {
 	require.Greater(t, n, 50_000, "256 MiB holds the state of many items")
 	src := itemRun(t, manyItems{base, n})
 	steps := src.replay.steps
-	in := base.DrawItem(src.key, 0, 0, rng.PurposeReplayTask, 0, task.Training, 0)
 	program := []int32{calc.LOAD, calc.MUL, calc.ANS, calc.ANS, calc.ANS, calc.ANS}[:steps]
-	reward := task.Score(base, &in, program[:3]).Reward
+	reward := 1.0
 	for i := range src.focus.fail[0] {
 		src.focus.fail[0][i] = math.Ldexp(float64(i%977), -10) // exact binary fractions in 0..1, a float32 would lose
 		e := &replayEntry{Level: 0, Item: i, Program: program, Reward: reward, Length: 3}
@@ -105,34 +102,35 @@ func TestLargestItemStateReadsBack(t *testing.T) {
 
 // TestReplayRewardIsWhatTheTaskPays: a crafted replay entry's reward was
 // kept for ever on a user's task (which is not task.Interpreted, so any
-// finite number passed): 2.0 where the task pays 1, 1e308, a negative one.
-// Each is now refused naming the entry; so is a NaN, an entry of a level or
-// an item out of range, and the entry the task does pay restores.
+// finite number passed): 2.0 where the task pays at most 1, 1e308. Each is
+// now refused naming the entry, so is a NaN or an infinite one, and an
+// entry of a level or an item out of range; the reward the task pays (as
+// an engine sums it, in float32) restores.
 func TestReplayRewardIsWhatTheTaskPays(t *testing.T) {
 	it := newItemCalc(t, nil)
 	src := itemRun(t, it)
 	steps := src.replay.steps
 	f, err := src.Checkpoint()
 	require.NoError(t, err)
-	in := it.DrawItem(src.key, 0, 0, rng.PurposeReplayTask, 0, task.Training, 1)
 	program := []int32{calc.LOAD, calc.MUL, calc.ANS, calc.ANS, calc.ANS, calc.ANS}[:steps]
-	pays := task.Score(it, &in, program[:3]).Reward
 	entry := func(level, item int, reward float64) *replayEntry {
 		return &replayEntry{Level: level, Item: item, Program: program, Reward: reward, Length: 3}
 	}
-	require.NoError(t, itemRun(t, it).Restore(withReplay(t, f, steps, entry(0, 1, pays))), "the reward the task pays")
-	require.NoError(t, itemRun(t, it).Restore(withReplay(t, f, steps, entry(0, 1, float64(float32(pays))))), "as an engine sums it, in float32")
+	for _, r := range []float64{1, float64(float32(1.0 / 3)), 0, -0.5} {
+		require.NoError(t, itemRun(t, it).Restore(withReplay(t, f, steps, entry(0, 1, r))), "a reward the task may pay: %v", r)
+	}
 	for _, c := range []struct {
 		e    *replayEntry
 		want string
 	}{
-		{entry(0, 1, 2.0), fmt.Sprintf("replay_buffer[0]: reward 2 is not the %v the calc task pays this program", pays)},
-		{entry(0, 1, 1e308), fmt.Sprintf("replay_buffer[0]: reward 1e+308 is not the %v the calc task pays this program", pays)},
-		{entry(0, 1, -1), fmt.Sprintf("replay_buffer[0]: reward -1 is not the %v the calc task pays this program", pays)},
+		{entry(0, 1, 2.0), "replay_buffer[0]: reward 2 is more than the calc task pays this program (1)"},
+		{entry(0, 1, 1e308), "replay_buffer[0]: reward 1e+308 is more than the calc task pays this program (1)"},
+		{entry(0, 1, 1.001), "replay_buffer[0]: reward 1.001 is more than the calc task pays this program (1)"},
 		{entry(0, 1, math.NaN()), "replay_buffer[0]: reward NaN is not a finite number"},
-		{entry(2, 1, pays), "replay_buffer[0]: level 2 out of range 0..1"},
-		{entry(0, 3, pays), "replay_buffer[0]: item 3 out of range 0..2 of level 0"},
-		{entry(-1, 0, pays), "replay_buffer[0]: level -1 out of range 0..1"},
+		{entry(0, 1, math.Inf(-1)), "replay_buffer[0]: reward -Inf is not a finite number"},
+		{entry(2, 1, 1), "replay_buffer[0]: level 2 out of range 0..1"},
+		{entry(-1, 0, 1), "replay_buffer[0]: level -1 out of range 0..1"},
+		{entry(0, 3, 1), "replay_buffer[0]: item 3 out of range 0..2 of level 0"},
 	} {
 		tr := itemRun(t, it)
 		err := tr.Restore(withReplay(t, f, steps, c.e))

@@ -350,9 +350,12 @@ func (b *replayBuffer) check(e *replayEntry, key rng.Key) error {
 // checkReward refuses a reward the task cannot pay e's program (crafted,
 // it would never be replaced by a better program): on the calculator's
 // machine (task.Interpreted), one outside 1 and the partial credit for the
-// inner values held; on another task, one other than what the task pays the
-// program on in, the instance it was verified on (task.Score). Both to the
-// rounding of the engines, which sum an episode's rewards in float32.
+// inner values held; on another task, one above what it pays the program on
+// in, the instance it was verified on (task.Score), or above 1, the most a
+// task pays that says nothing of its rewards (task.RewardNoter); a lower
+// reward is one a task may pay on another instance, and is soon replaced.
+// Both to the rounding of the engines, which sum an episode's rewards in
+// float32.
 func (b *replayBuffer) checkReward(e *replayEntry, in *task.Instance) error {
 	r := e.Reward
 	if math.IsNaN(r) || math.IsInf(r, 0) {
@@ -366,9 +369,9 @@ func (b *replayBuffer) checkReward(e *replayEntry, in *task.Instance) error {
 		}
 		return nil
 	}
-	pays := task.Score(b.t, in, e.Program[:e.Length]).Reward
-	if math.Abs(r-pays) > float32Slack(pays) {
-		return fmt.Errorf("reward %v is not the %v the %s task pays this program", r, pays, b.t.Name())
+	pays := max(1, task.Score(b.t, in, e.Program[:e.Length]).Reward)
+	if r > pays+float32Slack(pays) {
+		return fmt.Errorf("reward %v is more than the %s task pays this program (%v)", r, b.t.Name(), pays)
 	}
 	return nil
 }
