@@ -2,6 +2,8 @@ package trainer
 
 import (
 	"encoding/binary"
+	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"testing"
@@ -136,5 +138,68 @@ func TestReplayRewardIsWhatTheTaskPays(t *testing.T) {
 		err := tr.Restore(withReplay(t, f, steps, c.e))
 		require.ErrorContains(t, err, "checkpoint item state: "+c.want)
 		require.Empty(t, tr.replay.order, "a refused file changes nothing")
+	}
+}
+
+// TestItemTensorsAreChecked: the item state's tensors are read as strictly
+// as the model's: an unknown items.* tensor, one of another dtype or shape,
+// a replay buffer missing one of its four tensors, an item state given both
+// as tensors and as format 1's JSON, or none where the config needs one, is
+// refused by name, and the run is left as it was.
+func TestItemTensorsAreChecked(t *testing.T) {
+	it := newItemCalc(t, nil)
+	src := itemRun(t, it)
+	f, err := src.Checkpoint()
+	require.NoError(t, err)
+	require.Equal(t, itemsFormat, f.Metadata["format"])
+	edit := func(change func(g *checkpoint.File)) *checkpoint.File {
+		g := *f
+		g.Metadata = maps.Clone(f.Metadata)
+		g.Tensors = slices.Clone(f.Tensors)
+		change(&g)
+		return &g
+	}
+	tensor := func(g *checkpoint.File, name string) *checkpoint.Tensor {
+		for i := range g.Tensors {
+			if g.Tensors[i].Name == name {
+				return &g.Tensors[i]
+			}
+		}
+		t.Fatalf("no tensor %s", name)
+		return nil
+	}
+	for _, c := range []struct {
+		name   string
+		change func(g *checkpoint.File)
+		want   string
+	}{
+		{"unknown", func(g *checkpoint.File) {
+			g.Tensors = append(g.Tensors, checkpoint.Tensor{Name: "items.extra", Shape: []int{1}, Data: []float32{1}})
+		}, `checkpoint has an unexpected tensor "items.extra" (not one of the item state's)`},
+		{"fail as F32", func(g *checkpoint.File) {
+			*tensor(g, itemFailName) = checkpoint.Tensor{Name: itemFailName, Shape: []int{6}, Data: make([]float32, 6)}
+		}, "checkpoint tensor items.item_fail is F32 [6], want F64 [n]"},
+		{"fail too short", func(g *checkpoint.File) {
+			*tensor(g, itemFailName) = checkpoint.Tensor{Name: itemFailName, Shape: []int{5}, DType: checkpoint.F64, F64: make([]float64, 5)}
+		}, "item_fail has 5 items, want 6 (the task's training items)"},
+		{"program of another length", func(g *checkpoint.File) {
+			*tensor(g, replayProgram) = checkpoint.Tensor{Name: replayProgram, Shape: []int{0, 3}, DType: checkpoint.I32, I32: []int32{}}
+		}, fmt.Sprintf("checkpoint tensor items.replay_buffer.program is I32 [0 3], want I32 [0 %d]", src.replay.steps)},
+		{"replay missing its rewards", func(g *checkpoint.File) {
+			g.Tensors = slices.DeleteFunc(g.Tensors, func(t checkpoint.Tensor) bool { return t.Name == replayReward })
+		}, "the replay buffer needs the tensors"},
+		{"twice", func(g *checkpoint.File) { g.Metadata[itemsKey] = `{"item_fail":null,"replay_buffer":null}` },
+			`checkpoint has its item state twice: in the metadata key "items" and as tensors`},
+		{"none", func(g *checkpoint.File) {
+			g.Tensors = slices.DeleteFunc(g.Tensors, func(t checkpoint.Tensor) bool { return isItemTensor(t.Name) })
+		}, "checkpoint has no item state"},
+	} {
+		tr := itemRun(t, it)
+		before, err := tr.Checkpoint()
+		require.NoError(t, err)
+		require.ErrorContains(t, tr.Restore(edit(c.change)), c.want, c.name)
+		after, err := tr.Checkpoint()
+		require.NoError(t, err)
+		require.Equal(t, before.Tensors, after.Tensors, "%s: a refused file changes nothing", c.name)
 	}
 }
