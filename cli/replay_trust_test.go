@@ -102,6 +102,18 @@ func TestCraftedReplayBufferIsRefused(t *testing.T) {
 			require.NotContains(t, stdout, "Final greedy", c.file)
 		}
 	}
+
+	// Without an item state at all, the file is weights to -load and short
+	// of its state to -resume.
+	g := *f
+	g.Tensors = slices.DeleteFunc(slices.Clone(f.Tensors), func(tn checkpoint.Tensor) bool { return strings.HasPrefix(tn.Name, "items.") })
+	bare := filepath.Join(dir, "no-items.st")
+	require.NoError(t, checkpoint.WriteFile(bare, &g))
+	code, _, stderr = runCLI("-load", bare, "-eval-only", "-final-episodes", "0", "-explain", "0")
+	require.Equal(t, 0, code, "-load takes the weights of a file without an item state: %s", stderr)
+	code, _, stderr = runGuarded(t, append([]string{"-resume", bare}, resume...)...)
+	require.Equal(t, 2, code, stderr)
+	require.Contains(t, stderr, "checkpoint has no item state")
 }
 
 // withReplayEntry is f with its replay buffer (the tensors

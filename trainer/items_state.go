@@ -281,6 +281,9 @@ func checkItems(f *checkpoint.File, focus *itemFocus, replay *replayBuffer, key 
 // t; without them (nil: the config does not read), its structure and the
 // failure rates' and rewards' ranges only.
 func checkLoadedItems(f *checkpoint.File, cfg *Config, t task.Task) error {
+	if !hasItemState(f) {
+		return nil // -load takes a file without one: weights only
+	}
 	if cfg != nil {
 		var focus *itemFocus
 		var replay *replayBuffer
@@ -310,6 +313,14 @@ func checkLoadedItems(f *checkpoint.File, cfg *Config, t task.Task) error {
 		}
 	}
 	return nil
+}
+
+// hasItemState reports whether f holds an item state, in either format.
+func hasItemState(f *checkpoint.File) bool {
+	if _, ok := f.Metadata[itemsKey]; ok {
+		return true
+	}
+	return slices.ContainsFunc(f.Tensors, func(t checkpoint.Tensor) bool { return isItemTensor(t.Name) })
 }
 
 // check refuses an entry that is not a program of this run's task for one
