@@ -43,7 +43,11 @@ func (tr *Trainer) saveItems(f *checkpoint.File) {
 	}
 	f.Metadata["format"] = itemsFormat
 	if tr.focus != nil {
-		var flat []float64
+		total := 0
+		for _, fail := range tr.focus.fail {
+			total += len(fail)
+		}
+		flat := make([]float64, 0, total)
 		for _, fail := range tr.focus.fail {
 			flat = append(flat, fail...)
 		}
