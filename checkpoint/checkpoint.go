@@ -1,10 +1,15 @@
 package checkpoint
 
-// Tensor is one named float32 tensor, row-major.
+// Tensor is one named tensor, row-major: its values are in the slice of its
+// DType (Data for F32, the zero DType).
 type Tensor struct {
 	Name  string
 	Shape []int
+	DType DType
 	Data  []float32
+	F64   []float64
+	I32   []int32
+	I64   []int64
 }
 
 // File is a checkpoint: string metadata and tensors in order.
@@ -25,12 +30,15 @@ func (f *File) Lookup(name string) (Tensor, bool) {
 
 const (
 	metadataKey = "__metadata__"
-	dtypeF32    = "F32"
 
 	// MaxHeader is the largest header Decode accepts (the safetensors
 	// library's own limit is 100 MB).
 	MaxHeader = 100 << 20
 )
+
+// maxHeader is MaxHeader, the one limit Encode and Decode both apply (a
+// test lowers it to check that they agree at its edge).
+var maxHeader = MaxHeader
 
 // elements is the product of shape's dimensions, or ok=false when a
 // dimension is negative or the product exceeds limit (overflow-safe).

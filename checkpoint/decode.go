@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"unicode"
@@ -18,8 +17,8 @@ import (
 // that names the problem and the tensor, a truncated file; a header length
 // larger than the file or than MaxHeader; a header that is not valid UTF-8
 // JSON object; a tensor without dtype, shape or data_offsets, or with other
-// fields; a dtype other than F32; a shape whose product is not the byte length
-// over 4; offsets outside the data buffer; tensors that overlap or leave gaps;
+// fields; a dtype other than F32, F64, I32 and I64; a shape whose product is
+// not the byte length over the dtype's size; offsets outside the data buffer; tensors that overlap or leave gaps;
 // duplicate names or keys; metadata values that are not strings; and trailing
 // bytes after the last tensor. The order of the header's keys does not
 // matter: tensors come back in the order of their data (ties, possible only
@@ -29,8 +28,8 @@ func Decode(b []byte) (*File, error) {
 		return nil, fmt.Errorf("checkpoint: truncated file: %d bytes, less than the 8-byte header length", len(b))
 	}
 	n := binary.LittleEndian.Uint64(b)
-	if n > MaxHeader {
-		return nil, fmt.Errorf("checkpoint: header length %d is absurd (more than %d MiB)", n, MaxHeader>>20)
+	if n > uint64(maxHeader) {
+		return nil, fmt.Errorf("checkpoint: header length %d is absurd (more than %d MiB)", n, maxHeader>>20)
 	}
 	if n > uint64(len(b)-8) {
 		return nil, fmt.Errorf("checkpoint: truncated file: header length %d larger than the %d bytes that follow it", n, len(b)-8)
@@ -68,22 +67,27 @@ func Decode(b []byte) (*File, error) {
 		if err != nil {
 			return nil, fmt.Errorf("checkpoint: %w", err)
 		}
-		if info.dtype != dtypeF32 {
-			return nil, fmt.Errorf("checkpoint: tensor %s has dtype %s; simdrl checkpoints hold F32", name, quoteOdd(info.dtype))
+		dtype := DType(info.dtype)
+		size := dtype.size()
+		if size == 0 {
+			return nil, fmt.Errorf("checkpoint: tensor %s has dtype %s; simdrl checkpoints hold F32 (and F64, I32, I64 for a run's state)", name, quoteOdd(info.dtype))
 		}
 		begin, end := info.offsets[0], info.offsets[1]
 		if begin > end || end > len(buf) {
 			return nil, fmt.Errorf("checkpoint: tensor %s has data_offsets [%d, %d] out of range (data buffer of %d bytes)", name, begin, end, len(buf))
 		}
-		count, ok := elements(info.shape, len(buf)/4+1)
-		if !ok || 4*count != end-begin {
+		count, ok := elements(info.shape, len(buf)/size+1)
+		if !ok || size*count != end-begin {
 			what := "too many elements"
 			if ok {
-				what = fmt.Sprintf("%d float32 = %d bytes", count, 4*count)
+				what = fmt.Sprintf("%d %s = %d bytes", count, dtype.element(), size*count)
 			}
 			return nil, fmt.Errorf("checkpoint: tensor %s has shape %v (%s) but data_offsets [%d, %d] span %d bytes", name, info.shape, what, begin, end, end-begin)
 		}
-		f.Tensors = append(f.Tensors, Tensor{Name: name, Shape: info.shape})
+		if dtype == F32 {
+			dtype = "" // as Encode's callers give it
+		}
+		f.Tensors = append(f.Tensors, Tensor{Name: name, Shape: info.shape, DType: dtype})
 		spans = append(spans, span{begin, end})
 	}
 
@@ -109,10 +113,7 @@ func Decode(b []byte) (*File, error) {
 			return nil, fmt.Errorf("checkpoint: gap of %d bytes between tensor %s (bytes %d..%d) and tensor %s (bytes %d..%d)",
 				s.begin-pos, f.Tensors[prev].Name, spans[prev].begin, spans[prev].end, t.Name, s.begin, s.end)
 		}
-		t.Data = make([]float32, (s.end-s.begin)/4)
-		for j := range t.Data {
-			t.Data[j] = math.Float32frombits(binary.LittleEndian.Uint32(buf[s.begin+4*j:]))
-		}
+		t.setData(buf[s.begin:s.end])
 		sorted[k] = t
 		pos, prev = s.end, i
 	}

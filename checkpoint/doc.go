@@ -1,5 +1,6 @@
 // Package checkpoint reads and writes simdrl's checkpoint files: safetensors
-// files of float32 tensors under PyTorch's state_dict names, with string
+// files of float32 tensors under PyTorch's state_dict names (and F64, I32 and
+// I64 tensors for a run's state that grows with its task), with string
 // metadata, so that PyTorch's own tools (and a reader written with the Python
 // standard library) load them.
 //

@@ -15,8 +15,9 @@ import (
 
 // Encode serialises f as a safetensors file. Tensors keep the given order in
 // the header and in the data; metadata keys are sorted. It fails, naming the
-// tensor, on an empty, reserved, duplicate or non-UTF-8 name, a negative
-// dimension, or a shape whose product is not len(Data).
+// tensor, on an empty, reserved, duplicate or non-UTF-8 name, an unknown
+// dtype, a negative dimension, or a shape whose product is not the number of
+// values; and on a header larger than MaxHeader, which Decode would refuse.
 func Encode(f *File) ([]byte, error) {
 	if f == nil {
 		return nil, fmt.Errorf("checkpoint: encode: nil file")
@@ -59,36 +60,42 @@ func Encode(f *File) ([]byte, error) {
 		if err := checkName(t.Name, seen); err != nil {
 			return nil, fmt.Errorf("checkpoint: encode: %w", err)
 		}
-		n, ok := elements(t.Shape, math.MaxInt/4)
+		size := t.Type().size()
+		if size == 0 {
+			return nil, fmt.Errorf("checkpoint: encode: tensor %s has dtype %s, not one of F32, F64, I32, I64", t.Name, quoteOdd(string(t.DType)))
+		}
+		n, ok := elements(t.Shape, math.MaxInt/8)
 		if !ok {
 			return nil, fmt.Errorf("checkpoint: encode: tensor %s has invalid shape %v", t.Name, t.Shape)
 		}
-		if n != len(t.Data) {
-			return nil, fmt.Errorf("checkpoint: encode: tensor %s has shape %v (%d elements) but %d values", t.Name, t.Shape, n, len(t.Data))
+		if n != t.Len() {
+			return nil, fmt.Errorf("checkpoint: encode: tensor %s has shape %v (%d elements) but %d values", t.Name, t.Shape, n, t.Len())
 		}
 		sep()
 		writeString(&h, t.Name)
-		h.WriteString(`:{"dtype":"F32","shape":[`)
+		fmt.Fprintf(&h, `:{"dtype":"%s","shape":[`, t.Type())
 		for i, s := range t.Shape {
 			if i > 0 {
 				h.WriteByte(',')
 			}
 			h.WriteString(strconv.Itoa(s))
 		}
-		fmt.Fprintf(&h, `],"data_offsets":[%d,%d]}`, offset, offset+4*n)
-		offset += 4 * n
+		fmt.Fprintf(&h, `],"data_offsets":[%d,%d]}`, offset, offset+size*n)
+		offset += size * n
 	}
 	h.WriteByte('}')
 	for h.Len()%8 != 0 {
 		h.WriteByte(' ')
 	}
+	if h.Len() > maxHeader {
+		// Decode would refuse it: no file is written that cannot be read back.
+		return nil, fmt.Errorf("checkpoint: encode: the header would be %d bytes, more than the %d MiB a reader accepts", h.Len(), maxHeader>>20)
+	}
 	out := make([]byte, 8, 8+h.Len()+offset)
 	binary.LittleEndian.PutUint64(out, uint64(h.Len()))
 	out = append(out, h.Bytes()...)
 	for _, t := range f.Tensors {
-		for _, v := range t.Data {
-			out = binary.LittleEndian.AppendUint32(out, math.Float32bits(v))
-		}
+		out = t.appendData(out)
 	}
 	return out, nil
 }

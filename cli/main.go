@@ -117,6 +117,9 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		}
 		prepareFlagTask(cl, saved, stderr)
 		if cfg, err = cl.resumed(saved); err != nil {
+			if msg, ok := cl.otherTask(fl.resume, saved); ok {
+				return usage("%s", msg)
+			}
 			return usage("-resume %s: %v", fl.resume, err)
 		}
 	case fl.load != "":
@@ -155,9 +158,12 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		if err := tr.Restore(resume); err != nil {
 			engine.Close()
 			saved, _ := trainer.ReadCheckpointConfig(resume)
+			if msg, ok := cl.otherTask(fl.resume, saved); ok {
+				return usage("%s", msg)
+			}
 			var se *trainer.ShapeError
 			if errors.As(err, &se) {
-				return usage("-resume %s: %v (%s)", fl.resume, se.Error(), loadHint(&saved, cfg))
+				return usage("-resume %s: %v (%s)", fl.resume, se.Error(), loadHint(&saved, cfg, se))
 			}
 			if flags, was := cl.stateChanges(saved, cfg); len(flags) > 0 {
 				return usage("-resume %s: %s: the checkpoint was trained with %s, and its saved state does not fit (%v); -load %s starts a new run from its weights",
@@ -170,7 +176,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 			engine.Close()
 			var se *trainer.ShapeError
 			if errors.As(err, &se) {
-				hint := loadHint(loaded, cfg)
+				hint := loadHint(loaded, cfg, se)
 				if loadedErr != nil {
 					hint = "only its weights were read, its " + loadedErr.Error() + "; " + hint
 				}
@@ -377,10 +383,10 @@ func flagError(err error) string {
 
 // loadHint says how to make a model of a -load checkpoint's shape: the flags
 // its saved configuration (nil: it has none) differs in (task, levels, hidden
-// width), else -hidden.
-func loadHint(saved *trainer.Config, cfg trainer.Config) string {
+// width), else what the tensor se that does not fit says (shapeHint).
+func loadHint(saved *trainer.Config, cfg trainer.Config, se *trainer.ShapeError) string {
 	if saved == nil {
-		return "check -hidden"
+		return shapeHint(se, cfg.Task)
 	}
 	var flags []string
 	if saved.Task != cfg.Task {
@@ -403,9 +409,42 @@ func loadHint(saved *trainer.Config, cfg trainer.Config) string {
 		flags = append(flags, fmt.Sprintf("-hidden %d", saved.Hidden))
 	}
 	if len(flags) == 0 {
-		return "check -hidden"
+		return shapeHint(se, cfg.Task)
 	}
 	return "it was trained with " + strings.Join(flags, " and ")
+}
+
+// shapeHint says what a checkpoint's model differs in from the run's, from
+// the first tensor that does not fit (the model's first is emb.weight, so a
+// width shows there): its width, or the task's tokens, levels or
+// observations, which a user's task may change under the same name and
+// spec.
+func shapeHint(se *trainer.ShapeError, taskName string) string {
+	got, want := se.Got, se.Want
+	if len(got) != 2 || len(want) != 2 {
+		return "check -hidden"
+	}
+	if got[1] != want[1] {
+		return fmt.Sprintf("the checkpoint's model is %d wide, this run's %d: check -hidden", got[1], want[1])
+	}
+	what := map[string]string{"emb.weight": "tokens", "stage_emb.weight": "levels", "obs_emb.weight": "observation tokens"}[se.Tensor]
+	if what == "" {
+		return "check -hidden"
+	}
+	return fmt.Sprintf("the %s task has %d %s, the checkpoint's model %d: the task changed since it was saved", taskName, want[0], what, got[0])
+}
+
+// otherTask is the message of a -resume of a checkpoint of the saved config
+// with -task naming another task: whatever else does not fit (its levels,
+// its item state, its model's shape) follows from that, so the task is named
+// first and alone.
+func (cl *commandLine) otherTask(path string, saved trainer.Config) (string, bool) {
+	other := cl.fs.Lookup("task").Value.String()
+	if !cl.changed("task") || other == saved.Task {
+		return "", false
+	}
+	return fmt.Sprintf("-resume %s: -task %s: the checkpoint was trained on the %s task, which -resume continues; -load %s starts a new run from its weights",
+		path, other, saved.Task, path), true
 }
 
 // stateChanges lists the flags given explicitly that make cfg differ from

@@ -132,7 +132,7 @@ func TestResumeMessagesNameTheCheckpointsTask(t *testing.T) {
 	calcCk := saveRun(t, dir, "calc.st", "-task", "calc", "-levels", "a*b, a*b+c*d")
 	seedCk := saveRun(t, dir, "seed.st")
 	requireUsage(t, "-stages has an unknown level 5 (the calc task has levels 0..1)", "-resume", calcCk, "-stages", "5", "-updates", "4")
-	requireUsage(t, "it was trained with -task seed", "-resume", seedCk, "-task", "calc", "-updates", "4")
+	requireUsage(t, "-task calc: the checkpoint was trained on the seed task", "-resume", seedCk, "-task", "calc", "-updates", "4")
 
 	// New levels (as many) on resume: accepted, and the rollout follows the
 	// new levels' longest budget instead of keeping the old -steps.

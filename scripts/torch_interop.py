@@ -22,7 +22,8 @@ import torch
 
 from simdrl_torch import CTX, Policy, context_batch
 
-DTYPES = {"F32": (torch.float32, 4)}
+# The model is F32; a run's item state (items.*) is F64, I32 and I64.
+DTYPES = {"F32": (torch.float32, 4), "F64": (torch.float64, 8), "I32": (torch.int32, 4), "I64": (torch.int64, 8)}
 
 
 def read_safetensors(path):
@@ -40,7 +41,7 @@ def read_safetensors(path):
     tensors = {}
     for name, info in header.items():
         if info["dtype"] not in DTYPES:
-            raise ValueError(f"{path}: tensor {name} has dtype {info['dtype']}, want F32")
+            raise ValueError(f"{path}: tensor {name} has dtype {info['dtype']}, want one of {sorted(DTYPES)}")
         dtype, size = DTYPES[info["dtype"]]
         begin, end = info["data_offsets"]
         shape = info["shape"]
@@ -82,7 +83,7 @@ def main():
     if len(sys.argv) != 3:
         sys.exit("usage: torch_interop.py CHECKPOINT CONTEXTS_JSON")
     tensors, metadata = read_safetensors(sys.argv[1])
-    state = {k: v for k, v in tensors.items() if not k.startswith("optimizer.")}
+    state = {k: v for k, v in tensors.items() if not k.startswith(("optimizer.", "items."))}
     vocab, hidden = state["emb.weight"].shape
     read = json.loads(metadata.get("config", "{}")).get("context") == "read"
     net = Policy(vocab=vocab, hidden=hidden, levels=state["stage_emb.weight"].shape[0], read=read)

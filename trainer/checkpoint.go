@@ -21,6 +21,8 @@ import (
 // training state. The random numbers are counter-based, so the update
 // counter is the whole RNG position.
 
+// checkpointFormat is the format of a checkpoint without an item state;
+// one with it is itemsFormat (items_state.go), and both read.
 const checkpointFormat = "simdrl-checkpoint/1"
 
 // trainState is the part of a trainer that is neither config nor tensor.
@@ -89,8 +91,8 @@ func CheckpointConfig(f *checkpoint.File) (Config, error) {
 // leave missing fields at their zero values, which for some fields, such as
 // entropy_final, silently changes the run).
 func ReadCheckpointConfig(f *checkpoint.File) (Config, error) {
-	if got := f.Metadata["format"]; got != checkpointFormat {
-		return Config{}, fmt.Errorf("not a simdrl checkpoint (format %q, want %q)", got, checkpointFormat)
+	if got := f.Metadata["format"]; got != checkpointFormat && got != itemsFormat {
+		return Config{}, fmt.Errorf("not a simdrl checkpoint (format %q, want %q or %q)", got, checkpointFormat, itemsFormat)
 	}
 	raw, ok := f.Metadata["config"]
 	if !ok {
@@ -116,7 +118,7 @@ func ReadCheckpointConfig(f *checkpoint.File) (Config, error) {
 // returns the update counter and Adam's step count. On an error it changes
 // nothing.
 func restoreCheckpoint(f *checkpoint.File, l *gru.Layout, params, m, v []float32, c *curriculum) (update, adamStep int, err error) {
-	tensors, err := enginekit.ReadTensors(f, l)
+	tensors, err := enginekit.ReadTensors(f, l, isItemTensor)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -160,24 +162,30 @@ func readState(f *checkpoint.File, unlockable, levels int) (trainState, error) {
 	return st, nil
 }
 
-// checkLoadedState checks, for LoadWeights, the training state of a file
-// that has one as Restore does, but against the file's own config (the run
-// may train other levels), or when that does not read or validate, against
-// the levels the state lists. A file without one (weights only, as another
-// tool may write) passes: -load takes only its weights.
+// checkLoadedState checks, for LoadWeights, the training state and the
+// item state of a file that has them as Restore does, but against the
+// file's own config (the run may train other levels or items), or when
+// that does not read or validate, against the levels the state lists and
+// the item state's own structure. A file without them (weights only, as
+// another tool may write) passes: -load takes only its weights, and a file
+// it takes them from is sound as a whole or refused.
 func checkLoadedState(f *checkpoint.File) error {
-	if _, ok := f.Metadata["state"]; !ok {
-		return nil
-	}
 	unlockable, levels := -1, -1
+	var saved *Config
+	var t task.Task
 	if cfg, err := ReadCheckpointConfig(f); err == nil {
-		if t, err := cfg.OpenTask(); err == nil && cfg.ValidateOpened(t) == nil {
-			c := newCurriculum(cfg, len(t.Levels()))
+		if tk, err := cfg.OpenTask(); err == nil && cfg.ValidateOpened(tk) == nil {
+			c := newCurriculum(cfg, len(tk.Levels()))
 			unlockable, levels = len(c.mix), len(c.lastEval)
+			saved, t = &cfg, tk
 		}
 	}
-	_, err := readState(f, unlockable, levels)
-	return err
+	if _, ok := f.Metadata["state"]; ok {
+		if _, err := readState(f, unlockable, levels); err != nil {
+			return err
+		}
+	}
+	return checkLoadedItems(f, saved, t)
 }
 
 // check reports the first field of the state out of its range, by its JSON

@@ -1,7 +1,6 @@
 package trainer
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -36,17 +35,21 @@ func solvingProgram(t *testing.T, it task.Itemized) ([]int32, task.Instance) {
 	return p, in
 }
 
-// withReplay is f with its replay buffer set to entries (as JSON).
-func withReplay(t *testing.T, f *checkpoint.File, entries ...*replayEntry) *checkpoint.File {
+// withReplay is f with its replay buffer set to entries (as tensors), the
+// entries' programs steps tokens long.
+func withReplay(t *testing.T, f *checkpoint.File, steps int, entries ...*replayEntry) *checkpoint.File {
 	g := *f
-	g.Metadata = map[string]string{}
-	for k, v := range f.Metadata {
-		g.Metadata[k] = v
+	g.Tensors = nil
+	replaced := 0
+	for _, tn := range f.Tensors {
+		if strings.HasPrefix(tn.Name, "items.replay_buffer.") {
+			replaced++
+			continue
+		}
+		g.Tensors = append(g.Tensors, tn)
 	}
-	raw, err := json.Marshal(entries)
-	require.NoError(t, err)
-	require.Contains(t, g.Metadata[itemsKey], `"replay_buffer":null`)
-	g.Metadata[itemsKey] = strings.Replace(g.Metadata[itemsKey], `"replay_buffer":null`, `"replay_buffer":`+string(raw), 1)
+	require.Equal(t, 4, replaced, "f has a replay buffer")
+	g.Tensors = append(g.Tensors, replayTensors(entries, steps)...)
 	return &g
 }
 
@@ -73,7 +76,7 @@ func TestRestoreVerifiesReplayEntries(t *testing.T) {
 	good := &replayEntry{Level: 0, Item: 0, Program: padded(program...), Reward: reward, Length: len(program)}
 
 	dst, _ := exprReplayRun(t)
-	require.NoError(t, dst.Restore(withReplay(t, f, good)), "a verified entry is restored")
+	require.NoError(t, dst.Restore(withReplay(t, f, steps, good)), "a verified entry is restored")
 	require.Len(t, dst.replay.order, 1)
 
 	notAction := it.NotActions()[0]
@@ -95,11 +98,12 @@ func TestRestoreVerifiesReplayEntries(t *testing.T) {
 		before, err := fresh.Checkpoint()
 		require.NoError(t, err)
 		var restoreErr error
-		require.NotPanics(t, func() { restoreErr = fresh.Restore(withReplay(t, f, c.entry)) })
+		require.NotPanics(t, func() { restoreErr = fresh.Restore(withReplay(t, f, steps, c.entry)) })
 		require.ErrorContains(t, restoreErr, c.want)
 		require.Empty(t, fresh.replay.order, "a refused file changes nothing")
 		after, err := fresh.Checkpoint()
 		require.NoError(t, err)
 		require.Equal(t, before.Metadata, after.Metadata)
+		require.Equal(t, before.Tensors, after.Tensors)
 	}
 }

@@ -42,8 +42,10 @@ type Checked struct {
 
 // ReadTensors checks every parameter and moment of f against l (names,
 // shapes, values: no NaN or Inf anywhere, no negative second moment) and
-// that f holds no other tensors (a resumed checkpoint is the whole state).
-func ReadTensors(f *checkpoint.File, l *gru.Layout) (*Checked, error) {
+// that f holds no other tensors (a resumed checkpoint is the whole state)
+// but those of the run's state that the caller reads and checks itself
+// (state reports them).
+func ReadTensors(f *checkpoint.File, l *gru.Layout, state func(name string) bool) (*Checked, error) {
 	c := &Checked{l: l}
 	for i, prefix := range []string{"", expAvgPrefix, expAvgSqPrefix} {
 		var err error
@@ -51,7 +53,7 @@ func ReadTensors(f *checkpoint.File, l *gru.Layout) (*Checked, error) {
 			return nil, err
 		}
 	}
-	if err := checkNoOtherTensors(f, l); err != nil {
+	if err := checkNoOtherTensors(f, l, state); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -118,6 +120,9 @@ func checkTensors(f *checkpoint.File, l *gru.Layout, prefix string) ([][]float32
 		if !ok {
 			return nil, fmt.Errorf("checkpoint has no tensor %s", prefix+tn.Name)
 		}
+		if ct.Type() != checkpoint.F32 {
+			return nil, fmt.Errorf("checkpoint tensor %s has dtype %s; the model's tensors are F32", ct.Name, ct.Type())
+		}
 		if !equalShape(ct.Shape, tn.Shape) {
 			return nil, &ShapeError{Tensor: ct.Name, Got: ct.Shape, Want: tn.Shape}
 		}
@@ -157,12 +162,15 @@ func nonFinite(x float32) string {
 
 // checkNoOtherTensors rejects a tensor of f that is neither a parameter of l
 // nor one of its Adam moments (a resumed checkpoint is the whole state).
-func checkNoOtherTensors(f *checkpoint.File, l *gru.Layout) error {
+func checkNoOtherTensors(f *checkpoint.File, l *gru.Layout, state func(name string) bool) error {
 	want := make(map[string]bool, 3*len(l.Tensors))
 	for _, tn := range l.Tensors {
 		want[tn.Name], want[expAvgPrefix+tn.Name], want[expAvgSqPrefix+tn.Name] = true, true, true
 	}
 	for _, t := range f.Tensors {
+		if !want[t.Name] && state(t.Name) {
+			continue
+		}
 		if !want[t.Name] && strings.HasSuffix(t.Name, obsEmbName) && l.Observations == 0 {
 			return fmt.Errorf("checkpoint has an unexpected tensor %q: its model observes its tools' results, this task's model observes nothing", t.Name)
 		}

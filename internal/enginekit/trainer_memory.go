@@ -56,13 +56,17 @@ func TrainerMemory(s RunSizes, t task.Task) Memory {
 			items += float64(max(it.Items(lv, task.Training), 0))
 		}
 		if s.ItemFocus {
-			m["item_focus"] += 2 * 8 * items // the failure rates and their cumulative weights
+			// the failure rates and their cumulative weights; in a
+			// checkpoint, their tensor and the file's bytes
+			m["item_focus"] += 4 * 8 * items
 		}
 		if s.Replay > 0 {
 			// the replayed episodes; per item an entry (no larger than an
 			// episode) and its pointers in best and order, twice (a restore
-			// builds them before it replaces the run's)
-			m["replay"] += float64(s.Replay)*episode + 2*items*(episode+3*8)
+			// builds them before it replaces the run's); in a checkpoint,
+			// its tensors (level, item, reward, length, program) and the
+			// file's bytes
+			m["replay"] += float64(s.Replay)*episode + 2*items*(episode+3*8) + 2*items*(4*8+4*float64(s.Steps))
 		}
 	}
 	if s.Explain > 0 {

@@ -422,7 +422,7 @@ func variants() []variant {
 
 		// Lying metadata (-load takes only the weights: it ignores the format and
 		// a config it cannot read, and needs no state, but refuses a broken one).
-		{"format-wrong.safetensors", `format is "simdrl-checkpoint/2"`, withMeta("format", "", "simdrl-checkpoint/2")},
+		{"format-wrong.safetensors", `format is "simdrl-checkpoint/3"`, withMeta("format", "", "simdrl-checkpoint/3")},
 		{"format-missing.safetensors", "no format in the metadata", withFile(func(f *checkpoint.File) { delete(f.Metadata, "format") })},
 		{"config-missing.safetensors", "no config in the metadata", withFile(func(f *checkpoint.File) { delete(f.Metadata, "config") })},
 		{"config-broken.safetensors", "the config JSON cut in the middle", withFile(func(f *checkpoint.File) {
