@@ -64,13 +64,15 @@ func (c *console) started(cfg Config, backend, describe string, resumed int) {
 // the status line and prints the evaluation's lines.
 func (c *console) evaluated(p EvalPoint, heldOut, training []EvalResult, trained bool) error {
 	if c.opt.Metrics != nil {
+		// One Write per line (the encoder's): an appended file never holds
+		// half of one line and half of another.
 		if err := json.NewEncoder(c.opt.Metrics).Encode(p); err != nil {
-			return fmt.Errorf("writing metrics: %w", err)
+			return outputError("metrics", err)
 		}
 	}
 	if c.opt.Evaluated != nil {
 		if err := c.opt.Evaluated(p, trained); err != nil {
-			return err
+			return outputError("the Evaluated callback", err)
 		}
 	}
 	c.bar.clear()
