@@ -85,7 +85,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		return usage("%v", err)
 	}
 	if fl.tensorboard != "" {
-		if err := checkTensorBoard(fl.tensorboard, outs); err != nil {
+		if err := checkTensorBoard(fl.tensorboard, outs, fl.resume != ""); err != nil {
 			return usage("%v", err)
 		}
 	}
@@ -185,6 +185,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	if fl.evalOnly {
 		in.running.Store(true)
 		rep, err := trainer.Drive(tr, stdout, trainer.Options{EvalOnly: true, Quiet: fl.quiet, Interrupt: in.stop, Exhaustive: fl.exhaustiveOption()})
+		finishing(in)
 		code := finish(fl, rep, err, stderr)
 		if in.stopped() {
 			return in.code()
@@ -196,18 +197,23 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	if isTerminal(stderr) {
 		opt.Progress = stderr // a pipe or a file gets no status line
 	}
+	savedAt := -1 // the update the last checkpoint written holds
 	if fl.save != "" {
 		opt.Save = func() error {
 			f, err := tr.Checkpoint()
 			if err != nil {
 				return err
 			}
-			return checkpoint.WriteFile(fl.save, f)
+			if err := checkpoint.WriteFile(fl.save, f); err != nil {
+				return err
+			}
+			savedAt = tr.Updates()
+			return nil
 		}
 	}
 	if fl.metrics != "" {
 		// A FIFO's open waits for a reader; a signal meanwhile exits at once.
-		mf, err := openMetrics(fl.metrics)
+		mf, err := openMetrics(fl.metrics, stderr)
 		if err != nil {
 			engine.Close()
 			return usage("-metrics: %v", err)
@@ -216,7 +222,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		opt.Metrics = mf
 	}
 	if fl.tensorboard != "" {
-		tb, err := openTensorBoard(fl.tensorboard)
+		tb, err := openTensorBoard(fl.tensorboard, stderr)
 		if err != nil {
 			engine.Close()
 			return usage("-tensorboard: %v", err)
@@ -227,14 +233,28 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	opt.Reporter = trainer.Console(tr, stdout, opt) // the command's rendering of the run
 	in.running.Store(true)
 	rep, runErr := trainer.Drive(tr, stdout, opt)
+	finishing(in)
 	code := finish(fl, rep, runErr, stderr)
-	if errors.Is(runErr, trainer.ErrInterrupted) && in.stopped() {
-		if fl.save != "" && rep != nil {
-			fmt.Fprintf(stderr, "simdrl: checkpoint after update %d in %s; continue with -resume %s\n", rep.Updates, fl.save, fl.save)
-		}
-		return in.code()
+	var oe *trainer.OutputError
+	stoppedEarly := errors.Is(runErr, trainer.ErrInterrupted) || errors.As(runErr, &oe)
+	if stoppedEarly && rep != nil && savedAt == rep.Updates {
+		fmt.Fprintf(stderr, "simdrl: checkpoint after update %d in %s; continue with -resume %s\n", rep.Updates, fl.save, fl.save)
+	}
+	if in.stopped() {
+		return in.code() // wherever the signal came, the report and plot included
 	}
 	return code
+}
+
+// testHookFinishing, when set (by tests), runs after Drive returns, before
+// the report and the plot are written: a signal delivered there arrives
+// while they are.
+var testHookFinishing func(in *interrupts)
+
+func finishing(in *interrupts) {
+	if testHookFinishing != nil {
+		testHookFinishing(in)
+	}
 }
 
 // checkPlan refuses, before any work, what the configuration that will run
@@ -265,8 +285,8 @@ func checkpointConfigError(err error) string {
 	return err.Error()
 }
 
-// finish writes the report and the plot and turns the run's error into an
-// exit code.
+// finish writes the plot and the report (with what failed, the plot
+// included) and turns the run's error into an exit code.
 func finish(fl files, rep *trainer.Report, runErr error, stderr io.Writer) int {
 	code := 0
 	if runErr != nil && !errors.Is(runErr, trainer.ErrInterrupted) {
@@ -277,15 +297,17 @@ func finish(fl files, rep *trainer.Report, runErr error, stderr io.Writer) int {
 		return code
 	}
 	rep.Device = fl.device
-	if fl.report != "" {
-		if err := writeReport(fl.report, rep); err != nil {
-			fmt.Fprintf(stderr, "simdrl: -report: %v\n", err)
-			code = exitFail
-		}
-	}
+	// The plot first, so that the report says whether it failed.
 	if fl.plot != "" {
 		if err := writePlot(fl.plot, rep); err != nil {
 			fmt.Fprintf(stderr, "simdrl: %v\n", err)
+			code = exitFail
+			rep.Error = strings.TrimPrefix(rep.Error+"; "+err.Error(), "; ")
+		}
+	}
+	if fl.report != "" {
+		if err := writeReport(fl.report, rep); err != nil {
+			fmt.Fprintf(stderr, "simdrl: -report: %v\n", err)
 			code = exitFail
 		}
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/simdrl/simdrl/internal/atomicfile"
@@ -74,9 +75,30 @@ func checkOutputs(outs, inputs []output) error {
 
 // openMetrics opens the -metrics file for appending (atomicfile.OpenAppend: a
 // regular file created if missing, a symbolic link followed, a device or FIFO
-// opened in place, a directory refused).
-func openMetrics(path string) (*os.File, error) {
-	return atomicfile.OpenAppend(path)
+// opened in place, a directory refused). A regular file whose last line was
+// cut off (a run killed, or a full disk, while writing it) is first cut to
+// its last whole line (atomicfile.OpenAppendLines), with a note on stderr.
+func openMetrics(path string, stderr io.Writer) (*metricsFile, error) {
+	f, torn, err := atomicfile.OpenAppendLines(path, json.Valid)
+	if err != nil {
+		return nil, err
+	}
+	if torn > 0 {
+		fmt.Fprintf(stderr, "simdrl: -metrics %s: removed its cut-off last line (%d bytes), left by a run stopped while writing it\n", path, torn)
+	}
+	return &metricsFile{f}, nil
+}
+
+// metricsFile is the -metrics file: trainer.Options.Metrics, which writes
+// each line in one Write; a failure is the run's output error.
+type metricsFile struct{ *os.File }
+
+func (m *metricsFile) Write(p []byte) (int, error) {
+	n, err := m.File.Write(p)
+	if err != nil {
+		return n, &trainer.OutputError{Output: "-metrics", Err: err}
+	}
+	return n, nil
 }
 
 // writeReport writes the JSON report (atomically to a regular file).
