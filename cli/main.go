@@ -194,8 +194,11 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	}
 
 	opt := trainer.Options{SaveEvery: fl.saveEvery, Quiet: fl.quiet, Interrupt: in.stop, Exhaustive: fl.exhaustiveOption()}
-	if isTerminal(stderr) {
+	if f, ok := terminal(stderr); ok {
 		opt.Progress = stderr // a pipe or a file gets no status line
+		tw, stop := watchWidth(f)
+		defer stop()
+		opt.ProgressWidth = tw.width
 	}
 	savedAt := -1 // the update the last checkpoint written holds
 	if fl.save != "" {
@@ -463,13 +466,19 @@ func (cl *commandLine) stateChanges(saved, cfg trainer.Config) (flags, was []str
 // isTerminal reports whether w is a character device (a live progress line
 // is drawn there; a pipe or file gets plain lines).
 func isTerminal(w io.Writer) bool {
+	_, ok := terminal(w)
+	return ok
+}
+
+// terminal is the terminal w writes to, if it does.
+func terminal(w io.Writer) (*os.File, bool) {
 	f, ok := w.(*os.File)
 	if c, isConsole := w.(*console); isConsole {
 		f, ok = c.file()
 	}
 	if !ok {
-		return false
+		return nil, false
 	}
 	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return f, err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -28,7 +28,7 @@ type console struct {
 // speed. Drive plugs it in when its Options name no Reporter; a program may
 // wrap its hooks with its own.
 func Console(tr *Trainer, out io.Writer, opt Options) *Reporter {
-	c := &console{out: out, opt: opt, t: tr.task, cfg: tr.cfg, bar: newProgressBar(opt.Progress, opt.Quiet)}
+	c := &console{out: out, opt: opt, t: tr.task, cfg: tr.cfg, bar: newProgressBar(opt.Progress, opt.ProgressWidth, opt.Quiet)}
 	return &Reporter{
 		Started:        c.started,
 		Updated:        func(u int, rate float64, _ UpdateStats) { c.bar.draw(u, c.cfg.Updates, rate) },

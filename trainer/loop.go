@@ -34,6 +34,11 @@ type Options struct {
 	// bar, the update, the rate, the time left and the latest solve rates.
 	// It is erased before each evaluation's lines and at the end.
 	Progress io.Writer
+	// ProgressWidth, when set, is the terminal's width in columns (0:
+	// unknown), read before each status line is drawn: the line is cut to
+	// one column less, so that it never wraps (a wrapped line leaves a stale
+	// row at each redraw).
+	ProgressWidth func() int
 	// Evaluated, when set, is called with each periodic evaluation, after
 	// Metrics; trained is false for an evaluation that an interrupt cut
 	// short, redone on resume (it has no update's statistics). An error
