@@ -31,8 +31,9 @@ const (
 // os.Exit. Any task registered with task.Register is accepted by -task. It
 // handles SIGINT and SIGTERM while it runs: the first one during training
 // stops at the next chunk, saves (-save), writes the report and the plot and
-// returns 128+signal; one before training begins, or a second one, exits the
-// process at once with that code. It ignores SIGPIPE, so that a closed
+// returns 128+signal, as does one that comes while they are written (they
+// are finished first); one before training begins, or a second one, exits
+// the process at once with that code. It ignores SIGPIPE, so that a closed
 // stdout (simdrl | head -1) cannot kill a run before it saves.
 func Main(args []string) int {
 	sigs := make(chan os.Signal, 2)
