@@ -4,17 +4,29 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"strings"
 )
 
 // Files lists dir's events files (events.out.tfevents.*), sorted; none for
-// a directory that does not exist.
+// a directory that does not exist. (Not filepath.Glob: dir may hold "[".)
 func Files(dir string) ([]string, error) {
-	names, err := filepath.Glob(filepath.Join(dir, "events.out.tfevents.*"))
-	sort.Strings(names)
-	return names, err
+	es, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range es {
+		if strings.HasPrefix(e.Name(), "events.out.tfevents.") {
+			names = append(names, filepath.Join(dir, e.Name()))
+		}
+	}
+	return names, nil
 }
 
 // Torn is an events file whose last record was cut off, and the bytes of
