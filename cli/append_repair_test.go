@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -66,11 +67,52 @@ func appendTo(t *testing.T, path, s string) {
 // requireJSONLines requires path to be n lines, each a JSON object.
 func requireJSONLines(t *testing.T, path string, n int) {
 	raw := readFile(t, path)
-	require.True(t, strings.HasSuffix(raw, "\n"), "%q ends in a newline", raw)
+	require.True(t, strings.HasSuffix(raw, "\n"), "…%q ends in a newline", raw[max(len(raw)-200, 0):])
 	lines := strings.Split(strings.TrimSuffix(raw, "\n"), "\n")
-	require.Len(t, lines, n, raw)
+	require.Lenf(t, lines, n, "…%q", raw[max(len(raw)-1000, 0):])
 	for i, l := range lines {
 		var m map[string]any
 		require.NoErrorf(t, json.Unmarshal([]byte(l), &m), "line %d: %q", i+1, l)
 	}
+}
+
+// TestFileTooLargeMidLine runs the binary under a file size limit (bash's
+// ulimit -f: a write past it fails with EFBIG, as on a full disk, after
+// writing what fits) with a -metrics file filled to one line under it: the
+// line of update 4 is cut by the limit. The run exits 1 naming -metrics,
+// the checkpoint of update 4 (which fits) is written, the cut-off part is
+// taken back at once, and the resumed run appends whole lines to it. (The
+// evaluation of update 4 is applied and saved: it is not redone, and its
+// values are in the failed run's -report.)
+func TestFileTooLargeMidLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary; covered by the full test run")
+	}
+	dir := t.TempDir()
+	bin := buildBinary(t, dir)
+	metrics, ck := filepath.Join(dir, "m.jsonl"), filepath.Join(dir, "c.st")
+	line := `{"update":0,"stage":"0","filler":"` + strings.Repeat("x", 200) + `"}` + "\n"
+	const limit = 1 << 20 // bytes: ulimit -f 1024 (KiB); the checkpoint is about 0.7 MiB
+	// 500 bytes left: a metrics line (about 370 bytes) fits, two do not.
+	n := (limit-500)/len(line) - 1
+	rest := limit - 500 - n*len(line)
+	filled := strings.Repeat(line, n) + `{"filler":"` + strings.Repeat("x", rest-14) + `"}` + "\n"
+	require.Len(t, filled, limit-500)
+	require.NoError(t, os.WriteFile(metrics, []byte(filled), 0o644))
+	args := strings.Join(append(small, "-metrics", metrics, "-quiet"), " ")
+	cmd := exec.Command("bash", "-c", "ulimit -f 1024 && exec "+bin+" "+args+" -updates 8 -save "+ck)
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, string(out))
+	require.Equal(t, 1, exit.ExitCode(), string(out))
+	require.Contains(t, string(out), "simdrl: writing -metrics: write "+metrics+": file too large\n")
+	require.Contains(t, string(out), "simdrl: checkpoint after update 4 in "+ck+"; continue with -resume "+ck+"\n")
+	got := readFile(t, metrics)
+	require.True(t, strings.HasPrefix(got, filled))
+	requireJSONLines(t, metrics, strings.Count(filled, "\n")+1) // update 2's line; update 4's taken back
+
+	out, err = exec.Command(bin, append(small, "-metrics", metrics, "-quiet", "-updates", "8", "-resume", ck)...).CombinedOutput()
+	require.NoError(t, err, string(out))
+	require.NotContains(t, string(out), "removed")
+	requireJSONLines(t, metrics, strings.Count(filled, "\n")+3) // 2, then 6 and 8 (4's is in the report)
 }

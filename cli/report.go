@@ -86,17 +86,48 @@ func openMetrics(path string, stderr io.Writer) (*metricsFile, error) {
 	if torn > 0 {
 		fmt.Fprintf(stderr, "simdrl: -metrics %s: removed its cut-off last line (%d bytes), left by a run stopped while writing it\n", path, torn)
 	}
-	return &metricsFile{f}, nil
+	m, err := newMetricsFile(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return m, nil
 }
 
 // metricsFile is the -metrics file: trainer.Options.Metrics, which writes
 // each line in one Write; a failure is the run's output error.
-type metricsFile struct{ *os.File }
+type metricsFile struct {
+	*os.File
+	end int64 // a regular file's size after its last whole line; -1 for a device or FIFO
+}
 
+// newMetricsFile is f as the -metrics file.
+func newMetricsFile(f *os.File) (*metricsFile, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	m := &metricsFile{File: f, end: -1}
+	if fi.Mode().IsRegular() {
+		m.end = fi.Size()
+	}
+	return m, nil
+}
+
+// Write writes line p. The part of a line that a failed write left (a
+// full disk writes what fits) is taken back from a regular file at once,
+// so that the file stays whole lines for its readers; were that to fail
+// too, the next run's openMetrics removes it.
 func (m *metricsFile) Write(p []byte) (int, error) {
 	n, err := m.File.Write(p)
 	if err != nil {
+		if m.end >= 0 && n > 0 {
+			_ = m.File.Truncate(m.end)
+		}
 		return n, &trainer.OutputError{Output: "-metrics", Err: err}
+	}
+	if m.end >= 0 {
+		m.end += int64(n)
 	}
 	return n, nil
 }
