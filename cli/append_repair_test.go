@@ -116,3 +116,28 @@ func TestFileTooLargeMidLine(t *testing.T) {
 	require.NotContains(t, string(out), "removed")
 	requireJSONLines(t, metrics, strings.Count(filled, "\n")+3) // 2, then 6 and 8 (4's is in the report)
 }
+
+// TestTensorBoardFileTooLarge: the same for -tensorboard: under a file size
+// limit of 4 KiB, the events file's record that crosses it is cut; the run
+// exits 1 naming -tensorboard, and the file, the cut-off part taken back at
+// once, decodes whole.
+func TestTensorBoardFileTooLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary; covered by the full test run")
+	}
+	dir := t.TempDir()
+	bin := buildBinary(t, dir)
+	tb := filepath.Join(dir, "tb")
+	args := strings.Join(append(small, "-eval-every", "1", "-updates", "60", "-quiet", "-tensorboard", tb), " ")
+	out, err := exec.Command("bash", "-c", "ulimit -f 4 && exec "+bin+" "+args).CombinedOutput()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit, string(out))
+	require.Equal(t, 1, exit.ExitCode(), string(out))
+	require.Regexp(t, `^simdrl: writing -tensorboard: write .*/tb/events\.out\.tfevents\.[^ ]+: file too large\n$`, string(out))
+	files, steps, _ := readTensorBoard(t, tb) // decodes whole
+	require.Len(t, files, 1)
+	require.NotEmpty(t, steps)
+	fi, err := os.Stat(files[0])
+	require.NoError(t, err)
+	require.Less(t, fi.Size(), int64(4096), "the cut-off record is gone")
+}
