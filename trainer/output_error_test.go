@@ -106,3 +106,14 @@ func lineLen(t *testing.T) int {
 	require.NoError(t, err)
 	return bytes.IndexByte(m.Bytes(), '\n') + 1
 }
+
+// TestOutputErrorAndFailedSave: when the save that follows an output's
+// failure fails too, the error says both.
+func TestOutputErrorAndFailedSave(t *testing.T) {
+	tr, _ := newFakeRun(driveConfig(), func(call, int) float64 { return 0.5 })
+	rep, err := Drive(tr, &bytes.Buffer{}, Options{Quiet: true, Metrics: &failingWriter{},
+		Save: func() error { return errors.New("read-only file system") }})
+	require.EqualError(t, err, "writing metrics: no space left on device, and saving after update 5 failed too: read-only file system")
+	require.ErrorIs(t, err, errDiskFull)
+	require.Equal(t, err.Error(), rep.Error)
+}
