@@ -31,8 +31,9 @@ const (
 // os.Exit. Any task registered with task.Register is accepted by -task. It
 // handles SIGINT and SIGTERM while it runs: the first one during training
 // stops at the next chunk, saves (-save), writes the report and the plot and
-// returns 128+signal; one before training begins, or a second one, exits the
-// process at once with that code. It ignores SIGPIPE, so that a closed
+// returns 128+signal, as does one that comes while they are written (they
+// are finished first); one before training begins, or a second one, exits
+// the process at once with that code. It ignores SIGPIPE, so that a closed
 // stdout (simdrl | head -1) cannot kill a run before it saves.
 func Main(args []string) int {
 	sigs := make(chan os.Signal, 2)
@@ -89,7 +90,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		return usage("%v", err)
 	}
 	if fl.tensorboard != "" {
-		if err := checkTensorBoard(fl.tensorboard, outs); err != nil {
+		if err := checkTensorBoard(fl.tensorboard, outs, fl.resume != ""); err != nil {
 			return usage("%v", err)
 		}
 	}
@@ -198,6 +199,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	if fl.evalOnly {
 		in.running.Store(true)
 		rep, err := trainer.Drive(tr, stdout, trainer.Options{EvalOnly: true, Quiet: fl.quiet, Interrupt: in.stop, Exhaustive: fl.exhaustiveOption()})
+		finishing(in)
 		code := finish(fl, rep, err, stderr)
 		if in.stopped() {
 			return in.code()
@@ -206,21 +208,29 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	}
 
 	opt := trainer.Options{SaveEvery: fl.saveEvery, Quiet: fl.quiet, Interrupt: in.stop, Exhaustive: fl.exhaustiveOption()}
-	if isTerminal(stderr) {
+	if f, ok := terminal(stderr); ok {
 		opt.Progress = stderr // a pipe or a file gets no status line
+		tw, stop := watchWidth(f)
+		defer stop()
+		opt.ProgressWidth = tw.width
 	}
+	savedAt := -1 // the update the last checkpoint written holds
 	if fl.save != "" {
 		opt.Save = func() error {
 			f, err := tr.Checkpoint()
 			if err != nil {
 				return err
 			}
-			return checkpoint.WriteFile(fl.save, f)
+			if err := checkpoint.WriteFile(fl.save, f); err != nil {
+				return err
+			}
+			savedAt = tr.Updates()
+			return nil
 		}
 	}
 	if fl.metrics != "" {
 		// A FIFO's open waits for a reader; a signal meanwhile exits at once.
-		mf, err := openMetrics(fl.metrics)
+		mf, err := openMetrics(fl.metrics, stderr)
 		if err != nil {
 			engine.Close()
 			return usage("-metrics: %v", err)
@@ -229,7 +239,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		opt.Metrics = mf
 	}
 	if fl.tensorboard != "" {
-		tb, err := openTensorBoard(fl.tensorboard)
+		tb, err := openTensorBoard(fl.tensorboard, stderr)
 		if err != nil {
 			engine.Close()
 			return usage("-tensorboard: %v", err)
@@ -240,14 +250,28 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	opt.Reporter = trainer.Console(tr, stdout, opt) // the command's rendering of the run
 	in.running.Store(true)
 	rep, runErr := trainer.Drive(tr, stdout, opt)
+	finishing(in)
 	code := finish(fl, rep, runErr, stderr)
-	if errors.Is(runErr, trainer.ErrInterrupted) && in.stopped() {
-		if fl.save != "" && rep != nil {
-			fmt.Fprintf(stderr, "simdrl: checkpoint after update %d in %s; continue with -resume %s\n", rep.Updates, fl.save, fl.save)
-		}
-		return in.code()
+	var oe *trainer.OutputError
+	stoppedEarly := errors.Is(runErr, trainer.ErrInterrupted) || errors.As(runErr, &oe)
+	if stoppedEarly && rep != nil && savedAt == rep.Updates {
+		fmt.Fprintf(stderr, "simdrl: checkpoint after update %d in %s; continue with -resume %s\n", rep.Updates, fl.save, fl.save)
+	}
+	if in.stopped() {
+		return in.code() // wherever the signal came, the report and plot included
 	}
 	return code
+}
+
+// testHookFinishing, when set (by tests), runs after Drive returns, before
+// the report and the plot are written: a signal delivered there arrives
+// while they are.
+var testHookFinishing func(in *interrupts)
+
+func finishing(in *interrupts) {
+	if testHookFinishing != nil {
+		testHookFinishing(in)
+	}
 }
 
 // checkPlan refuses, before any work, what the configuration that will run
@@ -278,8 +302,8 @@ func checkpointConfigError(err error) error {
 	return &phrasedError{msg: err.Error(), fault: taskFault(err)}
 }
 
-// finish writes the report and the plot and turns the run's error into an
-// exit code.
+// finish writes the plot and the report (with what failed, the plot
+// included) and turns the run's error into an exit code.
 func finish(fl files, rep *trainer.Report, runErr error, stderr io.Writer) int {
 	code := 0
 	if runErr != nil && !errors.Is(runErr, trainer.ErrInterrupted) {
@@ -290,15 +314,17 @@ func finish(fl files, rep *trainer.Report, runErr error, stderr io.Writer) int {
 		return code
 	}
 	rep.Device = fl.device
-	if fl.report != "" {
-		if err := writeReport(fl.report, rep); err != nil {
-			fmt.Fprintf(stderr, "simdrl: -report: %v\n", err)
-			code = exitFail
-		}
-	}
+	// The plot first, so that the report says whether it failed.
 	if fl.plot != "" {
 		if err := writePlot(fl.plot, rep); err != nil {
 			fmt.Fprintf(stderr, "simdrl: %v\n", err)
+			code = exitFail
+			rep.Error = strings.TrimPrefix(rep.Error+"; "+err.Error(), "; ")
+		}
+	}
+	if fl.report != "" {
+		if err := writeReport(fl.report, rep); err != nil {
+			fmt.Fprintf(stderr, "simdrl: -report: %v\n", err)
 			code = exitFail
 		}
 	}
@@ -490,13 +516,19 @@ func (cl *commandLine) stateChanges(saved, cfg trainer.Config) (flags, was []str
 // isTerminal reports whether w is a character device (a live progress line
 // is drawn there; a pipe or file gets plain lines).
 func isTerminal(w io.Writer) bool {
+	_, ok := terminal(w)
+	return ok
+}
+
+// terminal is the terminal w writes to, if it does.
+func terminal(w io.Writer) (*os.File, bool) {
 	f, ok := w.(*os.File)
 	if c, isConsole := w.(*console); isConsole {
 		f, ok = c.file()
 	}
 	if !ok {
-		return false
+		return nil, false
 	}
 	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return f, err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -44,9 +45,9 @@ func TestCheckOutputsNamesTheFlag(t *testing.T) {
 
 func TestOpenMetrics(t *testing.T) {
 	dir := t.TempDir()
-	_, err := openMetrics(dir)
+	_, err := openMetrics(dir, io.Discard)
 	require.ErrorContains(t, err, "is a directory")
-	f, err := openMetrics("/dev/null")
+	f, err := openMetrics("/dev/null", io.Discard)
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
 	fi, err := os.Lstat("/dev/null")

@@ -78,9 +78,12 @@ func writePlot(path string, rep *trainer.Report) error {
 	train.Draw(canvases[2][0])
 	var png bytes.Buffer
 	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(&png); err != nil {
-		return err
+		return fmt.Errorf("-plot: %v", err)
 	}
-	return atomicfile.Write(path, png.Bytes())
+	if err := atomicfile.Write(path, png.Bytes()); err != nil {
+		return fmt.Errorf("-plot: %w", err)
+	}
+	return nil
 }
 
 // legendWidth is the width of p's legend.

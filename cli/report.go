@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/simdrl/simdrl/internal/atomicfile"
@@ -74,9 +75,61 @@ func checkOutputs(outs, inputs []output) error {
 
 // openMetrics opens the -metrics file for appending (atomicfile.OpenAppend: a
 // regular file created if missing, a symbolic link followed, a device or FIFO
-// opened in place, a directory refused).
-func openMetrics(path string) (*os.File, error) {
-	return atomicfile.OpenAppend(path)
+// opened in place, a directory refused). A regular file whose last line was
+// cut off (a run killed, or a full disk, while writing it) is first cut to
+// its last whole line (atomicfile.OpenAppendLines), with a note on stderr.
+func openMetrics(path string, stderr io.Writer) (*metricsFile, error) {
+	f, torn, err := atomicfile.OpenAppendLines(path, json.Valid)
+	if err != nil {
+		return nil, err
+	}
+	if torn > 0 {
+		fmt.Fprintf(stderr, "simdrl: -metrics %s: removed its cut-off last line (%d bytes), left by a run stopped while writing it\n", path, torn)
+	}
+	m, err := newMetricsFile(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return m, nil
+}
+
+// metricsFile is the -metrics file: trainer.Options.Metrics, which writes
+// each line in one Write; a failure is the run's output error.
+type metricsFile struct {
+	*os.File
+	end int64 // a regular file's size after its last whole line; -1 for a device or FIFO
+}
+
+// newMetricsFile is f as the -metrics file.
+func newMetricsFile(f *os.File) (*metricsFile, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	m := &metricsFile{File: f, end: -1}
+	if fi.Mode().IsRegular() {
+		m.end = fi.Size()
+	}
+	return m, nil
+}
+
+// Write writes line p. The part of a line that a failed write left (a
+// full disk writes what fits) is taken back from a regular file at once,
+// so that the file stays whole lines for its readers; were that to fail
+// too, the next run's openMetrics removes it.
+func (m *metricsFile) Write(p []byte) (int, error) {
+	n, err := m.File.Write(p)
+	if err != nil {
+		if m.end >= 0 && n > 0 {
+			_ = m.File.Truncate(m.end)
+		}
+		return n, &trainer.OutputError{Output: "-metrics", Err: err}
+	}
+	if m.end >= 0 {
+		m.end += int64(n)
+	}
+	return n, nil
 }
 
 // writeReport writes the JSON report (atomically to a regular file).

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 
@@ -10,12 +11,21 @@ import (
 )
 
 // checkTensorBoard fails, before any work, when -tensorboard's directory
-// could not be made or written (tbevents.CheckDir), or is, or would be made
-// under, another output's path (-save run -tensorboard run/tb would turn the
-// checkpoint's path into a directory).
-func checkTensorBoard(dir string, outs []output) error {
+// could not be made or written (tbevents.CheckDir), holds another run's
+// events (TensorBoard would show the two runs as one) unless the run resumes
+// (its own directory, then), or is, or would be made under, another output's
+// path (-save run -tensorboard run/tb would turn the checkpoint's path into
+// a directory).
+func checkTensorBoard(dir string, outs []output, resuming bool) error {
 	if err := tbevents.CheckDir(dir); err != nil {
 		return fmt.Errorf("-tensorboard: %v", err)
+	}
+	files, err := tbevents.Files(dir)
+	if err != nil {
+		return fmt.Errorf("-tensorboard: %v", err)
+	}
+	if len(files) > 0 && !resuming {
+		return fmt.Errorf("-tensorboard %s holds another run's events (%s): TensorBoard would show both as one run; name a new directory, or -resume the run that wrote them", dir, filepath.Base(files[0]))
 	}
 	d, err := filepath.Abs(dir)
 	if err != nil {
@@ -38,12 +48,37 @@ func checkTensorBoard(dir string, outs []output) error {
 
 // tensorBoard writes each periodic evaluation's scalars, -metrics' values
 // under TensorBoard tags, as one event whose step is the update.
-type tensorBoard struct{ w *tbevents.Writer }
+type tensorBoard struct{ w eventsWriter }
+
+// eventsWriter is what tensorBoard writes to: a *tbevents.Writer.
+type eventsWriter interface {
+	Write(step int64, scalars []tbevents.Scalar) error
+	Close() error
+}
+
+// createEvents starts the events file (tests put a failing one here).
+var createEvents = func(dir string) (eventsWriter, error) {
+	w, err := tbevents.Create(dir)
+	if err != nil {
+		return nil, err // not a nil *Writer inside a non-nil interface
+	}
+	return w, nil
+}
 
 // openTensorBoard starts a new events file in dir (made if missing); a
 // resumed run's file sits beside the first one's and continues its steps.
-func openTensorBoard(dir string) (*tensorBoard, error) {
-	w, err := tbevents.Create(dir)
+// A file there whose last record was cut off (a run killed, or a full disk,
+// while writing it) is first cut to its last whole record, with a note on
+// stderr.
+func openTensorBoard(dir string, stderr io.Writer) (*tensorBoard, error) {
+	torn, err := tbevents.RepairDir(dir)
+	for _, t := range torn {
+		fmt.Fprintf(stderr, "simdrl: -tensorboard: %s: removed its cut-off last record (%d bytes), left by a run stopped while writing it\n", t.File, t.Bytes)
+	}
+	if err != nil {
+		return nil, err
+	}
+	w, err := createEvents(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +88,7 @@ func openTensorBoard(dir string) (*tensorBoard, error) {
 // evaluated is trainer.Options.Evaluated.
 func (tb *tensorBoard) evaluated(p trainer.EvalPoint, trained bool) error {
 	if err := tb.w.Write(int64(p.Update), evalScalars(p, trained)); err != nil {
-		return fmt.Errorf("writing -tensorboard: %w", err)
+		return &trainer.OutputError{Output: "-tensorboard", Err: err}
 	}
 	return nil
 }

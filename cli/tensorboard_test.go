@@ -193,3 +193,37 @@ func TestTensorBoardBadDirectory(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, events, "nothing written")
 }
+
+// TestTensorBoardRefusesWhatItCannotUse: a -tensorboard that is a symbolic
+// link to nothing (or lies under one), or a directory that holds another
+// run's events, is exit 2 with one line before any work; the directory of a
+// run being resumed is its own, and accepted.
+func TestTensorBoardRefusesWhatItCannotUse(t *testing.T) {
+	dir := t.TempDir()
+	dangling := filepath.Join(dir, "link")
+	require.NoError(t, os.Symlink(filepath.Join(dir, "nowhere"), dangling))
+	used, ck := filepath.Join(dir, "used"), filepath.Join(dir, "c.st")
+	code, _, stderr := runCLI(append(small, "-updates", "2", "-tensorboard", used, "-save", ck)...)
+	require.Equal(t, 0, code, stderr)
+	files, _, _ := readTensorBoard(t, used)
+	require.Len(t, files, 1)
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"-tensorboard", dangling}, "simdrl: -tensorboard: " + dangling + " is a symbolic link to " + filepath.Join(dir, "nowhere") + ", which does not exist\n"},
+		{[]string{"-tensorboard", filepath.Join(dangling, "run")}, "simdrl: -tensorboard: " + filepath.Join(dangling, "run") + ": " + dangling + " is a symbolic link to " + filepath.Join(dir, "nowhere") + ", which does not exist\n"},
+		{[]string{"-tensorboard", used}, "simdrl: -tensorboard " + used + " holds another run's events (" + filepath.Base(files[0]) + "): TensorBoard would show both as one run; name a new directory, or -resume the run that wrote them\n"},
+	} {
+		code, out, stderr := runCLI(append(c.args, "-updates", "2")...)
+		require.Equalf(t, 2, code, "%v", c.args)
+		require.Equal(t, c.msg, stderr)
+		require.Empty(t, out)
+	}
+	require.NoFileExists(t, filepath.Join(dir, "nowhere"))
+	code, _, stderr = runCLI(append(small, "-updates", "4", "-tensorboard", used, "-resume", ck)...)
+	require.Equal(t, 0, code, stderr)
+	files, steps, _ := readTensorBoard(t, used)
+	require.Len(t, files, 2)
+	require.Equal(t, []int64{2, 4}, steps)
+}

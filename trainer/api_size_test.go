@@ -53,9 +53,11 @@ func exportedNames(t *testing.T) []string {
 // (the Reporter that took the console out of Drive, one type of hooks where
 // an interface would have cost a name per event; TaskDefaults and
 // ValidateOpened, with which a run opens and validates its task once; Console,
-// the console's Reporter, which the command plugs into Drive).
+// the console's Reporter, which the command plugs into Drive), 38 before
+// issue 49's typed output error (OutputError, its Error and Unwrap: an
+// output's failure saves the run, a training error does not).
 // Lower it as names go; never raise it but for what an issue asks for.
-const maxExported = 38
+const maxExported = 41
 
 func TestPublicAPIStaysSmall(t *testing.T) {
 	names := exportedNames(t)

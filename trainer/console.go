@@ -28,7 +28,7 @@ type console struct {
 // speed. Drive plugs it in when its Options name no Reporter; a program may
 // wrap its hooks with its own.
 func Console(tr *Trainer, out io.Writer, opt Options) *Reporter {
-	c := &console{out: out, opt: opt, t: tr.task, cfg: tr.cfg, bar: newProgressBar(opt.Progress, opt.Quiet)}
+	c := &console{out: out, opt: opt, t: tr.task, cfg: tr.cfg, bar: newProgressBar(opt.Progress, opt.ProgressWidth, opt.Quiet)}
 	return &Reporter{
 		Started:        c.started,
 		Updated:        func(u int, rate float64, _ UpdateStats) { c.bar.draw(u, c.cfg.Updates, rate) },
@@ -64,13 +64,15 @@ func (c *console) started(cfg Config, backend, describe string, resumed int) {
 // the status line and prints the evaluation's lines.
 func (c *console) evaluated(p EvalPoint, heldOut, training []EvalResult, trained bool) error {
 	if c.opt.Metrics != nil {
+		// One Write per line (the encoder's): an appended file never holds
+		// half of one line and half of another.
 		if err := json.NewEncoder(c.opt.Metrics).Encode(p); err != nil {
-			return fmt.Errorf("writing metrics: %w", err)
+			return outputError("metrics", err)
 		}
 	}
 	if c.opt.Evaluated != nil {
 		if err := c.opt.Evaluated(p, trained); err != nil {
-			return err
+			return outputError("the Evaluated callback", err)
 		}
 	}
 	c.bar.clear()

@@ -18,7 +18,8 @@ type Options struct {
 	// Quiet prints only the final lines.
 	Quiet bool
 	// Save is called every SaveEvery updates (0: never) and at the end,
-	// interrupted or not, but never after a failed update.
+	// interrupted or not, after an output's failure too (*OutputError), but
+	// never after a failed update.
 	Save      func() error
 	SaveEvery int
 	// Metrics receives one JSON line per evaluation.
@@ -33,10 +34,16 @@ type Options struct {
 	// bar, the update, the rate, the time left and the latest solve rates.
 	// It is erased before each evaluation's lines and at the end.
 	Progress io.Writer
+	// ProgressWidth, when set, is the terminal's width in columns (0:
+	// unknown), read before each status line is drawn: the line is cut to
+	// one column less, so that it never wraps (a wrapped line leaves a stale
+	// row at each redraw).
+	ProgressWidth func() int
 	// Evaluated, when set, is called with each periodic evaluation, after
 	// Metrics; trained is false for an evaluation that an interrupt cut
 	// short, redone on resume (it has no update's statistics). An error
-	// ends the run.
+	// ends the run as an output's failure (*OutputError): the update is
+	// saved.
 	Evaluated func(p EvalPoint, trained bool) error
 	// Reporter, when set, is told of the run's events; unset, Drive plugs
 	// in Console(tr, out, opt), the only reader of Quiet, Progress, Metrics
@@ -78,6 +85,9 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (rep *Report, err error) {
 		rep, err = l.evaluateOnly()
 	} else {
 		rep, err = l.train()
+	}
+	if rep != nil && err != nil && !errors.Is(err, ErrInterrupted) {
+		rep.Error = err.Error()
 	}
 	r.finished(rep)
 	return rep, err
@@ -152,13 +162,18 @@ func (l *loop) step() error {
 	return nil
 }
 
-// save calls Options.Save once per update, and never after a failed one.
+// save calls Options.Save once per update, and never after a failed one:
+// an interrupt or an output's failure leaves the model sound, a training
+// error does not.
 func (l *loop) save() {
 	if l.saved == l.tr.updates {
 		return // already saved at this update
 	}
-	if l.opt.Save != nil && (l.err == nil || errors.Is(l.err, ErrInterrupted)) {
-		if err := l.opt.Save(); err != nil {
+	sound := l.err == nil || errors.Is(l.err, ErrInterrupted) || isOutputError(l.err)
+	if l.opt.Save != nil && sound {
+		if err := l.opt.Save(); err != nil && l.err != nil && !errors.Is(l.err, ErrInterrupted) {
+			l.err = fmt.Errorf("%w, and saving after update %d failed too: %v", l.err, l.tr.updates, err)
+		} else if err != nil {
 			l.err = fmt.Errorf("saving after update %d: %w", l.tr.updates, err)
 		}
 		l.saved = l.tr.updates
@@ -196,7 +211,7 @@ func (l *loop) evaluate(u int, st *UpdateStats, rate float64) error {
 	if steerSplit(l.tr.task) != task.HeldOut {
 		training = steer
 	}
-	return l.r.evaluated(p, ev, training, st != nil)
+	return outputError("the Evaluated hook", l.r.evaluated(p, ev, training, st != nil))
 }
 
 // evaluations plays update u's held-out evaluation, the one that steers

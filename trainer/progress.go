@@ -12,18 +12,20 @@ import (
 // other output. A nil one draws nothing.
 type progressBar struct {
 	w      io.Writer
-	solved string // the latest evaluation's solve rates, "" before one
+	width  func() int // Options.ProgressWidth, or nil
+	solved string     // the latest evaluation's solve rates, "" before one
 }
 
 // barCells is the bar's width in characters.
 const barCells = 20
 
-// newProgressBar draws on w, unless quiet or w is nil.
-func newProgressBar(w io.Writer, quiet bool) *progressBar {
+// newProgressBar draws on w, cut to width's columns (nil: never cut),
+// unless quiet or w is nil.
+func newProgressBar(w io.Writer, width func() int, quiet bool) *progressBar {
 	if w == nil || quiet {
 		return nil
 	}
-	return &progressBar{w: w}
+	return &progressBar{w: w, width: width}
 }
 
 // draw shows update u of total at rate updates per second: the bar, the
@@ -35,8 +37,29 @@ func (b *progressBar) draw(u, total int, rate float64) {
 	}
 	full := min(barCells, u*barCells/max(total, 1))
 	eta := time.Duration(float64(total-u) / rate * float64(time.Second)).Round(time.Second)
-	fmt.Fprintf(b.w, "\r\033[K[%s%s] update %d/%d  %.1f updates/s  ETA %v (at most)%s",
+	line := fmt.Sprintf("[%s%s] update %d/%d  %.1f updates/s  ETA %v (at most)%s",
 		strings.Repeat("#", full), strings.Repeat("-", barCells-full), u, total, rate, eta, b.solved)
+	if b.width != nil {
+		// One column short of the width: a line that fills the last column
+		// wraps on many terminals, and "\r" then redraws only the new row.
+		line = cut(line, b.width()-1)
+	}
+	fmt.Fprint(b.w, "\r\033[K"+line)
+}
+
+// cut is s cut to at most cols characters (every character of the line is
+// one column wide); cols < 1 is taken as no width known: s whole.
+func cut(s string, cols int) string {
+	if cols < 1 {
+		return s
+	}
+	for i := range s {
+		if cols == 0 {
+			return s[:i]
+		}
+		cols--
+	}
+	return s
 }
 
 // evaluated keeps an evaluation's solve rates for the next lines drawn.

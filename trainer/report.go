@@ -4,22 +4,26 @@ import "github.com/simdrl/simdrl/task"
 
 // Report is what a run writes with -report.
 type Report struct {
-	Config            Config         `json:"config"`
-	Device            string         `json:"device"` // the engine that ran it (the command's -device)
-	Backend           string         `json:"backend"`
-	Final             FinalReport    `json:"final"`
-	Updates           int            `json:"updates"`
-	WallSeconds       float64        `json:"wall_seconds"`  // the whole run, evaluations included (an -eval-only run's too)
-	TrainSeconds      float64        `json:"train_seconds"` // the updates alone, as the rates below: 0 when nothing trained (-eval-only)
-	UpdatesPerSecond  float64        `json:"updates_per_second"`
-	EnvStepsPerSecond float64        `json:"env_steps_per_second"`
-	ParamSHA256       string         `json:"param_sha256"`
-	Interrupted       bool           `json:"interrupted,omitempty"`
-	Levels            []string       `json:"levels"`       // the task's levels by name
-	TrainReward       []float64      `json:"train_reward"` // the batch's mean reward, every update of this run
-	Evaluations       []EvalPoint    `json:"evaluations"`
-	Confirmations     []Confirmation `json:"confirmations"`  // every confirming evaluation of this run, in order; the last one Solved when the stop rule ended it
-	FinalByLevel      []EvalResult   `json:"final_by_stage"` // by level; the key keeps the old word ("stage" in the JSON means level)
+	Config            Config      `json:"config"`
+	Device            string      `json:"device"` // the engine that ran it (the command's -device)
+	Backend           string      `json:"backend"`
+	Final             FinalReport `json:"final"`
+	Updates           int         `json:"updates"`
+	WallSeconds       float64     `json:"wall_seconds"`  // the whole run, evaluations included (an -eval-only run's too)
+	TrainSeconds      float64     `json:"train_seconds"` // the updates alone, as the rates below: 0 when nothing trained (-eval-only)
+	UpdatesPerSecond  float64     `json:"updates_per_second"`
+	EnvStepsPerSecond float64     `json:"env_steps_per_second"`
+	ParamSHA256       string      `json:"param_sha256"`
+	Interrupted       bool        `json:"interrupted,omitempty"`
+	// Error is what failed, for a run that failed (exit 1): a training
+	// error, or an output's (*OutputError), whose run saved its last
+	// completed update. Empty for a run that succeeded or was interrupted.
+	Error         string         `json:"error,omitempty"`
+	Levels        []string       `json:"levels"`       // the task's levels by name
+	TrainReward   []float64      `json:"train_reward"` // the batch's mean reward, every update of this run
+	Evaluations   []EvalPoint    `json:"evaluations"`
+	Confirmations []Confirmation `json:"confirmations"`  // every confirming evaluation of this run, in order; the last one Solved when the stop rule ended it
+	FinalByLevel  []EvalResult   `json:"final_by_stage"` // by level; the key keeps the old word ("stage" in the JSON means level)
 	// Exhaustive is every instance of every level played once, by split and
 	// held-out subset, for a task that lists its instances (task.Enumerator).
 	Exhaustive   []task.LevelTally  `json:"exhaustive,omitempty"`

@@ -10,7 +10,8 @@ import (
 )
 
 // CheckDir fails, before any work, when Create could not write a file in
-// dir: dir or the nearest of its parents that exists is not a directory, or
+// dir: dir or the nearest of its parents that exists is not a directory, a
+// missing one is a symbolic link to nothing (Create could not make it), or
 // no file can be created there. It creates nothing (a probe file is
 // removed at once).
 func CheckDir(dir string) error {
@@ -28,6 +29,11 @@ func CheckDir(dir string) error {
 		}
 		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
 			return fmt.Errorf("%s: %w", dir, err)
+		}
+		if target, err := os.Readlink(d); err == nil && d == dir {
+			return fmt.Errorf("%s is a symbolic link to %s, which does not exist", dir, target)
+		} else if err == nil {
+			return fmt.Errorf("%s: %s is a symbolic link to %s, which does not exist", dir, d, target)
 		}
 		parent := filepath.Dir(d)
 		if parent == d {

@@ -3,6 +3,7 @@ package tbevents
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,7 +13,8 @@ import (
 
 // Writer appends events to one new file of a run directory.
 type Writer struct {
-	f *os.File
+	f    *os.File
+	size int64 // the file's size: its whole records
 }
 
 // Create makes dir (and its parents) if missing and a new events file in
@@ -54,7 +56,10 @@ func (w *Writer) Name() string { return w.f.Name() }
 
 // Write appends step's scalars as one event stamped with the time now. A
 // record goes out in one write, unbuffered: a run killed keeps every
-// event written before.
+// event written before. The part of a record that a failed write left (a
+// full disk writes what fits) is taken back at once, so that the file
+// stays whole records for TensorBoard; were that to fail too, the next
+// run's RepairDir removes it.
 func (w *Writer) Write(step int64, scalars []Scalar) error {
 	return w.write(scalarsEvent(seconds(time.Now()), step, scalars))
 }
@@ -63,8 +68,15 @@ func (w *Writer) Write(step int64, scalars []Scalar) error {
 func (w *Writer) Close() error { return w.f.Close() }
 
 func (w *Writer) write(event []byte) error {
-	_, err := w.f.Write(appendRecord(nil, event))
-	return err
+	n, err := w.f.Write(appendRecord(nil, event))
+	if err != nil {
+		if n > 0 && w.f.Truncate(w.size) == nil {
+			_, _ = w.f.Seek(w.size, io.SeekStart) // the next record where this one began
+		}
+		return err
+	}
+	w.size += int64(n)
+	return nil
 }
 
 // seconds is t as an event's wall_time: seconds since the epoch.
