@@ -71,8 +71,18 @@ func NewWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
 	return build(cfg, t)
 }
 
-// build is NewWithTask of cfg, valid for t.
-func build(cfg trainer.Config, t task.Task) (*Engine, error) {
+// build is NewWithTask of cfg, valid for t. Sizing the engine and making
+// its Envs runs the task's code (NewEnv, NewGame, Observations): a panic
+// there is the task's error, never a crash of the caller.
+func build(cfg trainer.Config, t task.Task) (e *Engine, err error) {
+	err = task.Guard(task.NameOf(t), "opened", func() error {
+		e, err = buildGuarded(cfg, t)
+		return err
+	})
+	return e, err
+}
+
+func buildGuarded(cfg trainer.Config, t task.Task) (*Engine, error) {
 	p, err := newPlan(cfg, t)
 	if err != nil {
 		return nil, err
