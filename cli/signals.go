@@ -40,8 +40,9 @@ type interrupts struct {
 
 // signalBurst is how long after the first signal's message further signals
 // are still taken for copies of it: far longer than the scheduling delay
-// between two kill calls of one program on a loaded machine, shorter than a
-// person takes to read the message and press Ctrl-C again.
+// between two kill calls of one program on a loaded machine, and about as
+// long as a person takes to read the message and press Ctrl-C again (a
+// hurried press within it needs one more).
 const signalBurst = time.Second
 
 // watch starts watching sigs (nil: never interrupted); end stops it.
