@@ -35,6 +35,7 @@ func prepareTask(cfg trainer.Config, stderr io.Writer) {
 	if isTerminal(stderr) {
 		progress = func(msg string) { fmt.Fprintf(stderr, "simdrl: %s\n", msg) }
 	}
+	milestone("searching")
 	ed.Prepare(cfg.TaskSpec, progress)
 }
 

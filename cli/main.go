@@ -32,8 +32,9 @@ const (
 // handles SIGINT and SIGTERM while it runs: the first one during training
 // stops at the next chunk, saves (-save), writes the report and the plot and
 // returns 128+signal, as does one that comes while they are written (they
-// are finished first); one before training begins, or a second one, exits
-// the process at once with that code. It ignores SIGPIPE, so that a closed
+// are finished first); one before training begins, or a second request (a
+// signal after the first one's burst: interrupts), exits the process at
+// once with that code. It ignores SIGPIPE, so that a closed
 // stdout (simdrl | head -1) cannot kill a run before it saves.
 func Main(args []string) int {
 	sigs := make(chan os.Signal, 2)
@@ -47,6 +48,7 @@ func Main(args []string) int {
 func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	in := watch(sigs, stderr)
 	defer in.end()
+	milestone("watching")
 	usage := func(format string, a ...any) int {
 		code := exitUsage
 		for i, v := range a {
@@ -197,6 +199,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		}
 	}
 	if fl.evalOnly {
+		milestone("running")
 		in.running.Store(true)
 		rep, err := trainer.Drive(tr, stdout, trainer.Options{EvalOnly: true, Quiet: fl.quiet, Interrupt: in.stop, Exhaustive: fl.exhaustiveOption()})
 		finishing(in)
@@ -248,6 +251,10 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		opt.Evaluated = tb.evaluated
 	}
 	opt.Reporter = trainer.Console(tr, stdout, opt) // the command's rendering of the run
+	if hooks.updated != nil {
+		hookUpdates(opt.Reporter, in.stop)
+	}
+	milestone("running")
 	in.running.Store(true)
 	rep, runErr := trainer.Drive(tr, stdout, opt)
 	finishing(in)

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // interrupts watches for SIGINT and SIGTERM from the command's first
@@ -15,44 +16,90 @@ import (
 // been computed that a signal could lose, so the first one exits at once.
 // Once Drive has the run (running), the first signal closes stop, which
 // Drive and the engines observe between steps (saving the last completed
-// update, writing the report); a second one exits at once.
+// update, writing the report); a second request exits at once.
+//
+// One request may arrive as several signals: coreutils timeout sends its
+// signal to the child and then to the child's process group, and so does
+// any supervisor that signals a process and its group; a person may press
+// Ctrl-C twice in a hurry. Nothing in the process tells such a copy from a
+// second request (os/signal gives no sender), so every signal that comes
+// before the first one's message is written, or within signalBurst after
+// it, is the first request again and is dropped; the first signal after
+// that burst is a second request. Taking a copy for a second request loses
+// the run's checkpoint; taking a hurried second press for a copy costs one
+// more Ctrl-C: the window errs long.
 type interrupts struct {
 	stop    chan struct{}
 	running atomic.Bool
 	mu      sync.Mutex
 	caught  os.Signal
 	done    chan struct{}
+	exit    func(code int)          // os.Exit
+	settle  func() <-chan time.Time // the end of the first signal's burst
 }
+
+// signalBurst is how long after the first signal's message further signals
+// are still taken for copies of it: far longer than the scheduling delay
+// between two kill calls of one program on a loaded machine, and about as
+// long as a person takes to read the message and press Ctrl-C again (a
+// hurried press within it needs one more).
+const signalBurst = time.Second
 
 // watch starts watching sigs (nil: never interrupted); end stops it.
 func watch(sigs <-chan os.Signal, stderr io.Writer) *interrupts {
-	in := &interrupts{stop: make(chan struct{}), done: make(chan struct{})}
-	if sigs == nil {
-		return in
+	settle := func() <-chan time.Time { return time.After(signalBurst) }
+	if hooks.settle != nil {
+		settle = hooks.settle
 	}
-	go func() {
+	return watchWith(sigs, stderr, os.Exit, settle)
+}
+
+// watchWith is watch with its exit and its burst's end given (tests drive
+// both through channels).
+func watchWith(sigs <-chan os.Signal, stderr io.Writer, exit func(int), settle func() <-chan time.Time) *interrupts {
+	in := &interrupts{stop: make(chan struct{}), done: make(chan struct{}), exit: exit, settle: settle}
+	if sigs != nil {
+		go in.serve(sigs, stderr)
+	}
+	return in
+}
+
+// serve acts on sigs until end: the first signal, its burst, a second
+// request.
+func (in *interrupts) serve(sigs <-chan os.Signal, stderr io.Writer) {
+	select {
+	case s := <-sigs:
+		if !in.running.Load() {
+			fmt.Fprintf(stderr, "\nsimdrl: %v: stopping before the run began\n", s)
+			in.exit(exitCodeFor(s))
+			return
+		}
+		in.mu.Lock()
+		in.caught = s
+		in.mu.Unlock()
+		fmt.Fprintf(stderr, "\nsimdrl: %v: stopping at the next chunk, keeping the last completed update (again to quit at once)\n", s)
+		close(in.stop)
+	case <-in.done:
+		return
+	}
+	// The window starts once the message is written: whatever came
+	// meanwhile is waiting in sigs and is drained here.
+	burst := in.settle()
+	for settled := false; !settled; {
 		select {
-		case s := <-sigs:
-			if !in.running.Load() {
-				fmt.Fprintf(stderr, "\nsimdrl: %v: stopping before the run began\n", s)
-				os.Exit(exitCodeFor(s))
-			}
-			in.mu.Lock()
-			in.caught = s
-			in.mu.Unlock()
-			fmt.Fprintf(stderr, "\nsimdrl: %v: stopping at the next chunk, keeping the last completed update (again to quit at once)\n", s)
-			close(in.stop)
+		case <-sigs: // a copy of the first signal
+		case <-burst:
+			settled = true
 		case <-in.done:
 			return
 		}
-		select {
-		case s := <-sigs:
-			fmt.Fprintf(stderr, "simdrl: %v again: quitting now\n", s)
-			os.Exit(exitCodeFor(s))
-		case <-in.done:
-		}
-	}()
-	return in
+	}
+	select {
+	case s := <-sigs:
+		fmt.Fprintf(stderr, "simdrl: %v again: quitting now\n", s)
+		in.exit(exitCodeFor(s))
+	case <-in.done:
+	}
 }
 
 // signal is the first signal caught, or nil.

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/simdrl/simdrl/checkpoint"
 	flag "github.com/spf13/pflag"
@@ -171,34 +170,24 @@ func TestClosedStdoutStillSaves(t *testing.T) {
 
 // TestInterruptBeforeTraining: a -metrics FIFO with no reader blocked the
 // start, deaf to SIGINT; so did a -resume or -load FIFO with no writer (the
-// first signal was only noted, and the read went on waiting).
+// first signal was only noted, and the read went on waiting). The signal
+// goes once the command handles signals: before the open or during it, it
+// must exit with the signal's code (a command deaf to it never ends, and
+// fails at the test binary's -timeout).
 func TestInterruptBeforeTraining(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and runs the binary")
+		t.Skip("runs the command as a process")
 	}
-	dir := t.TempDir()
-	bin := buildBinary(t, dir)
-	fifo := filepath.Join(dir, "fifo")
+	fifo := filepath.Join(t.TempDir(), "fifo")
 	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
 	for i, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGINT, syscall.SIGTERM} {
 		args := [][]string{{"-metrics", fifo, "-updates", "5"}, {"-resume", fifo}, {"-load", fifo, "-eval-only"}, {"-metrics", fifo, "-updates", "5"}}[i]
-		cmd := exec.Command(bin, args...)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		require.NoError(t, cmd.Start())
-		time.Sleep(300 * time.Millisecond) // blocked in the FIFO's open
-		require.NoError(t, cmd.Process.Signal(sig))
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			var exitErr *exec.ExitError
-			require.ErrorAs(t, err, &exitErr)
-			require.Equal(t, 128+int(sig), exitErr.ExitCode(), "%v: %s", args, stderr.String())
-		case <-time.After(time.Second):
-			cmd.Process.Kill()
-			t.Fatalf("%v %v: still running 1 s after the signal: %s", args, sig, stderr.String())
-		}
+		c := startChild(t, "", false, args...)
+		c.await(t, "child: watching")
+		c.signal(t, sig, false)
+		code, stderr := c.exit(t)
+		require.Equal(t, 128+int(sig), code, "%v: %s", args, stderr)
+		require.Contains(t, stderr, "stopping before the run began", args)
 	}
 }
 
@@ -239,37 +228,24 @@ func TestCraftedLevelsAreBounded(t *testing.T) {
 
 // TestInterruptDuringTheLevelSearch: Ctrl-C while a slow curriculum was
 // searched went on searching and exited later, not 130; the same for a
-// checkpoint's levels under -resume.
+// checkpoint's levels under -resume. The signal goes as the search begins,
+// and the child holds the run at its start, so that a search that ends
+// first cannot carry the run into training: either way the exit is 130,
+// before the run began.
 func TestInterruptDuringTheLevelSearch(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and runs the binary")
+		t.Skip("runs the command as a process")
 	}
 	dir := t.TempDir()
-	bin := buildBinary(t, dir)
-	// Each level's search stops at its state cap (about 0.3 s each here),
-	// and the spec's cap ends the whole at about 1.5 s.
 	slow := "g*g+a, g*g+b, g*g+c, h*h+a, h*h+b"
 	ck := saveRun(t, dir, "calc.st", "-task", "calc", "-levels", "a*b, a*b+c*d, a*b+c, (a*b+c)-d, a*b+c*d-e*f")
 	crafted := withLevels(t, ck, slow)
 	for _, args := range [][]string{{"-task", "calc", "-levels", slow}, {"-resume", crafted}, {"-load", crafted, "-eval-only"}} {
-		cmd := exec.Command(bin, args...)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		require.NoError(t, cmd.Start())
-		time.Sleep(150 * time.Millisecond)
-		sent := time.Now()
-		require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			var exitErr *exec.ExitError
-			require.ErrorAsf(t, err, &exitErr, "%v: %s", args, stderr.String())
-			require.Equalf(t, 130, exitErr.ExitCode(), "%v: %s", args, stderr.String())
-			t.Logf("%v: exit 130 %.0f ms after SIGINT", args[:2], float64(time.Since(sent).Microseconds())/1000)
-		case <-time.After(time.Second):
-			cmd.Process.Kill()
-			t.Fatalf("%v: still running 1 s after SIGINT: %s", args, stderr.String())
-		}
+		c := startChild(t, "at=running", false, args...)
+		c.await(t, "child: searching")
+		c.signal(t, syscall.SIGINT, false)
+		code, stderr := c.exit(t)
+		require.Equalf(t, 130, code, "%v: %s", args, stderr)
+		require.Contains(t, stderr, "interrupt: stopping before the run began", args)
 	}
 }

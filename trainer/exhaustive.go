@@ -64,7 +64,10 @@ func exhaustive(tr *Trainer, limit int, r *Reporter) ([]task.LevelTally, error) 
 	plan := make([][]exhaustivePart, len(t.Levels())) // nil: not listed
 	for lv := range plan {
 		for _, sp := range enginekit.ListedSplits(t, lv) {
-			ins := tr.listed(en, lv, sp)
+			ins, err := tr.listed(en, lv, sp)
+			if err != nil {
+				return nil, err
+			}
 			if ins == nil || len(ins) > limit {
 				plan[lv] = nil
 				break
@@ -138,25 +141,6 @@ func exhaustivePlan(plan [][]exhaustivePart, limit int) string {
 	return b.String() + ")"
 }
 
-// listed is level's instances of split (cached: the stop rule lists the
-// training split at every confirmation), or nil when there are more than
-// maxEnumerated.
-func (tr *Trainer) listed(en task.Enumerator, level int, split task.Split) []task.Instance {
-	key := [2]int{level, int(split)}
-	if ins, ok := tr.lists[key]; ok {
-		return ins
-	}
-	ins := en.Instances(level, split, maxEnumerated+1)
-	if len(ins) > maxEnumerated {
-		ins = nil
-	}
-	if tr.lists == nil {
-		tr.lists = map[[2]int][]task.Instance{}
-	}
-	tr.lists[key] = ins
-	return ins
-}
-
 // trainingSubsets is the stop rule's look at subsets (confirm.go): for a
 // task that lists its instances and names subsets, every training instance
 // of each of levels whose training split can be listed, played greedily,
@@ -170,7 +154,10 @@ func trainingSubsets(tr *Trainer, levels []int) ([][]task.Tally, error) {
 	}
 	out := make([][]task.Tally, len(tr.task.Levels()))
 	for _, lv := range levels {
-		ins := tr.listed(en, lv, task.Training)
+		ins, err := tr.listed(en, lv, task.Training)
+		if err != nil {
+			return nil, err
+		}
 		if ins == nil {
 			continue
 		}

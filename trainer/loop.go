@@ -27,7 +27,8 @@ type Options struct {
 	// Interrupt, once closed, ends training: the update under way stops at
 	// the engine's next boundary and is not applied (Engine.SetInterrupt),
 	// the last completed one is saved, and the explanations and the final
-	// evaluation stop too.
+	// and exhaustive evaluations stop too. A task's listing of instances
+	// under way is not waited for: it ends on its own goroutine, unobserved.
 	Interrupt <-chan struct{}
 	// Progress, when set, receives a live status line (for a terminal: the
 	// command gives stderr when it is one), redrawn after every update: a
@@ -80,7 +81,7 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (rep *Report, err error) {
 	}
 	l := &loop{tr: tr, opt: opt, r: r, start: time.Now(), saved: -1}
 	defer tr.e.Close()
-	tr.e.SetInterrupt(opt.Interrupt)
+	tr.setInterrupt(opt.Interrupt)
 	if opt.EvalOnly {
 		rep, err = l.evaluateOnly()
 	} else {

@@ -21,6 +21,9 @@ type Trainer struct {
 	cur     *curriculum
 	updates int
 	lists   map[[2]int][]task.Instance // listed: (level, split) → its instances, or nil when too many
+	// interrupt is Drive's Options.Interrupt, for the trainer's own long
+	// calls into the task (listed); the engine has its own (SetInterrupt).
+	interrupt <-chan struct{}
 	// For an Itemized task with Config.ItemFocus or Config.Replay: the item
 	// weights, the replay buffer, and the episodes each update records for
 	// them (nil otherwise).

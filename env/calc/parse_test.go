@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -71,14 +72,18 @@ func TestSpecSearchesStopAtTheCurriculumCap(t *testing.T) {
 	require.LessOrEqual(t, len(strings.Split(err.Error(), "\n")), maxProblems+1)
 }
 
+// TestInterruptStopsTheSearch: an interrupt that comes while a search runs
+// stops it at its next check. It comes from the search's first progress
+// report (progressEvery 0: one at every check), not after a delay that a
+// loaded machine, or a search remembered from earlier, could outrun.
 func TestInterruptStopsTheSearch(t *testing.T) {
+	defer func(d time.Duration) { progressEvery = d }(progressEvery)
+	progressEvery = 0
 	stop := make(chan struct{})
-	go func() {
-		time.Sleep(50 * time.Millisecond)
-		close(stop)
-	}()
+	var once sync.Once
+	interrupt := func(string) { once.Do(func() { close(stop) }) }
 	before := StatesVisited()
-	_, err := ParseLevelsWith("g*g+a", ParseOptions{Interrupt: stop})
+	_, err := ParseLevelsWith("g*g+a", ParseOptions{Interrupt: stop, Progress: interrupt})
 	require.ErrorIs(t, err, ErrInterrupted)
 	require.EqualError(t, err, `level 0 "g*g+a": interrupted`)
 	require.Less(t, StatesVisited()-before, int64(MaxSearchStates), "stopped by the interrupt, before its cap")
