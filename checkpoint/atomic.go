@@ -1,7 +1,9 @@
 package checkpoint
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/simdrl/simdrl/internal/atomicfile"
@@ -23,6 +25,10 @@ func WriteFile(path string, f *File) error {
 		return err
 	}
 	if err := atomicfile.WriteWith(path, data, writeTemp); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) && pe.Path == path { // it names the path already
+			return fmt.Errorf("checkpoint: %w", err)
+		}
 		return fmt.Errorf("checkpoint: write %s: %w", path, err)
 	}
 	return nil

@@ -137,3 +137,15 @@ func TestWriteFileUnwritable(t *testing.T) {
 	requireSameFile(t, sample(), g)
 	require.Equal(t, []string{"x.safetensors"}, entries(t, dir))
 }
+
+// TestWriteErrorNamesThePathOnce: a write that fails on the path itself (a
+// device such as /dev/full) says the path once, not "write P: write P: …".
+func TestWriteErrorNamesThePathOnce(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full here")
+	}
+	err := WriteFile("/dev/full", &File{})
+	require.Error(t, err)
+	require.Equal(t, 1, strings.Count(err.Error(), "/dev/full"), err.Error())
+	require.True(t, strings.HasPrefix(err.Error(), "checkpoint: "), err.Error())
+}
