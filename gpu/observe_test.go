@@ -21,15 +21,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// calcOf is a task.Instance as calc's.
-func calcOf(in *task.Instance) calc.Instance {
-	o := interp.Get(in.Data[:])
-	c := calc.Instance{Level: in.Level, Vars: o.Vars, Budget: in.Budget, Target: o.Target, NInner: o.NInner}
-	copy(c.Digits[:], o.Digits[:])
-	copy(c.Inner[:], o.Inner[:o.NInner])
-	return c
-}
-
 // obsLevels are levels of calc's observation curriculum (calc.ObserveLevelsSpec's
 // harder half): the task runs the branching machine (NEG, SWAP) and observes
 // the signs of v and v − m.
