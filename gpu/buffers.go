@@ -6,6 +6,7 @@ package gpu
 // allocated at once, and the host's instance records and their upload.
 
 import (
+	"fmt"
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
@@ -16,13 +17,24 @@ import (
 const tapeStateBytes = 2048
 
 // pack writes in as the record the kernels read: its data as the tape's
-// machine reads them for the tape's scorer, else as interp.Operands.
-func (e *engine) pack(dst []int32, in *task.Instance) {
+// machine reads them for the tape's scorer, else as interp.Operands. It
+// refuses what the kernels would read other than the CPU reads it (in has
+// passed task.Check): a tape cell that no tape holds (tapeCells), a context
+// the record cannot show (record.Pack's empty context with operands, whose
+// digits the kernels would read). It allocates nothing but its error.
+func (e *engine) pack(dst []int32, in *task.Instance) error {
 	if e.scoreKind == scoreTape {
+		if err := tapeCells(uint32(e.observe), in); err != nil {
+			return err
+		}
 		record.PackData(dst, in)
-		return
+		return nil
 	}
 	record.Pack(dst, in)
+	if n := record.ContextLen(dst); n != int(in.NContext) {
+		return fmt.Errorf("instance shows %d context tokens, and a record of its operands would show their %d digits instead", in.NContext, n)
+	}
+	return nil
 }
 
 // buffer is one device buffer of the engine: where its pointer goes, and its

@@ -92,7 +92,13 @@ func (e *engine) drawWith(n int, draw func(b int) task.Instance) error {
 					return
 				}
 				in := draw(b)
-				if err := e.check.Drawn(&in, int(in.Level)); err != nil {
+				err := e.check.Drawn(&in, int(in.Level))
+				if err == nil {
+					if err = e.pack(recs[record.Words*b:], &in); err != nil {
+						err = fmt.Errorf("the %s task drew a bad instance of level %d: %w", e.task.Name(), in.Level, err)
+					}
+				}
+				if err != nil {
 					bad.Lock()
 					if b < bad.b {
 						bad.b, bad.err = b, err
@@ -100,7 +106,6 @@ func (e *engine) drawWith(n int, draw func(b int) task.Instance) error {
 					bad.Unlock()
 					return
 				}
-				e.pack(recs[record.Words*b:], &in)
 			}
 		}()
 	}

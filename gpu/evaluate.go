@@ -11,34 +11,58 @@ import (
 )
 
 // evaluate plays n greedy episodes of level on round of the evaluation
-// stream, drawn from split. An interrupt is checked before the draw, between
-// host-drawn parts and before the rollout launch.
+// stream, drawn from split, in launches of at most maxN episodes (the
+// buffers' episodes: an evaluation larger than the configuration's
+// periodic and final ones, e.g. a confirmation or an evaluation pending in
+// a checkpoint resumed with -eval-every 0, plays in parts, episode first+b
+// of a part drawn as episode first+b of one launch). An interrupt is
+// checked before each part's draw, between host-drawn parts and before
+// each rollout launch.
 func (e *engine) evaluate(level, n int, round uint32, split task.Split) (trainer.EvalResult, error) {
 	res := trainer.EvalResult{Level: level, Episodes: n}
 	if n <= 0 {
 		return res, nil
 	}
-	if e.interrupted("evaluate") {
-		return res, trainer.ErrInterrupted
-	}
-	spec := rolloutSpec{n: n, mode: modeGreedy, level: level, purpose: enginekit.EvalPurpose(level), round: round}
-	if e.hostDraw {
-		if err := e.drawOnHost(n, round, enginekit.EvalPurpose(level), func(int) int { return level }, split); err != nil {
+	purpose := enginekit.EvalPurpose(level)
+	reward, solved := 0.0, 0.0
+	for first := 0; first < n; first += e.maxN {
+		part := min(e.maxN, n-first)
+		if e.interrupted("evaluate") {
+			return res, trainer.ErrInterrupted
+		}
+		spec := rolloutSpec{n: part, mode: modeGreedy, level: level, purpose: purpose, round: round}
+		// The kernel draws the seed task's episodes 0..part−1; the host every
+		// other part, and every other task's.
+		if e.hostDraw || first > 0 {
+			if err := e.drawEvaluation(first, part, level, round, split); err != nil {
+				return res, err
+			}
+			spec.givenTasks = true
+		}
+		if e.interrupted("rollout") {
+			return res, trainer.ErrInterrupted
+		}
+		nb, err := e.rollout(spec)
+		if err == nil {
+			err = e.finish(nb, false, 0)
+		}
+		if err != nil {
 			return res, err
 		}
-		spec.givenTasks = true
+		reward += e.finHost[finReward]
+		solved += e.finHost[finSolved]
 	}
-	if e.interrupted("rollout") {
-		return res, trainer.ErrInterrupted
-	}
-	nb, err := e.rollout(spec)
-	if err == nil {
-		err = e.finish(nb, false, 0)
-	}
-	if err != nil {
-		return res, err
-	}
-	res.MeanReward = e.finHost[finReward] / float64(n)
-	res.SolveRate = e.finHost[finSolved] / float64(n)
+	res.MeanReward = reward / float64(n)
+	res.SolveRate = solved / float64(n)
 	return res, nil
+}
+
+// drawEvaluation draws, on the host, episodes first … first+n−1 of an
+// evaluation of level on round from split, and uploads them (drawWith). (A
+// function of its own: its closure, in evaluate, would put evaluate's
+// variables on the heap even for the seed task's evaluations, which the
+// kernel draws.)
+func (e *engine) drawEvaluation(first, n, level int, round uint32, split task.Split) error {
+	purpose := enginekit.EvalPurpose(level)
+	return e.drawWith(n, func(b int) task.Instance { return e.task.Draw(e.key, round, uint32(first+b), purpose, level, split) })
 }

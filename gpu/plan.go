@@ -185,10 +185,21 @@ func slabCap(R, tiles, sms int) int {
 func ceilDiv(a, b int) int { return (a + b - 1) / b }
 
 // maxEpisodes is the most episodes of any rollout an engine of cfg plays
-// (training, evaluations, explanations): its per-episode buffers are sized
-// for it.
+// (training, periodic and final evaluations, explanations): its
+// per-episode buffers are sized for it. The periodic evaluations' count
+// only when there are any (-eval-every > 0), as on the CPU; a larger
+// evaluation plays in parts (engine.evaluate).
 func maxEpisodes(cfg trainer.Config) int {
-	return max(cfg.Batch, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain, 1)
+	return max(cfg.Batch, periodicEpisodes(cfg), cfg.FinalEpisodes, cfg.Explain, 1)
+}
+
+// periodicEpisodes is the episodes of a periodic evaluation of cfg's (a
+// level's, each its own rollout), 0 without them.
+func periodicEpisodes(cfg trainer.Config) int {
+	if cfg.EvalEvery <= 0 {
+		return 0
+	}
+	return cfg.EvalBatch
 }
 
 // hostBuffers is every host buffer of a GPU engine: newEngine allocates
@@ -254,7 +265,7 @@ func largestRollout(cfg trainer.Config) string {
 	for _, k := range []struct {
 		name string
 		n    int
-	}{{"eval_batch", cfg.EvalBatch}, {"final_episodes", cfg.FinalEpisodes}, {"explain", cfg.Explain}} {
+	}{{"eval_batch", periodicEpisodes(cfg)}, {"final_episodes", cfg.FinalEpisodes}, {"explain", cfg.Explain}} {
 		if k.n > n {
 			knob, n = k.name, k.n
 		}

@@ -48,7 +48,9 @@ func (e *engine) greedyPrograms(tasks []task.Instance) ([]int32, error) {
 			if err := task.Check(e.task, &part[i]); err != nil {
 				return nil, fmt.Errorf("gpu: %w", err)
 			}
-			e.pack(packed[record.Words*i:], &part[i])
+			if err := e.pack(packed[record.Words*i:], &part[i]); err != nil {
+				return nil, fmt.Errorf("gpu: an instance of task %s: %w", e.task.Name(), err)
+			}
 		}
 		if err := e.uploadTasks(packed); err != nil {
 			return nil, err

@@ -47,7 +47,9 @@ func (e *engine) replay(eps []task.Episode, coef float64) (float64, error) {
 			if len(r.Program) != T {
 				return 0, fmt.Errorf("gpu: replayed episode %d has a program of %d tokens, not %d (the steps)", first+i, len(r.Program), T)
 			}
-			e.pack(recs[record.Words*i:], &r.Instance)
+			if err := e.pack(recs[record.Words*i:], &r.Instance); err != nil {
+				return 0, fmt.Errorf("gpu: replayed episode %d of task %s: %w", first+i, e.task.Name(), err)
+			}
 			tok[i] = e.ctxEnd
 			kept[i] = int32(T)
 			for s, a := range r.Program {

@@ -8,6 +8,7 @@ package gpu
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/simdrl/simdrl/env/interp"
 	"github.com/simdrl/simdrl/env/taperules"
@@ -82,6 +83,9 @@ func scorerOf(t task.Task) (scorer, error) {
 		if len(it.Ops()) != it.Vocab() {
 			return scorer{}, fmt.Errorf("gpu: task %s has %d ops for a vocabulary of %d tokens", t.Name(), len(it.Ops()), it.Vocab())
 		}
+		if err := finiteCredit(t, it.PartialCredit()); err != nil {
+			return scorer{}, err
+		}
 		return scorer{kind: scoreCalc, ops: it.Ops(), partialCredit: it.PartialCredit(), obs: obs, observe: observe, ctxEnd: end}, nil
 	}
 	return scorer{}, fmt.Errorf("gpu: the CUDA kernels score the seed task, tasks on the calculator's op table (task.Interpreted) and on the tape's machine (taperules.Ruled), not %s", t.Name())
@@ -89,19 +93,66 @@ func scorerOf(t task.Task) (scorer, error) {
 
 // tapeScorer is the scorer of a taperules.Ruled task t: the machine's variant,
 // each token's tool in its op's Kind (the kernels read the first word), and
-// the variant's observations.
+// the variant's observations. The kernels trust these: a variant they do
+// not know, or observations other than the variant's (which the kernels
+// compute, tape.cuh's simdrl_tape_obs, and index the token table with) is
+// refused, as the CPU refuses the observations such a task's Env returns.
 func tapeScorer(t task.Task, r taperules.Rules, end int32) (scorer, error) {
 	if len(r.Tools) != t.Vocab() {
 		return scorer{}, fmt.Errorf("gpu: task %s has %d tools for a vocabulary of %d tokens", t.Name(), len(r.Tools), t.Vocab())
 	}
-	if n, want := task.Observations(t), r.Observations; n != want {
-		return scorer{}, fmt.Errorf("gpu: task %s has %d observations and its tape machine %d", t.Name(), n, want)
+	if r.Variant&^tapeVariantBits != 0 {
+		return scorer{}, fmt.Errorf("gpu: task %s runs on a tape machine of variant %#x, which has bits (%#x) of no variant the CUDA kernels know", t.Name(), r.Variant, r.Variant&^tapeVariantBits)
+	}
+	want := tapeObservations(r.Variant)
+	if n := task.Observations(t); n != want || r.Observations != want {
+		return scorer{}, fmt.Errorf("gpu: task %s declares %d observations (its tape rules %d), but its tape machine's variant %#x observes %d", t.Name(), n, r.Observations, r.Variant, want)
+	}
+	if err := finiteCredit(t, r.PartialCredit); err != nil {
+		return scorer{}, err
 	}
 	ops := make([]interp.Op, len(r.Tools))
 	for tok, tool := range r.Tools {
+		if tool < 0 || tool > tapeToolOther {
+			tool = -1 // taperules: any number that is no tool is none
+		}
 		ops[tok] = interp.Op{Kind: interp.OpKind(tool)}
 	}
-	return scorer{kind: scoreTape, ops: ops, partialCredit: r.PartialCredit, obs: r.Observations, observe: int(r.Variant), ctxEnd: end}, nil
+	return scorer{kind: scoreTape, ops: ops, partialCredit: r.PartialCredit, obs: want, observe: int(r.Variant), ctxEnd: end}, nil
+}
+
+// The tape machine as tape.cuh runs it: the variant's bits
+// (taperules.Loose … Headless), its last tool (SIMDRL_TOOL_OTHER), and its
+// observations' parts (the kinds of the cell under the head and of the
+// operator stack's top, SIMDRL_TAPE_TOP_KINDS and SIMDRL_TAPE_BRANCH_TOP_KINDS).
+const (
+	tapeVariantBits = taperules.Loose | taperules.Blind | taperules.Unstacked | taperules.Branching | taperules.Headless
+	tapeToolOther   = 10
+	tapeHeadKinds   = 7  // a digit, + − × ( ), the end
+	tapeTopKinds    = 5  // none, + − × (
+	tapeBranchHeads = 11 // … abs( max( min( ,
+	tapeBranchTops  = 14 // … abs, max, min × 3 signs
+)
+
+// tapeObservations is how many observations tape.cuh's simdrl_tape_obs
+// gives a machine of variant (tape.Variant.Observations).
+func tapeObservations(variant uint32) int {
+	switch {
+	case variant&taperules.Branching != 0:
+		return tapeBranchHeads * tapeBranchTops
+	case variant&taperules.Headless != 0:
+		return tapeTopKinds
+	}
+	return tapeHeadKinds * tapeTopKinds
+}
+
+// finiteCredit refuses a partial credit that is not finite: every reward
+// that pays it would be (the CPU refuses such a reward when it is paid).
+func finiteCredit(t task.Task, credit float64) error {
+	if math.IsNaN(credit) || math.IsInf(credit, 0) {
+		return fmt.Errorf("gpu: task %s gives a partial credit of %v: it must be finite", t.Name(), credit)
+	}
+	return nil
 }
 
 // uploadTask writes the op table (three int32 per token, zero for the seed
@@ -118,3 +169,43 @@ func (e *engine) uploadTask(ops []interp.Op, notActions []int32) error {
 	}
 	return upload(e.notAct, offset)
 }
+
+// tapeCells refuses an instance of a tape task (variant) whose tape, as
+// tape.cuh unpacks it (taperules' layout, to the stop value or the words'
+// end), holds a cell that no tape holds: on the CPU the machine would
+// observe it outside the task's observations. It allocates nothing.
+func tapeCells(variant uint32, in *task.Instance) error {
+	bits, branching := 4, variant&taperules.Branching != 0
+	if branching {
+		bits = 5
+	}
+	k, mask := 64/bits, int64(1)<<bits-1
+	stop := mask // 31: the stop value of 5-bit cells
+	if bits == 4 {
+		stop = tapeLeaf
+	}
+	words := max(0, min(in.Data[taperules.DataNWords], taperules.PackedWords))
+	for i := range min(k*int(words), tapeMaxCells) {
+		c := in.Data[taperules.DataWords+i/k] >> (bits * (i % k)) & mask
+		if c == stop {
+			return nil
+		}
+		if c == tapeLeaf || c > tapeComma || c > tapeClose && !branching {
+			cells := "digits, + - * ( )"
+			if branching {
+				cells += " abs( max( min( ,"
+			}
+			return fmt.Errorf("its tape holds %d at cell %d, which is no cell of its machine's tapes (%s)", c, i, cells)
+		}
+	}
+	return nil
+}
+
+// tape.Cell's Close, Leaf (never on a tape) and Comma (the last), and
+// tape.MaxCells (tape.cuh's SIMDRL_CELL_*, SIMDRL_TAPE_MAX_CELLS).
+const (
+	tapeClose    = 14
+	tapeLeaf     = 15
+	tapeComma    = 19
+	tapeMaxCells = 192
+)

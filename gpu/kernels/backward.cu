@@ -322,10 +322,11 @@ extern "C" __global__ void simdrl_token_partial(SIMDRL_TOKEN_PARTIAL_PARAMS) {
     for (int v = 0; v < V; v++) acc[v * bd + tx] = 0.0f;
     if (g >= G3) return;
     const int d = G3 / 3;
+    // (tokens[r] clamped: the rollout's inputs, from a task's observations)
     if (g < 2 * d)
-        for (int r = r0; r < r1; r++) acc[tokens[r] * bd + tx] += dgh[(size_t)r * G3 + g];
+        for (int r = r0; r < r1; r++) acc[simdrl_clamp(tokens[r], 0, V - 1) * bd + tx] += dgh[(size_t)r * G3 + g];
     else
-        for (int r = r0; r < r1; r++) acc[tokens[r] * bd + tx] += dgin[(size_t)r * d + g - 2 * d];
+        for (int r = r0; r < r1; r++) acc[simdrl_clamp(tokens[r], 0, V - 1) * bd + tx] += dgin[(size_t)r * d + g - 2 * d];
     for (int v = 0; v < V; v++) part[((size_t)s * V + v) * G3 + g] = acc[v * bd + tx];
 }
 
@@ -346,9 +347,8 @@ extern "C" __global__ void simdrl_h0_partial(SIMDRL_H0_PARTIAL_PARAMS) {
         acc[(V + simdrl_stage(tk[SIMDRL_REC_LEVEL], S)) * bd + tx] += g;
         if (read) continue; // reading: h0 = tanh(stage_emb[stage]), no bag
         const int n = simdrl_rec_ctx_len(tk);
-        const int32_t *ctx = simdrl_rec_ctx(tk);
         const float inv = 1.0f / (float)(n + 1);
-        for (int q = 0; q < n; q++) acc[ctx[q] * bd + tx] += g * inv;
+        for (int q = 0; q < n; q++) acc[simdrl_rec_ctx_tok(tk, q, V) * bd + tx] += g * inv;
         acc[ctx_end * bd + tx] += g * inv;
     }
     for (int v = 0; v < rows; v++) part[((size_t)s * rows + v) * d + j] = acc[v * bd + tx];

@@ -76,7 +76,7 @@ SIMDRL_HD simdrl_calc_state simdrl_calc_reset(const int32_t *rec, const int32_t 
     s.V = V;
     s.credit = partial_credit;
     s.budget = rec[SIMDRL_REC_BUDGET];
-    s.vars = rec[SIMDRL_REC_VARS];
+    s.vars = simdrl_clamp(rec[SIMDRL_REC_VARS], 0, SIMDRL_MAX_DIGITS); // the operands it reads from the record's digits
     s.ninner = rec[SIMDRL_REC_NINNER];
     s.target = simdrl_rec_i64(rec, SIMDRL_REC_TARGET);
     s.v = 0;

@@ -70,10 +70,24 @@
 #define SIMDRL_MAX_SHOWN 24
 #define SIMDRL_TASK_WORDS 74
 
+// A record holds a task's data, and what the kernels index with a field of
+// it (a context token, a level, an observation) is clamped into the table
+// it indexes: the host refuses such a record first (gpu/buffers.go's pack,
+// gpu/scorer.go), and the clamps keep one it missed inside the buffers.
+SIMDRL_HD int simdrl_clamp(int x, int lo, int hi) { return x < lo ? lo : (x > hi ? hi : x); }
+
 // The policy's context of a record, the end (CTX) not counted
 // (task.Instance.Context): Shown[:NShown] when NShown > 0, else
-// Digits[:Vars].
+// Digits[:Vars], at most the words the record holds.
 SIMDRL_HD int simdrl_rec_ctx_len(const int32_t *rec) {
+    const int shown = rec[SIMDRL_REC_NSHOWN];
+    return shown > 0 ? simdrl_clamp(shown, 0, SIMDRL_MAX_SHOWN) : simdrl_clamp(rec[SIMDRL_REC_VARS], 0, SIMDRL_MAX_DIGITS);
+}
+
+// simdrl_rec_ctx_len_raw is simdrl_rec_ctx_len of a record already clamped
+// (simdrl_rec_clamp: the rollout's copies) or the kernel's own (the seed's
+// draws), without a clamp's registers.
+SIMDRL_HD int simdrl_rec_ctx_len_raw(const int32_t *rec) {
     return rec[SIMDRL_REC_NSHOWN] > 0 ? rec[SIMDRL_REC_NSHOWN] : rec[SIMDRL_REC_VARS];
 }
 
@@ -81,11 +95,26 @@ SIMDRL_HD const int32_t *simdrl_rec_ctx(const int32_t *rec) {
     return rec + (rec[SIMDRL_REC_NSHOWN] > 0 ? SIMDRL_REC_SHOWN : SIMDRL_REC_DIGITS);
 }
 
+// simdrl_rec_ctx_tok is the context's token k (k < simdrl_rec_ctx_len) in
+// a vocabulary of V.
+SIMDRL_HD int simdrl_rec_ctx_tok(const int32_t *rec, int k, int V) { return simdrl_clamp(simdrl_rec_ctx(rec)[k], 0, V - 1); }
+
+// simdrl_rec_clamp clamps, in place, what the rollout indexes with in a
+// record the host wrote (its copy in shared memory), so that its context is
+// read without a clamp at each token: the context's length within the words
+// the record holds, its tokens within the vocabulary of V.
+SIMDRL_HD void simdrl_rec_clamp(int32_t *rec, int V) {
+    const int n = simdrl_rec_ctx_len(rec);
+    rec[rec[SIMDRL_REC_NSHOWN] > 0 ? SIMDRL_REC_NSHOWN : SIMDRL_REC_VARS] = n;
+    int32_t *ctx = rec + (rec[SIMDRL_REC_NSHOWN] > 0 ? SIMDRL_REC_SHOWN : SIMDRL_REC_DIGITS);
+    for (int k = 0; k < n; k++) ctx[k] = simdrl_clamp(ctx[k], 0, V - 1);
+}
+
 // The level embedding (stage_emb row) of an episode of level in a model of
 // S of them (task.Stage): a task.Unstaged task's model has one, shared by
 // all its levels; every other model has one per level. (A model of one
 // level embedding and one level plays level 0 either way.)
-SIMDRL_HD int simdrl_stage(int level, int S) { return S == 1 ? 0 : level; }
+SIMDRL_HD int simdrl_stage(int level, int S) { return S == 1 ? 0 : simdrl_clamp(level, 0, S - 1); }
 
 SIMDRL_HD int64_t simdrl_rec_i64(const int32_t *rec, int word) {
     return (int64_t)(((uint64_t)(uint32_t)rec[word + 1] << 32) | (uint64_t)(uint32_t)rec[word]);
@@ -152,6 +181,11 @@ SIMDRL_HD simdrl_layout simdrl_layout_of(int V, int d, int S) { return simdrl_la
 // The token table's rows: one per token (O = 0), or one per (token,
 // observation) pair, row a·O + o (the GRU's input index, gru's Inputs).
 SIMDRL_HD int simdrl_input_rows(int V, int O) { return O > 0 ? V * O : V; }
+
+// simdrl_input is the input row of token a (0..V−1) observed as obs, which
+// a task's machine computes from its data: clamped into the O observations
+// (O > 0).
+SIMDRL_HD int simdrl_input(int a, int O, int obs) { return a * O + simdrl_clamp(obs, 0, O - 1); }
 
 // The most threads a rollout or backward block has (gpu/plan.go's
 // maxBlockThreads): the kernels declare it as their launch bound, which lets

@@ -115,13 +115,13 @@ __device__ __forceinline__ void read_context(int R, int B, int d, int O, int ctx
     const int G3 = 3 * d, dS = simdrl_stride4(d), d4 = d & ~3;
     const int j = threadIdx.x, y = threadIdx.y;
     int most = 0;
-    for (int e = 0; e < nE; e++) most = max(most, simdrl_rec_ctx_len(sTask + e * SIMDRL_TASK_WORDS));
+    for (int e = 0; e < nE; e++) most = max(most, simdrl_rec_ctx_len_raw(sTask + e * SIMDRL_TASK_WORDS));
     float *hp = sH0, *hn = sH1;
     for (int r = 0; r < R; r++) {
         if (train)
             for (int e = tid; e < nE; e += nthr) {
                 const int32_t *tk = sTask + e * SIMDRL_TASK_WORDS;
-                const int k = r - (R - simdrl_rec_ctx_len(tk));
+                const int k = r - (R - simdrl_rec_ctx_len_raw(tk));
                 const int tok = k >= 0 ? simdrl_rec_ctx(tk)[k] : ctx_end;
                 inputs[(size_t)r * B + b0 + e] = O > 0 ? tok * O + sTok[e] % O : tok;
             }
@@ -145,7 +145,7 @@ __device__ __forceinline__ void read_context(int R, int B, int d, int O, int ctx
                 if (e < nE) {
                     const size_t row = (size_t)r * B + b0 + e;
                     const int32_t *tk = sTask + e * SIMDRL_TASK_WORDS;
-                    const int k = r - (R - simdrl_rec_ctx_len(tk));
+                    const int k = r - (R - simdrl_rec_ctx_len_raw(tk));
                     hnew = hrow[i * dS + j];
                     if (k >= 0) {
                         const int tok = simdrl_rec_ctx(tk)[k];
@@ -215,6 +215,7 @@ template <int EPT, bool READ, bool TAPE> __device__ __forceinline__ void rollout
             // (Not unrolled: unrolling the 74-word copies raised the bag kernels' registers.)
 #pragma unroll 1
             for (int q = 0; q < SIMDRL_TASK_WORDS; q++) tk[q] = tasks[(size_t)b * SIMDRL_TASK_WORDS + q];
+            simdrl_rec_clamp(tk, V); // the host's record: its context is read below
             tokens[b] = ctx_end;
         } else if (e < nE) {
             const uint32_t b = (uint32_t)(b0 + e);
@@ -236,7 +237,7 @@ template <int EPT, bool READ, bool TAPE> __device__ __forceinline__ void rollout
                 sl->ret = 0.0;
                 ob = simdrl_calc_obs(&sl->s);
             }
-            int in0 = ctx_end * O + ob;
+            int in0 = ctx_end * O + ob; // (ob: 0..8, the signs of v and v − m)
             if (e < nE && mode == 3) in0 = inP[b0 + e];
             else if (e < nE && train) inP[b0 + e] = in0;
             sTok[e] = in0;
@@ -252,7 +253,7 @@ template <int EPT, bool READ, bool TAPE> __device__ __forceinline__ void rollout
         for (int e = tid; e < nE; e += nthr) {
             simdrl_tape_state *ms = (simdrl_tape_state *)machines + (b0 + e);
             simdrl_tape_reset(ms, sTask + e * SIMDRL_TASK_WORDS, observe, partial_credit);
-            int in0 = ctx_end * O + simdrl_tape_obs(ms);
+            int in0 = simdrl_input(ctx_end, O, simdrl_tape_obs(ms));
             if (mode == 3) in0 = inP[b0 + e];
             else if (train) inP[b0 + e] = in0;
             sTok[e] = in0;
@@ -273,7 +274,7 @@ template <int EPT, bool READ, bool TAPE> __device__ __forceinline__ void rollout
             if (READ) {
                 x = tanhf(P[L.level_emb + stage * d + j]);
             } else {
-                const int n = simdrl_rec_ctx_len(tk);
+                const int n = simdrl_rec_ctx_len_raw(tk);
                 const int32_t *ctx = simdrl_rec_ctx(tk);
                 float s = 0.0f;
                 for (int q = 0; q < n; q++) s += P[L.emb + ctx[q] * d + j];
@@ -412,7 +413,7 @@ template <int EPT, bool READ, bool TAPE> __device__ __forceinline__ void rollout
                 simdrl_tape_state *ms = (simdrl_tape_state *)machines + (b0 + e);
                 const simdrl_step st = simdrl_tape_step(ms, ops, V, a);
                 ms->ret = SIMDRL_DADD(ms->ret, st.reward);
-                int in = a * O + st.obs;
+                int in = simdrl_input(a, O, st.obs);
                 if (mode == 3) in = inP[row + B];
                 else if (train) inP[row + B] = in;
                 sTok[e] = in;

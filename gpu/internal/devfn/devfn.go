@@ -59,8 +59,26 @@ func Context(rec []int32) []int32 {
 	return append([]int32{}, rec[at:int(at)+n]...)
 }
 
+// ContextToken is simdrl_rec_ctx_tok: the record's context token k in a
+// vocabulary of V.
+func ContextToken(rec []int32, k, V int) int {
+	return int(C.simdrl_rec_ctx_tok(i32s(rec[:RecordWords]), C.int(k), C.int(V)))
+}
+
+// RecordClamped is simdrl_rec_clamp: the record as the rollout reads its
+// copy.
+func RecordClamped(rec []int32, V int) []int32 {
+	out := append([]int32{}, rec[:RecordWords]...)
+	C.simdrl_rec_clamp(i32s(out), C.int(V))
+	return out
+}
+
 // Stage is simdrl_stage.
 func Stage(level, S int) int { return int(C.simdrl_stage(C.int(level), C.int(S))) }
+
+// Input is simdrl_input: the token table's row of token a observed as obs,
+// of O observations.
+func Input(a, O, obs int) int { return int(C.simdrl_input(C.int(a), C.int(O), C.int(obs))) }
 
 // OpEncoding is calc.cuh's numbering of the op table: the kinds none, set,
 // add, sub, mul, sub-from, answer, neg, swap; the sources none, operand, v,
