@@ -23,6 +23,10 @@
 #include <setjmp.h>
 #include <ucontext.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 #include "emu.h"
 
 dim3 threadIdx, blockIdx, blockDim, gridDim;
@@ -63,14 +67,15 @@ static const std::map<std::string, Kernel> kernels = {
 // The switch is _setjmp/_longjmp (ucontext only to enter a new fiber once):
 // glibc's swapcontext saves and restores the signal mask with a system call,
 // and at two per barrier per thread that was 87% of the GPU tests' time.
-// Under AddressSanitizer (build.sh SIMDRL_EMU_ASAN=1), swapcontext stays:
-// ASan follows a stack switch through its swapcontext interceptor, not
-// through longjmp.
+// Under AddressSanitizer (build.sh SIMDRL_EMU_ASAN=1) each switch is told to
+// ASan through its fiber interface, as it asks of user-level threads: else a
+// longjmp to another stack looks to it like a stack gone wrong.
 struct Fiber {
     ucontext_t uc;
     jmp_buf jb;
     bool started = false;
     std::unique_ptr<char[]> stack;
+    void *asan_fake = nullptr; // ASan's fake stack of this fiber while it is parked
 };
 static std::vector<std::unique_ptr<Fiber>> fibers;
 static std::vector<char> finished;
@@ -78,27 +83,52 @@ static unsigned running;
 static const Kernel *current_kernel;
 static void **current_params;
 static const std::size_t stack_bytes = 256 << 10;
+static jmp_buf scheduler;
 
 #if defined(__SANITIZE_ADDRESS__)
-static ucontext_t scheduler;
-static void enter(Fiber &f) { swapcontext(&scheduler, &f.uc); }
-static void leave(Fiber &f) { swapcontext(&f.uc, &scheduler); }
+// The scheduler runs on whichever OS thread launched the kernel: each arrival
+// in a fiber records that stack for the way back.
+static void *scheduler_fake;
+static const void *scheduler_bottom;
+static std::size_t scheduler_size;
+static void to_fiber(Fiber &f) { __sanitizer_start_switch_fiber(&scheduler_fake, f.stack.get(), stack_bytes); }
+static void in_scheduler() { __sanitizer_finish_switch_fiber(scheduler_fake, nullptr, nullptr); }
+static void to_scheduler(Fiber &f) { __sanitizer_start_switch_fiber(&f.asan_fake, scheduler_bottom, scheduler_size); }
+static void in_fiber(Fiber &f) { __sanitizer_finish_switch_fiber(f.asan_fake, &scheduler_bottom, &scheduler_size); }
 #else
-static jmp_buf scheduler;
+static void to_fiber(Fiber &) {}
+static void in_scheduler() {}
+static void to_scheduler(Fiber &) {}
+static void in_fiber(Fiber &) {}
+#endif
+
+// enter runs fiber f until it leaves (a barrier, or its thread's end).
 static void enter(Fiber &f) {
-    if (_setjmp(scheduler)) return; // the fiber left
+    if (_setjmp(scheduler)) { // the fiber left
+        in_scheduler();
+        return;
+    }
+    to_fiber(f);
     if (f.started) _longjmp(f.jb, 1);
     f.started = true;
     setcontext(&f.uc);
 }
+
+// leave parks fiber f and returns to the scheduler; f's next enter returns
+// from it.
 static void leave(Fiber &f) {
-    if (!_setjmp(f.jb)) _longjmp(scheduler, 1);
+    if (_setjmp(f.jb)) {
+        in_fiber(f);
+        return;
+    }
+    to_scheduler(f);
+    _longjmp(scheduler, 1);
 }
-#endif
 
 void __syncthreads() { leave(*fibers[running]); }
 
 static void fiber_main() {
+    in_fiber(*fibers[running]);
     for (;;) {
         current_kernel->call(current_params);
         finished[running] = 1;
