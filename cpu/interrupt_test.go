@@ -294,13 +294,16 @@ func TestDriveStopsTheFinalEvaluation(t *testing.T) {
 func closeAtStep(e *testRun, at int) *atomic.Int32 {
 	stop := make(chan struct{})
 	e.SetInterrupt(stop)
-	var shut atomic.Bool
+	var claimed atomic.Bool
 	var after atomic.Int32
 	for _, w := range e.pool.workers {
 		w.afterStep = func(t int) {
-			if shut.Load() {
+			// A step counts once the close has happened, not once a worker
+			// has claimed it: a worker descheduled between its claim and
+			// its close lets the others run on, as the engine should.
+			if closed(stop) {
 				after.Add(1)
-			} else if t == at && shut.CompareAndSwap(false, true) {
+			} else if t == at && claimed.CompareAndSwap(false, true) {
 				close(stop)
 			}
 		}
