@@ -17,7 +17,12 @@
 //	func main() { os.Exit(cli.Main(os.Args[1:])) }
 //
 // and then `mytask -task mytask -save run.st` trains it. cmd/simdrl is that
-// program with the built-in tasks.
+// program with the built-in tasks. Run is Main with the streams passed in.
+//
+// The first argument may name a subcommand (`simdrl help` lists them);
+// flags alone are the train command. A package may add one with
+// RegisterCommand from an init function, and every main that imports it
+// gets it, as with Caddy's RegisterCommand.
 //
 // It is the only package that knows command-line flags, devices and output
 // paths: it turns flags into a trainer.Config, opens its task and the engine

@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/cpu"
@@ -25,24 +23,6 @@ const (
 	exitFail  = 1
 	exitUsage = 2
 )
-
-// Main runs the simdrl command line args (without the program's name, as
-// os.Args[1:]) on os.Stdout and os.Stderr and returns its exit code, for
-// os.Exit. Any task registered with task.Register is accepted by -task. It
-// handles SIGINT and SIGTERM while it runs: the first one during training
-// stops at the next chunk, saves (-save), writes the report and the plot and
-// returns 128+signal, as does one that comes while they are written (they
-// are finished first); one before training begins, or a second request (a
-// signal after the first one's burst: interrupts), exits the process at
-// once with that code. It ignores SIGPIPE, so that a closed
-// stdout (simdrl | head -1) cannot kill a run before it saves.
-func Main(args []string) int {
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	signal.Ignore(syscall.SIGPIPE)
-	return run(args, &console{w: os.Stdout}, &console{w: os.Stderr}, sigs)
-}
 
 // run is the whole command; sigs delivers interruptions (nil: none).
 func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
