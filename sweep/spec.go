@@ -3,8 +3,8 @@ package sweep
 import (
 	"bytes"
 	"errors"
-	"io"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
