@@ -26,8 +26,9 @@ func BenchmarkSweepJobs(b *testing.B) {
 	}
 	for _, jobs := range []int{1, 2} {
 		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
+			root := b.TempDir() // each call its own: a finished run would be skipped
 			for i := 0; i < b.N; i++ {
-				runs := filepath.Join(dir, fmt.Sprintf("jobs%d-%d", jobs, i))
+				runs := filepath.Join(root, fmt.Sprint(i))
 				code, _, stderr := sweepCLI("run", manifest, "-dir", runs, "--jobs", fmt.Sprint(jobs), "--threads", "1")
 				if code != 0 {
 					b.Fatal(stderr)
