@@ -43,10 +43,10 @@ func pairwiseWins(xs, ys []float64) float64 {
 // checkPair refuses two matrices that are not comparable task by task.
 func checkPair(x, y Scores) error {
 	if err := x.Check(); err != nil {
-		return fmt.Errorf("X: %v", err)
+		return fmt.Errorf("stats: the scores of X: %v", err)
 	}
 	if err := y.Check(); err != nil {
-		return fmt.Errorf("Y: %v", err)
+		return fmt.Errorf("stats: the scores of Y: %v", err)
 	}
 	if x.Tasks() != y.Tasks() {
 		return fmt.Errorf("stats: X has %d tasks, Y %d", x.Tasks(), y.Tasks())
