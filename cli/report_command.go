@@ -39,7 +39,7 @@ func reportCommand(args []string, env Env) int {
 	fs := flag.NewFlagSet("simdrl report", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
-	out := fs.StringP("o", "o", "", "write report.md, report.json, profiles.png and curves.png into this directory (made if missing) instead of the Markdown on stdout")
+	out := fs.StringP("out", "o", "", "write report.md, report.json, profiles.png and curves.png into this directory (made if missing) instead of the Markdown on stdout")
 	seed := fs.Uint64("seed", 0, "the bootstrap's seed: the same runs and seed give the same intervals")
 	reps := fs.Int("bootstrap", 10000, fmt.Sprintf("resamples per confidence interval [100, 1000000] (learning curves: at most %d)", curveReps))
 	help := fs.BoolP("help", "h", false, "show this help")
