@@ -17,6 +17,13 @@ import (
 // the resumed part alone, as runs did.
 const historyKey = "history"
 
+// maxHistory bounds the history's JSON, which sits in the checkpoint's
+// header (a reader takes at most checkpoint.MaxHeader): a run long enough
+// to pass it (some hundreds of thousands of updates) saves none, and its
+// resumed report is the resumed part's, as before; its -metrics file still
+// has every evaluation, and simdrl report reads that.
+var maxHistory = 32 << 20
+
 // history is the part of a Report that a checkpoint carries.
 type history struct {
 	TrainReward   []float64      `json:"train_reward"`
@@ -39,8 +46,8 @@ func (tr *Trainer) saveHistory(f *checkpoint.File) {
 		return
 	}
 	b, err := json.Marshal(h)
-	if err != nil {
-		return // a NaN reward (the run diverged) has no JSON: the checkpoint goes without its history
+	if err != nil || len(b) > maxHistory {
+		return // too long, or a NaN reward (a run that diverged) has no JSON: the checkpoint goes without
 	}
 	f.Metadata[historyKey] = string(b)
 }

@@ -39,4 +39,10 @@ func TestCheckpointHistoryIsCheckedOnRead(t *testing.T) {
 	}
 	_, err = readHistory(&checkpoint.File{Metadata: map[string]string{historyKey: "{"}}, 2, 2)
 	require.ErrorContains(t, err, "checkpoint history")
+
+	defer func(m int) { maxHistory = m }(maxHistory)
+	maxHistory = len(f.Metadata[historyKey]) - 1
+	long := &checkpoint.File{Metadata: map[string]string{}}
+	tr.saveHistory(long)
+	require.NotContains(t, long.Metadata, historyKey, "a history longer than maxHistory stays out of the header")
 }
