@@ -102,6 +102,8 @@ func TestReportOverSeedsEndToEnd(t *testing.T) {
 		}
 		require.InDelta(t, stats.AggregateIQM(m), c.Splits[0].All.IQM, 1e-12)
 		require.Equal(t, stats.ScoreDistribution(m, c.Profile.Taus), c.Profile.Fraction)
+		require.Equal(t, 0.9, c.TopProfile.Taus[0], "the lowest score is below 0.9: the top profile starts at its floor")
+		require.Equal(t, stats.ScoreDistribution(m, c.TopProfile.Taus), c.TopProfile.Fraction)
 
 		// Runs that never solve are counted, at the updates they ran.
 		solved, unsolved := 0, 0

@@ -37,12 +37,12 @@ func writeMarkdown(w io.Writer, s *seedSummary, pngs []string) {
 			}
 		}
 		if sv := c.Solve; sv != nil {
-			fmt.Fprintf(w, "\nSolved (the stop rule at %g): %d of %d runs, %.2f [%.2f, %.2f]. ", sv.StopAt, sv.Solved, sv.Runs,
+			fmt.Fprintf(w, "\nSolved (the stop rule at %g): %d of %d runs, %.2f [%.2f, %.2f].", sv.StopAt, sv.Solved, sv.Runs,
 				sv.SolvedFraction, sv.SolvedFractionCI.Lo, sv.SolvedFractionCI.Hi)
 			bound := ""
 			if sv.Solved < sv.Runs {
 				bound = "≥ "
-				fmt.Fprintf(w, "The %d that did not solve count at the updates and seconds they ran, so the figures marked ≥ are lower bounds.", sv.Runs-sv.Solved)
+				fmt.Fprintf(w, " The %d that did not solve count at the updates and seconds they ran, so the figures marked ≥ are lower bounds.", sv.Runs-sv.Solved)
 			}
 			fmt.Fprintf(w, "\n\n| to solve | IQM [95%% CI] | mean ± sd [95%% CI] | min |\n|---|---|---|---:|\n")
 			fmt.Fprintf(w, "| updates | %s%s | %s%s | %.0f |\n", bound, withCI("%.0f", sv.Updates.IQM, sv.Updates.IQMCI), bound, meanSD("%.0f", sv.Updates), sv.Updates.Min)

@@ -21,21 +21,33 @@ import (
 
 // writeProfiles draws each configuration's performance profile: the
 // fraction of runs × levels whose final held-out solve rate exceeds tau.
+// Above, tau from 0 to 1; below, the top profile, tau from near 1 to 1.
 func writeProfiles(path string, s *seedSummary) error {
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("simdrl %s: performance profiles (final held-out solve rate, all levels)", s.Task)
-	p.X.Label.Text = "tau (solve rate)"
-	p.Y.Label.Text = "fraction of runs × levels with solve rate > tau"
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1.02
-	for i, c := range s.Configurations {
-		xs := make([]float64, len(c.Profile.Taus))
-		copy(xs, c.Profile.Taus)
-		if err := addBandLine(p, i, fmt.Sprintf("%s (%d runs)", c.Label, len(c.Seeds)), xs, c.Profile.Fraction, c.Profile.CI); err != nil {
-			return err
+	var rows [][]*plot.Plot
+	for k, pick := range []func(*configSummary) profile{
+		func(c *configSummary) profile { return c.Profile },
+		func(c *configSummary) profile { return c.TopProfile },
+	} {
+		p := plot.New()
+		p.Title.Text = "near 1"
+		if k == 0 {
+			p.Title.Text = fmt.Sprintf("simdrl %s: performance profiles (final held-out solve rate, all levels; 95%% CI)", s.Task)
 		}
+		p.X.Label.Text = "tau (solve rate)"
+		p.X.Tick.Marker = plainTicks{}
+		p.Y.Label.Text = "fraction of runs × levels > tau"
+		p.Y.Min, p.Y.Max = 0, 1.02
+		for i, c := range s.Configurations {
+			pr := pick(c)
+			p.X.Min, p.X.Max = pr.Taus[0], 1
+			if err := addBandLine(p, i, fmt.Sprintf("%s (%d runs)", c.Label, len(c.Seeds)), pr.Taus, pr.Fraction, pr.CI); err != nil {
+				return err
+			}
+		}
+		p.Add(plotter.NewGrid())
+		rows = append(rows, []*plot.Plot{p})
 	}
-	p.Add(plotter.NewGrid())
-	return savePNG(path, [][]*plot.Plot{{p}}, 9*vg.Inch, 5*vg.Inch)
+	return savePNG(path, rows, 9*vg.Inch, 8*vg.Inch)
 }
 
 // writeCurves draws, for each level, every configuration's learning curve:
@@ -103,14 +115,14 @@ func addBandLine(p *plot.Plot, i int, name string, xs, ys []float64, ci []stats.
 	return nil
 }
 
-// plainTicks labels updates as numbers are written (100, not 100.00).
+// plainTicks labels ticks as numbers are written (100, not 100.00).
 type plainTicks struct{}
 
 func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
 	ts := plot.DefaultTicks{}.Ticks(lo, hi)
 	for i := range ts {
 		if ts[i].Label != "" {
-			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'f', -1, 64)
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 10, 64) // 10 digits: 0.95, not 0.9500000000000001
 		}
 	}
 	return ts

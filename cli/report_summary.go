@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 
 	"github.com/simdrl/simdrl/stats"
@@ -25,14 +26,15 @@ type seedSummary struct {
 
 // configSummary is one configuration's figures.
 type configSummary struct {
-	Label   string         `json:"label"`
-	Config  map[string]any `json:"config"` // seed and threads left out
-	Seeds   []uint64       `json:"seeds"`
-	Reports []string       `json:"reports"`
-	Splits  []splitSummary `json:"splits"`
-	Solve   *solveSummary  `json:"solve,omitempty"` // absent without a stop rule (stop_at 0)
-	Profile profile        `json:"profile"`
-	Curves  []curve        `json:"curves,omitempty"`
+	Label      string         `json:"label"`
+	Config     map[string]any `json:"config"` // seed and threads left out
+	Seeds      []uint64       `json:"seeds"`
+	Reports    []string       `json:"reports"`
+	Splits     []splitSummary `json:"splits"`
+	Solve      *solveSummary  `json:"solve,omitempty"` // absent without a stop rule (stop_at 0)
+	Profile    profile        `json:"profile"`         // τ from 0 to 1
+	TopProfile profile        `json:"top_profile"`     // τ near 1, where solve rates differ (summarizer.top)
+	Curves     []curve        `json:"curves,omitempty"`
 }
 
 // splitSummary is the final evaluation's solve rates on one split.
@@ -124,6 +126,7 @@ type summarizer struct {
 	reps   int
 	seed   uint64
 	stream uint64
+	top    float64 // the top profile's lowest τ
 }
 
 func (s *summarizer) boot(reps int) stats.Bootstrap {
@@ -137,6 +140,7 @@ func (s *summarizer) summarize(configs []*seedConfig) (*seedSummary, error) {
 	out := &seedSummary{Format: reportFormat, Task: rep.Config.Task, TaskSpec: rep.Config.TaskSpec, Levels: rep.Levels,
 		Bootstrap: s.reps, Seed: s.seed, Confidence: 0.95}
 	heldOut := make([]stats.Scores, len(configs))
+	s.top = topProfileFrom(configs)
 	for i, c := range configs {
 		cs, err := s.config(c)
 		if err != nil {
@@ -206,16 +210,39 @@ func (s *summarizer) config(c *seedConfig) (*configSummary, error) {
 		return nil, err
 	}
 	held := finalScores(c.runs, func(f trainer.FinalReport) []float64 { return f.SolveRate })
-	taus := stats.Taus(0, 1, profileTaus)
-	cis, err := s.boot(s.reps).CIs(held, func(m stats.Scores) []float64 { return stats.ScoreDistribution(m, taus) })
-	if err != nil {
+	if cs.Profile, err = s.profile(held, stats.Taus(0, 1, profileTaus)); err != nil {
 		return nil, err
 	}
-	cs.Profile = profile{Split: "held-out", Taus: taus, Fraction: stats.ScoreDistribution(held, taus), CI: cis}
+	if cs.TopProfile, err = s.profile(held, stats.Taus(s.top, 1, profileTaus)); err != nil {
+		return nil, err
+	}
 	if cs.Curves, err = s.curves(c); err != nil {
 		return nil, err
 	}
 	return cs, nil
+}
+
+// profile is m's performance profile at taus, with its intervals.
+func (s *summarizer) profile(m stats.Scores, taus []float64) (profile, error) {
+	cis, err := s.boot(s.reps).CIs(m, func(m stats.Scores) []float64 { return stats.ScoreDistribution(m, taus) })
+	if err != nil {
+		return profile{}, err
+	}
+	return profile{Split: "held-out", Taus: taus, Fraction: stats.ScoreDistribution(m, taus), CI: cis}, nil
+}
+
+// topProfileFrom is where the top profile starts: the lowest final
+// held-out solve rate of all runs, down to the hundredth, kept within
+// [0.9, 0.99]. Solved runs score 0.99 to 1, where the whole profile is a
+// cliff at the right edge; the top one spreads that range out.
+func topProfileFrom(configs []*seedConfig) float64 {
+	lo := 1.0
+	for _, c := range configs {
+		for _, r := range c.runs {
+			lo = min(lo, slices.Min(r.rep.Final.SolveRate))
+		}
+	}
+	return min(max(math.Floor(100*lo)/100, 0.9), 0.99)
 }
 
 // estimate is m's IQM, mean, sd and minimum with the intervals.
