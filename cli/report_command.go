@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -101,8 +100,9 @@ func readRuns(args []string, stderr io.Writer) ([]*seedRun, error) {
 		return nil, err
 	}
 	var runs []*seedRun
-	for _, p := range paths {
-		r, skip, err := readRun(p)
+	for _, rp := range paths {
+		p := rp.path
+		r, skip, err := readRun(rp)
 		if err != nil {
 			return nil, err
 		}
@@ -126,7 +126,7 @@ func readRuns(args []string, stderr io.Writer) ([]*seedRun, error) {
 // atomically, and returns their paths.
 func writeReportFiles(dir string, s *seedSummary) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return nil, errors.Unwrap(err)
+		return nil, pathless(err)
 	}
 	var written, pngs []string
 	write := func(name string, draw func(path string) error) error {

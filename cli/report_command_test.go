@@ -211,7 +211,9 @@ func TestReportWritesMarkdownToStdoutWithoutO(t *testing.T) {
 }
 
 // A directory holding the report's own output is read as before: its
-// report.json is passed over, not taken for a run.
+// report.json is passed over, not taken for a run, as is a JSON file in it
+// that is no run's report (named on the command line, it is an error:
+// TestReportBadInputIsOneLine).
 func TestReportPassesOverItsOwnOutput(t *testing.T) {
 	dir := t.TempDir()
 	for _, f := range []string{"s0.json", "s0.jsonl", "s1.json"} {
@@ -219,6 +221,8 @@ func TestReportPassesOverItsOwnOutput(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(filepath.Join(dir, f), b, 0o644))
 	}
+	// and a JSON file that is no run's report (a sweep's plan, say)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "plan.json"), []byte(`{"grid": {"lr": [0.001]}}`), 0o644))
 	for range 2 {
 		code, out, errb := runReport(t, dir, "-o", dir, "-bootstrap", "100")
 		require.Equal(t, 0, code, errb)
@@ -231,8 +235,11 @@ func TestReportLeavesOutInterruptedRunsWithANote(t *testing.T) {
 	for i, f := range []string{"s0.json", "s1.json"} {
 		b, err := os.ReadFile(filepath.Join(flatRuns, f))
 		require.NoError(t, err)
-		if i == 1 {
-			b = editReport(t, b, func(m map[string]any) { m["interrupted"] = true })
+		if i == 1 { // as an interrupted run writes it: no final evaluation
+			b = editReport(t, b, func(m map[string]any) {
+				m["interrupted"] = true
+				m["final"] = map[string]any{"episodes": 0, "solve_rate": nil, "mean_reward": nil}
+			})
 		}
 		require.NoError(t, os.WriteFile(filepath.Join(dir, f), b, 0o644))
 	}

@@ -18,7 +18,7 @@ func writeMarkdown(w io.Writer, s *seedSummary, pngs []string) {
 	}
 	task := s.Task
 	if s.TaskSpec != "" {
-		task += " (" + s.TaskSpec + ")"
+		task += " (`" + s.TaskSpec + "`)"
 	}
 	fmt.Fprintf(w, "# simdrl report: task %s, %d runs, %d configuration%s\n\n", task, runs, len(s.Configurations), plural(len(s.Configurations)))
 	fmt.Fprintf(w, "IQM: the interquartile mean, the mean of the middle half of the runs (25%% cut each side). "+
@@ -31,7 +31,7 @@ func writeMarkdown(w io.Writer, s *seedSummary, pngs []string) {
 			for i, e := range append(sp.Levels, sp.All) {
 				name := e.Name
 				if i < len(sp.Levels) && e.Name != fmt.Sprintf("level %d", i) {
-					name = fmt.Sprintf("%d: %s", i, e.Name)
+					name = fmt.Sprintf("%d: `%s`", i, e.Name) // a*b+c*d is code, not emphasis
 				}
 				fmt.Fprintf(w, "| %s | %s | %s | %s | %.3f |\n", name, sp.Split, withCI("%.3f", e.IQM, e.IQMCI), meanSD("%.3f", e), e.Min)
 			}

@@ -28,18 +28,36 @@ type seedRun struct {
 // as a run.
 const reportFormat = "simdrl-seed-report/1"
 
+// pathless is err without the path an *fs.PathError repeats, for a
+// message that names the path itself.
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// reportPath is a report file to read; named: given as an argument (not
+// found in a directory), so that a JSON file that is no run's report is an
+// error, where a directory's (a sweep's plan, say) is passed over.
+type reportPath struct {
+	path  string
+	named bool
+}
+
 // findReports lists the report files that args name: a file as given; a
 // directory searched through, every *.json in it or below it (a sweep's
 // DIR/<run-id>/report.json, or a flat directory of reports).
-func findReports(args []string) ([]string, error) {
-	var paths []string
+func findReports(args []string) ([]reportPath, error) {
+	var paths []reportPath
 	for _, a := range args {
 		fi, err := os.Stat(a)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", a, errors.Unwrap(err))
+			return nil, fmt.Errorf("%s: %v", a, pathless(err))
 		}
 		if !fi.IsDir() {
-			paths = append(paths, a)
+			paths = append(paths, reportPath{a, true})
 			continue
 		}
 		found := 0
@@ -48,7 +66,7 @@ func findReports(args []string) ([]string, error) {
 				return err
 			}
 			if !d.IsDir() && strings.EqualFold(filepath.Ext(p), ".json") {
-				paths = append(paths, p)
+				paths = append(paths, reportPath{p, false})
 				found++
 			}
 			return nil
@@ -64,11 +82,13 @@ func findReports(args []string) ([]string, error) {
 }
 
 // readRun reads the report at path and its metrics; skip is true for a
-// file `simdrl report` wrote itself.
-func readRun(path string) (run *seedRun, skip bool, err error) {
+// file `simdrl report` wrote itself, and for a JSON file found in a
+// directory that is no run's report.
+func readRun(rp reportPath) (run *seedRun, skip bool, err error) {
+	path := rp.path
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, false, fmt.Errorf("%s: %v", path, errors.Unwrap(err))
+		return nil, false, fmt.Errorf("%s: %v", path, pathless(err))
 	}
 	var probe struct {
 		Format string          `json:"format"`
@@ -82,16 +102,22 @@ func readRun(path string) (run *seedRun, skip bool, err error) {
 		return nil, true, nil
 	}
 	if probe.Config == nil || probe.Final == nil {
+		if !rp.named {
+			return nil, true, nil
+		}
 		return nil, false, fmt.Errorf("%s: not a run's report (no \"config\" or \"final\": the JSON that simdrl -report writes)", path)
 	}
 	rep := new(trainer.Report)
 	if err := json.Unmarshal(b, rep); err != nil {
 		return nil, false, fmt.Errorf("%s: corrupt report: %v", path, err)
 	}
+	run = &seedRun{path: path, rep: rep, curve: rep.Evaluations}
+	if rep.Interrupted || rep.Error != "" {
+		return run, false, nil // left out by the caller: its final evaluation is missing
+	}
 	if err := checkRunReport(rep); err != nil {
 		return nil, false, fmt.Errorf("%s: %v", path, err)
 	}
-	run = &seedRun{path: path, rep: rep, curve: rep.Evaluations}
 	if m := metricsBeside(path); m != "" {
 		curve, err := readCurve(m, len(rep.Levels))
 		if err != nil {
@@ -149,7 +175,7 @@ func metricsBeside(path string) string {
 func readCurve(path string, levels int) ([]trainer.EvalPoint, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, errors.Unwrap(err)
+		return nil, pathless(err)
 	}
 	lines := bytes.Split(b, []byte("\n"))
 	torn := len(b) > 0 && b[len(b)-1] != '\n' // the last line has no end
