@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/simdrl/simdrl/checkpoint"
+	"github.com/simdrl/simdrl/internal/enginekit"
 )
 
 // A run's history is what its report records update by update (the
@@ -22,7 +23,7 @@ const historyKey = "history"
 // to pass it (some hundreds of thousands of updates) saves none, and its
 // resumed report is the resumed part's, as before; its -metrics file still
 // has every evaluation, and simdrl report reads that.
-var maxHistory = 32 << 20
+var maxHistory = enginekit.MaxHistory
 
 // history is the part of a Report that a checkpoint carries.
 type history struct {
