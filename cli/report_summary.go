@@ -29,12 +29,22 @@ type configSummary struct {
 	Label      string         `json:"label"`
 	Config     map[string]any `json:"config"` // seed and threads left out
 	Seeds      []uint64       `json:"seeds"`
-	Reports    []string       `json:"reports"`
+	Runs       []runFigures   `json:"runs"` // what the figures below are computed from
 	Splits     []splitSummary `json:"splits"`
 	Solve      *solveSummary  `json:"solve,omitempty"` // absent without a stop rule (stop_at 0)
 	Profile    profile        `json:"profile"`         // τ from 0 to 1
 	TopProfile profile        `json:"top_profile"`     // τ near 1, where solve rates differ (summarizer.top)
 	Curves     []curve        `json:"curves,omitempty"`
+}
+
+// runFigures is one run's final solve rates, where they came from.
+type runFigures struct {
+	Seed     uint64    `json:"seed"`
+	Report   string    `json:"report"`
+	Metrics  string    `json:"metrics,omitempty"` // the -metrics file its curve came from ("": the report's evaluations)
+	Updates  int       `json:"updates"`
+	HeldOut  []float64 `json:"held_out"`
+	Training []float64 `json:"training,omitempty"`
 }
 
 // splitSummary is the final evaluation's solve rates on one split.
@@ -175,7 +185,8 @@ func (s *summarizer) config(c *seedConfig) (*configSummary, error) {
 	cs := &configSummary{Label: c.label, Config: c.config}
 	for _, r := range c.runs {
 		cs.Seeds = append(cs.Seeds, r.rep.Config.Seed)
-		cs.Reports = append(cs.Reports, r.path)
+		cs.Runs = append(cs.Runs, runFigures{Seed: r.rep.Config.Seed, Report: r.path, Metrics: r.metrics, Updates: r.rep.Updates,
+			HeldOut: r.rep.Final.SolveRate, Training: r.rep.Final.TrainSolveRate})
 	}
 	levels := c.runs[0].rep.Levels
 	splits := []struct {
