@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -110,7 +111,9 @@ type loop struct {
 // train is Drive without EvalOnly.
 func (l *loop) train() (*Report, error) {
 	tr, cfg := l.tr, l.tr.cfg
-	l.rep = &Report{Config: cfg, Backend: tr.e.Backend(), Levels: levelNames(tr.task)}
+	l.rep = &Report{Config: cfg, Backend: tr.e.Backend(), Levels: levelNames(tr.task),
+		TrainReward: slices.Clone(tr.past.TrainReward), Evaluations: slices.Clone(tr.past.Evaluations), Confirmations: slices.Clone(tr.past.Confirmations)}
+	tr.running = l.rep // its checkpoints carry the history on
 	l.r.started(cfg, l.rep.Backend, tr.e.Describe(), tr.updates)
 	if tr.cur.pendingEval && !interrupted(l.opt.Interrupt) {
 		l.err = l.evaluate(tr.updates, nil, 0)
