@@ -117,7 +117,7 @@ func TestTensorBoardHasTheMetrics(t *testing.T) {
 	require.Len(t, files, 1)
 	code, out, stderr := runCLI(append(args, "-resume", ck, "-updates", "100")...)
 	require.Equal(t, 0, code, stderr)
-	require.Contains(t, out, "confirming on", "the run reaches a confirmation")
+	require.Contains(t, out, "confirmation 1 on", "the run reaches a confirmation")
 
 	files, steps, scalars := readTensorBoard(t, tb)
 	require.Len(t, files, 2, "the resumed run writes a file of its own")

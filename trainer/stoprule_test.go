@@ -118,7 +118,8 @@ func simulatedStops(test func(k int) ConfirmTest, rate float64, runs, confirmati
 // 20,000 simulated runs, measured (the 99.9% upper bound of the simulated
 // rate is below 1%), with the trainer's own tests (ConfirmTestAt); the
 // old one-attempt rule does not (it stops 11% of the runs at 0.989), so the
-// test can fail. A level at 0.998 still stops within a few confirmations.
+// test can fail. Both simulations agree with the exact probabilities. A
+// level at 0.998 still stops within a few confirmations.
 func TestStopRuleFalseStopsBoundedOverARun(t *testing.T) {
 	const (
 		stopAt        = 0.99
@@ -136,6 +137,15 @@ func TestStopRuleFalseStopsBoundedOverARun(t *testing.T) {
 		oldStops := len(simulatedStops(old, rate, runs, confirmations, uint64(i)))
 		t.Logf("true rate %.3f, %d confirmations: false stops %d of %d runs (%.4f%%, ≤ %.4f%% at 99.9%%); the old rule %d (%.2f%%)",
 			rate, confirmations, stops, runs, 100*float64(stops)/runs, 100*upper(stops), oldStops, 100*float64(oldStops)/runs)
+		// The simulation agrees with the exact probability of a stop
+		// within the confirmations (its sampler is right).
+		for _, c := range []struct {
+			test  func(int) ConfirmTest
+			stops int
+		}{{rule, stops}, {old, oldStops}} {
+			exact := stopProbability(c.test, rate, confirmations)
+			require.InDelta(t, exact, float64(c.stops)/runs, 4*math.Sqrt(exact*(1-exact)/runs)+1.0/runs, "true rate %.3f", rate)
+		}
 		require.LessOrEqual(t, upper(stops), 0.01, "true rate %.3f", rate)
 		if lower(oldStops) > 0.01 {
 			oldFails = true
@@ -156,6 +166,17 @@ func TestStopRuleFalseStopsBoundedOverARun(t *testing.T) {
 		require.LessOrEqual(t, median, 2, r.name)
 		require.LessOrEqual(t, p90, 4, r.name)
 	}
+}
+
+// stopProbability is the exact probability that a level at true solve rate
+// rate passes one of the first confirmations tests.
+func stopProbability(test func(int) ConfirmTest, rate float64, confirmations int) float64 {
+	never := 1.0
+	for k := 1; k <= confirmations; k++ {
+		ct := test(k)
+		never *= 1 - binomialCDFByRecurrence(ct.MaxFailures, ct.Episodes, 1-rate)
+	}
+	return 1 - never
 }
 
 func mean(xs []int) float64 {
