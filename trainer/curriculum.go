@@ -28,7 +28,7 @@ type curriculum struct {
 	streak      int  // evaluations in a row that solved every trained level at cfg.StopAt
 	solved      bool // a confirmation supported cfg.StopAt on every trained level (confirm.go)
 	// confirmations counts the run's confirmations so far (checkpointed):
-	// the next one is tested at ConfirmTestAt(confirmations+1, …).
+	// the next one is tested at confirmTestAt(confirmations+1, …).
 	confirmations int
 }
 
@@ -123,8 +123,8 @@ func (c *curriculum) nominates(u int, ev []EvalResult) bool {
 func (c *curriculum) setPendingEval(p bool) { c.pendingEval = p }
 
 // nextConfirmTest is the test of the run's next confirmation (stoprule.go).
-func (c *curriculum) nextConfirmTest() ConfirmTest {
-	return ConfirmTestAt(c.confirmations+1, c.cfg.StopAt)
+func (c *curriculum) nextConfirmTest() confirmTest {
+	return confirmTestAt(c.confirmations+1, c.cfg.StopAt)
 }
 
 // confirm takes the confirming evaluation after update u, ev, played on
@@ -143,7 +143,7 @@ func (c *curriculum) confirm(u int, split string, ev []EvalResult, subsets [][]t
 		cf.LowerBound = append(cf.LowerBound, lowerBound(successes(r), r.Episodes, test.Alpha))
 	}
 	for _, s := range c.mix {
-		if ev[s].Episodes != test.Episodes || !test.Passes(successes(ev[s])) {
+		if ev[s].Episodes != test.Episodes || !test.passes(successes(ev[s])) {
 			cf.Solved = false
 		}
 		if s < len(subsets) {

@@ -36,23 +36,23 @@ const (
 	ConfirmAlpha       = 0.01  // the probability of a false stop over a whole run
 )
 
-// ConfirmTest is the k-th confirmation's test of every level.
-type ConfirmTest struct {
+// confirmTest is the k-th confirmation's test of every level.
+type confirmTest struct {
 	Episodes    int     // per level
 	Alpha       float64 // this confirmation's share of ConfirmAlpha
 	MaxFailures int     // a level passes with at most this many failures; −1: none passes
 }
 
-// ConfirmTestAt is the test of a run's k-th confirmation (k ≥ 1) at
+// confirmTestAt is the test of a run's k-th confirmation (k ≥ 1) at
 // stopAt, a pure function of both. At stopAt ≥ 1, which no sample
 // supports, ConfirmEpisodes episodes without a failure pass, always.
-func ConfirmTestAt(k int, stopAt float64) ConfirmTest {
+func confirmTestAt(k int, stopAt float64) confirmTest {
 	alpha := confirmAlpha(k)
 	if stopAt >= 1 {
-		return ConfirmTest{Episodes: ConfirmEpisodes, Alpha: alpha, MaxFailures: 0}
+		return confirmTest{Episodes: ConfirmEpisodes, Alpha: alpha, MaxFailures: 0}
 	}
 	solved := 1 - (1-stopAt)/5 // a level failing a fifth of what stopAt allows
-	t := ConfirmTest{Alpha: alpha}
+	t := confirmTest{Alpha: alpha}
 	for n := ConfirmEpisodes; n <= MaxConfirmEpisodes; n += ConfirmStep {
 		t.Episodes, t.MaxFailures = n, maxFailures(n, stopAt, alpha)
 		if t.MaxFailures >= 0 && binomialCDF(t.MaxFailures, n, 1-solved) >= 0.5 {
@@ -69,8 +69,8 @@ func confirmAlpha(k int) float64 {
 	return ConfirmAlpha * 6 / (math.Pi * math.Pi * float64(k) * float64(k))
 }
 
-// Passes reports whether a level with successes of t.Episodes passes.
-func (t ConfirmTest) Passes(successes int) bool {
+// passes reports whether a level with successes of t.Episodes passes.
+func (t confirmTest) passes(successes int) bool {
 	return t.Episodes-successes <= t.MaxFailures
 }
 

@@ -37,10 +37,10 @@ func TestConfirmTestSpendsAlphaOverTheRun(t *testing.T) {
 		spent += confirmAlpha(k)
 	}
 	require.LessOrEqual(t, spent, ConfirmAlpha)
-	require.Equal(t, confirmAlpha(7), ConfirmTestAt(7, stopAt).Alpha)
+	require.Equal(t, confirmAlpha(7), confirmTestAt(7, stopAt).Alpha)
 	prev := 0
 	for k := 1; k <= 200; k++ {
-		ct := ConfirmTestAt(k, stopAt)
+		ct := confirmTestAt(k, stopAt)
 		require.GreaterOrEqual(t, ct.Episodes, prev, "k=%d: a later confirmation is never smaller", k)
 		require.LessOrEqual(t, ct.Episodes, MaxConfirmEpisodes)
 		prev = ct.Episodes
@@ -54,23 +54,23 @@ func TestConfirmTestSpendsAlphaOverTheRun(t *testing.T) {
 			require.True(t, f < 0 || binomialCDFByRecurrence(f, smaller, (1-stopAt)/5) < 0.5, "k=%d: %d episodes were enough", k, smaller)
 		}
 		for s := ct.Episodes - ct.MaxFailures - 3; s <= ct.Episodes; s++ {
-			require.Equal(t, ct.Passes(s), lowerBound(s, ct.Episodes, ct.Alpha) >= stopAt, "k=%d, %d of %d", k, s, ct.Episodes)
+			require.Equal(t, ct.passes(s), lowerBound(s, ct.Episodes, ct.Alpha) >= stopAt, "k=%d, %d of %d", k, s, ct.Episodes)
 		}
 	}
-	first := ConfirmTestAt(1, stopAt)
+	first := confirmTestAt(1, stopAt)
 	require.Equal(t, ConfirmEpisodes, first.Episodes)
 	require.Equal(t, oldRule().MaxFailures, first.MaxFailures)
 	// At stop_at 1 only a perfect confirmation passes, at every k.
 	for _, k := range []int{1, 2, 100} {
-		require.Equal(t, ConfirmTest{Episodes: ConfirmEpisodes, Alpha: ConfirmTestAt(k, stopAt).Alpha, MaxFailures: 0}, ConfirmTestAt(k, 1))
+		require.Equal(t, confirmTest{Episodes: ConfirmEpisodes, Alpha: confirmTestAt(k, stopAt).Alpha, MaxFailures: 0}, confirmTestAt(k, 1))
 	}
 }
 
 // oldRule is the one-attempt rule that the run's α replaced: 1000
 // episodes at every confirmation, passing with the failures whose 99%
 // Wilson lower bound is ≥ 0.99.
-func oldRule() ConfirmTest {
-	t := ConfirmTest{Episodes: ConfirmEpisodes, MaxFailures: -1}
+func oldRule() confirmTest {
+	t := confirmTest{Episodes: ConfirmEpisodes, MaxFailures: -1}
 	for wilsonLower(t.Episodes-(t.MaxFailures+1), t.Episodes, oldZ) >= 0.99 {
 		t.MaxFailures++
 	}
@@ -83,10 +83,10 @@ func oldRule() ConfirmTest {
 // returns, per stopped run, the confirmation it stopped at. The failures
 // are drawn as geometric gaps between them, so a confirmation costs
 // MaxFailures+2 draws, not one per episode.
-func simulatedStops(test func(k int) ConfirmTest, rate float64, runs, confirmations int, seed uint64) []int {
+func simulatedStops(test func(k int) confirmTest, rate float64, runs, confirmations int, seed uint64) []int {
 	rng := rand.New(rand.NewPCG(seed, 0x57095))
 	logSolve := math.Log(rate)
-	tests := make([]ConfirmTest, confirmations+1)
+	tests := make([]confirmTest, confirmations+1)
 	for k := 1; k <= confirmations; k++ {
 		tests[k] = test(k)
 	}
@@ -116,7 +116,7 @@ func simulatedStops(test func(k int) ConfirmTest, rate float64, runs, confirmati
 // training: a level whose true solve rate is 0.986, 0.980 or 0.989 (below
 // stop_at 0.99) confirmed up to 100 times in a row stops at most 1% of
 // 20,000 simulated runs, measured (the 99.9% upper bound of the simulated
-// rate is below 1%), with the trainer's own tests (ConfirmTestAt); the
+// rate is below 1%), with the trainer's own tests (confirmTestAt); the
 // old one-attempt rule does not (it stops 11% of the runs at 0.989), so the
 // test can fail. Both simulations agree with the exact probabilities. A
 // level at 0.998 still stops within a few confirmations.
@@ -129,8 +129,8 @@ func TestStopRuleFalseStopsBoundedOverARun(t *testing.T) {
 	)
 	upper := func(stops int) float64 { return 1 - wilsonLower(runs-stops, runs, z) }
 	lower := func(stops int) float64 { return wilsonLower(stops, runs, z) }
-	rule := func(k int) ConfirmTest { return ConfirmTestAt(k, stopAt) }
-	old := func(int) ConfirmTest { return oldRule() }
+	rule := func(k int) confirmTest { return confirmTestAt(k, stopAt) }
+	old := func(int) confirmTest { return oldRule() }
 	oldFails := false
 	for i, rate := range []float64{0.986, 0.980, 0.989} {
 		stops := len(simulatedStops(rule, rate, runs, confirmations, uint64(i)))
@@ -140,7 +140,7 @@ func TestStopRuleFalseStopsBoundedOverARun(t *testing.T) {
 		// The simulation agrees with the exact probability of a stop
 		// within the confirmations (its sampler is right).
 		for _, c := range []struct {
-			test  func(int) ConfirmTest
+			test  func(int) confirmTest
 			stops int
 		}{{rule, stops}, {old, oldStops}} {
 			exact := stopProbability(c.test, rate, confirmations)
@@ -155,7 +155,7 @@ func TestStopRuleFalseStopsBoundedOverARun(t *testing.T) {
 
 	for i, r := range []struct {
 		name string
-		test func(int) ConfirmTest
+		test func(int) confirmTest
 	}{{"the run's α", rule}, {"the old rule", old}} {
 		at := simulatedStops(r.test, 0.998, runs, confirmations, 100+uint64(i))
 		slices.Sort(at)
@@ -170,7 +170,7 @@ func TestStopRuleFalseStopsBoundedOverARun(t *testing.T) {
 
 // stopProbability is the exact probability that a level at true solve rate
 // rate passes one of the first confirmations tests.
-func stopProbability(test func(int) ConfirmTest, rate float64, confirmations int) float64 {
+func stopProbability(test func(int) confirmTest, rate float64, confirmations int) float64 {
 	never := 1.0
 	for k := 1; k <= confirmations; k++ {
 		ct := test(k)
