@@ -549,7 +549,8 @@ class Config:
 # alpha_k = CONFIRM_ALPHA * 6 / (pi^2 k^2), on the smallest number of
 # episodes (from CONFIRM_EPISODES, in steps of CONFIRM_STEP, at most
 # MAX_CONFIRM_EPISODES) at which a level failing a fifth of what stop_at
-# allows passes with probability at least 1/2. The binomial sums here are
+# allows passes with probability at least 1/2 (CONFIRM_EPISODES, passing
+# nothing, when not even MAX_CONFIRM_EPISODES perfect episodes would pass). The binomial sums here are
 # exact (rational arithmetic), independent of Go's logarithms.
 CONFIRM_EPISODES, CONFIRM_STEP, MAX_CONFIRM_EPISODES, CONFIRM_ALPHA = 1000, 500, 10000, 0.01
 
@@ -582,8 +583,11 @@ def confirm_test(k, stop_at):
     n = CONFIRM_EPISODES
     while True:
         f = max_failures(n, stop_at, alpha)
-        if (f >= 0 and binom_cdf_exact(f, n, 1 - solved) >= Fraction(1, 2)) or n + CONFIRM_STEP > MAX_CONFIRM_EPISODES:
+        if f >= 0 and binom_cdf_exact(f, n, 1 - solved) >= Fraction(1, 2):
             return n, alpha, f
+        if n + CONFIRM_STEP > MAX_CONFIRM_EPISODES:
+            # nothing passes even at the most episodes: a small confirmation says so
+            return (n, alpha, f) if f >= 0 else (CONFIRM_EPISODES, alpha, -1)
         n += CONFIRM_STEP
 
 

@@ -28,7 +28,8 @@ import "math"
 // allows (0.998 at stop_at 0.99) passes with probability at least 1/2,
 // and at most MaxConfirmEpisodes. At stop_at 0.99 that is 1000 episodes and
 // at most 2 failures on the first confirmation (the old rule's), 1500 and 4
-// on the second, and about 3000 by the hundredth.
+// on the second, and about 3000 by the hundredth. A stop_at that not even
+// MaxConfirmEpisodes perfect episodes support at α_k is never confirmed.
 const (
 	ConfirmEpisodes    = 1000  // the first confirmation's episodes per level, the smallest
 	ConfirmStep        = 500   // a later confirmation grows in steps of this many
@@ -59,6 +60,12 @@ func confirmTestAt(k int, stopAt float64) confirmTest {
 			break
 		}
 	}
+	if t.MaxFailures < 0 {
+		// Not even MaxConfirmEpisodes correct episodes support stopAt at
+		// this α_k (stop_at above about 0.9995 the first time): nothing
+		// passes, and the confirmation that says so stays small.
+		t.Episodes = ConfirmEpisodes
+	}
 	return t
 }
 
@@ -77,36 +84,43 @@ func (t confirmTest) passes(successes int) bool {
 // maxFailures is the most failures in n episodes for which a level with
 // true solve rate stopAt passes with probability at most alpha: the
 // largest f with P(Binomial(n, 1−stopAt) ≤ f) ≤ alpha, −1 when even
-// none fails too often.
+// none fails too often. It sums the terms in binomialCDF's order, once.
 func maxFailures(n int, stopAt, alpha float64) int {
-	f := -1
-	for f+1 <= n && binomialCDF(f+1, n, 1-stopAt) <= alpha {
-		f++
+	if stopAt >= 1 {
+		return n
 	}
-	return f
+	var cdf float64
+	for f := 0; f <= n; f++ {
+		cdf += binomialTerm(f, n, 1-stopAt)
+		if min(cdf, 1) > alpha {
+			return f - 1
+		}
+	}
+	return n
 }
 
-// binomialCDF is P(Binomial(n, q) ≤ f), summed in logarithms (at n in the
-// thousands a term's plain product underflows).
+// binomialCDF is P(Binomial(n, q) ≤ f).
 func binomialCDF(f, n int, q float64) float64 {
-	if q <= 0 {
-		return 1
+	var sum float64
+	for i := 0; i <= min(f, n); i++ {
+		sum += binomialTerm(i, n, q)
 	}
-	if q >= 1 {
-		if f >= n {
+	return min(sum, 1)
+}
+
+// binomialTerm is P(Binomial(n, q) = i), from logarithms (at n in the
+// thousands the plain product underflows).
+func binomialTerm(i, n int, q float64) float64 {
+	if q <= 0 || q >= 1 { // every episode alike: all succeed, or all fail
+		if (q <= 0 && i == 0) || (q >= 1 && i == n) {
 			return 1
 		}
 		return 0
 	}
 	lgn, _ := math.Lgamma(float64(n + 1))
-	lq, lp := math.Log(q), math.Log1p(-q)
-	var sum float64
-	for i := 0; i <= min(f, n); i++ {
-		lgi, _ := math.Lgamma(float64(i + 1))
-		lgr, _ := math.Lgamma(float64(n - i + 1))
-		sum += math.Exp(lgn - lgi - lgr + float64(i)*lq + float64(n-i)*lp)
-	}
-	return min(sum, 1)
+	lgi, _ := math.Lgamma(float64(i + 1))
+	lgr, _ := math.Lgamma(float64(n - i + 1))
+	return math.Exp(lgn - lgi - lgr + float64(i)*math.Log(q) + float64(n-i)*math.Log1p(-q))
 }
 
 // lowerBound is the one-sided Clopper–Pearson lower bound of a solve rate

@@ -60,6 +60,15 @@ func TestConfirmTestSpendsAlphaOverTheRun(t *testing.T) {
 	first := confirmTestAt(1, stopAt)
 	require.Equal(t, ConfirmEpisodes, first.Episodes)
 	require.Equal(t, oldRule().MaxFailures, first.MaxFailures)
+	// A stop_at that not even MaxConfirmEpisodes perfect episodes support
+	// passes nothing, on a confirmation of the smallest size.
+	for _, k := range []int{1, 100} {
+		ct := confirmTestAt(k, 0.9999)
+		require.Equal(t, -1, ct.MaxFailures)
+		require.Equal(t, ConfirmEpisodes, ct.Episodes)
+		require.False(t, ct.passes(ct.Episodes))
+		require.Less(t, lowerBound(MaxConfirmEpisodes, MaxConfirmEpisodes, ct.Alpha), 0.9999)
+	}
 	// At stop_at 1 only a perfect confirmation passes, at every k.
 	for _, k := range []int{1, 2, 100} {
 		require.Equal(t, confirmTest{Episodes: ConfirmEpisodes, Alpha: confirmTestAt(k, stopAt).Alpha, MaxFailures: 0}, confirmTestAt(k, 1))
