@@ -38,8 +38,9 @@ type trainState struct {
 	Solved       bool      `json:"solved"`        // a confirmation supported stop_at: the run is over
 	EvalPending  bool      `json:"eval_pending"`  // update's periodic evaluation was interrupted: redone on resume
 	// Confirmations counts the confirmations so far: the stop rule tests
-	// the next one at its share of the run's α (stoprule.go).
-	Confirmations int `json:"confirmations"`
+	// the next one at its share of the run's α (stoprule.go). Absent when
+	// 0, so a run that never confirmed writes the state it always did.
+	Confirmations int `json:"confirmations,omitempty"`
 }
 
 // addedStateKeys came after the first checkpoints. A state without
