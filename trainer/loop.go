@@ -236,7 +236,7 @@ func (l *loop) evaluations(u int) (ev, steer []EvalResult, cf *Confirmation, err
 	var cev []EvalResult
 	var subsets [][]task.Tally
 	if cur.nominates(u, steer) {
-		if cev, err = tr.e.EvaluateAll(ConfirmEpisodes, enginekit.ConfirmRound(u), split); err != nil {
+		if cev, err = tr.e.EvaluateAll(cur.nextConfirmTest().Episodes, enginekit.ConfirmRound(u), split); err != nil {
 			return nil, nil, nil, err
 		}
 		if subsets, err = trainingSubsets(tr, cur.mix); err != nil {
@@ -245,7 +245,7 @@ func (l *loop) evaluations(u int) (ev, steer []EvalResult, cf *Confirmation, err
 	}
 	cur.observe(steer)
 	if cev != nil {
-		c := cur.confirm(u, cev, subsets)
+		c := cur.confirm(u, splitName(tr.task, split), cev, subsets)
 		cf = &c
 		l.rep.Confirmations = append(l.rep.Confirmations, c)
 	}
@@ -451,6 +451,15 @@ func steerSplit(t task.Task) task.Split {
 		return task.Training
 	}
 	return task.HeldOut
+}
+
+// splitName names split for the stop rule's lines and report: "" for a
+// task that holds nothing out, whose splits are the same draws.
+func splitName(t task.Task, split task.Split) string {
+	if !t.HoldsOut() {
+		return ""
+	}
+	return split.String()
 }
 
 // hasTransfer reports whether some level of t has Transfer items.
