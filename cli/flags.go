@@ -128,7 +128,7 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.decayUpdates = fs.Int("entropy-updates", def.EntropyUpdates, fmt.Sprintf("the entropy decay's length in updates [0, %d], then -entropy-final holds (0: over -updates; calc default recipe: 6000)", trainer.MaxUpdates))
 	o.focus = fs.Bool("focus", def.Focus, "mixed curriculum: draw levels in proportion to 0.1 + their last eval failure rate")
 	o.stopFrom = fs.Int("stop-from", def.StopFrom, fmt.Sprintf("no evaluation before this update [0, %d] may stop the run (-stop-at); earlier ones train on (0: any may; tape default recipe: 1500)", trainer.MaxUpdates))
-	o.stopAt = fs.Float64("stop-at", def.StopAt, "stop once an evaluation solves every level at this rate [0, 1] and a confirming one (1000 episodes per level) supports it at 99% confidence (0: never)")
+	o.stopAt = fs.Float64("stop-at", def.StopAt, "stop once an evaluation solves every level at this rate [0, 1] and a confirming one supports it (1000 episodes per level the first time; false stops at most 1% over the run) (0: never)")
 	o.replay = fs.Int("replay", 0, fmt.Sprintf("expr: remembered programs (the best verified one per training expression) replayed into every update [0, %d] (0: none; default recipe: the task's)", trainer.MaxEpisodes))
 	o.replayCoef = fs.Float64("replay-coef", 0, "expr: weight of the replayed programs' log-likelihood [0, 1000]")
 	o.itemFocus = fs.Bool("item-focus", false, "expr, tape (their default recipes: on): draw each size's expressions in proportion to 0.1 + their recent failure rate")

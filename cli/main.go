@@ -8,8 +8,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/simdrl/simdrl/checkpoint"
-	"github.com/simdrl/simdrl/cpu"
 	"github.com/simdrl/simdrl/gpu"
 	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/kernels"
@@ -24,159 +22,32 @@ const (
 	exitUsage = 2
 )
 
-// run is the whole command; sigs delivers interruptions (nil: none).
+// run is the whole train command; sigs delivers interruptions (nil: none).
+// It reads the command line, resolves the run's config (resolveConfig),
+// opens its engine (openEngine) and outputs (openOutputs), drives the run
+// and finishes it (finish): the report, the plot and the exit code.
 func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	in := watch(sigs, stderr)
 	defer in.end()
 	milestone("watching")
-	usage := func(format string, a ...any) int {
-		code := exitUsage
-		for i, v := range a {
-			if err, ok := v.(error); ok {
-				if taskFault(err) {
-					code = exitFail // the task's bug: no flag is wrong
-				}
-				a[i] = flagError(err)
-			}
-		}
-		// One line, always: a list of problems (a curriculum's) is joined.
-		msg := strings.ReplaceAll(fmt.Sprintf(format, a...), "\n", "; ")
-		fmt.Fprintf(stderr, "simdrl: %s\n", msg)
-		return code
-	}
 	cl, err := parseCommandLine(args, stdout)
 	if errors.Is(err, errHelp) {
 		return 0
 	}
 	if err != nil {
-		return usage("%v", err)
+		return usage(stderr, "%v", err)
 	}
 	fl := cl.fl
-	if err := kernels.CheckRequest(); err != nil {
-		return usage("%v", err)
+	if err := checkRequest(cl); err != nil {
+		return usageOf(stderr, err)
 	}
-	if fl.device == "cuda" {
-		// Never falls back to the CPU: no usable GPU is a usage error.
-		if err := gpu.Available(); err != nil {
-			return usage("-device cuda: %v", err)
-		}
+	rc, err := resolveConfig(cl, stderr)
+	if err != nil {
+		return usageOf(stderr, err)
 	}
-	// Every output is checked before any work, the plot's name included, so
-	// that no run is lost to a path it cannot write at the end; none may be
-	// an input.
-	outs := []output{{"-report", fl.report}, {"-save", fl.save}, {"-metrics", fl.metrics}, {"-plot", fl.plot}}
-	if err := checkOutputs(outs, []output{{"-load", fl.load}, {"-resume", fl.resume}}); err != nil {
-		return usage("%v", err)
-	}
-	if err := checkPlotName(fl.plot); err != nil {
-		return usage("%v", err)
-	}
-	if fl.tensorboard != "" {
-		if err := checkTensorBoard(fl.tensorboard, outs, fl.resume != ""); err != nil {
-			return usage("%v", err)
-		}
-	}
-
-	// The config: the checkpoint's after -resume (flags given explicitly on
-	// top), the recipe's otherwise, with a -load checkpoint's task, levels
-	// and width unless flags say otherwise. A checkpoint's levels are parsed
-	// (and searched) once, interruptibly, before anything else uses them.
-	var cfg trainer.Config
-	var resume, load *checkpoint.File
-	var loaded *trainer.Config // the -load checkpoint's config, when it has one
-	var loadedErr error        // why it has none: the hint of a shape error
-	switch {
-	case fl.resume != "":
-		if resume, err = checkpoint.ReadFile(fl.resume); err != nil {
-			return usage("-resume: %v", err)
-		}
-		saved, err := trainer.ReadCheckpointConfig(resume)
-		if err == nil {
-			prepareTask(saved, stderr)
-			err = cl.task.validate(saved)
-		}
-		if err != nil {
-			return usage("-resume %s: %v", fl.resume, checkpointConfigError(err))
-		}
-		prepareFlagTask(cl, saved, stderr)
-		if cfg, err = cl.resumed(saved); err != nil {
-			if msg, ok := cl.otherTask(fl.resume, saved); ok {
-				return usage("%s", msg)
-			}
-			return usage("-resume %s: %v", fl.resume, err)
-		}
-	case fl.load != "":
-		if load, err = checkpoint.ReadFile(fl.load); err != nil {
-			return usage("-load: %v", err)
-		}
-		// A file whose config cannot be read gives only its weights; one
-		// whose config reads is applied, so it is validated as -resume's.
-		if saved, err := trainer.ReadCheckpointConfig(load); err == nil {
-			prepareTask(saved, stderr)
-			if err := cl.task.validate(saved); err != nil {
-				return usage("-load %s: %v", fl.load, checkpointConfigError(err))
-			}
-			loaded = &saved
-		} else {
-			loadedErr = err
-		}
-		prepareFlagTask(cl, trainer.Config{}, stderr)
-		if cfg, err = cl.fresh(loaded); err != nil {
-			return usage("%v", err)
-		}
-	default:
-		prepareFlagTask(cl, trainer.Config{}, stderr)
-		if cfg, err = cl.fresh(nil); err != nil {
-			return usage("%v", err)
-		}
-	}
-	tr, engine, err := openTrainer(fl.device, cfg, &cl.task)
-	if err != nil && fl.device == "cpu" {
-		return usage("%v", err)
-	} else if err != nil {
-		return usage("-device %s: %v", fl.device, err)
-	}
-	switch {
-	case resume != nil:
-		if err := tr.Restore(resume); err != nil {
-			engine.Close()
-			saved, _ := trainer.ReadCheckpointConfig(resume)
-			if msg, ok := cl.otherTask(fl.resume, saved); ok {
-				return usage("%s", msg)
-			}
-			var se *trainer.ShapeError
-			if errors.As(err, &se) {
-				return usage("-resume %s: %v (%s)", fl.resume, se.Error(), loadHint(&saved, cfg, se))
-			}
-			if flags, was := cl.stateChanges(saved, cfg); len(flags) > 0 {
-				return usage("-resume %s: %s: the checkpoint was trained with %s, and its saved state does not fit (%v); -load %s starts a new run from its weights",
-					fl.resume, strings.Join(flags, " and "), strings.Join(was, " and "), err, fl.resume)
-			}
-			return usage("-resume %s: %v", fl.resume, err)
-		}
-	case load != nil:
-		if err := tr.LoadWeights(load); err != nil {
-			engine.Close()
-			var se *trainer.ShapeError
-			if errors.As(err, &se) {
-				hint := loadHint(loaded, cfg, se)
-				if loadedErr != nil {
-					hint = "only its weights were read, its " + loadedErr.Error() + "; " + hint
-				}
-				return usage("-load %s: %v (%s)", fl.load, se.Error(), hint)
-			}
-			return usage("-load %s: %v", fl.load, err)
-		}
-	}
-	if err := checkPlan(cl, cfg, tr.Updates()); err != nil {
-		engine.Close()
-		return usage("%v", err)
-	}
-	if t, err := cl.task.open(cfg); err == nil {
-		if err := task.Guard(cfg.Task, "opened", func() error { warnOrder(stderr, cfg, t); return nil }); err != nil {
-			engine.Close()
-			return usage("%v", err)
-		}
+	tr, engine, err := openEngine(cl, rc, stderr)
+	if err != nil {
+		return usageOf(stderr, err)
 	}
 	if fl.evalOnly {
 		milestone("running")
@@ -189,65 +60,57 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		}
 		return code
 	}
-
-	opt := trainer.Options{SaveEvery: fl.saveEvery, Quiet: fl.quiet, Interrupt: in.stop, Exhaustive: fl.exhaustiveOption()}
-	if f, ok := terminal(stderr); ok {
-		opt.Progress = stderr // a pipe or a file gets no status line
-		tw, stop := watchWidth(f)
-		defer stop()
-		opt.ProgressWidth = tw.width
+	out, err := openOutputs(fl, tr, stdout, stderr, in.stop)
+	if err != nil {
+		engine.Close()
+		return usageOf(stderr, err)
 	}
-	savedAt := -1 // the update the last checkpoint written holds
-	if fl.save != "" {
-		opt.Save = func() error {
-			f, err := tr.Checkpoint()
-			if err != nil {
-				return err
-			}
-			if err := checkpoint.WriteFile(fl.save, f); err != nil {
-				return err
-			}
-			savedAt = tr.Updates()
-			return nil
-		}
-	}
-	if fl.metrics != "" {
-		// A FIFO's open waits for a reader; a signal meanwhile exits at once.
-		mf, err := openMetrics(fl.metrics, stderr)
-		if err != nil {
-			engine.Close()
-			return usage("-metrics: %v", err)
-		}
-		defer mf.Close()
-		opt.Metrics = mf
-	}
-	if fl.tensorboard != "" {
-		tb, err := openTensorBoard(fl.tensorboard, stderr)
-		if err != nil {
-			engine.Close()
-			return usage("-tensorboard: %v", err)
-		}
-		defer tb.Close()
-		opt.Evaluated = tb.evaluated
-	}
-	opt.Reporter = trainer.Console(tr, stdout, opt) // the command's rendering of the run
-	if hooks.updated != nil {
-		hookUpdates(opt.Reporter, in.stop)
-	}
+	defer out.close()
 	milestone("running")
 	in.running.Store(true)
-	rep, runErr := trainer.Drive(tr, stdout, opt)
+	rep, runErr := trainer.Drive(tr, stdout, out.opt)
 	finishing(in)
 	code := finish(fl, rep, runErr, stderr)
 	var oe *trainer.OutputError
 	stoppedEarly := errors.Is(runErr, trainer.ErrInterrupted) || errors.As(runErr, &oe)
-	if stoppedEarly && rep != nil && savedAt == rep.Updates {
+	if stoppedEarly && rep != nil && out.savedAt == rep.Updates {
 		fmt.Fprintf(stderr, "simdrl: checkpoint after update %d in %s; continue with -resume %s\n", rep.Updates, fl.save, fl.save)
 	}
 	if in.stopped() {
 		return in.code() // wherever the signal came, the report and plot included
 	}
 	return code
+}
+
+// checkRequest refuses, before anything is read, what the machine cannot
+// do (the kernels asked for, a GPU) and outputs that cannot be written:
+// every output is checked before any work, the plot's name included, so
+// that no run is lost to a path it cannot write at the end; none may be an
+// input.
+func checkRequest(cl *commandLine) error {
+	fl := cl.fl
+	if err := kernels.CheckRequest(); err != nil {
+		return usageErrorf("%v", err)
+	}
+	if fl.device == "cuda" {
+		// Never falls back to the CPU: no usable GPU is a usage error.
+		if err := gpu.Available(); err != nil {
+			return usageErrorf("-device cuda: %v", err)
+		}
+	}
+	outs := []output{{"-report", fl.report}, {"-save", fl.save}, {"-metrics", fl.metrics}, {"-plot", fl.plot}}
+	if err := checkOutputs(outs, []output{{"-load", fl.load}, {"-resume", fl.resume}}); err != nil {
+		return usageErrorf("%v", err)
+	}
+	if err := checkPlotName(fl.plot); err != nil {
+		return usageErrorf("%v", err)
+	}
+	if fl.tensorboard != "" {
+		if err := checkTensorBoard(fl.tensorboard, outs, fl.resume != ""); err != nil {
+			return usageErrorf("%v", err)
+		}
+	}
+	return nil
 }
 
 // testHookFinishing, when set (by tests), runs after Drive returns, before
@@ -259,24 +122,6 @@ func finishing(in *interrupts) {
 	if testHookFinishing != nil {
 		testHookFinishing(in)
 	}
-}
-
-// checkPlan refuses, before any work, what the configuration that will run
-// contradicts: an explicit -updates not above the updates a resumed run has
-// done, a -plot of a run that makes no evaluation. (A complete run resumed
-// without -updates only evaluates, as -eval-only would.)
-func checkPlan(cl *commandLine, cfg trainer.Config, done int) error {
-	fl := cl.fl
-	if fl.evalOnly {
-		return nil
-	}
-	if fl.resume != "" && cl.changed("updates") && cfg.Updates <= done {
-		return fmt.Errorf("-updates %d is not above the %d updates the checkpoint has done: nothing would train (-eval-only evaluates it)", cfg.Updates, done)
-	}
-	if fl.plot != "" && (cfg.EvalEvery == 0 || cfg.Updates/cfg.EvalEvery <= done/cfg.EvalEvery) {
-		return fmt.Errorf("-plot: this run makes no evaluations to draw (it needs -eval-every > 0 and at most the updates it trains, %d)", cfg.Updates-done)
-	}
-	return nil
 }
 
 // checkpointConfigError phrases an invalid checkpoint config: its fields are
@@ -316,44 +161,6 @@ func finish(fl files, rep *trainer.Report, runErr error, stderr io.Writer) int {
 		}
 	}
 	return code
-}
-
-// engines builds a training engine by its -device name for a config and its
-// task, opened (and so validated) once by the command. Every engine
-// implements trainer.Engine; a new one is a new line here.
-var engines = map[string]func(trainer.Config, task.Task) (trainer.Engine, error){
-	"cpu": func(cfg trainer.Config, t task.Task) (trainer.Engine, error) {
-		e, err := cpu.NewOpened(cfg, t)
-		if err != nil {
-			return nil, err // not a nil *cpu.Engine inside a non-nil interface
-		}
-		return e, nil
-	},
-	"cuda": gpu.NewOpened,
-}
-
-// openTrainer builds the device's engine for cfg and its task, opened
-// once (o), and the trainer that drives the engine (closing the engine is
-// the caller's, or Drive's).
-func openTrainer(device string, cfg trainer.Config, o *openedTask) (*trainer.Trainer, trainer.Engine, error) {
-	t, err := o.open(cfg)
-	if err != nil {
-		return nil, nil, err
-	}
-	var e trainer.Engine
-	err = task.Guard(cfg.Task, "opened", func() error { // an engine sizes itself by the task's code
-		e, err = engines[device](cfg, t)
-		return err
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	tr, err := trainer.New(cfg, t, e)
-	if err != nil {
-		e.Close()
-		return nil, nil, err
-	}
-	return tr, e, nil
 }
 
 // flagError phrases an engine's error for the command line: a refused

@@ -125,6 +125,7 @@ func evalScalars(p trainer.EvalPoint, trained bool) []tbevents.Scalar {
 	if c := p.Confirmation; c != nil {
 		perLevel("confirm/solve_rate", c.SolveRate)
 		perLevel("confirm/lower_bound", c.LowerBound)
+		add("confirm/alpha", c.Alpha)
 		solved := 0.0
 		if c.Solved {
 			solved = 1

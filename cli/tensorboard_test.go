@@ -21,7 +21,7 @@ var tensorBoardTags = map[string]string{
 	"train_reward": "train/reward", "train_solve_rate": "train/solve_rate", "grad_norm": "train/grad_norm",
 	"loss.PG": "loss/pg", "loss.Value": "loss/value", "loss.Entropy": "loss/entropy", "loss.Replay": "loss/replay",
 	"loss.Total": "loss/total", "updates_per_second": "perf/updates_per_second", "entropy_coef": "train/entropy_coef",
-	"confirmation.solved": "confirm/solved",
+	"confirmation.solved": "confirm/solved", "confirmation.alpha": "confirm/alpha",
 }
 
 var tensorBoardLevelTags = map[string]string{
@@ -31,9 +31,10 @@ var tensorBoardLevelTags = map[string]string{
 }
 
 // notScalars are the -metrics keys TensorBoard does not get: the step
-// itself, the levels' label, and a confirmation's own update, size and
-// per-subset counts.
-var notScalars = []string{"update", "stage", "confirmation.update", "confirmation.episodes", "confirmation.training_subsets"}
+// itself, the levels' label, and a confirmation's own update, number, size,
+// split and per-subset counts.
+var notScalars = []string{"update", "stage", "confirmation.update", "confirmation.number", "confirmation.episodes",
+	"confirmation.split", "confirmation.training_subsets"}
 
 // metricsScalars is a -metrics line as the scalars TensorBoard should have
 // of it, read from the JSON alone; every key of the line must be mapped or
@@ -117,7 +118,7 @@ func TestTensorBoardHasTheMetrics(t *testing.T) {
 	require.Len(t, files, 1)
 	code, out, stderr := runCLI(append(args, "-resume", ck, "-updates", "100")...)
 	require.Equal(t, 0, code, stderr)
-	require.Contains(t, out, "confirming on", "the run reaches a confirmation")
+	require.Contains(t, out, "confirmation 1 on", "the run reaches a confirmation")
 
 	files, steps, scalars := readTensorBoard(t, tb)
 	require.Len(t, files, 2, "the resumed run writes a file of its own")

@@ -86,7 +86,22 @@ func (e *engine) drawWith(n int, draw func(b int) task.Instance) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for b := lo; b < hi; b++ {
+			refuse := func(b int, err error) {
+				bad.Lock()
+				if b < bad.b {
+					bad.b, bad.err = b, err
+				}
+				bad.Unlock()
+			}
+			b := lo
+			// A panic in the task's Draw is its error, like a refused
+			// instance: on this goroutine it would end the program.
+			defer func() {
+				if v := recover(); v != nil {
+					refuse(b, e.check.Panic(v))
+				}
+			}()
+			for ; b < hi; b++ {
 				if (b-lo)%perPart == 0 && (stopped.Load() || e.interrupted("draw")) {
 					stopped.Store(true)
 					return
@@ -95,15 +110,11 @@ func (e *engine) drawWith(n int, draw func(b int) task.Instance) error {
 				err := e.check.Drawn(&in, int(in.Level))
 				if err == nil {
 					if err = e.pack(recs[record.Words*b:], &in); err != nil {
-						err = fmt.Errorf("the %s task drew a bad instance of level %d: %w", e.task.Name(), in.Level, err)
+						err = fmt.Errorf("the %s task drew a bad instance of level %d: %w", task.NameOf(e.task), in.Level, err)
 					}
 				}
 				if err != nil {
-					bad.Lock()
-					if b < bad.b {
-						bad.b, bad.err = b, err
-					}
-					bad.Unlock()
+					refuse(b, err)
 					return
 				}
 			}

@@ -19,6 +19,15 @@ type Engine struct {
 	d      *Device
 	e      *engine
 	params []float32 // host copy: Params, hashing
+	name   string    // the task's, for its errors (task.NameOf)
+}
+
+// taskCode is f for the device thread, where the engine runs the task's
+// code (its draws, levels and checks): a panic in it is returned as the
+// task's *task.PanicError (while: what was being done, "" in a run), as the
+// CPU engine returns one, not as a panic of the device thread.
+func taskCode(name, while string, f func() error) func() error {
+	return func() error { return task.Guard(name, while, f) }
 }
 
 // New opens the GPU and builds a model with cfg's initial parameters, as a
@@ -75,7 +84,20 @@ func newEngineWithTask(cfg trainer.Config, t task.Task) (*Engine, error) {
 
 // newEngineOpened is newEngineWithTask, checking cfg against t with
 // validate (Config.ValidateFor, or ValidateOpened for an opened task).
-func newEngineOpened(cfg trainer.Config, t task.Task, validate func(task.Task) error) (*Engine, error) {
+func newEngineOpened(cfg trainer.Config, t task.Task, validate func(task.Task) error) (g *Engine, err error) {
+	// Sizing the engine runs the task's code (its levels, rules, tables):
+	// a panic there is the task's error, never a crash of the caller, on
+	// this goroutine and on the device thread alike (taskCode).
+	name := task.NameOf(t)
+	err = task.Guard(name, "opened", func() error {
+		g, err = buildEngine(cfg, t, validate, name)
+		return err
+	})
+	return g, err
+}
+
+// buildEngine is newEngineOpened, whose panics are the task's.
+func buildEngine(cfg trainer.Config, t task.Task, validate func(task.Task) error, name string) (*Engine, error) {
 	if err := validate(t); err != nil {
 		return nil, err
 	}
@@ -105,8 +127,8 @@ func newEngineOpened(cfg trainer.Config, t task.Task, validate func(task.Task) e
 	if err != nil {
 		return nil, err
 	}
-	g := &Engine{cfg: cfg, task: t, d: d}
-	if err := d.do(func() error {
+	g := &Engine{cfg: cfg, task: t, d: d, name: name}
+	if err := d.do(taskCode(name, "opened", func() error {
 		var err error
 		if g.e, err = newEngine(d, cfg, t, l); err != nil {
 			return err
@@ -114,7 +136,7 @@ func newEngineOpened(cfg trainer.Config, t task.Task, validate func(task.Task) e
 		g.params = g.e.host.params
 		l.Init(g.params, cfg.Seed) // the CPU's initial parameters, bit for bit
 		return g.e.setParams(g.params)
-	}); err != nil {
+	})); err != nil {
 		d.Close()
 		return nil, err
 	}
@@ -137,11 +159,11 @@ func (g *Engine) SetInterrupt(stop <-chan struct{}) { g.e.stop = stop }
 
 // Update runs training update p.Update (trainer.Engine).
 func (g *Engine) Update(p trainer.Plan) (st trainer.UpdateStats, err error) {
-	err = g.d.do(func() error {
+	err = g.d.do(taskCode(g.name, "", func() error {
 		var err error
 		st, err = g.e.update(p)
 		return err
-	})
+	}))
 	return st, err
 }
 
@@ -150,7 +172,7 @@ func (g *Engine) Update(p trainer.Plan) (st trainer.UpdateStats, err error) {
 // and within one (engine.evaluate).
 func (g *Engine) EvaluateAll(n int, round uint32, split task.Split) (ev []trainer.EvalResult, err error) {
 	ev = make([]trainer.EvalResult, len(g.task.Levels()))
-	err = g.d.do(func() error {
+	err = g.d.do(taskCode(g.name, "", func() error {
 		for s := range ev {
 			var err error
 			if ev[s], err = g.e.evaluate(s, n, round, split); err != nil {
@@ -158,16 +180,16 @@ func (g *Engine) EvaluateAll(n int, round uint32, split task.Split) (ev []traine
 			}
 		}
 		return nil
-	})
+	}))
 	return ev, err
 }
 
 func (g *Engine) GreedyPrograms(tasks []task.Instance) (progs []int32, err error) {
-	err = g.d.do(func() error {
+	err = g.d.do(taskCode(g.name, "", func() error {
 		var err error
 		progs, err = g.e.greedyPrograms(tasks)
 		return err
-	})
+	}))
 	return progs, err
 }
 

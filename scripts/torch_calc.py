@@ -24,8 +24,8 @@ What it ports, and from where:
     done step, the entropy averaged over all T steps), clip_grad_norm_ and
     Adam (cpu/adam.go, torch.optim.Adam);
   * the trainer (trainer/: the mixed curriculum with focus, the entropy
-    schedule, the periodic evaluation, the confirmation and its Wilson
-    lower bound, the final evaluation).
+    schedule, the periodic evaluation, the confirmation and its test at
+    the run's k-th share of alpha, the final evaluation).
 
 Modes (each prints JSON lines; a check exits 1 on a mismatch):
   --check-score FILE        rewards and outcomes against `calcdump score`
@@ -34,7 +34,7 @@ Modes (each prints JSON lines; a check exits 1 on a mismatch):
   --check-init CKPT         initial parameters (--seed S) against `simdrl -updates 0 -save CKPT`
   --check-greedy CKPT FILE  greedy programs of a checkpoint against `calcdump greedy`
   --check-trajectory FILE   the first updates against `simdrl -eval-every 1 -metrics FILE` (same seed)
-  --check-confirmations R   the stop rule's bounds and verdicts against a `simdrl -report R`
+  --check-confirmations R   the stop rule's tests, bounds and verdicts against a `simdrl -report R`
   --bench-update            median ms per update (--batch, --threads), rollout / backward / step split out
   --solve                   train with the stop rule (--seed S): updates and seconds to solve
 
@@ -42,6 +42,7 @@ Usage (from the repository root): scripts/torch_calc_check.sh runs the
 checks; scripts/calc_anchor.sh the timings side by side with simdrl.
 """
 import argparse
+from fractions import Fraction
 import json
 import math
 import os
@@ -543,17 +544,65 @@ class Config:
         return self.entropy_coef + (self.entropy_final - self.entropy_coef) * f
 
 
-CONFIRM_EPISODES = 1000
-CONFIRM_Z = 2.3263478740408408
+# The stop rule (trainer/stoprule.go), written again from its definition:
+# the k-th confirmation of a run is an exact binomial test at
+# alpha_k = CONFIRM_ALPHA * 6 / (pi^2 k^2), on the smallest number of
+# episodes (from CONFIRM_EPISODES, in steps of CONFIRM_STEP, at most
+# MAX_CONFIRM_EPISODES) at which a level failing a fifth of what stop_at
+# allows passes with probability at least 1/2 (CONFIRM_EPISODES, passing
+# nothing, when not even MAX_CONFIRM_EPISODES perfect episodes would pass). The binomial sums here are
+# exact (rational arithmetic), independent of Go's logarithms.
+CONFIRM_EPISODES, CONFIRM_STEP, MAX_CONFIRM_EPISODES, CONFIRM_ALPHA = 1000, 500, 10000, 0.01
 
 
-def wilson_lower(successes, n, z):
-    if n <= 0:
+def confirm_alpha(k):
+    k = max(k, 1)
+    return CONFIRM_ALPHA * 6 / (math.pi * math.pi * k * k)
+
+
+def binom_cdf_exact(f, n, q):
+    """P(Binomial(n, q) <= f) as a Fraction, q a float taken exactly."""
+    q = Fraction(q)
+    p = 1 - q
+    return sum(math.comb(n, i) * q ** i * p ** (n - i) for i in range(min(f, n) + 1))
+
+
+def max_failures(n, stop_at, alpha):
+    f, a = -1, Fraction(alpha)
+    while f + 1 <= n and binom_cdf_exact(f + 1, n, 1 - stop_at) <= a:
+        f += 1
+    return f
+
+
+def confirm_test(k, stop_at):
+    """(episodes, alpha, max_failures) of a run's k-th confirmation."""
+    alpha = confirm_alpha(k)
+    if stop_at >= 1:
+        return CONFIRM_EPISODES, alpha, 0
+    solved = 1 - (1 - stop_at) / 5
+    n = CONFIRM_EPISODES
+    while True:
+        f = max_failures(n, stop_at, alpha)
+        if f >= 0 and binom_cdf_exact(f, n, 1 - solved) >= Fraction(1, 2):
+            return n, alpha, f
+        if n + CONFIRM_STEP > MAX_CONFIRM_EPISODES:
+            # nothing passes even at the most episodes: a small confirmation says so
+            return (n, alpha, f) if f >= 0 else (CONFIRM_EPISODES, alpha, -1)
+        n += CONFIRM_STEP
+
+
+def lower_bound(successes, n, alpha):
+    """The one-sided Clopper-Pearson lower bound at confidence 1 - alpha."""
+    if n <= 0 or successes <= 0:
         return 0.0
-    p = successes / n
-    z2 = z * z
-    lo = (p + z2 / (2 * n) - z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))) / (1 + z2 / n)
-    return max(lo, 0.0)
+    lo, hi = 0.0, 1.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if float(binom_cdf_exact(n - successes, n, 1 - mid)) <= alpha:
+            lo = mid
+        else:
+            hi = mid
+    return lo
 
 
 class Run:
@@ -705,8 +754,8 @@ class Run:
 
     def train(self, verbose=False, on_eval=None):
         """trainer.Drive: updates until solved (a periodic evaluation at
-        stop_at on every level, then a confirmation whose 99% Wilson lower
-        bounds are all >= stop_at) or the update limit."""
+        stop_at on every level, then a confirmation that every level
+        passes at the run's k-th share of alpha) or the update limit."""
         cfg = self.cfg
         last_eval, solved, confirmations, evals = None, False, [], []
         start = time.perf_counter()
@@ -726,10 +775,13 @@ class Run:
                             grad_norm=st["grad_norm"], eval_solve_rate=[r["solve_rate"] for r in ev],
                             eval_mean_reward=[r["mean_reward"] for r in ev])
                 if nominates:
-                    cev = self.evaluate_all(CONFIRM_EPISODES, confirm_round(u), True)
-                    lower = [wilson_lower(round(r["solve_rate"] * r["episodes"]), r["episodes"], CONFIRM_Z) for r in cev]
-                    ok = all((r["solve_rate"] == 1) if cfg.stop_at >= 1 else (lo >= cfg.stop_at) for r, lo in zip(cev, lower))
-                    cf = dict(update=u, solve_rate=[r["solve_rate"] for r in cev], lower_bound=lower, solved=ok)
+                    n, alpha, maxf = confirm_test(len(confirmations) + 1, cfg.stop_at)
+                    cev = self.evaluate_all(n, confirm_round(u), True)
+                    fails = [n - round(r["solve_rate"] * n) for r in cev]
+                    lower = [lower_bound(n - f, n, alpha) for f in fails]
+                    ok = all(f <= maxf for f in fails)
+                    cf = dict(update=u, number=len(confirmations) + 1, alpha=alpha, episodes=n,
+                              solve_rate=[r["solve_rate"] for r in cev], lower_bound=lower, solved=ok)
                     confirmations.append(cf)
                     line["confirmation"] = cf
                     solved = ok
@@ -946,21 +998,24 @@ def check_trajectory(a, cur, path):
 
 
 def check_confirmations(path):
-    """The stop rule's arithmetic against a Go report's confirmations: each
-    level's one-sided 99% Wilson lower bound of its solve rate over the
-    confirmation's episodes (float64, exactly), and the verdict (every
-    trained level's bound >= stop_at; at stop_at 1, no failure)."""
+    """The stop rule's arithmetic against a Go report's confirmations: the
+    k-th confirmation's alpha, episodes and failures allowed (exact
+    binomial sums), each level's lower bound (to 1e-9) and the verdict
+    (every trained level within the failures allowed)."""
     rep = json.load(open(path))
     cfg = rep["config"]
     stop_at, trained = cfg["stop_at"], sorted(set(cfg["stages"]))
     confs = rep.get("confirmations") or []
     bad = 0
-    for cf in confs:
-        lower = [wilson_lower(round(r * cf["episodes"]), cf["episodes"], CONFIRM_Z) for r in cf["solve_rate"]]
-        ok = all((cf["solve_rate"][s] == 1) if stop_at >= 1 else (lower[s] >= stop_at) for s in trained)
-        if lower != cf["lower_bound"] or ok != cf["solved"]:
+    for k, cf in enumerate(confs, 1):
+        n, alpha, maxf = confirm_test(k, stop_at)
+        fails = [n - round(r * n) for r in cf["solve_rate"]]
+        lower = [lower_bound(n - f, n, alpha) for f in fails]
+        ok = all(fails[s] <= maxf for s in trained)
+        close = all(abs(a - b) <= 1e-9 for a, b in zip(lower, cf["lower_bound"]))
+        if (cf["number"], cf["episodes"]) != (k, n) or abs(cf["alpha"] - alpha) > 1e-15 or not close or ok != cf["solved"]:
             bad += 1
-            print(json.dumps(dict(mismatch=cf, lower_bound=lower, solved=ok)), flush=True)
+            print(json.dumps(dict(mismatch=cf, number=k, episodes=n, alpha=alpha, lower_bound=lower, solved=ok)), flush=True)
     print(json.dumps(dict(check="confirmations", confirmations=len(confs), solved=[cf["solved"] for cf in confs],
                           mismatches=bad)), flush=True)
     if bad or not confs:

@@ -12,8 +12,9 @@
 #                  engine's on 12000 instances (1000 per level and split), near-ties excepted
 #   6. trajectory  the first 6 updates of seed 0 (eval every update) follow simdrl's: training
 #                  rewards, evaluations, loss and gradient norm
-#   7. stop rule   the Wilson lower bounds and verdicts of simdrl's confirmations (stop at 0.99,
-#                  0.999 and 1, a three-level curriculum) equal torch_calc.py's, float64 exactly
+#   7. stop rule   simdrl's confirmations (stop at 0.99, 0.999 and 1, a three-level curriculum):
+#                  each one's alpha, episodes and verdict equal torch_calc.py's (exact binomial
+#                  sums), its lower bounds to 1e-9
 # Usage, from anywhere in the repository:  scripts/torch_calc_check.sh
 # (PYTHON=… picks the interpreter, /usr/bin/python3 by default; KEEP=DIR keeps the dumps there.)
 set -euo pipefail

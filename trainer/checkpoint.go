@@ -37,14 +37,20 @@ type trainState struct {
 	SolvedStreak int       `json:"solved_streak"` // periodic evaluations in a row at stop_at (informative since confirmations)
 	Solved       bool      `json:"solved"`        // a confirmation supported stop_at: the run is over
 	EvalPending  bool      `json:"eval_pending"`  // update's periodic evaluation was interrupted: redone on resume
+	// Confirmations counts the confirmations so far: the stop rule tests
+	// the next one at its share of the run's α (stoprule.go). Absent when
+	// 0, so a run that never confirmed writes the state it always did.
+	Confirmations int `json:"confirmations,omitempty"`
 }
 
 // addedStateKeys came after the first checkpoints. A state without
 // "solved" is from before confirmations, when two evaluations in a row at
 // stop_at ended the run: solved_streak ≥ 2 keeps that verdict, so a run
 // that stopped stays stopped on resume; otherwise the new rule applies from
-// the next evaluation.
-var addedStateKeys = map[string]bool{"solved": true, "eval_pending": true}
+// the next evaluation. A state without "confirmations" (from before the
+// stop rule spent its α over the run) counts from 0: the run's next
+// confirmation is tested as its first.
+var addedStateKeys = map[string]bool{"solved": true, "eval_pending": true, "confirmations": true}
 
 // buildCheckpoint is a checkpoint of any engine's state: the parameters and
 // Adam's moments (flat, in l's order), the update counter, Adam's step count
@@ -52,7 +58,8 @@ var addedStateKeys = map[string]bool{"solved": true, "eval_pending": true}
 func buildCheckpoint(cfg Config, l *gru.Layout, params, m, v []float32, update, adamStep int, c *curriculum) *checkpoint.File {
 	f := &checkpoint.File{Metadata: map[string]string{}}
 	enginekit.AppendTensors(f, l, params, m, v)
-	st := trainState{Update: update, AdamStep: adamStep, Unlocked: c.unlocked, HaveEval: c.haveEval, SolvedStreak: c.streak, Solved: c.solved, EvalPending: c.pendingEval}
+	st := trainState{Update: update, AdamStep: adamStep, Unlocked: c.unlocked, HaveEval: c.haveEval, SolvedStreak: c.streak, Solved: c.solved, EvalPending: c.pendingEval,
+		Confirmations: c.confirmations}
 	for _, e := range c.lastEval {
 		st.LastSolve = append(st.LastSolve, e.SolveRate)
 		st.LastReward = append(st.LastReward, e.MeanReward)
@@ -128,6 +135,7 @@ func restoreCheckpoint(f *checkpoint.File, l *gru.Layout, params, m, v []float32
 	}
 	tensors.CopyTo(params, m, v)
 	c.unlocked, c.haveEval, c.streak, c.solved, c.pendingEval = st.Unlocked, st.HaveEval, st.SolvedStreak, st.Solved, st.EvalPending
+	c.confirmations = st.Confirmations
 	for s := range c.lastEval {
 		c.lastEval[s] = EvalResult{Level: s, Episodes: st.LastEpisodes[s], SolveRate: st.LastSolve[s], MeanReward: st.LastReward[s]}
 	}
@@ -208,6 +216,8 @@ func (st *trainState) check(unlockable, levels int) error {
 		return fmt.Errorf("unlocked %d is out of range 1..%d", st.Unlocked, unlockable)
 	case st.SolvedStreak < 0:
 		return fmt.Errorf("solved_streak %d is negative", st.SolvedStreak)
+	case st.Confirmations < 0:
+		return fmt.Errorf("confirmations %d is negative", st.Confirmations)
 	}
 	for s := range st.LastSolve {
 		if r := st.LastSolve[s]; !(r >= 0 && r <= 1) {

@@ -43,7 +43,7 @@ type Config struct {
 	EntropyFinal    float64 `json:"entropy_final"`     // entropy coefficient decays linearly to this over EntropyUpdates (< 0: constant)
 	EntropyUpdates  int     `json:"entropy_updates"`   // the decay's length in updates, then EntropyFinal holds (0: over Updates)
 	Focus           bool    `json:"focus"`             // mixed: draw levels in proportion to 0.1 + their last eval failure rate
-	StopAt          float64 `json:"stop_at"`           // stop once an evaluation solves every level in TrainLevels at this rate and a confirming one's 99% lower bounds support it (0: never; confirm.go)
+	StopAt          float64 `json:"stop_at"`           // stop once an evaluation solves every level in TrainLevels at this rate and a confirming one supports it (0: never; confirm.go, stoprule.go)
 	// StopFrom is the first update whose evaluation may nominate the run
 	// for the stop rule (0 or 1: any); earlier ones train on. Omitted from
 	// JSON when 0, so that the configs of runs from before it are unchanged.

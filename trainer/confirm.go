@@ -11,12 +11,19 @@ import (
 // The stop rule. A periodic evaluation (cfg.EvalBatch episodes per level,
 // 200 in the default recipe) that finds every trained level at ≥ cfg.StopAt
 // only nominates the run: 198 of 200 is weak evidence for 0.99. A
-// confirming evaluation then plays ConfirmEpisodes greedy episodes of every
-// level on its own round (ConfirmRound), and the run stops only if, for
-// every trained level, the one-sided 99% Wilson lower bound of the
-// confirmation's solve rate is ≥ cfg.StopAt (with StopAt = 1, which no
-// finite sample's bound reaches, only a confirmation without a single
-// failure counts).
+// confirming evaluation then plays greedy episodes of every level on its
+// own round (ConfirmRound), and the run stops only if every trained level
+// passes the run's k-th confirmation's test (stoprule.go: an exact
+// binomial test at a level α_k that sums to at most 1% over the whole run,
+// on 1000 episodes the first time and more later). With StopAt = 1, which
+// no finite sample supports, only a confirmation without a single failure
+// counts.
+//
+// The confirmation plays the split that steers the run (steerSplit): the
+// held-out one, but an Itemized task's training items, whose held-out
+// items stay a test. Its verdict is about that split, and says so: the
+// final evaluation's line for the same split ("On training instances" for
+// an Itemized task) is the figure it certified.
 //
 // A task that names subsets of its instances (task.Subsetter: calc's ties,
 // zeros and negative intermediates) and lists them (task.Enumerator) must
@@ -26,36 +33,26 @@ import (
 // cfg.StopAt. Ties are about 5% of abs(a*b-c*d)'s tuples, so 1000 sampled
 // episodes hold some 50 of them, and a policy failing a fifth of its ties
 // confirmed (docs/recipes.md, "Ties and the stop rule"). The training
-// split, not the held-out one, keeps
-// the held-out subsets a test; a point estimate, because 400 ties all
-// correct bound the rate only at 0.987.
-//
-// Why 99% and 1000 episodes: the final evaluation is another 1000 held-out
-// episodes (the final round), and the goal is that it too is ≥ 0.99 on every
-// level. At 1000 episodes the 95% bound lets up to 4 failures pass, and a
-// policy that fails 8 in 1000 passes such a confirmation 10% of the time and
-// then falls below 0.99 on the final 1000 18% of the time. The 99% bound
-// lets at most 2 failures pass: a level failing λ in 1000 confirms with
-// P(Poisson(λ) ≤ 2) (68% at λ = 2, 6% at λ = 6, 1.4% at λ = 8), so stops
-// happen at λ ≲ 3, where the final falls below 0.99 (≥ 11 failures) with
-// probability ≤ 0.03%; the worst case over λ of confirming and then failing
-// the final is 0.3% per level and confirmation (at λ ≈ 7), against 1.8%
-// with the 95% bound. 1000 is also about the smallest round size that
-// tolerates a failure or two (a perfect score needs n ≥ 99·z² ≈ 536 to
-// pass at all); it costs five periodic evaluations, once per nominating
-// evaluation. The confirmation never changes the focus weights or anything
-// else of training: a run that does not stop continues as if it had not run.
-const (
-	ConfirmEpisodes = 1000
-	ConfirmZ        = 2.3263478740408408 // the standard normal's 99% quantile: a one-sided 99% bound
-)
+// split, not the held-out one, keeps the held-out subsets a test; a point
+// estimate, because 400 ties all correct bound the rate only at 0.987.
+// The confirmation never changes the focus weights or anything else of
+// training: a run that does not stop continues as if it had not run.
 
 // Confirmation is one confirming evaluation: per level, its solve rate and
 // the lower bound the stop rule compares with cfg.StopAt (levels the run
 // does not train are evaluated and reported but not required).
 type Confirmation struct {
-	Update     int       `json:"update"`
-	Episodes   int       `json:"episodes"` // per level
+	Update int `json:"update"`
+	// Number counts the run's confirmations, this one included (k of the
+	// stop rule's test: stoprule.go), and Alpha is its share of
+	// ConfirmAlpha: each level's lower bound is at confidence 1 − Alpha.
+	Number   int     `json:"number"`
+	Alpha    float64 `json:"alpha"`
+	Episodes int     `json:"episodes"` // per level
+	// Split is the split the confirmation played and certifies: the
+	// steering one ("held-out", or "training" for an Itemized task; absent
+	// for a task that holds nothing out).
+	Split      string    `json:"split,omitempty"`
 	SolveRate  []float64 `json:"solve_rate"`
 	LowerBound []float64 `json:"lower_bound"`
 	Solved     bool      `json:"solved"` // every trained level passed: the run stops
@@ -63,29 +60,6 @@ type Confirmation struct {
 	// count by subset (nil for a level not checked; absent for a task
 	// without subsets).
 	TrainingSubsets [][]task.Tally `json:"training_subsets,omitempty"`
-}
-
-// wilsonLower is the Wilson score lower bound of a success rate for
-// successes of n trials at normal quantile z (0 for n = 0).
-func wilsonLower(successes, n int, z float64) float64 {
-	if n <= 0 {
-		return 0
-	}
-	nf := float64(n)
-	p := float64(successes) / nf
-	z2 := z * z
-	lo := (p + z2/(2*nf) - z*math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))) / (1 + z2/nf)
-	return max(lo, 0)
-}
-
-// passes reports whether a level's confirmation supports a solve rate of at
-// least stopAt: the lower bound does, or, at stopAt = 1, every episode was
-// correct.
-func passes(r EvalResult, lower, stopAt float64) bool {
-	if stopAt >= 1 {
-		return r.SolveRate == 1
-	}
-	return lower >= stopAt
 }
 
 // successes recovers the count of correct episodes from a solve rate.
@@ -104,10 +78,24 @@ func formatConfirmation(cf Confirmation, stopAt float64) string {
 			}
 		}
 	}
-	verdict := fmt.Sprintf("solved at ≥ %.3f: stopping after update %d", stopAt, cf.Update)
+	episodes, on := "episodes", ""
+	if cf.Split != "" {
+		episodes, on = cf.Split+" episodes", " on "+cf.Split+" instances"
+	}
+	verdict := fmt.Sprintf("solved at ≥ %.3f%s: stopping after update %d", stopAt, on, cf.Update)
 	if !cf.Solved {
 		verdict = "not confirmed: training continues"
 	}
-	return fmt.Sprintf("confirming on %d episodes per level → %s (99%% lower bounds); %s",
-		cf.Episodes, strings.Join(parts, " "), verdict)
+	return fmt.Sprintf("confirmation %d on %d %s per level → %s (lower bounds at %s); %s",
+		cf.Number, cf.Episodes, episodes, strings.Join(parts, " "), confidence(cf.Alpha), verdict)
+}
+
+// confidence prints 1 − alpha as a percentage that shows two digits of
+// alpha: "99.39%", "99.9939%".
+func confidence(alpha float64) string {
+	decimals := 2
+	if alpha > 0 {
+		decimals = min(max(int(math.Ceil(-math.Log10(100*alpha)))+1, 0), 12)
+	}
+	return fmt.Sprintf("%.*f%%", decimals, 100*(1-alpha))
 }

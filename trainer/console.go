@@ -19,6 +19,7 @@ type console struct {
 	cfg   Config
 	bar   *progressBar
 	train bool // Started: a training run, not EvalOnly's
+	cur   *curriculum
 }
 
 // Console is the Reporter that renders tr's run on out as the command
@@ -28,7 +29,7 @@ type console struct {
 // speed. Drive plugs it in when its Options name no Reporter; a program may
 // wrap its hooks with its own.
 func Console(tr *Trainer, out io.Writer, opt Options) *Reporter {
-	c := &console{out: out, opt: opt, t: tr.task, cfg: tr.cfg, bar: newProgressBar(opt.Progress, opt.ProgressWidth, opt.Quiet)}
+	c := &console{out: out, opt: opt, t: tr.task, cfg: tr.cfg, bar: newProgressBar(opt.Progress, opt.ProgressWidth, opt.Quiet), cur: tr.cur}
 	return &Reporter{
 		Started:        c.started,
 		Updated:        func(u int, rate float64, _ UpdateStats) { c.bar.draw(u, c.cfg.Updates, rate) },
@@ -115,9 +116,27 @@ func (c *console) explained(_ int, ex task.Explanation) {
 func (c *console) finalEvaluated(heldOut, training, transfer []EvalResult) {
 	fmt.Fprintf(c.out, "\nFinal greedy mean rewards → %s (%d episodes per level%s)\n",
 		perLevelMean(heldOut, ", "), c.cfg.FinalEpisodes, rewardNote(c.t))
-	fmt.Fprintf(c.out, "Final greedy solve rates → %s%s\n", perLevelEval(heldOut, ", "), map[bool]string{true: " (held-out instances)"}[c.t.HoldsOut()])
+	// A run the stop rule ended names the line of the split its
+	// confirmation certified (steerSplit): an Itemized task's training
+	// items, whose held-out headline the rule never read.
+	certified := map[task.Split]string{}
+	if c.cur != nil && c.cur.isSolved() && c.t.HoldsOut() {
+		certified[steerSplit(c.t)] = "the split the stop rule certified"
+	}
+	switch {
+	case !c.t.HoldsOut():
+		fmt.Fprintf(c.out, "Final greedy solve rates → %s\n", perLevelEval(heldOut, ", "))
+	case certified[task.HeldOut] != "":
+		fmt.Fprintf(c.out, "Final greedy solve rates → %s (held-out instances; %s)\n", perLevelEval(heldOut, ", "), certified[task.HeldOut])
+	default:
+		fmt.Fprintf(c.out, "Final greedy solve rates → %s (held-out instances)\n", perLevelEval(heldOut, ", "))
+	}
 	if c.t.HoldsOut() {
-		fmt.Fprintf(c.out, "On training instances  → %s\n", perLevelEval(training, ", "))
+		note := ""
+		if certified[task.Training] != "" {
+			note = " (" + certified[task.Training] + ")"
+		}
+		fmt.Fprintf(c.out, "On training instances  → %s%s\n", perLevelEval(training, ", "), note)
 	}
 	if transfer != nil {
 		fmt.Fprintf(c.out, "On transfer instances  → %s\n", perLevelEval(transfer, ", "))

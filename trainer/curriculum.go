@@ -27,6 +27,9 @@ type curriculum struct {
 	pendingEval bool
 	streak      int  // evaluations in a row that solved every trained level at cfg.StopAt
 	solved      bool // a confirmation supported cfg.StopAt on every trained level (confirm.go)
+	// confirmations counts the run's confirmations so far (checkpointed):
+	// the next one is tested at confirmTestAt(confirmations+1, …).
+	confirmations int
 }
 
 // newCurriculum starts the curriculum of cfg over a task of levels levels.
@@ -119,18 +122,28 @@ func (c *curriculum) nominates(u int, ev []EvalResult) bool {
 // interrupted and is still to be done; setPendingEval marks it.
 func (c *curriculum) setPendingEval(p bool) { c.pendingEval = p }
 
-// confirm takes the confirming evaluation after update u and marks the run
-// solved when every trained level's lower bound supports cfg.StopAt. It
-// changes nothing else: focus and unlocking follow the periodic evaluations
-// only, so a confirmation that fails leaves training as it was.
-func (c *curriculum) confirm(u int, ev []EvalResult, subsets [][]task.Tally) Confirmation {
-	cf := Confirmation{Update: u, Episodes: ConfirmEpisodes, Solved: c.cfg.StopAt > 0, TrainingSubsets: subsets}
+// nextConfirmTest is the test of the run's next confirmation (stoprule.go).
+func (c *curriculum) nextConfirmTest() confirmTest {
+	return confirmTestAt(c.confirmations+1, c.cfg.StopAt)
+}
+
+// confirm takes the confirming evaluation after update u, ev, played on
+// split (its name: "" for a task that holds nothing out) with
+// nextConfirmTest's episodes, and marks the run solved when
+// every trained level passes that test. It changes nothing else: focus
+// and unlocking follow the periodic evaluations only, so a confirmation
+// that fails leaves training as it was.
+func (c *curriculum) confirm(u int, split string, ev []EvalResult, subsets [][]task.Tally) Confirmation {
+	test := c.nextConfirmTest()
+	c.confirmations++
+	cf := Confirmation{Update: u, Number: c.confirmations, Alpha: test.Alpha, Episodes: test.Episodes, Split: split,
+		Solved: c.cfg.StopAt > 0, TrainingSubsets: subsets}
 	for _, r := range ev {
 		cf.SolveRate = append(cf.SolveRate, r.SolveRate)
-		cf.LowerBound = append(cf.LowerBound, wilsonLower(successes(r), r.Episodes, ConfirmZ))
+		cf.LowerBound = append(cf.LowerBound, lowerBound(successes(r), r.Episodes, test.Alpha))
 	}
 	for _, s := range c.mix {
-		if !passes(ev[s], cf.LowerBound[s], c.cfg.StopAt) {
+		if ev[s].Episodes != test.Episodes || !test.passes(successes(ev[s])) {
 			cf.Solved = false
 		}
 		if s < len(subsets) {

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/simdrl/simdrl/internal/enginekit"
 )
 
 // driveConfig is a short run of the default recipe: evaluations every 5
@@ -36,7 +34,7 @@ func TestDriveStoppingRules(t *testing.T) {
 		}, 10, 1},
 		{"stop_at 0 runs to the end", 0, func(call, int) float64 { return 1 }, 20, 0},
 		{"confirmation fails every time", 0.99, func(c call, _ int) float64 {
-			if c.episodes == ConfirmEpisodes && c.round != enginekit.FinalRound {
+			if isConfirmation(c) {
 				return 0.9
 			}
 			return 1
@@ -118,7 +116,7 @@ func TestDrivePendingEvaluationRedone(t *testing.T) {
 		})
 		stop := make(chan struct{})
 		e.evalErr = func(c call) error {
-			confirming := c.episodes == ConfirmEpisodes
+			confirming := isConfirmation(c)
 			if c.round&^(1<<31) == 10 && confirming == inConfirmation {
 				close(stop)
 				e.evalErr = nil

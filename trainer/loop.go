@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -110,7 +111,9 @@ type loop struct {
 // train is Drive without EvalOnly.
 func (l *loop) train() (*Report, error) {
 	tr, cfg := l.tr, l.tr.cfg
-	l.rep = &Report{Config: cfg, Backend: tr.e.Backend(), Levels: levelNames(tr.task)}
+	l.rep = &Report{Config: cfg, Backend: tr.e.Backend(), Levels: levelNames(tr.task),
+		TrainReward: slices.Clone(tr.past.TrainReward), Evaluations: slices.Clone(tr.past.Evaluations), Confirmations: slices.Clone(tr.past.Confirmations)}
+	tr.running = l.rep // its checkpoints carry the history on
 	l.r.started(cfg, l.rep.Backend, tr.e.Describe(), tr.updates)
 	if tr.cur.pendingEval && !interrupted(l.opt.Interrupt) {
 		l.err = l.evaluate(tr.updates, nil, 0)
@@ -233,7 +236,7 @@ func (l *loop) evaluations(u int) (ev, steer []EvalResult, cf *Confirmation, err
 	var cev []EvalResult
 	var subsets [][]task.Tally
 	if cur.nominates(u, steer) {
-		if cev, err = tr.e.EvaluateAll(ConfirmEpisodes, enginekit.ConfirmRound(u), split); err != nil {
+		if cev, err = tr.e.EvaluateAll(cur.nextConfirmTest().Episodes, enginekit.ConfirmRound(u), split); err != nil {
 			return nil, nil, nil, err
 		}
 		if subsets, err = trainingSubsets(tr, cur.mix); err != nil {
@@ -242,7 +245,7 @@ func (l *loop) evaluations(u int) (ev, steer []EvalResult, cf *Confirmation, err
 	}
 	cur.observe(steer)
 	if cev != nil {
-		c := cur.confirm(u, cev, subsets)
+		c := cur.confirm(u, splitName(tr.task, split), cev, subsets)
 		cf = &c
 		l.rep.Confirmations = append(l.rep.Confirmations, c)
 	}
@@ -448,6 +451,15 @@ func steerSplit(t task.Task) task.Split {
 		return task.Training
 	}
 	return task.HeldOut
+}
+
+// splitName names split for the stop rule's lines and report: "" for a
+// task that holds nothing out, whose splits are the same draws.
+func splitName(t task.Task, split task.Split) string {
+	if !t.HoldsOut() {
+		return ""
+	}
+	return split.String()
 }
 
 // hasTransfer reports whether some level of t has Transfer items.

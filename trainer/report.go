@@ -18,11 +18,14 @@ type Report struct {
 	// Error is what failed, for a run that failed (exit 1): a training
 	// error, or an output's (*OutputError), whose run saved its last
 	// completed update. Empty for a run that succeeded or was interrupted.
-	Error         string         `json:"error,omitempty"`
-	Levels        []string       `json:"levels"`       // the task's levels by name
-	TrainReward   []float64      `json:"train_reward"` // the batch's mean reward, every update of this run
+	Error  string   `json:"error,omitempty"`
+	Levels []string `json:"levels"` // the task's levels by name
+	// TrainReward, Evaluations and Confirmations are the whole run's, a
+	// resumed run's too: its checkpoint carries those of the updates
+	// before it (history.go; a checkpoint from before that carries none).
+	TrainReward   []float64      `json:"train_reward"` // the batch's mean reward, every update
 	Evaluations   []EvalPoint    `json:"evaluations"`
-	Confirmations []Confirmation `json:"confirmations"`  // every confirming evaluation of this run, in order; the last one Solved when the stop rule ended it
+	Confirmations []Confirmation `json:"confirmations"`  // every confirming evaluation, in order; the last one Solved when the stop rule ended it
 	FinalByLevel  []EvalResult   `json:"final_by_stage"` // by level; the key keeps the old word ("stage" in the JSON means level)
 	// Exhaustive is every instance of every level played once, by split and
 	// held-out subset, for a task that lists its instances (task.Enumerator).

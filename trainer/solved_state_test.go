@@ -103,3 +103,42 @@ func TestRewardNote(t *testing.T) {
 	require.Empty(t, rewardNote(tape))
 	require.Empty(t, rewardNote(tasktest.ScoredOnly{Task: open("seed", 0)}), "a task that declares no note")
 }
+
+// TestConfirmationsRoundTrip: the count of confirmations made survives a
+// checkpoint, so that a resumed run tests its next confirmation at its own
+// share of α (stoprule.go); a state from before the count reads as 0, and
+// a negative count is refused.
+func TestConfirmationsRoundTrip(t *testing.T) {
+	f, cfg := solvedFixture(t, 1, false)
+	var st map[string]any
+	require.NoError(t, json.Unmarshal([]byte(f.Metadata["state"]), &st))
+	for _, c := range []struct {
+		value any // nil: the key is absent
+		want  int
+		err   string
+	}{{float64(7), 7, ""}, {nil, 0, ""}, {float64(-1), 0, "confirmations -1 is negative"}} {
+		delete(st, "confirmations")
+		if c.value != nil {
+			st["confirmations"] = c.value
+		}
+		b, _ := json.Marshal(st)
+		f.Metadata["state"] = string(b)
+		cur, err := restoreState(t, f, cfg)
+		if c.err != "" {
+			require.ErrorContains(t, err, c.err)
+			continue
+		}
+		require.NoError(t, err)
+		require.Equal(t, c.want, cur.confirmations)
+		require.Equal(t, confirmTestAt(c.want+1, cfg.StopAt), cur.nextConfirmTest())
+	}
+	// And buildCheckpoint writes it.
+	tk, err := cfg.OpenTask()
+	require.NoError(t, err)
+	l, err := enginekit.NewLayout(cfg.Hidden, tk)
+	require.NoError(t, err)
+	c := newCurriculum(cfg, len(tk.Levels()))
+	c.confirmations = 3
+	p := make([]float32, l.Size)
+	require.Contains(t, buildCheckpoint(cfg, l, p, p, p, 40, 40, c).Metadata["state"], `"confirmations":3`)
+}

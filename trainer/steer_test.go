@@ -13,7 +13,12 @@ import (
 // itemRun is a Trainer of cfg over tasktest.ItemCalc (a task whose levels are sets
 // of items) driving a fakeEngine.
 func newItemFakeRun(t *testing.T, cfg Config, rate func(c call, level int) float64) (*Trainer, *fakeEngine) {
-	it := newItemCalc(t, func(*task.Instance, []int32) bool { return true })
+	return newTaskFakeRun(t, newItemCalc(t, func(*task.Instance, []int32) bool { return true }), cfg, rate)
+}
+
+// newTaskFakeRun is a Trainer of cfg over it, a calc task of levels a*b and
+// a+b (wrapped), driving a fakeEngine.
+func newTaskFakeRun(t *testing.T, it task.Task, cfg Config, rate func(c call, level int) float64) (*Trainer, *fakeEngine) {
 	cfg.Task, cfg.TaskSpec = "calc", "levels=a*b, a+b"
 	cfg = TaskDefaults(cfg, it)
 	cfg.Updates, cfg.Explain = 200, 0
@@ -71,4 +76,45 @@ func TestItemizedTasksSteerOnTrainingItems(t *testing.T) {
 	for _, cl := range e.calls {
 		require.NotEqual(t, task.Transfer, cl.split)
 	}
+}
+
+// TestItemizedStopNamesTheSplitItCertifies is issue 50's run in miniature:
+// an Itemized task whose training items are right 998 times in 1000 and
+// whose held-out ones 986. The confirmation plays the training split, so
+// the run stops on 0.998, and the final evaluation's held-out headline is
+// 0.986: two populations, not one policy read twice. The stop line and the
+// report's confirmation say which split was certified, and the final
+// evaluation's line for that split is the figure to compare.
+func TestItemizedStopNamesTheSplitItCertifies(t *testing.T) {
+	tr, _ := newItemFakeRun(t, stopConfig(), func(call call, _ int) float64 {
+		if call.split == task.Training {
+			return 0.998
+		}
+		return 0.986
+	})
+	var out bytes.Buffer
+	rep, err := Drive(tr, &out, Options{})
+	require.NoError(t, err)
+	require.Equal(t, 20, rep.Updates)
+	require.Len(t, rep.Confirmations, 1)
+	cf := rep.Confirmations[0]
+	require.True(t, cf.Solved)
+	require.Equal(t, "training", cf.Split)
+	require.Equal(t, []float64{0.998, 0.998}, cf.SolveRate)
+	require.Contains(t, out.String(), "1000 training episodes per level")
+	require.Contains(t, out.String(), "solved at ≥ 0.990 on training instances: stopping after update 20")
+	require.Equal(t, []float64{0.986, 0.986}, rep.Final.SolveRate, "the held-out headline: not what the rule certified")
+	require.Equal(t, []float64{0.998, 0.998}, rep.Final.TrainSolveRate, "the certified split, in the final evaluation")
+	require.Contains(t, out.String(), "On training instances  → T0=0.998, T1=0.998 (the split the stop rule certified)")
+
+	// A task that is not itemized certifies its held-out split, the final
+	// evaluation's headline.
+	plain := struct{ task.Task }{newItemCalc(t, nil).Task} // calc without its subsets
+	tr, _ = newTaskFakeRun(t, plain, stopConfig(), func(call, int) float64 { return 1 })
+	out.Reset()
+	rep, err = Drive(tr, &out, Options{})
+	require.NoError(t, err)
+	require.Equal(t, "held-out", rep.Confirmations[0].Split)
+	require.Contains(t, out.String(), "solved at ≥ 0.990 on held-out instances")
+	require.Contains(t, out.String(), "(held-out instances; the split the stop rule certified)")
 }

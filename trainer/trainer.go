@@ -31,6 +31,10 @@ type Trainer struct {
 	replay *replayBuffer
 	record []task.Episode
 	key    rng.Key
+	// past is the history a checkpoint restored (history.go); running is
+	// the report Drive is writing, which carries it on.
+	past    history
+	running *Report
 }
 
 // New starts a run of cfg on task t with e, an engine built for both (its
@@ -120,6 +124,7 @@ func (tr *Trainer) Checkpoint() (*checkpoint.File, error) {
 	}
 	f := buildCheckpoint(tr.cfg, tr.layout, p, m, v, tr.updates, step, tr.cur)
 	tr.saveItems(f)
+	tr.saveHistory(f)
 	return f, nil
 }
 
@@ -139,13 +144,17 @@ func (tr *Trainer) Restore(f *checkpoint.File) (err error) {
 	if err != nil {
 		return err
 	}
+	past, err := readHistory(f, update, len(tr.task.Levels()))
+	if err != nil {
+		return err
+	}
 	if err := tr.e.SetParams(p); err != nil {
 		return err
 	}
 	if err := tr.e.SetMoments(m, v, step); err != nil {
 		return err
 	}
-	tr.cur, tr.updates = cur, update
+	tr.cur, tr.updates, tr.past, tr.running = cur, update, past, nil
 	applyItems()
 	return nil
 }

@@ -69,8 +69,9 @@ func TestCommandLineTrainsTheTask(t *testing.T) {
 	require.Equal(t, "maxdigit", second["config"].(map[string]any)["task"])
 	require.EqualValues(t, 6, second["updates"])
 	evals := second["evaluations"].([]any)
-	require.Len(t, evals, 2, "the resumed run evaluates updates 5 and 6")
-	require.EqualValues(t, 5, evals[0].(map[string]any)["update"])
+	require.Len(t, evals, 6, "the report is the whole run's: updates 1 to 4 from the checkpoint, then the resumed run's 5 and 6")
+	require.EqualValues(t, 5, evals[4].(map[string]any)["update"])
+	require.Len(t, second["train_reward"], 6)
 
 	cmd := exec.Command(bin, "-task", "maxdigit", "-batch", "0")
 	var stderr bytes.Buffer

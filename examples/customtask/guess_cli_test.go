@@ -51,8 +51,9 @@ func TestGuessCommandLine(t *testing.T) {
 	require.Equal(t, "guess", second["config"].(map[string]any)["task"])
 	require.EqualValues(t, 6, second["updates"])
 	evals := second["evaluations"].([]any)
-	require.Len(t, evals, 2, "the resumed run evaluates updates 5 and 6")
-	require.EqualValues(t, 5, evals[0].(map[string]any)["update"])
+	require.Len(t, evals, 6, "the report is the whole run's: updates 1 to 4 from the checkpoint, then the resumed run's 5 and 6")
+	require.EqualValues(t, 5, evals[4].(map[string]any)["update"])
+	require.Len(t, second["train_reward"], 6)
 }
 
 // TestGuessInterruptSavesAndResumes: SIGINT stops a run of the guess task

@@ -7,6 +7,7 @@
 // float math from the C library instead of CUDA's (results agree with a GPU to
 // rounding, not bit for bit), and blind to races (fibers interleave only at
 // barriers: compute-sanitizer's racecheck on a GPU covers those).
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -64,15 +65,53 @@ static const std::map<std::string, Kernel> kernels = {
 // thread of a block returns, it parks, and its next resume runs the next
 // block's (or launch's) thread.
 //
-// The switch is _setjmp/_longjmp (ucontext only to enter a new fiber once):
-// glibc's swapcontext saves and restores the signal mask with a system call,
-// and at two per barrier per thread that was 87% of the GPU tests' time.
-// Under AddressSanitizer (build.sh SIMDRL_EMU_ASAN=1) each switch is told to
-// ASan through its fiber interface, as it asks of user-level threads: else a
-// longjmp to another stack looks to it like a stack gone wrong.
+// On x86-64 the switch is emu_switch, six pushes, a stack swap and six
+// pops; elsewhere _setjmp/_longjmp (ucontext only to enter a new fiber
+// once). glibc's swapcontext saves and restores the signal mask with a
+// system call, and at two per barrier per thread that was 87% of the GPU
+// tests' time; under AddressSanitizer (build.sh SIMDRL_EMU_ASAN=1) its
+// interceptor of longjmp makes a system call per switch too (sigaltstack,
+// in __asan_handle_no_return), about 50 times the plain build's time.
+// Under ASan each switch is told to it through its fiber interface, as it
+// asks of user-level threads: else a jump to another stack looks to it
+// like a stack gone wrong.
+#if defined(__x86_64__)
+#define EMU_SWITCH 1
+// emu_switch saves the callee-saved registers on the running stack, stores
+// its top in *from, and resumes the stack to, saved the same way (or made
+// so by new_fiber): the System V ABI leaves everything else to the caller.
+extern "C" void emu_switch(void **from, void *to);
+asm(R"(
+    .text
+    .p2align 4
+    .type emu_switch, @function
+emu_switch:
+    pushq %rbp
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    ret
+    .size emu_switch, .-emu_switch
+)");
+#endif
+
 struct Fiber {
+#if EMU_SWITCH
+    void *sp = nullptr; // the parked fiber's stack top (emu_switch)
+#else
     ucontext_t uc;
     jmp_buf jb;
+#endif
     bool started = false;
     std::unique_ptr<char[]> stack;
     void *asan_fake = nullptr; // ASan's fake stack of this fiber while it is parked
@@ -83,7 +122,11 @@ static unsigned running;
 static const Kernel *current_kernel;
 static void **current_params;
 static const std::size_t stack_bytes = 256 << 10;
+#if EMU_SWITCH
+static void *scheduler_sp;
+#else
 static jmp_buf scheduler;
+#endif
 
 #if defined(__SANITIZE_ADDRESS__)
 // The scheduler runs on whichever OS thread launched the kernel: each arrival
@@ -102,7 +145,23 @@ static void to_scheduler(Fiber &) {}
 static void in_fiber(Fiber &) {}
 #endif
 
+#if EMU_SWITCH
 // enter runs fiber f until it leaves (a barrier, or its thread's end).
+static void enter(Fiber &f) {
+    to_fiber(f);
+    f.started = true;
+    emu_switch(&scheduler_sp, f.sp);
+    in_scheduler();
+}
+
+// leave parks fiber f and returns to the scheduler; f's next enter returns
+// from it.
+static void leave(Fiber &f) {
+    to_scheduler(f);
+    emu_switch(&f.sp, scheduler_sp);
+    in_fiber(f);
+}
+#else
 static void enter(Fiber &f) {
     if (_setjmp(scheduler)) { // the fiber left
         in_scheduler();
@@ -114,8 +173,6 @@ static void enter(Fiber &f) {
     setcontext(&f.uc);
 }
 
-// leave parks fiber f and returns to the scheduler; f's next enter returns
-// from it.
 static void leave(Fiber &f) {
     if (_setjmp(f.jb)) {
         in_fiber(f);
@@ -124,6 +181,7 @@ static void leave(Fiber &f) {
     to_scheduler(f);
     _longjmp(scheduler, 1);
 }
+#endif
 
 void __syncthreads() { leave(*fibers[running]); }
 
@@ -139,11 +197,23 @@ static void fiber_main() {
 static Fiber *new_fiber() {
     auto f = std::make_unique<Fiber>();
     f->stack.reset(new char[stack_bytes]);
+#if EMU_SWITCH
+    // A stack that emu_switch resumes into fiber_main as if it had been
+    // called there: six zero registers, fiber_main's address for the ret,
+    // and below the 16-aligned top a return address it never uses.
+    auto top = reinterpret_cast<std::uintptr_t>(f->stack.get() + stack_bytes) & ~std::uintptr_t(15);
+    auto sp = reinterpret_cast<void **>(top);
+    *--sp = nullptr;
+    *--sp = reinterpret_cast<void *>(fiber_main);
+    for (int i = 0; i < 6; i++) *--sp = nullptr;
+    f->sp = sp;
+#else
     getcontext(&f->uc);
     f->uc.uc_stack.ss_sp = f->stack.get();
     f->uc.uc_stack.ss_size = stack_bytes;
     f->uc.uc_link = nullptr; // fiber_main never returns
     makecontext(&f->uc, fiber_main, 0);
+#endif
     fibers.push_back(std::move(f));
     return fibers.back().get();
 }

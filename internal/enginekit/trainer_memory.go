@@ -14,6 +14,17 @@ const MaxListed = 20_000
 // one per periodic evaluation (a test of trainer checks it).
 const EvalPointBytes = 192
 
+// A checkpoint's history as JSON: per update a training reward, per
+// periodic evaluation its fields (a confirmation's too, now and then) and
+// per level its three rates; MaxHistory is the most a checkpoint keeps
+// (trainer's maxHistory).
+const (
+	historyRewardBytes = 24
+	historyEvalBytes   = 320
+	historyLevelBytes  = 48
+	MaxHistory         = 32 << 20
+)
+
 // RunSizes are the settings of a run (trainer.Config's fields of the same
 // names) that size the trainer's own buffers.
 type RunSizes struct {
@@ -90,8 +101,16 @@ func TrainerMemory(s RunSizes, t task.Task) Memory {
 		m["final_episodes"] += n * (float64(unsafe.Sizeof(task.Instance{})) + 1) // and its solved flag
 	}
 	m["updates"] += 2 * 8 * float64(s.Updates) // the training rewards, by appends
+	history := float64(s.Updates) * historyRewardBytes
 	if s.EvalEvery > 0 {
 		m["updates"] += float64(s.Updates/s.EvalEvery) * (2*EvalPointBytes + 3*AllocBytes(8*float64(levels)))
+		history += float64(s.Updates/s.EvalEvery) * (historyEvalBytes + historyLevelBytes*float64(levels))
+	}
+	// The checkpoint's history (trainer/history.go) is that record as JSON,
+	// allocated about four times over: encoded, copied into a string,
+	// escaped into the header and that header's buffer. Past its cap, none.
+	if history <= MaxHistory {
+		m["updates"] += 4 * history
 	}
 	if l, err := NewLayout(s.Hidden, t); err == nil {
 		m["hidden"] += 3 * 12 * float64(l.Size) // params, m and v: in the file, decoded, restored
