@@ -25,8 +25,11 @@ type output struct{ flag, path string }
 // (a symbolic or hard link, dir/./x): one would overwrite the other. Two
 // outputs to one device or FIFO (-report /dev/null -save /dev/null, or
 // /dev/stdout as a terminal or pipe) are let through: writing there replaces
-// nothing. No output may name an input (-load, -resume) at all: the run
-// would replace or append to the checkpoint it reads.
+// nothing. No output may name an input (-load, -resume): the run would
+// replace or append to the checkpoint it reads. -save may name -resume's
+// file, the loop of a run that is stopped and resumed (a sweep's): the
+// checkpoint is read whole before the run starts and replaced atomically,
+// so it holds the one update or the next, never a mix.
 func checkOutputs(outs, inputs []output) error {
 	var given []output
 	for _, o := range outs {
@@ -43,6 +46,9 @@ func checkOutputs(outs, inputs []output) error {
 			continue
 		}
 		for _, o := range given {
+			if in.flag == "-resume" && o.flag == "-save" {
+				continue
+			}
 			same, err := atomicfile.SameFile(in.path, o.path)
 			if err != nil {
 				return fmt.Errorf("%s: %v", o.flag, err)
