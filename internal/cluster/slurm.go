@@ -99,10 +99,13 @@ var slurmScript = template.Must(template.New("sbatch").Parse(`#!/bin/bash
 # Each task runs one entry in {{.Dir}}/<id>/; a finished entry is skipped, an interrupted one resumes.
 set -u
 index=$((SLURM_ARRAY_TASK_ID + {{.Offset}}))
+# The traps come first: a signal between the worker's start and a trap
+# set after it would kill this shell and leave the worker unsaved.
+worker=
+trap '[ -n "$worker" ] && kill -USR1 "$worker" 2>/dev/null' USR1
+trap '[ -n "$worker" ] && kill -TERM "$worker" 2>/dev/null' TERM
 {{.Worker}} sweep run {{.ManifestQ}} --dir {{.DirQ}} --index "$index" &
 worker=$!
-trap 'kill -USR1 "$worker" 2>/dev/null' USR1
-trap 'kill -TERM "$worker" 2>/dev/null' TERM
 # A trap cuts wait short while the worker still runs: wait again until it
 # has exited; the last wait returns its own status (bash keeps it).
 while kill -0 "$worker" 2>/dev/null; do

@@ -112,12 +112,17 @@ func TestSlurmScriptForwardsAndRequeues(t *testing.T) {
 			bin := filepath.Join(dir, "bin")
 			require.NoError(t, os.Mkdir(bin, 0o755))
 			// The worker says its arguments, then waits for USR1 (exit 75,
-			// the preempted code) or for its stdin to close (exit 0).
+			// the preempted code) or for a line on the FIFO release (exit
+			// 0). A background job's stdin is /dev/null, hence the FIFO.
+			release := filepath.Join(dir, "release")
+			require.NoError(t, syscall.Mkfifo(release, 0o600))
 			worker := filepath.Join(bin, "worker")
 			require.NoError(t, os.WriteFile(worker, []byte(`#!/bin/bash
-trap 'echo worker: got USR1; exit 75' USR1
+trap 'kill $reader; echo worker: got USR1; exit 75' USR1
+(read -r _ <`+release+`) &
+reader=$!
 echo "worker: args $*"
-read -r _ || true
+wait $reader
 echo worker: done
 `), 0o755))
 			require.NoError(t, os.WriteFile(filepath.Join(bin, "scontrol"), []byte("#!/bin/sh\necho \"scontrol: $*\"\n"), 0o755))
@@ -130,8 +135,6 @@ echo worker: done
 
 			cmd := exec.Command("bash", script)
 			cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "SLURM_ARRAY_TASK_ID=7", "SLURM_ARRAY_JOB_ID=41")
-			stdin, err := cmd.StdinPipe()
-			require.NoError(t, err)
 			out, err := cmd.StdoutPipe()
 			require.NoError(t, err)
 			cmd.Stderr = cmd.Stdout
@@ -142,7 +145,7 @@ echo worker: done
 			if preempt {
 				require.NoError(t, cmd.Process.Signal(syscall.SIGUSR1))
 			} else {
-				require.NoError(t, stdin.Close())
+				require.NoError(t, os.WriteFile(release, []byte("go\n"), 0o600))
 			}
 			var rest []string
 			for lines.Scan() {
