@@ -98,7 +98,7 @@ func Main(args []string) int {
 // alone are the train command, so `simdrl` trains exactly as it always has.
 // Any task registered with task.Register is accepted by -task.
 //
-// It handles SIGINT and SIGTERM while it runs: the first one during
+// It handles SIGINT, SIGTERM and SIGUSR1 (a batch system's warning) while it runs: the first one during
 // training stops at the next chunk, saves (-save), writes the report and the
 // plot and returns 128+signal, as does one that comes while they are
 // written (they are finished first); one before training begins, or a
@@ -108,7 +108,7 @@ func Main(args []string) int {
 // fails is dropped, and the run goes on.
 func Run(args []string, stdout, stderr io.Writer) int {
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGUSR1)
 	defer signal.Stop(sigs)
 	signal.Ignore(syscall.SIGPIPE)
 	return dispatch(args, Env{Stdout: &console{w: stdout}, Stderr: &console{w: stderr}, Signals: sigs})

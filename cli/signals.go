@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// interrupts watches for SIGINT and SIGTERM from the command's first
+// interrupts watches for SIGINT, SIGTERM and SIGUSR1 from the command's first
 // instruction on. Before the run starts (flags, checkpoints, the level
 // search, opening outputs: any of them may block, on a FIFO say) nothing has
 // been computed that a signal could lose, so the first one exits at once.
@@ -69,7 +69,8 @@ func watchWith(sigs <-chan os.Signal, stderr io.Writer, exit func(int), settle f
 func (in *interrupts) serve(sigs <-chan os.Signal, stderr io.Writer) {
 	select {
 	case s := <-sigs:
-		if !in.running.Load() {
+		s, handed := handedOnSignal(s)
+		if !in.running.Load() && !handed {
 			fmt.Fprintf(stderr, "\nsimdrl: %v: stopping before the run began\n", s)
 			in.exit(exitCodeFor(s))
 			return
@@ -130,11 +131,32 @@ func (in *interrupts) stopped() bool {
 
 func (in *interrupts) end() { close(in.done) }
 
+// exitCodeFor is 128+s: 130 for SIGINT, 143 for SIGTERM, 138 for SIGUSR1
+// (Slurm's warning before a job's time ends, --signal=USR1@…).
 func exitCodeFor(s os.Signal) int {
-	if s == syscall.SIGTERM {
-		return 128 + int(syscall.SIGTERM)
+	s, _ = handedOnSignal(s)
+	if n, ok := s.(syscall.Signal); ok {
+		return 128 + int(n)
 	}
 	return 128 + int(syscall.SIGINT)
+}
+
+// handedOn is a signal that a command running this one in-process (a
+// sweep's worker, several runs at once) hands on. Such a run's setup never
+// blocks (its outputs are plain files), and an exit before it began would
+// end the process with the other runs' last updates unsaved: so it asks
+// the run to stop at its first check, as once it is running.
+type handedOn struct{ sig os.Signal }
+
+func (h handedOn) String() string { return h.sig.String() }
+func (h handedOn) Signal()        {}
+
+// handedOnSignal unwraps s, and says whether it was handed on.
+func handedOnSignal(s os.Signal) (os.Signal, bool) {
+	if h, ok := s.(handedOn); ok {
+		return h.sig, true
+	}
+	return s, false
 }
 
 // console is stdout or stderr as the run writes it: once a write fails (a

@@ -102,3 +102,31 @@ func TestSignalBeforeTheRunExitsAtOnce(t *testing.T) {
 		require.Contains(t, w.stderr.String(), "stopping before the run began")
 	}
 }
+
+// TestHandedOnSignalBeforeTheRunStopsIt: a signal a sweep's worker hands on
+// to a run still in its setup must not exit the process (the worker's other
+// runs would lose their last updates): the run is told to stop at its first
+// check instead, and ends with the signal's code.
+func TestHandedOnSignalBeforeTheRunStopsIt(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGUSR1} {
+		w := newSignalWatch(t, false)
+		w.sigs <- handedOn{sig}
+		select {
+		case <-w.in.stop:
+		case code := <-w.exits:
+			t.Fatalf("%v: exit %d before the run began: %q", sig, code, w.stderr.String())
+		}
+		require.Equal(t, syscall.Signal(sig), w.in.signal())
+		require.Equal(t, 128+int(sig), w.in.code())
+	}
+}
+
+// TestSIGUSR1IsAnInterrupt: Slurm warns a job with SIGUSR1
+// (--signal=USR1@120) before its time ends; the train command saves and
+// exits 138 as it does 143 for SIGTERM.
+func TestSIGUSR1IsAnInterrupt(t *testing.T) {
+	w := newSignalWatch(t, true)
+	w.sigs <- syscall.SIGUSR1
+	<-w.in.stop
+	require.Equal(t, 138, w.in.code())
+}
