@@ -78,12 +78,14 @@ func (s Slurm) Arrays() ([]Array, error) {
 
 // slurmScript is one array's sbatch script. The worker runs in the
 // background so that the shell's traps run at once (bash runs a trap only
-// between commands, or by cutting a wait short): USR1 (Slurm's warning
-// before the time limit, --signal=B:USR1@120, sent to this shell alone) and
-// TERM (scancel, a preemption, a requeue: Slurm sends it to the worker too,
-// and the worker takes a copy that close behind for the same request) are
-// passed on, the worker saves its checkpoint and exits with the preempted
-// code, and the task is requeued: its next attempt resumes the run.
+// between commands, or by cutting a wait short). USR1 (Slurm's warning
+// before the time limit, --signal=B:USR1@120, sent to this shell alone) is
+// passed on: the worker saves its checkpoint and exits with the preempted
+// code, and the script requeues the task, whose next attempt resumes the
+// run. TERM (a preemption, scontrol requeue, scancel) is passed on too
+// (Slurm sends it to the worker as well, and the worker takes a copy that
+// close behind for the same request): the worker saves; Slurm requeues a
+// preempted or requeued task itself, and a cancelled one stays cancelled.
 var slurmScript = template.Must(template.New("sbatch").Parse(`#!/bin/bash
 #SBATCH --job-name=simdrl-sweep
 #SBATCH --array=0-{{.Last}}{{if .Parallel}}%{{.Parallel}}{{end}}
@@ -102,7 +104,8 @@ index=$((SLURM_ARRAY_TASK_ID + {{.Offset}}))
 # The traps come first: a signal between the worker's start and a trap
 # set after it would kill this shell and leave the worker unsaved.
 worker=
-trap '[ -n "$worker" ] && kill -USR1 "$worker" 2>/dev/null' USR1
+warned=
+trap 'warned=1; [ -n "$worker" ] && kill -USR1 "$worker" 2>/dev/null' USR1
 trap '[ -n "$worker" ] && kill -TERM "$worker" 2>/dev/null' TERM
 {{.Worker}} sweep run {{.ManifestQ}} --dir {{.DirQ}} --index "$index" &
 worker=$!
@@ -113,7 +116,9 @@ while kill -0 "$worker" 2>/dev/null; do
 done
 wait "$worker"
 code=$?
-if [ "$code" -eq {{.Preempted}} ]; then
+# Requeued after the time-limit warning only: a preemption or scontrol
+# requeue (TERM) requeues the task itself, and scancel (TERM) must not.
+if [ -n "$warned" ] && [ "$code" -eq {{.Preempted}} ]; then
 	echo "simdrl sweep slurm: entry $index saved and stopped (exit $code): requeueing ${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}" >&2
 	scontrol requeue "${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}" ||
 		echo "simdrl sweep slurm: scontrol requeue failed (a requeue already under way, or the task not requeueable)" >&2

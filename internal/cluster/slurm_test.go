@@ -42,7 +42,7 @@ func TestSlurmOneArray(t *testing.T) {
 		"--open-mode=append", "--output=/s/runs/logs/%A_%a.out", "--time=0:10:00", "--partition=gpu"}, directives(arrays[0].Script))
 	require.Contains(t, arrays[0].Script, "index=$((SLURM_ARRAY_TASK_ID + 0))\n")
 	require.Contains(t, arrays[0].Script, `'/opt/simdrl bin/simdrl' sweep run '/s/m.jsonl' --dir '/s/runs' --index "$index" &`)
-	require.Contains(t, arrays[0].Script, `if [ "$code" -eq 75 ]; then`)
+	require.Contains(t, arrays[0].Script, `if [ -n "$warned" ] && [ "$code" -eq 75 ]; then`)
 	require.Contains(t, arrays[0].Script, `scontrol requeue "${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}"`)
 }
 
@@ -106,8 +106,8 @@ func TestSlurmScriptForwardsAndRequeues(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
-	for _, preempt := range []bool{true, false} {
-		t.Run(fmt.Sprint("preempt=", preempt), func(t *testing.T) {
+	for _, stop := range []string{"USR1", "TERM", "none"} {
+		t.Run(stop, func(t *testing.T) {
 			dir := t.TempDir()
 			bin := filepath.Join(dir, "bin")
 			require.NoError(t, os.Mkdir(bin, 0o755))
@@ -119,6 +119,7 @@ func TestSlurmScriptForwardsAndRequeues(t *testing.T) {
 			worker := filepath.Join(bin, "worker")
 			require.NoError(t, os.WriteFile(worker, []byte(`#!/bin/bash
 trap 'kill $reader; echo worker: got USR1; exit 75' USR1
+trap 'kill $reader; echo worker: got TERM; exit 75' TERM
 (read -r _ <`+release+`) &
 reader=$!
 echo "worker: args $*"
@@ -142,9 +143,12 @@ echo worker: done
 			lines := bufio.NewScanner(out)
 			require.True(t, lines.Scan())
 			require.Equal(t, "worker: args sweep run /m.jsonl --dir /runs --index 1007", lines.Text())
-			if preempt {
+			switch stop {
+			case "USR1":
 				require.NoError(t, cmd.Process.Signal(syscall.SIGUSR1))
-			} else {
+			case "TERM":
+				require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+			default:
 				require.NoError(t, os.WriteFile(release, []byte("go\n"), 0o600))
 			}
 			var rest []string
@@ -152,9 +156,13 @@ echo worker: done
 				rest = append(rest, lines.Text())
 			}
 			err = cmd.Wait()
-			if preempt {
-				require.Equal(t, "worker: got USR1", rest[0])
-				require.Contains(t, rest, "scontrol: requeue 41_7")
+			if stop != "none" {
+				require.Equal(t, "worker: got "+stop, rest[0])
+				if stop == "USR1" {
+					require.Contains(t, rest, "scontrol: requeue 41_7", "warned of its time limit, the task requeues itself")
+				} else {
+					require.NotContains(t, strings.Join(rest, "\n"), "scontrol", "a TERM's sender requeues the task, or cancelled it")
+				}
 				var exit *exec.ExitError
 				require.ErrorAs(t, err, &exit)
 				require.Equal(t, 75, exit.ExitCode(), "the task's exit code is the worker's")
