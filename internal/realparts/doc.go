@@ -6,7 +6,9 @@
 // A part whose programs are absent (or a test not run as root, which the
 // daemons need) skips the test with a message under plain `go test`; with
 // SIMDRL_TEST_REQUIRE naming the part ("slurm", "optuna"; a comma-separated
-// list, as for cuda and torch) it fails the test instead, as CI asks.
+// list, as for cuda and torch) it fails the test instead, as CI asks. Under
+// -short the parts are not started (they take seconds, their tests minutes)
+// unless required.
 //
 // The recipes are Debian 12's packages as installed by
 //

@@ -30,6 +30,7 @@ type Postgres struct {
 // part is absent or the test is not root.
 func StartOptunaPostgres(t testing.TB) *Postgres {
 	t.Helper()
+	long(t, "optuna")
 	const install = "apt-get install -y postgresql-15 python3-optuna python3-psycopg2"
 	if _, err := exec.LookPath("optuna"); err != nil {
 		missing(t, "optuna", "no optuna command on PATH", install)

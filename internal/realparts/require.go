@@ -22,3 +22,12 @@ func missing(t testing.TB, part, why, install string) {
 	}
 	t.Skipf("skipping: %s (%s, as root, to run it; SIMDRL_TEST_REQUIRE=%s fails instead)", why, install, part)
 }
+
+// long skips t under -short, unless part is required: a real part takes
+// seconds to start, and its tests run minutes.
+func long(t testing.TB, part string) {
+	t.Helper()
+	if testing.Short() && !Required(part) {
+		t.Skipf("skipping under -short: the test starts the real parts for %s, a matter of minutes (SIMDRL_TEST_REQUIRE=%s runs it anyway)", part, part)
+	}
+}

@@ -40,6 +40,7 @@ const partUp = 2 * time.Minute
 // when a program is absent or the test is not root.
 func StartSlurm(t testing.TB) *Slurm {
 	t.Helper()
+	long(t, "slurm")
 	const install = "apt-get install -y slurmctld slurmd slurm-client munge"
 	for _, p := range slurmPrograms {
 		if _, err := exec.LookPath(p); err != nil {
