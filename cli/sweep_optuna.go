@@ -21,6 +21,36 @@ func init() {
 	addSweepVerb("optuna", "a worker of an Optuna study: ask for a trial's flags, train, tell its objective, until the study has its trials", sweepOptuna)
 }
 
+// optunaFlags are `simdrl sweep optuna`'s flags.
+type optunaFlags struct {
+	storage   *string
+	study     *string
+	spaceFile *string
+	trials    *int
+	objective *string
+	direction *string
+	dir       *string
+	optunaCmd *string
+	help      *bool
+}
+
+// newOptunaFlags is `simdrl sweep optuna`'s flag set (the docs test reads it too).
+func newOptunaFlags() (*flag.FlagSet, optunaFlags) {
+	fs := flag.NewFlagSet("sweep optuna", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var f optunaFlags
+	f.storage = fs.String("storage", "", "the study's storage, an SQLAlchemy URL (postgresql+psycopg2://…; sqlite:///FILE for one worker only)")
+	f.study = fs.String("study", "", "the study's name (made when missing)")
+	f.spaceFile = fs.String("space", "", "the search space: a JSON file from flag name to Optuna distribution")
+	f.trials = fs.Int("trials", 0, "stop once the study has this many complete trials")
+	f.objective = fs.String("objective", "", "what a trial tells: solve (final solve rate, maximized) or updates (updates to meet the stop rule, minimized)")
+	f.direction = fs.String("direction", "", "maximize or minimize (default: the objective's)")
+	f.dir = fs.String("dir", "optuna", "each trial's report and metrics in DIR/trial-N/ (one DIR per study)")
+	f.optunaCmd = fs.String("optuna", "optuna", "the optuna command (python3-optuna 3.1 or later)")
+	f.help = fs.BoolP("help", "h", false, "show this help")
+	return fs, f
+}
+
 // optunaReserved are the train flags the worker sets for each trial: a
 // search space may not search them.
 var optunaReserved = []string{"report", "metrics", "save", "resume", "load"}
@@ -56,17 +86,7 @@ var objectives = map[string]struct {
 // FILE --trials N --objective solve|updates [--direction …] [-dir DIR] --
 // BASE_FLAGS…`.
 func sweepOptuna(args []string, env Env) int {
-	fs := flag.NewFlagSet("sweep optuna", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	storage := fs.String("storage", "", "the study's storage, an SQLAlchemy URL (postgresql+psycopg2://…; sqlite:///FILE for one worker only)")
-	study := fs.String("study", "", "the study's name (made when missing)")
-	spaceFile := fs.String("space", "", "the search space: a JSON file from flag name to Optuna distribution")
-	trials := fs.Int("trials", 0, "stop once the study has this many complete trials")
-	objective := fs.String("objective", "", "what a trial tells: solve (final solve rate, maximized) or updates (updates to meet the stop rule, minimized)")
-	direction := fs.String("direction", "", "maximize or minimize (default: the objective's)")
-	dir := fs.String("dir", "optuna", "each trial's report and metrics in DIR/trial-N/ (one DIR per study)")
-	optunaCmd := fs.String("optuna", "optuna", "the optuna command (python3-optuna 3.1 or later)")
-	help := fs.BoolP("help", "h", false, "show this help")
+	fs, f := newOptunaFlags()
 	usage := func(format string, a ...any) int {
 		fmt.Fprintf(env.Stderr, "simdrl: sweep optuna: "+format+"\n", a...)
 		return exitUsage
@@ -74,7 +94,7 @@ func sweepOptuna(args []string, env Env) int {
 	if err := fs.Parse(normalizeArgs(args, fs)); err != nil {
 		return usage("%v", err)
 	}
-	if *help {
+	if *f.help {
 		fmt.Fprintf(env.Stdout, "Usage: simdrl sweep optuna --storage URL --study NAME --space FILE --trials N --objective solve|updates [-dir DIR] -- BASE_FLAGS…\n\n"+
 			"A worker: asks the study for a trial (optuna ask; TPE, Optuna's default sampler), trains BASE_FLAGS with\n"+
 			"the trial's flags, tells the study the objective (optuna tell), until the study has N complete trials.\n"+
@@ -86,20 +106,20 @@ func sweepOptuna(args []string, env Env) int {
 	}
 	base := fs.Args()
 	switch {
-	case *storage == "" || *study == "" || *spaceFile == "":
+	case *f.storage == "" || *f.study == "" || *f.spaceFile == "":
 		return usage("--storage, --study and --space are required (simdrl sweep optuna -h)")
-	case *trials < 1:
-		return usage("--trials %d: give the number of complete trials the study should reach (at least 1)", *trials)
+	case *f.trials < 1:
+		return usage("--trials %d: give the number of complete trials the study should reach (at least 1)", *f.trials)
 	}
-	obj, ok := objectives[*objective]
+	obj, ok := objectives[*f.objective]
 	if !ok {
-		return usage("--objective %q: solve or updates", *objective)
+		return usage("--objective %q: solve or updates", *f.objective)
 	}
-	if *direction == "" {
-		*direction = obj.direction
+	if *f.direction == "" {
+		*f.direction = obj.direction
 	}
-	if *direction != "maximize" && *direction != "minimize" {
-		return usage("--direction %q: maximize or minimize", *direction)
+	if *f.direction != "maximize" && *f.direction != "minimize" {
+		return usage("--direction %q: maximize or minimize", *f.direction)
 	}
 	for _, a := range base {
 		name := strings.TrimLeft(strings.SplitN(a, "=", 2)[0], "-")
@@ -110,13 +130,13 @@ func sweepOptuna(args []string, env Env) int {
 	if _, _, err := resolveRun(base); err != nil {
 		return usage("base flags: %v", err)
 	}
-	data, err := os.ReadFile(*spaceFile)
+	data, err := os.ReadFile(*f.spaceFile)
 	if err != nil {
 		return usage("--space: %v", err)
 	}
 	space, err := cluster.ParseSpace(data, optunaReserved)
 	if err != nil {
-		return usage("--space %s: %v", *spaceFile, err)
+		return usage("--space %s: %v", *f.spaceFile, err)
 	}
 	train, ok := lookupCommand("train")
 	if !ok {
@@ -124,11 +144,11 @@ func sweepOptuna(args []string, env Env) int {
 	}
 	stops := handOnSignals(env.Signals)
 	w := cluster.Worker{
-		Study:  cluster.Optuna{Command: []string{*optunaCmd}, Storage: *storage, Study: *study, Direction: *direction, Space: space},
-		Trials: *trials,
+		Study:  cluster.Optuna{Command: []string{*f.optunaCmd}, Storage: *f.storage, Study: *f.study, Direction: *f.direction, Space: space},
+		Trials: *f.trials,
 		Say:    func(format string, a ...any) { fmt.Fprintf(env.Stderr, "simdrl: sweep optuna: "+format+"\n", a...) },
 		Train: func(t cluster.Trial) (float64, int) {
-			tdir := filepath.Join(*dir, "trial-"+strconv.Itoa(t.Number))
+			tdir := filepath.Join(*f.dir, "trial-"+strconv.Itoa(t.Number))
 			if err := os.MkdirAll(tdir, 0o755); err != nil {
 				fmt.Fprintf(env.Stderr, "simdrl: sweep optuna: %v\n", err)
 				return 0, exitFail

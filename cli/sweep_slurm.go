@@ -19,18 +19,36 @@ func init() {
 	addSweepVerb("slurm", "write (and with --submit, submit) Slurm job arrays that run a manifest, requeued on preemption", sweepSlurm)
 }
 
+// slurmFlags are `simdrl sweep slurm`'s flags.
+type slurmFlags struct {
+	dir      *string
+	out      *string
+	submit   *bool
+	parallel *int
+	maxArray *int
+	sbatch   *[]string
+	help     *bool
+}
+
+// newSlurmFlags is `simdrl sweep slurm`'s flag set (the docs test reads it too).
+func newSlurmFlags() (*flag.FlagSet, slurmFlags) {
+	fs := flag.NewFlagSet("sweep slurm", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var f slurmFlags
+	f.dir = fs.String("dir", "runs", "the sweep's directory: each run in DIR/<id>/, the tasks' logs in DIR/logs/")
+	f.out = fs.StringP("output", "o", "", "write the script here (default DIR/sweep.sbatch; several arrays: -0, -1, … before the extension)")
+	f.submit = fs.Bool("submit", false, "submit the scripts with sbatch and print the job ids")
+	f.parallel = fs.Int("parallel", 0, "run at most K tasks of an array at once (--array=…%K; 0: as many as Slurm gives)")
+	f.maxArray = fs.Int("max-array-size", cluster.DefaultMaxArraySize, "the site's MaxArraySize (scontrol show config): bigger sweeps are split into several arrays")
+	f.sbatch = fs.StringArray("sbatch", nil, "an sbatch option for every array, one #SBATCH line (--sbatch=--time=2:00:00; repeat it)")
+	f.help = fs.BoolP("help", "h", false, "show this help")
+	return fs, f
+}
+
 // sweepSlurm runs `simdrl sweep slurm MANIFEST [-dir DIR] [--submit]
 // [--parallel K] [--max-array-size N] [--sbatch OPT]… [-o SCRIPT]`.
 func sweepSlurm(args []string, env Env) int {
-	fs := flag.NewFlagSet("sweep slurm", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	dir := fs.String("dir", "runs", "the sweep's directory: each run in DIR/<id>/, the tasks' logs in DIR/logs/")
-	out := fs.StringP("output", "o", "", "write the script here (default DIR/sweep.sbatch; several arrays: -0, -1, … before the extension)")
-	submit := fs.Bool("submit", false, "submit the scripts with sbatch and print the job ids")
-	parallel := fs.Int("parallel", 0, "run at most K tasks of an array at once (--array=…%K; 0: as many as Slurm gives)")
-	maxArray := fs.Int("max-array-size", cluster.DefaultMaxArraySize, "the site's MaxArraySize (scontrol show config): bigger sweeps are split into several arrays")
-	sbatch := fs.StringArray("sbatch", nil, "an sbatch option for every array, one #SBATCH line (--sbatch=--time=2:00:00; repeat it)")
-	help := fs.BoolP("help", "h", false, "show this help")
+	fs, f := newSlurmFlags()
 	usage := func(format string, a ...any) int {
 		fmt.Fprintf(env.Stderr, "simdrl: sweep slurm: "+format+"\n", a...)
 		return exitUsage
@@ -42,7 +60,7 @@ func sweepSlurm(args []string, env Env) int {
 	if err := fs.Parse(normalizeArgs(args, fs)); err != nil {
 		return usage("%v", err)
 	}
-	if *help {
+	if *f.help {
 		fmt.Fprintf(env.Stdout, "Usage: simdrl sweep slurm MANIFEST [-dir DIR] [--submit] [--parallel K] [--sbatch OPT]… [-o SCRIPT]\n\n"+
 			"Writes an sbatch job array that runs MANIFEST's entries with `simdrl sweep run`, one task an entry,\n"+
 			"each logged to DIR/logs/JOB_TASK.out; a task warned by USR1 (--signal=B:USR1@120) or stopped by\n"+
@@ -60,7 +78,7 @@ func sweepSlurm(args []string, env Env) int {
 	if err != nil {
 		return usage("%s: %v", fs.Arg(0), err)
 	}
-	absDir, err := filepath.Abs(*dir)
+	absDir, err := filepath.Abs(*f.dir)
 	if err != nil {
 		return usage("-dir: %v", err)
 	}
@@ -69,14 +87,14 @@ func sweepSlurm(args []string, env Env) int {
 		return failed("cannot find this program to run as the worker: %v", err)
 	}
 	s := cluster.Slurm{Worker: []string{exe}, Manifest: manifest, Dir: absDir, Entries: len(entries),
-		Parallel: *parallel, MaxArraySize: *maxArray, Sbatch: *sbatch,
+		Parallel: *f.parallel, MaxArraySize: *f.maxArray, Sbatch: *f.sbatch,
 		// What sweep run exits with once USR1 made it save and stop.
 		Preempted: exitCodeFor(syscall.SIGUSR1)}
 	arrays, err := s.Arrays()
 	if err != nil {
 		return usage("%v", err)
 	}
-	script := *out
+	script := *f.out
 	if script == "" {
 		script = filepath.Join(absDir, "sweep.sbatch")
 	}
@@ -94,7 +112,7 @@ func sweepSlurm(args []string, env Env) int {
 		paths = append(paths, p)
 		fmt.Fprintf(env.Stderr, "simdrl: sweep slurm: %s: entries %d to %d of %d\n", p, a.Offset, a.Offset+a.Count-1, len(entries))
 	}
-	if !*submit {
+	if !*f.submit {
 		fmt.Fprintf(env.Stdout, "sbatch %s\n", strings.Join(paths, "\nsbatch "))
 		return 0
 	}
