@@ -40,6 +40,9 @@ func TestMain(m *testing.M) {
 //	          first signal to be handled (the interrupt's channel closed)
 //	stall=N   after update N: "child: stalled at update N", then never go
 //	          on (an update that never reaches its next check)
+//	late=M    (a sweep's runs, in one process) the second and later runs
+//	          to reach milestone M: "child: late at M", then wait until a
+//	          handed-on signal stops a run in its setup ("stopping")
 //
 // Every milestone is told ("child: M") whatever the holds. The first
 // signal's burst ends when stdin is closed ("child: settled" once the
@@ -66,6 +69,27 @@ func childMain(holds string, args []string) int {
 				if m == arg {
 					say("at %s", m)
 					never()
+				}
+			}
+		case "late":
+			var mu sync.Mutex
+			reached := 0
+			stopping := make(chan struct{})
+			hooks.at = func(m string) {
+				say("%s", m)
+				mu.Lock()
+				switch {
+				case m == "stopping" && stopping != nil:
+					close(stopping)
+					stopping = nil
+				case m == arg:
+					reached++
+				}
+				late, wait := m == arg && reached > 1, stopping
+				mu.Unlock()
+				if late && wait != nil {
+					say("late at %s", m)
+					<-wait
 				}
 			}
 		case "hold", "stall":

@@ -13,7 +13,9 @@ var hooks struct {
 	// at is called at the command's milestones: "watching" (signals are
 	// handled, before anything else), "searching" (a task's levels are
 	// about to be searched), "running" (training or the evaluation is about
-	// to begin). It may block: the command waits.
+	// to begin), "stopping" (a signal handed on by a sweep came before the
+	// run began: it stops at its first check). It may block: the command
+	// waits.
 	at func(milestone string)
 	// updated is called after each update u with the interrupt's channel;
 	// the run waits for it to return.

@@ -134,7 +134,10 @@ func ParseSpec(b []byte) (*Spec, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, errors.New("the spec is empty")
 		}
-		return nil, errors.New(strings.TrimPrefix(err.Error(), "yaml: "))
+		// One line: yaml lists its problems one a line.
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		msg = strings.ReplaceAll(strings.ReplaceAll(msg, ":\n  ", ": "), "\n  ", "; ")
+		return nil, errors.New(msg)
 	}
 	return &s, s.check()
 }
