@@ -77,7 +77,7 @@ func sweepK8s(args []string, env Env) int {
 		*f.podManifest = path.Join(*f.dir, filepath.Base(fs.Arg(0)))
 	}
 	k := cluster.Kubernetes{Name: *f.name, Image: *f.image, Command: []string{"simdrl"}, Manifest: *f.podManifest, Dir: *f.dir,
-		Claim: *f.claim, Entries: len(entries), Parallelism: *f.parallelism, BackoffLimitPerIndex: *f.backoff, GraceSeconds: *f.grace}
+		Claim: *f.claim, Entries: len(entries), Parallelism: *f.parallelism, BackoffLimitPerIndex: *f.backoff, GraceSeconds: *f.grace, Preempted: exitPreempted}
 	job, err := k.YAML()
 	if err != nil {
 		return usage("%v", err)

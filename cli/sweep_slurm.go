@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/simdrl/simdrl/internal/atomicfile"
 	"github.com/simdrl/simdrl/internal/cluster"
@@ -88,8 +87,7 @@ func sweepSlurm(args []string, env Env) int {
 	}
 	s := cluster.Slurm{Worker: []string{exe}, Manifest: manifest, Dir: absDir, Entries: len(entries),
 		Parallel: *f.parallel, MaxArraySize: *f.maxArray, Sbatch: *f.sbatch,
-		// What sweep run exits with once USR1 made it save and stop.
-		Preempted: exitCodeFor(syscall.SIGUSR1)}
+		Preempted: exitPreempted}
 	arrays, err := s.Arrays()
 	if err != nil {
 		return usage("%v", err)

@@ -31,6 +31,9 @@ type Kubernetes struct {
 	// GraceSeconds is how long a pod has to save after SIGTERM before it is
 	// killed (terminationGracePeriodSeconds).
 	GraceSeconds int
+	// Preempted is the worker's exit code after a signal made it save and
+	// stop: like a DisruptionTarget, not a failure of the run.
+	Preempted int
 }
 
 // UsageExit is the worker's exit code for bad input (a manifest it cannot
@@ -128,6 +131,8 @@ func (k Kubernetes) YAML() ([]byte, error) {
 		return nil, fmt.Errorf("--grace %d: a pod needs at least a second to save", k.GraceSeconds)
 	case !path.IsAbs(k.Dir) || !path.IsAbs(k.Manifest):
 		return nil, fmt.Errorf("the pod's paths must be absolute: -dir %q, --pod-manifest %q", k.Dir, k.Manifest)
+	case k.Preempted <= 0 || k.Preempted == UsageExit || k.Preempted > 255:
+		return nil, fmt.Errorf("the worker's preempted exit code %d is not an exit code apart from bad usage", k.Preempted)
 	case len(k.Command) == 0:
 		return nil, errors.New("no worker command")
 	}
@@ -148,6 +153,9 @@ func (k Kubernetes) YAML() ([]byte, error) {
 				{Action: "Ignore", OnPodConditions: []k8sOnPodConditions{{Type: "DisruptionTarget"}}},
 				// Bad input fails the same way every time: no retries.
 				{Action: "FailIndex", OnExitCodes: &k8sOnExitCodes{ContainerName: containerName, Operator: "In", Values: []int{UsageExit}}},
+				// Stopped by a signal with its run saved (a node shutting down, a
+				// pod deleted without a disruption condition): not a failure either.
+				{Action: "Ignore", OnExitCodes: &k8sOnExitCodes{ContainerName: containerName, Operator: "In", Values: []int{k.Preempted}}},
 			}},
 			Template: k8sPodTemplate{
 				Metadata: k8sMetadata{Labels: labels},

@@ -10,7 +10,7 @@ import (
 func testKubernetes() Kubernetes {
 	return Kubernetes{Name: "seeds", Image: "registry.example/simdrl:1", Command: []string{"simdrl"},
 		Manifest: "/sweep/m.jsonl", Dir: "/sweep", Claim: "sweep-data", Entries: 20, Parallelism: 4,
-		BackoffLimitPerIndex: 3, GraceSeconds: 120}
+		BackoffLimitPerIndex: 3, GraceSeconds: 120, Preempted: 75}
 }
 
 // TestKubernetesJobFields parses the YAML back as a generic document (as
@@ -31,13 +31,16 @@ func TestKubernetesJobFields(t *testing.T) {
 	require.Equal(t, k.BackoffLimitPerIndex, spec["backoffLimitPerIndex"])
 
 	rules := spec["podFailurePolicy"].(map[string]any)["rules"].([]any)
-	require.Len(t, rules, 2)
+	require.Len(t, rules, 3)
 	ignore := rules[0].(map[string]any)
 	require.Equal(t, "Ignore", ignore["action"])
 	require.Equal(t, []any{map[string]any{"type": "DisruptionTarget"}}, ignore["onPodConditions"])
 	fail := rules[1].(map[string]any)
 	require.Equal(t, "FailIndex", fail["action"])
 	require.Equal(t, map[string]any{"containerName": "simdrl", "operator": "In", "values": []any{2}}, fail["onExitCodes"])
+	preempted := rules[2].(map[string]any)
+	require.Equal(t, "Ignore", preempted["action"])
+	require.Equal(t, map[string]any{"containerName": "simdrl", "operator": "In", "values": []any{75}}, preempted["onExitCodes"])
 
 	pod := spec["template"].(map[string]any)["spec"].(map[string]any)
 	require.Equal(t, "Never", pod["restartPolicy"])
@@ -73,6 +76,7 @@ func TestKubernetesRefuses(t *testing.T) {
 		"grace 0":       func(k *Kubernetes) { k.GraceSeconds = 0 },
 		"relative dir":  func(k *Kubernetes) { k.Dir = "sweep" },
 		"newline image": func(k *Kubernetes) { k.Image = "a\nb" },
+		"preempted 2":   func(k *Kubernetes) { k.Preempted = UsageExit },
 	} {
 		k := testKubernetes()
 		change(&k)
