@@ -1,8 +1,12 @@
 package cli
 
 import (
+	"bytes"
+	"io"
+	"maps"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,27 +16,20 @@ import (
 
 // docFlagRows reads the flags named in the first cell of docs/cli.md's flag
 // table rows ("| `-name` | default | what |"; an alias or a shorthand may
-// share the cell: "| `-stages`, `-train-levels` | …"): the train command's.
-func docFlagRows(t *testing.T, doc string) map[string]bool {
-	return docFlagTables(t, doc)[""]
-}
-
-// sweepVerbHeading heads a sweep verb's section in docs/cli.md, whose flag
-// table is that verb's: "### `simdrl sweep slurm`".
-var sweepVerbHeading = regexp.MustCompile("^### `simdrl sweep ([a-z0-9-]+)")
-
-// docFlagTables reads every flag table of docs/cli.md: the rows under a
-// sweep verb's heading by the verb's name, the others under "" (the train
-// command's).
-func docFlagTables(t *testing.T, doc string) map[string]map[string]bool {
+// share the cell: "| `-stages`, `-train-levels` | …"), by command: a row
+// under a heading "### `simdrl sweep VERB`" (up to the next heading) is
+// that verb's, any other the train command's ("").
+func docFlagRows(t *testing.T, doc string) map[string]map[string]bool {
 	name := regexp.MustCompile("`--?([A-Za-z0-9][A-Za-z0-9-]*)`")
-	tables := map[string]map[string]bool{"": {}}
-	section := ""
+	section := regexp.MustCompile("^#+ `simdrl (sweep [a-z0-9-]+)`")
+	rows := map[string]map[string]bool{"": {}}
+	command := ""
 	for _, line := range strings.Split(doc, "\n") {
 		if strings.HasPrefix(line, "#") {
-			section = ""
-			if m := sweepVerbHeading.FindStringSubmatch(line); m != nil {
-				section = m[1]
+			command = ""
+			if m := section.FindStringSubmatch(line); m != nil {
+				command = m[1]
+				rows[command] = map[string]bool{}
 			}
 		}
 		if !strings.HasPrefix(line, "| `-") {
@@ -40,14 +37,11 @@ func docFlagTables(t *testing.T, doc string) map[string]map[string]bool {
 		}
 		cells := strings.Split(line, "|")
 		require.GreaterOrEqualf(t, len(cells), 5, "docs/cli.md: a flag row has three cells (| -name | default | what |): %q", line)
-		if tables[section] == nil {
-			tables[section] = map[string]bool{}
-		}
 		for _, m := range name.FindAllStringSubmatch(cells[1], -1) {
-			tables[section][m[1]] = true
+			rows[command][m[1]] = true
 		}
 	}
-	return tables
+	return rows
 }
 
 // TestDocCLIListsEveryFlag: docs/cli.md has a row for every flag of the
@@ -55,7 +49,7 @@ func docFlagTables(t *testing.T, doc string) map[string]map[string]bool {
 func TestDocCLIListsEveryFlag(t *testing.T) {
 	raw, err := os.ReadFile("../docs/cli.md")
 	require.NoError(t, err)
-	rows := docFlagRows(t, string(raw))
+	rows := docFlagRows(t, string(raw))[""]
 	fs, _ := newFlagSet()
 	n := 0
 	fs.VisitAll(func(f *flag.Flag) {
@@ -69,5 +63,39 @@ func TestDocCLIListsEveryFlag(t *testing.T) {
 			f = fs.ShorthandLookup(name)
 		}
 		require.NotNilf(t, f, "docs/cli.md documents -%s, which is not a flag of simdrl", name)
+	}
+}
+
+// TestDocCLIListsEverySweepVerb: docs/cli.md has a section "### `simdrl
+// sweep VERB`" for every verb, whose table has a row for each flag its -h
+// lists and for no other.
+func TestDocCLIListsEverySweepVerb(t *testing.T) {
+	raw, err := os.ReadFile("../docs/cli.md")
+	require.NoError(t, err)
+	rows := docFlagRows(t, string(raw))
+	long := regexp.MustCompile(`^\s+(?:-([a-zA-Z]), )?--([a-z0-9-]+)`)
+	sweepVerbsMu.Lock()
+	verbs := slices.Collect(maps.Keys(sweepVerbs))
+	sweepVerbsMu.Unlock()
+	require.NotEmpty(t, verbs)
+	for _, verb := range verbs {
+		var out bytes.Buffer
+		require.Equal(t, 0, sweepCommand([]string{verb, "-h"}, Env{Stdout: &out, Stderr: io.Discard}), verb)
+		documented, ok := rows["sweep "+verb]
+		require.Truef(t, ok, "docs/cli.md has no section ### `simdrl sweep %s`", verb)
+		flags := map[string]bool{}
+		for _, line := range strings.Split(out.String(), "\n") {
+			if m := long.FindStringSubmatch(line); m != nil {
+				flags[m[2]] = true
+				require.Truef(t, documented[m[2]], "docs/cli.md's sweep %s has no row for --%s", verb, m[2])
+				if m[1] != "" {
+					flags[m[1]] = true
+				}
+			}
+		}
+		require.NotEmpty(t, flags, "sweep %s -h lists no flags", verb)
+		for name := range documented {
+			require.Truef(t, flags[name], "docs/cli.md documents --%s for sweep %s, which has no such flag", name, verb)
+		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/sweep"
-	flag "github.com/spf13/pflag"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 )
@@ -124,35 +123,5 @@ func TestSweepClusterVerbsRefuseBadInput(t *testing.T) {
 		require.Equal(t, exitUsage, code, "%v: %s", args, stderr)
 		require.Equal(t, 1, strings.Count(stderr, "\n"), "%v: one line: %q", args, stderr)
 		require.True(t, strings.HasPrefix(stderr, "simdrl: sweep "), "%v: %q", args, stderr)
-	}
-}
-
-// TestDocCLIListsTheClusterVerbsFlags: docs/cli.md's section of each of
-// sweep slurm, k8s and optuna has a row for each of its flags (-h aside),
-// and no row for a flag it does not have.
-func TestDocCLIListsTheClusterVerbsFlags(t *testing.T) {
-	raw, err := os.ReadFile("../docs/cli.md")
-	require.NoError(t, err)
-	tables := docFlagTables(t, string(raw))
-	for verb, flags := range map[string]func() *flag.FlagSet{
-		"slurm":  func() *flag.FlagSet { fs, _ := newSlurmFlags(); return fs },
-		"k8s":    func() *flag.FlagSet { fs, _ := newK8sFlags(); return fs },
-		"optuna": func() *flag.FlagSet { fs, _ := newOptunaFlags(); return fs },
-	} {
-		rows := tables[verb]
-		require.NotEmptyf(t, rows, "docs/cli.md has no flag table under ### `simdrl sweep %s`", verb)
-		fs := flags()
-		fs.VisitAll(func(f *flag.Flag) {
-			if f.Name != "help" {
-				require.Truef(t, rows[f.Name], "docs/cli.md's sweep %s has no row for --%s (%q)", verb, f.Name, f.Usage)
-			}
-		})
-		for name := range rows {
-			f := fs.Lookup(name)
-			if f == nil && len(name) == 1 {
-				f = fs.ShorthandLookup(name)
-			}
-			require.NotNilf(t, f, "docs/cli.md documents --%s for sweep %s, which has no such flag", name, verb)
-		}
 	}
 }

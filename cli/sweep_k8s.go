@@ -30,7 +30,7 @@ type k8sFlags struct {
 	help        *bool
 }
 
-// newK8sFlags is `simdrl sweep k8s`'s flag set (the docs test reads it too).
+// newK8sFlags is `simdrl sweep k8s`'s flag set.
 func newK8sFlags() (*flag.FlagSet, k8sFlags) {
 	fs := flag.NewFlagSet("sweep k8s", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

@@ -34,7 +34,7 @@ type optunaFlags struct {
 	help      *bool
 }
 
-// newOptunaFlags is `simdrl sweep optuna`'s flag set (the docs test reads it too).
+// newOptunaFlags is `simdrl sweep optuna`'s flag set.
 func newOptunaFlags() (*flag.FlagSet, optunaFlags) {
 	fs := flag.NewFlagSet("sweep optuna", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

@@ -29,7 +29,7 @@ type slurmFlags struct {
 	help     *bool
 }
 
-// newSlurmFlags is `simdrl sweep slurm`'s flag set (the docs test reads it too).
+// newSlurmFlags is `simdrl sweep slurm`'s flag set.
 func newSlurmFlags() (*flag.FlagSet, slurmFlags) {
 	fs := flag.NewFlagSet("sweep slurm", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
