@@ -96,8 +96,15 @@ func TestSweepSlurmArrayWithARequeuedTask(t *testing.T) {
 	o, err := slurm.Command("scontrol", "requeue", fmt.Sprintf("%s_%d", job, requeued)).CombinedOutput()
 	require.NoError(t, err, "scontrol requeue: %s", o)
 	awaitHeld(warned)
+	// On a busy CPU slurmctld may answer scancel "Job can not be altered
+	// now" while the signal is on its way: scancel retries until the task,
+	// requeued and run again by that very signal, is done, and exits 229
+	// (ESLURM_ALREADY_DONE, 2021, mod 256). Whether the signal did its work
+	// is what the task's log says, checked below.
 	o, err = slurm.Command("scancel", "--batch", "--signal=USR1", fmt.Sprintf("%s_%d", job, warned)).CombinedOutput()
-	require.NoError(t, err, "scancel --batch --signal=USR1: %s", o)
+	if err != nil {
+		t.Logf("scancel --batch --signal=USR1: %v %s", err, o)
+	}
 
 	realparts.Await(t, "the array to finish", func() (bool, string) {
 		o, err := slurm.Command("squeue", "-h", "-j", job, "-o", "%i %T").CombinedOutput()
