@@ -36,7 +36,8 @@ func config(t testing.TB, k kind) trainer.Config {
 	if k.context != "" {
 		c.Context = k.context
 	}
-	c.Hidden, c.Updates, c.Batch, c.Chunk, c.EvalEvery, c.EvalBatch, c.FinalEpisodes, c.Explain, c.Threads = 24, 2, 24, 8, 0, 8, 37, 0, 2
+	c.Hidden, c.Updates, c.Batch, c.Chunk, c.EvalEvery, c.EvalBatch, c.FinalEpisodes, c.Explain, c.Threads = 24, 20, 24, 8, 0, 8, 61, 0, 2
+	c.LR, c.EntropyCoef = 1e-2, 0.2 // a policy whose greedy programs vary already
 	return c
 }
 
