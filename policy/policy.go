@@ -83,6 +83,9 @@ func build(cfg trainer.Config, f *checkpoint.File, t task.Task) (*Policy, error)
 	if err := enginekit.LoadParams(f, l, params); err != nil {
 		return nil, err
 	}
+	if err := trainer.CheckLoadedState(f); err != nil {
+		return nil, err
+	}
 	if got := task.NewEnv(t, 1).Observations(); got != l.Observations {
 		return nil, fmt.Errorf("task %s: its Env observes %d tokens, the task declares %d (task.Observer)", t.Name(), got, l.Observations)
 	}
