@@ -66,23 +66,35 @@ func TestEqualsEvalOnly(t *testing.T) {
 // Env of one row: the tokens up to the episode's end, the values and the
 // probabilities of each token taken.
 func playSession(t testing.TB, p *policy.Policy, s *policy.Session, in *task.Instance, pick policy.Pick) (toks []int32, values, probs []float32) {
+	toks, values, probs, err := episode(p, s, in, pick)
+	require.NoError(t, err)
+	return toks, values, probs
+}
+
+// episode is playSession's play, its error returned (for other goroutines).
+func episode(p *policy.Policy, s *policy.Session, in *task.Instance, pick policy.Pick) (toks []int32, values, probs []float32, err error) {
 	env := task.NewEnv(p.Task(), 1)
 	obs := env.Reset(0, in)
-	require.NoError(t, s.Start(in, pick))
+	if err := s.Start(in, pick); err != nil {
+		return nil, nil, nil, err
+	}
 	out := task.Transition{Obs: make([]int32, 1), Reward: make([]float64, 1), Done: make([]bool, 1)}
 	dist := make([]float32, p.Vocab())
 	for !out.Done[0] && s.Played() < p.Steps() {
 		a, err := s.Act(obs)
-		require.NoError(t, err)
+		if err != nil {
+			return nil, nil, nil, err
+		}
 		toks = append(toks, a)
 		values = append(values, s.Value())
-		_, err = s.Probs(dist)
-		require.NoError(t, err)
+		if _, err = s.Probs(dist); err != nil {
+			return nil, nil, nil, err
+		}
 		probs = append(probs, dist[a])
 		env.Step([]int32{a}, out)
 		obs = out.Obs[0]
 	}
-	return toks, values, probs
+	return toks, values, probs, nil
 }
 
 // TestSessionIsPlay: a greedy session fed the observations of the task's
