@@ -7,6 +7,7 @@ import (
 
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/internal/enginekit"
+	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
@@ -203,32 +204,54 @@ func (pl *player) program(b int, dst []int32) {
 	}
 }
 
-// Evaluate plays episodes greedy episodes of level, drawn as the final
-// evaluation of the checkpoint's run draws them (its -seed, the final
-// round, split), and returns their mean reward and solve rate: what
-// `simdrl -load FILE -eval-only` reports for the level with -final-episodes
-// episodes. A level with no items in split plays nothing (Episodes 0).
-func (p *Policy) Evaluate(level, episodes int, split task.Split) (trainer.EvalResult, error) {
-	res := trainer.EvalResult{Level: level, Episodes: episodes}
-	if level < 0 || level >= len(p.task.Levels()) {
-		return res, fmt.Errorf("policy: level %d: the %s task has levels 0..%d", level, p.task.Name(), len(p.task.Levels())-1)
+// Evaluation says what Evaluate plays: the final evaluation of a run with
+// these settings. FinalEvaluation is the checkpoint's own run's.
+type Evaluation struct {
+	Episodes int        // per level (-final-episodes)
+	Split    task.Split // task.HeldOut for the final evaluation's main figures
+	Seed     uint64     // the run's -seed: which instances are drawn
+	// Chunk is the engine's episodes per chunk (-chunk, at most -batch):
+	// the engines sum each chunk's rewards, then the chunks' sums, so the
+	// mean reward's last bits depend on it (the solve rate does not).
+	Chunk int
+}
+
+// FinalEvaluation is the final evaluation of the checkpoint's run: its
+// -final-episodes held-out episodes per level, its -seed and -chunk. A
+// command that loads the checkpoint (-load FILE -eval-only) evaluates with
+// its own flags instead: give Evaluate those to get its figures.
+func (p *Policy) FinalEvaluation() Evaluation {
+	return Evaluation{Episodes: p.cfg.FinalEpisodes, Split: task.HeldOut, Seed: p.cfg.Seed, Chunk: p.chunk()}
+}
+
+// Evaluate plays e.Episodes greedy episodes of level, drawn as a final
+// evaluation with e's settings draws them (e.Seed, the final round,
+// e.Split), and returns their mean reward and solve rate bit for bit as
+// the engines compute them: what `simdrl -load FILE -eval-only -seed S
+// -chunk C -final-episodes N` reports for the level. A level with no items
+// in the split plays nothing (Episodes 0).
+func (p *Policy) Evaluate(level int, e Evaluation) (trainer.EvalResult, error) {
+	res := trainer.EvalResult{Level: level, Episodes: e.Episodes}
+	levels := len(p.task.Levels())
+	switch {
+	case level < 0 || level >= levels:
+		return res, fmt.Errorf("policy: level %d: the %s task has levels 0..%d", level, p.task.Name(), levels-1)
+	case e.Episodes < 0 || e.Chunk < 1:
+		return res, fmt.Errorf("policy: an evaluation of %d episodes in chunks of %d (at least 0 and 1)", e.Episodes, e.Chunk)
 	}
-	if task.Items(p.task, level, split) == 0 {
+	if task.Items(p.task, level, e.Split) == 0 {
 		res.Episodes = 0
 	}
-	if res.Episodes <= 0 {
-		res.Episodes = 0
+	if res.Episodes == 0 {
 		return res, nil
 	}
-	// Summed as the engines sum them: each chunk's rewards, then the
-	// chunks' sums in order, so that the mean is theirs bit for bit.
-	C := p.chunk()
-	sums := make([]float64, (episodes+C-1)/C)
-	solved := make([]int, len(sums))
-	err := p.chunks(episodes, func(pl *player, first, n int) error {
+	key := rng.NewKey(e.Seed)
+	rewards := make([]float64, e.Episodes)
+	solved := make([]bool, e.Episodes)
+	err := p.chunks(e.Episodes, func(pl *player, first, n int) error {
 		draws := pl.draws[:n]
 		for b := range draws {
-			draws[b] = p.task.Draw(p.key, enginekit.FinalRound, uint32(first+b), enginekit.EvalPurpose(level), level, split)
+			draws[b] = p.task.Draw(key, enginekit.FinalRound, uint32(first+b), enginekit.EvalPurpose(level), level, e.Split)
 			if err := pl.check.Drawn(&draws[b], level); err != nil {
 				return err
 			}
@@ -239,22 +262,29 @@ func (p *Policy) Evaluate(level, episodes int, split task.Split) (trainer.EvalRe
 			if err := pl.check.Reward(r.Reward, int32(level)); err != nil {
 				return err
 			}
-			sums[first/C] += r.Reward
-			if r.Correct {
-				solved[first/C]++
-			}
+			rewards[first+b], solved[first+b] = r.Reward, r.Correct
 		}
 		return nil
 	})
 	if err != nil {
 		return res, err
 	}
+	// Every episode's play is the same in any chunk; only the sum's order
+	// follows the engine's chunks.
 	sum, count := 0.0, 0
-	for i := range sums {
-		sum += sums[i]
-		count += solved[i]
+	for first := 0; first < e.Episodes; first += e.Chunk {
+		part := 0.0
+		for _, r := range rewards[first:min(first+e.Chunk, e.Episodes)] {
+			part += r
+		}
+		sum += part
 	}
-	res.MeanReward = sum / float64(episodes)
-	res.SolveRate = float64(count) / float64(episodes)
+	for _, s := range solved {
+		if s {
+			count++
+		}
+	}
+	res.MeanReward = sum / float64(e.Episodes)
+	res.SolveRate = float64(count) / float64(e.Episodes)
 	return res, nil
 }

@@ -7,7 +7,6 @@ import (
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/internal/enginekit"
-	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
@@ -20,8 +19,7 @@ type Policy struct {
 	layout  *gru.Layout
 	params  []float32
 	derived *gru.Derived
-	end     int32   // the task's context end (task.ContextEnd)
-	key     rng.Key // the checkpoint's seed: Evaluate draws what its evaluations drew
+	end     int32 // the task's context end (task.ContextEnd)
 
 	sessions sync.Pool // *Session
 	players  sync.Pool // *player
@@ -91,7 +89,7 @@ func build(cfg trainer.Config, f *checkpoint.File, t task.Task) (*Policy, error)
 	}
 	dv := gru.NewDerived(l)
 	dv.Compute(l, params)
-	return &Policy{task: t, cfg: cfg, layout: l, params: params, derived: dv, end: task.ContextEnd(t), key: rng.NewKey(cfg.Seed)}, nil
+	return &Policy{task: t, cfg: cfg, layout: l, params: params, derived: dv, end: task.ContextEnd(t)}, nil
 }
 
 // Task is the policy's task.

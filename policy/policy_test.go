@@ -34,9 +34,8 @@ func TestEqualsEvalOnly(t *testing.T) {
 			rep := evalOnly(t, path)
 			p, err := policy.Load(path)
 			require.NoError(t, err)
-			c := p.Config()
 			for level := range p.Task().Levels() {
-				got, err := p.Evaluate(level, c.FinalEpisodes, task.HeldOut)
+				got, err := p.Evaluate(level, p.FinalEvaluation())
 				require.NoError(t, err)
 				require.Equal(t, rep.FinalByLevel[level], got, "level %d", level)
 			}
@@ -167,4 +166,8 @@ func TestSessionRefuses(t *testing.T) {
 	require.ErrorContains(t, s.Start(&bad, policy.Pick{}), "level 99")
 	require.ErrorContains(t, p.Play([]task.Instance{bad}, nil, make([]policy.Result, 1)), "level 99")
 	require.ErrorContains(t, p.Play([]task.Instance{in}, nil, nil), "results")
+	_, err = p.Evaluate(99, p.FinalEvaluation())
+	require.ErrorContains(t, err, "level 99")
+	_, err = p.Evaluate(0, policy.Evaluation{Episodes: 4})
+	require.ErrorContains(t, err, "in chunks of 0")
 }
