@@ -62,7 +62,12 @@ func (p *Policy) player() *player {
 // so the results are those of the engines' GreedyPrograms and evaluations. An
 // instance that is not the task's, or a task that breaks its contract or
 // panics, is an error (the results are then partial).
-func (p *Policy) Play(ins []task.Instance, programs []int32, results []Result) error {
+func (p *Policy) Play(ins []task.Instance, programs []int32, results []Result) (err error) {
+	defer func() { // task.Check runs the task's code too
+		if v := recover(); v != nil {
+			err = p.check.Panic(v)
+		}
+	}()
 	T := p.cfg.Steps
 	switch {
 	case len(results) != len(ins):

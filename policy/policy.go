@@ -19,7 +19,8 @@ type Policy struct {
 	layout  *gru.Layout
 	params  []float32
 	derived *gru.Derived
-	end     int32 // the task's context end (task.ContextEnd)
+	end     int32        // the task's context end (task.ContextEnd)
+	check   task.Checker // turns a panic in the task's code into its error
 
 	sessions sync.Pool // *Session
 	players  sync.Pool // *player
@@ -89,7 +90,7 @@ func build(cfg trainer.Config, f *checkpoint.File, t task.Task) (*Policy, error)
 	}
 	dv := gru.NewDerived(l)
 	dv.Compute(l, params)
-	return &Policy{task: t, cfg: cfg, layout: l, params: params, derived: dv, end: task.ContextEnd(t)}, nil
+	return &Policy{task: t, cfg: cfg, layout: l, params: params, derived: dv, end: task.ContextEnd(t), check: task.NewChecker(t)}, nil
 }
 
 // Task is the policy's task.

@@ -67,8 +67,13 @@ func (s *Session) Release() {
 // Start begins an episode on in: its level and context (Instance.Context,
 // NContext of them; the task's context end is added as the engines add it),
 // picking tokens as pick says. An instance that is not one of the task's
-// (task.Check) is an error.
-func (s *Session) Start(in *task.Instance, pick Pick) error {
+// (task.Check), or a panic in the task's code meanwhile, is an error.
+func (s *Session) Start(in *task.Instance, pick Pick) (err error) {
+	defer func() { // the task's code runs here (its levels, its stages): a panic in it is its error
+		if v := recover(); v != nil {
+			s.next, s.started, err = -1, false, s.p.check.Panic(v)
+		}
+	}()
 	t := s.p.task
 	if err := task.Check(t, in); err != nil {
 		return err
