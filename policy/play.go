@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/internal/enginekit"
@@ -94,25 +95,34 @@ func (p *Policy) Play(ins []task.Instance, programs []int32, results []Result) (
 
 // chunks runs work on every chunk of n episodes, on up to GOMAXPROCS
 // goroutines, each with a player of its own, and returns the first error in
-// chunk order. A panic in the task's code is that chunk's error.
-func (p *Policy) chunks(n int, work func(pl *player, first, n int) error) error {
+// chunk order. A panic in the task's code is that chunk's error (making a
+// player's Env runs it too: the players are made here, under recover).
+func (p *Policy) chunks(n int, work func(pl *player, first, n int) error) (err error) {
 	C := p.chunk()
 	count := (n + C - 1) / C
+	players := make([]*player, min(runtime.GOMAXPROCS(0), count))
+	defer func() {
+		if v := recover(); v != nil {
+			err = p.check.Panic(v)
+		}
+		for _, pl := range players {
+			if pl != nil {
+				p.players.Put(pl)
+			}
+		}
+	}()
+	for i := range players {
+		players[i] = p.player()
+	}
 	errs := make([]error, count)
-	var next sync.Mutex
-	c := 0
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), count) {
+	for _, pl := range players {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			pl := p.player()
-			defer p.players.Put(pl)
 			for {
-				next.Lock()
-				i := c
-				c++
-				next.Unlock()
+				i := int(next.Add(1) - 1)
 				if i >= count {
 					return
 				}
