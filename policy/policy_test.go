@@ -164,6 +164,8 @@ func TestSessionRefuses(t *testing.T) {
 	bad := in
 	bad.Level = 99
 	require.ErrorContains(t, s.Start(&bad, policy.Pick{}), "level 99")
+	_, err = s.Act(0)
+	require.EqualError(t, err, "policy: Act before Start", "a refused start leaves no episode to continue")
 	require.ErrorContains(t, p.Play([]task.Instance{bad}, nil, make([]policy.Result, 1)), "level 99")
 	require.ErrorContains(t, p.Play([]task.Instance{in}, nil, nil), "results")
 	_, err = p.Evaluate(99, p.FinalEvaluation())

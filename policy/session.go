@@ -13,8 +13,8 @@ import (
 // Pick says how a Session picks its tokens. The zero Pick is greedy (the
 // argmax, as evaluations play). Sample draws from the policy with the
 // counter-based stream (Seed, Round, Episode): the same three give the same
-// tokens on any machine, and training's episode Episode of update Round
-// (with the run's -seed) drew these tokens too.
+// tokens on any machine and in any goroutine, and they are the uniforms the
+// engines draw for episode Episode of update Round of a run of -seed Seed.
 type Pick struct {
 	Sample  bool
 	Seed    uint64
@@ -74,6 +74,7 @@ func (s *Session) Start(in *task.Instance, pick Pick) (err error) {
 			s.next, s.started, err = -1, false, s.p.check.Panic(v)
 		}
 	}()
+	s.next, s.started = -1, false // a refused start ends the episode before it
 	t := s.p.task
 	if err := task.Check(t, in); err != nil {
 		return err
