@@ -143,7 +143,8 @@ type context struct {
 // torchResult is the script's output: PyTorch's greedy programs only; the
 // Go environment scores them.
 type torchResult struct {
-	Programs [][]int32 `json:"programs"`
+	Programs [][]int32  `json:"programs"`
+	Tokens   [][]string `json:"tokens"` // the programs spelled with the task's token names
 }
 
 func TestTorchInterop(t *testing.T) { torchInterop(t, false) }
@@ -241,6 +242,9 @@ func torchInterop(t *testing.T, read bool) {
 	for b := range tasks {
 		tp := got.Programs[b]
 		require.Len(t, tp, steps, "context %d", b)
+		for i, tok := range tp {
+			require.Equal(t, seed.TokenName(int(tok)), got.Tokens[b][i], "context %d: the program spelled with the seed's names", b)
+		}
 		o := seed.Run(tasks[b], tp)
 		if o.Reward >= 1 {
 			torchSolved[tasks[b].Level]++

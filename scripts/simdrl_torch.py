@@ -43,18 +43,20 @@ class Policy(nn.Module):
         mean = (self.emb(ctx) * keep).sum(1) / lengths[:, None].to(width)
         return torch.tanh(mean + self.stage_emb(level))[None]
 
-    def read(self, contexts, level, obs=None):
+    def read(self, contexts, level, obs=None, pad=CTX):
         """h (1, B, d) after reading: h0 = tanh(stage_emb[level]), then each
         row's context tokens but the last (the end) one GRU step each, with
         observation obs (B,) when the model observes. Aligned at the end:
         the batch reads for its longest context's steps and a shorter row
-        keeps its h until its first token, so every row reads as alone."""
+        keeps its h until its first token, so every row reads as alone (the
+        rows not reading yet are fed pad, a token of the vocabulary, and keep
+        their h)."""
         h = torch.tanh(self.stage_emb(level))[None]
         reads = [c[:-1] for c in contexts]
         R = max(len(c) for c in reads)
         for r in range(R):
             active = torch.tensor([r >= R - len(c) for c in reads])
-            tokens = torch.tensor([c[r - (R - len(c))] if r >= R - len(c) else CTX for c in reads], dtype=torch.long)
+            tokens = torch.tensor([c[r - (R - len(c))] if r >= R - len(c) else pad for c in reads], dtype=torch.long)
             x = self.emb(tokens)
             if self.obs_emb is not None:
                 x = x + self.obs_emb(obs)
@@ -72,11 +74,11 @@ class Policy(nn.Module):
         return self.pi(out[0]), self.v(out[0])[:, 0], h
 
 
-def context_batch(contexts):
-    """Token tensor (B, L) padded with EOS, and the lengths (B,), for lists
-    of context tokens."""
+def context_batch(contexts, pad=EOS):
+    """Token tensor (B, L) padded with pad (a token of the vocabulary: the
+    mean leaves it out), and the lengths (B,), for lists of context tokens."""
     width = max(len(c) for c in contexts)
-    ctx = torch.full((len(contexts), width), EOS, dtype=torch.long)
+    ctx = torch.full((len(contexts), width), pad, dtype=torch.long)
     for row, c in enumerate(contexts):
         ctx[row, :len(c)] = torch.tensor(c, dtype=torch.long)
     return ctx, torch.tensor([len(c) for c in contexts], dtype=torch.long)

@@ -178,6 +178,13 @@ func readState(f *checkpoint.File, unlockable, levels int) (trainState, error) {
 // another tool may write) passes: -load takes only its weights, and a file
 // it takes them from is sound as a whole or refused.
 func checkLoadedState(f *checkpoint.File) error {
+	return CheckLoadedState(f)
+}
+
+// CheckLoadedState is what LoadWeights checks of f besides its tensors
+// (checkLoadedState): a program that takes only the weights (package
+// policy) refuses the damaged files -load refuses.
+func CheckLoadedState(f *checkpoint.File) error {
 	unlockable, levels := -1, -1
 	var saved *Config
 	var t task.Task
