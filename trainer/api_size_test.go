@@ -55,9 +55,11 @@ func exportedNames(t *testing.T) []string {
 // ValidateOpened, with which a run opens and validates its task once; Console,
 // the console's Reporter, which the command plugs into Drive), 38 before
 // issue 49's typed output error (OutputError, its Error and Unwrap: an
-// output's failure saves the run, a training error does not).
+// output's failure saves the run, a training error does not), 41 before
+// issue 52's groups of episodes that share an instance (Config.GroupSize,
+// which both engines read).
 // Lower it as names go; never raise it but for what an issue asks for.
-const maxExported = 41
+const maxExported = 42
 
 func TestPublicAPIStaysSmall(t *testing.T) {
 	names := exportedNames(t)
