@@ -24,6 +24,22 @@ func TestResumeIsBitIdentical(t *testing.T) {
 	cfg := trainer.DefaultRecipe()
 	cfg.Batch, cfg.Updates, cfg.EvalEvery, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain, cfg.Chunk = 48, 12, 2, 20, 30, 0, 16
 	cfg.Threads = 2
+	resumesBitIdentically(t, cfg)
+}
+
+// TestGroupEstimatorResumesBitIdentically: a checkpoint keeps the
+// estimator and the group size, and the run resumes bit for bit.
+func TestGroupEstimatorResumesBitIdentically(t *testing.T) {
+	cfg := trainer.DefaultRecipe()
+	cfg.Batch, cfg.Updates, cfg.EvalEvery, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain, cfg.Chunk = 48, 12, 2, 20, 30, 0, 16
+	cfg.Threads, cfg.Estimator, cfg.Group = 2, trainer.EstimatorGRPO, 4
+	resumesBitIdentically(t, cfg)
+}
+
+// resumesBitIdentically: cfg's run, interrupted at its first save (update 5)
+// and resumed from the checkpoint on another thread count, ends as the
+// uninterrupted run does.
+func resumesBitIdentically(t *testing.T, cfg trainer.Config) {
 	full, err := run(t, cfg, &bytes.Buffer{})
 	require.NoError(t, err)
 

@@ -33,7 +33,8 @@ type Engine struct {
 	// does), the evaluations' always (they read only rewards). Either way
 	// every result is bit-identical to a rollout of all T steps.
 	stopTraining, stopEvaluating bool
-	liveSteps                    int64 // the training rollouts' computed steps, summed over updates
+	estimate                     estimator // cfg's (estimatorOf)
+	liveSteps                    int64     // the training rollouts' computed steps, summed over updates
 }
 
 // New builds a CPU engine for cfg's task, opened through the registry
@@ -99,8 +100,9 @@ func buildGuarded(cfg trainer.Config, t task.Task) (*Engine, error) {
 		opt:   newAdam(l.Size, cfg.LR, cfg.Clip),
 		key:   rng.NewKey(cfg.Seed),
 
-		stopTraining: cfg.Baseline == "step" && cfg.MaskAfterAnswer, stopEvaluating: true,
+		stopEvaluating: true,
 	}
+	e.estimate, e.stopTraining = estimatorOf(cfg)
 	workers := make([]*worker, p.workers)
 	for i := range workers {
 		if workers[i], err = newWorker(p, t); err != nil {
@@ -187,12 +189,19 @@ type trainJob struct {
 func (j *trainJob) work(w *worker, r *result) {
 	e, first, n := j.e, r.first, r.n
 	w.ws.Reset(n)
+	K := e.cfg.GroupSize()
 	for b := 0; b < n; b++ {
+		if b%K != 0 { // the group's instance, drawn once (a chunk holds whole groups: first is a multiple of K)
+			w.tasks[b] = w.tasks[b-1]
+			w.setContext(b, &w.tasks[b])
+			continue
+		}
+		instance := uint32((first + b) / K) // the one place that says which instance an episode plays
 		level := j.level
 		if level < 0 {
-			level = enginekit.DrawLevel(j.played, j.cdf, e.key, uint32(j.update), uint32(first+b))
+			level = enginekit.DrawLevel(j.played, j.cdf, e.key, uint32(j.update), instance)
 		}
-		w.tasks[b] = j.draw(uint32(first+b), level)
+		w.tasks[b] = j.draw(instance, level)
 		if r.err = w.check.Drawn(&w.tasks[b], level); r.err != nil {
 			return
 		}
@@ -222,24 +231,22 @@ func (j *trainJob) work(w *worker, r *result) {
 	}
 	clear(r.grad)
 	r.table.Clear()
-	// loss weights depend only on this chunk; the loss terms are merged in order.
-	if e.cfg.Baseline == "step" {
-		r.loss = stepLoss(w.ws, &w.steps, j.batch, e.cfg.ValueCoef, j.entropyCoef, e.cfg.MaskAfterAnswer)
-	} else {
-		r.loss = sumLoss(w.ws, w.rewards[:n], j.batch, e.cfg.ValueCoef, j.entropyCoef)
-	}
+	// loss weights depend only on this chunk (and its whole groups); the loss terms are merged in order.
+	s := lossScale{batch: j.batch, valueCoef: e.cfg.ValueCoef, entropyCoef: j.entropyCoef, mask: e.cfg.MaskAfterAnswer}
+	r.loss = e.estimate(chunkEpisodes(w.ws, &w.steps, w.rewards[:n], K), s, weightsOf(w.ws))
 	r.cut = !w.ws.BackwardUntil(e.model.params, e.model.derived, r.grad, r.table.Buffer(), w.interrupt)
 }
 
-// draw is the instance episode plays at level: an item the plan weights
-// (Plan.Items) through task.Itemized.DrawItem, else the task's Draw.
-func (j *trainJob) draw(episode uint32, level int) task.Instance {
+// draw is instance number instance (an episode's, or its group's) at
+// level: an item the plan weights (Plan.Items) through
+// task.Itemized.DrawItem, else the task's Draw.
+func (j *trainJob) draw(instance uint32, level int) task.Instance {
 	e := j.e
 	if level < len(j.items) && len(j.items[level]) > 0 {
-		item := enginekit.DrawItem(j.items[level], e.key, uint32(j.update), episode)
-		return e.task.(task.Itemized).DrawItem(e.key, uint32(j.update), episode, rng.PurposeTask, level, task.Training, item)
+		item := enginekit.DrawItem(j.items[level], e.key, uint32(j.update), instance)
+		return e.task.(task.Itemized).DrawItem(e.key, uint32(j.update), instance, rng.PurposeTask, level, task.Training, item)
 	}
-	return e.task.Draw(e.key, uint32(j.update), episode, rng.PurposeTask, level, task.Training)
+	return e.task.Draw(e.key, uint32(j.update), instance, rng.PurposeTask, level, task.Training)
 }
 
 func (j *trainJob) merge(r *result) {

@@ -25,7 +25,7 @@ func goldenBatchGrad(t *testing.T, l *gru.Layout, params []float32, steps int, b
 	for i, r := range b.Rewards {
 		R[i] = float32(r)
 	}
-	terms := sumLoss(w, R, B, 0.5, 0.01)
+	terms := sumLoss(episodes{steps: w, n: B, T: steps, returns: R, group: 1}, lossScale{batch: B, valueCoef: 0.5, entropyCoef: 0.01}, weightsOf(w))
 	grad := make([]float32, l.Size)
 	table := gru.NewTableGradient(l)
 	w.Backward(params, dv, grad, table.Buffer())

@@ -1,9 +1,6 @@
 package cpu
 
-import (
-	"github.com/simdrl/simdrl/gru"
-	"github.com/simdrl/simdrl/trainer"
-)
+import "github.com/simdrl/simdrl/trainer"
 
 // The loss terms (trainer.LossTerms) over a batch. With the sum baseline
 // (the reference's loss):
@@ -16,37 +13,35 @@ import (
 //
 // With the step baseline see stepLoss.
 
-// sumLoss writes the reference's loss weights (the sum baseline) into the workspace for a chunk
-// whose episodes earned rewards (as float32, like torch.tensor(...).float()),
-// and returns the chunk's share of the loss terms. batch is the whole
-// update's episode count, the denominator of every mean.
-func sumLoss(w *gru.Workspace, rewards []float32, batch int, valueCoef, entropyCoef float64) trainer.LossTerms {
-	n, T := w.Rows(), w.T
-	B := float64(batch)
-	var out trainer.LossTerms
+// sumLoss is the reference's loss (the sum baseline) as an estimator: every
+// step of episode b is weighted by its return R_b − Σ_t value_t.
+func sumLoss(in episodes, s lossScale, out lossWeights) trainer.LossTerms {
+	n, T := in.n, in.T
+	B := float64(s.batch)
+	var o trainer.LossTerms
 	for b := 0; b < n; b++ {
 		var vsum, lpsum, esum float64
 		for t := 0; t < T; t++ {
-			vsum += float64(w.Value(b, t))
-			lpsum += float64(w.Logp(b, t))
-			esum += float64(w.Entropy(b, t))
+			vsum += float64(in.steps.Value(b, t))
+			lpsum += float64(in.steps.Logp(b, t))
+			esum += float64(in.steps.Entropy(b, t))
 		}
-		R := float64(rewards[b])
+		R := float64(in.returns[b])
 		adv := R - vsum
-		out.PG -= lpsum * adv / B
-		out.Value += (vsum - R) * (vsum - R) / B
-		out.Entropy -= esum / (B * float64(T))
+		o.PG -= lpsum * adv / B
+		o.Value += (vsum - R) * (vsum - R) / B
+		o.Entropy -= esum / (B * float64(T))
 		dlogp := float32(-adv / B)
-		dvalue := float32(valueCoef * 2 * (vsum - R) / B)
-		dent := float32(-entropyCoef / (B * float64(T)))
+		dvalue := float32(s.valueCoef * 2 * (vsum - R) / B)
+		dent := float32(-s.entropyCoef / (B * float64(T)))
 		for t := 0; t < T; t++ {
-			w.DLogp[t*n+b] = dlogp
-			w.DValue[t*n+b] = dvalue
-			w.DEnt[t*n+b] = dent
+			out.DLogp[t*n+b] = dlogp
+			out.DValue[t*n+b] = dvalue
+			out.DEnt[t*n+b] = dent
 		}
 	}
-	out.Total = out.PG + valueCoef*out.Value + entropyCoef*out.Entropy
-	return out
+	o.Total = o.PG + s.valueCoef*o.Value + s.entropyCoef*o.Entropy
+	return o
 }
 
 // stepLoss is REINFORCE with a per-step learned baseline: each step's value
@@ -60,35 +55,35 @@ func sumLoss(w *gru.Workspace, rewards []float32, batch int, valueCoef, entropyC
 //
 // with m_t = 0 after the step that ended the episode (its first done flag:
 // the answer, or the budget's last token; the tokens after it change
-// nothing) when mask is set, else 1. s holds the chunk's returns.
-func stepLoss(w *gru.Workspace, s *stepBuffers, batch int, valueCoef, entropyCoef float64, mask bool) trainer.LossTerms {
-	n, T := w.Rows(), w.T
-	B := float64(batch)
-	var out trainer.LossTerms
+// nothing) when s.mask is set, else 1.
+func stepLoss(in episodes, s lossScale, out lossWeights) trainer.LossTerms {
+	n, T := in.n, in.T
+	B := float64(s.batch)
+	var o trainer.LossTerms
 	for b := 0; b < n; b++ {
 		last := T - 1
-		if mask {
-			last = int(s.end[b])
+		if s.mask {
+			last = int(in.end[b])
 		}
 		for t := 0; t < T; t++ {
 			i := t*n + b
 			if t > last {
-				w.DLogp[i], w.DValue[i], w.DEnt[i] = 0, 0, 0
+				out.DLogp[i], out.DValue[i], out.DEnt[i] = 0, 0, 0
 				continue
 			}
-			R := float64(s.togo[i])
-			v := float64(w.Value(b, t))
+			R := float64(in.togo[i])
+			v := float64(in.steps.Value(b, t))
 			adv := R - v
-			out.PG -= float64(w.Logp(b, t)) * adv / B
-			out.Value += (v - R) * (v - R) / B
-			out.Entropy -= float64(w.Entropy(b, t)) / (B * float64(T))
-			w.DLogp[i] = float32(-adv / B)
-			w.DValue[i] = float32(valueCoef * 2 * (v - R) / B)
-			w.DEnt[i] = float32(-entropyCoef / (B * float64(T)))
+			o.PG -= float64(in.steps.Logp(b, t)) * adv / B
+			o.Value += (v - R) * (v - R) / B
+			o.Entropy -= float64(in.steps.Entropy(b, t)) / (B * float64(T))
+			out.DLogp[i] = float32(-adv / B)
+			out.DValue[i] = float32(s.valueCoef * 2 * (v - R) / B)
+			out.DEnt[i] = float32(-s.entropyCoef / (B * float64(T)))
 		}
 	}
-	out.Total = out.PG + valueCoef*out.Value + entropyCoef*out.Entropy
-	return out
+	o.Total = o.PG + s.valueCoef*o.Value + s.entropyCoef*o.Entropy
+	return o
 }
 
 // addLoss accumulates another chunk's share of the terms into l.

@@ -76,7 +76,7 @@ func TestReturnsAreScores(t *testing.T) {
 			for _, mask := range []bool{false, true} {
 				want, rewards := scanStepLoss(w.ws, e.task, w.tasks[:n], 100, 0.5, 0.05, mask)
 				require.Equal(t, rewards, w.rewards[:n])
-				got := stepLoss(w.ws, &w.steps, 100, 0.5, 0.05, mask)
+				got := stepLoss(chunkEpisodes(w.ws, &w.steps, w.rewards[:n], 1), lossScale{batch: 100, valueCoef: 0.5, entropyCoef: 0.05, mask: mask}, weightsOf(w.ws))
 				require.Equalf(t, math.Float64bits(want.Total), math.Float64bits(got.Total), "%s T=%d mask=%v: %v vs %v", cfg.Task, steps, mask, want, got)
 				require.Equal(t, want, got)
 			}

@@ -57,9 +57,11 @@ func exportedNames(t *testing.T) []string {
 // issue 49's typed output error (OutputError, its Error and Unwrap: an
 // output's failure saves the run, a training error does not), 41 before
 // issue 54's CheckLoadedState (package policy loads weights alone and
-// refuses the damaged files -load refuses: the state checks stay here).
+// refuses the damaged files -load refuses: the state checks stay here), 42
+// before issue 52's groups of episodes that share an instance
+// (Config.GroupSize, which both engines read).
 // Lower it as names go; never raise it but for what an issue asks for.
-const maxExported = 42
+const maxExported = 43
 
 func TestPublicAPIStaysSmall(t *testing.T) {
 	names := exportedNames(t)

@@ -62,6 +62,13 @@ type Config struct {
 	Replay     int     `json:"replay,omitempty"`
 	ReplayCoef float64 `json:"replay_coef,omitempty"`
 	ItemFocus  bool    `json:"item_focus,omitempty"`
+
+	// Estimator and Group: the advantage estimator (estimator.go; "":
+	// REINFORCE with Baseline's value baseline) and the consecutive
+	// episodes that share one instance (0 or 1: each episode its own).
+	// Omitted from JSON when unset, so that configs read as before.
+	Estimator string `json:"estimator,omitempty"`
+	Group     int    `json:"group,omitempty"`
 }
 
 // Context values (Config.Context; "" is ContextBag).
@@ -199,6 +206,9 @@ func (c *Config) validateSettings() error {
 		default:
 			return fieldError(r.field, "must be in %d..%d, got %d", r.lo, r.hi, r.v)
 		}
+	}
+	if err := c.validateEstimator(); err != nil {
+		return err
 	}
 	for _, r := range []struct {
 		field  string
