@@ -57,7 +57,7 @@ func TestProgressBarOnlyOnATerminalStderr(t *testing.T) {
 	require.Empty(t, pipedErr.String())
 	require.NotContains(t, piped.String(), "\r")
 	require.NotContains(t, piped.String(), "\033")
-	require.Contains(t, piped.String(), "ep=06 ")
+	require.Contains(t, piped.String(), "update 6 (")
 
 	command := bin + " " + strings.Join(args, " ")
 	stdoutFile := filepath.Join(dir, "stdout.txt")

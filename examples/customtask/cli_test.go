@@ -127,7 +127,7 @@ func requireInterruptResumes(t *testing.T, name string, args []string) {
 	require.NoError(t, cmd.Start())
 	sc := bufio.NewScanner(stdout)
 	for seen := 0; seen < 3 && sc.Scan(); {
-		if strings.HasPrefix(sc.Text(), "ep=") {
+		if strings.HasPrefix(sc.Text(), "update ") {
 			seen++
 		}
 	}
