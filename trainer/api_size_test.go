@@ -55,9 +55,11 @@ func exportedNames(t *testing.T) []string {
 // ValidateOpened, with which a run opens and validates its task once; Console,
 // the console's Reporter, which the command plugs into Drive), 38 before
 // issue 49's typed output error (OutputError, its Error and Unwrap: an
-// output's failure saves the run, a training error does not).
+// output's failure saves the run, a training error does not), 41 before
+// issue 54's item 4 (a level not played is null in the report, not 0: the
+// MarshalJSON and UnmarshalJSON of the report's unexported per-level rates).
 // Lower it as names go; never raise it but for what an issue asks for.
-const maxExported = 41
+const maxExported = 43
 
 func TestPublicAPIStaysSmall(t *testing.T) {
 	names := exportedNames(t)
