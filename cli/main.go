@@ -79,7 +79,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	if stoppedEarly && rep != nil && out.savedAt == rep.Updates {
 		fmt.Fprintf(stderr, "simdrl: checkpoint after update %d in %s; continue with -resume %s\n", rep.Updates, fl.save, fl.save)
 	}
-	if stoppedEarly && rep != nil && fl.save == "" {
+	if errors.Is(runErr, trainer.ErrInterrupted) && rep != nil && fl.save == "" {
 		fmt.Fprintf(stderr, "simdrl: stopped after update %d with nothing saved: run with -save FILE to keep an interrupted run, and -resume FILE to continue it\n", rep.Updates)
 	}
 	if in.stopped() {
