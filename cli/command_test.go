@@ -81,5 +81,5 @@ func TestRegisterCommandRefusesWhatCannotBeTyped(t *testing.T) {
 func paramsHash(t *testing.T, out string) string {
 	_, h, ok := strings.Cut(out, "params sha256 ")
 	require.True(t, ok, out)
-	return strings.TrimSpace(h)
+	return strings.Fields(h)[0] // the hash, not the legend after it
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -101,7 +102,7 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	fs.StringVar(&o.fl.device, "device", "cpu", "where to train: cpu or cuda")
 	o.threads = fs.Int("threads", runtime.NumCPU(), fmt.Sprintf("CPU threads [1, %d]; the results do not depend on it", trainer.MaxThreads))
 	o.seed = fs.Uint64("seed", def.Seed, "random seed: model init, tasks and sampling [0, 2^64−1]")
-	o.task = fs.String("task", def.Task, taskUsage())
+	o.task = fs.String("task", defaultTask(def.Task, task.Names()), taskUsage())
 	o.taskSpec = fs.String("task-spec", "", "the task's options in its own syntax, replacing the recipe's (calc: 'levels=a*b, a*b+c*d; partial_credit=0.3'; seed: none); excludes -levels and -partial-credit")
 	o.levels = fs.String("levels", "", "calc: the curriculum as comma-separated expressions over a, b, c, … with + - * and parentheses, each optionally :budget (default: the six levels of docs/tasks.md)")
 	o.partialCredit = fs.Float64("partial-credit", 0, "calc: reward weight of the expression's inner values held on the way [0, 10] (0: only correct answers earn; default recipe: 0.3)")
@@ -149,6 +150,20 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.help = fs.BoolP("help", "h", false, "show this help")
 
 	return fs, o
+}
+
+// defaultTask is -task's default: the recipe's task where the program has
+// it (simdrl: seed), else the program's only task (a plug-in main of one
+// line whose package registers one), else none: -task must name one of
+// several, and -h shows no default the program does not have.
+func defaultTask(recipe string, names []string) string {
+	switch {
+	case slices.Contains(names, recipe):
+		return recipe
+	case len(names) == 1:
+		return names[0]
+	}
+	return ""
 }
 
 // builtinTaskNotes describe the tasks simdrl ships, for -task's help.
@@ -278,6 +293,9 @@ func (cl *commandLine) fresh(from *trainer.Config) (trainer.Config, error) {
 	base.Task = *cl.o.task
 	if from != nil && (!cl.changed("task") || base.Task == from.Task) {
 		base.Task = from.Task
+	}
+	if base.Task == "" {
+		return base, fmt.Errorf("-task: this command has several tasks and no default: name one (%s)", strings.Join(task.Names(), ", "))
 	}
 	base.TaskSpec = cl.flagSpec(base.Task)
 	if from != nil {

@@ -38,6 +38,9 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 		return usage(stderr, "%v", err)
 	}
 	fl := cl.fl
+	if !fl.evalOnly {
+		in.training(fl.save) // the first signal's message says where the run goes
+	}
 	if err := checkRequest(cl); err != nil {
 		return usageOf(stderr, err)
 	}
@@ -75,6 +78,9 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	stoppedEarly := errors.Is(runErr, trainer.ErrInterrupted) || errors.As(runErr, &oe)
 	if stoppedEarly && rep != nil && out.savedAt == rep.Updates {
 		fmt.Fprintf(stderr, "simdrl: checkpoint after update %d in %s; continue with -resume %s\n", rep.Updates, fl.save, fl.save)
+	}
+	if errors.Is(runErr, trainer.ErrInterrupted) && rep != nil && fl.save == "" {
+		fmt.Fprintf(stderr, "simdrl: stopped after update %d with nothing saved: run with -save FILE to keep an interrupted run, and -resume FILE to continue it\n", rep.Updates)
 	}
 	if in.stopped() {
 		return in.code() // wherever the signal came, the report and plot included

@@ -92,7 +92,7 @@ func TestReportOverSeedsEndToEnd(t *testing.T) {
 		require.Len(t, c.Seeds, len(reps), label)
 		m := heldOut(reps)
 		for i, r := range c.Runs {
-			require.Equal(t, []float64(m[i]), r.HeldOut, "%s seed %d", label, r.Seed)
+			require.Equal(t, nullable(m[i]), r.HeldOut, "%s seed %d", label, r.Seed)
 			require.NotEmpty(t, r.Metrics, "%s seed %d: its -metrics file was found", label, r.Seed)
 		}
 		require.Equal(t, "held-out", c.Splits[0].Split)

@@ -28,12 +28,16 @@ func writeMarkdown(w io.Writer, s *seedSummary, pngs []string) {
 		fmt.Fprintf(w, "Final solve rate (greedy, the final evaluation's episodes per level):\n\n")
 		fmt.Fprintf(w, "| level | split | IQM [95%% CI] | mean ± sd [95%% CI] | min |\n|---|---|---|---|---:|\n")
 		for _, sp := range c.Splits {
-			for i, e := range append(sp.Levels, sp.All) {
-				name := e.Name
-				if i < len(sp.Levels) && e.Name != fmt.Sprintf("level %d", i) {
-					name = fmt.Sprintf("%d: `%s`", i, e.Name) // a*b+c*d is code, not emphasis
+			for i, e := range append(sp.Levels, &sp.All) {
+				if e == nil { // a level some run did not play
+					fmt.Fprintf(w, "| %s | %s | not played | | |\n", levelLabel(i, s.Levels[i]), sp.Split)
+					continue
 				}
-				fmt.Fprintf(w, "| %s | %s | %s | %s | %.3f |\n", name, sp.Split, withCI("%.3f", e.IQM, e.IQMCI), meanSD("%.3f", e), e.Min)
+				name := e.Name
+				if i < len(sp.Levels) {
+					name = levelLabel(i, e.Name)
+				}
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %.3f |\n", name, sp.Split, withCI("%.3f", e.IQM, e.IQMCI), meanSD("%.3f", *e), e.Min)
 			}
 		}
 		if sv := c.Solve; sv != nil {
@@ -97,4 +101,13 @@ func seedList(seeds []uint64) string {
 		i = j + 1
 	}
 	return strings.Join(parts, ", ")
+}
+
+// levelLabel is level i's name in a table: "level 2", or its spelling as
+// code ("3: `a*b+c*d`", not emphasis).
+func levelLabel(i int, name string) string {
+	if name != fmt.Sprintf("level %d", i) {
+		return fmt.Sprintf("%d: `%s`", i, name)
+	}
+	return name
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -141,7 +142,7 @@ func checkRunReport(rep *trainer.Report) error {
 	}
 	for _, xs := range [][]float64{rep.Final.SolveRate, rep.Final.TrainSolveRate} {
 		for _, x := range xs {
-			if !(x >= 0 && x <= 1) {
+			if !(x >= 0 && x <= 1) && !math.IsNaN(x) { // NaN: a level not played (null)
 				return fmt.Errorf("a final solve rate of %v", x)
 			}
 		}

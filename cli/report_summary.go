@@ -39,19 +39,19 @@ type configSummary struct {
 
 // runFigures is one run's final solve rates, where they came from.
 type runFigures struct {
-	Seed     uint64    `json:"seed"`
-	Report   string    `json:"report"`
-	Metrics  string    `json:"metrics,omitempty"` // the -metrics file its curve came from ("": the report's evaluations)
-	Updates  int       `json:"updates"`
-	HeldOut  []float64 `json:"held_out"`
-	Training []float64 `json:"training,omitempty"`
+	Seed     uint64     `json:"seed"`
+	Report   string     `json:"report"`
+	Metrics  string     `json:"metrics,omitempty"` // the -metrics file its curve came from ("": the report's evaluations)
+	Updates  int        `json:"updates"`
+	HeldOut  []*float64 `json:"held_out"` // null for a level not played
+	Training []*float64 `json:"training,omitempty"`
 }
 
 // splitSummary is the final evaluation's solve rates on one split.
 type splitSummary struct {
-	Split  string     `json:"split"`      // "held-out" or "training"
-	Levels []estimate `json:"levels"`     // level by level, over the runs
-	All    estimate   `json:"all_levels"` // over runs × levels, resampled by level (stratified)
+	Split  string      `json:"split"`      // "held-out" or "training"
+	Levels []*estimate `json:"levels"`     // level by level, over the runs; null for a level a run did not play
+	All    estimate    `json:"all_levels"` // over runs × levels, resampled by level (stratified)
 }
 
 // estimate is a sample's figures: runs × tasks scores.
@@ -157,7 +157,7 @@ func (s *summarizer) summarize(configs []*seedConfig) (*seedSummary, error) {
 			return nil, fmt.Errorf("%s: %v", c.label, err)
 		}
 		out.Configurations = append(out.Configurations, cs)
-		heldOut[i] = finalScores(c.runs, func(f trainer.FinalReport) []float64 { return f.SolveRate })
+		heldOut[i], _ = finalScores(c.runs, func(f trainer.FinalReport) []float64 { return f.SolveRate })
 	}
 	for i := range configs {
 		for j := i + 1; j < len(configs); j++ {
@@ -172,13 +172,22 @@ func (s *summarizer) summarize(configs []*seedConfig) (*seedSummary, error) {
 	return out, nil
 }
 
-// finalScores is the runs × levels matrix of a final evaluation's rates.
-func finalScores(runs []*seedRun, pick func(trainer.FinalReport) []float64) stats.Scores {
-	m := make(stats.Scores, len(runs))
-	for i, r := range runs {
-		m[i] = pick(r.rep.Final)
+// finalScores is the runs × levels matrix of a final evaluation's rates,
+// of the levels every run played (played): a level a run did not play
+// (NaN: null in its report) has no score to average.
+func finalScores(runs []*seedRun, pick func(trainer.FinalReport) []float64) (m stats.Scores, played []int) {
+	for l := range pick(runs[0].rep.Final) {
+		if !slices.ContainsFunc(runs, func(r *seedRun) bool { return math.IsNaN(pick(r.rep.Final)[l]) }) {
+			played = append(played, l)
+		}
 	}
-	return m
+	m = make(stats.Scores, len(runs))
+	for i, r := range runs {
+		for _, l := range played {
+			m[i] = append(m[i], pick(r.rep.Final)[l])
+		}
+	}
+	return m, played
 }
 
 func (s *summarizer) config(c *seedConfig) (*configSummary, error) {
@@ -186,7 +195,7 @@ func (s *summarizer) config(c *seedConfig) (*configSummary, error) {
 	for _, r := range c.runs {
 		cs.Seeds = append(cs.Seeds, r.rep.Config.Seed)
 		cs.Runs = append(cs.Runs, runFigures{Seed: r.rep.Config.Seed, Report: r.path, Metrics: r.metrics, Updates: r.rep.Updates,
-			HeldOut: r.rep.Final.SolveRate, Training: r.rep.Final.TrainSolveRate})
+			HeldOut: nullable(r.rep.Final.SolveRate), Training: nullable(r.rep.Final.TrainSolveRate)})
 	}
 	levels := c.runs[0].rep.Levels
 	splits := []struct {
@@ -200,14 +209,17 @@ func (s *summarizer) config(c *seedConfig) (*configSummary, error) {
 		if slices.ContainsFunc(c.runs, func(r *seedRun) bool { return sp.pick(r.rep.Final) == nil }) {
 			continue // a task that holds nothing out reports no training split
 		}
-		m := finalScores(c.runs, sp.pick)
-		ss := splitSummary{Split: sp.name}
-		for l, name := range levels {
-			e, err := s.estimate(name, stats.Column(m.Task(l)))
+		m, played := finalScores(c.runs, sp.pick)
+		if len(played) == 0 {
+			continue // no level of the split was played
+		}
+		ss := splitSummary{Split: sp.name, Levels: make([]*estimate, len(levels))}
+		for j, l := range played {
+			e, err := s.estimate(levels[l], stats.Column(m.Task(j)))
 			if err != nil {
 				return nil, err
 			}
-			ss.Levels = append(ss.Levels, e)
+			ss.Levels[l] = &e
 		}
 		all, err := s.estimate("all levels", m)
 		if err != nil {
@@ -220,7 +232,7 @@ func (s *summarizer) config(c *seedConfig) (*configSummary, error) {
 	if cs.Solve, err = s.solve(c); err != nil {
 		return nil, err
 	}
-	held := finalScores(c.runs, func(f trainer.FinalReport) []float64 { return f.SolveRate })
+	held, _ := finalScores(c.runs, func(f trainer.FinalReport) []float64 { return f.SolveRate })
 	if cs.Profile, err = s.profile(held, stats.Taus(0, 1, profileTaus)); err != nil {
 		return nil, err
 	}
@@ -250,7 +262,11 @@ func topProfileFrom(configs []*seedConfig) float64 {
 	lo := 1.0
 	for _, c := range configs {
 		for _, r := range c.runs {
-			lo = min(lo, slices.Min(r.rep.Final.SolveRate))
+			for _, x := range r.rep.Final.SolveRate {
+				if !math.IsNaN(x) { // a level not played
+					lo = min(lo, x)
+				}
+			}
 		}
 	}
 	return min(max(math.Floor(100*lo)/100, 0.9), 0.99)
@@ -378,6 +394,20 @@ func thin(xs []int, n int) []int {
 	out := make([]int, 0, n)
 	for i := 0; i < n; i++ {
 		out = append(out, xs[i*(len(xs)-1)/(n-1)])
+	}
+	return out
+}
+
+// nullable is xs with a level not played (NaN) as nil: null in the JSON.
+func nullable(xs []float64) []*float64 {
+	if xs == nil {
+		return nil
+	}
+	out := make([]*float64, len(xs))
+	for i := range xs {
+		if !math.IsNaN(xs[i]) {
+			out[i] = &xs[i]
+		}
 	}
 	return out
 }

@@ -33,6 +33,7 @@ type interrupts struct {
 	running atomic.Bool
 	mu      sync.Mutex
 	caught  os.Signal
+	plan    stopPlan // what a stop keeps, for the first signal's message
 	done    chan struct{}
 	exit    func(code int)          // os.Exit
 	settle  func() <-chan time.Time // the end of the first signal's burst
@@ -77,8 +78,9 @@ func (in *interrupts) serve(sigs <-chan os.Signal, stderr io.Writer) {
 		}
 		in.mu.Lock()
 		in.caught = s
+		plan := in.plan
 		in.mu.Unlock()
-		fmt.Fprintf(stderr, "\nsimdrl: %v: stopping at the next chunk, keeping the last completed update (again to quit at once)\n", s)
+		fmt.Fprintf(stderr, "\nsimdrl: %v: stopping at the next chunk%s (again to quit at once)\n", s, plan.keeps())
 		close(in.stop)
 		if handed && !in.running.Load() {
 			milestone("stopping") // tests hold a run in its setup until here
@@ -104,6 +106,35 @@ func (in *interrupts) serve(sigs <-chan os.Signal, stderr io.Writer) {
 		in.exit(exitCodeFor(s))
 	case <-in.done:
 	}
+}
+
+// stopPlan is what a training run keeps when it is stopped: its -save
+// path, or nothing. Unset (an -eval-only run), it trains nothing to keep.
+type stopPlan struct {
+	training bool
+	save     string
+}
+
+// keeps ends the first signal's message: where the last completed update
+// goes, or that it goes nowhere (the message used to promise it was kept
+// whether or not -save was given).
+func (p stopPlan) keeps() string {
+	switch {
+	case !p.training:
+		return ""
+	case p.save == "":
+		return "; nothing will be saved (no -save)"
+	default:
+		return ", saving the last completed update to " + p.save
+	}
+}
+
+// training tells the watcher that the run trains and saves to save ("":
+// nowhere).
+func (in *interrupts) training(save string) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.plan = stopPlan{training: true, save: save}
 }
 
 // signal is the first signal caught, or nil.

@@ -66,11 +66,13 @@ var objectives = map[string]struct {
 		if len(r.Final.SolveRate) == 0 {
 			return math.NaN() // no final evaluation (-final-episodes 0): nothing to tell
 		}
-		sum := 0.0
+		sum, played := 0.0, 0
 		for _, s := range r.Final.SolveRate {
-			sum += s
+			if !math.IsNaN(s) { // NaN: a level not played
+				sum, played = sum+s, played+1
+			}
 		}
-		return sum / float64(len(r.Final.SolveRate))
+		return sum / float64(played)
 	}},
 	// updates: the updates the run took to meet its stop rule; a run that
 	// never met it scores its whole budget plus one, worse than any that did.

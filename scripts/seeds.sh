@@ -23,6 +23,7 @@ for s in ${SEEDS:-0 1 2 3 4}; do
   python3 - "$out/r-$s.json" "$s" "$first" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1])); f = r["final"]; n = len(f["solve_rate"])
+played = lambda xs: [x for x in xs if x is not None]  # null: a level the split did not play
 # Tasks that list their instances (calc) also report every held-out tuple
 # played once, and its subsets (ties, zeros, negatives), for levels small
 # enough to list.
@@ -37,8 +38,8 @@ if sys.argv[3] == "1":
     cols = [f"T{i}" for i in range(n)] + extra + ["all ≥ 0.99", "confirmations", "updates", "wall s"]
     print("| seed | " + " | ".join(cols) + " |")
     print("|---" * (len(cols) + 1) + "|")
-extra = [min(f["train_solve_rate"])] if held_out else f["mean_reward"]
-ok = f["episodes"] >= 1000 and min(f["solve_rate"]) >= 0.99
+extra = [min(played(f["train_solve_rate"]))] if held_out else f["mean_reward"]
+ok = f["episodes"] >= 1000 and min(played(f["solve_rate"])) >= 0.99
 tail = []
 if ex:
     low = min(rate(l["held_out"]) for l in ex)
@@ -47,7 +48,7 @@ if ex:
     tail = [f"{low:.4f}", f"{sub[0]:.4f} ({sub[1]})"]
 cf = r.get("confirmations") or []
 conf = f"{len(cf)}" + (" (stop)" if cf and cf[-1]["solved"] else "")
-print(f"| {sys.argv[2]} | " + " | ".join([f"{x:.3f}" for x in f["solve_rate"] + extra] + tail) +
+print(f"| {sys.argv[2]} | " + " | ".join(["—" if x is None else f"{x:.3f}" for x in f["solve_rate"] + extra] + tail) +
       f" | {'yes' if ok else 'NO'} | {conf} | {r['updates']} | {r['wall_seconds']:.2f} |")
 PY
   first=0
@@ -55,8 +56,9 @@ done
 python3 - "$out" <<'PY'
 import glob, json, sys
 rs = [json.load(open(p)) for p in sorted(glob.glob(sys.argv[1] + "/r-*.json"))]
-ok = [r["final"]["episodes"] >= 1000 and min(r["final"]["solve_rate"]) >= 0.99 for r in rs]
-low = min((x, r["config"]["seed"], i) for r in rs for i, x in enumerate(r["final"]["solve_rate"]))
+played = lambda xs: [x for x in xs if x is not None]  # null: a level the split did not play
+ok = [r["final"]["episodes"] >= 1000 and min(played(r["final"]["solve_rate"])) >= 0.99 for r in rs]
+low = min((x, r["config"]["seed"], i) for r in rs for i, x in enumerate(r["final"]["solve_rate"]) if x is not None)
 ups = [r["updates"] for r in rs]
 def every(r):  # every listed level's held-out tuples and subsets ≥ 0.99
     ls = [l for l in r.get("exhaustive") or [] if l["listed"]]

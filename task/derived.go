@@ -1,6 +1,9 @@
 package task
 
-import "fmt"
+import (
+	"math"
+	"strconv"
+)
 
 // Scorer is a task that scores a whole program itself, rather than by
 // stepping it (Score): the built-in tasks, whose engines' interpreters give
@@ -48,7 +51,7 @@ func Explain(t Task, in *Instance, program []int32) Explanation {
 		named = false
 	}
 	out := play(t, in, program, func(tok, obs int32, reward float64) {
-		state := fmt.Sprintf("reward %g", reward)
+		state := rewardWords(reward)
 		if named {
 			state = "obs " + o.ObservationName(obs) + " · " + state
 		}
@@ -84,4 +87,10 @@ func play(t Task, in *Instance, program []int32, step func(tok, obs int32, rewar
 		}
 	}
 	return Outcome{Reward: total, Correct: env.Correct(0)}
+}
+
+// rewardWords is a step's reward as an explanation prints it: three
+// decimals at most ("reward 0.333", not 0.3333333333333333; "reward 1").
+func rewardWords(r float64) string {
+	return "reward " + strconv.FormatFloat(math.Round(r*1000)/1000, 'g', -1, 64)
 }

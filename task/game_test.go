@@ -109,3 +109,12 @@ func TestValidateRefusesUnplayable(t *testing.T) {
 	require.ErrorAs(t, err, &v)
 	require.PanicsWithError(t, err.Error(), func() { NewEnv(tk, 1) })
 }
+
+// TestDerivedExplanationRoundsRewards: a step's reward printed as
+// "reward 0.3333333333333333"; three decimals say it.
+func TestDerivedExplanationRoundsRewards(t *testing.T) {
+	require.Equal(t, "reward 0.333", rewardWords(1.0/3))
+	require.Equal(t, "reward 1", rewardWords(1))
+	require.Equal(t, "reward 0", rewardWords(0))
+	require.Equal(t, "reward -0.05", rewardWords(-0.05))
+}

@@ -59,9 +59,11 @@ func exportedNames(t *testing.T) []string {
 // issue 54's CheckLoadedState (package policy loads weights alone and
 // refuses the damaged files -load refuses: the state checks stay here), 42
 // before issue 52's groups of episodes that share an instance
-// (Config.GroupSize, which both engines read).
+// (Config.GroupSize, which both engines read), 43 before issue 54's item 4
+// (a level not played is null in the report, not 0: the MarshalJSON and
+// UnmarshalJSON of the report's unexported per-level rates).
 // Lower it as names go; never raise it but for what an issue asks for.
-const maxExported = 43
+const maxExported = 45
 
 func TestPublicAPIStaysSmall(t *testing.T) {
 	names := exportedNames(t)

@@ -3,6 +3,7 @@ package trainer
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/simdrl/simdrl/task"
@@ -55,7 +56,10 @@ type Confirmation struct {
 	Split      string    `json:"split,omitempty"`
 	SolveRate  []float64 `json:"solve_rate"`
 	LowerBound []float64 `json:"lower_bound"`
-	Solved     bool      `json:"solved"` // every trained level passed: the run stops
+	// Unplayed are the levels the split has no instance of (the tape's
+	// longer sizes): their 0s were never measured, and print as "T4=—".
+	Unplayed []int `json:"unplayed,omitempty"`
+	Solved   bool  `json:"solved"` // every trained level passed: the run stops
 	// TrainingSubsets is, per level, every listed training instance's
 	// count by subset (nil for a level not checked; absent for a task
 	// without subsets).
@@ -70,6 +74,9 @@ func formatConfirmation(cf Confirmation, stopAt float64) string {
 	parts := make([]string, len(cf.SolveRate))
 	for s := range cf.SolveRate {
 		parts[s] = fmt.Sprintf("T%d=%.3f (≥%.4f)", s, cf.SolveRate[s], cf.LowerBound[s])
+		if slices.Contains(cf.Unplayed, s) {
+			parts[s] = fmt.Sprintf("T%d=—", s)
+		}
 	}
 	for lv, ts := range cf.TrainingSubsets {
 		for _, t := range ts {

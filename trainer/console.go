@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/simdrl/simdrl/task"
 )
@@ -58,6 +59,9 @@ func (c *console) started(cfg Config, backend, describe string, resumed int) {
 	if describe != "" {
 		fmt.Fprintln(c.out, describe)
 	}
+	if cfg.EvalEvery > 0 {
+		fmt.Fprintln(c.out, evaluationLegend)
+	}
 	fmt.Fprintln(c.out, "Training…")
 }
 
@@ -84,17 +88,32 @@ func (c *console) evaluated(p EvalPoint, heldOut, training []EvalResult, trained
 	return nil
 }
 
+// evaluationLegend explains, once before the first, the figures of the
+// evaluation lines (the seed's words were ep, acc and eval, the last two
+// mean rewards that exceed 1).
+const evaluationLegend = "Each evaluation line: the update's train reward (its batch's mean), then per level Tn, on fresh instances\n" +
+	"played greedily, the greedy reward (the mean: a bonus can take it above 1) and the solve rate (the fraction\n" +
+	"answered correctly: the number to read); loss is the update's surrogate objective, whose sign means nothing."
+
 // printEvaluation is an evaluation's line, and its confirmation's.
 func (c *console) printEvaluation(p EvalPoint, heldOut, training []EvalResult, trained bool) {
-	train := fmt.Sprintf("acc=%.3f | eval %s loss=%.3f", p.TrainReward, perLevelMean(heldOut, " "), p.Loss.Total)
+	levels := "level " + p.Level
+	if strings.Contains(p.Level, ",") {
+		levels = "levels " + p.Level
+	}
+	head := fmt.Sprintf("update %d (%s): train reward %.3f", p.Update, levels, p.TrainReward)
 	if !trained {
-		train = fmt.Sprintf("(the evaluation an interrupt cut short, redone) | eval %s", perLevelMean(heldOut, " "))
+		head = fmt.Sprintf("update %d (%s): (the evaluation an interrupt cut short, redone)", p.Update, levels)
 	}
 	solved := perLevelEval(heldOut, " ")
 	if training != nil {
-		solved = perLevelEval(heldOut, " ") + " | training " + perLevelEval(training, " ")
+		solved = "held-out " + solved + " | training " + perLevelEval(training, " ")
 	}
-	fmt.Fprintf(c.out, "ep=%02d level=%s %s | solved %s\n", p.Update, p.Level, train, solved)
+	loss := ""
+	if trained {
+		loss = fmt.Sprintf(" | loss %.3f", p.Loss.Total)
+	}
+	fmt.Fprintf(c.out, "%s | greedy reward %s | solve rate %s%s\n", head, perLevelMean(heldOut, " "), solved, loss)
 	if p.Confirmation != nil {
 		fmt.Fprintln(c.out, formatConfirmation(*p.Confirmation, c.cfg.StopAt))
 	}
@@ -153,7 +172,8 @@ func (c *console) finished(rep *Report) {
 		fmt.Fprintf(c.out, "interrupted: stopped after update %d of %d\n", rep.Updates, c.cfg.Updates)
 	}
 	if sum := rep.ParamSHA256; !c.opt.Quiet && len(sum) >= 16 {
-		fmt.Fprintf(c.out, "%d updates in %.2fs of training (%.1f updates/s, %.3g env steps/s), %.2fs in all; params sha256 %s\n",
+		fmt.Fprintf(c.out, "%d updates in %.2fs of training (%.1f updates/s, %.3g env steps/s), %.2fs in all; params sha256 %s "+
+			"(the trained weights' fingerprint: the same flags and seed give the same, for any -threads)\n",
 			rep.Updates, rep.TrainSeconds, rep.UpdatesPerSecond, rep.EnvStepsPerSecond, rep.WallSeconds, sum[:16])
 	}
 }

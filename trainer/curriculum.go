@@ -138,7 +138,10 @@ func (c *curriculum) confirm(u int, split string, ev []EvalResult, subsets [][]t
 	c.confirmations++
 	cf := Confirmation{Update: u, Number: c.confirmations, Alpha: test.Alpha, Episodes: test.Episodes, Split: split,
 		Solved: c.cfg.StopAt > 0, TrainingSubsets: subsets}
-	for _, r := range ev {
+	for s, r := range ev {
+		if r.Episodes == 0 {
+			cf.Unplayed = append(cf.Unplayed, s)
+		}
 		cf.SolveRate = append(cf.SolveRate, r.SolveRate)
 		cf.LowerBound = append(cf.LowerBound, lowerBound(successes(r), r.Episodes, test.Alpha))
 	}

@@ -43,14 +43,17 @@ func formatExplanation(e task.Explanation) string {
 	if e.Target != "" {
 		target = " target " + e.Target
 	}
+	// The program up to its answer (the trace ends there): the tokens
+	// after it fill the step budget and are never read.
+	actions := strings.Join(e.Tokens, " ")
+	if n := len(e.Trace); n > 0 && n < len(e.Tokens) {
+		actions = fmt.Sprintf("%s (%d more to the budget, unread)", strings.Join(e.Tokens[:n], " "), len(e.Tokens)-n)
+	}
 	fmt.Fprintf(&b, "%s ctx %v%s%s actions %s reward %.2f %s\n",
-		e.Name, e.Context, target, note, strings.Join(e.Tokens, " "), e.Reward, map[bool]string{true: "correct", false: "wrong"}[e.Correct])
+		e.Name, e.Context, target, note, actions, e.Reward, map[bool]string{true: "correct", false: "wrong"}[e.Correct])
 	b.WriteString("    trace:")
 	for _, s := range e.Trace {
 		fmt.Fprintf(&b, " %s→(%s)", s.Token, s.State)
-	}
-	if len(e.Trace) < len(e.Tokens) {
-		b.WriteString(" [rest ignored]")
 	}
 	return b.String()
 }

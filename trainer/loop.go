@@ -343,36 +343,26 @@ func finalEvaluation(tr *Trainer, rep *Report, r *Reporter) error {
 		return err
 	}
 	rep.FinalByLevel = ev
-	rep.Final = FinalReport{Episodes: cfg.FinalEpisodes}
-	for _, r := range ev {
-		rep.Final.SolveRate = append(rep.Final.SolveRate, r.SolveRate)
-		rep.Final.MeanReward = append(rep.Final.MeanReward, r.MeanReward)
-	}
+	rep.Final = FinalReport{Episodes: cfg.FinalEpisodes, SolveRate: ratesOf(ev, solveRate), MeanReward: ratesOf(ev, meanReward)}
 	var train, transfer []EvalResult
 	if t.HoldsOut() {
 		if train, err = e.EvaluateAll(cfg.FinalEpisodes, enginekit.FinalRound, task.Training); err != nil {
 			return err
 		}
-		rep.Final.TrainSolveRate = solveRates(train)
+		rep.Final.TrainSolveRate = ratesOf(train, solveRate)
 	}
 	if hasTransfer(t) {
 		if transfer, err = e.EvaluateAll(cfg.FinalEpisodes, enginekit.FinalRound, task.Transfer); err != nil {
 			return err
 		}
-		rep.Final.TransferSolveRate = solveRates(transfer)
+		rep.Final.TransferSolveRate = ratesOf(transfer, solveRate)
 	}
 	r.finalEvaluated(ev, train, transfer)
 	return nil
 }
 
-// solveRates are the results' solve rates.
-func solveRates(ev []EvalResult) []float64 {
-	var rates []float64
-	for _, r := range ev {
-		rates = append(rates, r.SolveRate)
-	}
-	return rates
-}
+func solveRate(r EvalResult) float64  { return r.SolveRate }
+func meanReward(r EvalResult) float64 { return r.MeanReward }
 
 // rewardNote says why t's mean rewards can exceed 1, after the final ones,
 // as t says it (task.RewardNoter): nothing for a task that does not.

@@ -35,15 +35,16 @@ type Report struct {
 
 // FinalReport holds the closing evaluation, one entry per level, on
 // held-out instances; for a task that holds tuples out, also the solve rate
-// on training instances.
+// on training instances. A level a split has no instance of is NaN (null in
+// the JSON).
 type FinalReport struct {
-	Episodes       int       `json:"episodes"`
-	SolveRate      []float64 `json:"solve_rate"`
-	MeanReward     []float64 `json:"mean_reward"`
-	TrainSolveRate []float64 `json:"train_solve_rate,omitempty"`
+	Episodes       int   `json:"episodes"`
+	SolveRate      rates `json:"solve_rate"`
+	MeanReward     rates `json:"mean_reward"`
+	TrainSolveRate rates `json:"train_solve_rate,omitempty"`
 	// TransferSolveRate is an Itemized task's Transfer split (its held-out
-	// pattern or size), when it has one; 0 for a level without.
-	TransferSolveRate []float64 `json:"transfer_solve_rate,omitempty"`
+	// pattern or size), when it has one; null for a level without.
+	TransferSolveRate rates `json:"transfer_solve_rate,omitempty"`
 }
 
 // EvalPoint is one periodic evaluation; -metrics writes one per line.

@@ -82,7 +82,7 @@ func TestDriveWithoutReporterRendersTheConsole(t *testing.T) {
 	_, err := Drive(tr, &out, Options{Progress: &progress, Metrics: &metrics})
 	require.NoError(t, err)
 	require.Contains(t, out.String(), "Training…")
-	require.Contains(t, out.String(), "ep=04 ")
+	require.Contains(t, out.String(), "update 4 (")
 	require.Contains(t, progress.String(), "] update 4/4 ")
 	require.Equal(t, cfg.Updates/cfg.EvalEvery, bytes.Count(metrics.Bytes(), []byte("\n")))
 }
@@ -102,8 +102,8 @@ func TestConsoleMarksLevelsNotEvaluated(t *testing.T) {
 	r.Updated(6, 1, UpdateStats{})
 	r.FinalEvaluated(ev, nil, nil)
 
-	require.Contains(t, out.String(), " | eval T0=0.750 T1=— loss=")
-	require.Contains(t, out.String(), " | solved T0=0.500 T1=—\n")
+	require.Contains(t, out.String(), " | greedy reward T0=0.750 T1=— | ")
+	require.Contains(t, out.String(), " | solve rate T0=0.500 T1=— | loss ")
 	require.Contains(t, out.String(), "Final greedy mean rewards → T0=0.750, T1=— (")
 	require.Contains(t, progress.String(), "  solved T0=0.500 T1=—")
 	require.NotContains(t, out.String()+progress.String(), "T1=0.000")

@@ -103,8 +103,8 @@ func TestItemizedStopNamesTheSplitItCertifies(t *testing.T) {
 	require.Equal(t, []float64{0.998, 0.998}, cf.SolveRate)
 	require.Contains(t, out.String(), "1000 training episodes per level")
 	require.Contains(t, out.String(), "solved at ≥ 0.990 on training instances: stopping after update 20")
-	require.Equal(t, []float64{0.986, 0.986}, rep.Final.SolveRate, "the held-out headline: not what the rule certified")
-	require.Equal(t, []float64{0.998, 0.998}, rep.Final.TrainSolveRate, "the certified split, in the final evaluation")
+	require.Equal(t, []float64{0.986, 0.986}, []float64(rep.Final.SolveRate), "the held-out headline: not what the rule certified")
+	require.Equal(t, []float64{0.998, 0.998}, []float64(rep.Final.TrainSolveRate), "the certified split, in the final evaluation")
 	require.Contains(t, out.String(), "On training instances  → T0=0.998, T1=0.998 (the split the stop rule certified)")
 
 	// A task that is not itemized certifies its held-out split, the final

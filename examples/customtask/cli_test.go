@@ -80,6 +80,17 @@ func TestCommandLineTrainsTheTask(t *testing.T) {
 	require.ErrorAs(t, cmd.Run(), &exitErr)
 	require.Equal(t, 2, exitErr.ExitCode())
 	require.Regexp(t, `^simdrl: -batch .+\n$`, stderr.String())
+
+	// This program registers two tasks (guess and maxdigit), neither the
+	// recipe's seed: -h names no default it does not have, and a run
+	// without -task says to name one.
+	require.NotContains(t, string(help), `(default "seed")`)
+	cmd = exec.Command(bin, "-updates", "1")
+	stderr.Reset()
+	cmd.Stderr = &stderr
+	require.ErrorAs(t, cmd.Run(), &exitErr)
+	require.Equal(t, 2, exitErr.ExitCode())
+	require.Equal(t, "simdrl: -task: this command has several tasks and no default: name one (guess, maxdigit)\n", stderr.String())
 }
 
 // TestInterruptSavesAndResumes: SIGINT during training stops the run at
@@ -116,7 +127,7 @@ func requireInterruptResumes(t *testing.T, name string, args []string) {
 	require.NoError(t, cmd.Start())
 	sc := bufio.NewScanner(stdout)
 	for seen := 0; seen < 3 && sc.Scan(); {
-		if strings.HasPrefix(sc.Text(), "ep=") {
+		if strings.HasPrefix(sc.Text(), "update ") {
 			seen++
 		}
 	}

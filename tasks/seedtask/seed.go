@@ -105,7 +105,7 @@ func (*seedTask) Explain(in *task.Instance, program []int32) task.Explanation {
 	o, trace := seed.Trace(t, program, nil)
 	ex := task.Explanation{
 		Level: int(in.Level), Name: fmt.Sprintf("level %d", in.Level), Context: append([]int32(nil), in.Context[:in.NContext]...),
-		Target: fmt.Sprint(interp.Get(in.Data[:]).Target), Note: fmt.Sprintf("seed's sample() says %d", t.SampleTarget()),
+		Target: fmt.Sprint(interp.Get(in.Data[:]).Target), Note: fmt.Sprintf("the reference's sample() target %d, not rewarded: docs/tasks.md", t.SampleTarget()),
 		Reward: o.Reward, Correct: o.Correct,
 	}
 	for _, a := range program {
