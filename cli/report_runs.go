@@ -139,8 +139,10 @@ func checkRunReport(rep *trainer.Report) error {
 		return fmt.Errorf("the final evaluation has %d solve rates for %d levels", len(rep.Final.SolveRate), levels)
 	case rep.Final.TrainSolveRate != nil && len(rep.Final.TrainSolveRate) != levels:
 		return fmt.Errorf("the final evaluation has %d training solve rates for %d levels", len(rep.Final.TrainSolveRate), levels)
+	case rep.Final.TransferSolveRate != nil && len(rep.Final.TransferSolveRate) != levels:
+		return fmt.Errorf("the final evaluation has %d transfer solve rates for %d levels", len(rep.Final.TransferSolveRate), levels)
 	}
-	for _, xs := range [][]float64{rep.Final.SolveRate, rep.Final.TrainSolveRate} {
+	for _, xs := range [][]float64{rep.Final.SolveRate, rep.Final.TrainSolveRate, rep.Final.TransferSolveRate} {
 		for _, x := range xs {
 			if !(x >= 0 && x <= 1) && !math.IsNaN(x) { // NaN: a level not played (null)
 				return fmt.Errorf("a final solve rate of %v", x)

@@ -45,11 +45,12 @@ type runFigures struct {
 	Updates  int        `json:"updates"`
 	HeldOut  []*float64 `json:"held_out"` // null for a level not played
 	Training []*float64 `json:"training,omitempty"`
+	Transfer []*float64 `json:"transfer,omitempty"`
 }
 
 // splitSummary is the final evaluation's solve rates on one split.
 type splitSummary struct {
-	Split  string      `json:"split"`      // "held-out" or "training"
+	Split  string      `json:"split"`      // "held-out", "training" or "transfer"
 	Levels []*estimate `json:"levels"`     // level by level, over the runs; null for a level a run did not play
 	All    estimate    `json:"all_levels"` // over runs × levels, resampled by level (stratified)
 }
@@ -195,7 +196,8 @@ func (s *summarizer) config(c *seedConfig) (*configSummary, error) {
 	for _, r := range c.runs {
 		cs.Seeds = append(cs.Seeds, r.rep.Config.Seed)
 		cs.Runs = append(cs.Runs, runFigures{Seed: r.rep.Config.Seed, Report: r.path, Metrics: r.metrics, Updates: r.rep.Updates,
-			HeldOut: nullable(r.rep.Final.SolveRate), Training: nullable(r.rep.Final.TrainSolveRate)})
+			HeldOut: nullable(r.rep.Final.SolveRate), Training: nullable(r.rep.Final.TrainSolveRate),
+			Transfer: nullable(r.rep.Final.TransferSolveRate)})
 	}
 	levels := c.runs[0].rep.Levels
 	splits := []struct {
@@ -204,6 +206,9 @@ func (s *summarizer) config(c *seedConfig) (*configSummary, error) {
 	}{
 		{"held-out", func(f trainer.FinalReport) []float64 { return f.SolveRate }},
 		{"training", func(f trainer.FinalReport) []float64 { return f.TrainSolveRate }},
+		// An itemized task's transfer split: the sizes or patterns it never
+		// trains on (the tape task's 6 to 32 leaves), its claim to generalise.
+		{"transfer", func(f trainer.FinalReport) []float64 { return f.TransferSolveRate }},
 	}
 	for _, sp := range splits {
 		if slices.ContainsFunc(c.runs, func(r *seedRun) bool { return sp.pick(r.rep.Final) == nil }) {

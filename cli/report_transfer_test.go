@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestReportHasTheTransferSplit: the tape task plays its longer levels only
+// on its transfer split (sizes it never trains on): simdrl report reads that
+// split too, with those levels there and not in held-out or training, so
+// the task's claim to generalise is in the summary instead of being lost.
+func TestReportHasTheTransferSplit(t *testing.T) {
+	dir := t.TempDir()
+	for seed := range 2 {
+		var errb bytes.Buffer
+		code := Run([]string{"-task", "tape", "-seed", fmt.Sprint(seed), "-updates", "2", "-batch", "16", "-chunk", "16", "-eval-every", "0",
+			"-final-episodes", "16", "-explain", "0", "-exhaustive", "0", "-threads", "1", "-quiet",
+			"-report", filepath.Join(dir, fmt.Sprintf("s%d.json", seed))}, &bytes.Buffer{}, &errb)
+		require.Equal(t, 0, code, errb.String())
+	}
+	out := t.TempDir()
+	code, _, errb := runReport(t, dir, "-o", out, "-bootstrap", "100")
+	require.Equal(t, 0, code, errb)
+	raw, err := os.ReadFile(filepath.Join(out, reportJSON))
+	require.NoError(t, err)
+	var s struct {
+		Configurations []struct {
+			Runs []struct {
+				Transfer []*float64 `json:"transfer"`
+			} `json:"runs"`
+			Splits []struct {
+				Split  string `json:"split"`
+				Levels []*struct {
+					Runs int `json:"runs"`
+				} `json:"levels"`
+			} `json:"splits"`
+		} `json:"configurations"`
+	}
+	require.NoError(t, json.Unmarshal(raw, &s))
+	c := s.Configurations[0]
+	played := map[string][]bool{}
+	for _, sp := range c.Splits {
+		for _, l := range sp.Levels {
+			played[sp.Split] = append(played[sp.Split], l != nil)
+		}
+	}
+	require.Contains(t, played, "transfer")
+	for l := range played["transfer"] {
+		require.NotEqual(t, played["transfer"][l], played["held-out"][l], "level %d: on the transfer split or the held-out one, not both, not neither", l)
+	}
+	require.Contains(t, played["transfer"], true)
+	require.Contains(t, played["held-out"], true)
+	require.Len(t, c.Runs[0].Transfer, len(played["transfer"]))
+	md, err := os.ReadFile(filepath.Join(out, reportMarkdown))
+	require.NoError(t, err)
+	require.Contains(t, string(md), "| transfer |")
+}
