@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"slices"
 	"strconv"
 
 	"github.com/simdrl/simdrl/internal/atomicfile"
@@ -55,12 +56,15 @@ func writeProfiles(path string, s *seedSummary) error {
 func writeCurves(path string, s *seedSummary) error {
 	var rows [][]*plot.Plot
 	for l, level := range s.Levels {
+		if !slices.ContainsFunc(s.Configurations, func(c *configSummary) bool { return l < len(c.Curves) && len(c.Curves[l].Updates) > 0 }) {
+			continue // a level no evaluation played: no panel
+		}
 		p := plot.New()
 		p.Title.Text = level
 		if level != fmt.Sprintf("level %d", l) {
 			p.Title.Text = fmt.Sprintf("level %d: %s", l, level)
 		}
-		if l == 0 {
+		if len(rows) == 0 {
 			p.Title.Text = fmt.Sprintf("simdrl %s: IQM over seeds of the held-out solve rate, 95%% CI\n%s", s.Task, p.Title.Text)
 		}
 		p.X.Label.Text = "update"

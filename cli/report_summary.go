@@ -349,11 +349,18 @@ func (s *summarizer) curves(c *seedConfig) ([]curve, error) {
 	updates := thin(slices.Sorted(maps.Keys(grid)), curvePoints)
 	var out []curve
 	for l, name := range c.runs[0].rep.Levels {
+		if !slices.ContainsFunc(c.runs, func(r *seedRun) bool { return !math.IsNaN(r.rep.Final.SolveRate[l]) }) {
+			// A level no run's held-out split has (the tape's transfer
+			// sizes): the periodic evaluations, on that split, never
+			// played it, whatever their metrics lines say.
+			out = append(out, curve{Level: name})
+			continue
+		}
 		cv := curve{Level: name}
 		for _, u := range updates {
 			var xs []float64
 			for _, r := range c.runs {
-				if x, ok := valueAt(r, u, l); ok {
+				if x, ok := valueAt(r, u, l); ok && !math.IsNaN(x) {
 					xs = append(xs, x)
 				}
 			}
