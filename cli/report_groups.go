@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -60,23 +61,10 @@ func groupRuns(runs []*seedRun) ([]*seedConfig, error) {
 	slices.SortFunc(configs, func(a, b *seedConfig) int { return strings.Compare(a.label, b.label) })
 	for _, c := range configs {
 		slices.SortFunc(c.runs, func(a, b *seedRun) int {
-			if a.rep.Config.Seed != b.rep.Config.Seed {
-				return compareUint(a.rep.Config.Seed, b.rep.Config.Seed)
-			}
-			return strings.Compare(a.path, b.path)
+			return cmp.Or(cmp.Compare(a.rep.Config.Seed, b.rep.Config.Seed), strings.Compare(a.path, b.path))
 		})
 	}
 	return configs, nil
-}
-
-func compareUint(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // taskWords names a run's task and levels for a message.
