@@ -28,9 +28,11 @@ type Slurm struct {
 // slurmPrograms are the programs a test's Slurm needs (Debian's packages).
 var slurmPrograms = []string{"munged", "slurmctld", "slurmd", "sinfo", "sbatch", "scontrol", "squeue", "scancel"}
 
-// partUp bounds the wait for a part to come up or go down: a daemon that
-// is not up by then is broken, not slow.
-const partUp = 2 * time.Minute
+// partUp bounds every wait (Await): a daemon coming up or down, and a
+// test's array of runs finishing. It guards against a hang, so it is far
+// above the length of any of them on a loaded two-core machine (the array
+// takes about 30 s alone; two minutes was within reach of CI under load).
+const partUp = 10 * time.Minute
 
 // StartSlurm starts munged, slurmctld and slurmd in the foreground (so that
 // their process ids are the test's children's) with a private
