@@ -161,8 +161,12 @@ func (w *Workspace) backStep(params []float32, dv *Derived, t int, dh, dhPrev, d
 	}
 	// dh' gets the heads' share on top of what flowed back from step t+1.
 	kernels.SgemmNN(m, d, V+1, 1, dheads, V+1, dv.HeadsW, d, 1, dh[:m*d], d)
-	kernels.GRUBackward(m, d, in, w.act[t*n*3*d:(t*n+m)*3*d], w.gh[t*n*3*d:(t*n+m)*3*d],
-		h, dh[:m*d], dgh, dhPrev[:m*d], dTable)
+	var rows []int32 // fields: the packed rows' own (nil: all, in order)
+	if packed {
+		rows = live
+	}
+	w.gruBackward(dTable, in, rows, t, m, w.act[t*n*3*d:(t*n+m)*3*d], w.gh[t*n*3*d:(t*n+m)*3*d],
+		h, dh[:m*d], dgh, dhPrev[:m*d])
 	kernels.SgemmNN(m, d, 3*d, 1, dgh, 3*d, l.WHH.View(params), d, 1, dhPrev[:m*d], d)
 	if packed {
 		scatterRows(w.dheads[t*n*(V+1):(t+1)*n*(V+1)], dheads, s.pos[t*n:(t+1)*n], V+1)
@@ -197,7 +201,7 @@ func (w *Workspace) unread(whh, dh, dhPrev, dTable []float32, stop <-chan struct
 			gatherRows(rh, hPrev, rows, d)
 			gatherRows(rdh, dh, rows, d)
 		}
-		kernels.GRUBackward(m, d, in, act, gh, rh, rdh, rdgh, rdhPrev, dTable)
+		w.gruBackward(dTable, in, rows, 0, m, act, gh, rh, rdh, rdgh, rdhPrev) // fields: step 0's
 		kernels.SgemmNN(m, d, 3*d, 1, rdgh, 3*d, whh, d, 1, rdhPrev, d)
 		if m < n {
 			copy(dhPrev, dh) // the rows not reading pass dh through

@@ -13,7 +13,7 @@ import (
 // observations has no open-loop rollout (each input carries what the task
 // returned): its caller runs Start and Step, writing Inputs(t).
 func (w *Workspace) Forward(params []float32, dv *Derived, mode Mode, s Stream) {
-	if w.l.Observations > 0 {
+	if w.l.Observations > 0 || w.l.Fielded() {
 		panic("gru: Forward is open-loop; a layout with observations is rolled out with Start, Inputs and Step")
 	}
 	w.Start(params)
@@ -74,6 +74,9 @@ func (w *Workspace) Step(params []float32, dv *Derived, t int, mode Mode, s Stre
 			panic(fmt.Sprintf("gru: input %d outside the %d inputs (Layout.InputRows)", a, l.InputRows()))
 		}
 	}
+	if l.Fielded() {
+		w.checkFields(t)
+	}
 	if t == 0 && w.reading > 0 {
 		w.read(params, dv)
 	}
@@ -112,7 +115,11 @@ func (w *Workspace) step(params []float32, dv *Derived, t int, mode Mode, s Stre
 
 	fillRows(gh, m, l.BHH.View(params))
 	kernels.SgemmNN(m, 3*d, d, 1, hPrev, d, dv.WHHT, 3*d, 1, gh, 3*d)
-	kernels.GRUForward(m, d, dv.Table, in, gh, hPrev, hNext, act)
+	var rows []int32 // fields: the packed rows' own (nil: all, in order)
+	if packed {
+		rows = live
+	}
+	w.gruForward(dv, in, rows, t, m, gh, hPrev, hNext, act)
 	if packed {
 		scatterRows(w.h[(t+1)*n*d:(t+2)*n*d], hNext, st.pos[t*n:(t+1)*n], d)
 	}
@@ -180,7 +187,7 @@ func (w *Workspace) read(params []float32, dv *Derived) {
 		}
 		fillRows(gh, m, bhh)
 		kernels.SgemmNN(m, 3*d, d, 1, rh, d, dv.WHHT, 3*d, 1, gh, 3*d)
-		kernels.GRUForward(m, d, dv.Table, in, gh, rh, rhNext, act)
+		w.gruForward(dv, in, rows, 0, m, gh, rh, rhNext, act) // fields: step 0's
 		if m < n {
 			copy(hNext, hPrev) // the rows not reading keep their h
 			putRows(hNext, rhNext, rows, d)

@@ -30,6 +30,13 @@ type Config struct {
 	// counted (the task's longest Level.Context, task.LongestContext): its
 	// workspaces' reading steps, 0..MaxContext−1. A bag ignores it.
 	Shown int
+	// Fields are the sizes of the categorical fields an input carries
+	// beside the action, each embedded on its own (field_emb.f), and
+	// Vector the width of a float vector through a linear layer
+	// (vec.weight, vec.bias): see fields.go. One field and no vector is
+	// Observations (NewLayout moves it there).
+	Fields []int
+	Vector int
 }
 
 // Tensor names one parameter tensor in PyTorch's state_dict order.
@@ -55,6 +62,10 @@ type Layout struct {
 	// ObsEmb is obs_emb.weight (O×d), last in the state_dict so that a
 	// model without observations keeps its layout; zero Size when O = 0.
 	ObsEmb Tensor
+	// FieldEmb spans every field_emb.f.weight, adjacent (Σ O_f × d), and
+	// VecW, VecB are the vector's layer (d×F, d), after ObsEmb; zero Size
+	// without fields or a vector.
+	FieldEmb, VecW, VecB Tensor
 }
 
 // DefaultStart is the first input of a layout NewLayout makes: task.CTX,
@@ -64,6 +75,9 @@ const DefaultStart = 10
 // NewLayout lays out the parameters of a model of the given size; its rollouts
 // start at DefaultStart (SetStart changes it).
 func NewLayout(c Config) (*Layout, error) {
+	if err := normaliseFields(&c); err != nil {
+		return nil, err
+	}
 	if c.Vocab < 2 || c.Hidden < 1 || c.Levels < 1 {
 		return nil, fmt.Errorf("gru: invalid model size vocab=%d hidden=%d levels=%d", c.Vocab, c.Hidden, c.Levels)
 	}
@@ -107,6 +121,7 @@ func NewLayout(c Config) (*Layout, error) {
 	if c.Observations > 0 {
 		l.ObsEmb = add("obs_emb.weight", c.Observations, d)
 	}
+	l.addFieldTensors(add)
 	return l, nil
 }
 
@@ -183,4 +198,10 @@ func (l *Layout) Init(params []float32, seed uint64) {
 		draw(t, uniform(b))
 	}
 	draw(l.ObsEmb, normal) // an embedding like emb; keyed by its offset, so the others are as without it
+	draw(l.FieldEmb, normal)
+	if l.Vector > 0 {
+		bv := 1 / math.Sqrt(float64(l.Vector))
+		draw(l.VecW, uniform(bv))
+		draw(l.VecB, uniform(bv))
+	}
 }

@@ -20,6 +20,8 @@ type Derived struct {
 	HeadsW    []float32 // (V+1)×d: pi.weight rows, then v.weight
 	HeadsBias []float32 // V+1:     pi.bias, then v.bias
 	x         []float32 // InputRows×d: the summed embeddings (nil without observations)
+	vecM      []float32 // fields: W_ih·vec.weight (3d×F)
+	gateBias  []float32 // fields: b_ih + W_ih·vec.bias (3d)
 }
 
 // NotActionLogit is added to the logit of a token that is not an action:
@@ -32,7 +34,7 @@ const NotActionLogit = -1e4
 func NewDerived(l *Layout) *Derived {
 	V, d := l.Vocab, l.Hidden
 	dv := &Derived{
-		Table:     make([]float32, l.InputRows()*3*d),
+		Table:     make([]float32, l.tableRows()*3*d),
 		WHHT:      make([]float32, d*3*d),
 		HeadsW:    make([]float32, (V+1)*d),
 		HeadsBias: make([]float32, V+1),
@@ -40,15 +42,21 @@ func NewDerived(l *Layout) *Derived {
 	if l.Observations > 0 {
 		dv.x = make([]float32, l.InputRows()*d)
 	}
+	if l.Fielded() {
+		dv.vecM, dv.gateBias = make([]float32, 3*d*l.Vector), make([]float32, 3*d)
+	}
 	return dv
 }
 
 // DerivedBytes is what NewDerived(l) allocates.
 func DerivedBytes(l *Layout) float64 {
-	V, d, rows := float64(l.Vocab), float64(l.Hidden), float64(l.InputRows())
+	V, d, rows := float64(l.Vocab), float64(l.Hidden), float64(l.tableRows())
 	words := rows*3*d + d*3*d + (V+1)*d + V + 1
 	if l.Observations > 0 {
 		words += rows * d
+	}
+	if l.Fielded() {
+		words += 3 * d * float64(l.Vector+1) // vecM, gateBias
 	}
 	return 4 * words
 }
@@ -56,7 +64,26 @@ func DerivedBytes(l *Layout) float64 {
 // Compute refreshes the derived tensors from params. Call it after every
 // parameter change, before any Forward.
 func (dv *Derived) Compute(l *Layout, params []float32) {
-	V, d, rows := l.Vocab, l.Hidden, l.InputRows()
+	V, d := l.Vocab, l.Hidden
+	if l.Fielded() {
+		dv.computeFields(l, params)
+	} else {
+		dv.computeTable(l, params)
+	}
+	transpose(dv.WHHT, l.WHH.View(params), 3*d, d)
+	copy(dv.HeadsW, l.PiW.View(params))
+	copy(dv.HeadsW[V*d:], l.VW.View(params))
+	copy(dv.HeadsBias, l.PiB.View(params))
+	for _, tok := range l.NotActions {
+		dv.HeadsBias[tok] += NotActionLogit
+	}
+	dv.HeadsBias[V] = l.VB.View(params)[0]
+}
+
+// computeTable writes the input table of a layout without fields: one row
+// per input, X·W_ihᵀ + b_ih.
+func (dv *Derived) computeTable(l *Layout, params []float32) {
+	d, rows := l.Hidden, l.InputRows()
 	bih := l.BIH.View(params)
 	for v := 0; v < rows; v++ {
 		copy(dv.Table[v*3*d:(v+1)*3*d], bih)
@@ -69,14 +96,6 @@ func (dv *Derived) Compute(l *Layout, params []float32) {
 		x = dv.x
 	}
 	kernels.SgemmNT(rows, 3*d, d, 1, x, d, l.WIH.View(params), d, 1, dv.Table, 3*d)
-	transpose(dv.WHHT, l.WHH.View(params), 3*d, d)
-	copy(dv.HeadsW, l.PiW.View(params))
-	copy(dv.HeadsW[V*d:], l.VW.View(params))
-	copy(dv.HeadsBias, l.PiB.View(params))
-	for _, tok := range l.NotActions {
-		dv.HeadsBias[tok] += NotActionLogit
-	}
-	dv.HeadsBias[V] = l.VB.View(params)[0]
 }
 
 // inputSums writes X, row a·O+o = emb[a] + obs_emb[o], into x (V·O×d).

@@ -12,12 +12,16 @@ type TableGradient struct {
 	ones []float32 // InputRows ones: the column sums as a GEMM
 	// With observations: X (the summed embeddings, InputRows×d) and dX.
 	x, dx []float32
+	dc    []float32 // fields: the vector's bias share, 3d (applyFields)
 }
 
 // NewTableGradient allocates a zero table gradient for layout l.
 func NewTableGradient(l *Layout) *TableGradient {
 	rows := l.InputRows()
-	g := &TableGradient{l: l, buf: make([]float32, rows*3*l.Hidden), ones: ones(rows)}
+	g := &TableGradient{l: l, buf: make([]float32, tableGradientWords(l)), ones: ones(rows)}
+	if l.Fielded() {
+		g.dc = make([]float32, 3*l.Hidden)
+	}
 	if l.Observations > 0 {
 		g.x, g.dx = make([]float32, rows*l.Hidden), make([]float32, rows*l.Hidden)
 	}
@@ -27,11 +31,20 @@ func NewTableGradient(l *Layout) *TableGradient {
 // TableGradientBytes is what NewTableGradient(l) allocates.
 func TableGradientBytes(l *Layout) float64 {
 	rows, d := float64(l.InputRows()), float64(l.Hidden)
-	words := rows*3*d + rows
+	words := float64(tableGradientWords(l)) + rows
 	if l.Observations > 0 {
 		words += 2 * rows * d
 	}
+	if l.Fielded() {
+		words += 3 * d
+	}
 	return 4 * words
+}
+
+// tableGradientWords is the gradient buffer's length: a row per input, and
+// for a fielded layout a row per field value and dM (3d×F) after them.
+func tableGradientWords(l *Layout) int {
+	return l.tableRows()*3*l.Hidden + 3*l.Hidden*l.Vector
 }
 
 // Buffer is the InputRows×3d gradient that Backward adds into.
@@ -47,6 +60,10 @@ func (g *TableGradient) Clear() { clear(g.buf) }
 func (g *TableGradient) Apply(params, grad []float32) {
 	l := g.l
 	d, rows := l.Hidden, l.InputRows()
+	if l.Fielded() {
+		g.applyFields(params, grad)
+		return
+	}
 	if l.Observations == 0 {
 		kernels.SgemmTN(3*d, d, rows, 1, g.buf, 3*d, l.Emb.View(params), d, 1, l.WIH.View(grad), d)
 		kernels.SgemmTN(1, 3*d, rows, 1, g.ones, 1, g.buf, 3*d, 1, l.BIH.View(grad), 3*d)

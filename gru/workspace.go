@@ -75,7 +75,8 @@ type Workspace struct {
 	dHeadsW []float32 // (V+1)×d
 	bias    []float32 // column sums: max(3d, V+1)
 
-	stop stopBuffers // rollouts that stop (Retire)
+	stop stopBuffers  // rollouts that stop (Retire)
+	fb   fieldBuffers // inputs with fields (fields.go)
 }
 
 // readSteps is the most reading steps a chunk of layout l has: its longest
@@ -118,6 +119,7 @@ func NewWorkspace(l *Layout, capacity, steps int) (*Workspace, error) {
 		bias:    make([]float32, max(3*d, V+1)), // column sums of dgh (3d) and of the heads (V+1)
 	}
 	w.stop = newStopBuffers(l, C, T)
+	w.fb = newFieldBuffers(l, C, T)
 	w.setReading(0)
 	return w, nil
 }
@@ -143,7 +145,7 @@ func WorkspaceBytes(l *Layout, capacity, steps int) float64 {
 		(R+T+1)*C*d + 2*(R+T)*C*3*d + T*C*(V+1) + T*C*V + T*C + C + C*V + // h, gh, act, heads, logp, ent, u, probs
 		max((R+T)*C, V) + 3*T*C + // ones, DLogp, DEnt, DValue
 		T*C*(V+1) + (R+T)*C*3*d + 2*C*d + (V+1)*d + max(3*d, V+1) // dheads, dgh, dh, dhPrev, dHeadsW, bias
-	words += stopBufferWords(l, capacity, steps)
+	words += stopBufferWords(l, capacity, steps) + fieldBufferWords(l, capacity, steps)
 	return 4 * words // every element is 4 bytes (float32 or int32)
 }
 
