@@ -26,6 +26,7 @@ type worker struct {
 	first   []int32 // per episode: the observation Env.Reset returned (with observations)
 	task    task.Task
 	check   task.Checker // what the task hands the worker: instances, observations, rewards
+	fields  *fieldInputs // a Fielded task's fields (nil: none)
 	results [resultsPerWorker]*result
 
 	// interrupt, once closed, cuts the chunk at its next step (SetInterrupt).
@@ -68,12 +69,16 @@ func newWorker(p *plan, t task.Task) (*worker, error) {
 		return nil, err
 	}
 	env := task.NewEnv(t, chunk)
-	if got := env.Observations(); got != l.Observations {
+	fields, err := newFieldInputs(t, l, env)
+	if err != nil {
+		return nil, err
+	}
+	if got := env.Observations(); got != l.Observations && fields == nil {
 		return nil, fmt.Errorf("task %s: its Env observes %d tokens, the task declares %d (task.Observer)", t.Name(), got, l.Observations)
 	}
 	w := &worker{l: l, ws: ws, tasks: make([]task.Instance, chunk), env: env, steps: newStepBuffers(chunk, steps),
 		rewards: make([]float32, chunk), program: make([]int32, steps), end: task.ContextEnd(t), first: make([]int32, chunk), task: t,
-		check: task.NewChecker(t)}
+		check: task.NewChecker(t), fields: fields}
 	for i := range w.results {
 		w.results[i] = &result{grad: make([]float32, l.Size), table: gru.NewTableGradient(l), solved: make([]bool, chunk)}
 	}

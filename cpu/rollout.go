@@ -41,7 +41,9 @@ func (w *worker) rollout(m *model, mode gru.Mode, s gru.Stream, stop bool) bool 
 	ws, l := w.ws, w.l
 	n, T := ws.Rows(), ws.T
 	ws.Start(m.params)
-	if l.Observations > 0 {
+	if w.fields != nil {
+		w.fields.write(ws, l, 0, nil)
+	} else if l.Observations > 0 {
 		in := ws.Inputs(0)
 		for b := range in {
 			in[b] = l.Input(l.Start, w.observation(w.first[b]))
@@ -61,6 +63,10 @@ func (w *worker) rollout(m *model, mode gru.Mode, s gru.Stream, stop bool) bool 
 		if t+1 < T {
 			if closed(w.interrupt) {
 				return false
+			}
+			if w.fields != nil {
+				w.fields.write(ws, l, t+1, acts)
+				continue
 			}
 			if l.Observations == 0 {
 				copy(ws.Inputs(t+1), acts)

@@ -16,9 +16,13 @@ import (
 // rollout's first input; the same on every engine. A context end outside the
 // vocabulary, or an observation count gru refuses, is an error.
 func NewLayout(hidden int, t task.Task) (*gru.Layout, error) {
+	if err := task.CheckFieldSpec(t); err != nil {
+		return nil, err
+	}
+	fields := task.Fields(t) // a Fielded task's (task/fields.go); none for the others
 	l, err := gru.NewLayout(gru.Config{Vocab: t.Vocab(), Hidden: hidden, Levels: task.Stages(t), NotActions: t.NotActions(),
-		Observations: task.Observations(t), Shown: task.LongestContext(t)})
-	if err != nil && task.Observations(t) != 0 {
+		Observations: task.Observations(t), Shown: task.LongestContext(t), Fields: fields.Sizes, Vector: fields.Vector})
+	if err != nil && (task.Observations(t) != 0 || task.IsFielded(t)) {
 		return nil, fmt.Errorf("task %s: %v", t.Name(), err)
 	} else if err != nil {
 		return nil, err
