@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
@@ -25,8 +26,8 @@ type worker struct {
 	end     int32   // the task's context end (task.ContextEnd)
 	first   []int32 // per episode: the observation Env.Reset returned (with observations)
 	task    task.Task
-	check   task.Checker // what the task hands the worker: instances, observations, rewards
-	fields  *fieldInputs // a Fielded task's fields (nil: none)
+	check   task.Checker           // what the task hands the worker: instances, observations, rewards
+	fields  *enginekit.FieldInputs // a Fielded task's fields (nil: none)
 	results [resultsPerWorker]*result
 
 	// interrupt, once closed, cuts the chunk at its next step (SetInterrupt).
@@ -69,7 +70,7 @@ func newWorker(p *plan, t task.Task) (*worker, error) {
 		return nil, err
 	}
 	env := task.NewEnv(t, chunk)
-	fields, err := newFieldInputs(t, l, env)
+	fields, err := enginekit.NewFieldInputs(t, l, env)
 	if err != nil {
 		return nil, err
 	}

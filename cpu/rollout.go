@@ -42,7 +42,7 @@ func (w *worker) rollout(m *model, mode gru.Mode, s gru.Stream, stop bool) bool 
 	n, T := ws.Rows(), ws.T
 	ws.Start(m.params)
 	if w.fields != nil {
-		w.fields.write(ws, l, 0, nil)
+		w.fields.Write(ws, l, 0, nil)
 	} else if l.Observations > 0 {
 		in := ws.Inputs(0)
 		for b := range in {
@@ -65,7 +65,7 @@ func (w *worker) rollout(m *model, mode gru.Mode, s gru.Stream, stop bool) bool 
 				return false
 			}
 			if w.fields != nil {
-				w.fields.write(ws, l, t+1, acts)
+				w.fields.Write(ws, l, t+1, acts)
 				continue
 			}
 			if l.Observations == 0 {

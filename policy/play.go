@@ -32,6 +32,7 @@ type player struct {
 	obs    []int32
 	reward []float64 // T×chunk, step-major
 	done   []bool
+	fields *enginekit.FieldInputs // a Fielded task's fields (nil: none)
 }
 
 // chunk is the episodes a player plays at once: the configuration's chunk
@@ -44,8 +45,13 @@ func (p *Policy) newPlayer() *player {
 	if err != nil { // the configuration was validated: chunk and steps ≥ 1
 		panic(err)
 	}
-	return &player{ws: ws, env: task.NewEnv(p.task, C), check: task.NewChecker(p.task), draws: make([]task.Instance, C), first: make([]int32, C),
-		obs: make([]int32, C*T), reward: make([]float64, C*T), done: make([]bool, C*T)}
+	env := task.NewEnv(p.task, C)
+	fields, err := enginekit.NewFieldInputs(p.task, p.layout, env)
+	if err != nil { // build made one already: an Env of the same task
+		panic(err)
+	}
+	return &player{ws: ws, env: env, check: task.NewChecker(p.task), draws: make([]task.Instance, C), first: make([]int32, C),
+		obs: make([]int32, C*T), reward: make([]float64, C*T), done: make([]bool, C*T), fields: fields}
 }
 
 func (p *Policy) player() *player {
@@ -162,7 +168,9 @@ func (pl *player) play(p *Policy, ins []task.Instance) {
 		pl.first[b] = pl.env.Reset(b, &ins[b])
 	}
 	ws.Start(p.params)
-	if l.Observations > 0 {
+	if pl.fields != nil {
+		pl.fields.Write(ws, l, 0, nil)
+	} else if l.Observations > 0 {
 		in := ws.Inputs(0)
 		for b := range in {
 			in[b] = l.Input(l.Start, pl.observation(pl.first[b]))
@@ -176,6 +184,10 @@ func (pl *player) play(p *Policy, ins []task.Instance) {
 		ws.Retire(t, out.Done)
 		if t+1 == T {
 			break
+		}
+		if pl.fields != nil {
+			pl.fields.Write(ws, l, t+1, acts)
+			continue
 		}
 		in := ws.Inputs(t + 1)
 		for b, a := range acts {

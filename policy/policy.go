@@ -21,6 +21,10 @@ type Policy struct {
 	derived *gru.Derived
 	end     int32        // the task's context end (task.ContextEnd)
 	check   task.Checker // turns a panic in the task's code into its error
+	// fields is a task.Fielded task's spec, read once (its Fields may
+	// allocate); fielded says it has fields or a vector.
+	fields  task.FieldSpec
+	fielded bool
 
 	sessions sync.Pool // *Session
 	players  sync.Pool // *player
@@ -85,12 +89,17 @@ func build(cfg trainer.Config, f *checkpoint.File, t task.Task) (*Policy, error)
 	if err := trainer.CheckLoadedState(f); err != nil {
 		return nil, err
 	}
-	if got := task.NewEnv(t, 1).Observations(); got != l.Observations {
+	env := task.NewEnv(t, 1)
+	if _, err := enginekit.NewFieldInputs(t, l, env); err != nil {
+		return nil, err
+	}
+	if got := env.Observations(); got != l.Observations && !task.IsFielded(t) {
 		return nil, fmt.Errorf("task %s: its Env observes %d tokens, the task declares %d (task.Observer)", t.Name(), got, l.Observations)
 	}
 	dv := gru.NewDerived(l)
 	dv.Compute(l, params)
-	return &Policy{task: t, cfg: cfg, layout: l, params: params, derived: dv, end: task.ContextEnd(t), check: task.NewChecker(t)}, nil
+	return &Policy{task: t, cfg: cfg, layout: l, params: params, derived: dv, end: task.ContextEnd(t), check: task.NewChecker(t),
+		fields: task.Fields(t), fielded: task.IsFielded(t)}, nil
 }
 
 // Task is the policy's task.

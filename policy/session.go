@@ -102,6 +102,8 @@ func (s *Session) Act(obs int32) (int32, error) {
 	p, ws, t := s.p, s.ws, s.next
 	l := p.layout
 	switch {
+	case p.fielded:
+		return 0, fmt.Errorf("policy: the %s task has fields (task.Fielded): use ActFields", p.task.Name())
 	case !s.started:
 		return 0, errors.New("policy: Act before Start")
 	case t >= ws.T:

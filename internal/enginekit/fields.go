@@ -1,4 +1,4 @@
-package cpu
+package enginekit
 
 import (
 	"fmt"
@@ -7,21 +7,21 @@ import (
 	"github.com/simdrl/simdrl/task"
 )
 
-// fieldInputs feeds a Fielded task's fields and vector (task/fields.go) to
+// FieldInputs feeds a Fielded task's fields and vector (task/fields.go) to
 // the policy: after Reset and after every step its Env writes each row's
 // into the workspace (gru.Workspace.Fields, Vector), checked; one field
 // and no vector is an observation model (gru.Config.Observations), whose
 // input is action·O + the field, today's arithmetic.
-type fieldInputs struct {
+type FieldInputs struct {
 	env   task.FieldEnv
 	sizes []int     // each field's values
 	one   []int32   // one field: the row's field, before it becomes the input
 	none  []float32 // one field: its (empty) vector
 }
 
-// newFieldInputs is the field feed of task t's Env, or nil for a task that
+// NewFieldInputs is the field feed of task t's Env, or nil for a task that
 // is not Fielded.
-func newFieldInputs(t task.Task, l *gru.Layout, env task.Env) (*fieldInputs, error) {
+func NewFieldInputs(t task.Task, l *gru.Layout, env task.Env) (*FieldInputs, error) {
 	if !task.IsFielded(t) {
 		return nil, nil
 	}
@@ -29,18 +29,18 @@ func newFieldInputs(t task.Task, l *gru.Layout, env task.Env) (*fieldInputs, err
 	if !ok {
 		return nil, fmt.Errorf("task %s declares fields (task.Fielded), but its Env does not write them (task.FieldEnv)", t.Name())
 	}
-	f := &fieldInputs{env: fe, sizes: task.Fields(t).Sizes}
+	f := &FieldInputs{env: fe, sizes: task.Fields(t).Sizes}
 	if !l.Fielded() {
 		f.one = make([]int32, 1)
 	}
 	return f, nil
 }
 
-// write sets step t's inputs of the chunk's rows: each row's previous
+// Write sets step t's inputs of the chunk's rows: each row's previous
 // action (prev; nil at step 0: the layout's Start) with the fields its Env
 // writes now. A task's field outside its field panics with the
-// ViolationError, recovered as the chunk's error (pool.work).
-func (f *fieldInputs) write(ws *gru.Workspace, l *gru.Layout, t int, prev []int32) {
+// ViolationError, which the engines recover as the chunk's error.
+func (f *FieldInputs) Write(ws *gru.Workspace, l *gru.Layout, t int, prev []int32) {
 	in := ws.Inputs(t)
 	nf, F := len(l.Fields), l.Vector
 	fs, vs := ws.Fields(t), ws.Vector(t)
