@@ -101,6 +101,9 @@ func buildEngine(cfg trainer.Config, t task.Task, validate func(task.Task) error
 	if err := validate(t); err != nil {
 		return nil, err
 	}
+	if task.IsFielded(t) { // before scorerOf: the reason to name is the fields
+		return nil, fmt.Errorf("gpu: task %s declares observation fields (task.Fielded), which the CUDA engine does not feed; train it on the CPU", t.Name())
+	}
 	if _, err := scorerOf(t); err != nil {
 		return nil, err
 	}
