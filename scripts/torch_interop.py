@@ -122,6 +122,10 @@ def main():
     tensors, metadata = read_safetensors(sys.argv[1])
     state = {k: v for k, v in tensors.items() if not k.startswith(("optimizer.", "items."))}
     vocab, hidden = state["emb.weight"].shape
+    fields = [k for k in state if k.startswith(("field_emb.", "vec."))]
+    if fields:  # a task.Fielded model: simdrl_torch.Policy has no such input yet
+        sys.exit(f"the model observes fields ({', '.join(fields)}), which this script does not load; "
+                 "play it with the Go policy package (policy.Session.ActFields)")
     read = json.loads(metadata.get("config", "{}")).get("context") == "read"
     observations = state["obs_emb.weight"].shape[0] if "obs_emb.weight" in state else 0
     net = Policy(vocab=vocab, hidden=hidden, levels=state["stage_emb.weight"].shape[0], observations=observations, read=read)
