@@ -129,20 +129,23 @@ func TestFieldsUpdateAllocatesNothing(t *testing.T) {
 }
 
 // TestFieldsRunIsThreadIndependent: the same seed gives the same parameters
-// on 1 and 2 threads with fields and a vector.
+// on 1 and 2 threads with fields and a vector, taking the context as a bag
+// or reading it.
 func TestFieldsRunIsThreadIndependent(t *testing.T) {
-	var hashes []string
-	for _, threads := range []int{1, 2} {
-		cfg := fieldConfig()
-		cfg.Threads, cfg.Updates, cfg.Batch, cfg.Chunk = threads, 5, 96, 20
-		r := newTaskRun(t, cfg, fieldEcho{wide: true})
-		for range cfg.Updates {
-			_, err := r.Update()
-			require.NoError(t, err)
+	for _, context := range []string{trainer.ContextBag, trainer.ContextRead} {
+		var hashes []string
+		for _, threads := range []int{1, 2} {
+			cfg := fieldConfig()
+			cfg.Threads, cfg.Updates, cfg.Batch, cfg.Chunk, cfg.Context = threads, 5, 96, 20, context
+			r := newTaskRun(t, cfg, fieldEcho{wide: true})
+			for range cfg.Updates {
+				_, err := r.Update()
+				require.NoError(t, err)
+			}
+			hashes = append(hashes, hash(t, r))
 		}
-		hashes = append(hashes, hash(t, r))
+		require.Equalf(t, hashes[0], hashes[1], "context %s", context)
 	}
-	require.Equal(t, hashes[0], hashes[1])
 }
 
 // TestFieldsCheckpointResumes: a checkpoint of a model with fields holds
@@ -178,8 +181,9 @@ func TestFieldsCheckpointResumes(t *testing.T) {
 	}
 	require.Equal(t, hash(t, full), hash(t, resumed))
 
-	open := newTaskRun(t, echoConfig(), echo{}) // another model: refused, no panic
-	require.Error(t, open.Restore(f))
+	for _, other := range []*testRun{newTaskRun(t, echoConfig(), echo{}), newTaskRun(t, cfg, fieldEcho{})} {
+		require.Error(t, other.Restore(f), "another model: refused, no panic")
+	}
 }
 
 // TestFieldOutsideItsFieldRefused: a game writing a value outside its
@@ -200,4 +204,26 @@ func fieldConfig() trainer.Config {
 	cfg := echoConfig()
 	cfg.Task = fieldEcho{}.Name()
 	return cfg
+}
+
+// fieldedEcho is echo (a task.Stepper) declaring fields.
+type fieldedEcho struct{ echo }
+
+func (fieldedEcho) Fields() task.FieldSpec { return task.FieldSpec{Sizes: []int{3, 2}} }
+
+// TestFieldsContractRefused: a task that is an Observer and Fielded at
+// once, or whose own Env does not write its fields (task.FieldEnv), is
+// refused when the engine is built, in one line.
+func TestFieldsContractRefused(t *testing.T) {
+	for _, c := range []struct {
+		tk   task.Task
+		want string
+	}{
+		{fieldedEcho{echo{}}, "declares both an observation vocabulary (task.Observer) and fields (task.Fielded)"},
+		{fieldedEcho{echo{obs: -1}}, "declares fields (task.Fielded), but its Env does not write them (task.FieldEnv)"},
+	} {
+		_, err := NewWithTask(echoConfig(), c.tk)
+		require.ErrorContains(t, err, c.want)
+		require.NotContains(t, err.Error(), "\n")
+	}
 }
