@@ -3,6 +3,7 @@
 testdata/golden/README.md describes the format and the two folders' commands.
 
 usage: make_golden.py OUTDIR [--seed N] [--env-cases N] [--batch N] [--observations O] [--context bag|read]
+                        [--fields O1,O2,...] [--vector F]
 
 Needs PyTorch (Debian's python3-torch) and the standard library. Every case
 is a function of the arguments: one random.Random(1000 + seed) draws the
@@ -15,7 +16,10 @@ the files are as they were before the option. With --context read the
 network reads its context (Policy.read) instead of averaging it, model.json
 says `"context": "read"`, and each batch row's context has its own length
 (0 to 8 digits, at least two lengths a batch), so that one batch holds
-reading steps of rows that start late.
+reading steps of rows that start late. With --fields and --vector (task.Fielded)
+the input is emb(action) + each field's embedding + vec(vector): every batch row
+gets random fields and vectors, one per step (`fields`, `vec`), and model.json
+says `fields` and `vector`.
 """
 import argparse
 import json
@@ -71,7 +75,7 @@ def edit(rng, program):
     return program
 
 
-def draw_batch(rng, level, size, observations=0, read=False):
+def draw_batch(rng, level, size, observations=0, read=False, fields=(), vector=0):
     ctx, actions, rewards, obs = [], [], [], []
     lengths = [3 + level] * size
     if read:
@@ -89,6 +93,9 @@ def draw_batch(rng, level, size, observations=0, read=False):
     batch = dict(ctx=ctx, stage=[level] * size, actions=actions, rewards=rewards)
     if observations > 0:
         batch["obs"] = obs
+    if fields or vector > 0:  # drawn after the rest, so the other cases stay as they were
+        batch["fields"] = [[[rng.randrange(o) for o in fields] for _ in range(STEPS)] for _ in range(size)]
+        batch["vec"] = [[[round(rng.uniform(-1, 1), 6) for _ in range(vector)] for _ in range(STEPS)] for _ in range(size)]
     return batch
 
 
@@ -97,16 +104,24 @@ def teacher_forced(net, batch):
     (B, STEPS): the given actions (and observations) are fed back, nothing is
     sampled."""
     given = torch.tensor(batch["actions"])
-    observed = torch.tensor(batch["obs"]) if "obs" in batch else None
+    observed = None  # per step: what its input carries
+    if "obs" in batch:
+        obs = torch.tensor(batch["obs"])
+        observed = [obs[:, t] for t in range(STEPS)]
+    if "fields" in batch:
+        B = len(given)
+        fl = torch.tensor(batch["fields"], dtype=torch.long).reshape(B, STEPS, -1)
+        vc = torch.tensor(batch["vec"], dtype=torch.float64).reshape(B, STEPS, -1)
+        observed = [(fl[:, t], vc[:, t]) for t in range(STEPS)]
     if net.reads:
-        h = net.read(batch["ctx"], torch.tensor(batch["stage"]), None if observed is None else observed[:, 0])
+        h = net.read(batch["ctx"], torch.tensor(batch["stage"]), None if observed is None else observed[0])
     else:
         ctx, lengths = context_batch(batch["ctx"])
         h = net.initial_state(ctx, lengths, torch.tensor(batch["stage"]))
     token = torch.full((len(given),), CTX, dtype=torch.long)
     logp, entropy, value, greedy = [], [], [], []
     for t in range(STEPS):
-        logits, v, h = net.step(token, h, None if observed is None else observed[:, t])
+        logits, v, h = net.step(token, h, None if observed is None else observed[t])
         log_probs = F.log_softmax(logits, dim=-1)
         probs = log_probs.exp()
         entropy.append(-(probs * torch.log(probs + 1e-9)).sum(1))  # the seed's epsilon
@@ -138,11 +153,13 @@ def tensors(net):
     return {name: dict(shape=list(p.shape), data=rounded(p)) for name, p in net.named_parameters()}
 
 
-def model_case(net, batches, seed, observations=0):
+def model_case(net, batches, seed, observations=0, fields=(), vector=0):
     out = dict(seed=seed, vocab=VOCAB, hidden=HIDDEN, steps=STEPS, tokens=TOKENS,
                param_order=[name for name, _ in net.named_parameters()], init=tensors(net), batches=[])
     if observations > 0:
         out["observations"] = observations
+    if fields or vector > 0:
+        out["fields"], out["vector"] = list(fields), vector
     if net.reads:
         out["context"] = "read"
     for batch in batches:  # each at the initial parameters
@@ -180,9 +197,15 @@ def main():
                     help="observation vocabulary: the inputs carry random observations (0: none)")
     ap.add_argument("--context", choices=["bag", "read"], default="bag",
                     help="h0 from the mean of the context (bag) or reading it one token a step (read)")
+    ap.add_argument("--fields", default="",
+                    help="observation fields' sizes, comma-separated: the inputs carry random fields (empty: none)")
+    ap.add_argument("--vector", type=int, default=0, help="observation vector's width: random vectors (0: none)")
     args = ap.parse_args()
     if args.observations < 0:
         ap.error("--observations must be 0 or more")
+    fields = tuple(int(o) for o in args.fields.split(",")) if args.fields else ()
+    if any(o < 1 for o in fields) or args.vector < 0 or ((fields or args.vector) and args.observations):
+        ap.error("--fields are sizes of at least 1, --vector 0 or more, and neither goes with --observations")
     os.makedirs(args.outdir, exist_ok=True)
 
     rng = random.Random(1000 + args.seed)
@@ -190,12 +213,12 @@ def main():
         for i in range(args.env_cases):
             f.write(json.dumps(env_case(rng, i)) + "\n")
     read = args.context == "read"
-    batches = [draw_batch(rng, level, args.batch, args.observations, read) for level in range(LEVELS)]
+    batches = [draw_batch(rng, level, args.batch, args.observations, read, fields, args.vector) for level in range(LEVELS)]
 
     torch.manual_seed(args.seed)
-    net = Policy(observations=args.observations, read=read).double()  # drawn in float32 as PyTorch does by default, then widened
+    net = Policy(observations=args.observations, read=read, fields=fields, vector=args.vector).double()  # drawn in float32 as PyTorch does by default, then widened
     with open(os.path.join(args.outdir, "model.json"), "w") as f:
-        json.dump(model_case(net, batches, args.seed, args.observations), f)
+        json.dump(model_case(net, batches, args.seed, args.observations, fields, args.vector), f)
     print("wrote", args.outdir)
 
 

@@ -22,7 +22,7 @@ CTX, EOS = TOKENS["CTX"], TOKENS["EOS"]
 
 
 class Policy(nn.Module):
-    def __init__(self, vocab=VOCAB, hidden=HIDDEN, levels=LEVELS, observations=0, read=False):
+    def __init__(self, vocab=VOCAB, hidden=HIDDEN, levels=LEVELS, observations=0, read=False, fields=(), vector=0):
         super().__init__()
         self.reads = read  # read the context (Policy.read) instead of its mean (initial_state)
         # Built in this order: after torch.manual_seed(s) it draws the initial
@@ -34,6 +34,27 @@ class Policy(nn.Module):
         self.v = nn.Linear(hidden, 1)
         # Last: the state_dict order simdrl's layout has (obs_emb.weight after v.bias).
         self.obs_emb = nn.Embedding(observations, hidden) if observations > 0 else None
+        # Fields (task.Fielded), after it: one embedding per categorical field
+        # (field_emb.f.weight) and a linear layer for the float vector (vec).
+        self.field_emb = nn.ModuleList([nn.Embedding(o, hidden) for o in fields]) if fields else None
+        self.vec = nn.Linear(vector, hidden) if vector > 0 else None
+        self.fielded = bool(fields) or vector > 0
+
+    def inputs(self, tokens, obs):
+        """The GRU's input for tokens (B,) with what the model observes:
+        obs (B,) for an observation, or (fields (B, nf), vec (B, F)) for
+        fields: the tokens' embedding plus each field's and the vector's
+        layer."""
+        x = self.emb(tokens)
+        if self.obs_emb is not None:
+            x = x + self.obs_emb(obs)
+        if self.fielded:
+            fields, vec = obs
+            for f, e in enumerate(self.field_emb or []):
+                x = x + e(fields[:, f])
+            if self.vec is not None:
+                x = x + self.vec(vec)
+        return x
 
     def initial_state(self, ctx, lengths, level):
         """h0 (1, B, d) for contexts ctx (B, L), row b holding lengths[b]
@@ -57,9 +78,7 @@ class Policy(nn.Module):
         for r in range(R):
             active = torch.tensor([r >= R - len(c) for c in reads])
             tokens = torch.tensor([c[r - (R - len(c))] if r >= R - len(c) else pad for c in reads], dtype=torch.long)
-            x = self.emb(tokens)
-            if self.obs_emb is not None:
-                x = x + self.obs_emb(obs)
+            x = self.inputs(tokens, obs)
             _, nxt = self.rnn(x[None], h)
             h = torch.where(active[None, :, None], nxt, h)
         return h
@@ -67,9 +86,7 @@ class Policy(nn.Module):
     def step(self, tokens, h, obs=None):
         """Feeds one token (B,) per row, with its observation (B,) when the
         model observes: logits (B, V), values (B,), next h."""
-        x = self.emb(tokens)
-        if self.obs_emb is not None:
-            x = x + self.obs_emb(obs)
+        x = self.inputs(tokens, obs)
         out, h = self.rnn(x[None], h)
         return self.pi(out[0]), self.v(out[0])[:, 0], h
 

@@ -29,6 +29,21 @@ func ObsDir() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "testdata", "golden-obs")
 }
 
+// FieldsDirs are the folders of golden cases whose inputs carry fields and
+// a vector, of a model that takes its context as a bag and of one that
+// reads it (or SIMDRL_GOLDEN_FIELDS_DIR, SIMDRL_GOLDEN_READ_FIELDS_DIR).
+func FieldsDirs() []string {
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..", "testdata")
+	dirs := []string{filepath.Join(root, "golden-fields"), filepath.Join(root, "golden-read-fields")}
+	for i, env := range []string{"SIMDRL_GOLDEN_FIELDS_DIR", "SIMDRL_GOLDEN_READ_FIELDS_DIR"} {
+		if d := os.Getenv(env); d != "" {
+			dirs[i] = d
+		}
+	}
+	return dirs
+}
+
 // ReadDirs are the folders of golden cases of a reading model
 // (make_golden.py --context read): without observations, then with;
 // SIMDRL_GOLDEN_READ_DIR and SIMDRL_GOLDEN_READ_OBS_DIR replace them when
@@ -93,11 +108,14 @@ type Loss struct {
 
 // Batch is one teacher-forced batch and everything PyTorch computed on it.
 type Batch struct {
-	Ctx     [][]int32            `json:"ctx"`
-	Level   []int                `json:"stage"`
-	Actions [][]int32            `json:"actions"`
-	Rewards []float64            `json:"rewards"`
-	Obs     [][]int32            `json:"obs"` // [B][steps] with observations: step t's input carries Obs[b][t]
+	Ctx     [][]int32 `json:"ctx"`
+	Level   []int     `json:"stage"`
+	Actions [][]int32 `json:"actions"`
+	Rewards []float64 `json:"rewards"`
+	Obs     [][]int32 `json:"obs"` // [B][steps] with observations: step t's input carries Obs[b][t]
+	// With fields: step t's input carries Fields[b][t] and Vec[b][t].
+	Fields  [][][]int32          `json:"fields"`
+	Vec     [][][]float32        `json:"vec"`
 	Logp    []float64            `json:"logp"`
 	Entropy []float64            `json:"entropy"`
 	Value   []float64            `json:"value"`
@@ -125,6 +143,10 @@ type Model struct {
 	// Observations is the observation vocabulary (absent: 0, the model
 	// observes nothing).
 	Observations int `json:"observations"`
+	// Fields and Vector are the observation fields' sizes and the vector's
+	// width (gru.Config.Fields, Vector; absent: none).
+	Fields []int `json:"fields"`
+	Vector int   `json:"vector"`
 	// Context is "read" for a model that reads its context
 	// (gru.Config.Read); absent: the bag.
 	Context    string            `json:"context"`

@@ -19,7 +19,7 @@ func (m *Model) Layout() (*gru.Layout, error) {
 		}
 	}
 	return gru.NewLayout(gru.Config{Vocab: m.Vocab, Hidden: m.Hidden, Levels: 3, Observations: m.Observations,
-		Read: m.Context == "read", Shown: shown})
+		Read: m.Context == "read", Shown: shown, Fields: m.Fields, Vector: m.Vector})
 }
 
 // LoadInit loads the golden model from dir with its layout and its initial
@@ -107,6 +107,9 @@ func (b *Batch) Load(l *gru.Layout, w *gru.Workspace) error {
 			}
 		}
 	}
+	if err := b.checkFields(l, w.T); err != nil {
+		return err
+	}
 	w.Reset(B)
 	for i := 0; i < B; i++ {
 		w.SetContext(i, b.Level[i], b.Ctx[i])
@@ -124,6 +127,10 @@ func (b *Batch) Load(l *gru.Layout, w *gru.Workspace) error {
 // with, Start and Steps whose input t is Input(action t−1 (Start at t = 0),
 // Obs[b][t]), as make_golden.py feeds them.
 func (b *Batch) Run(l *gru.Layout, w *gru.Workspace, params []float32, dv *gru.Derived) {
+	if l.Fielded() {
+		b.runFields(l, w, params, dv)
+		return
+	}
 	if l.Observations == 0 {
 		w.Forward(params, dv, gru.Teacher, gru.Stream{})
 		return
@@ -137,6 +144,54 @@ func (b *Batch) Run(l *gru.Layout, w *gru.Workspace, params []float32, dv *gru.D
 				prev = w.Action(i, t-1)
 			}
 			in[i] = l.Input(prev, b.Obs[i][t])
+		}
+		w.Step(params, dv, t, gru.Teacher, gru.Stream{})
+	}
+}
+
+// checkFields checks a fielded batch's fields and vectors: one per row
+// and step, each field inside its size.
+func (b *Batch) checkFields(l *gru.Layout, steps int) error {
+	if !l.Fielded() {
+		return nil
+	}
+	B := len(b.Ctx)
+	if len(b.Fields) != B || len(b.Vec) != B {
+		return fmt.Errorf("golden: batch has %d field rows and %d vector rows for %d contexts", len(b.Fields), len(b.Vec), B)
+	}
+	for i := range B {
+		if len(b.Fields[i]) != steps || len(b.Vec[i]) != steps {
+			return fmt.Errorf("golden: row %d has %d steps of fields and %d of vectors, want %d", i, len(b.Fields[i]), len(b.Vec[i]), steps)
+		}
+		for t := range steps {
+			if len(b.Fields[i][t]) != len(l.Fields) || len(b.Vec[i][t]) != l.Vector {
+				return fmt.Errorf("golden: row %d step %d has %d fields and a vector of %d", i, t, len(b.Fields[i][t]), len(b.Vec[i][t]))
+			}
+			for f, o := range b.Fields[i][t] {
+				if o < 0 || int(o) >= l.Fields[f] {
+					return fmt.Errorf("golden: field %d is %d in row %d step %d, outside 0..%d", f, o, i, t, l.Fields[f]-1)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// runFields is Run for a fielded layout: step t's input is action t−1
+// (Start at t = 0) with Fields[b][t] and Vec[b][t], as make_golden.py
+// feeds them (a reading model's context steps carry step 0's).
+func (b *Batch) runFields(l *gru.Layout, w *gru.Workspace, params []float32, dv *gru.Derived) {
+	nf, F := len(l.Fields), l.Vector
+	w.Start(params)
+	for t := 0; t < w.T; t++ {
+		in, fs, vs := w.Inputs(t), w.Fields(t), w.Vector(t)
+		for i := range in {
+			in[i] = l.Start
+			if t > 0 {
+				in[i] = w.Action(i, t-1)
+			}
+			copy(fs[i*nf:(i+1)*nf], b.Fields[i][t])
+			copy(vs[i*F:(i+1)*F], b.Vec[i][t])
 		}
 		w.Step(params, dv, t, gru.Teacher, gru.Stream{})
 	}
