@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/cpu"
+	"github.com/simdrl/simdrl/internal/golden"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -58,6 +59,41 @@ func TestGroupLossIsCPUs(t *testing.T) {
 					require.Zero(t, dl[b], "%s K=%d: a group of equal returns weighs nothing", est.name, K)
 				}
 			}
+		}
+	}
+}
+
+// TestGroupLossGolden: simdrl_group_loss's loss terms on each group
+// estimator's golden cases (make_golden.py --estimator: float64 PyTorch's
+// log-probabilities, values and entropies, rows in groups, end steps).
+func TestGroupLossGolden(t *testing.T) {
+	codes := map[string]int{trainer.EstimatorRLOO: EstimatorCodes().RLOO, trainer.EstimatorGRPO: EstimatorCodes().GRPO,
+		trainer.EstimatorDrGRPO: EstimatorCodes().DrGRPO}
+	for _, dir := range golden.EstimatorDirs() {
+		m, err := golden.LoadModel(dir)
+		require.NoError(t, err)
+		code, ok := codes[m.Estimator]
+		require.True(t, ok, "%s holds no group estimator's cases", dir)
+		require.NotEmpty(t, m.Batches, dir)
+		for bi, b := range m.Batches {
+			B, T := len(b.Ctx), m.Steps
+			stepMajor := func(x []float64) []float32 { // the cases are [B][T], the kernels' buffers [T][B]
+				o := make([]float32, B*T)
+				for i := 0; i < B; i++ {
+					for s := 0; s < T; s++ {
+						o[s*B+i] = float32(x[i*T+s])
+					}
+				}
+				return o
+			}
+			R := make([]float32, B)
+			for i, r := range b.Rewards {
+				R[i] = float32(r)
+			}
+			pg, val, ent, _, _, _ := GroupLoss(code, B, T, m.Group, B, stepMajor(b.Logp), stepMajor(b.Value), stepMajor(b.Entropy), R, b.End, 0.5, 0.01, m.Mask)
+			require.InEpsilon(t, b.Loss.PG, pg, 1e-4, "%s batch %d", dir, bi)
+			require.InEpsilon(t, b.Loss.Value, val, 1e-4, "%s batch %d", dir, bi)
+			require.InEpsilon(t, b.Loss.Entropy, ent, 1e-4, "%s batch %d", dir, bi)
 		}
 	}
 }
