@@ -11,9 +11,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// goldenBatchGrad runs one golden batch teacher-forced, computes the seed's
-// loss and returns its terms and the gradient of every parameter.
-func goldenBatchGrad(t *testing.T, l *gru.Layout, params []float32, steps int, b *golden.Batch) (trainer.LossTerms, []float32) {
+// goldenBatchGrad runs one golden batch of m teacher-forced, computes its
+// loss (the seed's, or m's estimator's) and returns its terms and the
+// gradient of every parameter.
+func goldenBatchGrad(t *testing.T, l *gru.Layout, params []float32, m *golden.Model, b *golden.Batch) (trainer.LossTerms, []float32) {
+	steps := m.Steps
 	dv := gru.NewDerived(l)
 	dv.Compute(l, params)
 	B := len(b.Ctx)
@@ -25,7 +27,16 @@ func goldenBatchGrad(t *testing.T, l *gru.Layout, params []float32, steps int, b
 	for i, r := range b.Rewards {
 		R[i] = float32(r)
 	}
-	terms := sumLoss(episodes{steps: w, n: B, T: steps, returns: R, group: 1}, lossScale{batch: B, valueCoef: 0.5, entropyCoef: 0.01}, weightsOf(w))
+	in, estimate := episodes{steps: w, n: B, T: steps, returns: R, group: 1}, sumLoss
+	if m.Estimator != "" {
+		// The cases' rows pay their reward at the end: the return is every step's return-to-go.
+		in.group, in.end, in.togo = m.Group, b.End, make([]float32, B*steps)
+		for s := 0; s < steps; s++ {
+			copy(in.togo[s*B:], R)
+		}
+		estimate, _ = estimatorOf(trainer.Config{Estimator: m.Estimator, Group: m.Group, MaskAfterAnswer: m.Mask})
+	}
+	terms := estimate(in, lossScale{batch: B, valueCoef: 0.5, entropyCoef: 0.01, mask: m.Mask}, weightsOf(w))
 	grad := make([]float32, l.Size)
 	table := gru.NewTableGradient(l)
 	w.Backward(params, dv, grad, table.Buffer())
@@ -54,13 +65,26 @@ func TestGoldenReadLossAndGradients(t *testing.T) {
 	}
 }
 
+// TestGoldenEstimatorsLossAndGradients is TestGoldenLossAndGradients and
+// TestGoldenAdam on the cases of each group estimator (rloo, grpo,
+// drgrpo): their loss terms, gradients and two rounds of Adam against
+// PyTorch's.
+func TestGoldenEstimatorsLossAndGradients(t *testing.T) {
+	for _, dir := range golden.EstimatorDirs() {
+		m := goldenLossAndGradients(t, dir)
+		require.Contains(t, trainer.GroupEstimators, m.Estimator, "%s holds no group estimator's cases", dir)
+		require.GreaterOrEqual(t, m.Group, 2, dir)
+		goldenAdam(t, dir)
+	}
+}
+
 func goldenLossAndGradients(t *testing.T, dir string) *golden.Model {
 	m, l, params, err := golden.LoadInit(dir)
 	require.NoError(t, err)
 	require.NotEmpty(t, m.Batches)
 	for bi := range m.Batches {
 		b := &m.Batches[bi]
-		terms, grad := goldenBatchGrad(t, l, params, m.Steps, b)
+		terms, grad := goldenBatchGrad(t, l, params, m, b)
 		for name, pair := range map[string][2]float64{
 			"pg": {terms.PG, b.Loss.PG}, "value": {terms.Value, b.Loss.Value},
 			"entropy": {terms.Entropy, b.Loss.Entropy}, "total": {terms.Total, b.Loss.Total},
@@ -108,7 +132,7 @@ func goldenAdam(t *testing.T, dir string) *golden.Model {
 	var norms []float64
 	for step := 0; step < 2; step++ {
 		for bi := range m.Batches {
-			_, grad := goldenBatchGrad(t, l, params, m.Steps, &m.Batches[bi])
+			_, grad := goldenBatchGrad(t, l, params, m, &m.Batches[bi])
 			norm := gradNorm(grad)
 			opt.step(params, grad, norm)
 			norms = append(norms, norm)

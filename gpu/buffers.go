@@ -77,7 +77,10 @@ func (e *engine) buffers() []buffer {
 	f32(&e.ops, record.OpWords*V)
 	f32(&e.notAct, V)
 	f32(&e.rewardsIn, B)
-	f64(&e.stats, 5*e.maxN)
+	f32(&e.epReturn, B)
+	f32(&e.epEnd, B)
+	// a block's statistics per rollout block (at most an episode each), then simdrl_estimate's
+	f64(&e.stats, statWords*(e.maxN+estimateBlocks(B, 1)))
 	f64(&e.outcome, 2*e.maxN)
 	if e.scoreKind == scoreTape {
 		plan = append(plan, buffer{&e.machines, tapeStateBytes * e.maxN})

@@ -23,7 +23,9 @@ import (
 // or drawn by the curriculum's weights) and, when p weights a level's items
 // (p.Items, a task.Itemized task), its item by enginekit.DrawItem and its
 // instance by the task's DrawItem, else its task's Draw; the same
-// instances as the CPU engine's, counter for counter.
+// instances as the CPU engine's, counter for counter. A group of
+// cfg.Group consecutive episodes plays one instance, drawn by the group's
+// index (the CPU's trainJob.work; the kernel's draw in rollout.cu).
 func (e *engine) trainingDraw(p trainer.Plan) (func(b int) task.Instance, error) {
 	u := uint32(p.Update)
 	items := false
@@ -39,17 +41,18 @@ func (e *engine) trainingDraw(p trainer.Plan) (func(b int) task.Instance, error)
 	}
 	// the closure's copies of p's fields: p itself, captured, would be
 	// moved to the heap on every update, the kernel's draws too
-	level, played, cdf, weights := p.Level, p.Played, p.CDF, p.Items
+	level, played, cdf, weights, K := p.Level, p.Played, p.CDF, p.Items, e.cfg.GroupSize()
 	return func(b int) task.Instance {
+		instance := uint32(b / K)
 		lv := level
 		if lv < 0 {
-			lv = enginekit.DrawLevel(played, cdf, e.key, u, uint32(b))
+			lv = enginekit.DrawLevel(played, cdf, e.key, u, instance)
 		}
 		if items && lv < len(weights) && len(weights[lv]) > 0 {
-			item := enginekit.DrawItem(weights[lv], e.key, u, uint32(b))
-			return it.DrawItem(e.key, u, uint32(b), rng.PurposeTask, lv, task.Training, item)
+			item := enginekit.DrawItem(weights[lv], e.key, u, instance)
+			return it.DrawItem(e.key, u, instance, rng.PurposeTask, lv, task.Training, item)
 		}
-		return e.task.Draw(e.key, u, uint32(b), rng.PurposeTask, lv, task.Training)
+		return e.task.Draw(e.key, u, instance, rng.PurposeTask, lv, task.Training)
 	}, nil
 }
 

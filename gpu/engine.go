@@ -84,6 +84,7 @@ type engine struct {
 	h, act, ghn, logp                   devPtr
 	logpa, val, ent, dlogp, dent, dval  devPtr
 	tokens, tasks, rewardsIn, stats     devPtr
+	epReturn, epEnd                     devPtr // B each: a training episode's return (float32) and end step (int32) (rollout.cu)
 	inputs                              devPtr // O > 0 or R > 0: (R+T+1)×B token-table rows a·O + o (rollout.cu)
 	outcome                             devPtr // maxN×2 float64: each episode's reward and correct flag (rollout.cu)
 	machines                            devPtr // scoreTape: maxN tape machines (tape.cuh's simdrl_tape_state)

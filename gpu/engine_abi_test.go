@@ -16,11 +16,12 @@ import (
 
 // TestEngineFollowsABI: every launch of an update and of an evaluation packs
 // its arguments as the ABI table lists them (names, kinds, order), with no
-// GPU: the engine's launches are taken by onLaunch.
+// GPU: the engine's launches are taken by onLaunch. A group estimator's
+// update launches simdrl_estimate after the rollout.
 func TestEngineFollowsABI(t *testing.T) {
 	for _, task := range []string{"seed", "calc"} {
 		cfg := trainer.DefaultRecipe()
-		cfg.Task = task
+		cfg.Task, cfg.Estimator, cfg.Group = task, trainer.EstimatorGRPO, 4
 		e := launchOnlyEngine(t, cfg)
 		launched := map[string]int{}
 		errDownload := errors.New("stop before finish's download (no device)")
@@ -34,6 +35,8 @@ func TestEngineFollowsABI(t *testing.T) {
 		}
 		require.NoError(t, e.derive())
 		_, err := e.rollout(rolloutSpec{n: e.B, mode: modeSample, train: true, level: -1, purpose: rng.PurposeTask, round: 1, played: []int{0, 1, 2}, cdf: []float64{1.0 / 3, 2.0 / 3, 1}})
+		require.NoError(t, err)
+		_, err = e.estimate(1, 0.01)
 		require.NoError(t, err)
 		_, err = e.rollout(rolloutSpec{n: 5, mode: modeGreedy, level: 0, givenTasks: true})
 		require.NoError(t, err)

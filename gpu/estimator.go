@@ -1,21 +1,37 @@
 package gpu
 
-import (
-	"fmt"
+import "github.com/simdrl/simdrl/trainer"
 
-	"github.com/simdrl/simdrl/trainer"
+// The estimators on the GPU: kernels/loss.cuh's twins of cpu/estimator.go's
+// pure functions, numbered as the rollout's and simdrl_estimate's
+// estimator parameter takes them (SIMDRL_EST_*). The REINFORCE baselines
+// (sum, step) write their loss weights inside the rollout, episode by
+// episode; a group estimator needs the returns of its group's episodes
+// first, so simdrl_estimate writes them after the rollout (engine.estimate).
+const (
+	estSum = iota
+	estStep
+	estRLOO
+	estGRPO
+	estDrGRPO
 )
 
-// checkEstimator refuses what the CUDA kernels do not do yet: the group
-// estimators and groups of episodes that share an instance (the kernels
-// draw one instance per episode, env.cuh and draw.go). The CPU engine
-// does both.
-func checkEstimator(cfg trainer.Config) error {
-	switch {
-	case cfg.Estimator != "":
-		return &trainer.FieldError{Field: "estimator", Problem: fmt.Sprintf("%s: the CUDA engine has only the -baseline estimators (sum, step) so far; train it with -device cpu", cfg.Estimator)}
-	case cfg.GroupSize() > 1:
-		return &trainer.FieldError{Field: "group", Problem: fmt.Sprintf("%d: the CUDA engine draws one instance per episode so far; train groups with -device cpu", cfg.Group)}
+// estimatorCode is cfg's estimator (trainer.Config.Estimator, else its
+// Baseline), as the kernels number it.
+func estimatorCode(cfg trainer.Config) int {
+	switch cfg.Estimator {
+	case trainer.EstimatorRLOO:
+		return estRLOO
+	case trainer.EstimatorGRPO:
+		return estGRPO
+	case trainer.EstimatorDrGRPO:
+		return estDrGRPO
 	}
-	return nil
+	if cfg.Baseline == "step" {
+		return estStep
+	}
+	return estSum
 }
+
+// groupEstimator reports whether code compares the episodes of a group.
+func groupEstimator(code int) bool { return code >= estRLOO }

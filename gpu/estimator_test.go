@@ -1,27 +1,29 @@
+//go:build cgo
+
 package gpu
 
 import (
 	"testing"
 
+	"github.com/simdrl/simdrl/gpu/internal/devfn"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
 
-// TestCheckEstimator: the CUDA engine refuses the group estimators and
-// groups above 1 with one line that names the setting and the way out,
-// and takes today's baselines.
-func TestCheckEstimator(t *testing.T) {
+// TestEstimatorCode: each estimator and baseline is the number loss.cuh
+// gives it, and only the group estimators are left to simdrl_estimate.
+func TestEstimatorCode(t *testing.T) {
+	codes := devfn.EstimatorCodes()
 	cfg := trainer.DefaultRecipe()
-	require.NoError(t, checkEstimator(cfg))
-	cfg.Group = 1
-	require.NoError(t, checkEstimator(cfg))
-	for _, est := range trainer.GroupEstimators {
-		c := cfg
-		c.Estimator, c.Group = est, 4
-		err := checkEstimator(c)
-		require.ErrorContains(t, err, "estimator "+est+": the CUDA engine has only the -baseline estimators")
-		require.NotContains(t, err.Error(), "\n")
+	for _, c := range []struct {
+		baseline, estimator string
+		want                int
+	}{{"sum", "", codes.Sum}, {"step", "", codes.Step}, {"step", trainer.EstimatorRLOO, codes.RLOO},
+		{"sum", trainer.EstimatorGRPO, codes.GRPO}, {"step", trainer.EstimatorDrGRPO, codes.DrGRPO}} {
+		cfg.Baseline, cfg.Estimator = c.baseline, c.estimator
+		got := estimatorCode(cfg)
+		require.Equal(t, c.want, got, "%+v", c)
+		require.Equal(t, c.estimator != "", groupEstimator(got), "%+v", c)
+		require.Equal(t, devfn.GroupIs(got), groupEstimator(got), "%+v", c)
 	}
-	cfg.Group = 4
-	require.ErrorContains(t, checkEstimator(cfg), "group 4: the CUDA engine draws one instance per episode so far; train groups with -device cpu")
 }

@@ -224,6 +224,14 @@ func (e *engine) teacher(b *golden.Batch) (logp, ent, val, grad []float32, err e
 	if err == nil {
 		nb, err = e.rollout(rolloutSpec{n: B, mode: mode, train: true, givenTasks: true, rewardsIn: true, level: 0, entropy: e.cfg.EntropyCoef})
 	}
+	if err == nil && groupEstimator(estimatorCode(e.cfg)) {
+		// A group estimator's case gives each row's end step, as rewards_in its reward.
+		if err = upload(e.epEnd, b.End); err == nil {
+			var ne int
+			ne, err = e.estimate(nb, e.cfg.EntropyCoef)
+			nb += ne
+		}
+	}
 	if err == nil {
 		err = e.gradients()
 	}
@@ -279,6 +287,18 @@ func TestGPUGoldenReading(t *testing.T) {
 	}
 }
 
+// TestGPUGoldenEstimators is TestGPUGoldenModel on the cases of each group
+// estimator (testdata/golden-rloo, golden-grpo, golden-drgrpo): simdrl_estimate's
+// loss terms, the gradients and Adam against PyTorch's.
+func TestGPUGoldenEstimators(t *testing.T) {
+	for _, dir := range golden.EstimatorDirs() {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			m := goldenModel(t, dir)
+			require.Contains(t, trainer.GroupEstimators, m.Estimator, "%s holds no group estimator's cases", dir)
+		})
+	}
+}
+
 func goldenModel(t *testing.T, dir string) *golden.Model {
 	d := openGPU(t)
 	m, l, init, err := golden.LoadInit(dir)
@@ -286,6 +306,9 @@ func goldenModel(t *testing.T, dir string) *golden.Model {
 	cfg := trainer.ReferenceRecipe()
 	cfg.Batch, cfg.Steps, cfg.Hidden, cfg.EvalBatch, cfg.FinalEpisodes, cfg.Explain = len(m.Batches[0].Ctx), m.Steps, m.Hidden, 1, 0, 0
 	cfg.LR, cfg.Clip = m.Adam.LR, m.Adam.Clip
+	if m.Estimator != "" {
+		cfg.Estimator, cfg.Group, cfg.MaskAfterAnswer = m.Estimator, m.Group, m.Mask
+	}
 	tk, err := cfg.OpenTask()
 	require.NoError(t, err)
 	e := testEngineOf(t, d, cfg, tk, l, init)

@@ -84,7 +84,10 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	if s.rewardsIn {
 		rin = e.rewardsIn
 	}
-	step, mask := e.cfg.Baseline == "step", e.cfg.MaskAfterAnswer
+	mask, group := e.cfg.MaskAfterAnswer, 1
+	if s.train && s.mode == modeSample {
+		group = e.cfg.GroupSize() // the batch's episodes; a replayed part is given its instances
+	}
 	reading := e.readSteps(s)
 	if s.train {
 		e.last.n, e.last.reading = s.n, reading
@@ -94,12 +97,12 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	a.i32("B", s.n).i32("T", e.T).i32("R", reading).i32("d", e.H).i32("V", e.V).i32("S", e.S).flag("use_smem_w", p.SmemW)
 	a.i32("scorer", e.scoreKind).ptr("ops", e.ops).f64("partial_credit", e.partialCredit).i32("O", e.O).i32("observe", e.observe).i32("ctx_end", int(e.ctxEnd))
 	a.u32("k0", e.key[0]).u32("k1", e.key[1]).u32("round", s.round).u32("purpose", uint32(s.purpose)).i32("fixed_level", s.level).
-		i32("mix", mix).i32("unlocked", unlocked).f64("cdf0", cdf[0]).f64("cdf1", cdf[1])
-	a.i32("mode", s.mode).flag("given_tasks", s.givenTasks).flag("train", s.train).flag("step_baseline", step).flag("mask", mask)
+		i32("mix", mix).i32("unlocked", unlocked).f64("cdf0", cdf[0]).f64("cdf1", cdf[1]).i32("group", group)
+	a.i32("mode", s.mode).flag("given_tasks", s.givenTasks).flag("train", s.train).i32("estimator", estimatorCode(e.cfg)).flag("mask", mask)
 	a.f64("value_coef", e.cfg.ValueCoef).f64("entropy_coef", s.entropy).i32("loss_batch", s.n).ptr("rewards_in", rin)
 	a.ptr("h", e.h).ptr("act", e.act).ptr("ghn", e.ghn).ptr("logp", e.logp).ptr("logpa", e.logpa).ptr("val", e.val).ptr("ent", e.ent)
 	a.ptr("tokens", e.tokens).ptr("inputs", e.inputs).ptr("tasks", e.tasks).ptr("dlogp", e.dlogp).ptr("dent", e.dent).ptr("dval", e.dval).ptr("block_stats", e.stats)
-	a.ptr("outcome", e.outcome).ptr("machines", e.machines)
+	a.ptr("outcome", e.outcome).ptr("machines", e.machines).ptr("ep_return", e.epReturn).ptr("ep_end", e.epEnd)
 	name := e.rolloutName(p.EPT)
 	return p.Blocks, e.launch(name, [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a)
 }

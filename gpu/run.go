@@ -107,9 +107,6 @@ func buildEngine(cfg trainer.Config, t task.Task, validate func(task.Task) error
 	if _, err := scorerOf(t); err != nil {
 		return nil, err
 	}
-	if err := checkEstimator(cfg); err != nil {
-		return nil, err
-	}
 	if cfg.Steps > MaxSteps {
 		return nil, &trainer.FieldError{Field: "steps", Problem: fmt.Sprintf("must be at most %d on the GPU, got %d", MaxSteps, cfg.Steps)}
 	}

@@ -57,6 +57,11 @@ func (e *engine) update(p trainer.Plan) (trainer.UpdateStats, error) {
 		return st, trainer.ErrInterrupted
 	}
 	nb, err := e.rollout(spec)
+	if err == nil && groupEstimator(estimatorCode(e.cfg)) {
+		var ne int
+		ne, err = e.estimate(nb, ec)
+		nb += ne
+	}
 	if err == nil && e.interrupted("backward") {
 		err = trainer.ErrInterrupted
 	}

@@ -90,10 +90,11 @@
     int unlocked, \
     double cdf0, \
     double cdf1, \
+    int group, \
     int mode, \
     int given_tasks, \
     int train, \
-    int step_baseline, \
+    int estimator, \
     int mask, \
     double value_coef, \
     double entropy_coef, \
@@ -114,8 +115,10 @@
     float *dval, \
     double *block_stats, \
     double *outcome, \
-    double *machines
-#define SIMDRL_ROLLOUT_ARGS P, table, whhT, headsT, headsB, B, T, R, d, V, S, use_smem_w, scorer, ops, partial_credit, O, observe, ctx_end, k0, k1, round, purpose, fixed_level, mix, unlocked, cdf0, cdf1, mode, given_tasks, train, step_baseline, mask, value_coef, entropy_coef, loss_batch, rewards_in, h, act, ghn, logp, logpa, val, ent, tokens, inputs, tasks, dlogp, dent, dval, block_stats, outcome, machines
+    double *machines, \
+    float *ep_return, \
+    int32_t *ep_end
+#define SIMDRL_ROLLOUT_ARGS P, table, whhT, headsT, headsB, B, T, R, d, V, S, use_smem_w, scorer, ops, partial_credit, O, observe, ctx_end, k0, k1, round, purpose, fixed_level, mix, unlocked, cdf0, cdf1, group, mode, given_tasks, train, estimator, mask, value_coef, entropy_coef, loss_batch, rewards_in, h, act, ghn, logp, logpa, val, ent, tokens, inputs, tasks, dlogp, dent, dval, block_stats, outcome, machines, ep_return, ep_end
 #define SIMDRL_ROLLOUT_SMEM(cv) \
     double *sStat = (double *)simdrl_carve(&cv, 8u * E * SIMDRL_NSTATS); /* E×NSTATS */ \
     int32_t *sTask = (int32_t *)simdrl_carve(&cv, 4u * E * SIMDRL_TASK_WORDS); /* E×TASK_WORDS */ \
@@ -132,6 +135,27 @@
     float *sEnt = (float *)simdrl_carve(&cv, 4u * E * V); /* E×V: p·log(p+ε) */ \
     float *sMax = (float *)simdrl_carve(&cv, 4u * E); /* E: max, then log-sum-exp */ \
     double *sCalc = (double *)simdrl_carve(&cv, O ? 8u * E * SIMDRL_CALC_SLOT_DOUBLES : 0u); /* E×simdrl_calc_slot: each episode's machine, stepped inside the loop (O > 0) */
+
+// simdrl_estimate (rollout.cu)
+#define SIMDRL_ESTIMATE_PARAMS \
+    int estimator, \
+    int B, \
+    int T, \
+    int group, \
+    int mask, \
+    double value_coef, \
+    double entropy_coef, \
+    int loss_batch, \
+    const float *__restrict__ logpa, \
+    const float *__restrict__ val, \
+    const float *__restrict__ ent, \
+    const float *__restrict__ ep_return, \
+    const int32_t *__restrict__ ep_end, \
+    float *dlogp, \
+    float *dent, \
+    float *dval, \
+    double *block_stats
+#define SIMDRL_ESTIMATE_ARGS estimator, B, T, group, mask, value_coef, entropy_coef, loss_batch, logpa, val, ent, ep_return, ep_end, dlogp, dent, dval, block_stats
 
 // simdrl_backward_e1, simdrl_backward_e2, simdrl_backward_e4, simdrl_backward_e8, simdrl_backward_read_e1, simdrl_backward_read_e2, simdrl_backward_read_e4, simdrl_backward_read_e8 (backward.cu)
 #define SIMDRL_BACKWARD_PARAMS \
@@ -295,6 +319,7 @@
     X(simdrl_rollout_tape_e2), \
     X(simdrl_rollout_tape_e4), \
     X(simdrl_rollout_tape_e8), \
+    X(simdrl_estimate), \
     X(simdrl_backward_e1), \
     X(simdrl_backward_e2), \
     X(simdrl_backward_e4), \

@@ -92,6 +92,10 @@ extern "C" __global__ void simdrl_derive(SIMDRL_DERIVE_PARAMS) {
 // given_tasks the tasks are read from tasks instead of drawn (the kernel draws
 // only the seed task's; the host draws every other task's); with rewards_in
 // (not null) the loss uses those rewards instead of the environment's.
+// estimator (loss.cuh's SIMDRL_EST_*) says which loss weights are written: a
+// group estimator's are left to simdrl_estimate, which reads each training
+// episode's return and end step, written to ep_return and ep_end (B each).
+// group: consecutive episodes that draw one instance (1: each its own).
 // With O > 0 observations (the calculator's, observe = SIMDRL_OBSERVE_SIGNS,
 // or the tape's, observe = its SIMDRL_TAPE_* variant) each episode's machine
 // is stepped inside the step loop, in sCalc (the tape's in machines, B ×
@@ -219,8 +223,11 @@ template <int EPT, bool READ, bool TAPE> __device__ __forceinline__ void rollout
             tokens[b] = ctx_end;
         } else if (e < nE) {
             const uint32_t b = (uint32_t)(b0 + e);
-            const int level = fixed_level >= 0 ? fixed_level : simdrl_draw_level(k0, k1, round, b, mix, unlocked, cdf0, cdf1);
-            simdrl_draw_task(k0, k1, round, b, purpose, level, tk);
+            // A group of consecutive episodes plays one instance, drawn by
+            // the group's index (the CPU's trainJob.work).
+            const uint32_t instance = b / (uint32_t)group;
+            const int level = fixed_level >= 0 ? fixed_level : simdrl_draw_level(k0, k1, round, instance, mix, unlocked, cdf0, cdf1);
+            simdrl_draw_task(k0, k1, round, instance, purpose, level, tk);
 #pragma unroll 1
             for (int q = 0; q < SIMDRL_TASK_WORDS; q++) tasks[(size_t)b * SIMDRL_TASK_WORDS + q] = tk[q];
             tokens[b] = ctx_end;
@@ -457,12 +464,18 @@ template <int EPT, bool READ, bool TAPE> __device__ __forceinline__ void rollout
                 // The mask keeps the steps up to the one that ended the episode: the
                 // scorer's last token (its first answer, or the budget's or the
                 // rollout's last), the CPU's first done flag (cpu/rollout.go).
-                const int last = (step_baseline && mask) ? o.steps - 1 : T - 1;
-                const simdrl_terms tr = simdrl_episode_loss(T, B, logpa + b, val + b, ent + b, R, loss_batch, value_coef, entropy_coef,
-                                                            step_baseline, last, dlogp + b, dent + b, dval + b);
-                st[SIMDRL_STAT_PG] = tr.pg;
-                st[SIMDRL_STAT_VALUE] = tr.value;
-                st[SIMDRL_STAT_ENTROPY] = tr.entropy;
+                const int step = estimator == SIMDRL_EST_STEP, last = (step && mask) ? o.steps - 1 : T - 1;
+                ep_return[b] = R;
+                ep_end[b] = o.steps - 1;
+                // A group estimator needs the group's returns: simdrl_estimate
+                // writes its weights and terms after this kernel.
+                if (!simdrl_group_is(estimator)) {
+                    const simdrl_terms tr = simdrl_episode_loss(T, B, logpa + b, val + b, ent + b, R, loss_batch, value_coef, entropy_coef,
+                                                                step, last, dlogp + b, dent + b, dval + b);
+                    st[SIMDRL_STAT_PG] = tr.pg;
+                    st[SIMDRL_STAT_VALUE] = tr.value;
+                    st[SIMDRL_STAT_ENTROPY] = tr.entropy;
+                }
             } else {
                 st[SIMDRL_STAT_REWARD] = o.reward;
             }
@@ -477,6 +490,36 @@ template <int EPT, bool READ, bool TAPE> __device__ __forceinline__ void rollout
         double s = 0.0;
         for (int e = 0; e < E; e++) s += sStat[e * SIMDRL_NSTATS + tid];
         block_stats[(size_t)blockIdx.x * SIMDRL_NSTATS + tid] = s;
+    }
+}
+
+// simdrl_estimate writes the loss weights of a group estimator after a
+// training rollout (estimator, one of loss.cuh's group estimators): one
+// thread per group of B/group, simdrl_group_loss over its episodes, and
+// each block's share of the loss terms in block_stats (the rollout's
+// statistics layout, its reward and solved columns 0), summed in thread
+// order as the CPU sums its episodes.
+#define SIMDRL_ESTIMATE_THREADS 64
+extern "C" __global__ void simdrl_estimate(SIMDRL_ESTIMATE_PARAMS) {
+    __shared__ double sTerms[SIMDRL_ESTIMATE_THREADS * 3];
+    const int g = blockIdx.x * blockDim.x + threadIdx.x, x = threadIdx.x;
+    sTerms[3 * x] = 0;
+    sTerms[3 * x + 1] = 0;
+    sTerms[3 * x + 2] = 0;
+    if (g < B / group) {
+        const int b = g * group;
+        const simdrl_terms tr = simdrl_group_loss(estimator, group, T, B, logpa + b, val + b, ent + b, ep_return + b, ep_end + b, group, loss_batch,
+                                                  value_coef, entropy_coef, mask, dlogp + b, dent + b, dval + b);
+        sTerms[3 * x] = tr.pg;
+        sTerms[3 * x + 1] = tr.value;
+        sTerms[3 * x + 2] = tr.entropy;
+    }
+    __syncthreads();
+    if (x < SIMDRL_NSTATS) {
+        double s = 0.0;
+        if (x >= SIMDRL_STAT_PG)
+            for (int i = 0; i < (int)blockDim.x; i++) s += sTerms[3 * i + (x - SIMDRL_STAT_PG)];
+        block_stats[(size_t)blockIdx.x * SIMDRL_NSTATS + x] = s;
     }
 }
 

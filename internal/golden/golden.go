@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 )
 
 // Dir is the folder holding env.jsonl and model.json.
@@ -60,6 +61,24 @@ func ReadDirs() []string {
 	return dirs
 }
 
+// EstimatorDirs are the folders of golden cases whose loss is a group
+// estimator's (make_golden.py --estimator): rloo, grpo and drgrpo, each
+// replaced by SIMDRL_GOLDEN_RLOO_DIR, SIMDRL_GOLDEN_GRPO_DIR or
+// SIMDRL_GOLDEN_DRGRPO_DIR when set.
+func EstimatorDirs() []string {
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..", "testdata")
+	var dirs []string
+	for _, est := range []string{"rloo", "grpo", "drgrpo"} {
+		d := filepath.Join(root, "golden-"+est)
+		if env := os.Getenv("SIMDRL_GOLDEN_" + strings.ToUpper(est) + "_DIR"); env != "" {
+			d = env
+		}
+		dirs = append(dirs, d)
+	}
+	return dirs
+}
+
 // EnvCase is one line of env.jsonl.
 type EnvCase struct {
 	Level   int     `json:"stage"`
@@ -98,7 +117,7 @@ type Tensor struct {
 	Data  []float64 `json:"data"`
 }
 
-// Loss holds the seed's four loss terms.
+// Loss holds the four loss terms: the seed's, or the estimator's (Model.Estimator).
 type Loss struct {
 	PG      float64 `json:"pg"`
 	Value   float64 `json:"value"`
@@ -116,6 +135,7 @@ type Batch struct {
 	// With fields: step t's input carries Fields[b][t] and Vec[b][t].
 	Fields  [][][]int32          `json:"fields"`
 	Vec     [][][]float32        `json:"vec"`
+	End     []int32              `json:"end"` // [B] with an estimator: the step that ended each row
 	Logp    []float64            `json:"logp"`
 	Entropy []float64            `json:"entropy"`
 	Value   []float64            `json:"value"`
@@ -149,7 +169,13 @@ type Model struct {
 	Vector int   `json:"vector"`
 	// Context is "read" for a model that reads its context
 	// (gru.Config.Read); absent: the bag.
-	Context    string            `json:"context"`
+	Context string `json:"context"`
+	// Estimator is the group estimator whose loss the batches hold (rloo,
+	// grpo, drgrpo; absent: the seed's), over groups of Group consecutive
+	// rows, the steps after a row's End weighing nothing when Mask.
+	Estimator  string            `json:"estimator"`
+	Group      int               `json:"group"`
+	Mask       bool              `json:"mask"`
 	Tokens     map[string]int    `json:"tokens"`
 	ParamOrder []string          `json:"param_order"`
 	Init       map[string]Tensor `json:"init"`

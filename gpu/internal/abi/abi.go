@@ -91,12 +91,12 @@ var Kernels = []Kernel{
 			p("B", cI), p("T", cI), p("R", cI), p("d", cI), p("V", cI), p("S", cI), p("use_smem_w", cI),
 			p("scorer", cI), p("ops", inI), p("partial_credit", cD), p("O", cI), p("observe", cI), p("ctx_end", cI),
 			p("k0", cU), p("k1", cU), p("round", cU), p("purpose", cU), p("fixed_level", cI), p("mix", cI), p("unlocked", cI),
-			p("cdf0", cD), p("cdf1", cD),
-			p("mode", cI), p("given_tasks", cI), p("train", cI), p("step_baseline", cI), p("mask", cI),
+			p("cdf0", cD), p("cdf1", cD), p("group", cI),
+			p("mode", cI), p("given_tasks", cI), p("train", cI), p("estimator", cI), p("mask", cI),
 			p("value_coef", cD), p("entropy_coef", cD), p("loss_batch", cI), p("rewards_in", ptrIn),
 			p("h", out), p("act", out), p("ghn", out), p("logp", out), p("logpa", out), p("val", out), p("ent", out),
 			p("tokens", outI), p("inputs", outI), p("tasks", outI), p("dlogp", out), p("dent", out), p("dval", out), p("block_stats", outD),
-			p("outcome", outD), p("machines", outD)},
+			p("outcome", outD), p("machines", outD), p("ep_return", out), p("ep_end", outI)},
 		Smem: []Region{
 			region("sStat", "double", "E×NSTATS", "E", "SIMDRL_NSTATS"),
 			region("sTask", "int32_t", "E×TASK_WORDS", "E", "SIMDRL_TASK_WORDS"),
@@ -115,6 +115,10 @@ var Kernels = []Kernel{
 			{Name: "sCalc", C: "double", Factors: []string{"E", "SIMDRL_CALC_SLOT_DOUBLES"}, Cond: "O",
 				Doc: "E×simdrl_calc_slot: each episode's machine, stepped inside the loop (O > 0)"},
 		}},
+	{Macro: "ESTIMATE", Module: "rollout", Entries: []string{"simdrl_estimate"}, Params: []Param{
+		p("estimator", cI), p("B", cI), p("T", cI), p("group", cI), p("mask", cI), p("value_coef", cD), p("entropy_coef", cD), p("loss_batch", cI),
+		p("logpa", in), p("val", in), p("ent", in), p("ep_return", in), p("ep_end", inI), p("dlogp", out), p("dent", out), p("dval", out),
+		p("block_stats", outD)}},
 	{Macro: "BACKWARD", Module: "backward", Entries: []string{"simdrl_backward_e1", "simdrl_backward_e2", "simdrl_backward_e4", "simdrl_backward_e8",
 		"simdrl_backward_read_e1", "simdrl_backward_read_e2", "simdrl_backward_read_e4", "simdrl_backward_read_e8"},
 		Params: []Param{

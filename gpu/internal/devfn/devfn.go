@@ -298,6 +298,31 @@ func EpisodeLoss(logpa, val, ent []float32, reward float32, batch int, vc, ec fl
 	return float64(o.pg), float64(o.value), float64(o.entropy), dlogp, dent, dval
 }
 
+// Estimators are loss.cuh's numbers of the estimators (SIMDRL_EST_*).
+type Estimators struct{ Sum, Step, RLOO, GRPO, DrGRPO int }
+
+// EstimatorCodes is loss.cuh's SIMDRL_EST_*.
+func EstimatorCodes() Estimators {
+	return Estimators{C.SIMDRL_EST_SUM, C.SIMDRL_EST_STEP, C.SIMDRL_EST_RLOO, C.SIMDRL_EST_GRPO, C.SIMDRL_EST_DRGRPO}
+}
+
+// GroupIs is simdrl_group_is.
+func GroupIs(estimator int) bool { return C.simdrl_group_is(C.int(estimator)) != 0 }
+
+// GroupLoss is simdrl_group_loss on n episodes of T steps laid out
+// step-major (step t of episode b at t*n + b), in groups of group.
+func GroupLoss(estimator, n, T, group, batch int, logpa, val, ent, returns []float32, end []int32, vc, ec float64, mask bool) (pg, value, entropy float64, dlogp, dent, dval []float32) {
+	dlogp, dent, dval = make([]float32, n*T), make([]float32, n*T), make([]float32, n*T)
+	m := C.int(0)
+	if mask {
+		m = 1
+	}
+	f := func(x []float32) *C.float { return (*C.float)(unsafe.Pointer(&x[0])) }
+	o := C.simdrl_group_loss(C.int(estimator), C.int(n), C.int(T), C.int(n), f(logpa), f(val), f(ent), f(returns), i32s(end), C.int(group), C.int(batch),
+		C.double(vc), C.double(ec), m, f(dlogp), f(dent), f(dval))
+	return float64(o.pg), float64(o.value), float64(o.entropy), dlogp, dent, dval
+}
+
 // Layout is simdrl_layout_of: the offsets of the ten tensors and the size.
 func Layout(V, d, S int) [11]int {
 	l := C.simdrl_layout_of(C.int(V), C.int(d), C.int(S))
