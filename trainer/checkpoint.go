@@ -310,7 +310,8 @@ func decodeStrict(raw string, v any, legacy, added map[string]bool) error {
 // Every field written only when set (omitempty) is one
 // (TestEveryOmittedConfigKeyReadsBack).
 var addedConfigKeys = map[string]bool{"task": true, "task_spec": true, "entropy_updates": true, "context": true,
-	"replay": true, "replay_coef": true, "item_focus": true, "stop_from": true, "estimator": true, "group": true}
+	"replay": true, "replay_coef": true, "item_focus": true, "stop_from": true, "estimator": true, "group": true,
+	"ppo_epochs": true, "ppo_minibatches": true, "clip_coef": true, "gae_lambda": true, "gamma": true, "no_clip_vloss": true, "no_norm_adv": true}
 
 // legacyConfigKeys were part of the config in earlier checkpoints: the
 // command-line state that is not (the device, the report path, quiet
