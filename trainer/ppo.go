@@ -2,6 +2,7 @@ package trainer
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 )
 
@@ -38,6 +39,24 @@ func (c *Config) PPO() PPOSettings {
 		ClipCoef: cmp.Or(c.ClipCoef, defaultClipCoef), Lambda: cmp.Or(c.GAELambda, defaultGAELambda), Gamma: cmp.Or(c.Gamma, defaultGamma),
 		ClipVLoss: !c.NoClipVLoss, NormAdv: !c.NoNormAdv,
 	}
+}
+
+// optimizerSteps is the Adam steps an update takes: PPO's epochs ×
+// minibatches, else 1 (a checkpoint's adam_step is update × this).
+func (c *Config) optimizerSteps() int {
+	if c.Estimator != EstimatorPPO {
+		return 1
+	}
+	p := c.PPO()
+	return p.Epochs * p.Minibatches
+}
+
+// adamSteps says k Adam steps in words.
+func adamSteps(k int) string {
+	if k == 1 {
+		return "one Adam step"
+	}
+	return fmt.Sprintf("%d Adam steps", k)
 }
 
 // validatePPO checks PPO's settings: whole minibatches of episodes
