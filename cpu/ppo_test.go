@@ -3,6 +3,7 @@ package cpu
 import (
 	"bytes"
 	"github.com/simdrl/simdrl/task"
+	"sync/atomic"
 	"testing"
 
 	"github.com/simdrl/simdrl/trainer"
@@ -239,4 +240,70 @@ func TestFlatGroupsDiagnostic(t *testing.T) {
 	require.Positive(t, flat)
 	require.Less(t, flat, c.Batch/K, "some group must differ for the test to tell")
 
+}
+
+// TestPPOInterruptRestores: an update interrupted after some of its Adam
+// steps leaves the parameters and Adam's state as they were before it, and
+// the same update redone then equals an uninterrupted engine's.
+func TestPPOInterruptRestores(t *testing.T) {
+	c := ppoConfig()
+	c.Threads = 2
+	ref, err := newRun(c)
+	require.NoError(t, err)
+	defer ref.Close()
+	e, err := newRun(c)
+	require.NoError(t, err)
+	defer e.Close()
+	for _, r := range []*testRun{ref, e} {
+		_, err = r.Update()
+		require.NoError(t, err)
+	}
+	params := append([]float32(nil), e.model.params...)
+	m, v := append([]float32(nil), e.opt.m...), append([]float32(nil), e.opt.v...)
+	steps := e.opt.steps
+
+	// the rollout is 6 chunks, each minibatch 2: interrupt in the second epoch.
+	stop := make(chan struct{})
+	e.SetInterrupt(stop)
+	var worked atomic.Int32
+	e.pool.afterWork = func(int) {
+		if worked.Add(1) == 6+2*5 {
+			close(stop)
+		}
+	}
+	_, err = e.Engine.Update(trainer.Plan{Update: 2, Level: -1, Played: []int{0, 1, 2}, CDF: []float64{1.0 / 3, 2.0 / 3, 1}, Entropy: 0.1})
+	require.ErrorIs(t, err, trainer.ErrInterrupted)
+	require.Greater(t, int(worked.Load()), 6+2*4, "the update took some of its steps before the interrupt")
+	require.Equal(t, params, e.model.params)
+	require.Equal(t, m, e.opt.m)
+	require.Equal(t, v, e.opt.v)
+	require.Equal(t, steps, e.opt.steps)
+
+	uninterrupt(e)
+	_, err = ref.Update()
+	require.NoError(t, err)
+	_, err = e.Update()
+	require.NoError(t, err)
+	require.Equal(t, ref.model.params, e.model.params)
+}
+
+// TestPPOLearnsTheSeedTask: PPO (2 epochs of 4 minibatches, lr 3e-4,
+// advantages not normalised: docs/recipes.md#ppo) trains the seed task's
+// default recipe from scratch to the stop rule on every level (only level
+// 0 under -short).
+func TestPPOLearnsTheSeedTask(t *testing.T) {
+	c := trainer.DefaultRecipe()
+	c.Estimator, c.PPOEpochs, c.LR, c.NoNormAdv = trainer.EstimatorPPO, 2, 3e-4, true
+	c.FinalEpisodes, c.Explain, c.Threads = 300, 0, 2
+	if testing.Short() {
+		c.TrainLevels, c.Updates = []int{0}, 100
+	}
+	var out bytes.Buffer
+	rep, err := run(t, c, &out)
+	require.NoError(t, err)
+	t.Logf("%d updates, final solve rates %v", rep.Updates, rep.Final.SolveRate)
+	for _, s := range c.TrainLevels {
+		require.GreaterOrEqualf(t, rep.Final.SolveRate[s], 0.99, "level %d not learned:\n%s", s, out.String())
+	}
+	require.Less(t, rep.Updates, c.Updates, "the run never reached the stop rule:\n%s", out.String())
 }
