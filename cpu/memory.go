@@ -43,9 +43,6 @@ func (p *plan) memory(c trainer.Config, t task.Task) enginekit.Memory {
 	for knob, b := range p.bytes(false) {
 		m[knob] += b
 	}
-	if c.Estimator == trainer.EstimatorPPO {
-		m["batch"] += float64(ppoMemory(c, p.layout.Size))
-	}
 	total := m.Total()
 	m[m.Knob()] += 0.03*total + 256<<10 // the allocator rounds large buffers up to whole pages
 	return m

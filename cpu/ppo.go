@@ -70,10 +70,29 @@ func newPPO(cfg trainer.Config, size int) *ppo {
 		params: make([]float32, size), m: make([]float32, size), v: make([]float32, size)}
 }
 
-// ppoMemory is the bytes newPPO allocates (checkMemory).
-func ppoMemory(cfg trainer.Config, size int) int64 {
-	B, T := int64(cfg.Batch), int64(cfg.Steps)
-	return B*(int64(unsafe.Sizeof(task.Instance{}))+4+1+4) + B*T*(4+4+4+8+4+4) + 3*4*int64(size)
+// ppoBatch is the episodes cfg's PPO stores: its batch, or 0 without -estimator ppo.
+func ppoBatch(cfg trainer.Config) int {
+	if cfg.Estimator != trainer.EstimatorPPO {
+		return 0
+	}
+	return cfg.Batch
+}
+
+// ppoBuffers are newPPO's buffers (plan.buffers), for B stored episodes of
+// T steps and a model of size parameters; none when B is 0.
+func ppoBuffers(B, T, size int) []plannedBuffer {
+	if B == 0 {
+		return nil
+	}
+	b, bt, n := float64(B), float64(B*T), float64(size)
+	return []plannedBuffer{
+		{"ppo instances", b, float64(unsafe.Sizeof(task.Instance{})), 1, "batch", false},
+		{"ppo ends, truncated flags, order", b, 4 + 1 + 4, 1, "batch", false},
+		{"ppo actions, log-probabilities, values", bt, 4, 3, "batch", false},
+		{"ppo rewards", bt, 8, 1, "batch", false},
+		{"ppo advantages and returns", bt, 4, 2, "batch", false},
+		{"ppo saved params, m and v", n, 4, 3, "hidden", false},
+	}
 }
 
 // store keeps the chunk's n episodes, the batch's first..first+n−1, just
