@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"fmt"
+
 	flag "github.com/spf13/pflag"
 
 	"github.com/simdrl/simdrl/trainer"
@@ -19,7 +21,7 @@ type ppoFlags struct {
 func (p *ppoFlags) define(fs *flag.FlagSet) {
 	d := (&trainer.Config{}).PPO()
 	p.epochs = fs.Int("ppo-epochs", d.Epochs, "-estimator ppo: passes over each update's stored rollout [1, 1000]")
-	p.minibatches = fs.Int("ppo-minibatches", d.Minibatches, "-estimator ppo: minibatches of whole episodes per pass, each one Adam step; it divides -batch")
+	p.minibatches = fs.Int("ppo-minibatches", d.Minibatches, fmt.Sprintf("-estimator ppo: minibatches of whole episodes per pass, each one Adam step [1, %d]; it divides -batch", trainer.MaxEpisodes))
 	p.clipCoef = fs.Float64("clip-coef", d.ClipCoef, "-estimator ppo: the probability ratio's clip ε (0, 10] (and the value's, with -clip-vloss)")
 	p.lambda = fs.Float64("gae-lambda", d.Lambda, "-estimator ppo: GAE's λ (0, 1]")
 	p.gamma = fs.Float64("gamma", d.Gamma, "-estimator ppo: the discount γ (0, 1]")
