@@ -49,15 +49,14 @@ type FinalReport struct {
 
 // EvalPoint is one periodic evaluation; -metrics writes one per line.
 type EvalPoint struct {
-	Update      int          `json:"update"`
-	Level       string       `json:"stage"` // the level trained, or the levels a mixed update played ("0,1"); the key keeps the old word
-	TrainReward float64      `json:"train_reward"`
-	TrainSolve  float64      `json:"train_solve_rate"`
-	Loss        LossTerms    `json:"loss"`
-	GradNorm    float64      `json:"grad_norm"`
-	Diagnostics *Diagnostics `json:"diagnostics,omitempty"` // the update's, when its estimator computes them
-	MeanReward  []float64    `json:"eval_mean_reward"`
-	SolveRate   []float64    `json:"eval_solve_rate"`
+	Update      int       `json:"update"`
+	Level       string    `json:"stage"` // the level trained, or the levels a mixed update played ("0,1"); the key keeps the old word
+	TrainReward float64   `json:"train_reward"`
+	TrainSolve  float64   `json:"train_solve_rate"`
+	Loss        LossTerms `json:"loss"`
+	GradNorm    float64   `json:"grad_norm"`
+	MeanReward  []float64 `json:"eval_mean_reward"`
+	SolveRate   []float64 `json:"eval_solve_rate"`
 	// TrainingSplit is, for an Itemized task, the same evaluation on its
 	// training items: what the curriculum and the stop rule read, so that
 	// the held-out items stay a test.
@@ -68,4 +67,6 @@ type EvalPoint struct {
 	EntropyCoef float64 `json:"entropy_coef"`
 	// Confirmation is the confirming evaluation this one nominated, if any.
 	Confirmation *Confirmation `json:"confirmation,omitempty"`
+	// Diagnostics are the update's, when its estimator computes them.
+	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
 }
