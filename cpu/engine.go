@@ -36,10 +36,13 @@ type Engine struct {
 	// every result is bit-identical to a rollout of all T steps.
 	stopTraining, stopEvaluating bool
 	estimate                     estimator // cfg's (estimatorOf)
-	ppo                          *ppo      // -estimator ppo's state (ppo.go), nil for the others
-	ppoJob                       ppoJob
-	diag                         trainer.Diagnostics // the group estimators' (Update)
-	liveSteps                    int64               // the training rollouts' computed steps, summed over updates
+	liveSteps                    int64     // the training rollouts' computed steps, summed over updates
+
+	// -estimator ppo's state (ppo.go), nil for the others; the group
+	// estimators' diagnostics (Update).
+	ppo    *ppo
+	ppoJob ppoJob
+	diag   trainer.Diagnostics
 }
 
 // New builds a CPU engine for cfg's task, opened through the registry

@@ -3,6 +3,7 @@ package cpu
 import (
 	"bytes"
 	"github.com/simdrl/simdrl/task"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -306,4 +307,25 @@ func TestPPOLearnsTheSeedTask(t *testing.T) {
 		require.GreaterOrEqualf(t, rep.Final.SolveRate[s], 0.99, "level %d not learned:\n%s", s, out.String())
 	}
 	require.Less(t, rep.Updates, c.Updates, "the run never reached the stop rule:\n%s", out.String())
+}
+
+// TestPPOCheckpointAdamSteps: a PPO checkpoint's adam_step is updates ×
+// epochs × minibatches; one that says otherwise is refused as damaged.
+func TestPPOCheckpointAdamSteps(t *testing.T) {
+	c := ppoConfig()
+	e, err := newRun(c)
+	require.NoError(t, err)
+	defer e.Close()
+	for range 2 {
+		_, err = e.Update()
+		require.NoError(t, err)
+	}
+	f := snapshot(t, e)
+	require.Contains(t, f.Metadata["state"], `"adam_step":16`)
+	r, err := resume(f, c)
+	require.NoError(t, err)
+	r.Close()
+	f.Metadata["state"] = strings.Replace(f.Metadata["state"], `"adam_step":16`, `"adam_step":2`, 1)
+	_, err = resume(f, c)
+	require.ErrorContains(t, err, "adam_step 2 disagrees with update 2 (every update takes 8 Adam steps)")
 }
