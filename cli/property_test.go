@@ -47,6 +47,11 @@ var flagBoundaries = map[string][]string{
 	"group":          {"0", "1", "2", "4", "3", "8", "16777216", "16777217", "-1"},
 
 	"entropy-updates": {"0", "1", "1073741824", "1073741825", "-1"},
+	"ppo-epochs":      {"0", "1", "1000", "1001", "-1"},
+	"ppo-minibatches": {"0", "1", "16777216", "16777217", "-1"},
+	"clip-coef":       {"0", "10", "10.5", "-0.1", "NaN"},
+	"gae-lambda":      {"0", "1", "1.01", "-0.01", "NaN"},
+	"gamma":           {"0", "1", "1.01", "-0.01", "NaN"},
 }
 
 // checkCommandLine runs args in-process and requires success or a one-line

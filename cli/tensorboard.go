@@ -117,6 +117,7 @@ func evalScalars(p trainer.EvalPoint, trained bool) []tbevents.Scalar {
 		add("loss/replay", p.Loss.Replay)
 		add("loss/total", p.Loss.Total)
 		add("perf/updates_per_second", p.UpdatesPerSecond)
+		diagnosticScalars(p.Diagnostics, add)
 	}
 	add("train/entropy_coef", p.EntropyCoef)
 	perLevel("eval/solve_rate", p.SolveRate)

@@ -22,6 +22,9 @@ var tensorBoardTags = map[string]string{
 	"loss.PG": "loss/pg", "loss.Value": "loss/value", "loss.Entropy": "loss/entropy", "loss.Replay": "loss/replay",
 	"loss.Total": "loss/total", "updates_per_second": "perf/updates_per_second", "entropy_coef": "train/entropy_coef",
 	"confirmation.solved": "confirm/solved", "confirmation.alpha": "confirm/alpha",
+	"diagnostics.approx_kl": "diag/approx_kl", "diagnostics.clip_fraction": "diag/clip_fraction",
+	"diagnostics.explained_variance": "diag/explained_variance", "diagnostics.flat_groups": "diag/flat_groups",
+	"diagnostics.optimizer_steps": "diag/optimizer_steps",
 }
 
 var tensorBoardLevelTags = map[string]string{

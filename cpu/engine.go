@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"slices"
+
 	"github.com/simdrl/simdrl/gru"
 	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/kernels"
@@ -35,6 +37,12 @@ type Engine struct {
 	stopTraining, stopEvaluating bool
 	estimate                     estimator // cfg's (estimatorOf)
 	liveSteps                    int64     // the training rollouts' computed steps, summed over updates
+
+	// -estimator ppo's state (ppo.go), nil for the others; the group
+	// estimators' diagnostics (Update).
+	ppo    *ppo
+	ppoJob ppoJob
+	diag   trainer.Diagnostics
 }
 
 // New builds a CPU engine for cfg's task, opened through the registry
@@ -103,6 +111,9 @@ func buildGuarded(cfg trainer.Config, t task.Task) (*Engine, error) {
 		stopEvaluating: true,
 	}
 	e.estimate, e.stopTraining = estimatorOf(cfg)
+	if cfg.Estimator == trainer.EstimatorPPO {
+		e.ppo = newPPO(cfg, l.Size)
+	}
 	workers := make([]*worker, p.workers)
 	for i := range workers {
 		if workers[i], err = newWorker(p, t); err != nil {
@@ -140,6 +151,10 @@ func (e *Engine) Update(p trainer.Plan) (trainer.UpdateStats, error) {
 	if err := e.checkPlan(p); err != nil {
 		return trainer.UpdateStats{Update: u, Level: j.level}, err
 	}
+	if e.ppo != nil {
+		j.ppo = e.ppo
+		return e.updatePPO(p, j)
+	}
 	clear(e.grad)
 	e.table.Clear()
 	if err := e.pool.run(j, e.cfg.Batch); err != nil {
@@ -162,6 +177,10 @@ func (e *Engine) Update(p trainer.Plan) (trainer.UpdateStats, error) {
 	if err := enginekit.CheckLoss(u, st.Loss.Total); err != nil {
 		return st, err // the failed update is not applied
 	}
+	if K := e.cfg.GroupSize(); slices.Contains(trainer.GroupEstimators, e.cfg.Estimator) {
+		e.diag = trainer.Diagnostics{FlatGroups: float64(j.flat) / float64(j.batch/K), Steps: 1}
+		st.Diagnostics = &e.diag
+	}
 	st.GradNorm = gradNorm(e.grad)
 	if err := enginekit.CheckGradNorm(u, st.GradNorm); err != nil {
 		return st, err
@@ -180,9 +199,11 @@ type trainJob struct {
 	record        []task.Episode // Plan.Record
 	batch         int
 	entropyCoef   float64
+	ppo           *ppo // set: store the rollout for PPO (ppo.go) rather than weigh and backpropagate it
 	// totals, merged in chunk order
 	rewardSum float64
 	solved    int
+	flat      int // groups whose returns are all equal
 	loss      trainer.LossTerms
 }
 
@@ -229,6 +250,16 @@ func (j *trainJob) work(w *worker, r *result) {
 			copy(ep.Program, w.episodeProgram(b))
 		}
 	}
+	if j.ppo != nil {
+		j.ppo.store(w, first, n)
+		return
+	}
+	r.flat = 0
+	for g := 0; g < n; g += K {
+		if flat(w.rewards[g : g+K]) {
+			r.flat++
+		}
+	}
 	clear(r.grad)
 	r.table.Clear()
 	// loss weights depend only on this chunk (and its whole groups); the loss terms are merged in order.
@@ -257,6 +288,10 @@ func (j *trainJob) merge(r *result) {
 			j.solved++
 		}
 	}
+	if j.ppo != nil {
+		return // stored: nothing to add
+	}
+	j.flat += r.flat
 	addLoss(&j.loss, r.loss)
 	kernels.Add(j.e.grad, r.grad)
 	kernels.Add(j.e.table.Buffer(), r.table.Buffer())

@@ -65,6 +65,8 @@ func estimatorOf(cfg trainer.Config) (estimate estimator, masks bool) {
 		return grpoLoss, cfg.MaskAfterAnswer
 	case trainer.EstimatorDrGRPO:
 		return drgrpoLoss, cfg.MaskAfterAnswer
+	case trainer.EstimatorPPO:
+		return nil, true // ppo.go: its loss reads nothing after an episode's end
 	}
 	if cfg.Baseline == "step" {
 		return stepLoss, cfg.MaskAfterAnswer

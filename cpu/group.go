@@ -45,6 +45,17 @@ func statsOf(r []float32) groupStats {
 	return groupStats{K: K, mean: mean, std: math.Sqrt(ss / float64(K-1))}
 }
 
+// flat reports whether a group's returns are all equal: its advantages
+// are 0 and it teaches the policy nothing (Diagnostics.FlatGroups).
+func flat(r []float32) bool {
+	for _, x := range r[1:] {
+		if x != r[0] {
+			return false
+		}
+	}
+	return true
+}
+
 // grpoEpsilon keeps GRPO's advantage finite in a group whose returns are all equal.
 const grpoEpsilon = 1e-6
 

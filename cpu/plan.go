@@ -39,6 +39,8 @@ type plan struct {
 	// slots is the pool's chunks parked for the ordered merge: those of the
 	// largest pass or of the replayed episodes, whichever has more.
 	slots int
+	// ppoBatch is the episodes -estimator ppo stores (ppo.go), 0 without it.
+	ppoBatch int
 }
 
 // newPlan is the plan of an engine of c, valid, for its task t.
@@ -50,7 +52,7 @@ func newPlan(c trainer.Config, t task.Task) (*plan, error) {
 	l.Read = c.Context == trainer.ContextRead // the same tensors; only the rollout (and its workspace) differs
 	chunk := chunkSize(c)
 	return &plan{layout: l, chunk: chunk, steps: c.Steps, workers: workerCount(c),
-		slots: (max(largestPass(c), c.Replay) + chunk - 1) / chunk}, nil
+		slots: (max(largestPass(c), c.Replay) + chunk - 1) / chunk, ppoBatch: ppoBatch(c)}, nil
 }
 
 // plannedBuffer is one buffer of a plan: count elements of size bytes, in
@@ -72,7 +74,7 @@ func (p *plan) buffers() []plannedBuffer {
 	l, C, T := p.layout, float64(p.chunk), float64(p.steps)
 	N, W, R := float64(p.layout.Size), float64(p.workers), float64(p.workers*resultsPerWorker)
 	instance := float64(unsafe.Sizeof(task.Instance{}))
-	return []plannedBuffer{
+	return append([]plannedBuffer{
 		// the engine's: the model, its gradient and Adam's moments
 		{"params", N, 4, 1, "hidden", false},
 		{"derived tensors", gru.DerivedBytes(l), 1, 1, "hidden", false},
@@ -89,6 +91,7 @@ func (p *plan) buffers() []plannedBuffer {
 		{"step observations", C * T, 4, W, "chunk", false},
 		{"step rewards", C * T, 8, W, "chunk", false},
 		{"step done flags", C * T, 1, W, "chunk", false},
+		{"step truncated flags", C * T, 1, W, "chunk", false},
 		{"returns to go", C * T, 4, W, "chunk", false},
 		{"episode ends", C, 4, W, "chunk", false},
 		// the task's Env of a chunk: its rows' state, about an instance each
@@ -100,7 +103,7 @@ func (p *plan) buffers() []plannedBuffer {
 		// the pool's (newPool): its workers and its slots
 		{"pool workers", W, float64(unsafe.Sizeof((*worker)(nil))), 1, "chunk", false},
 		{"pool slots", float64(p.slots), float64(unsafe.Sizeof((*result)(nil))), 1, "chunk", false},
-	}
+	}, ppoBuffers(p.ppoBatch, p.steps, p.layout.Size)...)
 }
 
 // bytes is the memory of p's buffers in shares by knob; allocated leaves

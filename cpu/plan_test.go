@@ -104,6 +104,7 @@ func TestPlanIsWhatNewAllocates(t *testing.T) {
 			c.Hidden, c.Batch, c.Chunk, c.Threads, c.FinalEpisodes = 40, 300, 64, 3, 1000
 		}),
 		"seed big chunk": recipe("seed", "", func(c *trainer.Config) { c.Chunk, c.Threads = 100000, 16 }),
+		"seed ppo":       recipe("seed", "", func(c *trainer.Config) { c.Estimator, c.Threads = trainer.EstimatorPPO, 2 }),
 	}
 	for name, cfg := range cases {
 		tk, err := cfg.OpenTask()

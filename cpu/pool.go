@@ -60,6 +60,9 @@ type result struct {
 	rsum   float64            // sum of rewards
 	live   int                // training: the steps its rollout computed (gru.Workspace.LiveSteps)
 	loss   trainer.LossTerms  // training: the chunk's share of the loss terms
+	flat   int                // training with a group estimator: the chunk's groups whose returns are all equal
+	// PPO (ppoJob): the chunk's sums of the approximate KL and of the clipped steps
+	ppoKL, ppoClipped float64
 }
 
 // newWorker is a worker of plan p for task t.

@@ -12,18 +12,20 @@ type stepBuffers struct {
 	obs    []int32
 	reward []float64
 	done   []bool
+	trunc  []bool    // Transition.Truncated (read at an episode's end)
 	togo   []float32 // return-to-go per step (see returns)
 	end    []int32   // per episode: the step that ended it, or T−1
 }
 
 func newStepBuffers(chunk, steps int) stepBuffers {
 	return stepBuffers{obs: make([]int32, chunk*steps), reward: make([]float64, chunk*steps), done: make([]bool, chunk*steps),
-		togo: make([]float32, chunk*steps), end: make([]int32, chunk)}
+		trunc: make([]bool, chunk*steps), togo: make([]float32, chunk*steps), end: make([]int32, chunk)}
 }
 
 // at is step t's slice of the buffers for a chunk of n episodes.
 func (s *stepBuffers) at(t, n int) task.Transition {
-	return task.Transition{Obs: s.obs[t*n : (t+1)*n], Reward: s.reward[t*n : (t+1)*n], Done: s.done[t*n : (t+1)*n]}
+	return task.Transition{Obs: s.obs[t*n : (t+1)*n], Reward: s.reward[t*n : (t+1)*n], Done: s.done[t*n : (t+1)*n],
+		Truncated: s.trunc[t*n : (t+1)*n]}
 }
 
 // rollout plays the chunk (contexts and the Env's rows set with setContext)
@@ -40,6 +42,7 @@ func (s *stepBuffers) at(t, n int) task.Transition {
 func (w *worker) rollout(m *model, mode gru.Mode, s gru.Stream, stop bool) bool {
 	ws, l := w.ws, w.l
 	n, T := ws.Rows(), ws.T
+	infer := !task.ReportsTruncation(w.env) // a user's Stepper that does not write Truncated
 	ws.Start(m.params)
 	if w.fields != nil {
 		w.fields.Write(ws, l, 0, nil)
@@ -54,6 +57,9 @@ func (w *worker) rollout(m *model, mode gru.Mode, s gru.Stream, stop bool) bool 
 		acts := ws.StepActions(t)
 		out := w.steps.at(t, n)
 		w.env.Step(acts, out)
+		if infer {
+			task.InferTruncated(out, t, w.tasks[:n])
+		}
 		if stop {
 			ws.Retire(t, out.Done)
 		}

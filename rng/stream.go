@@ -12,6 +12,7 @@ const (
 	PurposeItem       Purpose = 5 // which item an episode plays, when the trainer weights a level's items
 	PurposeReplay     Purpose = 6 // which remembered program a replayed episode plays
 	PurposeReplayTask Purpose = 7 // the operands of a replayed episode
+	PurposeMinibatch  Purpose = 8 // PPO's order of an update's episodes in an epoch (cpu/ppo.go)
 )
 
 // Key is the 64-bit Philox key derived from the user's -seed.

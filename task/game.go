@@ -36,12 +36,13 @@ type gameEnv struct {
 	obs          []int32
 	left         []int32 // steps left in the budget
 	done         []bool
+	trunc        []bool // ended at the budget, not by its game
 	observations int
 }
 
 func newGameEnv(t Stepwise, rows int) *gameEnv {
 	e := &gameEnv{eps: make([]Game, rows), obs: make([]int32, rows), left: make([]int32, rows), done: make([]bool, rows),
-		observations: Observations(t)}
+		trunc: make([]bool, rows), observations: Observations(t)}
 	for r := range e.eps {
 		e.eps[r] = t.NewGame()
 	}
@@ -56,6 +57,7 @@ func (e *gameEnv) Reset(row int, in *Instance) int32 {
 	e.obs[row] = e.observation(e.eps[row].Reset(in))
 	e.left[row] = in.Budget
 	e.done[row] = in.Budget <= 0
+	e.trunc[row] = e.done[row]
 	return e.obs[row]
 }
 
@@ -68,10 +70,28 @@ func (e *gameEnv) Step(actions []int32, out Transition) {
 			obs, reward, done = e.eps[r].Step(a)
 			e.obs[r] = e.observation(obs)
 			e.left[r]--
+			if !done && e.left[r] <= 0 {
+				e.trunc[r] = true
+				reward += e.endBudget(r)
+			}
 			e.done[r] = done || e.left[r] <= 0
 		}
 		out.Obs[r], out.Reward[r], out.Done[r] = e.obs[r], reward, e.done[r]
+		if out.Truncated != nil {
+			out.Truncated[r] = e.trunc[r]
+		}
 	}
+}
+
+func (e *gameEnv) ReportsTruncation() bool { return true }
+
+// endBudget is what row's game pays when its budget ends (BudgetEnder), 0
+// for a game that does not listen.
+func (e *gameEnv) endBudget(r int) float64 {
+	if b, ok := e.eps[r].(BudgetEnder); ok {
+		return b.EndBudget()
+	}
+	return 0
 }
 
 // observation is obs, or NoObservation for a task that observes nothing

@@ -42,6 +42,10 @@ type Transition struct {
 	Obs    []int32   // the observation token the row's policy sees next
 	Reward []float64 // what the step earned
 	Done   []bool    // the episode has ended (at this step or before)
+	// Truncated, read at the step that ended the episode, says it was cut
+	// by its budget rather than ended by the task (truncation.go); nil
+	// when the caller does not read it.
+	Truncated []bool
 }
 
 // Stepper is a task that steps its own batch of episodes. Package task's
@@ -88,6 +92,7 @@ type scoreEnv struct {
 	width   int     // the largest level budget
 	steps   []int32
 	done    []bool
+	trunc   []bool // ended at the budget without the answer
 	correct []bool
 }
 
@@ -97,7 +102,7 @@ func newScoreEnv(t Scorer, rows int) *scoreEnv {
 		width = max(width, l.Budget)
 	}
 	return &scoreEnv{t: t, answer: t.Answer(), ins: make([]Instance, rows), program: make([]int32, rows*width),
-		steps: make([]int32, rows), width: width, done: make([]bool, rows), correct: make([]bool, rows)}
+		steps: make([]int32, rows), width: width, done: make([]bool, rows), trunc: make([]bool, rows), correct: make([]bool, rows)}
 }
 
 func (e *scoreEnv) Rows() int         { return len(e.ins) }
@@ -110,6 +115,7 @@ func (e *scoreEnv) Reset(row int, in *Instance) int32 {
 	e.ins[row] = *in
 	e.steps[row] = 0
 	e.done[row] = in.Budget <= 0
+	e.trunc[row] = e.done[row]
 	e.correct[row] = false
 	return NoObservation
 }
@@ -129,8 +135,14 @@ func (e *scoreEnv) Step(actions []int32, out Transition) {
 				out.Reward[r] = o.Reward
 				e.correct[r] = o.Correct
 				e.done[r] = true
+				e.trunc[r] = a != e.answer
 			}
 		}
 		out.Done[r] = e.done[r]
+		if out.Truncated != nil {
+			out.Truncated[r] = e.trunc[r]
+		}
 	}
 }
+
+func (e *scoreEnv) ReportsTruncation() bool { return true }

@@ -129,7 +129,7 @@ func restoreCheckpoint(f *checkpoint.File, l *gru.Layout, params, m, v []float32
 	if err != nil {
 		return 0, 0, err
 	}
-	st, err := readState(f, len(c.mix), len(c.lastEval))
+	st, err := readState(f, len(c.mix), len(c.lastEval), c.cfg.optimizerSteps())
 	if err != nil {
 		return 0, 0, err
 	}
@@ -145,8 +145,9 @@ func restoreCheckpoint(f *checkpoint.File, l *gru.Layout, params, m, v []float32
 // readState decodes f's training state, strictly, and checks its fields
 // for a curriculum that can unlock unlockable of the environment's levels
 // (−1 for both: the levels the state's last evaluation lists), and the
-// metadata's update against it.
-func readState(f *checkpoint.File, unlockable, levels int) (trainState, error) {
+// metadata's update against it; an update takes stepsPerUpdate Adam steps
+// (0: unknown, any whole number).
+func readState(f *checkpoint.File, unlockable, levels, stepsPerUpdate int) (trainState, error) {
 	raw, ok := f.Metadata["state"]
 	if !ok {
 		return trainState{}, fmt.Errorf("checkpoint has no training state (metadata key \"state\")")
@@ -161,7 +162,7 @@ func readState(f *checkpoint.File, unlockable, levels int) (trainState, error) {
 	if levels < 0 {
 		levels, unlockable = len(st.LastSolve), len(st.LastSolve)
 	}
-	if err := st.check(unlockable, levels); err != nil {
+	if err := st.check(unlockable, levels, stepsPerUpdate); err != nil {
 		return trainState{}, fmt.Errorf("checkpoint state: %v", err)
 	}
 	if u, ok := f.Metadata["update"]; ok && u != strconv.Itoa(st.Update) {
@@ -185,18 +186,18 @@ func checkLoadedState(f *checkpoint.File) error {
 // (checkLoadedState): a program that takes only the weights (package
 // policy) refuses the damaged files -load refuses.
 func CheckLoadedState(f *checkpoint.File) error {
-	unlockable, levels := -1, -1
+	unlockable, levels, steps := -1, -1, 0
 	var saved *Config
 	var t task.Task
 	if cfg, err := ReadCheckpointConfig(f); err == nil {
 		if tk, err := cfg.OpenTask(); err == nil && cfg.ValidateOpened(tk) == nil {
 			c := newCurriculum(cfg, len(tk.Levels()))
-			unlockable, levels = len(c.mix), len(c.lastEval)
+			unlockable, levels, steps = len(c.mix), len(c.lastEval), cfg.optimizerSteps()
 			saved, t = &cfg, tk
 		}
 	}
 	if _, ok := f.Metadata["state"]; ok {
-		if _, err := readState(f, unlockable, levels); err != nil {
+		if _, err := readState(f, unlockable, levels, steps); err != nil {
 			return err
 		}
 	}
@@ -206,7 +207,11 @@ func CheckLoadedState(f *checkpoint.File) error {
 // check reports the first field of the state out of its range, by its JSON
 // name and value; unlockable is the number of levels the curriculum can
 // unlock, levels the number the environment has.
-func (st *trainState) check(unlockable, levels int) error {
+func (st *trainState) check(unlockable, levels, stepsPerUpdate int) error {
+	k := stepsPerUpdate
+	if k == 0 && st.Update > 0 {
+		k = max(1, st.AdamStep/st.Update)
+	}
 	switch {
 	case len(st.LastSolve) != levels || len(st.LastReward) != levels || len(st.LastEpisodes) != levels:
 		return fmt.Errorf("the last evaluation has %d, %d and %d entries, want %d (one per level)",
@@ -215,10 +220,11 @@ func (st *trainState) check(unlockable, levels int) error {
 		return fmt.Errorf("update %d is negative", st.Update)
 	case st.AdamStep < 0:
 		return fmt.Errorf("adam_step %d is negative", st.AdamStep)
-	case st.AdamStep != st.Update:
-		// Every update takes one Adam step (a failed one is not applied, and
-		// -load restarts both at 0): a mismatch is a damaged file.
-		return fmt.Errorf("adam_step %d disagrees with update %d (every update takes one Adam step)", st.AdamStep, st.Update)
+	case st.AdamStep != st.Update*k:
+		// Every update takes the same Adam steps, one but with PPO (a failed
+		// one is not applied, and -load restarts both at 0): a mismatch is a
+		// damaged file.
+		return fmt.Errorf("adam_step %d disagrees with update %d (every update takes %s)", st.AdamStep, st.Update, adamSteps(k))
 	case st.Unlocked < 1 || st.Unlocked > unlockable:
 		return fmt.Errorf("unlocked %d is out of range 1..%d", st.Unlocked, unlockable)
 	case st.SolvedStreak < 0:
@@ -310,7 +316,8 @@ func decodeStrict(raw string, v any, legacy, added map[string]bool) error {
 // Every field written only when set (omitempty) is one
 // (TestEveryOmittedConfigKeyReadsBack).
 var addedConfigKeys = map[string]bool{"task": true, "task_spec": true, "entropy_updates": true, "context": true,
-	"replay": true, "replay_coef": true, "item_focus": true, "stop_from": true, "estimator": true, "group": true}
+	"replay": true, "replay_coef": true, "item_focus": true, "stop_from": true, "estimator": true, "group": true,
+	"ppo_epochs": true, "ppo_minibatches": true, "clip_coef": true, "gae_lambda": true, "gamma": true, "no_clip_vloss": true, "no_norm_adv": true}
 
 // legacyConfigKeys were part of the config in earlier checkpoints: the
 // command-line state that is not (the device, the report path, quiet

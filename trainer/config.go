@@ -69,6 +69,15 @@ type Config struct {
 	// Omitted from JSON when unset, so that configs read as before.
 	Estimator string `json:"estimator,omitempty"`
 	Group     int    `json:"group,omitempty"`
+	// PPO's settings (Estimator "ppo", ppo.go): 0 or false is CleanRL's
+	// default (Config.PPO), and each is omitted from JSON when unset.
+	PPOEpochs      int     `json:"ppo_epochs,omitempty"`
+	PPOMinibatches int     `json:"ppo_minibatches,omitempty"`
+	ClipCoef       float64 `json:"clip_coef,omitempty"`
+	GAELambda      float64 `json:"gae_lambda,omitempty"`
+	Gamma          float64 `json:"gamma,omitempty"`
+	NoClipVLoss    bool    `json:"no_clip_vloss,omitempty"`
+	NoNormAdv      bool    `json:"no_norm_adv,omitempty"`
 }
 
 // Context values (Config.Context; "" is ContextBag).

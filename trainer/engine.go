@@ -97,7 +97,9 @@ type UpdateStats struct {
 	MeanReward float64
 	SolveRate  float64 // fraction of episodes answered correctly
 	Loss       LossTerms
-	GradNorm   float64 // before clipping
+	GradNorm   float64 // before clipping (PPO: the mean over its optimiser steps)
+	// Diagnostics, when the estimator computes them (diagnostics.go).
+	Diagnostics *Diagnostics
 }
 
 // LossTerms are the loss terms over a batch (see cpu/loss.go for each

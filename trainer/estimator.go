@@ -33,8 +33,8 @@ func (c *Config) groupEstimator() bool { return slices.Contains(GroupEstimators,
 func (c *Config) validateEstimator() error {
 	K, chunk := c.GroupSize(), max(1, min(c.Chunk, c.Batch))
 	switch {
-	case c.Estimator != "" && !c.groupEstimator():
-		return fieldError("estimator", "must be empty (the -baseline), rloo, grpo or drgrpo, got %q", c.Estimator)
+	case c.Estimator != "" && !c.groupEstimator() && c.Estimator != EstimatorPPO:
+		return fieldError("estimator", "must be empty (the -baseline), rloo, grpo, drgrpo or ppo, got %q", c.Estimator)
 	case c.Group < 0 || c.Group > MaxEpisodes:
 		return fieldError("group", "must be in 1..%d, got %d", MaxEpisodes, c.Group)
 	case c.groupEstimator() && K < 2:
@@ -45,5 +45,5 @@ func (c *Config) validateEstimator() error {
 	case chunk%K != 0:
 		return fieldError("group", "must divide the chunk (%d): a group's episodes lie within one chunk, got %d", chunk, K)
 	}
-	return nil
+	return c.validatePPO()
 }

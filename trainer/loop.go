@@ -262,6 +262,10 @@ func (l *loop) point(u int, st *UpdateStats, rate float64, ev, steer []EvalResul
 	}
 	if st != nil {
 		level, p.TrainReward, p.TrainSolve, p.Loss, p.GradNorm = st.Level, st.MeanReward, st.SolveRate, st.Loss, st.GradNorm
+		if st.Diagnostics != nil { // the engine's, which its next update overwrites
+			d := *st.Diagnostics
+			p.Diagnostics = &d
+		}
 	}
 	p.Level = l.tr.cur.label(level)
 	for _, r := range ev {

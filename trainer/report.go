@@ -67,4 +67,6 @@ type EvalPoint struct {
 	EntropyCoef float64 `json:"entropy_coef"`
 	// Confirmation is the confirming evaluation this one nominated, if any.
 	Confirmation *Confirmation `json:"confirmation,omitempty"`
+	// Diagnostics are the update's, when its estimator computes them.
+	Diagnostics *Diagnostics `json:"diagnostics,omitempty"`
 }
