@@ -38,7 +38,7 @@ func Example() {
 	fmt.Println("update", st.Update, "of", cfg.Updates, "rollout", cfg.Steps, "steps, error:", err)
 	// Output:
 	// [guess lock maxdigit reverse]
-	// update 1 of 600 rollout 2 steps, error: <nil>
+	// update 1 of 10000 rollout 2 steps, error: <nil>
 }
 
 // A task written once, as a step function (customtask.Guess: guess the

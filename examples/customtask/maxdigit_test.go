@@ -15,10 +15,11 @@ import (
 // its budget, every level), small enough to learn in seconds (3000 updates of 192 episodes).
 func config(t *testing.T) trainer.Config {
 	cfg := trainer.DefaultRecipe()
-	cfg.Task, cfg.Threads, cfg.Updates, cfg.Hidden = Name, 2, 3000, 64
+	cfg.Task, cfg.Threads, cfg.Hidden = Name, 2, 64
 	cfg, err := trainer.WithTask(cfg)
 	require.NoError(t, err)
-	cfg.StopAt = 0 // the whole schedule: its entropy decays to 0, the policy ends greedy
+	cfg.Updates = 3000 // not the untuned recipe's 10000: its entropy decay (trainer.UntunedEntropyUpdates) and some more
+	cfg.StopAt = 0     // the whole schedule: its entropy decays to 0, the policy ends greedy
 	require.Equal(t, 2, cfg.Steps)
 	return cfg
 }
