@@ -18,8 +18,9 @@ func config(t *testing.T) trainer.Config {
 	cfg.Task, cfg.Threads, cfg.Hidden = Name, 2, 64
 	cfg, err := trainer.WithTask(cfg)
 	require.NoError(t, err)
-	cfg.Updates = 3000 // not the untuned recipe's 10000: its entropy decay (trainer.UntunedEntropyUpdates) and some more
-	cfg.StopAt = 0     // the whole schedule: its entropy decays to 0, the policy ends greedy
+	// Not the untuned recipe's schedule: 3000 updates, the entropy bonus
+	// decaying over all of them (the stop rule off: the policy ends greedy).
+	cfg.Updates, cfg.EntropyUpdates, cfg.StopAt = 3000, 0, 0
 	require.Equal(t, 2, cfg.Steps)
 	return cfg
 }
