@@ -366,7 +366,8 @@ func WithTask(cfg Config) (Config, error) {
 // rollout as long as the longest level's budget and a curriculum of every
 // level; under the default recipe a task.Tuned task's settings too (the
 // calc task's partial credit and longer schedule: docs/recipes.md, "The
-// calc recipe"). A task.ReferenceSchedule task (the seed task) keeps cfg as
+// calc recipe"), and a task that declares none the untuned recipe's
+// (untuned.go). A task.ReferenceSchedule task (the seed task) keeps cfg as
 // it is. A panic in t's code is not recovered here: WithTask returns it as
 // an error (task.Guard does for a task opened otherwise).
 func TaskDefaults(cfg Config, t task.Task) Config {
@@ -381,8 +382,8 @@ func TaskDefaults(cfg Config, t task.Task) Config {
 			cfg.TrainLevels = append(cfg.TrainLevels, i)
 		}
 	}
-	if tt, ok := t.(task.Tuned); ok && cfg.Recipe == "default" {
-		cfg = tune(cfg, tt.DefaultTuning())
+	if cfg.Recipe == "default" {
+		cfg = tune(cfg, tuningOf(t))
 	}
 	return cfg
 }

@@ -90,7 +90,7 @@ func TestCommandLineTrainsTheTask(t *testing.T) {
 	cmd.Stderr = &stderr
 	require.ErrorAs(t, cmd.Run(), &exitErr)
 	require.Equal(t, 2, exitErr.ExitCode())
-	require.Equal(t, "simdrl: -task: this command has several tasks and no default: name one (guess, maxdigit)\n", stderr.String())
+	require.Equal(t, "simdrl: -task: this command has several tasks and no default: name one (guess, lock, maxdigit, reverse)\n", stderr.String())
 }
 
 // TestInterruptSavesAndResumes: SIGINT during training stops the run at

@@ -5,7 +5,7 @@ import (
 	"io"
 
 	"github.com/simdrl/simdrl/cpu"
-	"github.com/simdrl/simdrl/examples/customtask" // registers "maxdigit" and "guess"
+	"github.com/simdrl/simdrl/examples/customtask" // registers "maxdigit", "guess", "reverse" and "lock"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
@@ -37,8 +37,8 @@ func Example() {
 	st, err := tr.Update()
 	fmt.Println("update", st.Update, "of", cfg.Updates, "rollout", cfg.Steps, "steps, error:", err)
 	// Output:
-	// [guess maxdigit]
-	// update 1 of 600 rollout 2 steps, error: <nil>
+	// [guess lock maxdigit reverse]
+	// update 1 of 10000 rollout 2 steps, error: <nil>
 }
 
 // A task written once, as a step function (customtask.Guess: guess the

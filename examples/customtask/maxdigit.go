@@ -1,7 +1,10 @@
-// Package customtask is two tasks defined outside simdrl's module: "the
-// larger of two digits" (MaxDigit, which scores whole programs itself), and
+// Package customtask is four tasks defined outside simdrl's module: "the
+// larger of two digits" (MaxDigit, which scores whole programs itself),
 // "guess the hidden digit" (Guess, closed-loop, written once as a step
-// function). It shows what a task needs (task.Task), how it is made
+// function), and two that the untuned recipe trains with no setting
+// changed (docs/tasks.md, "Tuning a new task"): "reverse the digits"
+// (Reverse, which needs memory) and "open the combination lock" (Lock,
+// which needs observation). It shows what a task needs (task.Task), how it is made
 // available by name (task.Register, so that cpu.New, checkpoints and their
 // resumption find it), that the CPU engine trains it like its own, and that
 // a main of a few lines (cmd/maxdigit, cmd/guess) gets simdrl's whole

@@ -15,10 +15,12 @@ import (
 // its budget, every level), small enough to learn in seconds (3000 updates of 192 episodes).
 func config(t *testing.T) trainer.Config {
 	cfg := trainer.DefaultRecipe()
-	cfg.Task, cfg.Threads, cfg.Updates, cfg.Hidden = Name, 2, 3000, 64
+	cfg.Task, cfg.Threads, cfg.Hidden = Name, 2, 64
 	cfg, err := trainer.WithTask(cfg)
 	require.NoError(t, err)
-	cfg.StopAt = 0 // the whole schedule: its entropy decays to 0, the policy ends greedy
+	// Not the untuned recipe's schedule: 3000 updates, the entropy bonus
+	// decaying over all of them (the stop rule off: the policy ends greedy).
+	cfg.Updates, cfg.EntropyUpdates, cfg.StopAt = 3000, 0, 0
 	require.Equal(t, 2, cfg.Steps)
 	return cfg
 }
