@@ -208,3 +208,34 @@ func TestRandomBaselines(t *testing.T) {
 	require.Less(t, wins, 200)
 	require.False(t, RandomProgram(pool(Integers, 10, 1, 1, 1), chooser(0)))
 }
+
+func BenchmarkDraw4(b *testing.B) {
+	key := rng.NewKey(1)
+	for i := 0; i < b.N; i++ {
+		Draw(4, key, 0, uint32(i), rng.PurposeTask, false)
+	}
+}
+
+// The fast integer search agrees with the pool's search, with and without
+// × and ÷, on small numbers (where zeros, ties and exact divisions abound)
+// and on Countdown's.
+func TestSolvableInts(t *testing.T) {
+	key := rng.NewKey(13)
+	for e := uint32(0); e < 3000; e++ {
+		w := key.Block(0, e, 0, rng.PurposeTask)
+		n := 1 + int(e%4)
+		hi := uint32(10)
+		if e%2 == 1 {
+			hi = 99
+		}
+		in := Instance{N: n, Target: int64(rng.Below(w[3], 4*hi))}
+		for k := range n {
+			in.Numbers[k] = 1 + int64(rng.Below(key.Block(1, e, uint32(k), rng.PurposeTask)[0], hi))
+		}
+		for _, r := range []Restrict{{}, {NoMulDiv: true}} {
+			var p Pool
+			in.Pool(&p)
+			require.Equal(t, Solvable(&p, r), solvableInts(&in.Numbers, n, in.Target, r.NoMulDiv), "%v %+v", in, r)
+		}
+	}
+}

@@ -93,16 +93,12 @@ func (in *Instance) HeldOut() bool {
 
 // Solvable reports whether in can be solved under Countdown's rules.
 func (in *Instance) Solvable() bool {
-	var p Pool
-	in.Pool(&p)
-	return Solvable(&p, Restrict{})
+	return solvableInts(&in.Numbers, in.N, in.Target, false)
 }
 
 // NeedsMulDiv reports whether every solution of in multiplies or divides.
 func (in *Instance) NeedsMulDiv() bool {
-	var p Pool
-	in.Pool(&p)
-	return !Solvable(&p, Restrict{NoMulDiv: true})
+	return !solvableInts(&in.Numbers, in.N, in.Target, true)
 }
 
 // Draw draws a solvable instance of n numbers from the counter-based
