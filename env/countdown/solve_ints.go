@@ -3,7 +3,7 @@ package countdown
 // solvableInts is Solvable for a Countdown pool from its start, on a
 // compact array of values instead of the pool's rationals and history: the
 // same search (each pair, each operation Integers allows, every number
-// used), about 50× faster, since drawing an instance rejects some twenty
+// used), several times faster, since drawing an instance rejects some twenty
 // unsolvable ones (Draw). TestSolvableInts checks it against Solve.
 func solvableInts(v *[MaxNumbers]int64, n int, target int64, noMulDiv bool) bool {
 	if n == 1 {
