@@ -1,0 +1,100 @@
+package countdowntask
+
+import (
+	"github.com/simdrl/simdrl/env/countdown"
+	"github.com/simdrl/simdrl/env/game24"
+	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
+)
+
+// ListedCountdown is how many instances of each split a Countdown task's
+// evaluations play (Instances): a fixed draw, the same for the policy and
+// the baselines (scripts/countdownbaselines). The 24 Game lists its
+// splits' hands whole.
+const ListedCountdown = 1000
+
+// listKey draws Countdown's listed instances.
+var listKey = rng.NewKey(0xC0DE_0053)
+
+// list builds the listed instances once (a second at most for 4 numbers'
+// held-out rejection sampling).
+func (t *poolTask) list() {
+	t.listOnce.Do(func() {
+		for sp := range t.listed {
+			held := task.Split(sp) == task.HeldOut
+			if t.rules == countdown.Fractions {
+				hs := hands().Training
+				if held {
+					hs = hands().HeldOut
+				}
+				for _, h := range hs {
+					t.listed[sp] = append(t.listed[sp], instance(h[:], game24.Target, t.budget))
+				}
+				continue
+			}
+			for e := range uint32(ListedCountdown) {
+				in := countdown.Draw(t.n, listKey, uint32(sp), e, rng.PurposeEval, held)
+				t.listed[sp] = append(t.listed[sp], instance(in.Numbers[:in.N], in.Target, t.budget))
+			}
+		}
+	})
+}
+
+// Instances lists split's evaluation instances in a fixed order, at most
+// max (0: all): Countdown's ListedCountdown fixed draws, the 24 Game's
+// hands.
+func (t *poolTask) Instances(level int, split task.Split, max int) []task.Instance {
+	if level != 0 || split > task.HeldOut {
+		return nil
+	}
+	t.list()
+	ins := t.listed[split]
+	if max > 0 && max < len(ins) {
+		ins = ins[:max]
+	}
+	return append([]task.Instance(nil), ins...)
+}
+
+// Count is how many instances Instances lists.
+func (t *poolTask) Count(level int, split task.Split) int {
+	if level != 0 || split > task.HeldOut {
+		return 0
+	}
+	if t.rules == countdown.Fractions {
+		if split == task.HeldOut {
+			return len(hands().HeldOut)
+		}
+		return len(hands().Training)
+	}
+	return ListedCountdown
+}
+
+// The subsets: instances that no + and − alone solve; Countdown's with a
+// held-out target, the 24 Game's that need a fraction on every way.
+const (
+	subsetMulDiv = 1 << iota
+	subsetSecond
+)
+
+// SubsetNames: "needs*/" then "new target" (Countdown) or "fractions".
+func (t *poolTask) SubsetNames() []string {
+	if t.rules == countdown.Fractions {
+		return []string{"needs*/", "fractions"}
+	}
+	return []string{"needs*/", "new target"}
+}
+
+// Subsets is in's bitmask (brute-force searches, a few microseconds).
+func (t *poolTask) Subsets(in *task.Instance) uint32 {
+	var p countdown.Pool
+	t.Pool(in, &p)
+	var s uint32
+	if !countdown.Solvable(&p, countdown.Restrict{NoMulDiv: true}) {
+		s |= subsetMulDiv
+	}
+	if t.rules == countdown.Fractions && !countdown.Solvable(&p, countdown.Restrict{WholeOnly: true}) ||
+		t.rules == countdown.Integers && countdown.NewTarget(in.Data[dataTarget]) {
+		s |= subsetSecond
+	}
+	return s
+}
