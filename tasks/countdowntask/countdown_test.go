@@ -32,7 +32,7 @@ func TestOpen(t *testing.T) {
 		require.Equal(t, "END", tk.TokenName(int32(c.vocab-1)))
 		require.Equal(t, 256, opened(t, c.name, "budget=256").Levels()[0].Budget)
 	}
-	for _, bad := range []string{"budget=0", "budget=x", "budget=5000", "size=3", "budget"} {
+	for _, bad := range []string{"budget=0", "budget=x", "budget=257", "size=3", "budget"} {
 		_, err := task.Open("countdown3", bad)
 		require.Error(t, err, bad)
 		require.NotContains(t, err.Error(), "\n")

@@ -27,8 +27,9 @@ type kind struct {
 	budget      int
 }
 
-// MaxBudget bounds the budget option.
-const MaxBudget = 4096
+// MaxBudget bounds the budget option: the longest rollout the trainer
+// runs (trainer.MaxSteps).
+const MaxBudget = 256
 
 func init() {
 	for _, k := range kinds {
