@@ -235,7 +235,7 @@ func TestSolvableInts(t *testing.T) {
 		for _, r := range []Restrict{{}, {NoMulDiv: true}} {
 			var p Pool
 			in.Pool(&p)
-			require.Equal(t, Solvable(&p, r), solvableInts(&in.Numbers, n, in.Target, r.NoMulDiv), "%v %+v", in, r)
+			require.Equal(t, Solvable(&p, r), solvableInts(in.Numbers, n, in.Target, r.NoMulDiv), "%v %+v", in, r)
 		}
 	}
 }

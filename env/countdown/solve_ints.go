@@ -4,8 +4,10 @@ package countdown
 // compact array of values instead of the pool's rationals and history: the
 // same search (each pair, each operation Integers allows, every number
 // used), several times faster, since drawing an instance rejects some twenty
-// unsolvable ones (Draw). TestSolvableInts checks it against Solve.
-func solvableInts(v *[MaxNumbers]int64, n int, target int64, noMulDiv bool) bool {
+// unsolvable ones (Draw). TestSolvableInts checks it against Solve. v is
+// passed by value: through a pointer, the recursion's copies would escape
+// to the heap.
+func solvableInts(v [MaxNumbers]int64, n int, target int64, noMulDiv bool) bool {
 	if n == 1 {
 		return v[0] == target
 	}
@@ -34,11 +36,11 @@ func solvableInts(v *[MaxNumbers]int64, n int, target int64, noMulDiv bool) bool
 					r[k], k = a/b, k+1
 				}
 			}
-			w := *v
+			w := v
 			w[j] = w[n-1] // the last value moves into j, the result into i
 			for _, x := range r[:k] {
 				w[i] = x
-				if solvableInts(&w, n-1, target, noMulDiv) {
+				if solvableInts(w, n-1, target, noMulDiv) {
 					return true
 				}
 			}
