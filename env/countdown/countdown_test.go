@@ -209,17 +209,10 @@ func TestRandomBaselines(t *testing.T) {
 	require.False(t, RandomProgram(pool(Integers, 10, 1, 1, 1), chooser(0)))
 }
 
-func BenchmarkDraw4(b *testing.B) {
-	key := rng.NewKey(1)
-	for i := 0; i < b.N; i++ {
-		Draw(4, key, 0, uint32(i), rng.PurposeTask, false)
-	}
-}
-
-// The fast integer search agrees with the pool's search, with and without
-// × and ÷, on small numbers (where zeros, ties and exact divisions abound)
-// and on Countdown's.
-func TestSolvableInts(t *testing.T) {
+// The compact searches agree with the pool's, under both rules, with and
+// without × and ÷ and fractions, on small numbers (where zeros, ties and
+// exact divisions abound) and on Countdown's.
+func TestSolvableNumbers(t *testing.T) {
 	key := rng.NewKey(13)
 	for e := uint32(0); e < 3000; e++ {
 		w := key.Block(0, e, 0, rng.PurposeTask)
@@ -228,14 +221,44 @@ func TestSolvableInts(t *testing.T) {
 		if e%2 == 1 {
 			hi = 99
 		}
-		in := Instance{N: n, Target: int64(rng.Below(w[3], 4*hi))}
+		nums := make([]int64, n)
 		for k := range n {
-			in.Numbers[k] = 1 + int64(rng.Below(key.Block(1, e, uint32(k), rng.PurposeTask)[0], hi))
+			nums[k] = 1 + int64(rng.Below(key.Block(1, e, uint32(k), rng.PurposeTask)[0], hi))
 		}
-		for _, r := range []Restrict{{}, {NoMulDiv: true}} {
-			var p Pool
-			in.Pool(&p)
-			require.Equal(t, Solvable(&p, r), solvableInts(in.Numbers, n, in.Target, r.NoMulDiv), "%v %+v", in, r)
+		target := int64(rng.Below(w[3], 4*hi))
+		for _, rules := range []Rules{Integers, Fractions} {
+			for _, r := range []Restrict{{}, {NoMulDiv: true}, {WholeOnly: true}} {
+				if rules == Integers && r.WholeOnly {
+					continue // Countdown's values are whole already
+				}
+				var p Pool
+				p.Reset(rules, nums, Int(target))
+				require.Equal(t, Solvable(&p, r), SolvableNumbers(rules, nums, target, r), "%v → %d %v %+v", nums, target, rules, r)
+			}
 		}
+	}
+}
+
+func BenchmarkSolvable(b *testing.B) {
+	nums := []int64{1, 1, 1, 1} // unsolvable: the whole tree
+	for _, rules := range []Rules{Integers, Fractions} {
+		name := [...]string{Integers: "integers", Fractions: "fractions"}[rules]
+		b.Run(name+"/pool", func(b *testing.B) {
+			for range b.N {
+				Solvable(pool(rules, 24, nums...), Restrict{})
+			}
+		})
+		b.Run(name+"/numbers", func(b *testing.B) {
+			for range b.N {
+				SolvableNumbers(rules, nums, 24, Restrict{})
+			}
+		})
+	}
+}
+
+func BenchmarkDraw4(b *testing.B) {
+	key := rng.NewKey(1)
+	for i := 0; i < b.N; i++ {
+		Draw(4, key, 0, uint32(i), rng.PurposeTask, false)
 	}
 }

@@ -93,12 +93,12 @@ func (in *Instance) HeldOut() bool {
 
 // Solvable reports whether in can be solved under Countdown's rules.
 func (in *Instance) Solvable() bool {
-	return solvableInts(in.Numbers, in.N, in.Target, false)
+	return SolvableNumbers(Integers, in.Numbers[:in.N], in.Target, Restrict{})
 }
 
 // NeedsMulDiv reports whether every solution of in multiplies or divides.
 func (in *Instance) NeedsMulDiv() bool {
-	return !solvableInts(in.Numbers, in.N, in.Target, true)
+	return !SolvableNumbers(Integers, in.Numbers[:in.N], in.Target, Restrict{NoMulDiv: true})
 }
 
 // Draw draws a solvable instance of n numbers from the counter-based

@@ -84,15 +84,15 @@ func (t *poolTask) SubsetNames() []string {
 	return []string{"needs*/", "new target"}
 }
 
-// Subsets is in's bitmask (brute-force searches, a few microseconds).
+// Subsets is in's bitmask (brute-force searches, countdown.SolvableNumbers).
 func (t *poolTask) Subsets(in *task.Instance) uint32 {
-	var p countdown.Pool
-	t.Pool(in, &p)
+	n := int(min(max(in.Data[dataN], 0), countdown.MaxNumbers))
+	numbers, target := in.Data[dataNumbers:dataNumbers+n], in.Data[dataTarget]
 	var s uint32
-	if !countdown.Solvable(&p, countdown.Restrict{NoMulDiv: true}) {
+	if !countdown.SolvableNumbers(t.rules, numbers, target, countdown.Restrict{NoMulDiv: true}) {
 		s |= subsetMulDiv
 	}
-	if t.rules == countdown.Fractions && !countdown.Solvable(&p, countdown.Restrict{WholeOnly: true}) ||
+	if t.rules == countdown.Fractions && !countdown.SolvableNumbers(t.rules, numbers, target, countdown.Restrict{WholeOnly: true}) ||
 		t.rules == countdown.Integers && countdown.NewTarget(in.Data[dataTarget]) {
 		s |= subsetSecond
 	}
