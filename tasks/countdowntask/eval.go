@@ -16,28 +16,37 @@ const ListedCountdown = 1000
 // listKey draws Countdown's listed instances.
 var listKey = rng.NewKey(0xC0DE_0053)
 
-// list builds the listed instances once (a second at most for 4 numbers'
-// held-out rejection sampling).
+// list builds the listed instances once: the 24 Game's hands, Countdown's
+// ListedCountdown draws of each split, through the cache (cachedListing).
 func (t *poolTask) list() {
 	t.listOnce.Do(func() {
-		for sp := range t.listed {
-			held := task.Split(sp) == task.HeldOut
-			if t.rules == countdown.Fractions {
-				hs := hands().Training
-				if held {
-					hs = hands().HeldOut
-				}
-				for _, h := range hs {
-					t.listed[sp] = append(t.listed[sp], instance(h[:], game24.Target, t.budget))
-				}
-				continue
+		if t.rules == countdown.Fractions {
+			for _, h := range hands().Training {
+				t.listed[task.Training] = append(t.listed[task.Training], instance(h[:], game24.Target, t.budget))
 			}
-			for e := range uint32(ListedCountdown) {
-				in := countdown.Draw(t.n, listKey, uint32(sp), e, rng.PurposeEval, held)
+			for _, h := range hands().HeldOut {
+				t.listed[task.HeldOut] = append(t.listed[task.HeldOut], instance(h[:], game24.Target, t.budget))
+			}
+			return
+		}
+		listed := cachedListing(t.n, drawListing)
+		for sp, ins := range listed {
+			for _, in := range ins {
 				t.listed[sp] = append(t.listed[sp], instance(in.Numbers[:in.N], in.Target, t.budget))
 			}
 		}
 	})
+}
+
+// drawListing draws Countdown's listed instances of pools of n numbers:
+// instance e of split s is draw (s, e) of listKey's evaluation stream.
+func drawListing(n int) (out [2][]countdown.Instance) {
+	for sp := range out {
+		for e := range uint32(ListedCountdown) {
+			out[sp] = append(out[sp], countdown.Draw(n, listKey, uint32(sp), e, rng.PurposeEval, task.Split(sp) == task.HeldOut))
+		}
+	}
+	return out
 }
 
 // Instances lists split's evaluation instances in a fixed order, at most
