@@ -157,3 +157,31 @@ func TestSubsets(t *testing.T) {
 	in = instance([]int64{6, 6, 6, 6}, 24, 128)
 	require.Zero(t, g.Subsets(&in))
 }
+
+// The mask always leaves a token to play (the contract's mask requires
+// one): a combination while two values are left, else UNDO; on random
+// walks of every task, legal tokens are what the game accepts.
+func TestLegalNeverEmpty(t *testing.T) {
+	key := rng.NewKey(17)
+	for _, name := range []string{"countdown3", "countdown4", "game24"} {
+		tk := opened(t, name, "")
+		g := tk.NewGame().(*Game)
+		legal := make([]bool, tk.Vocab())
+		for e := uint32(0); e < 100; e++ {
+			in := tk.Draw(key, 0, e, rng.PurposeTask, 0, task.Training)
+			g.Reset(&in)
+			for k := uint32(0); k < 40; k++ {
+				g.Legal(legal)
+				require.Contains(t, legal, true, "%s: no legal token at %s", name, g.Pool())
+				for tok, ok := range legal {
+					c := *g.Pool() // a copy: stepping it leaves the game as it is
+					require.Equal(t, ok, c.Step(int32(tok)), "%s: token %s at %s", name, tk.TokenName(int32(tok)), g.Pool())
+				}
+				tok := int32(rng.Below(key.Block(1, e, k, rng.PurposeAction)[0], uint32(tk.Vocab())))
+				if _, _, done := g.Step(tok); done {
+					break
+				}
+			}
+		}
+	}
+}
