@@ -88,6 +88,14 @@ func TestGame(t *testing.T) {
 	require.Equal(t, task.Outcome{Reward: 1, Correct: true}, task.Score(tk, &in, toks))
 	ex := task.Explain(tk, &in, toks)
 	require.True(t, ex.Correct)
+	require.Equal(t, 1.0, ex.Reward)
+	require.Equal(t, "pool [7 2 1] → 3", ex.Note)
+	require.Equal(t, []task.Step{{Token: "s0-s2", State: "[6 2 _] → 3 · obs above · 2 left"}, {Token: "s0/s1", State: "[3 _ _] → 3 · obs equal · 1 left"}}, ex.Trace)
+	// The explanation's score is the stepped one, the budget included.
+	short := in
+	short.Budget = 1
+	require.Equal(t, task.Score(tk, &short, toks), task.Outcome{Reward: task.Explain(tk, &short, toks).Reward, Correct: task.Explain(tk, &short, toks).Correct})
+	require.False(t, task.Explain(tk, &short, toks).Correct)
 }
 
 // Draws are solvable instances of their split, reproducible; the listed
