@@ -43,7 +43,7 @@ func TestLevelsRefused(t *testing.T) {
 		{[]string{"-task", "calc", "-levels", ""}, ""},
 		{[]string{"-levels", "a*b"}, "-levels applies to the calc task"},
 		{[]string{"-partial-credit", "0.3"}, "-partial-credit applies to the calc task"},
-		{[]string{"-task", "chess"}, `-task must be calc, expr, seed or tape, got "chess"`},
+		{[]string{"-task", "chess"}, `-task must be calc, countdown3, countdown4, expr, game24, seed or tape, got "chess"`},
 		// A problem in -task-spec names -task-spec (it named -levels or -partial-credit).
 		{[]string{"-task", "calc", "-task-spec", "partial_credit=11"}, "simdrl: -task-spec: partial_credit: must be in [0, 10], got 11"},
 		{[]string{"-task", "calc", "-task-spec", "levels=a*x"}, `simdrl: -task-spec: levels: level 0 "a*x": unknown variable`},

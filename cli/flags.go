@@ -174,6 +174,10 @@ var builtinTaskNotes = map[string]string{
 	"calc": "a calculator that needs memory",
 	"expr": "a program for an expression it reads",
 	"tape": "an expression read through a head, computed on two stacks",
+	// issue 53's search tasks (tasks/countdowntask)
+	"countdown3": "combine 3 numbers into a target, searching with UNDO",
+	"countdown4": "the same with 4",
+	"game24":     "make 24 from 4 values 1..13",
 }
 
 // taskUsage is -task's help: every registered task (task.Names(), a

@@ -25,7 +25,7 @@ func TestRegistry(t *testing.T) {
 	require.Panics(t, func() { task.Register("nil-opener", nil) })
 	require.Panics(t, func() { task.Register("", func(string) (task.Task, error) { return seedtask.Seed(), nil }) })
 	_, err = task.Open("Seed", "")
-	require.ErrorContains(t, err, `unknown task "Seed" (registered: calc, expr, seed, tape, test-echo)`, "names are exact")
+	require.ErrorContains(t, err, `unknown task "Seed" (registered: calc, countdown3, countdown4, expr, game24, seed, tape, test-echo)`, "names are exact")
 }
 
 // TestDeclarations: what the seed and calc tasks declare in place of their

@@ -122,7 +122,7 @@ func TestCalcScoresAndExplains(t *testing.T) {
 // program within its budget computes are refused with a line that says why.
 func TestOpenRefuses(t *testing.T) {
 	_, err := task.Open("chess", "")
-	require.ErrorContains(t, err, `unknown task "chess" (registered: calc, expr, seed`)
+	require.ErrorContains(t, err, `unknown task "chess" (registered: calc, countdown3, countdown4, expr, game24, seed`)
 	_, err = task.Open("seed", "levels=a*b")
 	require.ErrorContains(t, err, "the seed task takes no options")
 	_, err = task.Open("calc", "levels=a*b, a*c+b")

@@ -1,0 +1,151 @@
+package countdown
+
+import "strings"
+
+// Pool is one game's state: its slots, the target and the moves made
+// (the history UNDO pops). The zero Pool is empty; Reset starts one. It
+// allocates nothing.
+type Pool struct {
+	rules  Rules
+	n      int
+	val    [MaxNumbers]Value
+	live   [MaxNumbers]bool
+	target Value
+	hist   [MaxNumbers - 1]made
+	depth  int
+}
+
+// made is a move made and what its slots held before it.
+type made struct {
+	m    Move
+	a, b Value
+}
+
+// Reset starts p on numbers (at most MaxNumbers) and target under rules.
+func (p *Pool) Reset(rules Rules, numbers []int64, target Value) {
+	*p = Pool{rules: rules, n: len(numbers), target: target}
+	for i, v := range numbers {
+		p.val[i], p.live[i] = Int(v), true
+	}
+}
+
+// N is how many numbers the pool started with.
+func (p *Pool) N() int { return p.n }
+
+// Left is how many values the pool holds now.
+func (p *Pool) Left() int { return p.n - p.depth }
+
+// Depth is how many moves are on the history (UNDO can take back).
+func (p *Pool) Depth() int { return p.depth }
+
+// Target is the value to reach.
+func (p *Pool) Target() Value { return p.target }
+
+// Value is slot i's value and whether it holds one.
+func (p *Pool) Value(i int) (Value, bool) { return p.val[i], p.live[i] }
+
+// Last is the value the last move made (the target's relation to it is
+// what a player sees), false at the start.
+func (p *Pool) Last() (Value, bool) {
+	if p.depth == 0 {
+		return Value{}, false
+	}
+	return p.val[p.hist[p.depth-1].m.I], true
+}
+
+// Solved reports whether every number has been combined into one value
+// equal to the target.
+func (p *Pool) Solved() bool {
+	if p.Left() != 1 {
+		return false
+	}
+	v, _ := p.Last()
+	if p.n == 1 {
+		v = p.val[0]
+	}
+	return v.Cmp(p.target) == 0
+}
+
+// Result is what m would make and whether it is legal: both slots hold
+// values and the rules allow the operation on them.
+func (p *Pool) Result(m Move) (Value, bool) {
+	if m.I < 0 || m.J <= m.I || int(m.J) >= p.n || !p.live[m.I] || !p.live[m.J] {
+		return Value{}, false
+	}
+	return p.rules.Apply(m.Op, p.val[m.I], p.val[m.J])
+}
+
+// Apply makes m when it is legal and reports whether it was.
+func (p *Pool) Apply(m Move) bool {
+	v, ok := p.Result(m)
+	if !ok {
+		return false
+	}
+	p.hist[p.depth] = made{m, p.val[m.I], p.val[m.J]}
+	p.depth++
+	p.val[m.I], p.live[m.J] = v, false
+	return true
+}
+
+// Undo takes the last move back and reports whether there was one.
+func (p *Pool) Undo() bool {
+	if p.depth == 0 {
+		return false
+	}
+	p.depth--
+	h := p.hist[p.depth]
+	p.val[h.m.I], p.val[h.m.J], p.live[h.m.J] = h.a, h.b, true
+	return true
+}
+
+// Step plays token tok (a combination or UNDO) and reports whether it was
+// legal; an illegal token changes nothing.
+func (p *Pool) Step(tok int32) bool {
+	if tok == Undo(p.n) {
+		return p.Undo()
+	}
+	m, ok := MoveOf(p.n, tok)
+	return ok && p.Apply(m)
+}
+
+// Legal writes into dst[tok] whether each of the pool's tokens
+// (Moves(N()) of them: dst is at least that long) is legal now.
+func (p *Pool) Legal(dst []bool) {
+	for tok := range int32(Moves(p.n)) {
+		dst[tok] = p.Allows(tok)
+	}
+}
+
+// Allows reports whether token tok is legal now: a combination the rules
+// allow on two held values, or UNDO after a move.
+func (p *Pool) Allows(tok int32) bool {
+	if tok == Undo(p.n) {
+		return p.depth > 0
+	}
+	m, ok := MoveOf(p.n, tok)
+	if !ok {
+		return false
+	}
+	_, ok = p.Result(m)
+	return ok
+}
+
+// String is the pool's values, "_" for an empty slot, then the target:
+// "[12 _ 7] → 19".
+func (p *Pool) String() string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := 0; i < p.n; i++ {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if p.live[i] {
+			b.WriteString(p.val[i].String())
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	b.WriteString("] → ")
+	b.WriteString(p.target.String())
+	return b.String()
+}

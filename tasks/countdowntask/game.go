@@ -1,0 +1,50 @@
+package countdowntask
+
+import (
+	"github.com/simdrl/simdrl/env/countdown"
+	"github.com/simdrl/simdrl/task"
+)
+
+// Game is one episode: the pool, searched with combinations and UNDO. It
+// pays 1 and ends when every number has been combined into the target; a
+// refused token (an illegal move, the context end) costs its step and
+// changes nothing.
+type Game struct {
+	t *poolTask
+	p countdown.Pool
+}
+
+func (g *Game) Reset(in *task.Instance) int32 {
+	g.t.Pool(in, &g.p)
+	return g.t.observe(&g.p, started)
+}
+
+func (g *Game) Step(tok int32) (obs int32, reward float64, done bool) {
+	var what moved
+	switch {
+	case !g.p.Step(tok):
+		what = refused
+	case tok == countdown.Undo(g.t.n):
+		what = undone
+	default:
+		what = combined
+	}
+	if g.p.Solved() {
+		return g.t.observe(&g.p, what), 1, true
+	}
+	return g.t.observe(&g.p, what), 0, false
+}
+
+func (g *Game) Correct() bool { return g.p.Solved() }
+
+// Legal writes into dst (Vocab() long) whether each token is a legal move
+// now: the pool's combinations and UNDO (countdown.Pool.Legal), never the
+// context end. It is the legal-action mask of the contract's coming mask
+// (issue 53, item 2).
+func (g *Game) Legal(dst []bool) {
+	g.p.Legal(dst[:g.t.end()])
+	dst[g.t.end()] = false
+}
+
+// Pool is the episode's pool (for explanations and tests).
+func (g *Game) Pool() *countdown.Pool { return &g.p }

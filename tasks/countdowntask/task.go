@@ -1,0 +1,152 @@
+package countdowntask
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/simdrl/simdrl/env/countdown"
+	"github.com/simdrl/simdrl/env/game24"
+	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
+	"github.com/simdrl/simdrl/tasks/internal/taskkit"
+)
+
+// The registered tasks: their names, numbers, rules and default budgets
+// (issue 53's probe: 64 steps for 3 numbers, 128 for 4).
+var kinds = []kind{
+	{"countdown3", "3 numbers", 3, countdown.Integers, 64},
+	{"countdown4", "4 numbers", 4, countdown.Integers, 128},
+	{"game24", "24 Game", game24.Numbers, countdown.Fractions, 128},
+}
+
+type kind struct {
+	name, level string
+	n           int
+	rules       countdown.Rules
+	budget      int
+}
+
+// MaxBudget bounds the budget option: the longest rollout the trainer
+// runs (trainer.MaxSteps).
+const MaxBudget = 256
+
+func init() {
+	for _, k := range kinds {
+		task.Register(k.name, func(spec string) (task.Task, error) { return open(k, spec) })
+	}
+}
+
+// open is k's task with spec's options: budget=N (1..MaxBudget).
+func open(k kind, spec string) (task.Task, error) {
+	opts, err := task.SpecOptions(spec, k.name+" takes budget=N")
+	if err != nil {
+		return nil, err
+	}
+	t := &poolTask{kind: k}
+	for _, o := range opts {
+		if o.Key != "budget" {
+			return nil, &task.SpecError{Key: "task_spec", Err: fmt.Errorf("unknown option %q (%s takes budget=N)", o.Key, k.name)}
+		}
+		b, err := strconv.Atoi(o.Value)
+		if err != nil || b < 1 || b > MaxBudget {
+			return nil, &task.SpecError{Key: "budget", Err: fmt.Errorf("%q is not a budget of 1..%d steps", o.Value, MaxBudget)}
+		}
+		t.budget = b
+	}
+	return t, nil
+}
+
+// poolTask is one of the registered tasks: one level, the pool game on
+// instances drawn solvable, a training and a held-out split.
+type poolTask struct {
+	kind
+	listOnce sync.Once
+	listed   [2][]task.Instance // per split (Training, HeldOut): what evaluations play (Instances)
+}
+
+// The tokens: the pool's moves (countdown.Moves: combinations, then UNDO),
+// then the context end, never an action.
+func (t *poolTask) end() int32 { return int32(countdown.Moves(t.n)) }
+
+func (t *poolTask) Name() string         { return t.name }
+func (t *poolTask) Vocab() int           { return int(t.end()) + 1 }
+func (t *poolTask) NotActions() []int32  { return []int32{t.end()} }
+func (t *poolTask) ContextEnd() int32    { return t.end() }
+func (t *poolTask) Answer() int32        { return task.NoAnswer }
+func (t *poolTask) HoldsOut() bool       { return true }
+func (t *poolTask) NewGame() task.Game   { return &Game{t: t} }
+func (t *poolTask) OrderSensitive() bool { return false } // no context
+func (t *poolTask) Levels() []task.Level {
+	return []task.Level{{Name: t.level, Budget: t.budget, Shortest: t.n - 1}}
+}
+
+// TokenName spells a move ("s0+s1", "s2/s0", "UNDO") or "END".
+func (t *poolTask) TokenName(tok int32) string {
+	if tok == t.end() {
+		return "END"
+	}
+	return countdown.TokenName(t.n, tok)
+}
+
+// An instance's data: its numbers' count, its numbers, its target.
+const (
+	dataN       = 0
+	dataNumbers = 1
+	dataTarget  = dataNumbers + countdown.MaxNumbers
+)
+
+// instance is the task's instance of numbers and target.
+func instance(numbers []int64, target int64, budget int) task.Instance {
+	in := task.Instance{Budget: int32(budget)}
+	in.Data[dataN] = int64(len(numbers))
+	copy(in.Data[dataNumbers:], numbers)
+	in.Data[dataTarget] = target
+	return in
+}
+
+// Pool resets p on in, an instance of t's (numbers beyond the pool's
+// room, or none, are clipped: Check keeps an engine's instances the task's
+// own).
+func (t *poolTask) Pool(in *task.Instance, p *countdown.Pool) {
+	n := int(min(max(in.Data[dataN], 0), countdown.MaxNumbers))
+	p.Reset(t.rules, in.Data[dataNumbers:dataNumbers+n], countdown.Int(in.Data[dataTarget]))
+}
+
+// Draw draws a solvable instance of split: Countdown's by rejection
+// sampling (countdown.Draw), the 24 Game's a hand of the split's uniformly
+// from step 0 of the stream. It allocates nothing.
+func (t *poolTask) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, level int, split task.Split) task.Instance {
+	held := split != task.Training
+	if t.rules == countdown.Fractions {
+		hs := hands().Training
+		if held {
+			hs = hands().HeldOut
+		}
+		w := key.Block(round, episode, 0, purpose)
+		h := hs[taskkit.Below(w[0], w[1], uint64(len(hs)))]
+		return instance(h[:], game24.Target, t.budget)
+	}
+	in := countdown.Draw(t.n, key, round, episode, purpose, held)
+	return instance(in.Numbers[:in.N], in.Target, t.budget)
+}
+
+// hands24 is the 24 Game's split, solved once (a few hundred milliseconds:
+// no cache needed).
+var (
+	hands24     game24.Split
+	hands24Once sync.Once
+)
+
+func hands() *game24.Split {
+	hands24Once.Do(func() { hands24 = game24.NewSplit() })
+	return &hands24
+}
+
+var (
+	_ task.Stepwise     = (*poolTask)(nil)
+	_ task.Observer     = (*poolTask)(nil)
+	_ task.ContextEnder = (*poolTask)(nil)
+	_ task.Counted      = (*poolTask)(nil)
+	_ task.Subsetter    = (*poolTask)(nil)
+)
