@@ -118,6 +118,9 @@ func (w *Workspace) step(params []float32, dv *Derived, t int, mode Mode, s Stre
 	}
 	fillRows(heads, m, dv.HeadsBias)
 	kernels.SgemmNT(m, V+1, d, 1, hNext, d, dv.HeadsW, d, 1, heads, V+1)
+	if w.legal != nil {
+		w.maskLogits(heads, live) // mask.go
+	}
 	kernels.PolicyForward(m, V, heads, V+1, logp, w.ent[t*n:t*n+m])
 	switch mode {
 	case Greedy:

@@ -76,6 +76,8 @@ type Workspace struct {
 	bias    []float32 // column sums: max(3d, V+1)
 
 	stop stopBuffers // rollouts that stop (Retire)
+
+	legal []bool // Cap×V legal-action mask of the next Step (mask.go); nil: none
 }
 
 // readSteps is the most reading steps a chunk of layout l has: its longest
