@@ -101,6 +101,9 @@ func buildEngine(cfg trainer.Config, t task.Task, validate func(task.Task) error
 	if err := validate(t); err != nil {
 		return nil, err
 	}
+	if task.Masks(t) { // the kernels sample from every token's logit
+		return nil, fmt.Errorf("gpu: task %s has a legal-action mask (task.LegalGame, task.Masker), which the CUDA kernels do not apply; train it on the CPU", t.Name())
+	}
 	if _, err := scorerOf(t); err != nil {
 		return nil, err
 	}
