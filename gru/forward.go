@@ -129,7 +129,11 @@ func (w *Workspace) step(params []float32, dv *Derived, t int, mode Mode, s Stre
 		for i, b := range live {
 			w.u[i] = s.Key.Uniform(s.Round, s.FirstEpisode+uint32(b), uint32(t), rng.PurposeAction)
 		}
-		kernels.Exp(w.probs[:m*V], logp)
+		if s.Temperature > 0 && s.Temperature != 1 {
+			w.temperedProbs(heads, m, s.Temperature) // temperature.go: the sampled evaluation's
+		} else {
+			kernels.Exp(w.probs[:m*V], logp)
+		}
 		kernels.SampleRows(m, V, w.probs[:m*V], w.u[:m], acts)
 	case Teacher:
 		for _, b := range live {

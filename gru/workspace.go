@@ -282,6 +282,10 @@ type Stream struct {
 	Key          rng.Key
 	Round        uint32
 	FirstEpisode uint32
+	// Temperature, when positive and not 1, samples from softmax(z/T) of
+	// the logits z (the sampled evaluation's); the log probabilities and
+	// the entropy stay the policy's own. 0: T = 1, training's.
+	Temperature float32
 }
 
 func ones(n int) []float32 {
