@@ -61,9 +61,11 @@ func exportedNames(t *testing.T) []string {
 // before issue 52's groups of episodes that share an instance
 // (Config.GroupSize, which both engines read), 43 before issue 54's item 4
 // (a level not played is null in the report, not 0: the MarshalJSON and
-// UnmarshalJSON of the report's unexported per-level rates).
+// UnmarshalJSON of the report's unexported per-level rates), 45 before
+// issue 53's sampled evaluation (SampledResult: pass@1 and pass@k per
+// level, split and subset, in the report).
 // Lower it as names go; never raise it but for what an issue asks for.
-const maxExported = 45
+const maxExported = 46
 
 func TestPublicAPIStaysSmall(t *testing.T) {
 	names := exportedNames(t)
