@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -64,4 +65,34 @@ func TestSampledEvaluationFlagsAreChecked(t *testing.T) {
 		require.Contains(t, stderr, c.want, "%v", c.args)
 		require.Equal(t, 1, strings.Count(strings.TrimSpace(stderr), "\n")+1, "one line: %q", stderr)
 	}
+}
+
+// TestReportReadsTheSampledEvaluation: `simdrl report` over runs with
+// -eval-samples has their held-out pass@1 and pass@k as splits beside the
+// greedy solve rate, their mean the runs' own figures'.
+func TestReportReadsTheSampledEvaluation(t *testing.T) {
+	runs, out := t.TempDir(), t.TempDir()
+	var p1, pk float64
+	for seed := range 3 {
+		rep := filepath.Join(runs, fmt.Sprintf("s%d.json", seed))
+		code, _, stderr := runCLI(append(small, "-updates", "2", "-seed", fmt.Sprint(seed), "-eval-samples", "4", "-eval-pass-k", "3", "-report", rep)...)
+		require.Equal(t, 0, code, stderr)
+		first := readReport(t, rep)["sampled"].([]any)[0].(map[string]any)
+		p1 += first["pass_at_1"].(float64) / 3
+		pk += first["pass_at_k"].(float64) / 3
+	}
+	code, stdout, stderr := runReport(t, runs, "-o", out, "-bootstrap", "200")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, readFile(t, filepath.Join(out, reportMarkdown)), "held-out pass@1 (sampled)")
+	_ = stdout
+	s := readSummary(t, filepath.Join(out, reportJSON))
+	found := map[string]float64{}
+	for _, sp := range s.Configurations[0].Splits {
+		if sp.Levels[0] != nil {
+			found[sp.Split] = sp.Levels[0].Mean
+		}
+	}
+	require.InDelta(t, p1, found["held-out pass@1 (sampled)"], 1e-12)
+	require.InDelta(t, pk, found["held-out pass@k (sampled)"], 1e-12)
+	require.Contains(t, found, "held-out")
 }
