@@ -41,7 +41,7 @@ func Console(tr *Trainer, out io.Writer, opt Options) *Reporter {
 		Explained:        c.explained,
 		FinalEvaluated:   c.finalEvaluated,
 		Enumerating:      func(plan string) { fmt.Fprintln(c.out, plan) },
-		SampledEvaluated: func(rs []SampledResult) { printSampled(c.out, c.t, rs) },
+		SampledEvaluated: func(rs []SampledResult) { printSampled(c.out, rs) },
 		Enumerated:       func(ls []task.LevelTally, limit int) { printExhaustive(c.out, c.t, ls, limit) },
 		Finished:         c.finished,
 	}

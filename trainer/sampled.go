@@ -166,7 +166,7 @@ func finalSampled(tr *Trainer, rep *Report, r *Reporter, opt Options) error {
 
 // printSampled writes the final sampled evaluation: one line per split
 // with pass@1 and pass@k per level, then the held-out subsets'.
-func printSampled(out io.Writer, t task.Task, rs []SampledResult) {
+func printSampled(out io.Writer, rs []SampledResult) {
 	if len(rs) == 0 {
 		return
 	}

@@ -57,7 +57,7 @@ func TestSampledNeedsAnEngineThatSamples(t *testing.T) {
 // periodic evaluation's sampled figures.
 func TestPrintSampled(t *testing.T) {
 	var b bytes.Buffer
-	printSampled(&b, echoTask{}, []SampledResult{
+	printSampled(&b, []SampledResult{
 		{Level: 0, Split: "held-out", Instances: 10, Samples: 8, K: 4, Temperature: 1, PassAt1: 0.25, PassAtK: 0.5},
 		{Level: 0, Split: "held-out", Subset: "odd", Instances: 4, Samples: 8, K: 4, Temperature: 1, PassAt1: 0.125, PassAtK: 0.75},
 		{Level: 0, Split: "training", Instances: 10, Samples: 8, K: 4, Temperature: 1, PassAt1: 0.5, PassAtK: 1},
