@@ -47,6 +47,10 @@ var flagBoundaries = map[string][]string{
 	"group":          {"0", "1", "2", "4", "3", "8", "16777216", "16777217", "-1"},
 
 	"entropy-updates": {"0", "1", "1073741824", "1073741825", "-1"},
+	// The sampled evaluation (evaluation flags: not in the config).
+	"eval-samples":     {"0", "1", "3", "16777217", "-1"},
+	"eval-pass-k":      {"0", "1", "2", "-1"},
+	"eval-temperature": {"1e-300", "0.5", "100", "100.5", "0", "-1", "NaN", "Inf"},
 }
 
 // checkCommandLine runs args in-process and requires success or a one-line
