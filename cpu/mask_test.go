@@ -28,14 +28,14 @@ const (
 
 var walkLevel = task.Level{Name: "walk", Context: 1, Budget: walkBudget, Shortest: walkBudget}
 
-func (walk) Name() string                   { return "walk" }
-func (walk) Vocab() int                     { return 6 }
-func (walk) ContextEnd() int32              { return walkEnd }
-func (walk) NotActions() []int32            { return []int32{walkEnd} }
-func (walk) Answer() int32                  { return task.NoAnswer }
-func (walk) HoldsOut() bool                 { return false }
-func (walk) Levels() []task.Level           { return []task.Level{walkLevel} }
-func (walk) TokenName(tok int32) string     { return fmt.Sprint(tok) }
+func (walk) Name() string               { return "walk" }
+func (walk) Vocab() int                 { return 6 }
+func (walk) ContextEnd() int32          { return walkEnd }
+func (walk) NotActions() []int32        { return []int32{walkEnd} }
+func (walk) Answer() int32              { return task.NoAnswer }
+func (walk) HoldsOut() bool             { return false }
+func (walk) Levels() []task.Level       { return []task.Level{walkLevel} }
+func (walk) TokenName(tok int32) string { return fmt.Sprint(tok) }
 func (walk) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, lv int, _ task.Split) task.Instance {
 	r := key.Block(round, episode, 0, purpose)
 	in := task.Instance{Level: int32(lv), NContext: 1, Budget: walkBudget}

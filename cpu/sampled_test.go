@@ -53,8 +53,11 @@ type guessGame struct {
 	won bool
 }
 
-func (g *guessGame) Reset(in *task.Instance) int32 { g.in, g.won = *in, false; return task.NoObservation }
-func (g *guessGame) Correct() bool                 { return g.won }
+func (g *guessGame) Reset(in *task.Instance) int32 {
+	g.in, g.won = *in, false
+	return task.NoObservation
+}
+func (g *guessGame) Correct() bool { return g.won }
 func (g *guessGame) Step(tok int32) (int32, float64, bool) {
 	g.won = int64(tok) == g.in.Data[0]
 	if g.won {

@@ -44,8 +44,11 @@ type ringGame struct{ p, good int32 }
 
 func ringLegal(p, a int32) bool { return a == (p+1)%5 || a == (p+3)%5 }
 
-func (g *ringGame) Reset(in *task.Instance) int32 { g.p, g.good = in.Context[0], 0; return task.NoObservation }
-func (g *ringGame) Correct() bool                 { return g.good == 4 }
+func (g *ringGame) Reset(in *task.Instance) int32 {
+	g.p, g.good = in.Context[0], 0
+	return task.NoObservation
+}
+func (g *ringGame) Correct() bool { return g.good == 4 }
 func (g *ringGame) Step(a int32) (int32, float64, bool) {
 	if !ringLegal(g.p, a) {
 		panic(fmt.Sprintf("ring: illegal token %d at %d", a, g.p))
