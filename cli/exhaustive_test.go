@@ -43,9 +43,11 @@ func exhaustiveRun(t *testing.T, args ...string) (string, []task.LevelTally) {
 	return out, rep.Exhaustive
 }
 
-// The exhaustive evaluation plays each level's splits whole when none has
-// more than -exhaustive instances, says so in a line that counts what it
-// plays, and leaves out the other levels; -exhaustive 0 plays nothing.
+// The exhaustive evaluation plays each level's splits whole when they have
+// at most -exhaustive instances, and a level's other splits when one has
+// more (calc's largest training split: its held-out split is played
+// alone), says so in a line that counts what it plays, and leaves out the
+// levels with no such split; -exhaustive 0 plays nothing.
 func TestExhaustiveFlagBoundsTheWork(t *testing.T) {
 	planLine := func(out string) string {
 		for _, l := range strings.Split(out, "\n") {
@@ -55,38 +57,51 @@ func TestExhaustiveFlagBoundsTheWork(t *testing.T) {
 		}
 		return ""
 	}
-	tally := func(ls []task.LevelTally) (listed, instances, most int) {
+	tally := func(ls []task.LevelTally) (listed, instances, most, splits, unlisted int) {
 		for _, l := range ls {
 			if l.Listed {
 				listed++
 				instances += l.HeldOut.N + l.Training.N
 				most = max(most, l.HeldOut.N, l.Training.N)
+				splits += 2 - len(l.Unlisted)
+				unlisted += len(l.Unlisted)
 			}
 		}
 		return
 	}
+	count := func(n int, noun string) string {
+		if n == 1 {
+			return "1 " + noun
+		}
+		return fmt.Sprintf("%d %ss", n, noun)
+	}
 
 	out, full := exhaustiveRun(t)
-	listed, instances, most := tally(full)
+	listed, instances, most, splits, unlisted := tally(full)
 	require.Greater(t, listed, 1)
-	require.Less(t, listed, len(full), "calc's default levels: the largest are beyond the default bound")
-	require.Equal(t, fmt.Sprintf("Exhaustive evaluation: %d levels × 2 splits, %d instances (each level's splits whole, at most %d instances each; %d levels with more left out)",
-		listed, instances, trainer.MaxExhaustive, len(full)-listed), planLine(out))
+	require.Positive(t, unlisted, "calc's default levels: a training split beyond the default bound, its held-out split played alone")
+	want := fmt.Sprintf("Exhaustive evaluation: %d levels, %d splits in all, %d instances (each level's splits whole, at most %d instances each",
+		listed, splits, instances, trainer.MaxExhaustive)
+	if left := len(full) - listed; left > 0 {
+		want += "; " + count(left, "level") + " with more left out"
+	}
+	require.Equal(t, want+"; "+count(unlisted, "split")+" with more left out)", planLine(out))
+	require.Contains(t, out, "(training not listed)")
 
-	// A bound below the largest listed split leaves that level out.
+	// A bound below the largest listed split leaves that split out.
 	bound := most - 1
 	out, some := exhaustiveRun(t, "-exhaustive", fmt.Sprint(bound))
-	l, n, m := tally(some)
-	require.Less(t, l, listed)
+	l, n, m, sp, _ := tally(some)
+	require.LessOrEqual(t, l, listed)
 	require.Less(t, n, instances)
 	require.LessOrEqual(t, m, bound)
+	require.Less(t, sp, splits, "fewer splits are played")
 	require.Contains(t, planLine(out), fmt.Sprintf("at most %d instances each", bound))
 	for i := range some {
-		if some[i].Listed {
-			require.Equal(t, full[i], some[i], "a level played whole is played as before")
+		if some[i].Listed && len(some[i].Unlisted) == len(full[i].Unlisted) {
+			require.Equal(t, full[i], some[i], "a level played as whole as before is played as before")
 		}
 	}
-	require.Contains(t, out, fmt.Sprintf("more than %d instances in a split, not listed", bound))
 
 	out, none := exhaustiveRun(t, "-exhaustive", "0")
 	require.Nil(t, none)

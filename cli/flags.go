@@ -28,6 +28,10 @@ type files struct {
 	metrics, plot      string
 	tensorboard        string // a directory
 	exhaustive         int    // trainer.Options.Exhaustive, but 0 is none
+	// The sampled evaluation (trainer.Options.EvalSamples, EvalPassK,
+	// EvalTemperature): -eval-samples, -eval-pass-k, -eval-temperature.
+	evalSamples, evalPassK int
+	evalTemperature        float64
 }
 
 // parseFlags reads a command line for a fresh run into a Config: the
@@ -121,6 +125,9 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.evalBatch = fs.Int("eval-batch", def.EvalBatch, fmt.Sprintf("episodes per level in each periodic evaluation [1, %d]", trainer.MaxEpisodes))
 	o.final = fs.Int("final-episodes", def.FinalEpisodes, fmt.Sprintf("episodes per level in the final evaluation [0, %d] (0 disables)", trainer.MaxEpisodes))
 	fs.IntVar(&o.fl.exhaustive, "exhaustive", trainer.MaxExhaustive, fmt.Sprintf("calc, expr: after the final evaluation, play every instance of each level and split with at most N instances [0, %d] (0 disables)", trainer.MaxExhaustive))
+	fs.IntVar(&o.fl.evalSamples, "eval-samples", 0, fmt.Sprintf("CPU: also evaluate by sampling, N episodes of each evaluated instance, for pass@1 and pass@k beside the greedy figures [0, %d] (0 disables)", trainer.MaxEpisodes))
+	fs.IntVar(&o.fl.evalPassK, "eval-pass-k", 0, "the k of the sampled evaluation's pass@k [1, -eval-samples] (0: -eval-samples)")
+	fs.Float64Var(&o.fl.evalTemperature, "eval-temperature", 1, "the sampled evaluation's temperature (0, 100]: samples from softmax(logits/T)")
 	o.explain = fs.Int("explain", def.Explain, fmt.Sprintf("greedy samples per level to explain at the end [0, %d]", trainer.MaxExplain))
 	o.chunk = fs.Int("chunk", def.Chunk, "episodes per chunk, ≥ 1 (the unit of work; decides the arithmetic, not -threads; above -batch it acts as -batch)")
 	o.curriculum = fs.String("curriculum", def.Curriculum, "blocks: -stages as equal blocks of updates (seed); mixed: every batch mixes the unlocked levels")
@@ -250,6 +257,14 @@ func parseCommandLine(args []string, stdout io.Writer) (*commandLine, error) {
 		return nil, fmt.Errorf("-save-every must be ≥ 0, got %d", f.saveEvery)
 	case f.exhaustive < 0 || f.exhaustive > trainer.MaxExhaustive:
 		return nil, fmt.Errorf("-exhaustive must be in [0, %d], got %d", trainer.MaxExhaustive, f.exhaustive)
+	case f.evalSamples < 0 || f.evalSamples > trainer.MaxEpisodes:
+		return nil, fmt.Errorf("-eval-samples must be in [0, %d], got %d", trainer.MaxEpisodes, f.evalSamples)
+	case f.evalPassK < 0 || f.evalPassK > max(f.evalSamples, 1) || (f.evalPassK > 0 && f.evalSamples == 0):
+		return nil, fmt.Errorf("-eval-pass-k must be in [1, -eval-samples] (and needs -eval-samples), got %d", f.evalPassK)
+	case !(f.evalTemperature > 0 && f.evalTemperature <= 100):
+		return nil, fmt.Errorf("-eval-temperature must be in (0, 100], got %v", f.evalTemperature)
+	case f.evalSamples > 0 && f.device != "cpu":
+		return nil, fmt.Errorf("-eval-samples: the sampled evaluation runs on the CPU engine only (-device cpu)")
 	case f.saveEvery > 0 && f.save == "":
 		return nil, fmt.Errorf("-save-every needs -save FILE")
 	case f.evalOnly && f.save != "":
@@ -281,6 +296,12 @@ func (f files) exhaustiveOption() int {
 		return -1
 	}
 	return f.exhaustive
+}
+
+// sampledOptions sets the sampled evaluation's flags on opt.
+func (f files) sampledOptions(opt trainer.Options) trainer.Options {
+	opt.EvalSamples, opt.EvalPassK, opt.EvalTemperature = f.evalSamples, f.evalPassK, f.evalTemperature
+	return opt
 }
 
 // changed reports whether the flag was given explicitly.

@@ -55,7 +55,7 @@ func run(args []string, stdout, stderr io.Writer, sigs <-chan os.Signal) int {
 	if fl.evalOnly {
 		milestone("running")
 		in.running.Store(true)
-		rep, err := trainer.Drive(tr, stdout, trainer.Options{EvalOnly: true, Quiet: fl.quiet, Interrupt: in.stop, Exhaustive: fl.exhaustiveOption()})
+		rep, err := trainer.Drive(tr, stdout, fl.sampledOptions(trainer.Options{EvalOnly: true, Quiet: fl.quiet, Interrupt: in.stop, Exhaustive: fl.exhaustiveOption()}))
 		finishing(in)
 		code := finish(fl, rep, err, stderr)
 		if in.stopped() {

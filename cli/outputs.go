@@ -21,7 +21,7 @@ type outputs struct {
 // opened is closed again.
 func openOutputs(fl files, tr *trainer.Trainer, stdout, stderr io.Writer, stop <-chan struct{}) (*outputs, error) {
 	o := &outputs{savedAt: -1}
-	o.opt = trainer.Options{SaveEvery: fl.saveEvery, Quiet: fl.quiet, Interrupt: stop, Exhaustive: fl.exhaustiveOption()}
+	o.opt = fl.sampledOptions(trainer.Options{SaveEvery: fl.saveEvery, Quiet: fl.quiet, Interrupt: stop, Exhaustive: fl.exhaustiveOption()})
 	if f, ok := terminal(stderr); ok {
 		o.opt.Progress = stderr // a pipe or a file gets no status line
 		tw, stopWatching := watchWidth(f)

@@ -52,6 +52,10 @@ var flagBoundaries = map[string][]string{
 	"clip-coef":       {"0", "10", "10.5", "-0.1", "NaN"},
 	"gae-lambda":      {"0", "1", "1.01", "-0.01", "NaN"},
 	"gamma":           {"0", "1", "1.01", "-0.01", "NaN"},
+	// The sampled evaluation (evaluation flags: not in the config).
+	"eval-samples":     {"0", "1", "3", "16777217", "-1"},
+	"eval-pass-k":      {"0", "1", "2", "-1"},
+	"eval-temperature": {"1e-300", "0.5", "100", "100.5", "0", "-1", "NaN", "Inf"},
 }
 
 // checkCommandLine runs args in-process and requires success or a one-line

@@ -158,7 +158,7 @@ func (s *summarizer) summarize(configs []*seedConfig) (*seedSummary, error) {
 			return nil, fmt.Errorf("%s: %v", c.label, err)
 		}
 		out.Configurations = append(out.Configurations, cs)
-		heldOut[i], _ = finalScores(c.runs, func(f trainer.FinalReport) []float64 { return f.SolveRate })
+		heldOut[i], _ = finalScores(c.runs, func(r *trainer.Report) []float64 { return r.Final.SolveRate })
 	}
 	for i := range configs {
 		for j := i + 1; j < len(configs); j++ {
@@ -176,16 +176,16 @@ func (s *summarizer) summarize(configs []*seedConfig) (*seedSummary, error) {
 // finalScores is the runs × levels matrix of a final evaluation's rates,
 // of the levels every run played (played): a level a run did not play
 // (NaN: null in its report) has no score to average.
-func finalScores(runs []*seedRun, pick func(trainer.FinalReport) []float64) (m stats.Scores, played []int) {
-	for l := range pick(runs[0].rep.Final) {
-		if !slices.ContainsFunc(runs, func(r *seedRun) bool { return math.IsNaN(pick(r.rep.Final)[l]) }) {
+func finalScores(runs []*seedRun, pick func(*trainer.Report) []float64) (m stats.Scores, played []int) {
+	for l := range pick(runs[0].rep) {
+		if !slices.ContainsFunc(runs, func(r *seedRun) bool { return math.IsNaN(pick(r.rep)[l]) }) {
 			played = append(played, l)
 		}
 	}
 	m = make(stats.Scores, len(runs))
 	for i, r := range runs {
 		for _, l := range played {
-			m[i] = append(m[i], pick(r.rep.Final)[l])
+			m[i] = append(m[i], pick(r.rep)[l])
 		}
 	}
 	return m, played
@@ -202,16 +202,19 @@ func (s *summarizer) config(c *seedConfig) (*configSummary, error) {
 	levels := c.runs[0].rep.Levels
 	splits := []struct {
 		name string
-		pick func(trainer.FinalReport) []float64
+		pick func(*trainer.Report) []float64
 	}{
-		{"held-out", func(f trainer.FinalReport) []float64 { return f.SolveRate }},
-		{"training", func(f trainer.FinalReport) []float64 { return f.TrainSolveRate }},
+		{"held-out", func(r *trainer.Report) []float64 { return r.Final.SolveRate }},
+		{"training", func(r *trainer.Report) []float64 { return r.Final.TrainSolveRate }},
 		// An itemized task's transfer split: the sizes or patterns it never
 		// trains on (the tape task's 6 to 32 leaves), its claim to generalise.
-		{"transfer", func(f trainer.FinalReport) []float64 { return f.TransferSolveRate }},
+		{"transfer", func(r *trainer.Report) []float64 { return r.Final.TransferSolveRate }},
+		// The sampled evaluation's (-eval-samples), when every run made one.
+		{"held-out pass@1 (sampled)", func(r *trainer.Report) []float64 { return sampledRates(r, false) }},
+		{"held-out pass@k (sampled)", func(r *trainer.Report) []float64 { return sampledRates(r, true) }},
 	}
 	for _, sp := range splits {
-		if slices.ContainsFunc(c.runs, func(r *seedRun) bool { return sp.pick(r.rep.Final) == nil }) {
+		if slices.ContainsFunc(c.runs, func(r *seedRun) bool { return sp.pick(r.rep) == nil }) {
 			continue // a task that holds nothing out reports no training split
 		}
 		m, played := finalScores(c.runs, sp.pick)
@@ -237,7 +240,7 @@ func (s *summarizer) config(c *seedConfig) (*configSummary, error) {
 	if cs.Solve, err = s.solve(c); err != nil {
 		return nil, err
 	}
-	held, _ := finalScores(c.runs, func(f trainer.FinalReport) []float64 { return f.SolveRate })
+	held, _ := finalScores(c.runs, func(r *trainer.Report) []float64 { return r.Final.SolveRate })
 	if cs.Profile, err = s.profile(held, stats.Taus(0, 1, profileTaus)); err != nil {
 		return nil, err
 	}
@@ -420,6 +423,31 @@ func nullable(xs []float64) []*float64 {
 		if !math.IsNaN(xs[i]) {
 			out[i] = &xs[i]
 		}
+	}
+	return out
+}
+
+// sampledRates are a report's held-out pass@1 (or, k, pass@k) per level
+// from its sampled evaluation (trainer.Report.Sampled): NaN for a level
+// with no instance, nil for a run without one.
+func sampledRates(rep *trainer.Report, k bool) []float64 {
+	var out []float64
+	for _, r := range rep.Sampled {
+		if r.Split != "held-out" || r.Subset != "" {
+			continue
+		}
+		for len(out) <= r.Level {
+			out = append(out, math.NaN())
+		}
+		if r.Instances > 0 {
+			out[r.Level] = r.PassAt1
+			if k {
+				out[r.Level] = r.PassAtK
+			}
+		}
+	}
+	if out != nil && len(out) < len(rep.Levels) {
+		out = append(out, slices.Repeat([]float64{math.NaN()}, len(rep.Levels)-len(out))...)
 	}
 	return out
 }

@@ -123,6 +123,8 @@ func evalScalars(p trainer.EvalPoint, trained bool) []tbevents.Scalar {
 	perLevel("eval/solve_rate", p.SolveRate)
 	perLevel("eval/mean_reward", p.MeanReward)
 	perLevel("eval/training_solve_rate", p.TrainingSplit)
+	perLevel("eval/pass_at_1", p.PassAt1) // -eval-samples
+	perLevel("eval/pass_at_k", p.PassAtK)
 	if c := p.Confirmation; c != nil {
 		perLevel("confirm/solve_rate", c.SolveRate)
 		perLevel("confirm/lower_bound", c.LowerBound)

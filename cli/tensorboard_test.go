@@ -30,6 +30,8 @@ var tensorBoardTags = map[string]string{
 var tensorBoardLevelTags = map[string]string{
 	"eval_solve_rate": "eval/solve_rate", "eval_mean_reward": "eval/mean_reward",
 	"eval_training_solve_rate": "eval/training_solve_rate",
+	"eval_pass_at_1":           "eval/pass_at_1",
+	"eval_pass_at_k":           "eval/pass_at_k",
 	"confirmation.solve_rate":  "confirm/solve_rate", "confirmation.lower_bound": "confirm/lower_bound",
 }
 

@@ -28,6 +28,7 @@ type worker struct {
 	task    task.Task
 	check   task.Checker           // what the task hands the worker: instances, observations, rewards
 	fields  *enginekit.FieldInputs // a Fielded task's fields (nil: none)
+	masker  task.Masker            // the Env's legal-action mask (mask.go); nil: none
 	results [resultsPerWorker]*result
 
 	// interrupt, once closed, cuts the chunk at its next step (SetInterrupt).
@@ -83,6 +84,7 @@ func newWorker(p *plan, t task.Task) (*worker, error) {
 	w := &worker{l: l, ws: ws, tasks: make([]task.Instance, chunk), env: env, steps: newStepBuffers(chunk, steps),
 		rewards: make([]float32, chunk), program: make([]int32, steps), end: task.ContextEnd(t), first: make([]int32, chunk), task: t,
 		check: task.NewChecker(t), fields: fields}
+	w.useMask(env)
 	for i := range w.results {
 		w.results[i] = &result{grad: make([]float32, l.Size), table: gru.NewTableGradient(l), solved: make([]bool, chunk)}
 	}

@@ -53,6 +53,7 @@ func (w *worker) rollout(m *model, mode gru.Mode, s gru.Stream, stop bool) bool 
 		}
 	}
 	for t := 0; t < T; t++ {
+		w.maskNext() // mask.go: the task's legal tokens, when it has a mask
 		ws.Step(m.params, m.derived, t, mode, s)
 		acts := ws.StepActions(t)
 		out := w.steps.at(t, n)

@@ -22,3 +22,14 @@ func AllocatedBytes(w *Workspace) int {
 
 // SetBackStepDone sets the hook Backward calls after each of its steps (nil: none).
 func SetBackStepDone(f func(t int)) { backStepDone = f }
+
+// DLogits is dL/dlogits of episode b at step t after Backward (nil at a
+// retired step): the policy head's gradient before the GEMMs.
+func DLogits(w *Workspace, b, t int) []float32 {
+	i := w.index(b, t)
+	if i < 0 {
+		return nil
+	}
+	V := w.l.Vocab
+	return w.dheads[i*(V+1) : i*(V+1)+V]
+}

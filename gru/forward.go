@@ -125,6 +125,9 @@ func (w *Workspace) step(params []float32, dv *Derived, t int, mode Mode, s Stre
 	}
 	fillRows(heads, m, dv.HeadsBias)
 	kernels.SgemmNT(m, V+1, d, 1, hNext, d, dv.HeadsW, d, 1, heads, V+1)
+	if w.legal != nil {
+		w.maskLogits(heads, live) // mask.go
+	}
 	kernels.PolicyForward(m, V, heads, V+1, logp, w.ent[t*n:t*n+m])
 	switch mode {
 	case Greedy:
@@ -133,7 +136,11 @@ func (w *Workspace) step(params []float32, dv *Derived, t int, mode Mode, s Stre
 		for i, b := range live {
 			w.u[i] = s.Key.Uniform(s.Round, s.FirstEpisode+uint32(b), uint32(t), rng.PurposeAction)
 		}
-		kernels.Exp(w.probs[:m*V], logp)
+		if s.Temperature > 0 && s.Temperature != 1 {
+			w.temperedProbs(heads, m, s.Temperature) // temperature.go: the sampled evaluation's
+		} else {
+			kernels.Exp(w.probs[:m*V], logp)
+		}
 		kernels.SampleRows(m, V, w.probs[:m*V], w.u[:m], acts)
 	case Teacher:
 		for _, b := range live {

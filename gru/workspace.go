@@ -77,6 +77,8 @@ type Workspace struct {
 
 	stop stopBuffers  // rollouts that stop (Retire)
 	fb   fieldBuffers // inputs with fields (fields.go)
+
+	legal []bool // Cap×V legal-action mask of the next Step (mask.go); nil: none
 }
 
 // readSteps is the most reading steps a chunk of layout l has: its longest
@@ -282,6 +284,10 @@ type Stream struct {
 	Key          rng.Key
 	Round        uint32
 	FirstEpisode uint32
+	// Temperature, when positive and not 1, samples from softmax(z/T) of
+	// the logits z (the sampled evaluation's); the log probabilities and
+	// the entropy stay the policy's own. 0: T = 1, training's.
+	Temperature float32
 }
 
 func ones(n int) []float32 {

@@ -33,6 +33,8 @@ type player struct {
 	reward []float64 // T×chunk, step-major
 	done   []bool
 	fields *enginekit.FieldInputs // a Fielded task's fields (nil: none)
+	masker task.Masker            // the Env's legal-action mask (mask.go); nil: none
+	task   task.Task
 }
 
 // chunk is the episodes a player plays at once: the configuration's chunk
@@ -50,8 +52,10 @@ func (p *Policy) newPlayer() *player {
 	if err != nil { // build made one already: an Env of the same task
 		panic(err)
 	}
-	return &player{ws: ws, env: env, check: task.NewChecker(p.task), draws: make([]task.Instance, C), first: make([]int32, C),
+	pl := &player{ws: ws, env: env, check: task.NewChecker(p.task), draws: make([]task.Instance, C), first: make([]int32, C),
 		obs: make([]int32, C*T), reward: make([]float64, C*T), done: make([]bool, C*T), fields: fields}
+	pl.useMask(p.task)
+	return pl
 }
 
 func (p *Policy) player() *player {
@@ -177,6 +181,7 @@ func (pl *player) play(p *Policy, ins []task.Instance) {
 		}
 	}
 	for t := range T {
+		pl.maskNext(n) // mask.go
 		ws.Step(p.params, p.derived, t, gru.Greedy, gru.Stream{})
 		acts := ws.StepActions(t)
 		out := task.Transition{Obs: pl.obs[t*n : (t+1)*n], Reward: pl.reward[t*n : (t+1)*n], Done: pl.done[t*n : (t+1)*n]}

@@ -38,6 +38,8 @@ type Session struct {
 	mode    gru.Mode
 	stream  gru.Stream
 	started bool
+	// legalSet: Legal set the mask of the next step (mask.go).
+	legalSet bool
 }
 
 // NewSession allocates a session of p (Session and Release pool them).
@@ -83,6 +85,7 @@ func (s *Session) Start(in *task.Instance, pick Pick) (err error) {
 	s.ws.Reset(1)
 	s.ws.SetContext(0, task.Stage(t, int(in.Level)), s.ctx[:k])
 	s.mode, s.stream = gru.Greedy, gru.Stream{}
+	s.legalSet = false
 	if pick.Sample {
 		s.mode = gru.Sample
 		s.stream = gru.Stream{Key: rng.NewKey(pick.Seed), Round: pick.Round, FirstEpisode: pick.Episode}
@@ -120,6 +123,7 @@ func (s *Session) Act(obs int32) (int32, error) {
 		prev = ws.StepActions(t - 1)[0]
 	}
 	in[0] = l.Input(prev, obs)
+	s.allowUnlessLegal() // mask.go
 	ws.Step(p.params, p.derived, t, s.mode, s.stream)
 	s.next = t + 1
 	return ws.StepActions(t)[0], nil

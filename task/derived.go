@@ -50,7 +50,11 @@ func Explain(t Task, in *Instance, program []int32) Explanation {
 	if o, named = t.(Observer); named && o.Observations() == 0 {
 		named = false
 	}
-	out := play(t, in, program, func(tok, obs int32, reward float64) {
+	out := play(t, in, program, func(tok, obs int32, reward float64, illegal bool) {
+		if illegal {
+			ex.Trace = append(ex.Trace, Step{Token: t.TokenName(tok), State: "illegal here (the task's mask): the episode ends"})
+			return
+		}
 		state := rewardWords(reward)
 		if named {
 			state = "obs " + o.ObservationName(obs) + " · " + state
@@ -64,8 +68,16 @@ func Explain(t Task, in *Instance, program []int32) Explanation {
 // play steps program on in through a one-row Env of t until the episode
 // ends, calling step (when not nil) after every token with what the Env
 // returned, and returns the episode's return and whether it was correct.
-func play(t Task, in *Instance, program []int32, step func(tok, obs int32, reward float64)) Outcome {
+// With a legal-action mask (Masker), a token the mask refuses ends the
+// episode before it is stepped, wrong, with what it earned so far (step
+// is told: illegal): a policy under the mask never plays one.
+func play(t Task, in *Instance, program []int32, step func(tok, obs int32, reward float64, illegal bool)) Outcome {
 	env := NewEnv(t, 1)
+	masker, masked := env.(Masker)
+	var legal []bool
+	if masked {
+		legal = make([]bool, t.Vocab())
+	}
 	var (
 		act    [1]int32
 		obs    [1]int32
@@ -76,11 +88,20 @@ func play(t Task, in *Instance, program []int32, step func(tok, obs int32, rewar
 	env.Reset(0, in)
 	total := 0.0
 	for _, tok := range program {
+		if masked {
+			masker.Legal(0, legal)
+			if tok < 0 || int(tok) >= len(legal) || !legal[tok] {
+				if step != nil {
+					step(tok, NoObservation, 0, true)
+				}
+				return Outcome{Reward: total}
+			}
+		}
 		act[0] = tok
 		env.Step(act[:], out)
 		total += reward[0]
 		if step != nil {
-			step(tok, obs[0], reward[0])
+			step(tok, obs[0], reward[0], false)
 		}
 		if done[0] {
 			break

@@ -68,7 +68,7 @@ func NewEnv(t Task, rows int) Env {
 	case Stepper:
 		return s.NewEnv(rows)
 	case Stepwise:
-		return newGameEnv(s, rows)
+		return stepwiseEnv(s, rows) // mask.go: a Masker when its games are LegalGames
 	case Scorer:
 		return newScoreEnv(s, rows)
 	}

@@ -29,7 +29,10 @@ type LevelTally struct {
 	// TransferSubsets are the Transfer split's subsets (a Subsetter's),
 	// nil when the level has none.
 	TransferSubsets []Tally `json:"transfer_subsets,omitempty"`
-	Listed          bool    `json:"listed"` // false: a split was too large to list (trainer lists at most 20,000), and nothing was played
+	Listed          bool    `json:"listed"` // false: no split could be listed (trainer lists at most 20,000), and nothing was played
+	// Unlisted names the splits too large to list, left out while the
+	// others were played (the held-out split of an endless generator).
+	Unlisted []string `json:"unlisted,omitempty"`
 }
 
 // Episode is one program played on one instance and what it earned: what

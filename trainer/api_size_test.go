@@ -63,9 +63,11 @@ func exportedNames(t *testing.T) []string {
 // (a level not played is null in the report, not 0: the MarshalJSON and
 // UnmarshalJSON of the report's unexported per-level rates), 45 before
 // issue 52's PPO and diagnostics (Diagnostics, in UpdateStats and the
-// metrics; PPOSettings and Config.PPO, CleanRL's defaults in one place).
+// metrics; PPOSettings and Config.PPO, CleanRL's defaults in one place), 48
+// before issue 53's sampled evaluation (SampledResult: pass@1 and pass@k per
+// level, split and subset, in the report).
 // Lower it as names go; never raise it but for what an issue asks for.
-const maxExported = 48
+const maxExported = 49
 
 func TestPublicAPIStaysSmall(t *testing.T) {
 	names := exportedNames(t)

@@ -1,6 +1,7 @@
 package trainer
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -32,16 +33,17 @@ type console struct {
 func Console(tr *Trainer, out io.Writer, opt Options) *Reporter {
 	c := &console{out: out, opt: opt, t: tr.task, cfg: tr.cfg, bar: newProgressBar(opt.Progress, opt.ProgressWidth, opt.Quiet), cur: tr.cur}
 	return &Reporter{
-		Started:        c.started,
-		Updated:        func(u int, rate float64, _ UpdateStats) { c.bar.draw(u, c.cfg.Updates, rate) },
-		Evaluated:      c.evaluated,
-		Trained:        func(int) { c.bar.clear() },
-		Explaining:     c.explaining,
-		Explained:      c.explained,
-		FinalEvaluated: c.finalEvaluated,
-		Enumerating:    func(plan string) { fmt.Fprintln(c.out, plan) },
-		Enumerated:     func(ls []task.LevelTally, limit int) { printExhaustive(c.out, c.t, ls, limit) },
-		Finished:       c.finished,
+		Started:          c.started,
+		Updated:          func(u int, rate float64, _ UpdateStats) { c.bar.draw(u, c.cfg.Updates, rate) },
+		Evaluated:        c.evaluated,
+		Trained:          func(int) { c.bar.clear() },
+		Explaining:       c.explaining,
+		Explained:        c.explained,
+		FinalEvaluated:   c.finalEvaluated,
+		Enumerating:      func(plan string) { fmt.Fprintln(c.out, plan) },
+		SampledEvaluated: func(rs []SampledResult) { printSampled(c.out, rs) },
+		Enumerated:       func(ls []task.LevelTally, limit int) { printExhaustive(c.out, c.t, ls, limit) },
+		Finished:         c.finished,
 	}
 }
 
@@ -113,7 +115,7 @@ func (c *console) printEvaluation(p EvalPoint, heldOut, training []EvalResult, t
 	if trained {
 		loss = fmt.Sprintf(" | loss %.3f", p.Loss.Total)
 	}
-	fmt.Fprintf(c.out, "%s | greedy reward %s | solve rate %s%s\n", head, perLevelMean(heldOut, " "), solved, loss)
+	fmt.Fprintf(c.out, "%s | greedy reward %s | solve rate %s%s%s\n", head, perLevelMean(heldOut, " "), solved, sampledLine(p, c.passK()), loss)
 	if p.Confirmation != nil {
 		fmt.Fprintln(c.out, formatConfirmation(*p.Confirmation, c.cfg.StopAt))
 	}
@@ -177,3 +179,7 @@ func (c *console) finished(rep *Report) {
 			rep.Updates, rep.TrainSeconds, rep.UpdatesPerSecond, rep.EnvStepsPerSecond, rep.WallSeconds, sum[:16])
 	}
 }
+
+// passK is the k of the sampled evaluation's pass@k (Options.EvalPassK,
+// whose 0 is EvalSamples).
+func (c *console) passK() int { return cmp.Or(c.opt.EvalPassK, c.opt.EvalSamples) }

@@ -3,6 +3,7 @@ package trainer
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/simdrl/simdrl/internal/enginekit"
@@ -62,23 +63,30 @@ func exhaustive(tr *Trainer, limit int, r *Reporter) ([]task.LevelTally, error) 
 		names = sub.SubsetNames()
 	}
 	plan := make([][]exhaustivePart, len(t.Levels())) // nil: not listed
+	unlisted := make([][]string, len(plan))
 	for lv := range plan {
 		for _, sp := range enginekit.ListedSplits(t, lv) {
 			ins, err := tr.listed(en, lv, sp)
 			if err != nil {
 				return nil, err
 			}
+			// A split too large to list is left out alone: the held-out split
+			// of a task whose training split is an endless generator is
+			// still played whole.
 			if ins == nil || len(ins) > limit {
-				plan[lv] = nil
-				break
+				unlisted[lv] = append(unlisted[lv], sp.String())
+				continue
 			}
 			plan[lv] = append(plan[lv], exhaustivePart{sp, ins})
 		}
 	}
-	r.enumerating(exhaustivePlan(plan, limit))
+	r.enumerating(exhaustivePlan(plan, unlisted, limit))
 	var res []task.LevelTally
 	for lv, l := range t.Levels() {
 		lt := task.LevelTally{Level: l.Name, Listed: plan[lv] != nil}
+		if lt.Listed {
+			lt.Unlisted = unlisted[lv]
+		}
 		for _, p := range plan[lv] {
 			sp, ins := p.split, p.ins
 			solved, err := tr.solvedGreedily(ins)
@@ -109,8 +117,9 @@ func exhaustive(tr *Trainer, limit int, r *Reporter) ([]task.LevelTally, error) 
 
 // exhaustivePlan says what the exhaustive evaluation plays: "Exhaustive
 // evaluation: 3 levels × 2 splits, 12345 instances (each level's splits
-// whole, at most 20000 instances each)", and how many levels it leaves out.
-func exhaustivePlan(plan [][]exhaustivePart, limit int) string {
+// whole, at most 20000 instances each)", and how many levels it leaves out
+// and how many splits of the levels it plays (unlisted, per level).
+func exhaustivePlan(plan [][]exhaustivePart, unlisted [][]string, limit int) string {
 	levels, parts, instances := 0, 0, 0
 	splits := map[int]bool{}
 	for _, ps := range plan {
@@ -137,6 +146,15 @@ func exhaustivePlan(plan [][]exhaustivePart, limit int) string {
 	fmt.Fprintf(&b, " (each level's splits whole, at most %d instances each", limit)
 	if left := len(plan) - levels; left > 0 {
 		fmt.Fprintf(&b, "; %s with more left out", plural(left, "level"))
+	}
+	splitsLeft := 0
+	for lv, ps := range plan {
+		if ps != nil {
+			splitsLeft += len(unlisted[lv])
+		}
+	}
+	if splitsLeft > 0 {
+		fmt.Fprintf(&b, "; %s with more left out", plural(splitsLeft, "split"))
 	}
 	return b.String() + ")"
 }
@@ -231,7 +249,7 @@ func printExhaustive(out io.Writer, t task.Task, ls []task.LevelTally, limit int
 	fmt.Fprintln(out, "Every instance, greedy → held-out (training) [held-out subsets]:")
 	for lv, l := range ls {
 		var b strings.Builder
-		fmt.Fprintf(&b, "  %s: %s (%s)", levelTitle(t, lv), tallyText(l.HeldOut), tallyText(l.Training))
+		fmt.Fprintf(&b, "  %s: %s (%s)", levelTitle(t, lv), splitText(l, task.HeldOut, l.HeldOut), splitText(l, task.Training, l.Training))
 		if l.Transfer != nil {
 			fmt.Fprintf(&b, " transfer %s", tallyText(*l.Transfer))
 		}
@@ -263,4 +281,13 @@ func tallyText(t task.Tally) string {
 		return "none"
 	}
 	return fmt.Sprintf("%.4f of %d", t.Rate(), t.N)
+}
+
+// splitText is tallyText of split sp's tally, or "training not listed"
+// when the split was too large to list (LevelTally.Unlisted).
+func splitText(l task.LevelTally, sp task.Split, t task.Tally) string {
+	if slices.Contains(l.Unlisted, sp.String()) {
+		return sp.String() + " not listed"
+	}
+	return tallyText(t)
 }

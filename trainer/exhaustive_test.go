@@ -138,7 +138,8 @@ func TestExhaustiveSkipsTasksThatCannotList(t *testing.T) {
 }
 
 // The exhaustive evaluation's bound (Options.Exhaustive, -exhaustive): a
-// level with a split larger than the bound is left out and not played, and
+// split larger than the bound is left out and not played (the level's
+// others are), a level with no split within it is not listed, and
 // a bound of 0 plays nothing and says nothing.
 func TestExhaustiveIsBounded(t *testing.T) {
 	for _, c := range []struct {
@@ -147,7 +148,8 @@ func TestExhaustiveIsBounded(t *testing.T) {
 		plan    string
 	}{
 		{7, []int{3, 7}, "Exhaustive evaluation: 1 level × 2 splits, 10 instances (each level's splits whole, at most 7 instances each)\n"},
-		{6, nil, "Exhaustive evaluation: none (each level's splits whole, at most 6 instances each; 1 level with more left out)\n"},
+		{6, []int{3}, "Exhaustive evaluation: 1 level × 1 split, 3 instances (each level's splits whole, at most 6 instances each; 1 split with more left out)\n"},
+		{2, nil, "Exhaustive evaluation: none (each level's splits whole, at most 2 instances each; 1 level with more left out)\n"},
 		{0, nil, ""},
 	} {
 		e := &echoEngine{fakeEngine: fakeEngine{steps: 2}}
@@ -166,7 +168,7 @@ func TestExhaustiveIsBounded(t *testing.T) {
 		var out bytes.Buffer
 		printExhaustive(&out, echoTask{}, ls, c.limit)
 		if !ls[0].Listed {
-			require.Contains(t, out.String(), "(echo): more than 6 instances in a split, not listed")
+			require.Contains(t, out.String(), "(echo): more than 2 instances in a split, not listed")
 		}
 	}
 	// Options.Exhaustive: 0 is the default, negative none, at most MaxExhaustive.

@@ -61,6 +61,14 @@ type Options struct {
 	// than MaxExhaustive is MaxExhaustive. An evaluation option: the
 	// checkpoint's config does not hold it.
 	Exhaustive int
+	// EvalSamples, when positive, adds a sampled evaluation beside each
+	// greedy one, periodic and final (sampled.go): every instance played
+	// EvalSamples times, sampled at EvalTemperature (0: 1), and the
+	// unbiased pass@1 and pass@EvalPassK (0: EvalSamples) per level
+	// (EvalPoint.PassAt1, Report.Sampled). Evaluation options, as
+	// Exhaustive: the checkpoint's config does not hold them.
+	EvalSamples, EvalPassK int
+	EvalTemperature        float64
 }
 
 // ErrInterrupted is returned when Options.Interrupt stopped the run.
@@ -82,6 +90,9 @@ func Drive(tr *Trainer, out io.Writer, opt Options) (rep *Report, err error) {
 	}
 	l := &loop{tr: tr, opt: opt, r: r, start: time.Now(), saved: -1}
 	defer tr.e.Close()
+	if _, _, _, err := sampledOptions(opt); err != nil {
+		return nil, err
+	}
 	tr.setInterrupt(opt.Interrupt)
 	if opt.EvalOnly {
 		rep, err = l.evaluateOnly()
@@ -204,12 +215,17 @@ func (l *loop) measure() {
 func (l *loop) evaluate(u int, st *UpdateStats, rate float64) error {
 	cur := l.tr.cur
 	cur.setPendingEval(true)
+	passAt1, passAtK, err := l.sampledPoint(u) // sampled.go; before the greedy ones, which move the curriculum
+	if err != nil {
+		return err
+	}
 	ev, steer, cf, err := l.evaluations(u)
 	if err != nil {
 		return err
 	}
 	cur.setPendingEval(false)
 	p := l.point(u, st, rate, ev, steer, cf)
+	p.PassAt1, p.PassAtK = passAt1, passAtK
 	l.rep.Evaluations = append(l.rep.Evaluations, p)
 	var training []EvalResult
 	if steerSplit(l.tr.task) != task.HeldOut {
@@ -308,6 +324,9 @@ func conclude(tr *Trainer, rep *Report, r *Reporter, opt Options) error {
 		return nil
 	}
 	if err := finalEvaluation(tr, rep, r); err != nil {
+		return err
+	}
+	if err := finalSampled(tr, rep, r, opt); err != nil { // sampled.go
 		return err
 	}
 	limit := exhaustiveLimit(opt.Exhaustive)

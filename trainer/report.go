@@ -29,7 +29,10 @@ type Report struct {
 	FinalByLevel  []EvalResult   `json:"final_by_stage"` // by level; the key keeps the old word ("stage" in the JSON means level)
 	// Exhaustive is every instance of every level played once, by split and
 	// held-out subset, for a task that lists its instances (task.Enumerator).
-	Exhaustive   []task.LevelTally  `json:"exhaustive,omitempty"`
+	Exhaustive []task.LevelTally `json:"exhaustive,omitempty"`
+	// Sampled is the final sampled evaluation (Options.EvalSamples): pass@1
+	// and pass@k per level and split, and per held-out subset.
+	Sampled      []SampledResult    `json:"sampled,omitempty"`
 	Explanations []task.Explanation `json:"explanations,omitempty"`
 }
 
@@ -62,6 +65,10 @@ type EvalPoint struct {
 	// the held-out items stay a test.
 	TrainingSplit    []float64 `json:"eval_training_solve_rate,omitempty"`
 	UpdatesPerSecond float64   `json:"updates_per_second"`
+	// PassAt1 and PassAtK are the sampled evaluation's per level on the
+	// same held-out instances (Options.EvalSamples), nil without one.
+	PassAt1 []float64 `json:"eval_pass_at_1,omitempty"`
+	PassAtK []float64 `json:"eval_pass_at_k,omitempty"`
 	// EntropyCoef is the entropy coefficient the update used
 	// (Config.EntropyAt).
 	EntropyCoef float64 `json:"entropy_coef"`

@@ -38,7 +38,10 @@ type Reporter struct {
 	// play in words; Enumerated: its results (limit: Options.Exhaustive's
 	// bound).
 	Enumerating func(plan string)
-	Enumerated  func(ls []task.LevelTally, limit int)
+	// SampledEvaluated: the final sampled evaluation's results
+	// (Options.EvalSamples; not told without one).
+	SampledEvaluated func(rs []SampledResult)
+	Enumerated       func(ls []task.LevelTally, limit int)
 	// Finished: the run ends with rep, as Drive returns it.
 	Finished func(rep *Report)
 }

@@ -12,16 +12,17 @@ const MaxListed = 20_000
 
 // EvalPointBytes bounds a trainer.EvalPoint's struct, of which a run keeps
 // one per periodic evaluation (a test of trainer checks it).
-const EvalPointBytes = 192
+const EvalPointBytes = 240
 
 // A checkpoint's history as JSON: per update a training reward, per
 // periodic evaluation its fields (a confirmation's too, now and then) and
-// per level its three rates; MaxHistory is the most a checkpoint keeps
+// per level its rates (three, five with a sampled evaluation's pass@1 and
+// pass@k); MaxHistory is the most a checkpoint keeps
 // (trainer's maxHistory).
 const (
 	historyRewardBytes = 24
 	historyEvalBytes   = 320
-	historyLevelBytes  = 48
+	historyLevelBytes  = 80
 	MaxHistory         = 32 << 20
 )
 
@@ -103,7 +104,7 @@ func TrainerMemory(s RunSizes, t task.Task) Memory {
 	m["updates"] += 2 * 8 * float64(s.Updates) // the training rewards, by appends
 	history := float64(s.Updates) * historyRewardBytes
 	if s.EvalEvery > 0 {
-		m["updates"] += float64(s.Updates/s.EvalEvery) * (2*EvalPointBytes + 3*AllocBytes(8*float64(levels)))
+		m["updates"] += float64(s.Updates/s.EvalEvery) * (2*EvalPointBytes + 5*AllocBytes(8*float64(levels)))
 		history += float64(s.Updates/s.EvalEvery) * (historyEvalBytes + historyLevelBytes*float64(levels))
 	}
 	// The checkpoint's history (trainer/history.go) is that record as JSON,
