@@ -55,13 +55,15 @@ type EvalPoint struct {
 	TrainSolve  float64   `json:"train_solve_rate"`
 	Loss        LossTerms `json:"loss"`
 	GradNorm    float64   `json:"grad_norm"`
-	MeanReward  []float64 `json:"eval_mean_reward"`
-	SolveRate   []float64 `json:"eval_solve_rate"`
+	// MeanReward and SolveRate are per level; a level the evaluation did
+	// not play is NaN (null in the JSON), as in FinalReport.
+	MeanReward rates `json:"eval_mean_reward"`
+	SolveRate  rates `json:"eval_solve_rate"`
 	// TrainingSplit is, for an Itemized task, the same evaluation on its
 	// training items: what the curriculum and the stop rule read, so that
 	// the held-out items stay a test.
-	TrainingSplit    []float64 `json:"eval_training_solve_rate,omitempty"`
-	UpdatesPerSecond float64   `json:"updates_per_second"`
+	TrainingSplit    rates   `json:"eval_training_solve_rate,omitempty"`
+	UpdatesPerSecond float64 `json:"updates_per_second"`
 	// EntropyCoef is the entropy coefficient the update used
 	// (Config.EntropyAt).
 	EntropyCoef float64 `json:"entropy_coef"`
