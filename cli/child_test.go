@@ -27,7 +27,9 @@ func TestMain(m *testing.M) {
 	if holds, ok := os.LookupEnv(childEnv); ok {
 		os.Exit(childMain(holds, os.Args[1:]))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeBuilt()
+	os.Exit(code)
 }
 
 // childMain runs Main on args with the hooks that holds names (a

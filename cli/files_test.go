@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -156,12 +157,34 @@ func TestSignalToTheProcessAndItsGroup(t *testing.T) {
 	}
 }
 
-// buildBinary builds the command (cmd/simdrl, a main that calls Main) into
-// dir (signal tests need a process of their own).
-func buildBinary(t *testing.T, dir string) string {
-	bin := filepath.Join(dir, "simdrl")
-	build := exec.Command("go", "build", "-o", bin, "../cmd/simdrl")
-	build.Stderr = os.Stderr
-	require.NoError(t, build.Run())
-	return bin
+// buildBinary is the command (cmd/simdrl, a main that calls Main), for the
+// tests that need the real binary (a terminal, a file size limit). It is
+// built once per test process, into a directory TestMain removes: each
+// build links the whole command again, seconds of CPU (dir is unused).
+func buildBinary(t *testing.T, _ string) string {
+	built.once.Do(func() {
+		built.dir, built.err = os.MkdirTemp("", "simdrl-cli-test-")
+		if built.err != nil {
+			return
+		}
+		build := exec.Command("go", "build", "-o", filepath.Join(built.dir, "simdrl"), "../cmd/simdrl")
+		build.Stderr = os.Stderr
+		built.err = build.Run()
+	})
+	require.NoError(t, built.err)
+	return filepath.Join(built.dir, "simdrl")
+}
+
+// built is buildBinary's one build.
+var built struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// removeBuilt removes buildBinary's directory, if it made one.
+func removeBuilt() {
+	if built.dir != "" {
+		_ = os.RemoveAll(built.dir)
+	}
 }

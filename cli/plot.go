@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"math"
 	"path/filepath"
 	"strings"
 
@@ -92,16 +93,21 @@ func legendWidth(p *plot.Plot, c draw.Canvas) vg.Length {
 }
 
 // curves draws one line per level through the evaluations, each point
-// marked.
+// marked; an evaluation that did not play a level has no point for it.
 func curves(rep *trainer.Report, ylabel string, pick func(trainer.EvalPoint) []float64) (*plot.Plot, error) {
 	p := plot.New()
 	p.X.Label.Text = "update"
 	p.Y.Label.Text = ylabel
 	levels := len(pick(rep.Evaluations[0]))
 	for s := 0; s < levels; s++ {
-		xy := make(plotter.XYs, len(rep.Evaluations))
-		for i, e := range rep.Evaluations {
-			xy[i].X, xy[i].Y = float64(e.Update), pick(e)[s]
+		var xy plotter.XYs
+		for _, e := range rep.Evaluations {
+			if y := pick(e)[s]; !math.IsNaN(y) { // NaN: the evaluation did not play the level
+				xy = append(xy, plotter.XY{X: float64(e.Update), Y: y})
+			}
+		}
+		if len(xy) == 0 {
+			continue // never played: no line, and no legend entry for one
 		}
 		l, pts, err := plotter.NewLinePoints(xy)
 		if err != nil {

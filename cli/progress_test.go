@@ -62,7 +62,7 @@ func TestProgressBarOnlyOnATerminalStderr(t *testing.T) {
 	command := bin + " " + strings.Join(args, " ")
 	stdoutFile := filepath.Join(dir, "stdout.txt")
 	tty := underTerminal(t, command+" >"+stdoutFile)
-	for _, want := range []string{"\r\033[K[####", "] update 1/6  ", "] update 6/6  ", " updates/s  ETA ", "(at most)  solved T0=0.000 T1=0.000 T2=0.000"} {
+	for _, want := range []string{"\r\033[K[####", "] update 1/6  ", "] update 6/6  ", " updates/s  ETA ", "(at most)  solve rate T0=0.000 T1=0.000 T2=0.000"} {
 		require.Containsf(t, tty, want, "the bar on the terminal: %q", tty)
 	}
 	require.True(t, strings.HasSuffix(tty, "\r\033[K"), "the bar is erased at the end: %q", tty)

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
 
@@ -98,13 +99,15 @@ func (tb *tensorBoard) Close() error { return tb.w.Close() }
 // evalScalars are p's values by tag: the update's statistics (unless it is
 // an evaluation redone on resume, which has none), the entropy coefficient,
 // the evaluations' solve rates and mean rewards per level (T0, T1, …) and
-// split, and the confirmation's.
+// split, and the confirmation's; none for a level not played (NaN).
 func evalScalars(p trainer.EvalPoint, trained bool) []tbevents.Scalar {
 	var s []tbevents.Scalar
 	add := func(tag string, v float64) { s = append(s, tbevents.Scalar{Tag: tag, Value: float32(v)}) }
 	perLevel := func(prefix string, v []float64) {
 		for i, x := range v {
-			add(fmt.Sprintf("%s/T%d", prefix, i), x)
+			if !math.IsNaN(x) { // a level not played has no scalar at this step
+				add(fmt.Sprintf("%s/T%d", prefix, i), x)
+			}
 		}
 	}
 	if trained {

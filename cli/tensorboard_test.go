@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -70,7 +71,9 @@ func metricsScalars(t *testing.T, line []byte) (step int64, scalars map[string]f
 			case []any:
 				if tag, ok := tensorBoardLevelTags[key]; ok {
 					for i, x := range v {
-						scalars[fmt.Sprintf("%s/T%d", tag, i)] = float32(x.(float64))
+						if x != nil { // null: a level not played, no scalar
+							scalars[fmt.Sprintf("%s/T%d", tag, i)] = float32(x.(float64))
+						}
 					}
 					continue
 				}
@@ -170,6 +173,23 @@ func TestTensorBoardRedoneEvaluation(t *testing.T) {
 	}
 	require.Equal(t, map[string]float32{"train/entropy_coef": 0.01, "eval/solve_rate/T0": 1, "eval/solve_rate/T1": 0.5,
 		"eval/mean_reward/T0": 1, "eval/mean_reward/T1": 0.75}, got)
+}
+
+// TestTensorBoardLeavesUnplayedLevelsOut: a level the evaluation did not
+// play (NaN, null in -metrics) wrote a scalar 0 (a NaN before the point
+// said NaN); it has no scalar at that step, evaluation's or
+// confirmation's, and the levels played keep theirs.
+func TestTensorBoardLeavesUnplayedLevelsOut(t *testing.T) {
+	nan := math.NaN()
+	p := trainer.EvalPoint{Update: 5, SolveRate: []float64{1, nan}, MeanReward: []float64{1, nan}, TrainingSplit: []float64{nan, 0.5},
+		Confirmation: &trainer.Confirmation{SolveRate: []float64{1, nan}, LowerBound: []float64{0.99, nan}, Alpha: 0.01}}
+	got := map[string]float32{}
+	for _, s := range evalScalars(p, false) {
+		got[s.Tag] = s.Value
+	}
+	require.Equal(t, map[string]float32{"train/entropy_coef": 0, "eval/solve_rate/T0": 1, "eval/mean_reward/T0": 1,
+		"eval/training_solve_rate/T1": 0.5, "confirm/solve_rate/T0": 1, "confirm/lower_bound/T0": 0.99,
+		"confirm/alpha": 0.01, "confirm/solved": 0}, got)
 }
 
 // TestTensorBoardBadDirectory: a -tensorboard that cannot be a directory of

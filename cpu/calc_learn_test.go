@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/simdrl/simdrl/internal/testsize"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -16,7 +17,7 @@ import (
 func TestCalcMemoryLevelLearns(t *testing.T) {
 	c := trainer.DefaultRecipe()
 	c.Task, c.TaskSpec = "calc", "levels=a*b, a*b+c*d"
-	if testing.Short() {
+	if !testsize.Long() { // the memory level takes minutes to learn
 		c.TaskSpec = "levels=a*b"
 	}
 	c, err := trainer.WithTask(c)

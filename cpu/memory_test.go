@@ -10,6 +10,7 @@ import (
 
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/internal/enginekit"
+	"github.com/simdrl/simdrl/internal/testsize"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -107,7 +108,7 @@ func TestCPUMemoryEstimate(t *testing.T) {
 		// small cases: the others play whole final and exhaustive
 		// evaluations or 20,000 updates, over 20 minutes under qemu; the
 		// full run covers every case.
-		if testing.Short() && (!strings.HasPrefix(name, "seed") || name == "seed updates") {
+		if !testsize.Long() && (!strings.HasPrefix(name, "seed") || name == "seed updates") { // minutes: calc's and expr's models
 			continue
 		}
 		est, knob := Memory(cfg)

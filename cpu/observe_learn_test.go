@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/simdrl/simdrl/internal/testsize"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -18,7 +19,7 @@ import (
 // them.
 func TestCalcBranchingLevelsLearn(t *testing.T) {
 	levels := "abs(a-b)*c, max(a,b)+c"
-	if testing.Short() {
+	if !testsize.Long() { // the second level takes minutes to learn
 		levels = "abs(a-b)"
 	}
 	for _, observe := range []string{"", "; observe=off"} {

@@ -68,8 +68,14 @@ func lastLine(b []byte) string {
 
 // needTorch returns the interpreter to use, or skips the test (fails it when
 // torch is required) with the reason.
+// Under -short it skips unless torch is required: each check starts
+// Python and imports torch (seconds a model kind), and the full run and
+// CI's interop step run it.
 func needTorch(t *testing.T) string {
 	t.Helper()
+	if testing.Short() && !torchRequired() {
+		t.Skip("-short: the PyTorch interop check runs in the full `go test ./...` (and with SIMDRL_TEST_REQUIRE=torch)")
+	}
 	py := python()
 	if why := torchMissing(py); why != "" {
 		if torchRequired() {

@@ -370,8 +370,12 @@ func TestSgemmModelShapes(t *testing.T) {
 		for form, fm := range gemmForms {
 			for x, sh := range shapes[fm.name] {
 				for y, beta := range gemmBetas {
-					if sh[0]*sh[1]*sh[2] > 50_000_000 && y != x%len(gemmBetas) {
-						continue // the largest shapes get one beta each, to keep the test quick
+					if (testing.Short() || sh[0]*sh[1]*sh[2] > 50_000_000) && y != x%len(gemmBetas) {
+						// The largest shapes get one beta each, to keep the
+						// test quick; under -short every shape does (the
+						// betas take turns over the shapes, and the odd
+						// shapes test every beta).
+						continue
 					}
 					g := gemmCase{m: sh[0], n: sh[1], k: sh[2], alpha: gemmAlphas[(x+y)%2], beta: beta, shift: (x + y) % 4}
 					checkGemmCase(t, r, form, s, g)

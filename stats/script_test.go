@@ -50,7 +50,13 @@ func TestNumpyMissingReason(t *testing.T) {
 // TestExpectedIsTheScripts re-runs the independent script on the fixtures
 // and checks that the committed expectations are exactly what it writes,
 // so that the other tests compare against the script, not a stale file.
+// Under -short (unless numpy is required) it skips: the script's
+// resampling takes seconds of Python, the tests that read the committed
+// file still run, and the full run re-runs the script.
 func TestExpectedIsTheScripts(t *testing.T) {
+	if testing.Short() && !numpyRequired() {
+		t.Skip("-short: stats/testdata/expected.json is checked against scripts/rliable_check.py in the full `go test ./...`")
+	}
 	py := python()
 	if why := numpyMissing(py); why != "" {
 		if numpyRequired() {

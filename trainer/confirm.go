@@ -53,11 +53,12 @@ type Confirmation struct {
 	// Split is the split the confirmation played and certifies: the
 	// steering one ("held-out", or "training" for an Itemized task; absent
 	// for a task that holds nothing out).
-	Split      string    `json:"split,omitempty"`
-	SolveRate  []float64 `json:"solve_rate"`
-	LowerBound []float64 `json:"lower_bound"`
+	Split      string `json:"split,omitempty"`
+	SolveRate  rates  `json:"solve_rate"`
+	LowerBound rates  `json:"lower_bound"`
 	// Unplayed are the levels the split has no instance of (the tape's
-	// longer sizes): their 0s were never measured, and print as "T4=—".
+	// longer sizes): never measured, they are NaN above (null in the
+	// JSON), and print as "T4=—".
 	Unplayed []int `json:"unplayed,omitempty"`
 	Solved   bool  `json:"solved"` // every trained level passed: the run stops
 	// TrainingSubsets is, per level, every listed training instance's

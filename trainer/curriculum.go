@@ -1,6 +1,7 @@
 package trainer
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -141,6 +142,8 @@ func (c *curriculum) confirm(u int, split string, ev []EvalResult, subsets [][]t
 	for s, r := range ev {
 		if r.Episodes == 0 {
 			cf.Unplayed = append(cf.Unplayed, s)
+			cf.SolveRate, cf.LowerBound = append(cf.SolveRate, math.NaN()), append(cf.LowerBound, math.NaN())
+			continue
 		}
 		cf.SolveRate = append(cf.SolveRate, r.SolveRate)
 		cf.LowerBound = append(cf.LowerBound, lowerBound(successes(r), r.Episodes, test.Alpha))

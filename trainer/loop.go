@@ -284,14 +284,9 @@ func (l *loop) point(u int, st *UpdateStats, rate float64, ev, steer []EvalResul
 		}
 	}
 	p.Level = l.tr.cur.label(level)
-	for _, r := range ev {
-		p.MeanReward = append(p.MeanReward, r.MeanReward)
-		p.SolveRate = append(p.SolveRate, r.SolveRate)
-	}
+	p.MeanReward, p.SolveRate = ratesOf(ev, meanReward), ratesOf(ev, solveRate)
 	if steerSplit(l.tr.task) != task.HeldOut {
-		for _, r := range steer {
-			p.TrainingSplit = append(p.TrainingSplit, r.SolveRate)
-		}
+		p.TrainingSplit = ratesOf(steer, solveRate)
 	}
 	return p
 }

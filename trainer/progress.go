@@ -65,7 +65,7 @@ func cut(s string, cols int) string {
 // evaluated keeps an evaluation's solve rates for the next lines drawn.
 func (b *progressBar) evaluated(ev []EvalResult) {
 	if b != nil {
-		b.solved = "  solved " + perLevelEval(ev, " ")
+		b.solved = "  solve rate " + perLevelEval(ev, " ")
 	}
 }
 

@@ -49,5 +49,6 @@ func TestProgressLineFitsTheWidth(t *testing.T) {
 	progress.Reset()
 	_, err = Drive(tr, &bytes.Buffer{}, Options{Progress: &progress})
 	require.NoError(t, err)
-	require.Contains(t, progress.String(), "(at most)  solved T0=0.500", "no width: the whole line")
+	require.Contains(t, progress.String(), "(at most)  solve rate T0=0.500", "no width: the whole line, in the evaluation line's words")
+	require.NotContains(t, progress.String(), "solved T0", "the bar's old word, read nowhere else")
 }

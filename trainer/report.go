@@ -58,17 +58,19 @@ type EvalPoint struct {
 	TrainSolve  float64   `json:"train_solve_rate"`
 	Loss        LossTerms `json:"loss"`
 	GradNorm    float64   `json:"grad_norm"`
-	MeanReward  []float64 `json:"eval_mean_reward"`
-	SolveRate   []float64 `json:"eval_solve_rate"`
+	// MeanReward and SolveRate are per level; a level the evaluation did
+	// not play is NaN (null in the JSON), as in FinalReport.
+	MeanReward rates `json:"eval_mean_reward"`
+	SolveRate  rates `json:"eval_solve_rate"`
 	// TrainingSplit is, for an Itemized task, the same evaluation on its
 	// training items: what the curriculum and the stop rule read, so that
 	// the held-out items stay a test.
-	TrainingSplit    []float64 `json:"eval_training_solve_rate,omitempty"`
-	UpdatesPerSecond float64   `json:"updates_per_second"`
+	TrainingSplit    rates   `json:"eval_training_solve_rate,omitempty"`
+	UpdatesPerSecond float64 `json:"updates_per_second"`
 	// PassAt1 and PassAtK are the sampled evaluation's per level on the
 	// same held-out instances (Options.EvalSamples), nil without one.
-	PassAt1 []float64 `json:"eval_pass_at_1,omitempty"`
-	PassAtK []float64 `json:"eval_pass_at_k,omitempty"`
+	PassAt1 rates `json:"eval_pass_at_1,omitempty"`
+	PassAtK rates `json:"eval_pass_at_k,omitempty"`
 	// EntropyCoef is the entropy coefficient the update used
 	// (Config.EntropyAt).
 	EntropyCoef float64 `json:"entropy_coef"`

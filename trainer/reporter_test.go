@@ -105,6 +105,6 @@ func TestConsoleMarksLevelsNotEvaluated(t *testing.T) {
 	require.Contains(t, out.String(), " | greedy reward T0=0.750 T1=— | ")
 	require.Contains(t, out.String(), " | solve rate T0=0.500 T1=— | loss ")
 	require.Contains(t, out.String(), "Final greedy mean rewards → T0=0.750, T1=— (")
-	require.Contains(t, progress.String(), "  solved T0=0.500 T1=—")
+	require.Contains(t, progress.String(), "  solve rate T0=0.500 T1=—")
 	require.NotContains(t, out.String()+progress.String(), "T1=0.000")
 }

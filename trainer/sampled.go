@@ -136,10 +136,34 @@ func passRates(row SampledResult, correct []int, in []bool) SampledResult {
 // the curriculum: an interrupt here leaves the evaluation pending as they do.
 func (l *loop) sampledPoint(u int) (passAt1, passAtK []float64, err error) {
 	rs, err := sampledEvaluation(l.tr, l.opt, l.tr.cfg.EvalBatch, uint32(u), task.HeldOut, false)
-	for _, r := range rs {
-		passAt1, passAtK = append(passAt1, r.PassAt1), append(passAtK, r.PassAtK)
-	}
+	passAt1, passAtK = sampledRatesOf(rs)
 	return passAt1, passAtK, err
+}
+
+// sampledRatesOf are rs's pass@1 and pass@k per level, NaN (null in the
+// metrics, no TensorBoard scalar) for a level with no instance: never a 0
+// that was never measured.
+func sampledRatesOf(rs []SampledResult) (passAt1, passAtK []float64) {
+	for _, r := range rs {
+		p1, pk := r.PassAt1, r.PassAtK
+		if r.Instances == 0 {
+			p1, pk = math.NaN(), math.NaN()
+		}
+		passAt1, passAtK = append(passAt1, p1), append(passAtK, pk)
+	}
+	return passAt1, passAtK
+}
+
+// playedSampled are the rows of rs with instances: the report leaves a
+// level or subset not played out rather than writing its 0s.
+func playedSampled(rs []SampledResult) []SampledResult {
+	var out []SampledResult
+	for _, r := range rs {
+		if r.Instances > 0 {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // finalSampled is the final sampled evaluation, on the final greedy
@@ -157,7 +181,7 @@ func finalSampled(tr *Trainer, rep *Report, r *Reporter, opt Options) error {
 		}
 		rs = append(rs, train...)
 	}
-	rep.Sampled = rs
+	rep.Sampled = playedSampled(rs)
 	if r.SampledEvaluated != nil {
 		r.SampledEvaluated(rs)
 	}
@@ -206,6 +230,9 @@ func sampledLine(p EvalPoint, k int) string {
 	parts := make([]string, len(p.PassAt1))
 	for i := range p.PassAt1 {
 		parts[i] = fmt.Sprintf("T%d=%.3f/%.3f", i, p.PassAt1[i], p.PassAtK[i])
+		if math.IsNaN(p.PassAt1[i]) {
+			parts[i] = fmt.Sprintf("T%d=—", i)
+		}
 	}
 	return fmt.Sprintf(" | sampled pass@1/pass@%d %s", k, strings.Join(parts, " "))
 }

@@ -2,6 +2,8 @@ package trainer
 
 import (
 	"bytes"
+	"encoding/json"
+	"math"
 	"testing"
 
 	"github.com/simdrl/simdrl/stats"
@@ -69,4 +71,26 @@ func TestPrintSampled(t *testing.T) {
 	require.Equal(t, " | sampled pass@1/pass@4 T0=0.250/0.500 T1=1.000/1.000",
 		sampledLine(EvalPoint{PassAt1: []float64{0.25, 1}, PassAtK: []float64{0.5, 1}}, 4))
 	require.Empty(t, sampledLine(EvalPoint{}, 4))
+}
+
+// A level the sampled evaluation did not play (no instance) is NaN in the
+// periodic point, null in its metrics line, "—" on the console, and absent
+// from the report's rows: never a 0 that was never measured.
+func TestSampledLevelsNotPlayedAreNull(t *testing.T) {
+	rs := []SampledResult{
+		{Level: 0, Split: "held-out", Instances: 10, Samples: 4, K: 2, PassAt1: 0.5, PassAtK: 0.75},
+		{Level: 1, Split: "held-out", Samples: 4, K: 2},
+	}
+	p1, pk := sampledRatesOf(rs)
+	require.Equal(t, 0.5, p1[0])
+	require.Equal(t, 0.75, pk[0])
+	require.True(t, math.IsNaN(p1[1]) && math.IsNaN(pk[1]), "%v %v", p1, pk)
+
+	b, err := json.Marshal(EvalPoint{PassAt1: p1, PassAtK: pk})
+	require.NoError(t, err)
+	require.Contains(t, string(b), `"eval_pass_at_1":[0.5,null]`)
+	require.Contains(t, string(b), `"eval_pass_at_k":[0.75,null]`)
+	require.Equal(t, " | sampled pass@1/pass@2 T0=0.500/0.750 T1=—", sampledLine(EvalPoint{PassAt1: p1, PassAtK: pk}, 2))
+
+	require.Equal(t, rs[:1], playedSampled(rs))
 }

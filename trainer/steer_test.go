@@ -58,8 +58,8 @@ func TestItemizedTasksSteerOnTrainingItems(t *testing.T) {
 			}
 		}
 		p := rep.Evaluations[0]
-		require.Equal(t, []float64{c.heldOut, c.heldOut}, p.SolveRate, c.name)
-		require.Equal(t, []float64{c.training, c.training}, p.TrainingSplit, c.name)
+		require.Equal(t, []float64{c.heldOut, c.heldOut}, []float64(p.SolveRate), c.name)
+		require.Equal(t, []float64{c.training, c.training}, []float64(p.TrainingSplit), c.name)
 		require.Contains(t, out.String(), "| training T0=", c.name)
 	}
 	// A task that is not itemized steers on its held-out evaluations, as before.
@@ -100,7 +100,7 @@ func TestItemizedStopNamesTheSplitItCertifies(t *testing.T) {
 	cf := rep.Confirmations[0]
 	require.True(t, cf.Solved)
 	require.Equal(t, "training", cf.Split)
-	require.Equal(t, []float64{0.998, 0.998}, cf.SolveRate)
+	require.Equal(t, []float64{0.998, 0.998}, []float64(cf.SolveRate))
 	require.Contains(t, out.String(), "1000 training episodes per level")
 	require.Contains(t, out.String(), "solved at ≥ 0.990 on training instances: stopping after update 20")
 	require.Equal(t, []float64{0.986, 0.986}, []float64(rep.Final.SolveRate), "the held-out headline: not what the rule certified")

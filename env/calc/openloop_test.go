@@ -3,6 +3,7 @@ package calc
 import (
 	"testing"
 
+	"github.com/simdrl/simdrl/internal/testsize"
 	"github.com/stretchr/testify/require"
 )
 
@@ -32,7 +33,7 @@ func TestOpenLoopBounds(t *testing.T) {
 	for i, c := range documentedOpenLoop {
 		l := &ls[i]
 		require.Equal(t, c.expr, l.Expr.String())
-		if testing.Short() && l.Vars() > 3 {
+		if !testsize.Long() && l.Vars() > 3 { // four variables: minutes of search
 			continue
 		}
 		b, err := OpenLoop(l.Expr, l.Budget, 1_000_000)

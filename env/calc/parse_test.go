@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/simdrl/simdrl/internal/testsize"
 	"github.com/stretchr/testify/require"
 )
 
@@ -61,8 +62,8 @@ func TestSearchStopsAtItsCap(t *testing.T) {
 
 // Together the searches of one spec stop at MaxCurriculumStates.
 func TestSpecSearchesStopAtTheCurriculumCap(t *testing.T) {
-	if testing.Short() {
-		t.Skip("six capped searches, a few seconds")
+	if !testsize.Long() {
+		t.Skip("six capped searches, a minute on two cores: SIMDRL_TEST_LONG=1 runs them (CI does)")
 	}
 	_, stats, err := parseLevels("f*f, g*g, h*h, b*b+h, c*c+h, d*d+h", ParseOptions{})
 	require.Error(t, err)

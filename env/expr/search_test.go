@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/env/calc"
+	"github.com/simdrl/simdrl/internal/testsize"
 	"github.com/stretchr/testify/require"
 )
 
@@ -21,7 +22,7 @@ func candidatePolys(n int) ([]Candidate, []Poly) {
 // "go generate ./env/expr" regenerates them, and CI checks the diff).
 func TestSearchRegeneratesTheTable(t *testing.T) {
 	top := 5
-	if testing.Short() {
+	if !testsize.Long() { // five leaves: a minute and more (CI's go generate step regenerates it too)
 		top = 4
 	}
 	for n := 2; n <= top; n++ {
