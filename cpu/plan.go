@@ -41,6 +41,9 @@ type plan struct {
 	slots int
 	// ppoBatch is the episodes -estimator ppo stores (ppo.go), 0 without it.
 	ppoBatch int
+	// masked: the task has a legal-action mask, which each worker's
+	// workspace holds (gru.Workspace.MaskActions: chunk×V flags).
+	masked bool
 }
 
 // newPlan is the plan of an engine of c, valid, for its task t.
@@ -52,7 +55,7 @@ func newPlan(c trainer.Config, t task.Task) (*plan, error) {
 	l.Read = c.Context == trainer.ContextRead // the same tensors; only the rollout (and its workspace) differs
 	chunk := chunkSize(c)
 	return &plan{layout: l, chunk: chunk, steps: c.Steps, workers: workerCount(c),
-		slots: (max(largestPass(c), c.Replay) + chunk - 1) / chunk, ppoBatch: ppoBatch(c)}, nil
+		slots: (max(largestPass(c), c.Replay) + chunk - 1) / chunk, ppoBatch: ppoBatch(c), masked: task.Masks(t)}, nil
 }
 
 // plannedBuffer is one buffer of a plan: count elements of size bytes, in
@@ -74,6 +77,10 @@ func (p *plan) buffers() []plannedBuffer {
 	l, C, T := p.layout, float64(p.chunk), float64(p.steps)
 	N, W, R := float64(p.layout.Size), float64(p.workers), float64(p.workers*resultsPerWorker)
 	instance := float64(unsafe.Sizeof(task.Instance{}))
+	masked := 0.0
+	if p.masked {
+		masked = 1
+	}
 	return append([]plannedBuffer{
 		// the engine's: the model, its gradient and Adam's moments
 		{"params", N, 4, 1, "hidden", false},
@@ -88,6 +95,7 @@ func (p *plan) buffers() []plannedBuffer {
 		{"returns", C, 4, W, "chunk", false},
 		{"first observations", C, 4, W, "chunk", false},
 		{"program", T, 4, W, "chunk", false},
+		{"legal-action mask", C * float64(l.Vocab) * masked, 1, W, "chunk", false},
 		{"step observations", C * T, 4, W, "chunk", false},
 		{"step rewards", C * T, 8, W, "chunk", false},
 		{"step done flags", C * T, 1, W, "chunk", false},

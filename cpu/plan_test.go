@@ -103,8 +103,9 @@ func TestPlanIsWhatNewAllocates(t *testing.T) {
 		"seed threads": recipe("seed", "", func(c *trainer.Config) {
 			c.Hidden, c.Batch, c.Chunk, c.Threads, c.FinalEpisodes = 40, 300, 64, 3, 1000
 		}),
-		"seed big chunk": recipe("seed", "", func(c *trainer.Config) { c.Chunk, c.Threads = 100000, 16 }),
-		"seed ppo":       recipe("seed", "", func(c *trainer.Config) { c.Estimator, c.Threads = trainer.EstimatorPPO, 2 }),
+		"seed big chunk":    recipe("seed", "", func(c *trainer.Config) { c.Chunk, c.Threads = 100000, 16 }),
+		"seed ppo":          recipe("seed", "", func(c *trainer.Config) { c.Estimator, c.Threads = trainer.EstimatorPPO, 2 }),
+		"countdown3 masked": recipe("countdown3", "", func(c *trainer.Config) { c.Threads = 2 }), // a legal-action mask per worker
 	}
 	for name, cfg := range cases {
 		tk, err := cfg.OpenTask()
