@@ -11,22 +11,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// fakeSteps is a rollout's step values set by hand, step-major (t*n + b).
-type fakeSteps struct {
-	n                    int
-	logp, value, entropy []float32
-}
-
-func (f *fakeSteps) Logp(b, t int) float32    { return f.logp[t*f.n+b] }
-func (f *fakeSteps) Value(b, t int) float32   { return f.value[t*f.n+b] }
-func (f *fakeSteps) Entropy(b, t int) float32 { return f.entropy[t*f.n+b] }
-
 // groupCase: two groups of K = 3 episodes of T = 2 steps. The first
 // group's returns are 1, 0, 0.5 (mean 0.5, sample std 0.5); the second's
 // are all 0.25 (no variance). Episodes 0 and 3 end at their first step.
 func groupCase() (episodes, lossWeights) {
 	const n, T = 6, 2
-	f := &fakeSteps{n: n, logp: make([]float32, n*T), value: make([]float32, n*T), entropy: make([]float32, n*T)}
+	f := &givenSteps{n: n, logp: make([]float32, n*T), value: make([]float32, n*T), entropy: make([]float32, n*T)}
 	for i := range f.logp {
 		f.logp[i], f.value[i], f.entropy[i] = -0.5, 0.25, 1
 	}
