@@ -8,7 +8,7 @@ package task
 // so its last state is worth its value; a terminated one is worth 0.
 //
 // The Envs of package task (a Stepwise task's games, a Scorer's scoring)
-// write Truncated themselves. A user's Stepper may: it says so by
+// and of the built-in tasks write Truncated themselves. A user's Stepper may: it says so by
 // implementing TruncationReporter. One that does not keeps working: the
 // engine infers truncation for it (InferTruncated): an episode that ended at
 // its budget's last token was cut by the budget. An answer given with that

@@ -47,6 +47,10 @@ func (e *Episode) Machine() Machine { return e.m }
 // budget is spent.
 func (e *Episode) Done() bool { return e.done }
 
+// Truncated reports whether the budget cut the episode: it ended without
+// an answer.
+func (e *Episode) Truncated() bool { return e.done && !e.o.Answered }
+
 // Outcome is the episode so far (final once Done).
 func (e *Episode) Outcome() Outcome { return e.o }
 

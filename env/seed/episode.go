@@ -12,6 +12,7 @@ type Episode struct {
 	mem           Memory
 	steps         int
 	done          bool
+	truncated     bool // ended by MaxSteps, not by ANS
 	correct       bool
 }
 
@@ -23,6 +24,9 @@ func (s *Episode) Reset(t Task) {
 // Done reports whether the episode has ended: at its ANS, or after MaxSteps
 // tokens.
 func (s *Episode) Done() bool { return s.done }
+
+// Truncated reports whether MaxSteps cut the episode: it ended without ANS.
+func (s *Episode) Truncated() bool { return s.truncated }
 
 // Correct reports whether the episode ended with ANS on the rewarded target.
 func (s *Episode) Correct() bool { return s.correct }
@@ -78,7 +82,7 @@ func (s *Episode) Step(act int32) float64 {
 		return s.answer()
 	}
 	if s.steps >= MaxSteps {
-		s.done = true
+		s.done, s.truncated = true, true
 	}
 	return 0
 }

@@ -8,14 +8,15 @@ package tape
 // correctly (APPLY combining exactly that operator's two subtrees). Steps
 // after the end change nothing and earn 0. It allocates nothing.
 type Episode struct {
-	m      Machine
-	target int64
-	budget int
-	steps  int
-	ops    int // the expression's operators (leaves − 1)
-	credit float64
-	done   bool
-	reward float64
+	m         Machine
+	target    int64
+	budget    int
+	steps     int
+	ops       int // the expression's operators (leaves − 1)
+	credit    float64
+	done      bool
+	truncated bool // ended by the budget, not by ANS
+	reward    float64
 }
 
 // Reset starts the episode on tape (a well-formed expression) with its
@@ -30,7 +31,7 @@ func (e *Episode) Reset(tape []Cell, target int64, budget int, credit float64) {
 		}
 	}
 	e.target, e.budget, e.steps, e.ops, e.credit = target, budget, 0, ops, credit
-	e.done, e.reward = budget <= 0, 0
+	e.done, e.truncated, e.reward = budget <= 0, budget <= 0, 0
 }
 
 // Step runs tool t and returns what the step earns: the reward at the end,
@@ -44,7 +45,7 @@ func (e *Episode) Step(t Tool) float64 {
 	if t != ANS && e.steps < e.budget {
 		return 0
 	}
-	e.done = true
+	e.done, e.truncated = true, t != ANS
 	e.reward = 0
 	if e.Correct() {
 		e.reward = 1
@@ -57,6 +58,10 @@ func (e *Episode) Step(t Tool) float64 {
 
 // Done reports whether the episode has ended.
 func (e *Episode) Done() bool { return e.done }
+
+// Truncated reports whether the budget cut the episode: it ended on a tool
+// other than ANS.
+func (e *Episode) Truncated() bool { return e.truncated }
 
 // Correct reports whether the episode answered its target.
 func (e *Episode) Correct() bool { return e.m.Answered && e.m.Value == e.target }

@@ -22,4 +22,10 @@ func (e *seedEnv) Reset(row int, in *task.Instance) int32 {
 
 func (e *seedEnv) Step(actions []int32, out task.Transition) { taskkit.StepRows(e.eps, actions, out) }
 
-var _ task.Stepper = (*seedTask)(nil)
+// ReportsTruncation: an episode MaxSteps cut ended without ANS.
+func (*seedEnv) ReportsTruncation() bool { return true }
+
+var (
+	_ task.Stepper            = (*seedTask)(nil)
+	_ task.TruncationReporter = (*seedEnv)(nil)
+)

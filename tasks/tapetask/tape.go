@@ -439,8 +439,14 @@ func (e *tapeEnv) Step(actions []int32, out task.Transition) {
 		out.Reward[r] = ep.Step(e.t.tool(a))
 		out.Obs[r] = ep.Observe()
 		out.Done[r] = ep.Done()
+		if out.Truncated != nil {
+			out.Truncated[r] = ep.Truncated()
+		}
 	}
 }
+
+// ReportsTruncation: an episode the budget cut ended on a tool other than ANS.
+func (e *tapeEnv) ReportsTruncation() bool { return true }
 
 // TapeRules are the machine's variant and each token's tool (tool), for
 // engines that run the machine themselves (the CUDA kernels).

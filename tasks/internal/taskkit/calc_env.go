@@ -52,5 +52,11 @@ func (e *CalcEnv) Step(actions []int32, out task.Transition) {
 		out.Reward[r] = ep.Step(a)
 		out.Obs[r] = ep.Observation()
 		out.Done[r] = ep.Done()
+		if out.Truncated != nil {
+			out.Truncated[r] = ep.Truncated()
+		}
 	}
 }
+
+// ReportsTruncation: an episode the budget cut ended without an answer.
+func (e *CalcEnv) ReportsTruncation() bool { return true }

@@ -7,10 +7,12 @@ import "github.com/simdrl/simdrl/task"
 type episode interface {
 	Step(tok int32) float64
 	Done() bool
+	Truncated() bool
 }
 
 // StepRows steps rows 0..len(actions)-1 of eps, one action each, into out:
-// what every native Env's Step is (no observations yet). P is *E, so the
+// what every native Env's Step is (no observations yet), truncation
+// reported (task.TruncationReporter). P is *E, so the
 // call stays on the slice's elements without boxing them.
 func StepRows[E any, P interface {
 	*E
@@ -21,5 +23,8 @@ func StepRows[E any, P interface {
 		out.Obs[r] = task.NoObservation
 		out.Reward[r] = ep.Step(a)
 		out.Done[r] = ep.Done()
+		if out.Truncated != nil {
+			out.Truncated[r] = ep.Truncated()
+		}
 	}
 }
