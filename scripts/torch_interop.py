@@ -127,8 +127,9 @@ def step_inputs(net, spec):
     for b, e in enumerate(episodes):
         counts = {len(e.get(k) or []) for k in keys} or {steps}
         if len(counts) != 1 or not 1 <= min(counts) <= steps:
+            takes = ", ".join(model_inputs(net)) or "no observation"
             sys.exit(f"episode {b}: give {', '.join(keys)} for each step it plays, "
-                     f"as many of each, 1 to {steps} (the model takes {', '.join(model_inputs(net)) or 'no observation'})")
+                     f"as many of each, 1 to {steps} (the model takes {takes})")
         lengths.append(counts.pop())
     B, nf = len(episodes), len(net.field_emb or [])
     obs = torch.zeros((B, steps), dtype=torch.long)
@@ -150,7 +151,8 @@ def step_inputs(net, spec):
                 legal[b, :n] = False
                 for t, toks in enumerate(e["legal"]):
                     if not toks or min(toks) < 0 or max(toks) >= V:
-                        sys.exit(f"episode {b}, step {t}: the legal tokens {toks} are not a non-empty list of 0..{V - 1}")
+                        sys.exit(f"episode {b}, step {t}: the legal tokens {toks} "
+                                 f"are not a non-empty list of 0..{V - 1}")
                     legal[b, t, toks] = True
         except (TypeError, ValueError, RuntimeError, IndexError) as err:
             sys.exit(f"episode {b}: its {', '.join(keys)} do not fit the model: {err}".replace("\n", " "))
