@@ -7,14 +7,23 @@ Usage: torch_interop.py CHECKPOINT CONTEXTS_JSON
 
 CONTEXTS_JSON, for any task:
     {"steps": 13, "end": 10, "not_actions": [0, 1, ...], "tokens": ["0", ..., "[ANS]"],
-     "episodes": [{"stage": s, "context": [tok, ...], "observations": [o0, o1, ...]}, ...]}
+     "episodes": [{"stage": s, "context": [tok, ...], "observations": [o0, o1, ...],
+                   "fields": [[f0, f1, ...], ...], "vector": [[x0, x1, ...], ...],
+                   "legal": [[tok, ...], ...]}, ...]}
   context: the instance's context tokens, without the end ("end", the task's
   context end, the first input); stage: the level's embedding (task.Stage);
-  observations: for a model that observes (obs_emb.weight), what the task
-  observed before each step (o0: its Reset's, then after each token), one per
-  step to play: the episode plays that many steps (else "steps"); tokens: the
-  task's token names (the policy server's GET / lists them); not_actions: the
-  tokens the policy never writes (task.Task.NotActions).
+  tokens: the task's token names (the policy server's GET / lists them);
+  not_actions: the tokens the policy never writes (task.Task.NotActions).
+  What the task's game produced before each step (at the first, its Reset's;
+  then after each token), one entry a step to play, which the script cannot
+  compute and takes as given:
+    observations: for a model that observes (obs_emb.weight);
+    fields and vector: for a model with fields (task.Fielded: field_emb.f.weight,
+      vec.weight), each step's categorical fields and float vector;
+    legal: for a task with a legal-action mask (task.LegalGame), each step's
+      legal tokens; the others are never played (gru.MaskedLogit).
+  An episode plays as many steps as its lists hold (all equally long), or
+  "steps" without any.
 or the seed task's own form:
     {"contexts": [{"stage": s, "digits": [a, b, c, d, e]}, ...], "steps": 6}
 Prints: {"programs": [[tok, ...], ...], "tokens": [["[MUL]", ...], ...]}:
@@ -23,8 +32,9 @@ Prints: {"programs": [[tok, ...], ...], "tokens": [["[MUL]", ...], ...]}:
 Uses only PyTorch and the Python standard library: the safetensors file is
 parsed with struct and json. Tensors whose names start with "optimizer." and
 the metadata are ignored, but for the config's "context": "read" (a model that
-reads its context, Policy.read); the model's tensors (obs_emb.weight too, for
-a model that observes) are loaded with strict=True.
+reads its context, Policy.read); the model's tensors (obs_emb.weight,
+field_emb.*.weight and vec.* too, for a model that observes) are loaded with
+strict=True.
 """
 import json
 import struct
@@ -82,35 +92,99 @@ def seed_spec(spec):
             "episodes": [{"stage": c["stage"], "context": c["digits"][:3 + c["stage"]]} for c in spec["contexts"]]}
 
 
+def model_inputs(net):
+    """The per-step inputs net takes beside the previous token, by their
+    names in an episode (the general form)."""
+    names = []
+    if net.obs_emb is not None:
+        names.append("observations")
+    if net.field_emb is not None:
+        names.append("fields")
+    if net.vec is not None:
+        names.append("vector")
+    return names
+
+
+def check_range(b, what, values, size):
+    """Refuses a categorical input outside 0..size-1 in one line."""
+    if values.numel() and (values.min() < 0 or values.max() >= size):
+        sys.exit(f"episode {b}: {what} outside 0..{size - 1}")
+
+
+def step_inputs(net, spec):
+    """What each episode's steps are fed beside the previous token, as the
+    task's game produced them in Go (the script cannot compute them), and
+    the steps each plays: observations (B, T) for a model that observes
+    (obs_emb), fields (B, T, nf) and vector (B, T, F) for one with fields
+    (field_emb.*, vec.*), and legal (B, T, V) for a task with a legal-action
+    mask (True everywhere without one). An episode plays one step per entry
+    of its lists (all as long), else "steps"; the rest of a row is padding."""
+    episodes, steps, V = spec["episodes"], spec["steps"], net.pi.out_features
+    keys = model_inputs(net)
+    if any("legal" in e for e in episodes):
+        keys.append("legal")
+    lengths = []
+    for b, e in enumerate(episodes):
+        counts = {len(e.get(k) or []) for k in keys} or {steps}
+        if len(counts) != 1 or not 1 <= min(counts) <= steps:
+            takes = ", ".join(model_inputs(net)) or "no observation"
+            sys.exit(f"episode {b}: give {', '.join(keys)} for each step it plays, "
+                     f"as many of each, 1 to {steps} (the model takes {takes})")
+        lengths.append(counts.pop())
+    B, nf = len(episodes), len(net.field_emb or [])
+    obs = torch.zeros((B, steps), dtype=torch.long)
+    fields = torch.zeros((B, steps, nf), dtype=torch.long)
+    vector = torch.zeros((B, steps, 0 if net.vec is None else net.vec.in_features))
+    legal = torch.ones((B, steps, V), dtype=torch.bool)
+    for b, (e, n) in enumerate(zip(episodes, lengths)):
+        try:
+            if net.obs_emb is not None:
+                obs[b, :n] = torch.tensor(e["observations"], dtype=torch.long)
+                check_range(b, "an observation", obs[b, :n], net.obs_emb.num_embeddings)
+            if net.field_emb is not None:
+                fields[b, :n] = torch.tensor(e["fields"], dtype=torch.long).reshape(n, nf)
+                for f, emb in enumerate(net.field_emb):
+                    check_range(b, f"a field {f} value", fields[b, :n, f], emb.num_embeddings)
+            if net.vec is not None:
+                vector[b, :n] = torch.tensor(e["vector"], dtype=torch.float32).reshape(n, vector.shape[2])
+            if "legal" in keys:
+                legal[b, :n] = False
+                for t, toks in enumerate(e["legal"]):
+                    if not toks or min(toks) < 0 or max(toks) >= V:
+                        sys.exit(f"episode {b}, step {t}: the legal tokens {toks} "
+                                 f"are not a non-empty list of 0..{V - 1}")
+                    legal[b, t, toks] = True
+        except (TypeError, ValueError, RuntimeError, IndexError) as err:
+            sys.exit(f"episode {b}: its {', '.join(keys)} do not fit the model: {err}".replace("\n", " "))
+    return obs, fields, vector, legal, lengths
+
+
 def greedy_programs(net, spec):
     """Each episode's program: at every step the action with the largest
-    logit (never a token of not_actions), fed back as the next input, with
-    the episode's observation of that step when the model observes."""
+    logit (never a token of not_actions, never one the step's legal mask
+    leaves out: gru.MaskedLogit replaces its logit, as simdrl's engines
+    do), fed back as the next input, with what the episode observed at
+    that step (step_inputs); a reading model reads with step 0's."""
     episodes, steps, end = spec["episodes"], spec["steps"], spec["end"]
     rows = [list(e["context"]) + [end] for e in episodes]
     level = torch.tensor([e["stage"] for e in episodes])
-    lengths = [steps] * len(episodes)
-    obs = None
-    if net.obs_emb is not None:
-        lengths = [len(e.get("observations") or []) for e in episodes]
-        if min(lengths) < 1 or max(lengths) > steps:
-            sys.exit(f"the model observes (obs_emb.weight): give each episode 1 to {steps} observations")
-        obs = torch.zeros((len(episodes), steps), dtype=torch.long)
-        for b, e in enumerate(episodes):
-            obs[b, :len(e["observations"])] = torch.tensor(e["observations"], dtype=torch.long)
-    first = None if obs is None else obs[:, 0]
+    obs, fields, vector, legal, lengths = step_inputs(net, spec)
+
+    def seen(t):  # what Policy.inputs takes at step t
+        return (fields[:, t], vector[:, t]) if net.fielded else obs[:, t]
+
     if net.reads:
-        h = net.read(rows, level, first, pad=end)
+        h = net.read(rows, level, seen(0), pad=end)
     else:
         ctx, counts = context_batch(rows, pad=end)
         h = net.initial_state(ctx, counts, level)
-    mask = torch.zeros(net.pi.out_features)
-    mask[list(spec.get("not_actions", []))] = -1e4  # gru.NotActionLogit
+    not_actions = torch.zeros(net.pi.out_features)
+    not_actions[list(spec.get("not_actions", []))] = -1e4  # gru.NotActionLogit
     token = torch.full((len(episodes),), end, dtype=torch.long)
     actions = []
     for t in range(steps):
-        logits, _, h = net.step(token, h, None if obs is None else obs[:, t])
-        token = (logits + mask).argmax(1)
+        logits, _, h = net.step(token, h, seen(t))
+        token = (logits + not_actions).masked_fill(~legal[:, t], -1e30).argmax(1)  # gru.MaskedLogit
         actions.append(token)
     programs = torch.stack(actions, 1).tolist()
     return [p[:n] for p, n in zip(programs, lengths)]
@@ -122,13 +196,15 @@ def main():
     tensors, metadata = read_safetensors(sys.argv[1])
     state = {k: v for k, v in tensors.items() if not k.startswith(("optimizer.", "items."))}
     vocab, hidden = state["emb.weight"].shape
-    fields = [k for k in state if k.startswith(("field_emb.", "vec."))]
-    if fields:  # a task.Fielded model: simdrl_torch.Policy has no such input yet
-        sys.exit(f"the model observes fields ({', '.join(fields)}), which this script does not load; "
-                 "play it with the Go policy package (policy.Session.ActFields)")
     read = json.loads(metadata.get("config", "{}")).get("context") == "read"
     observations = state["obs_emb.weight"].shape[0] if "obs_emb.weight" in state else 0
-    net = Policy(vocab=vocab, hidden=hidden, levels=state["stage_emb.weight"].shape[0], observations=observations, read=read)
+    # A task.Fielded model: field_emb.0.weight, field_emb.1.weight, ... and vec.weight (d, F).
+    fields = []
+    while f"field_emb.{len(fields)}.weight" in state:
+        fields.append(state[f"field_emb.{len(fields)}.weight"].shape[0])
+    vector = state["vec.weight"].shape[1] if "vec.weight" in state else 0
+    net = Policy(vocab=vocab, hidden=hidden, levels=state["stage_emb.weight"].shape[0], observations=observations,
+                 read=read, fields=fields, vector=vector)
     net.load_state_dict(state, strict=True)
     net.eval()
 
