@@ -107,8 +107,12 @@ func buildEngine(cfg trainer.Config, t task.Task, validate func(task.Task) error
 	if task.Masks(t) { // the kernels sample from every token's logit
 		return nil, fmt.Errorf("gpu: task %s has a legal-action mask (task.LegalGame, task.Masker), which the CUDA kernels do not apply; train it on the CPU", t.Name())
 	}
-	if _, err := scorerOf(t); err != nil {
+	sc, err := scorerOf(t)
+	if err != nil {
 		return nil, err
+	}
+	if sc.kind == scoreHost && cfg.Context == trainer.ContextRead {
+		return nil, &trainer.FieldError{Field: "context", Problem: fmt.Sprintf("read: task %s is stepped on the host, whose policy steps take in the context as a bag only; train it on the CPU", t.Name())}
 	}
 	if cfg.Estimator == trainer.EstimatorPPO { // the kernels have no stored-rollout replay: PPO's epochs need one
 		return nil, &trainer.FieldError{Field: "estimator", Problem: "ppo runs on the CPU only (-device cpu); the GPU runs rloo, grpo and drgrpo"}
