@@ -91,6 +91,9 @@ func (e *engine) buffers() []buffer {
 	}
 	if e.scoreKind == scoreHost {
 		f32(&e.hostH, 2*e.maxN*H)
+		if e.masks {
+			f32(&e.hostLegal, e.maxN*V)
+		}
 	}
 	f32(&e.gradReplay, N)
 	f32(&e.dheads, T*B*V1)

@@ -62,6 +62,7 @@ type engine struct {
 	// ops) and partial credit, the not-action logit offsets, and whether the kernel draws the instances (the seed task's)
 	// or the host does (task.Draw) and uploads them.
 	scoreKind     int
+	masks         bool // scoreHost: the task has a legal-action mask (its Envs are task.Maskers)
 	partialCredit float64
 	hostDraw      bool
 	// ctxEnd is the task's context end (task.ContextEnd), every rollout's
@@ -89,6 +90,7 @@ type engine struct {
 	outcome                             devPtr     // maxN×2 float64: each episode's reward and correct flag (rollout.cu)
 	machines                            devPtr     // scoreTape: maxN tape machines (tape.cuh's simdrl_tape_state)
 	hostH                               devPtr     // scoreHost: 2×maxN×d, an untrained host-stepped rollout's h_t and h_{t+1}
+	hostLegal                           devPtr     // scoreHost with a legal-action mask: maxN×V, a step's legal tokens (int32)
 	games                               *hostGames // scoreHost: the games the host steps (hoststep.go)
 	gradReplay                          devPtr     // the replayed episodes' gradient (engine.replay)
 	dheads, dgh, dgin, dh0g             devPtr
@@ -127,6 +129,7 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	}
 	e.scoreKind, e.partialCredit, e.ctxEnd = sc.kind, sc.partialCredit, sc.ctxEnd
 	e.hostDraw = sc.kind != scoreSeed
+	e.masks = sc.kind == scoreHost && task.Masks(t)
 	e.check = task.NewChecker(t)
 	// The kernels' O is the model's. A task that observes feeds it from its
 	// machine; a model with observations for a task without them (the

@@ -38,9 +38,16 @@ type hostGames struct {
 	acts      []int32         // a step's actions, copied back
 	in        []int32         // each episode's next input row (a·O + o)
 	obs       []int32         // a step's observations (task.Transition.Obs)
-	reward    []float64       // T×n step-major: each step's reward
-	done      []bool          // T×n step-major: the episode has ended
-	outcome   []float64       // n×2: each episode's reward and correct flag (the rollout's outcome buffer)
+	// a task with a legal-action mask (its Envs are task.Maskers): each
+	// episode's legal tokens for the next step (V each), and as uploaded
+	masks      bool
+	task       task.Task
+	V          int
+	legal      []bool
+	legalWords []int32
+	reward     []float64 // T×n step-major: each step's reward
+	done       []bool    // T×n step-major: the episode has ended
+	outcome    []float64 // n×2: each episode's reward and correct flag (the rollout's outcome buffer)
 
 	// training (B episodes): the steps read back, the returns and the loss weights
 	est                                *cpu.HostEstimator
@@ -54,6 +61,7 @@ type hostGames struct {
 // its own Env (rows: the part of the largest rollout).
 type gamePart struct {
 	env    task.Env
+	masker task.Masker // env, when the task has a legal-action mask
 	lo, hi int
 	live   int   // episodes not yet ended after the last step
 	err    error // the task's panic or broken contract, if any
@@ -81,6 +89,10 @@ func newHostGames(e *engine) (*hostGames, error) {
 		logpa: make([]float32, T*B), val: make([]float32, T*B), ent: make([]float32, T*B),
 		dlogp: make([]float32, T*B), dval: make([]float32, T*B), dent: make([]float32, T*B),
 		returns: make([]float32, B), togo: make([]float32, T*B), end: make([]int32, B)}
+	g.task, g.V, g.masks = e.task, e.V, e.masks
+	if g.masks {
+		g.legal, g.legalWords = make([]bool, n*e.V), make([]int32, n*e.V)
+	}
 	rows := ceilDiv(n, parts)
 	for p := range g.parts {
 		if err := task.Guard(task.NameOf(e.task), "opened", func() error {
@@ -89,6 +101,7 @@ func newHostGames(e *engine) (*hostGames, error) {
 		}); err != nil {
 			return nil, err
 		}
+		g.parts[p].masker, _ = g.parts[p].env.(task.Masker) // (every part's Env is one when e.masks: task.Masks)
 		g.jobs[p] = make(chan gameJob)
 		go g.worker(p)
 	}
@@ -123,6 +136,7 @@ func (g *hostGames) run(part *gamePart, j gameJob) {
 			g.in[b] = g.input(g.start, part.env.Reset(b-lo, &g.instances[b]))
 		}
 		part.live = hi - lo
+		g.maskNext(part)
 		return
 	}
 	s := j.t * j.n
@@ -132,6 +146,27 @@ func (g *hostGames) run(part *gamePart, j gameJob) {
 		g.in[b] = g.input(g.acts[b], g.obs[b])
 		if !g.done[s+b] {
 			part.live++
+		}
+	}
+	g.maskNext(part)
+}
+
+// maskNext writes the legal tokens of part's episodes for their next step
+// (as the CPU's worker.maskNext): a row left with no legal token breaks the
+// task's contract, the part's error.
+func (g *hostGames) maskNext(part *gamePart) {
+	if part.masker == nil {
+		return
+	}
+	V := g.V
+	for b := part.lo; b < part.hi; b++ {
+		row := g.legal[b*V : (b+1)*V]
+		part.masker.Legal(b-part.lo, row)
+		if err := task.CheckLegal(g.task, row); err != nil {
+			panic(err)
+		}
+		for a, ok := range row {
+			g.legalWords[b*V+a] = int32(b2f(ok))
 		}
 	}
 }
@@ -219,14 +254,23 @@ func (e *engine) hostRollout(s rolloutSpec) (int, error) {
 	stops := s.untilDone || s.train && g.est.Stops()
 	smem := kernelSmem("simdrl_host_step", 1, H, e.V, 0, false)
 	steps := T
+	legal := devPtr(0)
+	if g.masks {
+		legal = e.hostLegal
+	}
 	for t := 0; t < T; t++ {
 		if e.interrupted("step") {
 			return 0, trainer.ErrInterrupted
 		}
+		if g.masks {
+			if err := upload(e.hostLegal, g.legalWords[:n*e.V]); err != nil {
+				return 0, err
+			}
+		}
 		row, rowV, row3 := t*n, t*n*e.V, t*n*3*H
 		a.reset().ptr("P", e.P).ptr("table", e.table).ptr("whhT", e.whhT).ptr("headsT", e.headsT).ptr("headsB", e.headsB).
 			i32("B", n).i32("d", H).i32("V", e.V).i32("S", e.S).i32("NV", e.NV).i32("t", t).i32("mode", s.mode).flag("train", s.train).
-			u32("k0", e.key[0]).u32("k1", e.key[1]).u32("round", s.round).ptr("in_rows", inputs.at(row)).ptr("h_in", hAt(t)).ptr("h_out", hAt(t+1))
+			u32("k0", e.key[0]).u32("k1", e.key[1]).u32("round", s.round).ptr("in_rows", inputs.at(row)).ptr("legal", legal).ptr("h_in", hAt(t)).ptr("h_out", hAt(t+1))
 		if s.train {
 			a.ptr("act", e.act.at(row3)).ptr("ghn", e.ghn.at(row*H)).ptr("logp", e.logp.at(rowV)).ptr("logpa", e.logpa.at(row)).
 				ptr("val", e.val.at(row)).ptr("ent", e.ent.at(row))

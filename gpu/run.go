@@ -104,10 +104,10 @@ func buildEngine(cfg trainer.Config, t task.Task, validate func(task.Task) error
 	if task.IsFielded(t) { // before scorerOf: the reason to name is the fields
 		return nil, fmt.Errorf("gpu: task %s declares observation fields (task.Fielded), which the CUDA engine does not feed; train it on the CPU", t.Name())
 	}
-	if task.Masks(t) { // the kernels sample from every token's logit
-		return nil, fmt.Errorf("gpu: task %s has a legal-action mask (task.LegalGame, task.Masker), which the CUDA kernels do not apply; train it on the CPU", t.Name())
-	}
 	sc, err := scorerOf(t)
+	if task.Masks(t) && (err != nil || sc.kind != scoreHost) { // the native rollouts sample from every token's logit
+		return nil, fmt.Errorf("gpu: task %s has a legal-action mask (task.LegalGame, task.Masker), which the CUDA kernels apply only to tasks stepped on the host; train it on the CPU", t.Name())
+	}
 	if err != nil {
 		return nil, err
 	}

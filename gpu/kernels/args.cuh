@@ -333,6 +333,7 @@
     uint32_t k1, \
     uint32_t round, \
     const int32_t *__restrict__ in_rows, \
+    const int32_t *__restrict__ legal, \
     const float *__restrict__ h_in, \
     float *h_out, \
     float *act, \
@@ -342,7 +343,7 @@
     float *val, \
     float *ent, \
     int32_t *actions
-#define SIMDRL_HOST_STEP_ARGS P, table, whhT, headsT, headsB, B, d, V, S, NV, t, mode, train, k0, k1, round, in_rows, h_in, h_out, act, ghn, logp, logpa, val, ent, actions
+#define SIMDRL_HOST_STEP_ARGS P, table, whhT, headsT, headsB, B, d, V, S, NV, t, mode, train, k0, k1, round, in_rows, legal, h_in, h_out, act, ghn, logp, logpa, val, ent, actions
 #define SIMDRL_HOST_STEP_SMEM(cv) \
     float *sH = (float *)simdrl_carve(&cv, 4u * dS); /* dS: h_t */ \
     float *sHn = (float *)simdrl_carve(&cv, 4u * dS); /* dS: h_{t+1} */ \

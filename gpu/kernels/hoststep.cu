@@ -35,10 +35,17 @@ extern "C" __global__ void simdrl_host_start(SIMDRL_HOST_START_PARAMS) {
     }
 }
 
+// SIMDRL_MASKED_LOGIT replaces the logit of a token the task's legal-action
+// mask refuses (gru.MaskedLogit): its probability is exactly 0, so it is
+// never played, adds nothing to the entropy and gets no gradient.
+#define SIMDRL_MASKED_LOGIT (-1e30f)
+
 // simdrl_host_step runs step t of B episodes: episode b's state h_in[b]
 // (d floats) and input row in_rows[b] of the token table (NV rows) give
 // h_out[b], its logits and value, and its action in actions[b]: sampled
-// (mode 0, the rollout's counters (round, b, t)) or greedy (mode 1). With
+// (mode 0, the rollout's counters (round, b, t)) or greedy (mode 1). legal
+// (B×V, not null: the task's legal-action mask) says which tokens episode b
+// may play (0: its logit is SIMDRL_MASKED_LOGIT, before the policy). With
 // train it also writes the step's act (3d), ghn (d), logp (V), logpa, val
 // and ent, each at episode b of the step's block (the caller's pointers are
 // at step t's rows).
@@ -87,7 +94,7 @@ extern "C" __global__ void simdrl_host_step(SIMDRL_HOST_STEP_PARAMS) {
             s += h4.w * headsT[(k + 3) * V1 + v];
         }
         for (; k < d; k++) s += sHn[k] * headsT[k * V1 + v];
-        sHeads[v] = headsB[v] + s;
+        sHeads[v] = legal && v < V && !legal[(size_t)b * V + v] ? SIMDRL_MASKED_LOGIT : headsB[v] + s;
     }
     __syncthreads();
     if (j == 0) sMax[0] = simdrl_row_max(sHeads, V);

@@ -162,7 +162,7 @@ var Kernels = []Kernel{
 	{Macro: "HOST_STEP", Module: "hoststep", Entries: []string{"simdrl_host_step"}, Params: []Param{
 		p("P", in), p("table", in), p("whhT", in), p("headsT", in), p("headsB", in),
 		p("B", cI), p("d", cI), p("V", cI), p("S", cI), p("NV", cI), p("t", cI), p("mode", cI), p("train", cI),
-		p("k0", cU), p("k1", cU), p("round", cU), p("in_rows", inI), p("h_in", in), p("h_out", out),
+		p("k0", cU), p("k1", cU), p("round", cU), p("in_rows", inI), p("legal", inI), p("h_in", in), p("h_out", out),
 		p("act", out), p("ghn", out), p("logp", out), p("logpa", out), p("val", out), p("ent", out), p("actions", outI)},
 		Smem: []Region{
 			region("sH", "float", "dS: h_t", "dS"),
