@@ -18,8 +18,10 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"unsafe"
 
 	"github.com/simdrl/simdrl/cpu"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 )
@@ -378,6 +380,26 @@ func (e *engine) hostStats(n int) error {
 		return err
 	}
 	return upload(e.outcome, e.games.outcome[:2*n])
+}
+
+// hostGamesMemory is the host memory newHostGames allocates for task t when
+// it is stepped on the host (none for any other task), in shares by the
+// Config field that drives each: per episode of the largest rollout, and
+// per training episode. The task's own Envs are the task's business, not
+// counted.
+func hostGamesMemory(cfg trainer.Config, t task.Task) enginekit.Memory {
+	m := enginekit.Memory{}
+	if sc, err := scorerOf(t); err != nil || sc.kind != scoreHost {
+		return m
+	}
+	T := float64(cfg.Steps)
+	perEpisode := float64(unsafe.Sizeof(task.Instance{})) + 3*4 + T*(8+1) + 2*8 // instance; action, input, observation; reward, done; outcome
+	if task.Masks(t) {
+		perEpisode += float64(t.Vocab()) * (1 + 4) // legal, legalWords
+	}
+	m[largestRollout(cfg)] += float64(maxEpisodes(cfg)) * perEpisode
+	m["batch"] += float64(cfg.Batch) * (7*T*4 + 4 + 4) // logpa, val, ent, dlogp, dval, dent, togo; returns, end
+	return m
 }
 
 // keepInstance keeps episode b's instance for its game (drawWith's and

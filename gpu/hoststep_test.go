@@ -3,6 +3,7 @@
 package gpu
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/simdrl/simdrl/cpu"
@@ -305,4 +306,37 @@ func TestGPUHostSteppedBuffersReused(t *testing.T) {
 		_, err := e.greedyRollout(rolloutSpec{n: 5, mode: modeGreedy, givenTasks: true})
 		return err
 	})
+}
+
+// TestHostGamesMemoryIsWhatTheyHold: hostGamesMemory, which hostMemory adds
+// to the engine's host plan, is the bytes of every buffer newHostGames
+// allocates (each slice of hostGames but the workers' parts and channels),
+// with a mask and without; a task the kernels play holds none. No device is
+// needed.
+func TestHostGamesMemoryIsWhatTheyHold(t *testing.T) {
+	for _, tk := range []task.Task{walkTask{}, maskedWalk{}} {
+		cfg := walkConfig("")
+		cfg.Task, cfg.EvalEvery, cfg.EvalBatch = tk.Name(), 5, 3*cfg.Batch
+		e := &engine{cfg: cfg, task: tk, V: tk.Vocab(), T: cfg.Steps, B: cfg.Batch, maxN: maxEpisodes(cfg), O: 3, masks: task.Masks(tk)}
+		e.check = task.NewChecker(tk)
+		g, err := newHostGames(e)
+		require.NoError(t, err)
+		g.close()
+		held := 0.0
+		v := reflect.ValueOf(g).Elem()
+		for i := 0; i < v.NumField(); i++ {
+			f, name := v.Field(i), v.Type().Field(i).Name
+			if f.Kind() != reflect.Slice || name == "parts" || name == "jobs" {
+				continue
+			}
+			held += float64(f.Len()) * float64(f.Type().Elem().Size())
+		}
+		m := hostGamesMemory(cfg, tk)
+		require.Equal(t, held, m.Total(), tk.Name())
+		require.Positive(t, m["eval_batch"], "%s: the evaluations' episodes", tk.Name())
+	}
+	recipe := trainer.DefaultRecipe()
+	seed, err := recipe.OpenTask()
+	require.NoError(t, err)
+	require.Zero(t, hostGamesMemory(recipe, seed).Total())
 }
