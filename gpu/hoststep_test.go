@@ -340,3 +340,22 @@ func TestHostGamesMemoryIsWhatTheyHold(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, hostGamesMemory(recipe, seed).Total())
 }
+
+// TestGPUHostSteppedRefusals: what the host-stepped path does not run is
+// refused in one line before the device is opened: reading the context,
+// replayed programs, observation fields (fields_test.go).
+func TestGPUHostSteppedRefusals(t *testing.T) {
+	for field, tweak := range map[string]func(*trainer.Config){
+		"context": func(c *trainer.Config) { c.Context = trainer.ContextRead },
+		"replay":  func(c *trainer.Config) { c.Replay = 10 },
+	} {
+		cfg := walkConfig("")
+		tweak(&cfg)
+		_, err := buildEngine(cfg, walkTask{}, func(task.Task) error { return nil }, "walk")
+		var fe *trainer.FieldError
+		require.ErrorAs(t, err, &fe, field)
+		require.Equal(t, field, fe.Field)
+		require.Contains(t, err.Error(), "stepped on the host")
+		require.NotContains(t, err.Error(), "\n")
+	}
+}

@@ -114,6 +114,9 @@ func buildEngine(cfg trainer.Config, t task.Task, validate func(task.Task) error
 	if sc.kind == scoreHost && cfg.Context == trainer.ContextRead {
 		return nil, &trainer.FieldError{Field: "context", Problem: fmt.Sprintf("read: task %s is stepped on the host, whose policy steps take in the context as a bag only; train it on the CPU", t.Name())}
 	}
+	if sc.kind == scoreHost && cfg.Replay > 0 { // the replayed programs are teacher-forced rollouts, which the host-stepped path has not
+		return nil, &trainer.FieldError{Field: "replay", Problem: fmt.Sprintf("task %s is stepped on the host, where programs are not replayed; train it on the CPU", t.Name())}
+	}
 	if cfg.Estimator == trainer.EstimatorPPO { // the kernels have no stored-rollout replay: PPO's epochs need one
 		return nil, &trainer.FieldError{Field: "estimator", Problem: "ppo runs on the CPU only (-device cpu); the GPU runs rloo, grpo and drgrpo"}
 	}
