@@ -8,8 +8,8 @@ package gpu
 // batch (hoststep.cu: the rollout's math, on the rollout's counters), the
 // host copies the actions back, steps each episode's game (in parallel over
 // persistent workers, allocation-free) and uploads each episode's next
-// input; the loss weights are the CPU engine's own estimator
-// (cpu.HostEstimator) on the log-probabilities, values and entropies copied
+// input; the loss weights are the CPU engine's estimators' Go twins
+// (hostloss.go) on the log-probabilities, values and entropies copied
 // back, and the backward, reductions and Adam run as for the native tasks.
 // The rollout stops once every episode has ended where nothing after an end
 // is read (an evaluation, or an estimator that masks the steps after it).
@@ -20,7 +20,6 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/simdrl/simdrl/cpu"
 	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
@@ -52,10 +51,12 @@ type hostGames struct {
 	outcome    []float64 // n×2: each episode's reward and correct flag (the rollout's outcome buffer)
 
 	// training (B episodes): the steps read back, the returns and the loss weights
-	est                                *cpu.HostEstimator
-	logpa, val, ent, dlogp, dval, dent []float32 // T×B
-	returns, togo                      []float32 // B, T×B
-	end                                []int32   // B
+	loss                               hostEpisodes // the estimator's input and output (hostloss.go), over the buffers below
+	code                               int          // the estimator (estimatorCode)
+	stops                              bool         // it weights no step after an episode's end (hostStops)
+	logpa, val, ent, dlogp, dval, dent []float32    // T×B
+	returns, togo                      []float32    // B, T×B
+	end                                []int32      // B
 	stats                              [nStats]float64
 }
 
@@ -79,15 +80,14 @@ func newHostGames(e *engine) (*hostGames, error) {
 	if e.R > 0 {
 		return nil, fmt.Errorf("gpu: task %s is stepped on the host, whose policy steps read no context (-context bag); train it on the CPU", e.task.Name())
 	}
-	est, ok := cpu.NewHostEstimator(e.cfg)
-	if !ok {
+	if e.cfg.Estimator == trainer.EstimatorPPO {
 		return nil, fmt.Errorf("gpu: task %s is stepped on the host, where estimator %s does not run; train it on the CPU", e.task.Name(), e.cfg.Estimator)
 	}
 	n, T, B := e.maxN, e.T, e.B
 	parts := max(1, min(runtime.GOMAXPROCS(0), n))
 	g := &hostGames{parts: make([]gamePart, parts), jobs: make([]chan gameJob, parts), check: &e.check, O: e.O, start: e.ctxEnd,
 		instances: make([]task.Instance, n), acts: make([]int32, n), in: make([]int32, n), obs: make([]int32, n),
-		reward: make([]float64, T*n), done: make([]bool, T*n), outcome: make([]float64, 2*n), est: est,
+		reward: make([]float64, T*n), done: make([]bool, T*n), outcome: make([]float64, 2*n), code: estimatorCode(e.cfg), stops: hostStops(e.cfg),
 		logpa: make([]float32, T*B), val: make([]float32, T*B), ent: make([]float32, T*B),
 		dlogp: make([]float32, T*B), dval: make([]float32, T*B), dent: make([]float32, T*B),
 		returns: make([]float32, B), togo: make([]float32, T*B), end: make([]int32, B)}
@@ -253,7 +253,7 @@ func (e *engine) hostRollout(s rolloutSpec) (int, error) {
 			return 0, err
 		}
 	}
-	stops := s.untilDone || s.train && g.est.Stops()
+	stops := s.untilDone || s.train && g.stops
 	smem := kernelSmem("simdrl_host_step", 1, H, e.V, 0, false)
 	steps := T
 	legal := devPtr(0)
@@ -330,7 +330,7 @@ func (e *engine) hostRollout(s rolloutSpec) (int, error) {
 }
 
 // hostLoss writes a host-stepped training rollout's loss weights (the CPU
-// engine's estimator on the steps copied back: those after the last step
+// engine's estimators' twins, hostloss.go, on the steps copied back: those after the last step
 // run are zero, as a retired episode's on the CPU), its statistics and
 // outcomes.
 func (e *engine) hostLoss(s rolloutSpec, steps int) error {
@@ -345,7 +345,7 @@ func (e *engine) hostLoss(s rolloutSpec, steps int) error {
 		}
 		clear(c.host[run : T*n])
 	}
-	g.est.Returns(n, T, g.reward[:T*n], g.done[:T*n], g.returns[:n], g.togo[:T*n], g.end[:n])
+	hostReturns(n, T, g.reward[:T*n], g.done[:T*n], g.returns[:n], g.togo[:T*n], g.end[:n])
 	st := &g.stats
 	*st = [nStats]float64{}
 	for b := 0; b < n; b++ {
@@ -360,7 +360,9 @@ func (e *engine) hostLoss(s rolloutSpec, steps int) error {
 		st[statReward] += float64(g.returns[b])
 		st[statSolved] += g.outcome[2*b+1]
 	}
-	terms := g.est.Weights(s.entropy, n, T, g.logpa, g.val, g.ent, g.returns[:n], g.togo[:T*n], g.end[:n], g.dlogp, g.dval, g.dent)
+	g.loss = hostEpisodes{n: n, T: T, group: e.cfg.GroupSize(), logp: g.logpa, value: g.val, entropy: g.ent, togo: g.togo, returns: g.returns, end: g.end,
+		batch: n, valueCoef: e.cfg.ValueCoef, entropyCoef: s.entropy, mask: e.cfg.MaskAfterAnswer, dlogp: g.dlogp, dvalue: g.dval, dent: g.dent}
+	terms := hostWeights(g.code, &g.loss)
 	st[statPG], st[statValue], st[statEntropy] = terms.PG, terms.Value, terms.Entropy
 	for _, c := range []struct {
 		host []float32
