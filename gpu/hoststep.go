@@ -74,8 +74,8 @@ type gamePart struct {
 // episodes.
 type gameJob struct{ t, n int }
 
-// newHostGames allocates the host's side of task t for e: one Env a part,
-// the step buffers and, for training, the estimator.
+// newHostGames allocates the host's side of e's task: one Env and one
+// worker a part, the step buffers and, for training, the loss's.
 func newHostGames(e *engine) (*hostGames, error) {
 	if e.R > 0 {
 		return nil, fmt.Errorf("gpu: task %s is stepped on the host, whose policy steps read no context (-context bag); train it on the CPU", e.task.Name())
@@ -101,6 +101,7 @@ func newHostGames(e *engine) (*hostGames, error) {
 			g.parts[p].env = task.NewEnv(e.task, rows)
 			return nil
 		}); err != nil {
+			g.close() // the workers started so far
 			return nil, err
 		}
 		g.parts[p].masker, _ = g.parts[p].env.(task.Masker) // (every part's Env is one when e.masks: task.Masks)
@@ -113,7 +114,9 @@ func newHostGames(e *engine) (*hostGames, error) {
 // close stops the workers.
 func (g *hostGames) close() {
 	for _, c := range g.jobs {
-		close(c)
+		if c != nil {
+			close(c)
+		}
 	}
 }
 
