@@ -359,3 +359,51 @@ func TestGPUHostSteppedRefusals(t *testing.T) {
 		require.NotContains(t, err.Error(), "\n")
 	}
 }
+
+// hostOnly is a task behind an interface that hides what the kernels play
+// natively (task.Interpreted, the seed machine) but steps its Env: the
+// GPU steps it on the host.
+type hostOnly struct{ task.Task }
+
+func (h hostOnly) NewEnv(rows int) task.Env { return task.NewEnv(h.Task, rows) }
+
+// TestGPUHostSteppedIsTheNativeRollout: the host-stepped path runs the
+// rollout kernel's math (hoststep.cu: the same gate product, heads and
+// policy on the same counters): the calc task played through its Env on the
+// host and natively by the kernels gives the same first update (rewards and
+// solved episodes exactly, loss and gradient norm to 1e-6) and then the
+// same training to rounding.
+func TestGPUHostSteppedIsTheNativeRollout(t *testing.T) {
+	openGPU(t).Close()
+	cfg := calcConfig(t, "a+b, a*b, a*b+c*d", -1)
+	cfg.Batch, cfg.Curriculum = 48, "mixed"
+	native, err := newGPURun(cfg)
+	require.NoError(t, err)
+	t.Cleanup(native.Close)
+	require.Equal(t, scoreCalc, native.e.scoreKind)
+	tk := hostOnly{native.Task()}
+	ge, err := newEngineWithTask(cfg, tk)
+	require.NoError(t, err)
+	t.Cleanup(ge.Close)
+	require.Equal(t, scoreHost, ge.e.scoreKind)
+	gtr, err := trainer.New(cfg, tk, ge)
+	require.NoError(t, err)
+	hosted := &gpuRun{ge, gtr}
+	for u := 1; u <= 4; u++ {
+		want, err := native.Update()
+		require.NoError(t, err)
+		got, err := hosted.Update()
+		require.NoError(t, err)
+		t.Logf("update %d: loss native %.7f host %.7f, reward %.4f %.4f, norm %.7f %.7f", u, want.Loss.Total, got.Loss.Total, want.MeanReward, got.MeanReward, want.GradNorm, got.GradNorm)
+		tol := 1e-6
+		if u > 1 {
+			tol = 1e-3
+		}
+		if u == 1 {
+			require.Equal(t, want.MeanReward, got.MeanReward)
+			require.Equal(t, want.SolveRate, got.SolveRate)
+		}
+		require.InDelta(t, want.Loss.Total, got.Loss.Total, tol*max(1, want.Loss.Total), "update %d loss", u)
+		require.InDelta(t, want.GradNorm, got.GradNorm, tol*max(1, want.GradNorm), "update %d norm", u)
+	}
+}
