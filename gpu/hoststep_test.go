@@ -308,8 +308,8 @@ func TestGPUHostSteppedBuffersReused(t *testing.T) {
 	})
 }
 
-// TestHostGamesMemoryIsWhatTheyHold: hostGamesMemory, which hostMemory adds
-// to the engine's host plan, is the bytes of every buffer newHostGames
+// TestHostGamesMemoryIsWhatTheyHold: hostGamesMemory, which buildEngine
+// adds to hostMemory's shares before it opens the device, is the bytes of every buffer newHostGames
 // allocates (each slice of hostGames but the workers' parts and channels),
 // with a mask and without; a task the kernels play holds none. No device is
 // needed.

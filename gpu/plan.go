@@ -283,15 +283,11 @@ func runSizes(cfg trainer.Config) enginekit.RunSizes {
 // hostMemory estimates the host memory a run of cfg on the GPU engine takes
 // for a model of layout l, in shares by the Config field that drives each:
 // the engine's host buffers (hostPlan's bytes) and the trainer's own
-// (enginekit.TrainerMemory), and a host-stepped task's games' buffers
-// (hostGamesMemory).
+// (enginekit.TrainerMemory).
 func hostMemory(cfg trainer.Config, t task.Task, l *gru.Layout) enginekit.Memory {
 	m := enginekit.TrainerMemory(runSizes(cfg), t)
 	for _, b := range hostPlan(cfg, l, &hostBuffers{}) {
 		m[b.knob] += b.bytes
-	}
-	for k, b := range hostGamesMemory(cfg, t) {
-		m[k] += b
 	}
 	return m
 }

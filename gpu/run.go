@@ -136,7 +136,11 @@ func buildEngine(cfg trainer.Config, t task.Task, validate func(task.Task) error
 	}
 	// The host's share is refused before the device is opened; the
 	// device's when its buffers are planned (newEngine).
-	if m, have := hostMemory(cfg, t, l), enginekit.AvailableMemory(); have > 0 && m.Total() > have {
+	m := hostMemory(cfg, t, l)
+	for k, b := range hostGamesMemory(cfg, t) { // a host-stepped task's games (hoststep.go)
+		m[k] += b
+	}
+	if have := enginekit.AvailableMemory(); have > 0 && m.Total() > have {
 		return nil, &trainer.ResourceError{Need: m.Total(), Have: have, Knob: m.Knob()}
 	}
 	d, err := Open()
