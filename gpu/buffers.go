@@ -30,6 +30,10 @@ func (e *engine) pack(dst []int32, in *task.Instance) error {
 		record.PackData(dst, in)
 		return nil
 	}
+	if e.scoreKind == scoreHost { // the record holds its context; its game, on the host, the instance
+		record.PackData(dst, in)
+		return nil
+	}
 	record.Pack(dst, in)
 	if n := record.ContextLen(dst); n != int(in.NContext) {
 		return fmt.Errorf("instance shows %d context tokens, and a record of its operands would show their %d digits instead", in.NContext, n)
@@ -84,6 +88,12 @@ func (e *engine) buffers() []buffer {
 	f64(&e.outcome, 2*e.maxN)
 	if e.scoreKind == scoreTape {
 		plan = append(plan, buffer{&e.machines, tapeStateBytes * e.maxN})
+	}
+	if e.scoreKind == scoreHost {
+		f32(&e.hostH, 2*e.maxN*H)
+		if e.masks {
+			f32(&e.hostLegal, e.maxN*V)
+		}
 	}
 	f32(&e.gradReplay, N)
 	f32(&e.dheads, T*B*V1)

@@ -23,10 +23,10 @@ func TestBuffersListEveryDeviceBuffer(t *testing.T) {
 		observations int
 		read         bool
 		kind         int
-	}{{"bag", 0, false, scoreSeed}, {"observe", 2, false, scoreCalc}, {"read", 0, true, scoreCalc}, {"tape", 35, false, scoreTape}} {
+	}{{"bag", 0, false, scoreSeed}, {"observe", 2, false, scoreCalc}, {"read", 0, true, scoreCalc}, {"tape", 35, false, scoreTape}, {"host", 3, false, scoreHost}} {
 		l, err := gru.NewLayout(gru.Config{Vocab: 19, Hidden: 40, Levels: 3, Observations: c.observations, Read: c.read})
 		require.NoError(t, err)
-		e := &engine{d: &Device{SMs: 7}, l: l, V: l.Vocab, H: l.Hidden, S: l.Levels, T: 9, B: 24, maxN: 50, O: l.Observations, NV: l.InputRows(), scoreKind: c.kind}
+		e := &engine{d: &Device{SMs: 7}, l: l, V: l.Vocab, H: l.Hidden, S: l.Levels, T: 9, B: 24, maxN: 50, O: l.Observations, NV: l.InputRows(), scoreKind: c.kind, masks: c.kind == scoreHost}
 		if c.read {
 			e.R = record.MaxShown
 		}
@@ -50,7 +50,7 @@ func TestBuffersListEveryDeviceBuffer(t *testing.T) {
 			fields++
 			name := v.Type().Field(i).Name
 			want := 1
-			if name == "inputs" && c.observations == 0 && !c.read || name == "machines" && c.kind != scoreTape {
+			if name == "inputs" && c.observations == 0 && !c.read || name == "machines" && c.kind != scoreTape || (name == "hostH" || name == "hostLegal") && c.kind != scoreHost {
 				want = 0
 			}
 			require.Equalf(t, want, listed[(*devPtr)(f.Addr().UnsafePointer())], "%s: engine.%s listed by engine.buffers", c.name, name)

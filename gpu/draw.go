@@ -110,6 +110,7 @@ func (e *engine) drawWith(n int, draw func(b int) task.Instance) error {
 					return
 				}
 				in := draw(b)
+				e.keepInstance(b, &in)
 				err := e.check.Drawn(&in, int(in.Level))
 				if err == nil {
 					if err = e.pack(recs[record.Words*b:], &in); err != nil {

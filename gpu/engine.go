@@ -55,13 +55,14 @@ type engine struct {
 	// of the replayed episodes). givenLongest is the longest context of the
 	// records uploaded last (uploadTasks), drawnLongest the longest of any
 	// instance the kernel draws (the seed task's levels).
-	last                       struct{ n, reading int }
+	last                       struct{ n, reading, steps int } // steps: the policy steps it ran (hostRollout may stop before T)
 	givenLongest, drawnLongest int
 
 	// How the kernels see the task: the scorer's kind (its op table is in
 	// ops) and partial credit, the not-action logit offsets, and whether the kernel draws the instances (the seed task's)
 	// or the host does (task.Draw) and uploads them.
 	scoreKind     int
+	masks         bool // scoreHost: the task has a legal-action mask (its Envs are task.Maskers)
 	partialCredit float64
 	hostDraw      bool
 	// ctxEnd is the task's context end (task.ContextEnd), every rollout's
@@ -84,11 +85,14 @@ type engine struct {
 	h, act, ghn, logp                   devPtr
 	logpa, val, ent, dlogp, dent, dval  devPtr
 	tokens, tasks, rewardsIn, stats     devPtr
-	epReturn, epEnd                     devPtr // B each: a training episode's return (float32) and end step (int32) (rollout.cu)
-	inputs                              devPtr // O > 0 or R > 0: (R+T+1)×B token-table rows a·O + o (rollout.cu)
-	outcome                             devPtr // maxN×2 float64: each episode's reward and correct flag (rollout.cu)
-	machines                            devPtr // scoreTape: maxN tape machines (tape.cuh's simdrl_tape_state)
-	gradReplay                          devPtr // the replayed episodes' gradient (engine.replay)
+	epReturn, epEnd                     devPtr     // B each: a training episode's return (float32) and end step (int32) (rollout.cu)
+	inputs                              devPtr     // O > 0 or R > 0: (R+T+1)×B token-table rows a·O + o (rollout.cu)
+	outcome                             devPtr     // maxN×2 float64: each episode's reward and correct flag (rollout.cu)
+	machines                            devPtr     // scoreTape: maxN tape machines (tape.cuh's simdrl_tape_state)
+	hostH                               devPtr     // scoreHost: 2×maxN×d, an untrained host-stepped rollout's h_t and h_{t+1}
+	hostLegal                           devPtr     // scoreHost with a legal-action mask: maxN×V, a step's legal tokens (int32)
+	games                               *hostGames // scoreHost: the games the host steps (hoststep.go)
+	gradReplay                          devPtr     // the replayed episodes' gradient (engine.replay)
 	dheads, dgh, dgin, dh0g             devPtr
 	partWhh, partHeads, partTok, partH0 devPtr
 	dT, h0s, sq, fin                    devPtr
@@ -125,6 +129,7 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	}
 	e.scoreKind, e.partialCredit, e.ctxEnd = sc.kind, sc.partialCredit, sc.ctxEnd
 	e.hostDraw = sc.kind != scoreSeed
+	e.masks = sc.kind == scoreHost && task.Masks(t)
 	e.check = task.NewChecker(t)
 	// The kernels' O is the model's. A task that observes feeds it from its
 	// machine; a model with observations for a task without them (the
@@ -150,6 +155,9 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	if err == nil {
 		err = e.uploadTask(sc.ops, l.NotActions)
 	}
+	if err == nil && sc.kind == scoreHost {
+		e.games, err = newHostGames(e)
+	}
 	if err != nil {
 		e.free()
 		return nil, err
@@ -165,6 +173,10 @@ func (e *engine) allocateHost() {
 }
 
 func (e *engine) free() {
+	if e.games != nil {
+		e.games.close()
+		e.games = nil
+	}
 	for _, p := range e.bufs {
 		e.d.free(p)
 	}

@@ -30,7 +30,7 @@ func (e *engine) evaluate(level, n int, round uint32, split task.Split) (trainer
 		if e.interrupted("evaluate") {
 			return res, trainer.ErrInterrupted
 		}
-		spec := rolloutSpec{n: part, mode: modeGreedy, level: level, purpose: purpose, round: round}
+		spec := rolloutSpec{n: part, mode: modeGreedy, level: level, purpose: purpose, round: round, untilDone: true}
 		// The kernel draws the seed task's episodes 0..part−1; the host every
 		// other part, and every other task's.
 		if e.hostDraw || first > 0 {

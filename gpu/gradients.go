@@ -13,7 +13,7 @@ import (
 // gradient of every parameter into grad (each element written once: no
 // clearing needed).
 func (e *engine) gradients() error {
-	V, H, T, B, RS := e.V, e.H, e.T, e.last.n, e.last.reading
+	V, H, T, B, RS := e.V, e.H, e.last.steps, e.last.n, e.last.reading
 	V1, G3, R, RR := V+1, 3*H, T*B, (RS+T)*B
 	if B <= 0 {
 		return fmt.Errorf("gpu: gradients before a training rollout")

@@ -309,16 +309,22 @@ func f64s(x []float32) []float64 {
 }
 
 // TestGPURefusesOtherObservations: an observing task the kernels do not
-// observe (not the calculator's signs) is refused in one line; the observing
-// calc task is accepted, and the open-loop calc task observes nothing.
+// observe (not the calculator's signs) and the host cannot step (no game,
+// Env or scorer) is refused in one line; one the host steps (a Go game)
+// observes its own observations there; the observing calc task is accepted,
+// and the open-loop calc task observes nothing.
 func TestGPURefusesOtherObservations(t *testing.T) {
 	tk := observingTask(t, "abs(a-b)", 0.3)
 	for _, bad := range []task.Task{otherObs{tk}, otherObs{seedtask.Seed()}} {
 		_, err := scorerOf(bad)
 		require.Error(t, err)
 		require.NotContains(t, err.Error(), "\n")
-		require.Contains(t, err.Error(), "observe only the calculator's signs")
+		require.Contains(t, err.Error(), "tasks whose games the host steps")
 	}
+	hosted, err := scorerOf(walkTask{})
+	require.NoError(t, err)
+	require.Equal(t, scoreHost, hosted.kind)
+	require.Equal(t, 3, hosted.obs)
 	sc, err := scorerOf(tk)
 	require.NoError(t, err)
 	require.Equal(t, calc.NumObservations, sc.obs)

@@ -48,6 +48,7 @@ func (e *engine) greedyPrograms(tasks []task.Instance) ([]int32, error) {
 			if err := task.Check(e.task, &part[i]); err != nil {
 				return nil, fmt.Errorf("gpu: %w", err)
 			}
+			e.keepInstance(i, &part[i])
 			if err := e.pack(packed[record.Words*i:], &part[i]); err != nil {
 				return nil, fmt.Errorf("gpu: an instance of task %s: %w", e.task.Name(), err)
 			}

@@ -34,6 +34,7 @@ type rolloutSpec struct {
 	played     []int     // level < 0: the levels drawn from (trainer.Plan)
 	cdf        []float64 // and their cumulative weights
 	entropy    float64   // the update's entropy coefficient
+	untilDone  bool      // a host-stepped rollout may stop once every episode has ended (an evaluation)
 }
 
 // readSteps is how many reading steps rollout s runs: none for the bag;
@@ -56,6 +57,9 @@ func (e *engine) readSteps(s rolloutSpec) int {
 
 // rollout launches the forward kernel and returns its block count.
 func (e *engine) rollout(s rolloutSpec) (int, error) {
+	if e.games != nil {
+		return e.hostRollout(s)
+	}
 	p := e.fwd
 	if s.n != e.B || !s.train {
 		var err error
@@ -90,7 +94,7 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	}
 	reading := e.readSteps(s)
 	if s.train {
-		e.last.n, e.last.reading = s.n, reading
+		e.last.n, e.last.reading, e.last.steps = s.n, reading, e.T
 	}
 	a := e.a.reset()
 	a.ptr("P", e.P).ptr("table", e.table).ptr("whhT", e.whhT).ptr("headsT", e.headsT).ptr("headsB", e.headsB)

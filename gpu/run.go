@@ -104,11 +104,18 @@ func buildEngine(cfg trainer.Config, t task.Task, validate func(task.Task) error
 	if task.IsFielded(t) { // before scorerOf: the reason to name is the fields
 		return nil, fmt.Errorf("gpu: task %s declares observation fields (task.Fielded), which the CUDA engine does not feed; train it on the CPU", t.Name())
 	}
-	if task.Masks(t) { // the kernels sample from every token's logit
-		return nil, fmt.Errorf("gpu: task %s has a legal-action mask (task.LegalGame, task.Masker), which the CUDA kernels do not apply; train it on the CPU", t.Name())
+	sc, err := scorerOf(t)
+	if task.Masks(t) && (err != nil || sc.kind != scoreHost) { // the native rollouts sample from every token's logit
+		return nil, fmt.Errorf("gpu: task %s has a legal-action mask (task.LegalGame, task.Masker), which the CUDA kernels apply only to tasks stepped on the host; train it on the CPU", t.Name())
 	}
-	if _, err := scorerOf(t); err != nil {
+	if err != nil {
 		return nil, err
+	}
+	if sc.kind == scoreHost && cfg.Context == trainer.ContextRead {
+		return nil, &trainer.FieldError{Field: "context", Problem: fmt.Sprintf("read: task %s is stepped on the host, whose policy steps take in the context as a bag only; train it on the CPU", t.Name())}
+	}
+	if sc.kind == scoreHost && cfg.Replay > 0 { // the replayed programs are teacher-forced rollouts, which the host-stepped path has not
+		return nil, &trainer.FieldError{Field: "replay", Problem: fmt.Sprintf("task %s is stepped on the host, where programs are not replayed; train it on the CPU", t.Name())}
 	}
 	if cfg.Estimator == trainer.EstimatorPPO { // the kernels have no stored-rollout replay: PPO's epochs need one
 		return nil, &trainer.FieldError{Field: "estimator", Problem: "ppo runs on the CPU only (-device cpu); the GPU runs rloo, grpo and drgrpo"}
@@ -129,7 +136,11 @@ func buildEngine(cfg trainer.Config, t task.Task, validate func(task.Task) error
 	}
 	// The host's share is refused before the device is opened; the
 	// device's when its buffers are planned (newEngine).
-	if m, have := hostMemory(cfg, t, l), enginekit.AvailableMemory(); have > 0 && m.Total() > have {
+	m := hostMemory(cfg, t, l)
+	for k, b := range hostGamesMemory(cfg, t) { // a host-stepped task's games (hoststep.go)
+		m[k] += b
+	}
+	if have := enginekit.AvailableMemory(); have > 0 && m.Total() > have {
 		return nil, &trainer.ResourceError{Need: m.Total(), Have: have, Knob: m.Knob()}
 	}
 	d, err := Open()

@@ -22,6 +22,7 @@ const (
 	scoreSeed = 0 // env.cuh: the reference's tool environment
 	scoreCalc = 1 // calc.cuh: a task.Interpreted's op table
 	scoreTape = 2 // tape.cuh: a taperules.Ruled task's machine
+	scoreHost = 3 // any other task: its game stepped on the host (hoststep.go)
 )
 
 // scorer is how the kernels score a task's programs.
@@ -59,8 +60,9 @@ func observationOf(t task.Task) (obs, observe int, err error) {
 
 // scorerOf says how the kernels score t: the seed task by its own
 // environment, an Interpreted task by its op table, a taperules.Ruled task by the
-// tape's machine; no other task runs on the GPU, nor one whose contexts do
-// not fit the kernels' records (record.MaxShown).
+// tape's machine, any other task by its game stepped on the host
+// (hoststep.go); no task runs on the GPU whose contexts do not fit the
+// kernels' records (record.MaxShown).
 func scorerOf(t task.Task) (scorer, error) {
 	end := task.ContextEnd(t)
 	if end < 0 || int(end) >= t.Vocab() {
@@ -72,6 +74,14 @@ func scorerOf(t task.Task) (scorer, error) {
 	if tr, ok := t.(taperules.Ruled); ok {
 		return tapeScorer(t, tr.TapeRules(), end)
 	}
+	_, interpreted := t.(task.Interpreted)
+	if !task.IsSeed(t) && !interpreted {
+		switch t.(type) {
+		case task.Stepper, task.Stepwise, task.Scorer: // task.NewEnv plays it
+			return scorer{kind: scoreHost, obs: task.Observations(t), observe: int(interp.ObserveNone), ctxEnd: end}, nil
+		}
+		return scorer{}, fmt.Errorf("gpu: the CUDA engine plays the seed task, tasks on the calculator's op table (task.Interpreted) or the tape's machine (taperules.Ruled), and tasks whose games the host steps (task.Stepwise, task.Stepper, task.Scorer), not %s", t.Name())
+	}
 	obs, observe, err := observationOf(t)
 	if err != nil {
 		return scorer{}, err
@@ -79,16 +89,14 @@ func scorerOf(t task.Task) (scorer, error) {
 	if task.IsSeed(t) {
 		return scorer{kind: scoreSeed, ctxEnd: end}, nil
 	}
-	if it, ok := t.(task.Interpreted); ok {
-		if len(it.Ops()) != it.Vocab() {
-			return scorer{}, fmt.Errorf("gpu: task %s has %d ops for a vocabulary of %d tokens", t.Name(), len(it.Ops()), it.Vocab())
-		}
-		if err := finiteCredit(t, it.PartialCredit()); err != nil {
-			return scorer{}, err
-		}
-		return scorer{kind: scoreCalc, ops: it.Ops(), partialCredit: it.PartialCredit(), obs: obs, observe: observe, ctxEnd: end}, nil
+	it := t.(task.Interpreted)
+	if len(it.Ops()) != it.Vocab() {
+		return scorer{}, fmt.Errorf("gpu: task %s has %d ops for a vocabulary of %d tokens", t.Name(), len(it.Ops()), it.Vocab())
 	}
-	return scorer{}, fmt.Errorf("gpu: the CUDA kernels score the seed task, tasks on the calculator's op table (task.Interpreted) and on the tape's machine (taperules.Ruled), not %s", t.Name())
+	if err := finiteCredit(t, it.PartialCredit()); err != nil {
+		return scorer{}, err
+	}
+	return scorer{kind: scoreCalc, ops: it.Ops(), partialCredit: it.PartialCredit(), obs: obs, observe: observe, ctxEnd: end}, nil
 }
 
 // tapeScorer is the scorer of a taperules.Ruled task t: the machine's variant,

@@ -57,7 +57,7 @@ func (e *engine) update(p trainer.Plan) (trainer.UpdateStats, error) {
 		return st, trainer.ErrInterrupted
 	}
 	nb, err := e.rollout(spec)
-	if err == nil && groupEstimator(estimatorCode(e.cfg)) {
+	if err == nil && groupEstimator(estimatorCode(e.cfg)) && e.games == nil { // hostRollout wrote the loss weights
 		var ne int
 		ne, err = e.estimate(nb, ec)
 		nb += ne
@@ -144,6 +144,9 @@ func (e *engine) record(rec []task.Episode, drawnOnDevice bool) error {
 	for b := range rec {
 		ep := &rec[b]
 		ep.Instance = record.Unpack(recs[record.Words*b:])
+		if in, ok := e.hostInstance(b); ok {
+			ep.Instance = in
+		}
 		if len(ep.Program) < T {
 			ep.Program = make([]int32, T)
 		}

@@ -301,6 +301,58 @@
     float *y
 #define SIMDRL_ADD_ARGS x, n, y
 
+// simdrl_host_start (hoststep.cu)
+#define SIMDRL_HOST_START_PARAMS \
+    const float *__restrict__ P, \
+    int V, \
+    int d, \
+    int S, \
+    int B, \
+    int ctx_end, \
+    const int32_t *__restrict__ tasks, \
+    float *h, \
+    int32_t *tokens
+#define SIMDRL_HOST_START_ARGS P, V, d, S, B, ctx_end, tasks, h, tokens
+
+// simdrl_host_step (hoststep.cu)
+#define SIMDRL_HOST_STEP_PARAMS \
+    const float *__restrict__ P, \
+    const float *__restrict__ table, \
+    const float *__restrict__ whhT, \
+    const float *__restrict__ headsT, \
+    const float *__restrict__ headsB, \
+    int B, \
+    int d, \
+    int V, \
+    int S, \
+    int NV, \
+    int t, \
+    int mode, \
+    int train, \
+    uint32_t k0, \
+    uint32_t k1, \
+    uint32_t round, \
+    const int32_t *__restrict__ in_rows, \
+    const int32_t *__restrict__ legal, \
+    const float *__restrict__ h_in, \
+    float *h_out, \
+    float *act, \
+    float *ghn, \
+    float *logp, \
+    float *logpa, \
+    float *val, \
+    float *ent, \
+    int32_t *actions
+#define SIMDRL_HOST_STEP_ARGS P, table, whhT, headsT, headsB, B, d, V, S, NV, t, mode, train, k0, k1, round, in_rows, legal, h_in, h_out, act, ghn, logp, logpa, val, ent, actions
+#define SIMDRL_HOST_STEP_SMEM(cv) \
+    float *sH = (float *)simdrl_carve(&cv, 4u * dS); /* dS: h_t */ \
+    float *sHn = (float *)simdrl_carve(&cv, 4u * dS); /* dS: h_{t+1} */ \
+    float *sHeads = (float *)simdrl_carve(&cv, 4u * V1); /* V+1 */ \
+    float *sLogp = (float *)simdrl_carve(&cv, 4u * V); /* V */ \
+    float *sP = (float *)simdrl_carve(&cv, 4u * V); /* V: exp(x−max), then p */ \
+    float *sEnt = (float *)simdrl_carve(&cv, 4u * V); /* V: p·log(p+ε) */ \
+    float *sMax = (float *)simdrl_carve(&cv, 4u * E); /* 1: max, then log-sum-exp */
+
 // Every entry point, for an X macro (gpu/emu's kernel table).
 #define SIMDRL_KERNELS(X) \
     X(simdrl_draw_tasks), \
@@ -337,4 +389,6 @@
     X(simdrl_sumsq_partial), \
     X(simdrl_finish), \
     X(simdrl_adam), \
-    X(simdrl_add)
+    X(simdrl_add), \
+    X(simdrl_host_start), \
+    X(simdrl_host_step)

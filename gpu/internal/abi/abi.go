@@ -156,6 +156,23 @@ var Kernels = []Kernel{
 		p("step_size", cF), p("bc2_sqrt", cF)}},
 	{Macro: "ADD", Module: "optim", Entries: []string{"simdrl_add"}, Params: []Param{
 		p("x", in), p("n", cI), p("y", out)}},
+	// A task whose game the host steps (gpu/hoststep.go): h0, then one policy step at a time.
+	{Macro: "HOST_START", Module: "hoststep", Entries: []string{"simdrl_host_start"}, Params: []Param{
+		p("P", in), p("V", cI), p("d", cI), p("S", cI), p("B", cI), p("ctx_end", cI), p("tasks", inI), p("h", out), p("tokens", outI)}},
+	{Macro: "HOST_STEP", Module: "hoststep", Entries: []string{"simdrl_host_step"}, Params: []Param{
+		p("P", in), p("table", in), p("whhT", in), p("headsT", in), p("headsB", in),
+		p("B", cI), p("d", cI), p("V", cI), p("S", cI), p("NV", cI), p("t", cI), p("mode", cI), p("train", cI),
+		p("k0", cU), p("k1", cU), p("round", cU), p("in_rows", inI), p("legal", inI), p("h_in", in), p("h_out", out),
+		p("act", out), p("ghn", out), p("logp", out), p("logpa", out), p("val", out), p("ent", out), p("actions", outI)},
+		Smem: []Region{
+			region("sH", "float", "dS: h_t", "dS"),
+			region("sHn", "float", "dS: h_{t+1}", "dS"),
+			region("sHeads", "float", "V+1", "V1"),
+			region("sLogp", "float", "V", "V"),
+			region("sP", "float", "V: exp(x−max), then p", "V"),
+			region("sEnt", "float", "V: p·log(p+ε)", "V"),
+			region("sMax", "float", "1: max, then log-sum-exp", "E"),
+		}},
 }
 
 // Kind is how the host packs a parameter of C type c (gpu/args.go): 'p' a
