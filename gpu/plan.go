@@ -286,7 +286,7 @@ func runSizes(cfg trainer.Config) enginekit.RunSizes {
 // (enginekit.TrainerMemory).
 func hostMemory(cfg trainer.Config, t task.Task, l *gru.Layout) enginekit.Memory {
 	m := enginekit.TrainerMemory(runSizes(cfg), t)
-	for _, b := range hostPlan(cfg, l, &hostBuffers{}) {
+	for _, b := range append(hostPlan(cfg, l, &hostBuffers{}), ppoHostPlan(cfg, l, &ppoStore{})...) {
 		m[b.knob] += b.bytes
 	}
 	return m

@@ -110,9 +110,6 @@ func buildEngine(cfg trainer.Config, t task.Task, validate func(task.Task) error
 	if _, err := scorerOf(t); err != nil {
 		return nil, err
 	}
-	if cfg.Estimator == trainer.EstimatorPPO { // the kernels have no stored-rollout replay: PPO's epochs need one
-		return nil, &trainer.FieldError{Field: "estimator", Problem: "ppo runs on the CPU only (-device cpu); the GPU runs rloo, grpo and drgrpo"}
-	}
 	if cfg.Steps > MaxSteps {
 		return nil, &trainer.FieldError{Field: "steps", Problem: fmt.Sprintf("must be at most %d on the GPU, got %d", MaxSteps, cfg.Steps)}
 	}
