@@ -26,6 +26,7 @@ package gpu
 // state are put back as they were before it (restore), as the CPU does.
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/simdrl/simdrl/gpu/internal/record"
@@ -163,10 +164,15 @@ func (e *engine) ppoStore(set trainer.PPOSettings) error {
 			}
 		}
 	}
+	if err == nil {
+		err = download(e.host.outcomes[:2*B], e.outcome)
+	}
+	if err == nil {
+		err = e.ppoSteps()
+	}
 	if err != nil {
 		return err
 	}
-	e.ppoSteps()
 	for b := 0; b < B; b++ {
 		k := b * T
 		enginekit.GAE(s.reward[k:k+T], s.value[k:k+T], int(s.end[b]), s.trunc[b], set.Gamma, set.Lambda, s.adv[k:k+T], s.ret[k:k+T])
@@ -177,8 +183,11 @@ func (e *engine) ppoStore(set trainer.PPOSettings) error {
 // ppoSteps steps the task's Env over the stored programs, as the CPU's
 // rollout does (cpu/rollout.go): each step's reward, and each episode's end
 // (its first done step, else T−1) and whether it was truncated there (not
-// done by T−1, or Truncated at its end: cpu/ppo.go's store).
-func (e *engine) ppoSteps() {
+// done by T−1, or Truncated at its end: cpu/ppo.go's store). Each
+// episode's return must be the kernel's (outcomes, read back): the Env
+// and the kernels' scorer are one machine (internal/devfn checks them step
+// by step), and a record the host read back wrong would show here.
+func (e *engine) ppoSteps() error {
 	s, B, T := &e.ppo, e.B, e.T
 	env := e.ppoEnv
 	for b := 0; b < B; b++ {
@@ -204,7 +213,15 @@ func (e *engine) ppoSteps() {
 		if s.end[b] < 0 {
 			s.end[b] = int32(T - 1)
 		}
+		ret := 0.0
+		for _, r := range s.reward[b*T : (b+1)*T] {
+			ret += r
+		}
+		if k := e.host.outcomes[2*b]; math.Abs(float64(float32(ret))-k) > 1e-5*math.Max(1, math.Abs(k)) {
+			return fmt.Errorf("gpu: ppo: episode %d of task %s returns %v on the host's Env and %v on the device", b, e.task.Name(), ret, k)
+		}
 	}
+	return nil
 }
 
 // ppoMinibatch replays the minibatch mb of the stored episodes teacher-forced
