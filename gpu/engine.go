@@ -107,9 +107,10 @@ type engine struct {
 
 	// -estimator ppo (ppo.go): the stored rollout, the Env that replays its
 	// programs on the host, and Adam's step count before the update
-	ppo          ppoStore
-	ppoEnv       task.Env
-	ppoSavedStep int
+	ppo                            ppoStore
+	ppoEnv                         task.Env
+	ppoSavedStep                   int
+	ppoOld, ppoEnd, ppoMB, ppoSums devPtr // ppoBuffers
 }
 
 // newEngine allocates everything for cfg and task t on d (device thread).

@@ -12,18 +12,19 @@ package gpu
 //     whether it was truncated or terminated (Transition.Truncated, or
 //     task.InferTruncated for a Stepper that does not report it), then
 //     GAE(λ) (enginekit.GAE);
-//  3. for each epoch and minibatch (enginekit.PPOShuffle), uploads the
-//     minibatch's records and tokens, replays them teacher-forced with the
+//  3. uploads what the weights read (old log-probabilities, values,
+//     advantages, returns, ends: ppoBuffers), then for each epoch and
+//     minibatch (enginekit.PPOShuffle) uploads the minibatch's records,
+//     tokens and episode numbers, replays them teacher-forced with the
 //     current parameters (the rollout kernel, modeTeacher: the replayed
-//     episodes' path), reads back the new log-probabilities, values and
-//     entropies, writes the clipped surrogate's loss weights on the host
-//     (enginekit.PPOStep, as cpu/ppo.go's weigh), uploads them, and runs the
-//     backward, the norm and the Adam step on the device.
+//     episodes' path), writes the clipped surrogate's loss weights on the
+//     device (simdrl_ppo_weights: kernels/ppo.cuh, enginekit.PPOStep's twin,
+//     as cpu/ppo.go's weigh), and runs the backward, the norm and the Adam
+//     step; only the weights' block sums come back.
 //
-// The loss weights are the host's, as the replayed episodes' are
-// (replay.go): 3·T·S floats down and up a minibatch. If the update fails or
-// is interrupted after its first Adam step, the parameters and Adam's
-// state are put back as they were before it (restore), as the CPU does.
+// If the update fails or is interrupted after its first Adam step, the
+// parameters and Adam's state are put back as they were before it
+// (ppoRestore), as the CPU does.
 
 import (
 	"fmt"
@@ -177,7 +178,13 @@ func (e *engine) ppoStore(set trainer.PPOSettings) error {
 		k := b * T
 		enginekit.GAE(s.reward[k:k+T], s.value[k:k+T], int(s.end[b]), s.trunc[b], set.Gamma, set.Lambda, s.adv[k:k+T], s.ret[k:k+T])
 	}
-	return nil
+	// what simdrl_ppo_weights reads of it, for every minibatch
+	for i, x := range [][]float32{s.logp, s.value, s.adv, s.ret} {
+		if err := upload(e.ppoOld.at(i*B*T), x); err != nil {
+			return err
+		}
+	}
+	return upload(e.ppoEnd, s.end)
 }
 
 // ppoSteps steps the task's Env over the stored programs, as the CPU's
@@ -225,10 +232,11 @@ func (e *engine) ppoSteps() error {
 }
 
 // ppoMinibatch replays the minibatch mb of the stored episodes teacher-forced
-// with the current parameters, writes its loss weights and leaves its
-// gradient in grad and its norm and clip scale in fin (finish); it returns
-// its loss (means over its steps), sums (kl and clipped as means too) and
-// gradient norm, checked as the CPU checks them.
+// with the current parameters, writes its loss weights on the device
+// (simdrl_ppo_weights) and leaves its gradient in grad and its norm and clip
+// scale in fin (finish); it returns its loss (means over its steps), sums
+// (kl and clipped as means too) and gradient norm, checked as the CPU
+// checks them.
 func (e *engine) ppoMinibatch(set trainer.PPOSettings, mb []int32, u int, ec float64) (trainer.LossTerms, ppoSums, float64, error) {
 	s, T, B, n, W := &e.ppo, e.T, e.B, len(mb), record.Words
 	var l trainer.LossTerms
@@ -242,67 +250,42 @@ func (e *engine) ppoMinibatch(set trainer.PPOSettings, mb []int32, u int, ec flo
 			tok[(t+1)*n+i] = s.tokens[(t+1)*B+int(ep)]
 		}
 	}
-	lp, val, ent := s.mbLogp[:T*n], s.mbValue[:T*n], s.mbEnt[:T*n]
 	err := e.uploadTasks(recs)
 	if err == nil {
 		err = upload(e.tokens, tok)
 	}
 	if err == nil {
+		err = upload(e.ppoMB, mb)
+	}
+	if err == nil {
 		_, err = e.rollout(rolloutSpec{n: n, mode: modeTeacher, train: true, level: 0, givenTasks: true})
 	}
-	for _, x := range []struct {
-		dst []float32
-		src devPtr
-	}{{lp, e.logpa}, {val, e.val}, {ent, e.ent}} {
-		if err == nil {
-			err = download(x.dst, x.src)
-		}
-	}
-	if err != nil {
-		return l, sums, 0, err
-	}
-	dl, dv, de := s.dlogp[:T*n], s.dval[:T*n], s.dent[:T*n]
-	for i, ep := range mb {
-		for t := 0; t < T; t++ {
-			j := t*n + i
-			if t > int(s.end[ep]) {
-				dl[j], dv[j], de[j] = 0, 0, 0
-				continue
-			}
-			k := int(ep)*T + t
-			logp, old := float64(lp[j]), float64(s.logp[k])
-			adv := (float64(s.adv[k]) - mean) * scale
-			pg, dpg, vl, dvl := enginekit.PPOStep(logp, old, adv, float64(val[j]), float64(s.value[k]), float64(s.ret[k]), set.ClipCoef, set.ClipVLoss)
-			sums.pg += pg
-			sums.value += vl
-			sums.entropy += float64(ent[j])
-			lr := logp - old
-			sums.kl += math.Expm1(lr) - lr
-			if math.Abs(math.Expm1(lr)) > set.ClipCoef {
-				sums.clipped++
-			}
-			dl[j] = float32(dpg / N)
-			dv[j] = float32(e.cfg.ValueCoef * dvl / N)
-			de[j] = float32(-ec / N)
-		}
-	}
-	for _, x := range []struct {
-		dst devPtr
-		src []float32
-	}{{e.dlogp, dl}, {e.dval, dv}, {e.dent, de}} {
-		if err == nil {
-			err = upload(x.dst, x.src)
-		}
+	blocks := ppoWeightBlocks(n)
+	if err == nil {
+		err = e.ppoWeights(n, set, mean, scale, N, ec)
 	}
 	if err == nil {
 		err = e.gradients()
 	}
+	part := s.sums[:ppoSumWords*blocks]
+	if err == nil {
+		err = download(part, e.ppoSums)
+	}
+	if err != nil {
+		return l, sums, 0, err
+	}
+	for b := 0; b < blocks; b++ { // in block order: the same sums on every run
+		x := part[ppoSumWords*b:]
+		sums.pg += x[0]
+		sums.value += x[1]
+		sums.entropy += x[2]
+		sums.kl += x[3]
+		sums.clipped += x[4]
+	}
 	l = trainer.LossTerms{PG: sums.pg / N, Value: sums.value / N, Entropy: -sums.entropy / N}
 	l.Total = l.PG + e.cfg.ValueCoef*l.Value + ec*l.Entropy
 	sums.kl, sums.clipped = sums.kl/N, sums.clipped/N
-	if err == nil {
-		err = e.finishWith(0, true, 0, l.Total) // the norm and clip scale; the loss is the host's
-	}
+	err = e.finishWith(0, true, 0, l.Total) // the norm and clip scale; the loss is the host's
 	if err == nil {
 		err = enginekit.CheckLoss(u, l.Total)
 	}
@@ -311,6 +294,31 @@ func (e *engine) ppoMinibatch(set trainer.PPOSettings, mb []int32, u int, ec flo
 		err = enginekit.CheckGradNorm(u, norm)
 	}
 	return l, sums, norm, err
+}
+
+// ppoWeights launches simdrl_ppo_weights over the minibatch of n episodes
+// just replayed (their numbers in ppoMB), with its advantages' mean and
+// scale, its steps and the update's entropy coefficient.
+func (e *engine) ppoWeights(n int, set trainer.PPOSettings, mean, scale, steps, ec float64) error {
+	BT := e.B * e.T
+	a := e.a.reset()
+	a.i32("S", n).i32("T", e.T).ptr("mb", e.ppoMB).ptr("old_logp", e.ppoOld).ptr("old_val", e.ppoOld.at(BT)).ptr("adv", e.ppoOld.at(2*BT)).
+		ptr("ret", e.ppoOld.at(3*BT)).ptr("end", e.ppoEnd).f64("adv_mean", mean).f64("adv_scale", scale).f64("steps", steps).
+		f64("clip", set.ClipCoef).flag("clip_v", set.ClipVLoss).f64("value_coef", e.cfg.ValueCoef).f64("entropy_coef", ec).
+		ptr("logpa", e.logpa).ptr("val", e.val).ptr("ent", e.ent).ptr("dlogp", e.dlogp).ptr("dent", e.dent).ptr("dval", e.dval).ptr("sums", e.ppoSums)
+	return e.launch("simdrl_ppo_weights", [3]int{ppoWeightBlocks(n), 1, 1}, [3]int{ppoWeightThreads, 1, 1}, 0, a)
+}
+
+// ppoBuffers are the device buffers of -estimator ppo (none without it): the
+// stored rollout's old log-probabilities, values, advantages and returns
+// (B×T each, episode-major, in that order), ends, a minibatch's episodes and
+// simdrl_ppo_weights's block sums.
+func (e *engine) ppoBuffers() []buffer {
+	if e.cfg.Estimator != trainer.EstimatorPPO {
+		return nil
+	}
+	B, T := e.B, e.T
+	return []buffer{{&e.ppoOld, 4 * 4 * B * T}, {&e.ppoEnd, 4 * B}, {&e.ppoMB, 4 * B}, {&e.ppoSums, 8 * ppoSumWords * ppoWeightBlocks(B)}}
 }
 
 // ppoSave keeps the model and Adam's state before the update's first step.

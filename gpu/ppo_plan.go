@@ -11,11 +11,10 @@ import (
 
 // ppoStore is the host's side of -estimator ppo on the GPU (ppo.go): the
 // update's stored rollout, read back once after its sampling rollout, a
-// minibatch's read-backs and loss weights, and the model and Adam's state
-// before the update (restored when it fails or is interrupted). Per step
-// slices of the stored rollout are episode-major (e*T + t, as cpu/ppo.go
-// and enginekit's PPO functions index them); a minibatch's are
-// step-major (t*S + i, as the kernels write them).
+// minibatch's block sums, and the model and Adam's state before the update
+// (restored when it fails or is interrupted). Per step slices of the
+// stored rollout are episode-major (e*T + t, as cpu/ppo.go, enginekit's PPO
+// functions and simdrl_ppo_weights index them).
 type ppoStore struct {
 	records     []int32 // the batch's instance records, record.Words an episode
 	tokens      []int32 // the batch's tokens as the rollout wrote them, (T+1)×B step-major
@@ -32,11 +31,21 @@ type ppoStore struct {
 	obs       []int32
 	stepRew   []float64
 	done, cut []bool
-	// a minibatch's read-backs and loss weights, T×S
-	mbLogp, mbValue, mbEnt, dlogp, dent, dval []float32
+	// a minibatch's simdrl_ppo_weights block sums, read back
+	sums []float64
 	// before the update
 	params, m, v []float32
 }
+
+// simdrl_ppo_weights's block (SIMDRL_PPO_THREADS: a thread a minibatch
+// episode) and the sums each block writes (SIMDRL_PPO_SUMS, simdrl_ppo_sums).
+const (
+	ppoWeightThreads = 64
+	ppoSumWords      = 5
+)
+
+// ppoWeightBlocks is simdrl_ppo_weights's blocks for a minibatch of n.
+func ppoWeightBlocks(n int) int { return ceilDiv(n, ppoWeightThreads) }
 
 // ppoHostPlan lists ppoStore's buffers for cfg (none without -estimator
 // ppo) as hostPlan lists the engine's; make fills s. hostMemory counts them.
@@ -75,12 +84,7 @@ func ppoHostPlan(cfg trainer.Config, l *gru.Layout, s *ppoStore) []hostBuffer {
 	f64(&s.stepRew, "stepRew", B)
 	bools(&s.done, "done", B)
 	bools(&s.cut, "cut", B)
-	for _, x := range []struct {
-		p     *[]float32
-		field string
-	}{{&s.mbLogp, "mbLogp"}, {&s.mbValue, "mbValue"}, {&s.mbEnt, "mbEnt"}, {&s.dlogp, "dlogp"}, {&s.dent, "dent"}, {&s.dval, "dval"}} {
-		f32(x.p, x.field, T*S)
-	}
+	f64(&s.sums, "sums", ppoSumWords*ppoWeightBlocks(S))
 	knob = "hidden"
 	f32(&s.params, "params", N)
 	f32(&s.m, "m", N)
