@@ -115,123 +115,28 @@ func (p *ppo) store(w *worker, first, n int) {
 	}
 }
 
-// gae writes one episode's GAE(λ) advantages, A_t = Σ_k (γλ)^k δ_{t+k}
-// with δ_t = r_t + γ·v_{t+1} − v_t, and returns G_t = A_t + v_t, for its
-// steps 0..end (0 after). After the end, a terminated episode is worth 0;
-// a truncated one is worth its last value v_end: the state after its last
-// token is never computed, and the critic's last estimate stands for it.
-func gae(reward []float64, value []float32, end int, truncated bool, gamma, lambda float64, adv, ret []float32) {
-	next := 0.0
-	if truncated {
-		next = float64(value[end])
-	}
-	a := 0.0
-	for t := end; t >= 0; t-- {
-		v := float64(value[t])
-		a = reward[t] + gamma*next - v + gamma*lambda*a
-		adv[t], ret[t] = float32(a), float32(a+v)
-		next = v
-	}
-	for t := end + 1; t < len(adv); t++ {
-		adv[t], ret[t] = 0, 0
-	}
-}
+// gae and ppoStep are enginekit's, shared with the GPU engine (gpu/ppo.go).
+var (
+	gae     = enginekit.GAE
+	ppoStep = enginekit.PPOStep
+)
 
 // explainedVariance is 1 − Var(G − v)/Var(G) over the rollout's steps up
-// to each episode's end (CleanRL's explained_var); 0 when Var(G) is 0.
+// to each episode's end (enginekit.ExplainedVariance).
 func (p *ppo) explainedVariance() float64 {
-	var n, sy, sd float64
-	for e := 0; e < p.B; e++ {
-		for t := 0; t <= int(p.end[e]); t++ {
-			i := e*p.T + t
-			n++
-			sy += float64(p.ret[i])
-			sd += float64(p.ret[i]) - float64(p.value[i])
-		}
-	}
-	my, md := sy/n, sd/n
-	var vy, vd float64
-	for e := 0; e < p.B; e++ {
-		for t := 0; t <= int(p.end[e]); t++ {
-			i := e*p.T + t
-			y, d := float64(p.ret[i])-my, float64(p.ret[i])-float64(p.value[i])-md
-			vy += y * y
-			vd += d * d
-		}
-	}
-	if vy == 0 {
-		return 0
-	}
-	return 1 - vd/vy
+	return enginekit.ExplainedVariance(p.ret, p.value, p.end, p.T)
 }
 
-// shuffle writes epoch's order of the episodes into perm: Fisher–Yates
-// on the counter-based stream of (update, epoch), the same on any thread
-// count.
+// shuffle writes epoch's order of the episodes into perm (enginekit.PPOShuffle).
 func (p *ppo) shuffle(key rng.Key, update, epoch int) {
-	for i := range p.perm {
-		p.perm[i] = int32(i)
-	}
-	for i := len(p.perm) - 1; i > 0; i-- {
-		j := rng.Below(key.Block(uint32(update), uint32(epoch), uint32(i), rng.PurposeMinibatch)[0], uint32(i+1))
-		p.perm[i], p.perm[j] = p.perm[j], p.perm[i]
-	}
+	enginekit.PPOShuffle(p.perm, key, update, epoch)
 }
 
 // start makes mb the minibatch: its steps, and the mean and 1/(std + 1e-8)
-// of its advantages (torch's unbiased std, as CleanRL normalises them), or
-// 0 and 1 without NormAdv.
+// of its advantages, or 0 and 1 without NormAdv (enginekit.PPOAdvantages).
 func (p *ppo) start(mb []int32) {
 	p.mb = mb
-	var n, s float64
-	for _, e := range mb {
-		for t := 0; t <= int(p.end[e]); t++ {
-			n++
-			s += float64(p.adv[int(e)*p.T+t])
-		}
-	}
-	p.steps, p.advMean, p.advScale = n, 0, 1
-	if !p.set.NormAdv {
-		return
-	}
-	mean := s / n
-	var ss float64
-	for _, e := range mb {
-		for t := 0; t <= int(p.end[e]); t++ {
-			d := float64(p.adv[int(e)*p.T+t]) - mean
-			ss += d * d
-		}
-	}
-	std := 0.0
-	if n > 1 {
-		std = math.Sqrt(ss / (n - 1))
-	}
-	p.advMean, p.advScale = mean, 1/(std+1e-8)
-}
-
-// ppoStep is one step's clipped surrogate pg and value loss vl (see ppo)
-// and their derivatives by the new log-probability and the new value.
-// Where max picks the clipped term and the clip binds, the derivative is 0;
-// at a tie, as torch's, the halves of both sides' gradients add up to the
-// unclipped one.
-func ppoStep(logp, oldLogp, adv, v, oldV, ret, clip float64, clipV bool) (pg, dpg, vl, dv float64) {
-	r := math.Exp(logp - oldLogp)
-	un, cl := -adv*r, -adv*min(max(r, 1-clip), 1+clip)
-	pg = max(un, cl)
-	if un >= cl {
-		dpg = -adv * r
-	}
-	vl, dv = 0.5*(v-ret)*(v-ret), v-ret
-	if clipV {
-		vc := oldV + min(max(v-oldV, -clip), clip)
-		if c := 0.5 * (vc - ret) * (vc - ret); c > vl {
-			vl, dv = c, 0
-			if math.Abs(v-oldV) <= clip { // the clamp passes v through
-				dv = vc - ret
-			}
-		}
-	}
-	return pg, dpg, vl, dv
+	p.steps, p.advMean, p.advScale = enginekit.PPOAdvantages(p.adv, p.end, p.T, mb, p.set.NormAdv)
 }
 
 // ppoSums are a chunk's sums over its steps, merged in chunk order.

@@ -108,6 +108,7 @@ func (e *engine) buffers() []buffer {
 	f32(&e.h0s, (V+e.S)*H)
 	f64(&e.sq, 256)
 	f64(&e.fin, nFin)
+	plan = append(plan, e.ppoBuffers()...) // -estimator ppo (ppo.go)
 	return plan
 }
 

@@ -4,10 +4,12 @@ package gpu
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/simdrl/simdrl/gpu/internal/record"
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
 
@@ -15,7 +17,8 @@ import (
 // checks against the device's memory before it allocates anything, lists
 // every device buffer of the engine (each devPtr field) exactly once, with
 // some bytes; the inputs only for a model that observes or reads its
-// context, the tape machines only for the tape's scorer, one per episode.
+// context, the tape machines only for the tape's scorer, one per episode,
+// PPO's stored rollout only for -estimator ppo.
 // No device is needed: the plan is the engine's sizes.
 func TestBuffersListEveryDeviceBuffer(t *testing.T) {
 	for _, c := range []struct {
@@ -23,12 +26,17 @@ func TestBuffersListEveryDeviceBuffer(t *testing.T) {
 		observations int
 		read         bool
 		kind         int
-	}{{"bag", 0, false, scoreSeed}, {"observe", 2, false, scoreCalc}, {"read", 0, true, scoreCalc}, {"tape", 35, false, scoreTape}, {"host", 3, false, scoreHost}} {
+		ppo          bool
+	}{{"bag", 0, false, scoreSeed, false}, {"observe", 2, false, scoreCalc, false}, {"read", 0, true, scoreCalc, false}, {"tape", 35, false, scoreTape, false},
+		{"host", 3, false, scoreHost, false}, {"ppo", 0, false, scoreCalc, true}} {
 		l, err := gru.NewLayout(gru.Config{Vocab: 19, Hidden: 40, Levels: 3, Observations: c.observations, Read: c.read})
 		require.NoError(t, err)
 		e := &engine{d: &Device{SMs: 7}, l: l, V: l.Vocab, H: l.Hidden, S: l.Levels, T: 9, B: 24, maxN: 50, O: l.Observations, NV: l.InputRows(), scoreKind: c.kind, masks: c.kind == scoreHost}
 		if c.read {
 			e.R = record.MaxShown
+		}
+		if c.ppo {
+			e.cfg.Estimator = trainer.EstimatorPPO
 		}
 		e.tokBlock = tokenBlock(e.NV)
 		e.slabCaps()
@@ -50,7 +58,7 @@ func TestBuffersListEveryDeviceBuffer(t *testing.T) {
 			fields++
 			name := v.Type().Field(i).Name
 			want := 1
-			if name == "inputs" && c.observations == 0 && !c.read || name == "machines" && c.kind != scoreTape || (name == "hostH" || name == "hostLegal") && c.kind != scoreHost {
+			if name == "inputs" && c.observations == 0 && !c.read || name == "machines" && c.kind != scoreTape || (name == "hostH" || name == "hostLegal") && c.kind != scoreHost || strings.HasPrefix(name, "ppo") && !c.ppo {
 				want = 0
 			}
 			require.Equalf(t, want, listed[(*devPtr)(f.Addr().UnsafePointer())], "%s: engine.%s listed by engine.buffers", c.name, name)

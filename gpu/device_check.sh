@@ -55,7 +55,8 @@ if has gpu; then
 		TestGPUGoldenObservations TestGPUObservingStepsAsCPU TestGPUObservingGradientsAsCPU TestGPUObservingTrainingMatchesCPU \
 		TestGPUGoldenReading TestGPUReadingGradientsAsCPU TestGPUReadingTrainingMatchesCPU \
 		TestGPUShownContextsAsCPU TestGPUShownUpdate TestGPUShownTrainingMatchesCPU TestGPURecordsSeedEpisodes TestGPURefusesItemsOfOtherTasks TestGPUReplayInterrupted \
-		TestGPUOneLevelTrainingMatchesCPU TestGPUContextEndIsTheTasks TestGPUTapeScorer TestGPUTapeTrainingMatchesCPU TestGPUTapeShuntingYardModel; do
+		TestGPUOneLevelTrainingMatchesCPU TestGPUContextEndIsTheTasks TestGPUTapeScorer TestGPUTapeTrainingMatchesCPU TestGPUTapeShuntingYardModel \
+		TestGPUPPOMatchesCPU TestGPUPPOInterruptRestores; do
 		SIMDRL_TEST_REQUIRE=cuda timeout 60 ./out/gpu.test -test.run "^$t\$" -test.v -test.count=1 >"$OUT/test.tmp" 2>&1
 		rc=$?
 		cat "$OUT/test.tmp" >>"$OUT/gpu_tests.log"

@@ -108,6 +108,13 @@ type engine struct {
 
 	// tests: takes every launch instead of the device (engine.launch)
 	onLaunch func(name string, a *args) error
+
+	// -estimator ppo (ppo.go): the stored rollout, the Env that replays its
+	// programs on the host, and Adam's step count before the update
+	ppo                            ppoStore
+	ppoEnv                         task.Env
+	ppoSavedStep                   int
+	ppoOld, ppoEnd, ppoMB, ppoSums devPtr // ppoBuffers
 }
 
 // newEngine allocates everything for cfg and task t on d (device thread).
@@ -115,6 +122,7 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	e := &engine{d: d, cfg: cfg, task: t, l: l, V: l.Vocab, H: l.Hidden, S: l.Levels, T: cfg.Steps, B: cfg.Batch, key: rng.NewKey(cfg.Seed)}
 	e.maxN = maxEpisodes(cfg)
 	e.allocateHost()
+	e.allocatePPO()
 	if l.Read {
 		e.R = min(l.Shown, record.MaxShown)
 	}

@@ -17,7 +17,8 @@ import (
 // TestEngineFollowsABI: every launch of an update and of an evaluation packs
 // its arguments as the ABI table lists them (names, kinds, order), with no
 // GPU: the engine's launches are taken by onLaunch. A group estimator's
-// update launches simdrl_estimate after the rollout.
+// update launches simdrl_estimate after the rollout, PPO's minibatch
+// simdrl_ppo_weights.
 func TestEngineFollowsABI(t *testing.T) {
 	for _, task := range []string{"seed", "calc"} {
 		cfg := trainer.DefaultRecipe()
@@ -41,7 +42,8 @@ func TestEngineFollowsABI(t *testing.T) {
 		_, err = e.rollout(rolloutSpec{n: 5, mode: modeGreedy, level: 0, givenTasks: true})
 		require.NoError(t, err)
 		require.NoError(t, e.gradients())
-		require.NoError(t, e.add(e.grad, e.gradReplay)) // the replayed episodes' gradient (engine.replay)
+		require.NoError(t, e.add(e.grad, e.gradReplay))                // the replayed episodes' gradient (engine.replay)
+		require.NoError(t, e.ppoWeights(5, cfg.PPO(), 0, 1, 40, 0.01)) // -estimator ppo's minibatch (engine.ppoMinibatch)
 		require.ErrorIs(t, e.finish(1, true, 0.01), errDownload)
 		require.NoError(t, e.adam())
 		for _, k := range abi.Kernels {

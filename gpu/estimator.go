@@ -8,6 +8,8 @@ import "github.com/simdrl/simdrl/trainer"
 // (sum, step) write their loss weights inside the rollout, episode by
 // episode; a group estimator needs the returns of its group's episodes
 // first, so simdrl_estimate writes them after the rollout (engine.estimate).
+// PPO has no number: its loss weights are the host's (ppo.go), and the
+// rollout's own under the baseline's code are overwritten.
 const (
 	estSum = iota
 	estStep

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/gpu/internal/devfn"
-	"github.com/simdrl/simdrl/tasks/seedtask"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -27,15 +26,4 @@ func TestEstimatorCode(t *testing.T) {
 		require.Equal(t, c.estimator != "", groupEstimator(got), "%+v", c)
 		require.Equal(t, devfn.GroupIs(got), groupEstimator(got), "%+v", c)
 	}
-}
-
-// TestGPURefusesPPO: -estimator ppo is refused in one line before the device
-// opens, never trained as the step baseline (the estimator codes know only
-// REINFORCE's baselines and the group estimators).
-func TestGPURefusesPPO(t *testing.T) {
-	cfg := trainer.DefaultRecipe()
-	cfg.Estimator = trainer.EstimatorPPO
-	_, err := NewWithTask(cfg, seedtask.Seed())
-	require.ErrorContains(t, err, "ppo runs on the CPU only")
-	require.NotContains(t, err.Error(), "\n")
 }

@@ -282,11 +282,11 @@ func runSizes(cfg trainer.Config) enginekit.RunSizes {
 
 // hostMemory estimates the host memory a run of cfg on the GPU engine takes
 // for a model of layout l, in shares by the Config field that drives each:
-// the engine's host buffers (hostPlan's bytes) and the trainer's own
-// (enginekit.TrainerMemory).
+// the engine's host buffers (hostPlan's bytes), PPO's stored rollout
+// (ppoHostPlan's) and the trainer's own (enginekit.TrainerMemory).
 func hostMemory(cfg trainer.Config, t task.Task, l *gru.Layout) enginekit.Memory {
 	m := enginekit.TrainerMemory(runSizes(cfg), t)
-	for _, b := range hostPlan(cfg, l, &hostBuffers{}) {
+	for _, b := range append(hostPlan(cfg, l, &hostBuffers{}), ppoHostPlan(cfg, l, &ppoStore{})...) {
 		m[b.knob] += b.bytes
 	}
 	return m

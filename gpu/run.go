@@ -117,8 +117,8 @@ func buildEngine(cfg trainer.Config, t task.Task, validate func(task.Task) error
 	if sc.kind == scoreHost && cfg.Replay > 0 { // the replayed programs are teacher-forced rollouts, which the host-stepped path has not
 		return nil, &trainer.FieldError{Field: "replay", Problem: fmt.Sprintf("task %s is stepped on the host, where programs are not replayed; train it on the CPU", t.Name())}
 	}
-	if cfg.Estimator == trainer.EstimatorPPO { // the kernels have no stored-rollout replay: PPO's epochs need one
-		return nil, &trainer.FieldError{Field: "estimator", Problem: "ppo runs on the CPU only (-device cpu); the GPU runs rloo, grpo and drgrpo"}
+	if sc.kind == scoreHost && cfg.Estimator == trainer.EstimatorPPO { // PPO's epochs replay the stored programs teacher-forced, which the host-stepped path has not
+		return nil, &trainer.FieldError{Field: "estimator", Problem: fmt.Sprintf("ppo: task %s is stepped on the host, where programs are not replayed; train it on the CPU", t.Name())}
 	}
 	if cfg.Steps > MaxSteps {
 		return nil, &trainer.FieldError{Field: "steps", Problem: fmt.Sprintf("must be at most %d on the GPU, got %d", MaxSteps, cfg.Steps)}

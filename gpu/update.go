@@ -23,6 +23,9 @@ import (
 // written, so an interrupted update changes nothing. A kernel already
 // launched runs to its end.
 func (e *engine) update(p trainer.Plan) (trainer.UpdateStats, error) {
+	if e.cfg.Estimator == trainer.EstimatorPPO {
+		return e.updatePPO(p) // ppo.go
+	}
 	u, level, ec := p.Update, p.Level, p.Entropy
 	st := trainer.UpdateStats{Update: u, Level: level}
 	spec := rolloutSpec{n: e.B, mode: modeSample, train: true, level: level, purpose: rng.PurposeTask, round: uint32(u),

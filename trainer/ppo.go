@@ -11,7 +11,8 @@ import (
 // rewards, terminated or truncated), GAE(λ) over the value head gives each
 // step's advantage and return, then PPOEpochs passes over the episodes in
 // PPOMinibatches shuffled minibatches each take one optimiser step on the
-// clipped surrogate + value loss − entropy. CPU only.
+// clipped surrogate + value loss − entropy. On the CPU (cpu/ppo.go) and
+// the GPU (gpu/ppo.go).
 const EstimatorPPO = "ppo"
 
 // PPOSettings are PPO's settings with CleanRL's defaults filled in.

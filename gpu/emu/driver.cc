@@ -38,6 +38,7 @@ char *simdrl_emu_smem;
 #include "emu_src/env.cu"
 #include "emu_src/hoststep.cu"
 #include "emu_src/optim.cu"
+#include "emu_src/ppo.cu"
 #include "emu_src/rollout.cu"
 #include "emu_src/tasks.cu"
 

@@ -353,6 +353,32 @@
     float *sEnt = (float *)simdrl_carve(&cv, 4u * V); /* V: p·log(p+ε) */ \
     float *sMax = (float *)simdrl_carve(&cv, 4u * E); /* 1: max, then log-sum-exp */
 
+// simdrl_ppo_weights (ppo.cu)
+#define SIMDRL_PPO_WEIGHTS_PARAMS \
+    int S, \
+    int T, \
+    const int32_t *__restrict__ mb, \
+    const float *__restrict__ old_logp, \
+    const float *__restrict__ old_val, \
+    const float *__restrict__ adv, \
+    const float *__restrict__ ret, \
+    const int32_t *__restrict__ end, \
+    double adv_mean, \
+    double adv_scale, \
+    double steps, \
+    double clip, \
+    int clip_v, \
+    double value_coef, \
+    double entropy_coef, \
+    const float *__restrict__ logpa, \
+    const float *__restrict__ val, \
+    const float *__restrict__ ent, \
+    float *dlogp, \
+    float *dent, \
+    float *dval, \
+    double *sums
+#define SIMDRL_PPO_WEIGHTS_ARGS S, T, mb, old_logp, old_val, adv, ret, end, adv_mean, adv_scale, steps, clip, clip_v, value_coef, entropy_coef, logpa, val, ent, dlogp, dent, dval, sums
+
 // Every entry point, for an X macro (gpu/emu's kernel table).
 #define SIMDRL_KERNELS(X) \
     X(simdrl_draw_tasks), \
@@ -391,4 +417,5 @@
     X(simdrl_adam), \
     X(simdrl_add), \
     X(simdrl_host_start), \
-    X(simdrl_host_step)
+    X(simdrl_host_step), \
+    X(simdrl_ppo_weights)

@@ -173,6 +173,11 @@ var Kernels = []Kernel{
 			region("sEnt", "float", "V: p·log(p+ε)", "V"),
 			region("sMax", "float", "1: max, then log-sum-exp", "E"),
 		}},
+	// -estimator ppo (gpu/ppo.go)
+	{Macro: "PPO_WEIGHTS", Module: "ppo", Entries: []string{"simdrl_ppo_weights"}, Params: []Param{
+		p("S", cI), p("T", cI), p("mb", inI), p("old_logp", in), p("old_val", in), p("adv", in), p("ret", in), p("end", inI),
+		p("adv_mean", cD), p("adv_scale", cD), p("steps", cD), p("clip", cD), p("clip_v", cI), p("value_coef", cD), p("entropy_coef", cD),
+		p("logpa", in), p("val", in), p("ent", in), p("dlogp", out), p("dent", out), p("dval", out), p("sums", outD)}},
 }
 
 // Kind is how the host packs a parameter of C type c (gpu/args.go): 'p' a
