@@ -348,6 +348,9 @@ func TestGPUHostSteppedRefusals(t *testing.T) {
 	for field, tweak := range map[string]func(*trainer.Config){
 		"context": func(c *trainer.Config) { c.Context = trainer.ContextRead },
 		"replay":  func(c *trainer.Config) { c.Replay = 10 },
+		"estimator": func(c *trainer.Config) { // PPO replays its stored programs teacher-forced (gpu/ppo.go)
+			c.Estimator, c.PPOEpochs, c.PPOMinibatches = trainer.EstimatorPPO, 2, 2
+		},
 	} {
 		cfg := walkConfig("")
 		tweak(&cfg)
