@@ -23,10 +23,14 @@ func FuzzCheckpointConfig(f *testing.F) {
 		require.NoError(f, err)
 		f.Add(string(raw))
 	}
-	for _, levels := range []string{
-		"a*b, a*b+c*d", "h*h", "a*a+h-h", strings.Repeat("h*h,", 10), "g*g+a, g*g+b, g*g+c, h*h+a, h*h+b, h*h+c, a*b",
-		"a*b+c*d-e*f+g*h:16", "(((a)))*b", "a*b, (a*b)",
-	} {
+	crafted := []string{"a*b, a*b+c*d", strings.Repeat("h*h,", 10), "a*b+c*d-e*f+g*h:16", "(((a)))*b", "a*b, (a*b)"}
+	if !testing.Short() {
+		// Levels whose searches run to the caps: seconds of CPU each
+		// (under -short env/calc's TestSearchStopsAtItsCap checks a
+		// capped search, without the config around it).
+		crafted = append(crafted, "h*h", "a*a+h-h", "g*g+a, g*g+b, g*g+c, h*h+a, h*h+b, h*h+c, a*b")
+	}
+	for _, levels := range crafted {
 		c := calcCfg
 		c.TaskSpec = calctask.CalcSpec{Levels: levels, PartialCredit: 0.3}.String()
 		raw, err := json.Marshal(c)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -43,14 +42,13 @@ func StartOptunaPostgres(t testing.TB) *Postgres {
 	if _, err := exec.LookPath("runuser"); err != nil {
 		missing(t, "optuna", "no runuser to start the server as the postgres user", install)
 	}
-	pgUser, err := user.Lookup("postgres")
+	uid, err := postgresUID()
 	if err != nil {
 		missing(t, "optuna", "no postgres user: "+err.Error(), install)
 	}
 	if os.Geteuid() != 0 {
 		missing(t, "optuna", "the test starts PostgreSQL as the postgres user, which needs root", install)
 	}
-	uid, _ := strconv.Atoi(pgUser.Uid)
 	dir, err := os.MkdirTemp("", "pg")
 	if err != nil {
 		t.Fatal(err)
@@ -99,6 +97,16 @@ func asPostgres(t testing.TB, name string, args ...string) {
 	if out, err := postgresCommand(name, args...).CombinedOutput(); err != nil {
 		t.Fatalf("%s: %v: %s", name, err, out)
 	}
+}
+
+// postgresUID is the postgres user's id, from id(1): os/user would bring
+// cgo into every test build for this one look-up.
+func postgresUID() (int, error) {
+	out, err := exec.Command("id", "-u", "postgres").Output()
+	if err != nil {
+		return 0, fmt.Errorf("id -u postgres: %v", err)
+	}
+	return strconv.Atoi(strings.TrimSpace(string(out)))
 }
 
 func lastLine(b []byte) string {
