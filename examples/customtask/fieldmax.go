@@ -11,6 +11,8 @@ import (
 // whose policy sees them only as observation fields (task.Fielded): each
 // digit a categorical field of 10 values, and both again as numbers in a
 // vector of 2. Its context is empty; one token, the larger digit, pays 1.
+// Its game has a legal-action mask (task.LegalGame): only the two digits
+// shown may be written, so the policy chooses between them.
 // It is not registered (this module's command lists guess and maxdigit):
 // an engine takes it as a value (cpu.NewWithTask), as its test does;
 // task.Register(FieldMaxName, …) in an init would put it on the command line.
@@ -40,6 +42,8 @@ func (FieldMax) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose, le
 	return task.Instance{Level: int32(level), Budget: 1, Data: [task.DataWords]int64{int64(r[0] % 10), int64(r[1] % 10)}}
 }
 
+var _ task.LegalGame = (*fieldMaxGame)(nil)
+
 // fieldMaxGame is one episode: the two digits, and whether it was won.
 type fieldMaxGame struct {
 	a, b int64
@@ -60,6 +64,13 @@ func (g *fieldMaxGame) Step(tok int32) (int32, float64, bool) {
 }
 
 func (g *fieldMaxGame) Correct() bool { return g.won }
+
+// Legal allows the two digits shown and nothing else (the answer is one of
+// them): the engines mask every other token's logit.
+func (g *fieldMaxGame) Legal(legal []bool) {
+	clear(legal)
+	legal[g.a], legal[g.b] = true, true
+}
 
 // WriteFields shows the digits: as fields, and as numbers in 0..1.
 func (g *fieldMaxGame) WriteFields(fields []int32, vector []float32) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/cpu"
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
@@ -26,4 +27,22 @@ func TestFieldMaxLearns(t *testing.T) {
 	require.NoError(t, err)
 	t.Logf("solved after %d updates: %v", rep.Updates, rep.Final.SolveRate)
 	require.GreaterOrEqual(t, rep.Final.SolveRate[0], 0.99)
+}
+
+// TestFieldMaxMask: fieldmax's game allows exactly the two digits it shows
+// (one token when they are equal), and its task is a masked one.
+func TestFieldMaxMask(t *testing.T) {
+	require.True(t, task.Masks(FieldMax{}))
+	legal := make([]bool, FieldMax{}.Vocab())
+	for i := range legal {
+		legal[i] = true
+	}
+	for _, c := range [][2]int64{{3, 7}, {9, 0}, {5, 5}} {
+		g := FieldMax{}.NewGame().(task.LegalGame)
+		g.Reset(&task.Instance{Budget: 1, Data: [task.DataWords]int64{c[0], c[1]}})
+		g.Legal(legal)
+		for tok, ok := range legal {
+			require.Equal(t, int64(tok) == c[0] || int64(tok) == c[1], ok, "digits %v, token %d", c, tok)
+		}
+	}
 }
