@@ -18,7 +18,8 @@ import (
 // confirmation plays the training split (before the fix, the held-out
 // rate of 0 never nominated the run and nothing was confirmed).
 func TestCountdownSteersOnTraining(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // the confirmation's subsets list the training instances (the listing cache)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // the confirmation's subsets list the training instances: the listing cache
+	t.Setenv("HOME", t.TempDir())
 	for _, name := range []string{"countdown3", "game24"} {
 		tk, err := task.Open(name, "")
 		require.NoError(t, err)
