@@ -5,7 +5,7 @@ import (
 	"github.com/simdrl/simdrl/task"
 )
 
-// With -task-spec observe=fields the policy sees its pool (issue 53, item
+// With -task-spec observe=fields (or observe=vector, below) the policy sees its pool (issue 53, item
 // 1) instead of the one observation token (observe.go): categorical fields,
 // each embedded on its own and summed (task.Fielded), and a float vector.
 // The default stays the token, so that the runs recorded with it
@@ -37,17 +37,26 @@ const (
 	globalNumbers = 2 // values left, steps played
 )
 
-// observeFields is the spec option's value that selects the fields.
-const observeFields = "fields"
+// The spec option's values: observe=fields selects all of the above;
+// observe=vector only the first field and the vector (no value
+// embeddings: the numbers reach the policy as numbers alone).
+const (
+	observeToken  = "token"
+	observeFields = "fields"
+	observeVector = "vector"
+)
 
-// fieldSpec is t's FieldSpec, built once at open (Fields is read without
-// allocating).
-func (t *poolTask) buildFieldSpec() {
+// buildFieldSpec is t's FieldSpec, built once at open (Fields is read
+// without allocating).
+func (t *poolTask) buildFieldSpec(values bool) {
 	sizes := []int{len(observationKinds) * t.n}
-	for range t.n {
-		sizes = append(sizes, slotValues)
+	if values {
+		for range t.n {
+			sizes = append(sizes, slotValues)
+		}
+		sizes = append(sizes, targetValues)
 	}
-	t.fieldSpec = task.FieldSpec{Sizes: append(sizes, targetValues), Vector: perSlot*t.n + globalNumbers}
+	t.fieldSpec = task.FieldSpec{Sizes: sizes, Vector: perSlot*t.n + globalNumbers}
 }
 
 // Fields is the observation fields (none unless observe=fields: then the
@@ -71,19 +80,26 @@ func slotValue(v countdown.Value) int32 {
 // every Step keep what it needs: the last observation, the steps played).
 func (g *Game) WriteFields(fields []int32, vector []float32) {
 	p, n := &g.p, g.t.n
+	values := len(fields) > 1 // observe=fields, not observe=vector
 	fields[0] = g.obs
 	t := p.Target()
 	tf := float32(t.N) / float32(t.D)
-	fields[1+n] = int32(min(max(t.N/t.D, 0), maxExact))
+	if values {
+		fields[1+n] = int32(min(max(t.N/t.D, 0), maxExact))
+	}
 	for i := range n {
 		v, live := p.Value(i)
 		x := vector[perSlot*i : perSlot*(i+1)]
-		if !live {
+		if values {
 			fields[1+i] = 0
+			if live {
+				fields[1+i] = slotValue(v)
+			}
+		}
+		if !live {
 			x[0], x[1], x[2], x[3] = 0, 0, 0, 0
 			continue
 		}
-		fields[1+i] = slotValue(v)
 		c := v.Cmp(t)
 		x[0], x[1], x[2], x[3] = 1, min(max(float32(v.N)/float32(v.D)/tf, -ratioClip), ratioClip), float32(c), 0
 		if c == 0 {

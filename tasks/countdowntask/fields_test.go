@@ -26,10 +26,14 @@ func TestObserveOption(t *testing.T) {
 		require.Equal(t, append(append([]int{6 * n}, repeat(slotValues, n)...), targetValues), tk.Fields().Sizes)
 		require.Equal(t, 4*n+2, tk.Fields().Vector)
 		require.Equal(t, 32, tk.Levels()[0].Budget)
+		vec := opened(t, name, "observe=vector")
+		require.True(t, task.IsFielded(vec))
+		require.Zero(t, task.Observations(vec))
+		require.Equal(t, task.FieldSpec{Sizes: []int{6 * n}, Vector: 4*n + 2}, vec.Fields())
 	}
 	for _, bad := range []string{"observe=on", "observe=", "observe=Fields"} {
 		_, err := task.Open("countdown4", bad)
-		require.ErrorContains(t, err, "not token or fields", bad)
+		require.ErrorContains(t, err, "not token, fields or vector", bad)
 	}
 }
 
@@ -76,6 +80,16 @@ func TestFieldsByHand(t *testing.T) {
 	require.Equal(t, []int32{4*3 + 0, 4, 0, 0, 3}, f) // equal · 1 left; slot 0 holds 3
 	require.Equal(t, []float32{1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1.0 / 3, 2.0 / 64}, v)
 	require.True(t, g.Correct())
+
+	// observe=vector: the same vector, and the first field alone.
+	tk = opened(t, "countdown3", "observe=vector")
+	g = tk.NewGame().(*Game)
+	fields = make([]int32, 1)
+	g.Reset(&in)
+	step("s0-s2")
+	f, v = write()
+	require.Equal(t, []int32{16}, f)
+	require.Equal(t, []float32{1, 2, 1, 0, 1, 2.0 / 3, -1, 0, 0, 0, 0, 0, 2.0 / 3, 1.0 / 64}, v)
 }
 
 // The slot field's buckets: exact integers 0..100, then above, negative,
@@ -97,8 +111,10 @@ func TestSlotValue(t *testing.T) {
 // accepts, as without fields, and the step fraction counting every token.
 func TestFieldsOnRandomWalks(t *testing.T) {
 	key := rng.NewKey(23)
-	for _, name := range []string{"countdown3", "countdown4", "game24"} {
-		tk := opened(t, name, "observe=fields")
+	for _, c := range []struct{ name, spec string }{{"countdown3", "observe=fields"}, {"countdown4", "observe=fields"},
+		{"game24", "observe=fields"}, {"game24", "observe=vector"}} {
+		name := c.name
+		tk := opened(t, name, c.spec)
 		spec := tk.Fields()
 		g := tk.NewGame().(*Game)
 		legal := make([]bool, tk.Vocab())
@@ -113,7 +129,10 @@ func TestFieldsOnRandomWalks(t *testing.T) {
 				require.Equal(t, float32(g.Pool().Left())/float32(tk.n), vector[len(vector)-2])
 				for i := range tk.n {
 					_, live := g.Pool().Value(i)
-					require.Equal(t, live, fields[1+i] != 0)
+					require.Equal(t, live, vector[4*i] == 1)
+					if len(fields) > 1 {
+						require.Equal(t, live, fields[1+i] != 0)
+					}
 				}
 				g.Legal(legal)
 				for tok, ok := range legal {

@@ -38,20 +38,21 @@ func init() {
 }
 
 // open is k's task with spec's options: budget=N (1..MaxBudget) and
-// observe=token (the default) or observe=fields (fields.go).
+// observe=token (the default), fields or vector (fields.go).
 func open(k kind, spec string) (task.Task, error) {
-	takes := k.name + " takes budget=N and observe=token|fields"
+	takes := k.name + " takes budget=N and observe=token|fields|vector"
 	opts, err := task.SpecOptions(spec, takes)
 	if err != nil {
 		return nil, err
 	}
 	t := &poolTask{kind: k}
+	values := false // observe=fields: the values as fields too
 	for _, o := range opts {
 		if o.Key == "observe" {
-			if o.Value != observeFields && o.Value != "token" {
-				return nil, &task.SpecError{Key: "observe", Err: fmt.Errorf("%q is not token or fields", o.Value)}
+			if o.Value != observeToken && o.Value != observeFields && o.Value != observeVector {
+				return nil, &task.SpecError{Key: "observe", Err: fmt.Errorf("%q is not token, fields or vector", o.Value)}
 			}
-			t.fields = o.Value == observeFields
+			t.fields, values = o.Value != observeToken, o.Value == observeFields
 			continue
 		}
 		if o.Key != "budget" {
@@ -64,7 +65,7 @@ func open(k kind, spec string) (task.Task, error) {
 		t.budget = b
 	}
 	if t.fields {
-		t.buildFieldSpec()
+		t.buildFieldSpec(values)
 	}
 	return t, nil
 }
@@ -73,7 +74,7 @@ func open(k kind, spec string) (task.Task, error) {
 // instances drawn solvable, a training and a held-out split.
 type poolTask struct {
 	kind
-	fields    bool           // observe=fields: the pool as fields (fields.go), not one token
+	fields    bool           // observe=fields or vector: the pool as fields (fields.go), not one token
 	fieldSpec task.FieldSpec // Fields: empty unless fields
 	listOnce  sync.Once
 	listed    [2][]task.Instance // per split (Training, HeldOut): what evaluations play (Instances)
