@@ -22,7 +22,8 @@ import (
 //
 // The confirmation plays the split that steers the run (steerSplit): the
 // held-out one, but an Itemized task's training items, whose held-out
-// items stay a test. Its verdict is about that split, and says so: the
+// items stay a test, and a task.TrainingSteered task's (Countdown's)
+// training split. Its verdict is about that split, and says so: the
 // final evaluation's line for the same split ("On training instances" for
 // an Itemized task) is the figure it certified.
 //

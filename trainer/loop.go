@@ -453,9 +453,13 @@ func perLevelPlayed(ev []EvalResult, sep string, value func(EvalResult) float64)
 // steerSplit is the split whose evaluations steer the run (the focus
 // weights, unlocking, the stop rule): the held-out one, as the seed's
 // reference does, but for an Itemized task its training items, whose
-// held-out items (the expr task's expressions) stay a test.
+// held-out items (the expr task's expressions) stay a test, and a
+// task.TrainingSteered task's training split.
 func steerSplit(t task.Task) task.Split {
 	if _, ok := t.(task.Itemized); ok {
+		return task.Training
+	}
+	if s, ok := t.(task.TrainingSteered); ok && s.SteersOnTraining() {
 		return task.Training
 	}
 	return task.HeldOut

@@ -1,24 +1,10 @@
 package countdowntask
 
 import (
-	"os"
 	"testing"
 
 	"github.com/simdrl/simdrl/env/game24"
 )
-
-// TestMain keeps the tests' listings out of the user's cache directory.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "countdowntask-cache-")
-	if err == nil {
-		os.Setenv("XDG_CACHE_HOME", dir)
-	}
-	code := m.Run()
-	if err == nil {
-		os.RemoveAll(dir)
-	}
-	os.Exit(code)
-}
 
 // BenchmarkBuild is what a start builds: Countdown's listed evaluation
 // sets (1,000 draws of each split) drawn, or read from the cache and

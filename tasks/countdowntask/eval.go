@@ -107,3 +107,10 @@ func (t *poolTask) Subsets(in *task.Instance) uint32 {
 	}
 	return s
 }
+
+// SteersOnTraining: the held-out split's listed instances are the final
+// evaluation's test, so the runs steer and confirm on training instances
+// (task.TrainingSteered).
+func (t *poolTask) SteersOnTraining() bool { return true }
+
+var _ task.TrainingSteered = (*poolTask)(nil)

@@ -12,11 +12,16 @@ import (
 type Game struct {
 	t *poolTask
 	p countdown.Pool
+	// For the fields (fields.go): the last observation, the steps played
+	// and the budget.
+	obs           int32
+	steps, budget int
 }
 
 func (g *Game) Reset(in *task.Instance) int32 {
 	g.t.Pool(in, &g.p)
-	return g.t.observe(&g.p, started)
+	g.obs, g.steps, g.budget = g.t.observe(&g.p, started), 0, int(in.Budget)
+	return g.obs
 }
 
 func (g *Game) Step(tok int32) (obs int32, reward float64, done bool) {
@@ -29,10 +34,12 @@ func (g *Game) Step(tok int32) (obs int32, reward float64, done bool) {
 	default:
 		what = combined
 	}
+	g.obs = g.t.observe(&g.p, what)
+	g.steps++
 	if g.p.Solved() {
-		return g.t.observe(&g.p, what), 1, true
+		return g.obs, 1, true
 	}
-	return g.t.observe(&g.p, what), 0, false
+	return g.obs, 0, false
 }
 
 func (g *Game) Correct() bool { return g.p.Solved() }

@@ -26,8 +26,14 @@ const (
 // the target.
 var observationKinds = []string{"start", "refused", "undone", "below", "equal", "above"}
 
-// Observations is len(observationKinds) × the pool's sizes (1..n values).
-func (t *poolTask) Observations() int { return len(observationKinds) * t.n }
+// Observations is len(observationKinds) × the pool's sizes (1..n values);
+// 0 with observe=fields, whose first field is this observation.
+func (t *poolTask) Observations() int {
+	if t.fields {
+		return 0
+	}
+	return len(observationKinds) * t.n
+}
 
 // observe is the observation after a token that did what on p.
 func (t *poolTask) observe(p *countdown.Pool, what moved) int32 {

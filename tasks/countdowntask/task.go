@@ -37,22 +37,35 @@ func init() {
 	}
 }
 
-// open is k's task with spec's options: budget=N (1..MaxBudget).
+// open is k's task with spec's options: budget=N (1..MaxBudget) and
+// observe=token (the default), fields or vector (fields.go).
 func open(k kind, spec string) (task.Task, error) {
-	opts, err := task.SpecOptions(spec, k.name+" takes budget=N")
+	takes := k.name + " takes budget=N and observe=token|fields|vector"
+	opts, err := task.SpecOptions(spec, takes)
 	if err != nil {
 		return nil, err
 	}
 	t := &poolTask{kind: k}
+	values := false // observe=fields: the values as fields too
 	for _, o := range opts {
+		if o.Key == "observe" {
+			if o.Value != observeToken && o.Value != observeFields && o.Value != observeVector {
+				return nil, &task.SpecError{Key: "observe", Err: fmt.Errorf("%q is not token, fields or vector", o.Value)}
+			}
+			t.fields, values = o.Value != observeToken, o.Value == observeFields
+			continue
+		}
 		if o.Key != "budget" {
-			return nil, &task.SpecError{Key: "task_spec", Err: fmt.Errorf("unknown option %q (%s takes budget=N)", o.Key, k.name)}
+			return nil, &task.SpecError{Key: "task_spec", Err: fmt.Errorf("unknown option %q (%s)", o.Key, takes)}
 		}
 		b, err := strconv.Atoi(o.Value)
 		if err != nil || b < 1 || b > MaxBudget {
 			return nil, &task.SpecError{Key: "budget", Err: fmt.Errorf("%q is not a budget of 1..%d steps", o.Value, MaxBudget)}
 		}
 		t.budget = b
+	}
+	if t.fields {
+		t.buildFieldSpec(values)
 	}
 	return t, nil
 }
@@ -61,8 +74,10 @@ func open(k kind, spec string) (task.Task, error) {
 // instances drawn solvable, a training and a held-out split.
 type poolTask struct {
 	kind
-	listOnce sync.Once
-	listed   [2][]task.Instance // per split (Training, HeldOut): what evaluations play (Instances)
+	fields    bool           // observe=fields or vector: the pool as fields (fields.go), not one token
+	fieldSpec task.FieldSpec // Fields: empty unless fields
+	listOnce  sync.Once
+	listed    [2][]task.Instance // per split (Training, HeldOut): what evaluations play (Instances)
 }
 
 // The tokens: the pool's moves (countdown.Moves: combinations, then UNDO),
@@ -148,5 +163,6 @@ var (
 	_ task.Observer     = (*poolTask)(nil)
 	_ task.ContextEnder = (*poolTask)(nil)
 	_ task.Counted      = (*poolTask)(nil)
+	_ task.Fielded      = (*poolTask)(nil)
 	_ task.Subsetter    = (*poolTask)(nil)
 )
