@@ -134,7 +134,7 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.unlockAt = fs.Float64("unlock-at", def.UnlockAt, "mixed curriculum: unlock the next level when the newest one's eval solve rate reaches this [0, 1] (0: all levels from the start)")
 	o.baseline = fs.String("baseline", def.Baseline, "sum: advantage R − Σ_t value_t (seed); step: advantage R − value_t per step")
 	o.estimator = fs.String("estimator", def.Estimator, "advantage estimator: empty for REINFORCE with -baseline; rloo, grpo or drgrpo: a group baseline over -group episodes of one instance; ppo: clipped surrogate over GAE(λ), -ppo-epochs × -ppo-minibatches Adam steps per update")
-	o.group = fs.Int("group", def.GroupSize(), fmt.Sprintf("consecutive episodes that play one instance [1, %d], dividing -batch and -chunk (rloo, grpo, drgrpo: ≥ 2; CPU only above 1)", trainer.MaxEpisodes))
+	o.group = fs.Int("group", def.GroupSize(), fmt.Sprintf("consecutive episodes that play one instance [1, %d], dividing -batch and -chunk (rloo, grpo, drgrpo: ≥ 2; -device cpu and cuda)", trainer.MaxEpisodes))
 	o.ppo.define(fs)
 	o.context = fs.String("context", trainer.ContextBag, "bag: h0 from the mean of the context tokens' embeddings (seed); read: the GRU reads the context one token a step before it writes")
 	o.mask = fs.Bool("mask-after-answer", def.MaskAfterAnswer, "leave the tokens after the first ANS out of the loss")

@@ -52,6 +52,13 @@ func writeMarkdown(w io.Writer, s *seedSummary, pngs []string) {
 			fmt.Fprintf(w, "| updates | %s%s | %s%s | %.0f |\n", bound, withCI("%.0f", sv.Updates.IQM, sv.Updates.IQMCI), bound, meanSD("%.0f", sv.Updates), sv.Updates.Min)
 			fmt.Fprintf(w, "| seconds | %s%s | %s%s | %.2f |\n", bound, withCI("%.2f", sv.Seconds.IQM, sv.Seconds.IQMCI), bound, meanSD("%.2f", sv.Seconds), sv.Seconds.Min)
 		}
+		if len(c.Diagnostics) > 0 {
+			fmt.Fprintf(w, "\nTraining diagnostics (from the evaluations' -metrics lines): at each run's last evaluation, and each run's mean over "+
+				"its evaluations in the last 10%% of its updates; IQM over the runs:\n\n| diagnostic | final IQM [95%% CI] | last 10%% IQM [95%% CI] |\n|---|---|---|\n")
+			for _, d := range c.Diagnostics {
+				fmt.Fprintf(w, "| %s | %s | %s |\n", d.Name, withCI("%.4g", d.Final.IQM, d.Final.IQMCI), withCI("%.4g", d.Late.IQM, d.Late.IQMCI))
+			}
+		}
 	}
 	if len(s.Improvement) > 0 {
 		fmt.Fprintf(w, "\n## Probability of improvement\n\nP(X > Y): the chance that a run of X beats a run of Y on a level drawn at random "+

@@ -35,6 +35,9 @@ type configSummary struct {
 	Profile    profile        `json:"profile"`         // τ from 0 to 1
 	TopProfile profile        `json:"top_profile"`     // τ near 1, where solve rates differ (summarizer.top)
 	Curves     []curve        `json:"curves,omitempty"`
+	// Diagnostics are the training diagnostics its runs' evaluations
+	// have (report_diagnostics.go); absent when they have none.
+	Diagnostics []diagnosticSummary `json:"diagnostics,omitempty"`
 }
 
 // runFigures is one run's final solve rates, where they came from.
@@ -169,6 +172,15 @@ func (s *summarizer) summarize(configs []*seedConfig) (*seedSummary, error) {
 			out.Improvement = append(out.Improvement, improvement{X: configs[i].label, Y: configs[j].label,
 				P: stats.ProbabilityOfImprovement(heldOut[i], heldOut[j]), CI: ci})
 		}
+	}
+	// Last, so that the figures above draw the bootstrap streams they drew
+	// before the report had diagnostics.
+	for i, c := range configs {
+		d, err := s.diagnostics(c)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", c.label, err)
+		}
+		out.Configurations[i].Diagnostics = d
 	}
 	return out, nil
 }
