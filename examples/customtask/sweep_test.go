@@ -47,3 +47,17 @@ func TestPluginMainGetsEveryCommand(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(md), "task maxdigit, 2 runs")
 }
+
+// TestTaskMainsPassSubcommands: the mains that put their own task first
+// (guess, lock, reverse: this module registers several tasks) do so only
+// before the train command's flags; a subcommand reaches cli.Main as it is.
+// cmd/guess once prefixed every argument list, so "guess help" trained.
+func TestTaskMainsPassSubcommands(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"guess", "lock", "reverse"} {
+		bin := buildCommand(t, dir, name)
+		help, err := exec.Command(bin, "help").CombinedOutput()
+		require.NoError(t, err, "%s help: %s", name, help)
+		require.Regexp(t, `(?m)^  sweep `, string(help), "%s help lists sweep", name)
+	}
+}
