@@ -58,5 +58,6 @@ func (e *CalcEnv) Step(actions []int32, out task.Transition) {
 	}
 }
 
-// ReportsTruncation: an episode the budget cut ended without an answer.
+// ReportsTruncation reports true: an episode the budget cut ended without
+// an answer.
 func (e *CalcEnv) ReportsTruncation() bool { return true }
