@@ -38,7 +38,7 @@ func (Reverse) Answer() int32              { return task.NoAnswer } // the budge
 func (Reverse) HoldsOut() bool             { return false }
 func (Reverse) NewGame() task.Game         { return &reverseGame{} }
 
-// OrderSensitive: the digits' order is the task; a context taken as a bag
+// OrderSensitive reports true: the digits' order is the task; a context taken as a bag
 // loses it (the untuned recipe reads it token by token).
 func (Reverse) OrderSensitive() bool { return true }
 
