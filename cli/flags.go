@@ -112,7 +112,7 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.levels = fs.String("levels", "", "calc: the curriculum as comma-separated expressions over a, b, c, … with + - * and parentheses, each optionally :budget (default: the six levels of docs/tasks.md)")
 	o.partialCredit = fs.Float64("partial-credit", 0, "calc: reward weight of the expression's inner values held on the way [0, 10] (0: only correct answers earn; default recipe: 0.3)")
 	o.recipe = fs.String("recipe", def.Recipe, "hyper-parameter recipe: default or seed (seed.py exactly); flags given explicitly override it")
-	o.updates = fs.Int("updates", def.Updates, fmt.Sprintf("training updates [0, %d]", trainer.MaxUpdates))
+	o.updates = fs.Int("updates", def.Updates, fmt.Sprintf("training updates [0, %d] (a task's recipe may set its own, as calc's, expr's and tape's do; a task with no tuning of its own: %d)", trainer.MaxUpdates, trainer.UntunedUpdates))
 	o.batch = fs.Int("batch", def.Batch, fmt.Sprintf("episodes per update [1, %d]", trainer.MaxEpisodes))
 	o.trainLevels = fs.String("stages", joinInts(def.TrainLevels), "levels to train (also -train-levels): with -curriculum blocks, the level of each equal block of updates (e.g. 0,0,0,1,1,2); with mixed, the set mixed in every batch")
 	o.lr = fs.Float64("lr", def.LR, "Adam learning rate (0, 10]")
@@ -139,7 +139,7 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.context = fs.String("context", trainer.ContextBag, "bag: h0 from the mean of the context tokens' embeddings (seed); read: the GRU reads the context one token a step before it writes")
 	o.mask = fs.Bool("mask-after-answer", def.MaskAfterAnswer, "leave the tokens after the first ANS out of the loss")
 	o.entropyFinal = fs.Float64("entropy-final", def.EntropyFinal, "entropy coefficient decays linearly to this, ≤ 1000 (< 0: constant)")
-	o.decayUpdates = fs.Int("entropy-updates", def.EntropyUpdates, fmt.Sprintf("the entropy decay's length in updates [0, %d], then -entropy-final holds (0: over -updates; calc default recipe: 6000)", trainer.MaxUpdates))
+	o.decayUpdates = fs.Int("entropy-updates", def.EntropyUpdates, fmt.Sprintf("the entropy decay's length in updates [0, %d], then -entropy-final holds (0: over -updates; a task's recipe may set its own; a task with no tuning of its own: %d)", trainer.MaxUpdates, trainer.UntunedEntropyUpdates))
 	o.focus = fs.Bool("focus", def.Focus, "mixed curriculum: draw levels in proportion to 0.1 + their last eval failure rate")
 	o.stopFrom = fs.Int("stop-from", def.StopFrom, fmt.Sprintf("no evaluation before this update [0, %d] may stop the run (-stop-at); earlier ones train on (0: any may; tape default recipe: 1500)", trainer.MaxUpdates))
 	o.stopAt = fs.Float64("stop-at", def.StopAt, "stop once an evaluation solves every level at this rate [0, 1] and a confirming one supports it (1000 episodes per level the first time; false stops at most 1% over the run) (0: never)")
@@ -235,7 +235,8 @@ func parseCommandLine(args []string, stdout io.Writer) (*commandLine, error) {
 	}
 	if *o.help {
 		fmt.Fprintf(stdout, "Usage: simdrl [flags]\n\nTrains the GRU actor-critic tool-use agent with batched REINFORCE.\n"+
-			"Flags may be written -flag or --flag. Defaults are the default recipe's; [lo, hi] is a flag's range.\n\n%s", fs.FlagUsages())
+			"Flags may be written -flag or --flag. Defaults are the default recipe's for the seed task (a task's recipe may\n"+
+			"change them, as the flags say); [lo, hi] is a flag's range.\n\n%s", fs.FlagUsages())
 		return nil, errHelp
 	}
 	if fs.NArg() > 0 {

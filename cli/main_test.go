@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/simdrl/simdrl/gpu"
 	"github.com/simdrl/simdrl/kernels"
+	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
 
@@ -67,6 +69,10 @@ func TestHelpListsEveryFlagWithDefaults(t *testing.T) {
 		require.Regexpf(t, `--`+f+`[ \[]`, out, "help lacks %s", f)
 	}
 	require.Contains(t, out, `(default "0,1,2")`)
+	// A user's task with no tuning trains on the untuned schedule, not the
+	// seed task's defaults that pflag prints: the help says so.
+	require.Regexp(t, fmt.Sprintf(`--updates .*no tuning of its own: %d\)`, trainer.UntunedUpdates), out)
+	require.Regexp(t, fmt.Sprintf(`--entropy-updates .*no tuning of its own: %d\)`, trainer.UntunedEntropyUpdates), out)
 }
 
 func TestSingleAndDoubleDashAgree(t *testing.T) {
