@@ -35,8 +35,8 @@ type Engine struct {
 	// does), the evaluations' always (they read only rewards). Either way
 	// every result is bit-identical to a rollout of all T steps.
 	stopTraining, stopEvaluating bool
-	estimate                     estimator // cfg's (estimatorOf)
-	liveSteps                    int64     // the training rollouts' computed steps, summed over updates
+	estimate                     enginekit.Estimator // cfg's (estimatorOf)
+	liveSteps                    int64               // the training rollouts' computed steps, summed over updates
 
 	// -estimator ppo's state (ppo.go), nil for the others; the group
 	// estimators' diagnostics (Update).
@@ -256,15 +256,15 @@ func (j *trainJob) work(w *worker, r *result) {
 	}
 	r.flat = 0
 	for g := 0; g < n; g += K {
-		if flat(w.rewards[g : g+K]) {
+		if enginekit.Flat(w.rewards[g : g+K]) {
 			r.flat++
 		}
 	}
 	clear(r.grad)
 	r.table.Clear()
 	// loss weights depend only on this chunk (and its whole groups); the loss terms are merged in order.
-	s := lossScale{batch: j.batch, valueCoef: e.cfg.ValueCoef, entropyCoef: j.entropyCoef, mask: e.cfg.MaskAfterAnswer}
-	r.loss = e.estimate(chunkEpisodes(w.ws, &w.steps, w.rewards[:n], K), s, weightsOf(w.ws))
+	s := enginekit.LossScale{Batch: j.batch, ValueCoef: e.cfg.ValueCoef, EntropyCoef: j.entropyCoef, Mask: e.cfg.MaskAfterAnswer}
+	r.loss = termsOf(e.estimate(chunkEpisodes(w.ws, &w.steps, w.rewards[:n], K), s, weightsOf(w.ws)))
 	r.cut = !w.ws.BackwardUntil(e.model.params, e.model.derived, r.grad, r.table.Buffer(), w.interrupt)
 }
 

@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
 
-// TestBaselineEstimatorsAreTodays: sumLoss and stepLoss through the seam
+// TestBaselineEstimatorsAreTodays: enginekit.SumLoss and StepLoss through the seam
 // write the same weights and terms, bit for bit, as the loss functions
 // they replaced (todaySumLoss, todayStepLoss: copies of them as they were
 // at d617f1f), on a real rollout of episodes that end early.
@@ -50,21 +51,21 @@ func TestBaselineEstimatorsAreTodays(t *testing.T) {
 	want := todaySumLoss(w.ws, w.rewards[:n], 100, 0.5, 0.05)
 	wantW := weights()
 	scribble()
-	got := sumLoss(in, lossScale{batch: 100, valueCoef: 0.5, entropyCoef: 0.05}, weightsOf(w.ws))
+	got := termsOf(enginekit.SumLoss(in, enginekit.LossScale{Batch: 100, ValueCoef: 0.5, EntropyCoef: 0.05}, weightsOf(w.ws)))
 	require.Equal(t, bits(want), bits(got), "sum")
 	require.Equal(t, wantW, weights(), "sum")
 	for _, mask := range []bool{false, true} {
 		want := todayStepLoss(w.ws, &w.steps, 100, 0.5, 0.05, mask)
 		wantW := weights()
 		scribble()
-		got := stepLoss(in, lossScale{batch: 100, valueCoef: 0.5, entropyCoef: 0.05, mask: mask}, weightsOf(w.ws))
+		got := termsOf(enginekit.StepLoss(in, enginekit.LossScale{Batch: 100, ValueCoef: 0.5, EntropyCoef: 0.05, Mask: mask}, weightsOf(w.ws)))
 		require.Equal(t, bits(want), bits(got), "step mask=%v", mask)
 		require.Equal(t, wantW, weights(), "step mask=%v", mask)
 		require.NotEqual(t, make([]float32, n*cfg.Steps), wantW[0], "step mask=%v: some weight is not 0", mask)
 	}
 }
 
-// todaySumLoss is sumLoss as it was before the estimator seam.
+// todaySumLoss is the sum baseline as it was before the estimator seam.
 func todaySumLoss(w *gru.Workspace, rewards []float32, batch int, valueCoef, entropyCoef float64) trainer.LossTerms {
 	n, T := w.Rows(), w.T
 	B := float64(batch)
@@ -94,7 +95,7 @@ func todaySumLoss(w *gru.Workspace, rewards []float32, batch int, valueCoef, ent
 	return out
 }
 
-// todayStepLoss is stepLoss as it was before the estimator seam.
+// todayStepLoss is the step baseline as it was before the estimator seam.
 func todayStepLoss(w *gru.Workspace, s *stepBuffers, batch int, valueCoef, entropyCoef float64, mask bool) trainer.LossTerms {
 	n, T := w.Rows(), w.T
 	B := float64(batch)

@@ -27,16 +27,16 @@ func goldenBatchGrad(t *testing.T, l *gru.Layout, params []float32, m *golden.Mo
 	for i, r := range b.Rewards {
 		R[i] = float32(r)
 	}
-	in, estimate := episodes{steps: w, n: B, T: steps, returns: R, group: 1}, sumLoss
+	in, estimate := enginekit.Episodes{Steps: w, N: B, T: steps, Returns: R, Group: 1}, enginekit.Estimator(enginekit.SumLoss)
 	if m.Estimator != "" {
 		// The cases' rows pay their reward at the end: the return is every step's return-to-go.
-		in.group, in.end, in.togo = m.Group, b.End, make([]float32, B*steps)
+		in.Group, in.End, in.ToGo = m.Group, b.End, make([]float32, B*steps)
 		for s := 0; s < steps; s++ {
-			copy(in.togo[s*B:], R)
+			copy(in.ToGo[s*B:], R)
 		}
 		estimate, _ = estimatorOf(trainer.Config{Estimator: m.Estimator, Group: m.Group, MaskAfterAnswer: m.Mask})
 	}
-	terms := estimate(in, lossScale{batch: B, valueCoef: 0.5, entropyCoef: 0.01, mask: m.Mask}, weightsOf(w))
+	terms := termsOf(estimate(in, enginekit.LossScale{Batch: B, ValueCoef: 0.5, EntropyCoef: 0.01, Mask: m.Mask}, weightsOf(w)))
 	grad := make([]float32, l.Size)
 	table := gru.NewTableGradient(l)
 	w.Backward(params, dv, grad, table.Buffer())

@@ -3,106 +3,12 @@ package cpu
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"testing"
 
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/require"
 )
-
-// groupCase: two groups of K = 3 episodes of T = 2 steps. The first
-// group's returns are 1, 0, 0.5 (mean 0.5, sample std 0.5); the second's
-// are all 0.25 (no variance). Episodes 0 and 3 end at their first step.
-func groupCase() (episodes, lossWeights) {
-	const n, T = 6, 2
-	f := &givenSteps{n: n, logp: make([]float32, n*T), value: make([]float32, n*T), entropy: make([]float32, n*T)}
-	for i := range f.logp {
-		f.logp[i], f.value[i], f.entropy[i] = -0.5, 0.25, 1
-	}
-	returns := []float32{1, 0, 0.5, 0.25, 0.25, 0.25}
-	togo := make([]float32, n*T)
-	for t := 0; t < T; t++ {
-		copy(togo[t*n:], returns)
-	}
-	in := episodes{steps: f, n: n, T: T, returns: returns, togo: togo, end: []int32{0, 1, 1, 0, 1, 1}, group: 3}
-	return in, lossWeights{DLogp: make([]float32, n*T), DValue: make([]float32, n*T), DEnt: make([]float32, n*T)}
-}
-
-// TestGroupEstimatorsByHand: each estimator's policy weights −A_b/B (grpo:
-// −A_b/(B·L_b)) against advantages worked out by hand, masked after each
-// episode's end, the value and entropy weights as the step baseline's, and
-// a group of equal returns weighted exactly 0.
-func TestGroupEstimatorsByHand(t *testing.T) {
-	const B = 10.0 // the update's batch: the chunk is part of it
-	grpoStd := 0.5 + 1e-6
-	for _, c := range []struct {
-		name      string
-		estimate  estimator
-		advantage [3]float64 // the first group's; the second's are 0
-		perLength bool
-	}{
-		// leave one out: 1 − (0 + 0.5)/2, 0 − (1 + 0.5)/2, 0.5 − (1 + 0)/2
-		{"rloo", rlooLoss, [3]float64{0.75, -0.75, 0}, false},
-		{"grpo", grpoLoss, [3]float64{0.5 / grpoStd, -0.5 / grpoStd, 0}, true},
-		{"drgrpo", drgrpoLoss, [3]float64{0.5, -0.5, 0}, false},
-	} {
-		for _, mask := range []bool{false, true} {
-			in, out := groupCase()
-			s := lossScale{batch: B, valueCoef: 0.5, entropyCoef: 0.1, mask: mask}
-			got := c.estimate(in, s, out)
-			var wantPG float64
-			for b := 0; b < in.n; b++ {
-				A := 0.0
-				if b < 3 {
-					A = c.advantage[b]
-				}
-				steps := 2
-				if mask && in.end[b] == 0 {
-					steps = 1
-				}
-				w := A / B
-				if c.perLength {
-					w /= float64(steps)
-				}
-				for tt := 0; tt < 2; tt++ {
-					i := tt*in.n + b
-					if tt >= steps {
-						require.Zero(t, out.DLogp[i], "%s mask=%v b=%d t=%d", c.name, mask, b, tt)
-						require.Zero(t, out.DValue[i])
-						require.Zero(t, out.DEnt[i])
-						continue
-					}
-					wantPG += 0.5 * w // −logp · w, logp = −0.5
-					require.InDeltaf(t, -w, out.DLogp[i], 1e-7, "%s mask=%v b=%d t=%d", c.name, mask, b, tt)
-					require.InDelta(t, 0.5*2*(0.25-float64(in.returns[b]))/B, out.DValue[i], 1e-7)
-					require.InDelta(t, -0.1/(B*2), out.DEnt[i], 1e-9)
-				}
-				if b >= 3 {
-					require.Equal(t, float32(0), out.DLogp[b], "%s: a group without variance weighs nothing", c.name)
-					require.False(t, math.IsNaN(float64(out.DLogp[b])))
-				}
-			}
-			require.InDelta(t, wantPG, got.PG, 1e-12, "%s mask=%v", c.name, mask)
-			require.InDelta(t, got.PG+0.5*got.Value+0.1*got.Entropy, got.Total, 1e-12)
-		}
-	}
-}
-
-// TestGroupStats: an odd group's mean and sample std, and a group of equal
-// returns whose mean is exactly theirs (so its advantages are exactly 0).
-func TestGroupStats(t *testing.T) {
-	g := statsOf([]float32{2, 4, 9}) // mean 5; deviations −3, −1, 4: Σ² = 26, over K − 1 = 2
-	require.Equal(t, 3, g.K)
-	require.InDelta(t, 5, g.mean, 1e-12)
-	require.InDelta(t, math.Sqrt(13), g.std, 1e-12)
-	g = statsOf([]float32{0.1, 0.1, 0.1})
-	require.Equal(t, float64(float32(0.1)), g.mean)
-	require.Zero(t, g.std)
-	for _, adv := range []func(float64, groupStats) float64{rlooAdvantage, grpoAdvantage, drgrpoAdvantage} {
-		require.Zero(t, adv(float64(float32(0.1)), g))
-	}
-}
 
 // TestGroupConfig: the estimators and group sizes a config refuses, each
 // with one line that names the setting.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
@@ -76,7 +77,7 @@ func TestReturnsAreScores(t *testing.T) {
 			for _, mask := range []bool{false, true} {
 				want, rewards := scanStepLoss(w.ws, e.task, w.tasks[:n], 100, 0.5, 0.05, mask)
 				require.Equal(t, rewards, w.rewards[:n])
-				got := stepLoss(chunkEpisodes(w.ws, &w.steps, w.rewards[:n], 1), lossScale{batch: 100, valueCoef: 0.5, entropyCoef: 0.05, mask: mask}, weightsOf(w.ws))
+				got := termsOf(enginekit.StepLoss(chunkEpisodes(w.ws, &w.steps, w.rewards[:n], 1), enginekit.LossScale{Batch: 100, ValueCoef: 0.5, EntropyCoef: 0.05, Mask: mask}, weightsOf(w.ws)))
 				require.Equalf(t, math.Float64bits(want.Total), math.Float64bits(got.Total), "%s T=%d mask=%v: %v vs %v", cfg.Task, steps, mask, want, got)
 				require.Equal(t, want, got)
 			}

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"github.com/simdrl/simdrl/gru"
+	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/task"
 )
 
@@ -120,33 +121,8 @@ func (s *stepBuffers) episodeReturn(n, T, b int) float64 {
 	return g
 }
 
-// returns writes each episode's return into ret (as float32, like the
-// reference's torch.tensor(rewards).float()), the step that ended it into
-// end (its first done flag, or T−1 when it runs past the rollout), and its
-// return-to-go G_t = Σ_{t' ≥ t} reward_t' up to that step (as float32) into
-// togo; past the end, where a task pays nothing, togo holds the episode's
-// return, the weight the reference gives every step. A task that pays once,
-// at the end (the seed and calc pay at the answer), has G_t = the return for
-// every step up to the end: summing zeros to it in float64 is exact, so the
-// loss is the reference's bit for bit.
+// returns writes each episode's return into ret, the step that ended it
+// into end and each step's return-to-go into togo (enginekit.Returns).
 func (s *stepBuffers) returns(n, T int, ret []float32) {
-	for b := 0; b < n; b++ {
-		end := T - 1
-		for t := 0; t < T; t++ {
-			if s.done[t*n+b] {
-				end = t
-				break
-			}
-		}
-		s.end[b] = int32(end)
-		g := 0.0
-		for t := T - 1; t >= 0; t-- {
-			g += s.reward[t*n+b]
-			s.togo[t*n+b] = float32(g)
-		}
-		ret[b] = float32(g)
-		for t := end + 1; t < T; t++ {
-			s.togo[t*n+b] = ret[b]
-		}
-	}
+	enginekit.Returns(n, T, s.reward, s.done, ret, s.togo, s.end)
 }

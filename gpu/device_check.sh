@@ -30,6 +30,7 @@ JAX_MULTI_BATCHES=${JAX_MULTI_BATCHES:-$(echo ",$TORCH_BATCHES," | sed 's/,26214
 export SIMDRL_GOLDEN_DIR="$PWD/testdata/golden"
 export SIMDRL_GOLDEN_OBS_DIR="$PWD/testdata/golden-obs"
 export SIMDRL_GOLDEN_READ_DIR="$PWD/testdata/golden-read" SIMDRL_GOLDEN_READ_OBS_DIR="$PWD/testdata/golden-read-obs"
+export SIMDRL_GOLDEN_RLOO_DIR="$PWD/testdata/golden-rloo" SIMDRL_GOLDEN_GRPO_DIR="$PWD/testdata/golden-grpo" SIMDRL_GOLDEN_DRGRPO_DIR="$PWD/testdata/golden-drgrpo"
 has() { [[ ",$PARTS," == *",$1,"* ]]; }
 for f in out/gpu.test out/cpu.test out/simdrl out/peak out/torch_update_bench.py out/simdrl_torch.py out/simdrl_env.py \
 	out/torch_peers_bench.py out/jax_update_bench.py out/simdrl_xp.py out/peers_check.py; do
@@ -56,7 +57,10 @@ if has gpu; then
 		TestGPUGoldenReading TestGPUReadingGradientsAsCPU TestGPUReadingTrainingMatchesCPU \
 		TestGPUShownContextsAsCPU TestGPUShownUpdate TestGPUShownTrainingMatchesCPU TestGPURecordsSeedEpisodes TestGPURefusesItemsOfOtherTasks TestGPUReplayInterrupted \
 		TestGPUOneLevelTrainingMatchesCPU TestGPUContextEndIsTheTasks TestGPUTapeScorer TestGPUTapeTrainingMatchesCPU TestGPUTapeShuntingYardModel \
-		TestGPUPPOMatchesCPU TestGPUPPOInterruptRestores; do
+		TestGPUPPOMatchesCPU TestGPUPPOInterruptRestores \
+		TestGPUEstimatorsMatchCPU TestGPUGoldenEstimators TestGPUGroupSharesInstance TestGPUHostDrawAllocatesNothing \
+		TestGPUHostSteppedTrainingMatchesCPU TestGPUHostSteppedIsTheNativeRollout TestGPUHostSteppedRolloutStopsWhenAllAreDone \
+		TestGPUHostSteppedBuffersReused TestGPUHostSteppedTaskPanics TestGPUMaskedGoGameMatchesCPU; do
 		SIMDRL_TEST_REQUIRE=cuda timeout 60 ./out/gpu.test -test.run "^$t\$" -test.v -test.count=1 >"$OUT/test.tmp" 2>&1
 		rc=$?
 		cat "$OUT/test.tmp" >>"$OUT/gpu_tests.log"

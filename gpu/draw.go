@@ -7,12 +7,7 @@ package gpu
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
-	"github.com/simdrl/simdrl/gpu/internal/record"
-	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
@@ -39,21 +34,11 @@ func (e *engine) trainingDraw(p trainer.Plan) (func(b int) task.Instance, error)
 	if !e.hostDraw {
 		return nil, nil
 	}
-	// the closure's copies of p's fields: p itself, captured, would be
-	// moved to the heap on every update, the kernel's draws too
-	level, played, cdf, weights, K := p.Level, p.Played, p.CDF, p.Items, e.cfg.GroupSize()
-	return func(b int) task.Instance {
-		instance := uint32(b / K)
-		lv := level
-		if lv < 0 {
-			lv = enginekit.DrawLevel(played, cdf, e.key, u, instance)
-		}
-		if items && lv < len(weights) && len(weights[lv]) > 0 {
-			item := enginekit.DrawItem(weights[lv], e.key, u, instance)
-			return it.DrawItem(e.key, u, instance, rng.PurposeTask, lv, task.Training, item)
-		}
-		return e.task.Draw(e.key, u, instance, rng.PurposeTask, lv, task.Training)
-	}, nil
+	// the plan's fields, copied into the drawer (hostdraw.go): a closure
+	// would be allocated on every update
+	d := e.drawer()
+	d.training = trainingDraws{e: e, u: u, level: p.Level, played: p.Played, cdf: p.CDF, weights: p.Items, K: e.cfg.GroupSize(), items: items, it: it}
+	return d.trainingDraw, nil
 }
 
 // drawOnHost draws the instances of n episodes with the task's Draw, episode
@@ -65,7 +50,7 @@ func (e *engine) drawOnHost(n int, round uint32, purpose rng.Purpose, level func
 // drawWith draws the instances of n episodes, episode b's draw(b), and
 // uploads them as records (rolloutSpec.givenTasks). Each instance, and each
 // episode's level and item, is a pure function of its counters, so the
-// parts drawn in parallel give the CPU's instances. Each part checks the
+// parts drawn in parallel (hostDrawer) give the CPU's instances. Each part checks the
 // interrupt every perPart episodes; an interrupted draw uploads nothing.
 // An instance the task's Checker refuses is the error (the first episode's
 // of those refused), and nothing is uploaded.
@@ -74,62 +59,8 @@ func (e *engine) drawWith(n int, draw func(b int) task.Instance) error {
 		return fmt.Errorf("gpu: %d episodes in an engine sized for %d", n, e.maxN)
 	}
 	recs := e.hostRecords(n)
-	const perPart = 2048
-	parts := min(runtime.GOMAXPROCS(0), ceilDiv(n, perPart))
-	var wg sync.WaitGroup
-	var stopped atomic.Bool
-	var bad struct { // the first episode refused, and why
-		sync.Mutex
-		b   int
-		err error
-	}
-	bad.b = n
-	for p := 0; p < parts; p++ {
-		lo, hi := p*n/parts, (p+1)*n/parts
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			refuse := func(b int, err error) {
-				bad.Lock()
-				if b < bad.b {
-					bad.b, bad.err = b, err
-				}
-				bad.Unlock()
-			}
-			b := lo
-			// A panic in the task's Draw is its error, like a refused
-			// instance: on this goroutine it would end the program.
-			defer func() {
-				if v := recover(); v != nil {
-					refuse(b, e.check.Panic(v))
-				}
-			}()
-			for ; b < hi; b++ {
-				if (b-lo)%perPart == 0 && (stopped.Load() || e.interrupted("draw")) {
-					stopped.Store(true)
-					return
-				}
-				in := draw(b)
-				e.keepInstance(b, &in)
-				err := e.check.Drawn(&in, int(in.Level))
-				if err == nil {
-					if err = e.pack(recs[record.Words*b:], &in); err != nil {
-						err = fmt.Errorf("the %s task drew a bad instance of level %d: %w", task.NameOf(e.task), in.Level, err)
-					}
-				}
-				if err != nil {
-					refuse(b, err)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if stopped.Load() {
-		return trainer.ErrInterrupted
-	}
-	if bad.err != nil {
-		return bad.err
+	if err := e.drawer().run(n, draw, recs); err != nil {
+		return err
 	}
 	return e.uploadTasks(recs)
 }

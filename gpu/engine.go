@@ -58,6 +58,9 @@ type engine struct {
 	last                       struct{ n, reading, steps int } // steps: the policy steps it ran (hostRollout may stop before T)
 	givenLongest, drawnLongest int
 
+	// draws are the host's draws (hostdraw.go), started by the first.
+	draws *hostDrawer
+
 	// How the kernels see the task: the scorer's kind (its op table is in
 	// ops) and partial credit, the not-action logit offsets, and whether the kernel draws the instances (the seed task's)
 	// or the host does (task.Draw) and uploads them.
@@ -181,6 +184,10 @@ func (e *engine) allocateHost() {
 }
 
 func (e *engine) free() {
+	if e.draws != nil {
+		e.draws.close()
+		e.draws = nil
+	}
 	if e.games != nil {
 		e.games.close()
 		e.games = nil

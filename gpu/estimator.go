@@ -2,7 +2,7 @@ package gpu
 
 import "github.com/simdrl/simdrl/trainer"
 
-// The estimators on the GPU: kernels/loss.cuh's twins of cpu/estimator.go's
+// The estimators on the GPU: kernels/loss.cuh's twins of internal/enginekit's
 // pure functions, numbered as the rollout's and simdrl_estimate's
 // estimator parameter takes them (SIMDRL_EST_*). The REINFORCE baselines
 // (sum, step) write their loss weights inside the rollout, episode by

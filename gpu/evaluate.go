@@ -58,11 +58,11 @@ func (e *engine) evaluate(level, n int, round uint32, split task.Split) (trainer
 }
 
 // drawEvaluation draws, on the host, episodes first … first+n−1 of an
-// evaluation of level on round from split, and uploads them (drawWith). (A
-// function of its own: its closure, in evaluate, would put evaluate's
-// variables on the heap even for the seed task's evaluations, which the
-// kernel draws.)
+// evaluation of level on round from split, and uploads them (drawWith).
+// Its counters are copied into the drawer (hostdraw.go): a closure would
+// be allocated on every evaluation.
 func (e *engine) drawEvaluation(first, n, level int, round uint32, split task.Split) error {
-	purpose := enginekit.EvalPurpose(level)
-	return e.drawWith(n, func(b int) task.Instance { return e.task.Draw(e.key, round, uint32(first+b), purpose, level, split) })
+	d := e.drawer()
+	d.evaluation = evaluationDraws{e: e, round: round, first: first, purpose: enginekit.EvalPurpose(level), level: level, split: split}
+	return e.drawWith(n, d.evaluationDraw)
 }

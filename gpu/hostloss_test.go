@@ -11,41 +11,31 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestHostLossIsTheCPUs: the host-stepped path's returns and loss weights
-// (hostloss.go) are the CPU engine's bit for bit (cpu.EstimatorWeights) for
-// every estimator it runs, on episodes that pay before their end and end at
-// different steps (some past the rollout), and the loss allocates nothing.
-// No device is needed.
+// TestHostLossIsTheCPUs: the host-stepped path's glue (hostloss.go) hands
+// the shared estimators (enginekit) the buffers in the layout they read,
+// so that its returns and loss weights are the CPU engine's bit for bit
+// (cpu.EstimatorWeights, over its own estimator choice and step-major
+// slices) for every estimator it runs: a rollout of n episodes in buffers
+// sized for a larger batch (the layout's stride is n, not B), on episodes
+// that pay before their end and end at different steps (some past the
+// rollout). The weighing allocates nothing. No device is needed.
 func TestHostLossIsTheCPUs(t *testing.T) {
-	const n, T = 8, 5
+	const n, B, T = 8, 12, 5
 	r := rand.New(rand.NewPCG(1, 2))
-	reward, done := make([]float64, n*T), make([]bool, n*T)
-	logp, value, ent := make([]float32, n*T), make([]float32, n*T), make([]float32, n*T)
-	for i := range reward {
-		reward[i], logp[i], value[i], ent[i] = r.Float64()-0.3, -r.Float32(), r.Float32(), r.Float32()
+	g := &hostGames{reward: make([]float64, T*B), done: make([]bool, T*B),
+		logpa: make([]float32, T*B), val: make([]float32, T*B), ent: make([]float32, T*B),
+		dlogp: make([]float32, T*B), dval: make([]float32, T*B), dent: make([]float32, T*B),
+		returns: make([]float32, B), togo: make([]float32, T*B), end: make([]int32, B)}
+	for i := range T * n {
+		g.reward[i], g.logpa[i], g.val[i], g.ent[i] = r.Float64()-0.3, -r.Float32(), r.Float32(), r.Float32()
 	}
 	ends := make([]int32, n)
 	for b := 0; b < n; b++ {
 		end := r.IntN(T + 1) // T: runs past the rollout
 		for t := end; t < T; t++ {
-			done[t*n+b] = true
+			g.done[t*n+b] = true
 		}
 		ends[b] = int32(min(end, T-1))
-	}
-	ret, togo, end := make([]float32, n), make([]float32, n*T), make([]int32, n)
-	hostReturns(n, T, reward, done, ret, togo, end)
-	require.Equal(t, ends, end)
-	for b := 0; b < n; b++ {
-		g := 0.0
-		for s := T - 1; s >= 0; s-- {
-			g += reward[s*n+b]
-			if s <= int(end[b]) {
-				require.Equal(t, float32(g), togo[s*n+b], "episode %d step %d's return-to-go", b, s)
-			} else {
-				require.Equal(t, ret[b], togo[s*n+b], "past the end: the return")
-			}
-		}
-		require.Equal(t, float32(g), ret[b])
 	}
 	for _, est := range []string{"step", "sum", "step unmasked", trainer.EstimatorRLOO, trainer.EstimatorGRPO, trainer.EstimatorDrGRPO} {
 		cfg := trainer.DefaultRecipe()
@@ -59,17 +49,41 @@ func TestHostLossIsTheCPUs(t *testing.T) {
 		default:
 			cfg.Estimator, cfg.Group = est, 4
 		}
-		terms, dl, dv, de := cpu.EstimatorWeights(cfg, n, T, cfg.Batch, logp, value, ent, ret, togo, end)
-		in := hostEpisodes{n: n, T: T, group: cfg.GroupSize(), logp: logp, value: value, entropy: ent, togo: togo, returns: ret, end: end,
-			batch: n, valueCoef: cfg.ValueCoef, entropyCoef: cfg.EntropyCoef, mask: cfg.MaskAfterAnswer,
-			dlogp: make([]float32, n*T), dvalue: make([]float32, n*T), dent: make([]float32, n*T)}
+		g.estimate = hostEstimator(estimatorCode(cfg)) // as newHostGames
+		// so that what the glue leaves unwritten shows
+		for _, d := range [][]float32{g.dlogp, g.dval, g.dent, g.togo} {
+			for i := range d {
+				d[i] = 7
+			}
+		}
 		var got trainer.LossTerms
-		allocs := testing.AllocsPerRun(3, func() { got = hostWeights(estimatorCode(cfg), &in) })
+		allocs := testing.AllocsPerRun(3, func() {
+			got = g.weigh(n, T, cfg.GroupSize(), hostScale(cfg, n, cfg.EntropyCoef))
+		})
 		require.Zero(t, allocs, est)
+
+		require.Equal(t, ends, g.end[:n], est)
+		for b := 0; b < n; b++ { // the returns-to-go, summed here in the order of the reference (from the last step)
+			ret := 0.0
+			for s := T - 1; s >= 0; s-- {
+				ret += g.reward[s*n+b]
+			}
+			require.Equal(t, float32(ret), g.returns[b], "%s: episode %d's return", est, b)
+			togo := 0.0
+			for s := T - 1; s >= 0; s-- {
+				togo += g.reward[s*n+b]
+				if s <= int(ends[b]) {
+					require.Equal(t, float32(togo), g.togo[s*n+b], "%s: episode %d step %d's return-to-go", est, b, s)
+				} else {
+					require.Equal(t, float32(ret), g.togo[s*n+b], "%s: past the end, the return", est)
+				}
+			}
+		}
+		terms, dl, dv, de := cpu.EstimatorWeights(cfg, n, T, cfg.Batch, g.logpa[:T*n], g.val[:T*n], g.ent[:T*n], g.returns[:n], g.togo[:T*n], g.end[:n])
 		require.Equal(t, terms, got, est)
-		require.Equal(t, dl, in.dlogp, est)
-		require.Equal(t, dv, in.dvalue, est)
-		require.Equal(t, de, in.dent, est)
+		require.Equal(t, dl, g.dlogp[:T*n], est)
+		require.Equal(t, dv, g.dval[:T*n], est)
+		require.Equal(t, de, g.dent[:T*n], est)
 		require.Equal(t, est != "sum" && est != "step unmasked", hostStops(cfg), est)
 	}
 }

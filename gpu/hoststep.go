@@ -51,12 +51,12 @@ type hostGames struct {
 	outcome    []float64 // n×2: each episode's reward and correct flag (the rollout's outcome buffer)
 
 	// training (B episodes): the steps read back, the returns and the loss weights
-	loss                               hostEpisodes // the estimator's input and output (hostloss.go), over the buffers below
-	code                               int          // the estimator (estimatorCode)
-	stops                              bool         // it weights no step after an episode's end (hostStops)
-	logpa, val, ent, dlogp, dval, dent []float32    // T×B
-	returns, togo                      []float32    // B, T×B
-	end                                []int32      // B
+	estimate                           enginekit.Estimator // cfg's (hostEstimator)
+	steps                              enginekit.StepMajor // its input's step values: logpa, val and ent (weigh)
+	stops                              bool                // it weights no step after an episode's end (hostStops)
+	logpa, val, ent, dlogp, dval, dent []float32           // T×B
+	returns, togo                      []float32           // B, T×B
+	end                                []int32             // B
 	stats                              [nStats]float64
 }
 
@@ -87,7 +87,7 @@ func newHostGames(e *engine) (*hostGames, error) {
 	parts := max(1, min(runtime.GOMAXPROCS(0), n))
 	g := &hostGames{parts: make([]gamePart, parts), jobs: make([]chan gameJob, parts), check: &e.check, O: e.O, start: e.ctxEnd,
 		instances: make([]task.Instance, n), acts: make([]int32, n), in: make([]int32, n), obs: make([]int32, n),
-		reward: make([]float64, T*n), done: make([]bool, T*n), outcome: make([]float64, 2*n), code: estimatorCode(e.cfg), stops: hostStops(e.cfg),
+		reward: make([]float64, T*n), done: make([]bool, T*n), outcome: make([]float64, 2*n), estimate: hostEstimator(estimatorCode(e.cfg)), stops: hostStops(e.cfg),
 		logpa: make([]float32, T*B), val: make([]float32, T*B), ent: make([]float32, T*B),
 		dlogp: make([]float32, T*B), dval: make([]float32, T*B), dent: make([]float32, T*B),
 		returns: make([]float32, B), togo: make([]float32, T*B), end: make([]int32, B)}
@@ -333,7 +333,7 @@ func (e *engine) hostRollout(s rolloutSpec) (int, error) {
 }
 
 // hostLoss writes a host-stepped training rollout's loss weights (the CPU
-// engine's estimators' twins, hostloss.go, on the steps copied back: those after the last step
+// engine's estimators, hostloss.go, on the steps copied back: those after the last step
 // run are zero, as a retired episode's on the CPU), its statistics and
 // outcomes.
 func (e *engine) hostLoss(s rolloutSpec, steps int) error {
@@ -348,7 +348,7 @@ func (e *engine) hostLoss(s rolloutSpec, steps int) error {
 		}
 		clear(c.host[run : T*n])
 	}
-	hostReturns(n, T, g.reward[:T*n], g.done[:T*n], g.returns[:n], g.togo[:T*n], g.end[:n])
+	terms := g.weigh(n, T, e.cfg.GroupSize(), hostScale(e.cfg, n, s.entropy))
 	st := &g.stats
 	*st = [nStats]float64{}
 	for b := 0; b < n; b++ {
@@ -363,9 +363,6 @@ func (e *engine) hostLoss(s rolloutSpec, steps int) error {
 		st[statReward] += float64(g.returns[b])
 		st[statSolved] += g.outcome[2*b+1]
 	}
-	g.loss = hostEpisodes{n: n, T: T, group: e.cfg.GroupSize(), logp: g.logpa, value: g.val, entropy: g.ent, togo: g.togo, returns: g.returns, end: g.end,
-		batch: n, valueCoef: e.cfg.ValueCoef, entropyCoef: s.entropy, mask: e.cfg.MaskAfterAnswer, dlogp: g.dlogp, dvalue: g.dval, dent: g.dent}
-	terms := hostWeights(g.code, &g.loss)
 	st[statPG], st[statValue], st[statEntropy] = terms.PG, terms.Value, terms.Entropy
 	for _, c := range []struct {
 		host []float32

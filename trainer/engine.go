@@ -102,7 +102,7 @@ type UpdateStats struct {
 	Diagnostics *Diagnostics
 }
 
-// LossTerms are the loss terms over a batch (see cpu/loss.go for each
+// LossTerms are the loss terms over a batch (see internal/enginekit/baseline_loss.go for each
 // baseline's definition).
 type LossTerms struct {
 	PG, Value, Entropy, Total float64

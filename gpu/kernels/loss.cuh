@@ -1,9 +1,9 @@
-// loss.cuh: the estimators, the CUDA twins of ../../cpu/estimator.go's pure
+// loss.cuh: the estimators, the CUDA twins of ../../internal/enginekit's pure
 // functions. simdrl_episode_loss is the loss weights of one episode: the
 // seed's loss (advantage R − Σ_t v_t) and the per-step baseline (advantage
 // R − v_t) with the tokens after the episode's end optionally masked out;
 // simdrl_group_loss those of groups of episodes that played one instance
-// (rloo, grpo, drgrpo: ../../cpu/group.go). The share of the loss terms is
+// (rloo, grpo, drgrpo: ../../internal/enginekit/group_loss.go). The share of the loss terms is
 // returned in float64; every mean is over the whole batch (batch episodes,
 // T steps).
 #ifndef SIMDRL_LOSS_CUH
@@ -76,19 +76,19 @@ SIMDRL_HD simdrl_terms simdrl_episode_loss(int T, int s, const float *logpa, con
 SIMDRL_HD int simdrl_group_is(int estimator) { return estimator >= SIMDRL_EST_RLOO; }
 
 // SIMDRL_GRPO_EPS keeps GRPO's advantage finite in a group whose
-// returns are all equal (cpu/group.go's grpoEpsilon).
+// returns are all equal (enginekit.GRPOEpsilon).
 #define SIMDRL_GRPO_EPS 1e-6
 
 // simdrl_group_advantage is the advantage of return R in a group of K
-// returns of mean mean and sample standard deviation std (cpu/group.go's
-// rlooAdvantage, grpoAdvantage, drgrpoAdvantage).
+// returns of mean mean and sample standard deviation std (enginekit's
+// RLOOAdvantage, GRPOAdvantage, DrGRPOAdvantage).
 SIMDRL_HD double simdrl_group_advantage(int estimator, double R, int K, double mean, double sd) {
     if (estimator == SIMDRL_EST_RLOO) return (double)K / (double)(K - 1) * (R - mean); // R − the mean of the other K − 1
     if (estimator == SIMDRL_EST_GRPO) return (R - mean) / (sd + SIMDRL_GRPO_EPS);
     return R - mean;
 }
 
-// simdrl_group_loss is cpu/group.go's groupLoss with estimator's advantage:
+// simdrl_group_loss is enginekit's groupLoss with estimator's advantage:
 // the n episodes (a multiple of group) of T steps at stride s (step t of
 // episode b at t*s + b): logpa, val, ent per step, returns and end (the
 // step that ended it, or T−1) per episode; out the weights dlogp, dent,

@@ -162,7 +162,7 @@ func TestSeedLossGolden(t *testing.T) {
 }
 
 // TestStepLossMask: the per-step baseline keeps only the steps up to the
-// first ANS, with cpu/loss.go's weights.
+// first ANS, with enginekit.StepLoss's weights.
 func TestStepLossMask(t *testing.T) {
 	lp, v, e := []float32{-1, -2, -0.5, -3}, []float32{0.1, 0.4, 0.9, 0.2}, []float32{1, 2, 3, 4}
 	const B, vc, ec, R = 8, 0.5, 0.1, float32(1.2)
