@@ -83,6 +83,7 @@ func (e *engine) buffers() []buffer {
 	f32(&e.rewardsIn, B)
 	f32(&e.epReturn, B)
 	f32(&e.epEnd, B)
+	f32(&e.stepsRun, e.maxN) // a rollout's blocks: at most an episode each
 	// a block's statistics per rollout block (at most an episode each), then simdrl_estimate's
 	f64(&e.stats, statWords*(e.maxN+estimateBlocks(B, 1)))
 	f64(&e.outcome, 2*e.maxN)

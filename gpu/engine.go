@@ -55,8 +55,12 @@ type engine struct {
 	// of the replayed episodes). givenLongest is the longest context of the
 	// records uploaded last (uploadTasks), drawnLongest the longest of any
 	// instance the kernel draws (the seed task's levels).
-	last                       struct{ n, reading, steps int } // steps: the policy steps it ran (hostRollout may stop before T)
+	last struct {
+		n, reading, steps int  // steps: the policy steps it ran (hostRollout may stop before T)
+		ends              bool // its tiles stopped once their episodes had ended (rollout.cu's until_done): the backward skips the steps after epEnd's
+	}
 	givenLongest, drawnLongest int
+	fullLength                 bool // the native rollouts never stop early (until_done off): the tests' reference
 
 	// draws are the host's draws (hostdraw.go), started by the first.
 	draws *hostDrawer
@@ -89,6 +93,7 @@ type engine struct {
 	logpa, val, ent, dlogp, dent, dval  devPtr
 	tokens, tasks, rewardsIn, stats     devPtr
 	epReturn, epEnd                     devPtr     // B each: a training episode's return (float32) and end step (int32) (rollout.cu)
+	stepsRun                            devPtr     // maxN int32: each rollout block's steps run (rollout.cu's steps_run: T unless it stopped)
 	inputs                              devPtr     // O > 0 or R > 0: (R+T+1)×B token-table rows a·O + o (rollout.cu)
 	outcome                             devPtr     // maxN×2 float64: each episode's reward and correct flag (rollout.cu)
 	machines                            devPtr     // scoreTape: maxN tape machines (tape.cuh's simdrl_tape_state)

@@ -36,7 +36,11 @@ func (e *engine) gradients() error {
 	a.ptr("P", e.P).ptr("headsN", e.headsN).i32("B", B).i32("T", T).i32("R", RS).i32("d", H).i32("V", V).i32("S", e.S).flag("use_smem_w", p.SmemW)
 	a.ptr("tasks", e.tasks).ptr("h", e.h).ptr("act", e.act).ptr("ghn", e.ghn).ptr("logp", e.logp).ptr("tokens", e.tokens)
 	a.ptr("dlogp", e.dlogp).ptr("dent", e.dent).ptr("dval", e.dval)
-	a.ptr("dheads", e.dheads).ptr("dgh", e.dgh).ptr("dgin", e.dgin).ptr("dh0g", e.dh0g)
+	ends := devPtr(0)
+	if e.last.ends {
+		ends = e.epEnd
+	}
+	a.ptr("ends", ends).ptr("dheads", e.dheads).ptr("dgh", e.dgh).ptr("dgin", e.dgin).ptr("dh0g", e.dh0g)
 	if err := e.launch(e.backwardName(p.EPT), [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a); err != nil {
 		return err
 	}

@@ -237,7 +237,7 @@ func (e *engine) hostRollout(s rolloutSpec) (int, error) {
 	hAt := func(t int) devPtr { return e.hostH.at((t & 1) * n * H) }
 	if s.train {
 		hAt = func(t int) devPtr { return e.h.at(t * n * H) }
-		e.last.n, e.last.reading = n, 0
+		e.last.n, e.last.reading, e.last.ends = n, 0, false
 	}
 	DP := (H + 31) / 32 * 32
 	a := e.a.reset()

@@ -34,7 +34,7 @@ type rolloutSpec struct {
 	played     []int     // level < 0: the levels drawn from (trainer.Plan)
 	cdf        []float64 // and their cumulative weights
 	entropy    float64   // the update's entropy coefficient
-	untilDone  bool      // a host-stepped rollout may stop once every episode has ended (an evaluation)
+	untilDone  bool      // it may stop once every episode has ended: nothing after an end is read (an evaluation, or a masking estimator's update)
 }
 
 // readSteps is how many reading steps rollout s runs: none for the bag;
@@ -93,8 +93,9 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 		group = e.cfg.GroupSize() // the batch's episodes; a replayed part is given its instances
 	}
 	reading := e.readSteps(s)
+	until := s.untilDone && !e.fullLength
 	if s.train {
-		e.last.n, e.last.reading, e.last.steps = s.n, reading, e.T
+		e.last.n, e.last.reading, e.last.steps, e.last.ends = s.n, reading, e.T, until
 	}
 	a := e.a.reset()
 	a.ptr("P", e.P).ptr("table", e.table).ptr("whhT", e.whhT).ptr("headsT", e.headsT).ptr("headsB", e.headsB)
@@ -106,7 +107,8 @@ func (e *engine) rollout(s rolloutSpec) (int, error) {
 	a.f64("value_coef", e.cfg.ValueCoef).f64("entropy_coef", s.entropy).i32("loss_batch", s.n).ptr("rewards_in", rin)
 	a.ptr("h", e.h).ptr("act", e.act).ptr("ghn", e.ghn).ptr("logp", e.logp).ptr("logpa", e.logpa).ptr("val", e.val).ptr("ent", e.ent)
 	a.ptr("tokens", e.tokens).ptr("inputs", e.inputs).ptr("tasks", e.tasks).ptr("dlogp", e.dlogp).ptr("dent", e.dent).ptr("dval", e.dval).ptr("block_stats", e.stats)
-	a.ptr("outcome", e.outcome).ptr("machines", e.machines).ptr("ep_return", e.epReturn).ptr("ep_end", e.epEnd)
+	a.ptr("outcome", e.outcome).ptr("machines", e.machines).ptr("ep_return", e.epReturn).ptr("ep_end", e.epEnd).
+		flag("until_done", until).ptr("steps_run", e.stepsRun)
 	name := e.rolloutName(p.EPT)
 	return p.Blocks, e.launch(name, [3]int{p.Blocks, 1, 1}, [3]int{p.DP, p.G, 1}, p.Smem, a)
 }

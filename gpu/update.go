@@ -28,8 +28,12 @@ func (e *engine) update(p trainer.Plan) (trainer.UpdateStats, error) {
 	}
 	u, level, ec := p.Update, p.Level, p.Entropy
 	st := trainer.UpdateStats{Update: u, Level: level}
+	// The rollout may stop once every episode has ended where the loss
+	// weights no step after an end (a record's programs then hold 0 after
+	// the last step run, as a host-stepped rollout's; the CPU's retired
+	// rows are not played either).
 	spec := rolloutSpec{n: e.B, mode: modeSample, train: true, level: level, purpose: rng.PurposeTask, round: uint32(u),
-		played: p.Played, cdf: p.CDF, entropy: ec}
+		played: p.Played, cdf: p.CDF, entropy: ec, untilDone: hostStops(e.cfg)}
 	if p.Record != nil && len(p.Record) != e.B {
 		return st, fmt.Errorf("gpu: a record of %d episodes for a batch of %d", len(p.Record), e.B)
 	}

@@ -187,6 +187,17 @@ static void leave(Fiber &f) {
 
 void __syncthreads() { leave(*fibers[running]); }
 
+// __syncthreads_or: the OR of every thread's predicate at the barrier. The
+// scheduler moves a round's OR to or_result when every fiber has reached the
+// barrier, before any resumes (Launch), so a fiber that runs on to the next
+// barrier cannot change what the others read.
+static int or_acc, or_result;
+int __syncthreads_or(int p) {
+    or_acc |= p != 0;
+    __syncthreads();
+    return or_result;
+}
+
 static void fiber_main() {
     in_fiber(*fibers[running]);
     for (;;) {
@@ -285,6 +296,7 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
                 current_params = params;
                 while (fibers.size() < nthr) new_fiber();
                 finished.assign(nthr, 0);
+                or_acc = 0;
                 for (unsigned left = nthr; left > 0;) {
                     left = 0;
                     for (unsigned t = 0; t < nthr; t++) {
@@ -294,6 +306,8 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
                         enter(*fibers[t]);
                         left += !finished[t];
                     }
+                    or_result = or_acc; // the round's barrier reached by all
+                    or_acc = 0;
                 }
             }
     return OK;

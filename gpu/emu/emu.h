@@ -31,6 +31,7 @@ extern dim3 threadIdx, blockIdx, blockDim, gridDim;
 // `extern __shared__ T name[];` into `T *name = (T *)simdrl_emu_smem;`.
 extern char *simdrl_emu_smem;
 void __syncthreads();
+int __syncthreads_or(int p);
 
 using std::max;
 using std::min;

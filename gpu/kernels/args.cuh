@@ -117,8 +117,10 @@
     double *outcome, \
     double *machines, \
     float *ep_return, \
-    int32_t *ep_end
-#define SIMDRL_ROLLOUT_ARGS P, table, whhT, headsT, headsB, B, T, R, d, V, S, use_smem_w, scorer, ops, partial_credit, O, observe, ctx_end, k0, k1, round, purpose, fixed_level, mix, unlocked, cdf0, cdf1, group, mode, given_tasks, train, estimator, mask, value_coef, entropy_coef, loss_batch, rewards_in, h, act, ghn, logp, logpa, val, ent, tokens, inputs, tasks, dlogp, dent, dval, block_stats, outcome, machines, ep_return, ep_end
+    int32_t *ep_end, \
+    int until_done, \
+    int32_t *steps_run
+#define SIMDRL_ROLLOUT_ARGS P, table, whhT, headsT, headsB, B, T, R, d, V, S, use_smem_w, scorer, ops, partial_credit, O, observe, ctx_end, k0, k1, round, purpose, fixed_level, mix, unlocked, cdf0, cdf1, group, mode, given_tasks, train, estimator, mask, value_coef, entropy_coef, loss_batch, rewards_in, h, act, ghn, logp, logpa, val, ent, tokens, inputs, tasks, dlogp, dent, dval, block_stats, outcome, machines, ep_return, ep_end, until_done, steps_run
 #define SIMDRL_ROLLOUT_SMEM(cv) \
     double *sStat = (double *)simdrl_carve(&cv, 8u * E * SIMDRL_NSTATS); /* E×NSTATS */ \
     int32_t *sTask = (int32_t *)simdrl_carve(&cv, 4u * E * SIMDRL_TASK_WORDS); /* E×TASK_WORDS */ \
@@ -177,11 +179,12 @@
     const float *__restrict__ dlogp, \
     const float *__restrict__ dent, \
     const float *__restrict__ dval, \
+    const int32_t *__restrict__ ends, \
     float *dheads, \
     float *dgh, \
     float *dgin, \
     float *dh0g
-#define SIMDRL_BACKWARD_ARGS P, headsN, B, T, R, d, V, S, use_smem_w, tasks, h, act, ghn, logp, tokens, dlogp, dent, dval, dheads, dgh, dgin, dh0g
+#define SIMDRL_BACKWARD_ARGS P, headsN, B, T, R, d, V, S, use_smem_w, tasks, h, act, ghn, logp, tokens, dlogp, dent, dval, ends, dheads, dgh, dgin, dh0g
 #define SIMDRL_BACKWARD_SMEM(cv) \
     float *sW = (float *)simdrl_carve(&cv, use_smem_w ? 4u * G3 * d : 0u); /* 3d×d, W_hh as stored (use_smem_w) */ \
     float *sHW = (float *)simdrl_carve(&cv, 4u * V1 * d); /* (V+1)×d */ \

@@ -107,7 +107,23 @@ template <int EPT, bool READ> __device__ __forceinline__ void backward_tile(SIMD
 
     const int j = threadIdx.x, y = threadIdx.y;
     const int g4 = G3 & ~3;
-    for (int t = T - 1; t >= 0; t--) {
+    // ends (not null: a rollout that stopped when its episodes were done,
+    // rollout.cu's until_done): each episode's last step in the loss, whose
+    // weights are 0 after it. Past the tile's last, every row's gradients
+    // are 0 and dL/dh stays 0: they are written, not computed (the rollout
+    // left those steps' activations unwritten).
+    int last = T - 1;
+    if (ends) {
+        last = -1;
+#pragma unroll 1
+        for (int e = 0; e < nE; e++) last = max(last, ends[b0 + e]);
+    }
+    for (int t = T - 1; t > last; t--) {
+        for (int i = tid; i < nE * V1; i += nthr) dheads[((size_t)t * B + b0) * V1 + i] = 0.0f;
+        for (int i = tid; i < nE * G3; i += nthr) dghP[((size_t)t * B + b0) * G3 + i] = 0.0f;
+        for (int i = tid; i < nE * d; i += nthr) dginP[((size_t)t * B + b0) * d + i] = 0.0f;
+    }
+    for (int t = min(last, T - 1); t >= 0; t--) {
         // The policy head's backward (kernels.PolicyBackward), spread over (episode, column).
         for (int i = tid; i < E * V; i += nthr) {
             const int e = i / V, v = i % V;

@@ -96,6 +96,10 @@ extern "C" __global__ void simdrl_derive(SIMDRL_DERIVE_PARAMS) {
 // group estimator's are left to simdrl_estimate, which reads each training
 // episode's return and end step, written to ep_return and ep_end (B each).
 // group: consecutive episodes that draw one instance (1: each its own).
+// until_done: a block stops after the step at which all its episodes have
+// ended (the host sets it only where nothing after an end is read);
+// steps_run (one per block) is the steps it ran, T unless it stopped (the
+// reading entry points, which never stop, leave it unwritten).
 // With O > 0 observations (the calculator's, observe = SIMDRL_OBSERVE_SIGNS,
 // or the tape's, observe = its SIMDRL_TAPE_* variant) each episode's machine
 // is stepped inside the step loop, in sCalc (the tape's in machines, B ×
@@ -299,6 +303,12 @@ template <int EPT, bool READ, bool TAPE> __device__ __forceinline__ void rollout
     const int j = threadIdx.x, y = threadIdx.y;
     const int d4 = d & ~3;
     if (READ && R > 0) read_context<EPT>(R, B, d, O, ctx_end, train, table, W, sBhh, sTask, sTok, sH0, sH1, h, act, ghn, inputs, b0, nE, E, tid, nthr);
+    // until_done: the tile stops after the step at which its last episode
+    // ended, where only machines stepped inside the loop know it (the tape's
+    // and the calculator's with observations), and not in the reading entry
+    // points (the vote pushed one into spills); ran counts the steps run.
+    const bool stops = !READ && until_done && (TAPE || (O > 0 && scorer == SIMDRL_SCORE_CALC));
+    int ran = T;
     for (int t = 0; t < T; t++) {
         const float *hp = (t & 1) ? sH1 : sH0;
         float *hn = (t & 1) ? sH0 : sH1;
@@ -427,7 +437,34 @@ template <int EPT, bool READ, bool TAPE> __device__ __forceinline__ void rollout
             }
             __syncthreads();
         }
+        if (stops) {
+            // A block-wide vote (every thread leaves together).
+            int live = 0;
+            for (int e = tid; e < nE; e += nthr)
+                live |= TAPE ? !((const simdrl_tape_state *)machines + (b0 + e))->done : !((const simdrl_calc_slot *)sCalc + e)->s.done;
+            if (!__syncthreads_or(live)) {
+                ran = t + 1;
+                break;
+            }
+        }
     }
+    if (!READ && tid == 0) steps_run[blockIdx.x] = ran; // (not in the reading entry points: the store pushed one into spills)
+    // The steps not run (ran on): their tokens and inputs 0 (as a
+    // host-stepped rollout's), and in training h 0, which the weight
+    // gradients' GEMMs read (times the zero gradients the backward writes
+    // there, ends). Nothing else of them is read: the loss weights after an
+    // episode's end are 0 (until_done is set only for an estimator that
+    // masks them).
+    if (!READ)
+        for (int t = ran; t < T; t++) {
+            const size_t row = (size_t)(t + 1) * B + b0; // the tile's rows of step t's outputs
+            for (int i = tid; i < nE; i += nthr) {
+                tokens[row + i] = 0;
+                if (train && O > 0) inP[row + i] = 0;
+            }
+            if (train)
+                for (int i = tid; i < nE * d; i += nthr) hP[row * d + i] = 0.0f;
+        }
 
     // Score the programs, then the loss weights; the same thread handled
     // episode e above, so its global writes are visible here. simdrl_score

@@ -96,7 +96,7 @@ var Kernels = []Kernel{
 			p("value_coef", cD), p("entropy_coef", cD), p("loss_batch", cI), p("rewards_in", ptrIn),
 			p("h", out), p("act", out), p("ghn", out), p("logp", out), p("logpa", out), p("val", out), p("ent", out),
 			p("tokens", outI), p("inputs", outI), p("tasks", outI), p("dlogp", out), p("dent", out), p("dval", out), p("block_stats", outD),
-			p("outcome", outD), p("machines", outD), p("ep_return", out), p("ep_end", outI)},
+			p("outcome", outD), p("machines", outD), p("ep_return", out), p("ep_end", outI), p("until_done", cI), p("steps_run", outI)},
 		Smem: []Region{
 			region("sStat", "double", "E×NSTATS", "E", "SIMDRL_NSTATS"),
 			region("sTask", "int32_t", "E×TASK_WORDS", "E", "SIMDRL_TASK_WORDS"),
@@ -124,7 +124,7 @@ var Kernels = []Kernel{
 		Params: []Param{
 			p("P", in), p("headsN", in), p("B", cI), p("T", cI), p("R", cI), p("d", cI), p("V", cI), p("S", cI), p("use_smem_w", cI),
 			p("tasks", inI), p("h", in), p("act", in), p("ghn", in), p("logp", in), p("tokens", inI), p("dlogp", in), p("dent", in), p("dval", in),
-			p("dheads", out), p("dgh", out), p("dgin", out), p("dh0g", out)},
+			p("ends", inI), p("dheads", out), p("dgh", out), p("dgin", out), p("dh0g", out)},
 		Smem: []Region{
 			{Name: "sW", C: "float", Factors: []string{"G3", "d"}, Cond: "use_smem_w", Doc: "3d×d, W_hh as stored (use_smem_w)"},
 			region("sHW", "float", "(V+1)×d", "V1", "d"),
