@@ -9,11 +9,12 @@ import (
 )
 
 // The hot loop allocates nothing: drawing an instance (Countdown's
-// rejection sampling included), resetting and stepping a game, its mask.
+// rejection sampling included), resetting and stepping a game (THINK
+// included), its mask.
 func TestNoAllocations(t *testing.T) {
 	key := rng.NewKey(4)
-	for _, name := range []string{"countdown3", "countdown4", "game24"} {
-		tk := opened(t, name, "")
+	for _, c := range [][2]string{{"countdown3", ""}, {"countdown4", ""}, {"game24", ""}, {"game24", "think=4"}} {
+		name, tk := c[0], opened(t, c[0], c[1])
 		g := tk.NewGame().(*Game)
 		legal := make([]bool, tk.Vocab())
 		in := tk.Draw(key, 0, 0, rng.PurposeTask, 0, task.Training)

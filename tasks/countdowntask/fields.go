@@ -13,7 +13,7 @@ import (
 //
 // Fields, in order:
 //   - what the last token did × how many values are left: the token
-//     observation (observe), as a field of 6·n values;
+//     observation (observe), as a field of 6·n values (7·n with think=N);
 //   - each slot's value (slotValue): empty, an integer 0..100, an integer
 //     above 100, a negative one, or a fraction;
 //   - the target, 0..100.
@@ -49,7 +49,7 @@ const (
 // buildFieldSpec is t's FieldSpec, built once at open (Fields is read
 // without allocating).
 func (t *poolTask) buildFieldSpec(values bool) {
-	sizes := []int{len(observationKinds) * t.n}
+	sizes := []int{t.observationKindCount() * t.n}
 	if values {
 		for range t.n {
 			sizes = append(sizes, slotValues)

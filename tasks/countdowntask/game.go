@@ -16,15 +16,19 @@ type Game struct {
 	// and the budget.
 	obs           int32
 	steps, budget int
+	thought       int // the THINKs played (think.go)
 }
 
 func (g *Game) Reset(in *task.Instance) int32 {
 	g.t.Pool(in, &g.p)
-	g.obs, g.steps, g.budget = g.t.observe(&g.p, started), 0, int(in.Budget)
+	g.obs, g.steps, g.budget, g.thought = g.t.observe(&g.p, started), 0, int(in.Budget), 0
 	return g.obs
 }
 
 func (g *Game) Step(tok int32) (obs int32, reward float64, done bool) {
+	if obs, reward, ok := g.thinkStep(tok); ok {
+		return obs, reward, false
+	}
 	var what moved
 	switch {
 	case !g.p.Step(tok):
@@ -46,11 +50,12 @@ func (g *Game) Correct() bool { return g.p.Solved() }
 
 // Legal writes into dst (Vocab() long) whether each token is a legal move
 // now: the pool's combinations and UNDO (countdown.Pool.Legal), never the
-// context end. It is the legal-action mask of the contract's coming mask
+// context end, THINK while thinks remain. It is the legal-action mask of the contract's coming mask
 // (issue 53, item 2).
 func (g *Game) Legal(dst []bool) {
 	g.p.Legal(dst[:g.t.end()])
 	dst[g.t.end()] = false
+	g.legalThink(dst)
 }
 
 // Pool is the episode's pool (for explanations and tests).

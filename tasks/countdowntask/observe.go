@@ -32,7 +32,7 @@ func (t *poolTask) Observations() int {
 	if t.fields {
 		return 0
 	}
-	return len(observationKinds) * t.n
+	return t.observationKindCount() * t.n
 }
 
 // observe is the observation after a token that did what on p.
@@ -48,8 +48,12 @@ func (t *poolTask) observe(p *countdown.Pool, what moved) int32 {
 // ObservationName spells an observation: "above · 2 left".
 func (t *poolTask) ObservationName(obs int32) string {
 	k, left := obs/int32(t.n), obs%int32(t.n)+1
-	if obs < 0 || int(k) >= len(observationKinds) {
+	if obs < 0 || int(k) >= t.observationKindCount() {
 		return "[?]"
 	}
-	return fmt.Sprintf("%s · %d left", observationKinds[k], left)
+	name := "thought" // think.go's, after the kinds
+	if int(k) < len(observationKinds) {
+		name = observationKinds[k]
+	}
+	return fmt.Sprintf("%s · %d left", name, left)
 }

@@ -37,10 +37,11 @@ func init() {
 	}
 }
 
-// open is k's task with spec's options: budget=N (1..MaxBudget) and
-// observe=token (the default), fields or vector (fields.go).
+// open is k's task with spec's options: budget=N (1..MaxBudget),
+// observe=token (the default), fields or vector (fields.go), think=N and
+// think-cost=C (think.go).
 func open(k kind, spec string) (task.Task, error) {
-	takes := k.name + " takes budget=N and observe=token|fields|vector"
+	takes := k.name + " takes budget=N, observe=token|fields|vector, think=N and think-cost=C"
 	opts, err := task.SpecOptions(spec, takes)
 	if err != nil {
 		return nil, err
@@ -53,6 +54,12 @@ func open(k kind, spec string) (task.Task, error) {
 				return nil, &task.SpecError{Key: "observe", Err: fmt.Errorf("%q is not token, fields or vector", o.Value)}
 			}
 			t.fields, values = o.Value != observeToken, o.Value == observeFields
+			continue
+		}
+		if ok, err := t.think.parse(o); ok {
+			if err != nil {
+				return nil, err
+			}
 			continue
 		}
 		if o.Key != "budget" {
@@ -76,16 +83,17 @@ type poolTask struct {
 	kind
 	fields    bool           // observe=fields or vector: the pool as fields (fields.go), not one token
 	fieldSpec task.FieldSpec // Fields: empty unless fields
+	think     thinking       // think=N, think-cost=C (think.go): off unless given
 	listOnce  sync.Once
 	listed    [2][]task.Instance // per split (Training, HeldOut): what evaluations play (Instances)
 }
 
 // The tokens: the pool's moves (countdown.Moves: combinations, then UNDO),
-// then the context end, never an action.
+// then the context end, never an action, then THINK with think=N.
 func (t *poolTask) end() int32 { return int32(countdown.Moves(t.n)) }
 
 func (t *poolTask) Name() string         { return t.name }
-func (t *poolTask) Vocab() int           { return int(t.end()) + 1 }
+func (t *poolTask) Vocab() int           { return int(max(t.end(), t.thinkToken())) + 1 }
 func (t *poolTask) NotActions() []int32  { return []int32{t.end()} }
 func (t *poolTask) ContextEnd() int32    { return t.end() }
 func (t *poolTask) Answer() int32        { return task.NoAnswer }
@@ -96,10 +104,13 @@ func (t *poolTask) Levels() []task.Level {
 	return []task.Level{{Name: t.level, Budget: t.budget, Shortest: t.n - 1}}
 }
 
-// TokenName spells a move ("s0+s1", "s2/s0", "UNDO") or "END".
+// TokenName spells a move ("s0+s1", "s2/s0", "UNDO"), "END" or "THINK".
 func (t *poolTask) TokenName(tok int32) string {
-	if tok == t.end() {
+	switch {
+	case tok == t.end():
 		return "END"
+	case tok >= 0 && tok == t.thinkToken():
+		return "THINK"
 	}
 	return countdown.TokenName(t.n, tok)
 }
