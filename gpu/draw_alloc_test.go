@@ -64,3 +64,10 @@ func TestGPUHostDrawAllocatesNothing(t *testing.T) {
 		}
 	}
 }
+
+// A draw of no episodes has no part to run: it must not count its parts
+// below zero (a negative WaitGroup panics).
+func TestHostDrawOfNoEpisodes(t *testing.T) {
+	d := &hostDrawer{}
+	require.NoError(t, d.run(0, nil, nil))
+}

@@ -88,6 +88,9 @@ const perPart = 2048
 // run draws the instances of n episodes, episode b's draw(b), into recs
 // (drawWith).
 func (d *hostDrawer) run(n int, draw func(b int) task.Instance, recs []int32) error {
+	if n == 0 {
+		return nil
+	}
 	d.draw, d.recs, d.bad, d.err = draw, recs, n, nil
 	d.stopped.Store(false)
 	parts := min(1+len(d.jobs), ceilDiv(n, perPart))
