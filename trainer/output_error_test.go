@@ -40,7 +40,7 @@ func TestOutputErrorSavesTheLastUpdate(t *testing.T) {
 		what string
 	}{
 		{"metrics fails in the third line", func(o *Options) {
-			o.Metrics = &failingWriter{n: 2*lineLen(t) + 10}
+			o.Metrics = &lineFailingWriter{lines: 2}
 		}, "metrics"},
 		{"Evaluated fails at update 15", func(o *Options) {
 			o.Evaluated = func(p EvalPoint, _ bool) error {
@@ -98,13 +98,24 @@ func TestTrainingErrorSavesNothing(t *testing.T) {
 	require.Equal(t, err.Error(), rep.Error)
 }
 
-// lineLen is the length of one metrics line of driveConfig's run.
-func lineLen(t *testing.T) int {
-	tr, _ := newFakeRun(driveConfig(), func(call, int) float64 { return 0.5 })
-	var m bytes.Buffer
-	_, err := Drive(tr, &bytes.Buffer{}, Options{Quiet: true, Metrics: &m})
-	require.NoError(t, err)
-	return bytes.IndexByte(m.Bytes(), '\n') + 1
+// lineFailingWriter accepts whole lines, then writes half of the next write
+// and fails, as a disk that fills up does. It counts lines, not bytes: a
+// metrics line holds the measured speed, whose length varies with the
+// machine's load, so a byte count would fail in another line when loaded.
+type lineFailingWriter struct {
+	lines int // the lines still accepted
+	got   bytes.Buffer
+}
+
+func (w *lineFailingWriter) Write(p []byte) (int, error) {
+	if n := bytes.Count(p, []byte{'\n'}); n <= w.lines {
+		w.lines -= n
+		return w.got.Write(p)
+	}
+	k := len(p) / 2
+	w.lines = 0
+	w.got.Write(p[:k])
+	return k, errDiskFull
 }
 
 // TestOutputErrorAndFailedSave: when the save that follows an output's
