@@ -23,6 +23,7 @@ const (
 	finPG
 	finValue
 	finEntropy
+	finFlat // groups whose returns are all equal (estimate.go)
 	finSumSq
 	finNorm
 	finScale
@@ -110,6 +111,7 @@ type engine struct {
 	nsq                                 int
 	adamStep                            int
 	finHost                             [nFin]float64
+	diag                                trainer.Diagnostics // a group estimator's update's (flatGroups): returned by pointer, it allocates nothing
 	a                                   args
 	stop                                <-chan struct{} // Engine.SetInterrupt; see engine.interrupted's callers
 	onCheck                             func(at string) // tests: called at every interrupt check, named

@@ -4,7 +4,7 @@ package gpu
 
 // statWords is the float64 statistics of a block (SIMDRL_NSTATS): the
 // rollout's and simdrl_estimate's block_stats rows.
-const statWords = 5
+const statWords = nStats
 
 // estimateThreads is simdrl_estimate's block size (SIMDRL_ESTIMATE_THREADS):
 // a thread per group.

@@ -54,3 +54,21 @@ func (g *hostGames) weigh(n, T, group int, s enginekit.LossScale) trainer.LossTe
 	o := g.estimate(in, s, enginekit.LossWeights{DLogp: g.dlogp, DValue: g.dval, DEnt: g.dent})
 	return trainer.LossTerms{PG: o.PG, Value: o.Value, Entropy: o.Entropy, Total: o.Total}
 }
+
+// flatGroups is how many of the n episodes' groups of group that weigh
+// last wrote the returns of have returns all equal (enginekit.Flat, the
+// CPU's count: Diagnostics.FlatGroups), 0 for an estimator that does not
+// compare a group's episodes (its statistics' SIMDRL_STAT_FLAT, as the
+// rollout leaves it).
+func (g *hostGames) flatGroups(n, group, code int) float64 {
+	if !groupEstimator(code) {
+		return 0
+	}
+	flat := 0
+	for b := 0; b < n; b += group {
+		if enginekit.Flat(g.returns[b : b+group]) {
+			flat++
+		}
+	}
+	return float64(flat)
+}

@@ -364,6 +364,7 @@ func (e *engine) hostLoss(s rolloutSpec, steps int) error {
 		st[statSolved] += g.outcome[2*b+1]
 	}
 	st[statPG], st[statValue], st[statEntropy] = terms.PG, terms.Value, terms.Entropy
+	st[statFlat] = g.flatGroups(n, e.cfg.GroupSize(), estimatorCode(e.cfg)) // hostloss.go
 	for _, c := range []struct {
 		host []float32
 		dev  devPtr
@@ -435,4 +436,5 @@ const (
 	statPG
 	statValue
 	statEntropy
+	statFlat
 )

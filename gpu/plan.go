@@ -53,7 +53,7 @@ func parseTile(s string) (ept, g int, l1 bool, err error) {
 
 // nStats mirrors SIMDRL_NSTATS (kernels/common.cuh): the float64 statistics
 // of an episode.
-const nStats = 5
+const nStats = 6
 
 // calcSlotDoubles mirrors SIMDRL_CALC_SLOT_DOUBLES (kernels/calc.cuh): an
 // episode's machine in the rollout's shared memory when it observes.

@@ -119,6 +119,10 @@ func (e *engine) readStats(u int, ec, rc, replay float64, st trainer.UpdateStats
 	if err := enginekit.CheckLoss(u, st.Loss.Total); err != nil {
 		return st, err
 	}
+	if groupEstimator(estimatorCode(e.cfg)) { // as cpu.Engine.Update reports it
+		e.diag = trainer.Diagnostics{FlatGroups: f[finFlat] / float64(e.B/e.cfg.GroupSize()), Steps: 1}
+		st.Diagnostics = &e.diag
+	}
 	st.GradNorm = f[finNorm]
 	if err := enginekit.CheckGradNorm(u, st.GradNorm); err != nil {
 		return st, err

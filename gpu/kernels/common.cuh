@@ -136,7 +136,8 @@ SIMDRL_HD void simdrl_rec_set_i64(int32_t *rec, int word, int64_t v) {
 #define SIMDRL_STAT_PG 2
 #define SIMDRL_STAT_VALUE 3
 #define SIMDRL_STAT_ENTROPY 4
-#define SIMDRL_NSTATS 5
+#define SIMDRL_STAT_FLAT 5 // a group estimator's groups whose returns are all equal (simdrl_estimate's; the rollout's 0)
+#define SIMDRL_NSTATS 6
 
 // What simdrl_finish writes (float64 each), read back by the host.
 #define SIMDRL_FIN_REWARD 0
@@ -144,10 +145,11 @@ SIMDRL_HD void simdrl_rec_set_i64(int32_t *rec, int word, int64_t v) {
 #define SIMDRL_FIN_PG 2
 #define SIMDRL_FIN_VALUE 3
 #define SIMDRL_FIN_ENTROPY 4
-#define SIMDRL_FIN_SUMSQ 5
-#define SIMDRL_FIN_NORM 6
-#define SIMDRL_FIN_SCALE 7
-#define SIMDRL_FIN_OK 8
+#define SIMDRL_FIN_FLAT 5
+#define SIMDRL_FIN_SUMSQ 6
+#define SIMDRL_FIN_NORM 7
+#define SIMDRL_FIN_SCALE 8
+#define SIMDRL_FIN_OK 9
 #define SIMDRL_NFIN 9
 
 // The flat parameter layout (gru/params.go): emb V×d, stage_emb S×d (one row

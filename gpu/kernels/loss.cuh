@@ -88,6 +88,15 @@ SIMDRL_HD double simdrl_group_advantage(int estimator, double R, int K, double m
     return R - mean;
 }
 
+// simdrl_group_flat reports whether the K returns of a group are all equal,
+// bit for bit as float32 (enginekit.Flat): its advantages are 0 and it
+// teaches the policy nothing (Diagnostics.FlatGroups).
+SIMDRL_HD int simdrl_group_flat(const float *returns, int K) {
+    for (int b = 1; b < K; b++)
+        if (returns[b] != returns[0]) return 0;
+    return 1;
+}
+
 // simdrl_group_loss is enginekit's groupLoss with estimator's advantage:
 // the n episodes (a multiple of group) of T steps at stride s (step t of
 // episode b at t*s + b): logpa, val, ent per step, returns and end (the

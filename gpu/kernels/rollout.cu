@@ -533,29 +533,33 @@ template <int EPT, bool READ, bool TAPE> __device__ __forceinline__ void rollout
 // simdrl_estimate writes the loss weights of a group estimator after a
 // training rollout (estimator, one of loss.cuh's group estimators): one
 // thread per group of B/group, simdrl_group_loss over its episodes, and
-// each block's share of the loss terms in block_stats (the rollout's
-// statistics layout, its reward and solved columns 0), summed in thread
-// order as the CPU sums its episodes.
+// each block's share of the loss terms and its flat groups
+// (simdrl_group_flat) in block_stats (the rollout's statistics layout, its
+// reward and solved columns 0), summed in thread order as the CPU sums its
+// episodes. The flat groups ride in the statistics the host downloads
+// anyway (SIMDRL_FIN_FLAT): no transfer of the returns.
 #define SIMDRL_ESTIMATE_THREADS 64
+#define SIMDRL_ESTIMATE_SUMS 4 // per thread: the loss terms pg, value, entropy (SIMDRL_STAT_PG..ENTROPY), then flat
+static_assert(SIMDRL_STAT_FLAT - SIMDRL_STAT_PG == SIMDRL_ESTIMATE_SUMS - 1, "simdrl_estimate sums the statistics from SIMDRL_STAT_PG on");
 extern "C" __global__ void simdrl_estimate(SIMDRL_ESTIMATE_PARAMS) {
-    __shared__ double sTerms[SIMDRL_ESTIMATE_THREADS * 3];
+    __shared__ double sTerms[SIMDRL_ESTIMATE_THREADS * SIMDRL_ESTIMATE_SUMS];
     const int g = blockIdx.x * blockDim.x + threadIdx.x, x = threadIdx.x;
-    sTerms[3 * x] = 0;
-    sTerms[3 * x + 1] = 0;
-    sTerms[3 * x + 2] = 0;
+    double *mine = sTerms + SIMDRL_ESTIMATE_SUMS * x;
+    for (int q = 0; q < SIMDRL_ESTIMATE_SUMS; q++) mine[q] = 0;
     if (g < B / group) {
         const int b = g * group;
         const simdrl_terms tr = simdrl_group_loss(estimator, group, T, B, logpa + b, val + b, ent + b, ep_return + b, ep_end + b, group, loss_batch,
                                                   value_coef, entropy_coef, mask, dlogp + b, dent + b, dval + b);
-        sTerms[3 * x] = tr.pg;
-        sTerms[3 * x + 1] = tr.value;
-        sTerms[3 * x + 2] = tr.entropy;
+        mine[0] = tr.pg;
+        mine[1] = tr.value;
+        mine[2] = tr.entropy;
+        mine[3] = (double)simdrl_group_flat(ep_return + b, group);
     }
     __syncthreads();
     if (x < SIMDRL_NSTATS) {
         double s = 0.0;
         if (x >= SIMDRL_STAT_PG)
-            for (int i = 0; i < (int)blockDim.x; i++) s += sTerms[3 * i + (x - SIMDRL_STAT_PG)];
+            for (int i = 0; i < (int)blockDim.x; i++) s += sTerms[SIMDRL_ESTIMATE_SUMS * i + (x - SIMDRL_STAT_PG)];
         block_stats[(size_t)blockIdx.x * SIMDRL_NSTATS + x] = s;
     }
 }

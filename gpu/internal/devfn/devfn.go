@@ -323,6 +323,24 @@ func GroupLoss(estimator, n, T, group, batch int, logpa, val, ent, returns []flo
 	return float64(o.pg), float64(o.value), float64(o.entropy), dlogp, dent, dval
 }
 
+// GroupFlat is simdrl_group_flat on one group's returns.
+func GroupFlat(returns []float32) bool {
+	return C.simdrl_group_flat((*C.float)(unsafe.Pointer(&returns[0])), C.int(len(returns))) != 0
+}
+
+// Stats is common.cuh's columns of a block's statistics (SIMDRL_STAT_*,
+// then SIMDRL_NSTATS).
+func Stats() []int {
+	return []int{C.SIMDRL_STAT_REWARD, C.SIMDRL_STAT_SOLVED, C.SIMDRL_STAT_PG, C.SIMDRL_STAT_VALUE, C.SIMDRL_STAT_ENTROPY, C.SIMDRL_STAT_FLAT,
+		C.SIMDRL_NSTATS}
+}
+
+// Fin is common.cuh's slots of what simdrl_finish writes (SIMDRL_FIN_*).
+func Fin() []int {
+	return []int{C.SIMDRL_FIN_REWARD, C.SIMDRL_FIN_SOLVED, C.SIMDRL_FIN_PG, C.SIMDRL_FIN_VALUE, C.SIMDRL_FIN_ENTROPY, C.SIMDRL_FIN_FLAT,
+		C.SIMDRL_FIN_SUMSQ, C.SIMDRL_FIN_NORM, C.SIMDRL_FIN_SCALE, C.SIMDRL_FIN_OK}
+}
+
 // Layout is simdrl_layout_of: the offsets of the ten tensors and the size.
 func Layout(V, d, S int) [11]int {
 	l := C.simdrl_layout_of(C.int(V), C.int(d), C.int(S))
