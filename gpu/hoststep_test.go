@@ -311,10 +311,10 @@ func TestGPUHostSteppedBuffersReused(t *testing.T) {
 // TestHostGamesMemoryIsWhatTheyHold: hostGamesMemory, which buildEngine
 // adds to hostMemory's shares before it opens the device, is the bytes of every buffer newHostGames
 // allocates (each slice of hostGames but the workers' parts and channels),
-// with a mask and without; a task the kernels play holds none. No device is
+// with a mask and without, with fields and a vector; a task the kernels play holds none. No device is
 // needed.
 func TestHostGamesMemoryIsWhatTheyHold(t *testing.T) {
-	for _, tk := range []task.Task{walkTask{}, maskedWalk{}} {
+	for _, tk := range []task.Task{walkTask{}, maskedWalk{}, fieldWalk{spec: fieldSpecs[0]}} {
 		cfg := walkConfig("")
 		cfg.Task, cfg.EvalEvery, cfg.EvalBatch = tk.Name(), 5, 3*cfg.Batch
 		e := &engine{cfg: cfg, task: tk, V: tk.Vocab(), T: cfg.Steps, B: cfg.Batch, maxN: maxEpisodes(cfg), O: 3, masks: task.Masks(tk)}
@@ -343,7 +343,7 @@ func TestHostGamesMemoryIsWhatTheyHold(t *testing.T) {
 
 // TestGPUHostSteppedRefusals: what the host-stepped path does not run is
 // refused in one line before the device is opened: reading the context,
-// replayed programs, observation fields (fields_test.go).
+// replayed programs, PPO (with observation fields too: fields_test.go).
 func TestGPUHostSteppedRefusals(t *testing.T) {
 	for field, tweak := range map[string]func(*trainer.Config){
 		"context": func(c *trainer.Config) { c.Context = trainer.ContextRead },
