@@ -284,3 +284,28 @@ func TestFieldsFollowABI(t *testing.T) {
 		}
 	}
 }
+
+// TestGPUCountdownFieldsMatchCPU: the built-in Countdown with its pool as
+// fields and a vector (observe=fields) or its vector alone
+// (observe=vector), with its legal-action mask, trains on the GPU as on
+// the CPU: the first update's rewards exactly, three updates' losses and
+// gradient norms as updatesMatch holds them.
+func TestGPUCountdownFieldsMatchCPU(t *testing.T) {
+	openGPU(t).Close()
+	for _, spec := range []string{"observe=fields", "observe=vector"} {
+		cfg := trainer.DefaultRecipe()
+		cfg.Task, cfg.TaskSpec = "countdown3", spec
+		cfg, err := trainer.WithTask(cfg)
+		require.NoError(t, err)
+		cfg.Batch, cfg.Hidden = 32, 24
+		cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Threads = 0, 0, 0, 2
+		host, err := newHostRun(cfg)
+		require.NoError(t, err)
+		t.Cleanup(host.Close)
+		g, err := newGPURun(cfg)
+		require.NoError(t, err)
+		t.Cleanup(g.Close)
+		require.True(t, g.e.fielded && g.e.masks, spec)
+		updatesMatch(t, "countdown3 "+spec, host, g, 1, 3, true)
+	}
+}
