@@ -46,15 +46,16 @@ type hostGames struct {
 	V          int
 	legal      []bool
 	legalWords []int32
+	reward     []float64 // T×n step-major: each step's reward
+	done       []bool    // T×n step-major: the episode has ended
+	outcome    []float64 // n×2: each episode's reward and correct flag (the rollout's outcome buffer)
+
 	// a Fielded task (fields.go): its spec, and each episode's fields and
 	// vector for its next step (nf and F each), as written and uploaded
 	spec      task.FieldSpec
 	T         int // the rollouts' steps: no fields are written after the last
 	fieldVals []int32
 	fieldVec  []float32
-	reward    []float64 // T×n step-major: each step's reward
-	done      []bool    // T×n step-major: the episode has ended
-	outcome   []float64 // n×2: each episode's reward and correct flag (the rollout's outcome buffer)
 
 	// training (B episodes): the steps read back, the returns and the loss weights
 	estimate                           enginekit.Estimator // cfg's (hostEstimator)
