@@ -61,7 +61,7 @@ func (e *engine) buffers() []buffer {
 	f32(&e.grad, N)
 	f32(&e.m, N)
 	f32(&e.v, N)
-	f32(&e.table, e.NV*G3)
+	f32(&e.table, (e.NV+e.FR)*G3) // a fielded layout's field rows after the tokens
 	f32(&e.whhT, H*G3)
 	f32(&e.headsT, H*V1)
 	f32(&e.headsN, V1*H)
@@ -109,7 +109,8 @@ func (e *engine) buffers() []buffer {
 	f32(&e.h0s, (V+e.S)*H)
 	f64(&e.sq, 256)
 	f64(&e.fin, nFin)
-	plan = append(plan, e.ppoBuffers()...) // -estimator ppo (ppo.go)
+	plan = append(plan, e.ppoBuffers()...)   // -estimator ppo (ppo.go)
+	plan = append(plan, e.fieldBuffers()...) // a fielded layout (fields.go)
 	return plan
 }
 

@@ -60,7 +60,8 @@ if has gpu; then
 		TestGPUPPOMatchesCPU TestGPUPPOInterruptRestores \
 		TestGPUEstimatorsMatchCPU TestGPUGoldenEstimators TestGPUGroupSharesInstance TestGPUHostDrawAllocatesNothing \
 		TestGPUHostSteppedTrainingMatchesCPU TestGPUHostSteppedIsTheNativeRollout TestGPUHostSteppedRolloutStopsWhenAllAreDone \
-		TestGPUHostSteppedBuffersReused TestGPUHostSteppedTaskPanics TestGPUMaskedGoGameMatchesCPU; do
+		TestGPUHostSteppedBuffersReused TestGPUHostSteppedTaskPanics TestGPUMaskedGoGameMatchesCPU \
+		TestGPUFieldsMatchCPU TestGPUCountdownFieldsMatchCPU TestGPUFieldsReachTheLogits TestGPURefusesABadField; do
 		SIMDRL_TEST_REQUIRE=cuda timeout 60 ./out/gpu.test -test.run "^$t\$" -test.v -test.count=1 >"$OUT/test.tmp" 2>&1
 		rc=$?
 		cat "$OUT/test.tmp" >>"$OUT/gpu_tests.log"

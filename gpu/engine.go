@@ -87,6 +87,16 @@ type engine struct {
 	host                     hostBuffers // every host buffer (hostPlan)
 	ops, notAct              devPtr
 
+	// A fielded layout (gru.Layout.Fielded, fields.go): nf fields of FR
+	// values in all (the table's rows after the V tokens') and a vector of
+	// F; the field rows' gradient runs in at most sField slabs.
+	fielded                      bool
+	nf, FR, F                    int
+	sField                       int
+	vecM, gates, iota, fieldOffs devPtr // 3d×F; maxN×3d, a step's input gates; 0..maxN−1; nf+1 field offsets
+	fieldIn, fieldVec            devPtr // fieldRows×nf, ×F: the fields and vectors as uploaded (uploadFields)
+	partField, dF, dM            devPtr // the field rows' gradient per slab, summed (FR×3d); vecM's (3d×F)
+
 	// parameters, gradient, Adam moments, derived tensors
 	P, grad, m, v                       devPtr
 	table, whhT, headsT, headsN, headsB devPtr
@@ -157,6 +167,10 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 		return nil, fmt.Errorf("gpu: task %s has %d observations and its model %d", t.Name(), sc.obs, l.Observations)
 	}
 	e.O, e.observe, e.NV = l.Observations, sc.observe, l.InputRows()
+	e.fielded, e.nf, e.FR, e.F = l.Fielded(), len(l.Fields), l.FieldRows(), l.Vector
+	if e.fielded && sc.kind != scoreHost {
+		return nil, fieldsNotHosted(t)
+	}
 	if e.tokBlock = tokenBlock(e.NV); e.tokBlock == 0 {
 		return nil, fmt.Errorf("gpu: a token table of %d rows (%d tokens × %d observations) is more than the CUDA kernels' %d", e.NV, V, e.O, maxTokenRows)
 	}
@@ -172,6 +186,9 @@ func newEngine(d *Device, cfg trainer.Config, t task.Task, l *gru.Layout) (*engi
 	err = e.allocate()
 	if err == nil {
 		err = e.uploadTask(sc.ops, l.NotActions)
+	}
+	if err == nil {
+		err = e.uploadFieldTables()
 	}
 	if err == nil && sc.kind == scoreHost {
 		e.games, err = newHostGames(e)

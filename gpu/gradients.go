@@ -94,7 +94,10 @@ func (e *engine) gradients() error {
 		}
 	}
 	a.reset().ptr("P", e.P).ptr("dT", e.dT).ptr("h0s", e.h0s).i32("d", H).i32("V", V).i32("S", e.S).i32("O", e.O).ptr("grad", e.grad)
-	return e.launch("simdrl_input_grads", gridFor(G3*H+G3+V*H+e.S*H+e.O*H), block256, 0, a)
+	if err := e.launch("simdrl_input_grads", gridFor(G3*H+G3+V*H+e.S*H+e.O*H), block256, 0, a); err != nil || !e.fielded {
+		return err
+	}
+	return e.fieldGradients(R) // (fielded: stepped on the host, no reading steps)
 }
 
 // add launches y += x over the parameters' length.

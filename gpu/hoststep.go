@@ -50,6 +50,13 @@ type hostGames struct {
 	done       []bool    // T×n step-major: the episode has ended
 	outcome    []float64 // n×2: each episode's reward and correct flag (the rollout's outcome buffer)
 
+	// a Fielded task (fields.go): its spec, and each episode's fields and
+	// vector for its next step (nf and F each), as written and uploaded
+	spec      task.FieldSpec
+	T         int // the rollouts' steps: no fields are written after the last
+	fieldVals []int32
+	fieldVec  []float32
+
 	// training (B episodes): the steps read back, the returns and the loss weights
 	estimate                           enginekit.Estimator // cfg's (hostEstimator)
 	steps                              enginekit.StepMajor // its input's step values: logpa, val and ent (weigh)
@@ -64,7 +71,8 @@ type hostGames struct {
 // its own Env (rows: the part of the largest rollout).
 type gamePart struct {
 	env    task.Env
-	masker task.Masker // env, when the task has a legal-action mask
+	masker task.Masker   // env, when the task has a legal-action mask
+	fields task.FieldEnv // env, when the task is Fielded
 	lo, hi int
 	live   int   // episodes not yet ended after the last step
 	err    error // the task's panic or broken contract, if any
@@ -95,6 +103,11 @@ func newHostGames(e *engine) (*hostGames, error) {
 	if g.masks {
 		g.legal, g.legalWords = make([]bool, n*e.V), make([]int32, n*e.V)
 	}
+	g.T = T
+	if task.IsFielded(e.task) {
+		g.spec = task.Fields(e.task)
+		g.fieldVals, g.fieldVec = make([]int32, n*len(g.spec.Sizes)), make([]float32, n*g.spec.Vector)
+	}
 	rows := ceilDiv(n, parts)
 	for p := range g.parts {
 		if err := task.Guard(task.NameOf(e.task), "opened", func() error {
@@ -105,6 +118,13 @@ func newHostGames(e *engine) (*hostGames, error) {
 			return nil, err
 		}
 		g.parts[p].masker, _ = g.parts[p].env.(task.Masker) // (every part's Env is one when e.masks: task.Masks)
+		if g.fieldVals != nil {
+			var ok bool
+			if g.parts[p].fields, ok = g.parts[p].env.(task.FieldEnv); !ok {
+				g.close()
+				return nil, fmt.Errorf("task %s declares fields (task.Fielded), but its Env does not write them (task.FieldEnv)", e.task.Name())
+			}
+		}
 		g.jobs[p] = make(chan gameJob)
 		go g.worker(p)
 	}
@@ -138,7 +158,11 @@ func (g *hostGames) run(part *gamePart, j gameJob) {
 	lo, hi := part.lo, part.hi
 	if j.t < 0 {
 		for b := lo; b < hi; b++ {
-			g.in[b] = g.input(g.start, part.env.Reset(b-lo, &g.instances[b]))
+			o := part.env.Reset(b-lo, &g.instances[b])
+			if part.fields != nil {
+				o = g.writeFields(part, b)
+			}
+			g.in[b] = g.input(g.start, o)
 		}
 		part.live = hi - lo
 		g.maskNext(part)
@@ -148,7 +172,12 @@ func (g *hostGames) run(part *gamePart, j gameJob) {
 	part.env.Step(g.acts[lo:hi], task.Transition{Obs: g.obs[lo:hi], Reward: g.reward[s+lo : s+hi], Done: g.done[s+lo : s+hi]})
 	part.live = 0
 	for b := lo; b < hi; b++ {
-		g.in[b] = g.input(g.acts[b], g.obs[b])
+		switch {
+		case part.fields == nil:
+			g.in[b] = g.input(g.acts[b], g.obs[b])
+		case j.t+1 < g.T: // (the CPU writes no fields after the last step: no input follows it)
+			g.in[b] = g.input(g.acts[b], g.writeFields(part, b))
+		}
 		if !g.done[s+b] {
 			part.live++
 		}
@@ -256,6 +285,9 @@ func (e *engine) hostRollout(s rolloutSpec) (int, error) {
 			return 0, err
 		}
 	}
+	if err := e.uploadFields(0, n, s.train); err != nil {
+		return 0, err
+	}
 	stops := s.untilDone || s.train && g.stops
 	smem := kernelSmem("simdrl_host_step", 1, H, e.V, 0, false)
 	steps := T
@@ -273,9 +305,16 @@ func (e *engine) hostRollout(s rolloutSpec) (int, error) {
 			}
 		}
 		row, rowV, row3 := t*n, t*n*e.V, t*n*3*H
-		a.reset().ptr("P", e.P).ptr("table", e.table).ptr("whhT", e.whhT).ptr("headsT", e.headsT).ptr("headsB", e.headsB).
-			i32("B", n).i32("d", H).i32("V", e.V).i32("S", e.S).i32("NV", e.NV).i32("t", t).i32("mode", s.mode).flag("train", s.train).
-			u32("k0", e.key[0]).u32("k1", e.key[1]).u32("round", s.round).ptr("in_rows", inputs.at(row)).ptr("legal", legal).ptr("h_in", hAt(t)).ptr("h_out", hAt(t+1))
+		table, inRows, NV := e.table, inputs.at(row), e.NV
+		if e.fielded { // the step reads each episode's input gates, summed first (fields.go)
+			var err error
+			if table, inRows, NV, err = e.fieldGates(t, n, s.train, inRows); err != nil {
+				return 0, err
+			}
+		}
+		a.reset().ptr("P", e.P).ptr("table", table).ptr("whhT", e.whhT).ptr("headsT", e.headsT).ptr("headsB", e.headsB).
+			i32("B", n).i32("d", H).i32("V", e.V).i32("S", e.S).i32("NV", NV).i32("t", t).i32("mode", s.mode).flag("train", s.train).
+			u32("k0", e.key[0]).u32("k1", e.key[1]).u32("round", s.round).ptr("in_rows", inRows).ptr("legal", legal).ptr("h_in", hAt(t)).ptr("h_out", hAt(t+1))
 		if s.train {
 			a.ptr("act", e.act.at(row3)).ptr("ghn", e.ghn.at(row*H)).ptr("logp", e.logp.at(rowV)).ptr("logpa", e.logpa.at(row)).
 				ptr("val", e.val.at(row)).ptr("ent", e.ent.at(row))
@@ -295,6 +334,11 @@ func (e *engine) hostRollout(s rolloutSpec) (int, error) {
 		}
 		if e.O > 0 && t+1 < T {
 			if err := upload(e.inputs.at(row+n), g.in[:n]); err != nil {
+				return 0, err
+			}
+		}
+		if t+1 < T {
+			if err := e.uploadFields(t+1, n, s.train); err != nil {
 				return 0, err
 			}
 		}
@@ -399,6 +443,9 @@ func hostGamesMemory(cfg trainer.Config, t task.Task) enginekit.Memory {
 	perEpisode := float64(unsafe.Sizeof(task.Instance{})) + 3*4 + T*(8+1) + 2*8 // instance; action, input, observation; reward, done; outcome
 	if task.Masks(t) {
 		perEpisode += float64(t.Vocab()) * (1 + 4) // legal, legalWords
+	}
+	if s := task.Fields(t); task.IsFielded(t) {
+		perEpisode += float64(len(s.Sizes)+s.Vector) * 4 // fieldVals, fieldVec
 	}
 	m[largestRollout(cfg)] += float64(maxEpisodes(cfg)) * perEpisode
 	m["batch"] += float64(cfg.Batch) * (7*T*4 + 4 + 4) // logpa, val, ent, dlogp, dval, dent, togo; returns, end

@@ -268,53 +268,56 @@ func TestGPUHostSteppedTaskPanics(t *testing.T) {
 // TestGPUHostSteppedBuffersReused: once built, a host-stepped rollout
 // (training, then its gradient; an evaluation's; a greedy rollout's)
 // allocates nothing on the host: the games' workers, buffers and Envs are
-// the engine's. (The host's draw, drawWith, is measured apart: its
-// goroutines allocate per call, for every task the host draws.)
+// the engine's, with observation fields and a vector too. (The host's draw,
+// drawWith, is measured apart: its goroutines allocate per call, for every
+// task the host draws.)
 func TestGPUHostSteppedBuffersReused(t *testing.T) {
 	d := openGPU(t)
 	cfg := walkConfig("")
-	tk := walkTask{}
-	e := testEngineOf(t, d, cfg, tk, observingLayout(t, cfg.Hidden, tk), nil)
-	var err error
-	run := func(name string, n int, f func() error) {
-		var allocs float64
-		require.NoError(t, d.do(func() error {
-			if err := e.drawOnHost(n, 1, rng.PurposeTask, func(b int) int { return b % 2 }, task.Training); err != nil {
-				return err
-			}
-			allocs = testing.AllocsPerRun(3, func() {
-				if err == nil {
-					err = f()
+	for _, tk := range []task.Task{walkTask{}, fieldWalk{spec: fieldSpecs[0]}} {
+		e := testEngineOf(t, d, cfg, tk, observingLayout(t, cfg.Hidden, tk), nil)
+		var err error
+		run := func(name string, n int, f func() error) {
+			var allocs float64
+			require.NoError(t, d.do(func() error {
+				if err := e.drawOnHost(n, 1, rng.PurposeTask, func(b int) int { return b % 2 }, task.Training); err != nil {
+					return err
 				}
-			})
-			return err
-		}))
-		require.Zerof(t, allocs, "%s allocates", name)
-	}
-	run("training rollout", cfg.Batch, func() error {
-		_, err := e.rollout(rolloutSpec{n: cfg.Batch, mode: modeSample, train: true, level: -1, round: 1, givenTasks: true, entropy: cfg.EntropyCoef})
-		if err == nil {
-			err = e.gradients()
+				allocs = testing.AllocsPerRun(3, func() {
+					if err == nil {
+						err = f()
+					}
+				})
+				return err
+			}))
+			require.Zerof(t, allocs, "%s: %s allocates", tk.Name(), name)
 		}
-		return err
-	})
-	run("evaluation rollout", 5, func() error {
-		_, err := e.rollout(rolloutSpec{n: 5, mode: modeGreedy, level: 1, round: 1, givenTasks: true, untilDone: true})
-		return err
-	})
-	run("greedy rollout", 5, func() error {
-		_, err := e.greedyRollout(rolloutSpec{n: 5, mode: modeGreedy, givenTasks: true})
-		return err
-	})
+		run("training rollout", cfg.Batch, func() error {
+			_, err := e.rollout(rolloutSpec{n: cfg.Batch, mode: modeSample, train: true, level: -1, round: 1, givenTasks: true, entropy: cfg.EntropyCoef})
+			if err == nil {
+				err = e.gradients()
+			}
+			return err
+		})
+		run("evaluation rollout", 5, func() error {
+			_, err := e.rollout(rolloutSpec{n: 5, mode: modeGreedy, level: 1, round: 1, givenTasks: true, untilDone: true})
+			return err
+		})
+		run("greedy rollout", 5, func() error {
+			_, err := e.greedyRollout(rolloutSpec{n: 5, mode: modeGreedy, givenTasks: true})
+			return err
+		})
+
+	}
 }
 
 // TestHostGamesMemoryIsWhatTheyHold: hostGamesMemory, which buildEngine
 // adds to hostMemory's shares before it opens the device, is the bytes of every buffer newHostGames
 // allocates (each slice of hostGames but the workers' parts and channels),
-// with a mask and without; a task the kernels play holds none. No device is
-// needed.
+// with a mask and without, with fields and a vector; a task the kernels
+// play holds none. No device is needed.
 func TestHostGamesMemoryIsWhatTheyHold(t *testing.T) {
-	for _, tk := range []task.Task{walkTask{}, maskedWalk{}} {
+	for _, tk := range []task.Task{walkTask{}, maskedWalk{}, fieldWalk{spec: fieldSpecs[0]}} {
 		cfg := walkConfig("")
 		cfg.Task, cfg.EvalEvery, cfg.EvalBatch = tk.Name(), 5, 3*cfg.Batch
 		e := &engine{cfg: cfg, task: tk, V: tk.Vocab(), T: cfg.Steps, B: cfg.Batch, maxN: maxEpisodes(cfg), O: 3, masks: task.Masks(tk)}
@@ -343,7 +346,7 @@ func TestHostGamesMemoryIsWhatTheyHold(t *testing.T) {
 
 // TestGPUHostSteppedRefusals: what the host-stepped path does not run is
 // refused in one line before the device is opened: reading the context,
-// replayed programs, observation fields (fields_test.go).
+// replayed programs, PPO (with observation fields too: fields_test.go).
 func TestGPUHostSteppedRefusals(t *testing.T) {
 	for field, tweak := range map[string]func(*trainer.Config){
 		"context": func(c *trainer.Config) { c.Context = trainer.ContextRead },

@@ -19,5 +19,8 @@ func (e *engine) derive() error {
 	total := e.NV*3*H + H*3*H + 2*H*(V+1) + V + 1
 	e.a.reset().ptr("P", e.P).i32("d", H).i32("V", V).i32("S", e.S).i32("O", e.O).ptr("not_action", e.notAct).ptr("table", e.table).ptr("whhT", e.whhT).
 		ptr("headsT", e.headsT).ptr("headsN", e.headsN).ptr("headsB", e.headsB)
-	return e.launch("simdrl_derive", gridFor(total), block256, 0, &e.a)
+	if err := e.launch("simdrl_derive", gridFor(total), block256, 0, &e.a); err != nil || !e.fielded {
+		return err
+	}
+	return e.deriveFields()
 }

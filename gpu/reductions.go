@@ -39,4 +39,5 @@ func (e *engine) slabCaps() {
 	e.sHeads = slabCap(T*B, e.headTiles(), sms)
 	e.sTok = slabCap((e.R+T)*B, e.tokTiles(), sms)
 	e.sH0 = slabCap(B, e.h0Tiles(), sms)
+	e.sField = slabCap(T*B, e.fieldTiles(), sms) // (a fielded task is stepped on the host: no reading steps)
 }

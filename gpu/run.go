@@ -101,10 +101,10 @@ func buildEngine(cfg trainer.Config, t task.Task, validate func(task.Task) error
 	if err := validate(t); err != nil {
 		return nil, err
 	}
-	if task.IsFielded(t) { // before scorerOf: the reason to name is the fields
-		return nil, fmt.Errorf("gpu: task %s declares observation fields (task.Fielded), which the CUDA engine does not feed; train it on the CPU", t.Name())
-	}
 	sc, err := scorerOf(t)
+	if err == nil && task.IsFielded(t) && sc.kind != scoreHost {
+		return nil, fieldsNotHosted(t)
+	}
 	if task.Masks(t) && (err != nil || sc.kind != scoreHost) { // the native rollouts sample from every token's logit
 		return nil, fmt.Errorf("gpu: task %s has a legal-action mask (task.LegalGame, task.Masker), which the CUDA kernels apply only to tasks stepped on the host; train it on the CPU", t.Name())
 	}
@@ -131,8 +131,8 @@ func buildEngine(cfg trainer.Config, t task.Task, validate func(task.Task) error
 		return nil, err
 	}
 	l.Read = cfg.Context == trainer.ContextRead // the same tensors; only the rollout differs
-	if l.Observations != task.Observations(t) {
-		return nil, fmt.Errorf("gpu: task %s has %d observations and its model %d", t.Name(), task.Observations(t), l.Observations)
+	if l.Observations != modelObservations(t) {
+		return nil, fmt.Errorf("gpu: task %s has %d observations and its model %d", t.Name(), modelObservations(t), l.Observations)
 	}
 	// The host's share is refused before the device is opened; the
 	// device's when its buffers are planned (newEngine).

@@ -36,6 +36,7 @@ char *simdrl_emu_smem;
 // The kernels, rewritten by build.sh (dynamic shared memory) into emu_src/.
 #include "emu_src/backward.cu"
 #include "emu_src/env.cu"
+#include "emu_src/fields.cu"
 #include "emu_src/hoststep.cu"
 #include "emu_src/optim.cu"
 #include "emu_src/ppo.cu"

@@ -382,6 +382,79 @@
     double *sums
 #define SIMDRL_PPO_WEIGHTS_ARGS S, T, mb, old_logp, old_val, adv, ret, end, adv_mean, adv_scale, steps, clip, clip_v, value_coef, entropy_coef, logpa, val, ent, dlogp, dent, dval, sums
 
+// simdrl_derive_fields (fields.cu)
+#define SIMDRL_DERIVE_FIELDS_PARAMS \
+    const float *__restrict__ P, \
+    int d, \
+    int V, \
+    int S, \
+    int FR, \
+    int F, \
+    int fe, \
+    int vw, \
+    int vb, \
+    float *table, \
+    float *vecM
+#define SIMDRL_DERIVE_FIELDS_ARGS P, d, V, S, FR, F, fe, vw, vb, table, vecM
+
+// simdrl_field_gates (fields.cu)
+#define SIMDRL_FIELD_GATES_PARAMS \
+    const float *__restrict__ table, \
+    const float *__restrict__ vecM, \
+    int B, \
+    int d, \
+    int V, \
+    int nf, \
+    int F, \
+    const int32_t *__restrict__ offs, \
+    const int32_t *__restrict__ in_rows, \
+    const int32_t *__restrict__ fields, \
+    const float *__restrict__ vec, \
+    float *gates
+#define SIMDRL_FIELD_GATES_ARGS table, vecM, B, d, V, nf, F, offs, in_rows, fields, vec, gates
+
+// simdrl_field_partial (fields.cu)
+#define SIMDRL_FIELD_PARTIAL_PARAMS \
+    const float *__restrict__ dgh, \
+    const float *__restrict__ dgin, \
+    const int32_t *__restrict__ fields, \
+    const int32_t *__restrict__ offs, \
+    int R, \
+    int G3, \
+    int nf, \
+    int FR, \
+    int slab, \
+    float *part
+#define SIMDRL_FIELD_PARTIAL_ARGS dgh, dgin, fields, offs, R, G3, nf, FR, slab, part
+
+// simdrl_vec_grad (fields.cu)
+#define SIMDRL_VEC_GRAD_PARAMS \
+    const float *__restrict__ dgh, \
+    const float *__restrict__ dgin, \
+    const float *__restrict__ vec, \
+    int R, \
+    int G3, \
+    int F, \
+    float *dM
+#define SIMDRL_VEC_GRAD_ARGS dgh, dgin, vec, R, G3, F, dM
+
+// simdrl_field_grads (fields.cu)
+#define SIMDRL_FIELD_GRADS_PARAMS \
+    const float *__restrict__ P, \
+    const float *__restrict__ dT, \
+    const float *__restrict__ dF, \
+    const float *__restrict__ dM, \
+    int d, \
+    int V, \
+    int S, \
+    int FR, \
+    int F, \
+    int fe, \
+    int vw, \
+    int vb, \
+    float *grad
+#define SIMDRL_FIELD_GRADS_ARGS P, dT, dF, dM, d, V, S, FR, F, fe, vw, vb, grad
+
 // Every entry point, for an X macro (gpu/emu's kernel table).
 #define SIMDRL_KERNELS(X) \
     X(simdrl_draw_tasks), \
@@ -421,4 +494,9 @@
     X(simdrl_add), \
     X(simdrl_host_start), \
     X(simdrl_host_step), \
-    X(simdrl_ppo_weights)
+    X(simdrl_ppo_weights), \
+    X(simdrl_derive_fields), \
+    X(simdrl_field_gates), \
+    X(simdrl_field_partial), \
+    X(simdrl_vec_grad), \
+    X(simdrl_field_grads)

@@ -178,6 +178,21 @@ var Kernels = []Kernel{
 		p("S", cI), p("T", cI), p("mb", inI), p("old_logp", in), p("old_val", in), p("adv", in), p("ret", in), p("end", inI),
 		p("adv_mean", cD), p("adv_scale", cD), p("steps", cD), p("clip", cD), p("clip_v", cI), p("value_coef", cD), p("entropy_coef", cD),
 		p("logpa", in), p("val", in), p("ent", in), p("dlogp", out), p("dent", out), p("dval", out), p("sums", outD)}},
+	// Observation fields and the float vector of a host-stepped task (gpu/fields.go).
+	{Macro: "DERIVE_FIELDS", Module: "fields", Entries: []string{"simdrl_derive_fields"}, Params: []Param{
+		p("P", in), p("d", cI), p("V", cI), p("S", cI), p("FR", cI), p("F", cI), p("fe", cI), p("vw", cI), p("vb", cI),
+		p("table", out), p("vecM", out)}},
+	{Macro: "FIELD_GATES", Module: "fields", Entries: []string{"simdrl_field_gates"}, Params: []Param{
+		p("table", in), p("vecM", in), p("B", cI), p("d", cI), p("V", cI), p("nf", cI), p("F", cI), p("offs", inI),
+		p("in_rows", inI), p("fields", inI), p("vec", in), p("gates", out)}},
+	{Macro: "FIELD_PARTIAL", Module: "fields", Entries: []string{"simdrl_field_partial"}, Params: []Param{
+		p("dgh", in), p("dgin", in), p("fields", inI), p("offs", inI), p("R", cI), p("G3", cI), p("nf", cI), p("FR", cI),
+		p("slab", cI), p("part", out)}},
+	{Macro: "VEC_GRAD", Module: "fields", Entries: []string{"simdrl_vec_grad"}, Params: []Param{
+		p("dgh", in), p("dgin", in), p("vec", in), p("R", cI), p("G3", cI), p("F", cI), p("dM", out)}},
+	{Macro: "FIELD_GRADS", Module: "fields", Entries: []string{"simdrl_field_grads"}, Params: []Param{
+		p("P", in), p("dT", in), p("dF", in), p("dM", in), p("d", cI), p("V", cI), p("S", cI), p("FR", cI), p("F", cI),
+		p("fe", cI), p("vw", cI), p("vb", cI), p("grad", out)}},
 }
 
 // Kind is how the host packs a parameter of C type c (gpu/args.go): 'p' a
