@@ -85,13 +85,14 @@ func sweepPlan(args []string, env Env) int {
 }
 
 // runID is the id of the run that the train command's flags args start: the
-// config they resolve to (resolveRun) and its exhaustive evaluation's bound.
+// config they resolve to (resolveRun), its exhaustive evaluation's bound and
+// its sampled evaluation.
 func runID(args []string) (string, error) {
 	cfg, fl, err := resolveRun(args)
 	if err != nil {
 		return "", err
 	}
-	return sweep.ID(cfg, fl.exhaustive), nil
+	return sweep.ID(cfg, fl.exhaustive, sweep.Sampled{Samples: fl.evalSamples, PassK: fl.evalPassK, Temperature: fl.evalTemperature}), nil
 }
 
 // resolveRun is the configuration a fresh run of args trains, as the train

@@ -349,8 +349,8 @@ func (w *sweepWorker) runEntry(e sweep.Entry, d sweep.RunDir, sigs chan os.Signa
 // no checkpoint backs (it was killed before the first one) are removed
 // first, as they are the start of this same run. A run that left a
 // checkpoint resumes it: its config is the checkpoint's (the same, the id
-// says), so only the options no checkpoint holds (-device, -exhaustive)
-// are given again.
+// says), so only the options no checkpoint holds (resumeOptions) are given
+// again.
 func (w *sweepWorker) trainArgs(e sweep.Entry, d sweep.RunDir) ([]string, error) {
 	outs := []string{"-save", d.Checkpoint(), "-save-every", strconv.Itoa(w.o.saveEvery), "-report", d.Report(),
 		"-metrics", d.Metrics(), "-tensorboard", d.TensorBoard(), "-threads", strconv.Itoa(w.o.threads)}
@@ -367,11 +367,19 @@ func (w *sweepWorker) trainArgs(e sweep.Entry, d sweep.RunDir) ([]string, error)
 		return nil, fmt.Errorf("its flags: %s", flagError(err))
 	}
 	args := []string{"-resume", d.Checkpoint(), "-device", cl.fl.device}
-	if cl.changed("exhaustive") {
-		args = append(args, "-exhaustive", strconv.Itoa(cl.fl.exhaustive))
+	for _, name := range resumeOptions {
+		if cl.changed(name) {
+			args = append(args, "-"+name+"="+cl.fs.Lookup(name).Value.String())
+		}
 	}
 	return append(args, outs...), nil
 }
+
+// resumeOptions are the train command's options that no checkpoint holds
+// and the sweep does not set itself (files, less the outputs above): a
+// resumed run is given them again, or it would report less than its fresh
+// start would have (a preempted run once lost its sampled evaluation).
+var resumeOptions = []string{"exhaustive", "eval-samples", "eval-pass-k", "eval-temperature", "quiet", "plot"}
 
 // finishedCleanly checks the report of a run that exited 0: there, and
 // without an error.
