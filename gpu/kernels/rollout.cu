@@ -309,12 +309,12 @@ template <int EPT, bool READ, bool TAPE> __device__ __forceinline__ void rollout
     // loop (the tape's and the calculator's with observations) its done flag
     // says so; a program scored after the loop (O = 0: the seed task's, the
     // calculator's without observations) ends where simdrl_score_ends says,
-    // which sEnded remembers: it lies in sStat, unused until the scoring.
+    // which the first word of the episode's statistics row remembers (1:
+    // ended): sStat is unused until the scoring, which zeroes it.
     const bool machine = TAPE || (O > 0 && scorer == SIMDRL_SCORE_CALC);
     const bool stops = !READ && until_done && (machine || O == 0);
-    int32_t *const sEnded = (int32_t *)sStat; // E: the episode has ended (O = 0)
     if (stops && !machine) {
-        for (int e = tid; e < E; e += nthr) sEnded[e] = 0;
+        for (int e = tid; e < E; e += nthr) sStat[e * SIMDRL_NSTATS] = 0.0;
         __syncthreads();
     }
     int ran = T;
@@ -455,8 +455,9 @@ template <int EPT, bool READ, bool TAPE> __device__ __forceinline__ void rollout
                 } else if (machine) {
                     live |= !((const simdrl_calc_slot *)sCalc + e)->s.done;
                 } else { // sTok[e]: step t's action (O = 0)
-                    if (!sEnded[e]) sEnded[e] = simdrl_score_ends(scorer, sTask + e * SIMDRL_TASK_WORDS, ops, V, sTok[e], t + 1);
-                    live |= !sEnded[e];
+                    double *ended = sStat + e * SIMDRL_NSTATS;
+                    if (*ended == 0.0 && simdrl_score_ends(scorer, sTask + e * SIMDRL_TASK_WORDS, ops, V, sTok[e], t + 1)) *ended = 1.0;
+                    live |= *ended == 0.0;
                 }
             }
             if (!__syncthreads_or(live)) {
