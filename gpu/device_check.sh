@@ -61,7 +61,8 @@ if has gpu; then
 		TestGPUEstimatorsMatchCPU TestGPUGoldenEstimators TestGPUGroupSharesInstance TestGPUHostDrawAllocatesNothing \
 		TestGPUHostSteppedTrainingMatchesCPU TestGPUHostSteppedIsTheNativeRollout TestGPUHostSteppedRolloutStopsWhenAllAreDone \
 		TestGPUHostSteppedBuffersReused TestGPUHostSteppedTaskPanics TestGPUMaskedGoGameMatchesCPU \
-		TestGPUFieldsMatchCPU TestGPUCountdownFieldsMatchCPU TestGPUFieldsReachTheLogits TestGPURefusesABadField; do
+		TestGPUFieldsMatchCPU TestGPUCountdownFieldsMatchCPU TestGPUFieldsReachTheLogits TestGPURefusesABadField \
+		TestGPUStoppingRolloutIsBitForBit TestGPURolloutStopsWhenItsEpisodesAreDone; do
 		SIMDRL_TEST_REQUIRE=cuda timeout 60 ./out/gpu.test -test.run "^$t\$" -test.v -test.count=1 >"$OUT/test.tmp" 2>&1
 		rc=$?
 		cat "$OUT/test.tmp" >>"$OUT/gpu_tests.log"

@@ -15,7 +15,9 @@ import (
 
 // Rollouts that stop once every episode of a block has ended (rollout.cu's
 // until_done, the backward's ends): the tape task and the observing calc
-// task, whose machines step inside the rollout's loop.
+// task, whose machines step inside the rollout's loop, and the seed task and
+// calc without observations, whose programs are scored after it
+// (simdrl_score_ends says where their episodes end).
 
 // blockSteps reads back the latest rollout's steps run, one per block of
 // nb, and the training episodes' end steps (n).
@@ -49,11 +51,11 @@ func lastEnd(ends []int32, blk, E, n int) int32 {
 // update; and its blocks did stop, each right after the step at which its
 // last episode ended (the kernel's count of the steps it ran, read back).
 // On the planner's tiles (here an episode a block) and on tiles of 8, where
-// a block plays on while some of its episodes have ended. Calc without
-// observations (scored after the loop) runs every step, and its backward
-// skips the steps after its tiles' last ends all the same. The CPU
-// comparisons (TestGPUTapeTrainingMatchesCPU,
-// TestGPUObservingTrainingMatchesCPU) run on the stopping engine.
+// a block plays on while some of its episodes have ended; on the tape, calc
+// with and without observations and the seed task. The CPU comparisons
+// (TestGPUTapeTrainingMatchesCPU, TestGPUObservingTrainingMatchesCPU,
+// TestGPUTrainingMatchesCPU, TestGPUCalcTrainingMatchesCPU) run on the
+// stopping engine.
 func TestGPUStoppingRolloutIsBitForBit(t *testing.T) {
 	openGPU(t).Close()
 	saved := tileOverride
@@ -61,13 +63,18 @@ func TestGPUStoppingRolloutIsBitForBit(t *testing.T) {
 	for _, tc := range []struct {
 		name, tile string
 		cfg        trainer.Config
-		stops      bool // the forward stops (a machine stepped inside the loop)
+		mustStop   bool // some block stops before T (an episode a block: some episode answers early)
 	}{
 		{"tape", "", tapeConfig(t, "partial_credit=0.3; longer=12"), true},
 		{"tape 4x2", "4x2", tapeConfig(t, "partial_credit=0.3; longer=12"), true},
 		{"calc", "", calcConfig(t, calc.ObserveLevelsSpec, 0.3), true},
 		{"calc 4x2", "4x2", calcConfig(t, calc.ObserveLevelsSpec, 0.3), true},
-		{"calc without observations 4x2", "4x2", calcConfig(t, "", -1), false},
+		{"calc without observations", "", calcConfig(t, "", -1), true},
+		{"calc without observations 4x2", "4x2", calcConfig(t, "", -1), true},
+		{"seed", "", seedConfig(), true},
+		// (Eight episodes rarely all answer within the seed's 6 steps:
+		// there the blocks' counts are checked, not that one stopped.)
+		{"seed 4x2", "4x2", seedConfig(), false},
 	} {
 		tileOverride = tc.tile
 		cfg := tc.cfg
@@ -96,11 +103,7 @@ func TestGPUStoppingRolloutIsBitForBit(t *testing.T) {
 			require.Equal(t, b.GradNorm, a.GradNorm, "%s update %d gradient norm", tc.name, u)
 			for blk := range ran {
 				require.Equal(t, int32(T), fullRan[blk], "%s update %d: the full-length block %d", tc.name, u, blk)
-				if !tc.stops {
-					require.Equal(t, int32(T), ran[blk], "%s update %d block %d: scored after the loop", tc.name, u, blk)
-				} else {
-					require.Equal(t, lastEnd(ends, blk, E, B)+1, ran[blk], "%s update %d block %d: the steps up to its last episode's end", tc.name, u, blk)
-				}
+				require.Equal(t, lastEnd(ends, blk, E, B)+1, ran[blk], "%s update %d block %d: the steps up to its last episode's end", tc.name, u, blk)
 				if ran[blk] < int32(T) {
 					stopped++
 				}
@@ -116,7 +119,7 @@ func TestGPUStoppingRolloutIsBitForBit(t *testing.T) {
 				}
 			}
 		}
-		if tc.stops {
+		if tc.mustStop {
 			require.Positive(t, stopped, "%s: some block stopped before step %d", tc.name, T)
 		}
 		want, err := full.EvaluateAll(60, 9, task.HeldOut)
@@ -127,33 +130,51 @@ func TestGPUStoppingRolloutIsBitForBit(t *testing.T) {
 	}
 }
 
-// TestGPURolloutStopsWhenItsEpisodesAreDone: a teacher-forced tape rollout
+// TestGPURolloutStopsWhenItsEpisodesAreDone: a teacher-forced rollout
 // where every episode answers at step k but the last, which never answers
 // and whose budget is past the rollout's end: each block without it runs
 // exactly k+1 steps, the kernel's own count read back, and the block with
 // it all T; the rewards are those of the rollout that runs every step. On
-// the planner's tiles (an episode a block here) and on tiles of 8.
+// the tape (its machine stepped inside the loop), the seed task and calc
+// without observations (scored after the loop), on the planner's tiles
+// and on tiles of 8.
 func TestGPURolloutStopsWhenItsEpisodesAreDone(t *testing.T) {
 	openGPU(t).Close()
 	saved := tileOverride
 	t.Cleanup(func() { tileOverride = saved })
-	for _, tile := range []string{"", "4x2"} {
-		tileOverride = tile
-		stopsAtTheEnds(t, tile)
+	for _, c := range []struct {
+		name string
+		cfg  trainer.Config
+	}{
+		{"tape", tapeConfig(t, "partial_credit=0.3; longer=12")},
+		{"seed", seedConfig()},
+		{"calc without observations", calcConfig(t, "", -1)},
+	} {
+		for _, tile := range []string{"", "4x2"} {
+			tileOverride = tile
+			stopsAtTheEnds(t, c.name, tile, c.cfg)
+		}
 	}
 }
 
-func stopsAtTheEnds(t *testing.T, tile string) {
+// seedConfig is the seed task's default recipe, cut to a test's size.
+func seedConfig() trainer.Config {
+	cfg := trainer.DefaultRecipe()
+	cfg.EvalEvery, cfg.FinalEpisodes, cfg.Explain, cfg.Threads = 0, 0, 0, 2
+	cfg.Hidden, cfg.Batch = 32, 48
+	return cfg
+}
+
+func stopsAtTheEnds(t *testing.T, name, tile string, cfg trainer.Config) {
 	const k = 2
-	cfg := tapeConfig(t, "partial_credit=0.3; longer=12")
 	g, err := newGPURun(cfg)
 	require.NoError(t, err)
 	t.Cleanup(g.Close)
 	e := g.e
 	T, n, p := e.T, e.B, e.fwd
 	E := p.E
-	require.Greater(t, p.Blocks, 1, "blocks without the endless episode")
-	require.Greater(t, g.task.Levels()[0].Budget, k, "level 0 leaves room for step %d", k)
+	require.Greater(t, p.Blocks, 1, "%s: blocks without the endless episode", name)
+	require.Greater(t, T, k+1, "%s: the rollout runs past step %d", name, k)
 	endless := n - 1
 	ans := g.task.Answer()
 	filler := (ans + 1) % int32(e.V)
@@ -166,17 +187,18 @@ func stopsAtTheEnds(t *testing.T, tile string) {
 			tok[(k+1)*n+b] = ans
 		}
 	}
+	ins := make([]task.Instance, n)
+	for b := range ins {
+		ins[b] = g.task.Draw(e.key, 1, uint32(b), rng.PurposeEval, 0, task.HeldOut)
+		require.True(t, ins[b].Budget <= 0 || ins[b].Budget > k, "%s: episode %d's budget leaves room for step %d", name, b, k)
+	}
+	if ins[endless].Budget > 0 { // (the seed's episodes have none: MaxSteps, past its rollout)
+		ins[endless].Budget = int32(T + 1) // past the rollout: it never ends
+	}
 	play := func(until bool) (ran []int32, out []float64) {
 		out = make([]float64, 2*n)
 		require.NoError(t, g.d.do(func() error {
-			err := e.drawWith(n, func(b int) task.Instance {
-				if b != endless {
-					return g.task.Draw(e.key, 1, uint32(b), rng.PurposeEval, 0, task.HeldOut)
-				}
-				in := g.task.Draw(e.key, 1, uint32(b), rng.PurposeEval, 0, task.HeldOut)
-				in.Budget = int32(T + 1) // past the rollout: it never ends
-				return in
-			})
+			err := e.drawWith(n, func(b int) task.Instance { return ins[b] })
 			if err == nil {
 				err = upload(e.tokens, tok)
 			}
@@ -196,18 +218,18 @@ func stopsAtTheEnds(t *testing.T, tile string) {
 		return ran, out
 	}
 	ran, out := play(true)
-	t.Logf("tile %q: steps run by block (%d episodes a block, T %d): %v", tile, E, T, ran)
+	t.Logf("%s tile %q: steps run by block (%d episodes a block, T %d): %v", name, tile, E, T, ran)
 	require.Len(t, ran, p.Blocks)
 	for blk := range ran {
 		want := int32(k + 1)
 		if endless/E == blk {
 			want = int32(T)
 		}
-		require.Equal(t, want, ran[blk], "tile %q block %d", tile, blk)
+		require.Equal(t, want, ran[blk], "%s tile %q block %d", name, tile, blk)
 	}
 	fullRan, fullOut := play(false)
 	for blk := range fullRan {
-		require.Equal(t, int32(T), fullRan[blk], "tile %q block %d without until_done", tile, blk)
+		require.Equal(t, int32(T), fullRan[blk], "%s tile %q block %d without until_done", name, tile, blk)
 	}
-	require.Equal(t, fullOut, out, "tile %q: the episodes' rewards and correct flags", tile)
+	require.Equal(t, fullOut, out, "%s tile %q: the episodes' rewards and correct flags", name, tile)
 }

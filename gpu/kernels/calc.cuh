@@ -225,4 +225,19 @@ SIMDRL_HD simdrl_outcome simdrl_score(int scorer, const int32_t *rec, const int3
     return simdrl_env_run(rec, actions, stride, n);
 }
 
+// simdrl_score_ends reports whether simdrl_score's episode, not ended before
+// its n-th token act (n from 1), ends at it: at an answer, or at the seed's
+// SIMDRL_MAX_STEPS-th token or the calculator's budget-th (an instance of no
+// budget, ended before its first token, is reported at it). The rollout's
+// until_done knows by it when an episode scored after the loop has ended,
+// without stepping a machine (simdrl_env_step and simdrl_calc_step end
+// their episodes at exactly these tokens).
+SIMDRL_HD int simdrl_score_ends(int scorer, const int32_t *rec, const int32_t *ops, int V, int act, int n) {
+    if (scorer == SIMDRL_SCORE_CALC) {
+        const int answer = act >= 0 && act < V && ops[SIMDRL_OP_WORDS * act] == SIMDRL_KIND_ANSWER;
+        return answer || n >= rec[SIMDRL_REC_BUDGET];
+    }
+    return act == SIMDRL_ANS || n >= SIMDRL_MAX_STEPS;
+}
+
 #endif

@@ -304,10 +304,19 @@ template <int EPT, bool READ, bool TAPE> __device__ __forceinline__ void rollout
     const int d4 = d & ~3;
     if (READ && R > 0) read_context<EPT>(R, B, d, O, ctx_end, train, table, W, sBhh, sTask, sTok, sH0, sH1, h, act, ghn, inputs, b0, nE, E, tid, nthr);
     // until_done: the tile stops after the step at which its last episode
-    // ended, where only machines stepped inside the loop know it (the tape's
-    // and the calculator's with observations), and not in the reading entry
-    // points (the vote pushed one into spills); ran counts the steps run.
-    const bool stops = !READ && until_done && (TAPE || (O > 0 && scorer == SIMDRL_SCORE_CALC));
+    // ended, not in the reading entry points (the vote pushed one into
+    // spills); ran counts the steps run. Where a machine steps inside the
+    // loop (the tape's and the calculator's with observations) its done flag
+    // says so; a program scored after the loop (O = 0: the seed task's, the
+    // calculator's without observations) ends where simdrl_score_ends says,
+    // which the first word of the episode's statistics row remembers (1:
+    // ended): sStat is unused until the scoring, which zeroes it.
+    const bool machine = TAPE || (O > 0 && scorer == SIMDRL_SCORE_CALC);
+    const bool stops = !READ && until_done && (machine || O == 0);
+    if (stops && !machine) {
+        for (int e = tid; e < E; e += nthr) sStat[e * SIMDRL_NSTATS] = 0.0;
+        __syncthreads();
+    }
     int ran = T;
     for (int t = 0; t < T; t++) {
         const float *hp = (t & 1) ? sH1 : sH0;
@@ -440,8 +449,17 @@ template <int EPT, bool READ, bool TAPE> __device__ __forceinline__ void rollout
         if (stops) {
             // A block-wide vote (every thread leaves together).
             int live = 0;
-            for (int e = tid; e < nE; e += nthr)
-                live |= TAPE ? !((const simdrl_tape_state *)machines + (b0 + e))->done : !((const simdrl_calc_slot *)sCalc + e)->s.done;
+            for (int e = tid; e < nE; e += nthr) {
+                if (TAPE) {
+                    live |= !((const simdrl_tape_state *)machines + (b0 + e))->done;
+                } else if (machine) {
+                    live |= !((const simdrl_calc_slot *)sCalc + e)->s.done;
+                } else { // sTok[e]: step t's action (O = 0)
+                    double *ended = sStat + e * SIMDRL_NSTATS;
+                    if (*ended == 0.0 && simdrl_score_ends(scorer, sTask + e * SIMDRL_TASK_WORDS, ops, V, sTok[e], t + 1)) *ended = 1.0;
+                    live |= *ended == 0.0;
+                }
+            }
             if (!__syncthreads_or(live)) {
                 ran = t + 1;
                 break;

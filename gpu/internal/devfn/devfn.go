@@ -120,6 +120,19 @@ func CalcRun(rec []int32, ops []int32, partialCredit float64, actions []int32) (
 	return float64(o.reward), int(o.steps), o.answered != 0, o.correct != 0
 }
 
+// Scorers are common.cuh's SIMDRL_SCORE_SEED and SIMDRL_SCORE_CALC.
+const (
+	ScoreSeed = C.SIMDRL_SCORE_SEED
+	ScoreCalc = C.SIMDRL_SCORE_CALC
+)
+
+// ScoreEnds is simdrl_score_ends: whether scorer's episode of rec, not
+// ended before its n-th token act, ends at it (ops: the calculator's op
+// table, three int32 per token; nil for the seed).
+func ScoreEnds(scorer int, rec, ops []int32, act int32, n int) bool {
+	return C.simdrl_score_ends(C.int(scorer), i32s(rec[:RecordWords]), i32s(ops), C.int(len(ops)/C.SIMDRL_OP_WORDS), C.int(act), C.int(n)) != 0
+}
+
 // Step is one step's reward and done flag, the tokens consumed after it and
 // the observation it returns (NoObs when the task observes nothing).
 type Step struct {
