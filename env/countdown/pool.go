@@ -109,11 +109,21 @@ func (p *Pool) Step(tok int32) bool {
 }
 
 // Legal writes into dst[tok] whether each of the pool's tokens
-// (Moves(N()) of them: dst is at least that long) is legal now.
+// (Moves(N()) of them: dst is at least that long) is legal now: what
+// Allows says of each, pair by pair with the rules' Allowed, which does
+// not compute the results (the mask is asked for at every step of every
+// episode; TestLegalIsAllows checks the two agree).
 func (p *Pool) Legal(dst []bool) {
-	for tok := range int32(Moves(p.n)) {
-		dst[tok] = p.Allows(tok)
+	tok := 0
+	for _, s := range pairSlots[p.n] {
+		i, j := s[0], s[1]
+		live := p.live[i] && p.live[j]
+		for op := range NumOps {
+			dst[tok] = live && p.rules.Allowed(op, p.val[i], p.val[j])
+			tok++
+		}
 	}
+	dst[tok] = p.depth > 0 // UNDO
 }
 
 // Allows reports whether token tok is legal now: a combination the rules

@@ -66,3 +66,21 @@ func (r Rules) Apply(op Op, a, b Value) (Value, bool) {
 	}
 	return Value{}, false
 }
+
+// Allowed reports whether r allows op on a and b: Apply's second result,
+// without reducing the value (no gcd).
+func (r Rules) Allowed(op Op, a, b Value) bool {
+	if op.Swapped() {
+		a, b = b, a
+		op--
+	}
+	switch op {
+	case Add, Mul:
+		return true
+	case Sub: // the difference's sign: the denominators are positive
+		return r == Fractions || a.N*b.D >= b.N*a.D
+	case Div: // exact: the divisor a.D·b.N (≠ 0) divides a.N·b.D
+		return b.N != 0 && (r == Fractions || a.N*b.D%(a.D*b.N) == 0)
+	}
+	return false
+}

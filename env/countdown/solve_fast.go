@@ -23,15 +23,34 @@ func SolvableNumbers(rules Rules, numbers []int64, target int64, r Restrict) boo
 type frac struct{ n, d int64 }
 
 // solvableInts is Countdown's search (Integers: non-negative integers,
-// exact divisions); a value's d is 1. v is passed by value: through a
-// pointer, the recursion's copies would escape to the heap.
+// exact divisions); a value's d is 1. It searches the integers alone
+// (ints), whose copies are half as long.
 func solvableInts(v [MaxNumbers]frac, n int, target int64, noMulDiv bool) bool {
+	var w ints
+	for i := range n {
+		w[i] = v[i].n
+	}
 	if n == 1 {
-		return v[0].n == target
+		return w[0] == target
+	}
+	return w.solvable(n, target, noMulDiv)
+}
+
+// ints is a pool's values under Integers, passed by value: through a
+// pointer, the recursion's copies would escape to the heap.
+type ints [MaxNumbers]int64
+
+// solvable is solvableInts on n ≥ 2 values: a pair at a time down to the
+// last two, which pairMakes answers without a call per result (the leaves
+// are most of the tree, and an unsolvable draw, most of a draw's tries,
+// visits all of it).
+func (v ints) solvable(n int, target int64, noMulDiv bool) bool {
+	if n == 2 {
+		return pairMakes(v[0], v[1], target, noMulDiv)
 	}
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
-			a, b := v[i].n, v[j].n
+			a, b := v[i], v[j]
 			if a < b {
 				a, b = b, a
 			}
@@ -49,14 +68,27 @@ func solvableInts(v [MaxNumbers]frac, n int, target int64, noMulDiv bool) bool {
 			w := v
 			w[j] = w[n-1] // the last value moves into j, the result into i
 			for _, x := range r[:k] {
-				w[i] = frac{x, 1}
-				if solvableInts(w, n-1, target, noMulDiv) {
+				w[i] = x
+				if w.solvable(n-1, target, noMulDiv) {
 					return true
 				}
 			}
 		}
 	}
 	return false
+}
+
+// pairMakes reports whether one operation Integers allows makes target of
+// a and b (non-negative): a sum, a difference (the larger first), a
+// product or an exact quotient (b·target = a, b ≠ 0).
+func pairMakes(a, b, target int64, noMulDiv bool) bool {
+	if a < b {
+		a, b = b, a
+	}
+	if a+b == target || a-b == target {
+		return true
+	}
+	return !noMulDiv && (a*b == target || b != 0 && b*target == a)
 }
 
 // solvableFracs is the 24 Game's search (Fractions: any rational, no
