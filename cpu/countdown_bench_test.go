@@ -11,11 +11,11 @@ import (
 // BenchmarkCountdown4Update and BenchmarkGame24Update time one training
 // update of the search tasks at their default (untuned) recipe on one
 // thread: 192 episodes of 128 steps (the default observe=token) with a
-// legal-action mask,
-// the update that issue 53's 15-minute bar multiplies by 10,000. The
-// engine first runs warmUpdates updates, so that the timed episodes are a
-// learning policy's, not the first update's; b.N updates then continue the
-// same run, so compare two builds at one fixed count (-benchtime 50x).
+// legal-action mask, the update that issue 53's 15-minute bar multiplies
+// by 10,000. The engine first runs warmUpdates updates, so that the timed
+// episodes are a learning policy's, not the first update's; b.N updates
+// then continue the same run, so compare two builds at one fixed count
+// (-benchtime 50x).
 func BenchmarkCountdown4Update(b *testing.B) { benchTaskUpdate(b, "countdown4") }
 
 // BenchmarkGame24Update: BenchmarkCountdown4Update's update for the 24 Game.
