@@ -74,14 +74,8 @@ func TestEnvGolden(t *testing.T) {
 // the last step): the rollout kernel keeps the steps up to its scorer's
 // steps − 1 in the loss.
 func cpuEnd(tk task.Task, in *task.Instance, prog []int32) int {
-	e := task.NewEnv(tk, 1)
-	e.Reset(0, in)
-	obs, reward, done := make([]int32, 1), make([]float64, 1), make([]bool, 1)
-	for t, a := range prog {
-		e.Step([]int32{a}, task.Transition{Obs: obs, Reward: reward, Done: done})
-		if done[0] {
-			return t
-		}
+	if t := envEnd(tk, in, prog); t >= 0 {
+		return t
 	}
 	return len(prog) - 1
 }
