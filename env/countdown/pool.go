@@ -13,6 +13,11 @@ type Pool struct {
 	target Value
 	hist   [MaxNumbers - 1]made
 	depth  int
+	// The no-revisit rule (revisit.go): on, the set of states reached and
+	// the key of the state now.
+	noRevisit bool
+	seen      *visited
+	key       stateKey
 }
 
 // made is a move made and what its slots held before it.
@@ -22,8 +27,9 @@ type made struct {
 }
 
 // Reset starts p on numbers (at most MaxNumbers) and target under rules.
+// The no-revisit rule is off; its set's room is kept (ForbidRevisits).
 func (p *Pool) Reset(rules Rules, numbers []int64, target Value) {
-	*p = Pool{rules: rules, n: len(numbers), target: target}
+	*p = Pool{rules: rules, n: len(numbers), target: target, seen: p.seen}
 	for i, v := range numbers {
 		p.val[i], p.live[i] = Int(v), true
 	}
@@ -78,8 +84,12 @@ func (p *Pool) Result(m Move) (Value, bool) {
 // Apply makes m when it is legal and reports whether it was.
 func (p *Pool) Apply(m Move) bool {
 	v, ok := p.Result(m)
-	if !ok {
+	if !ok || !p.fresh(m, v) {
 		return false
+	}
+	if p.noRevisit {
+		p.key = p.childKey(m, v)
+		p.seen.add(p.key)
 	}
 	p.hist[p.depth] = made{m, p.val[m.I], p.val[m.J]}
 	p.depth++
@@ -94,6 +104,9 @@ func (p *Pool) Undo() bool {
 	}
 	p.depth--
 	h := p.hist[p.depth]
+	if p.noRevisit {
+		p.key = p.key.minus(p.val[h.m.I]).plus(h.a).plus(h.b)
+	}
 	p.val[h.m.I], p.val[h.m.J], p.live[h.m.J] = h.a, h.b, true
 	return true
 }
@@ -112,8 +125,13 @@ func (p *Pool) Step(tok int32) bool {
 // (Moves(N()) of them: dst is at least that long) is legal now: what
 // Allows says of each, pair by pair with the rules' Allowed, which does
 // not compute the results (the mask is asked for at every step of every
-// episode; TestLegalIsAllows checks the two agree).
+// episode; TestLegalIsAllows checks the two agree). Under the no-revisit
+// rule it computes them (legalFresh).
 func (p *Pool) Legal(dst []bool) {
+	if p.noRevisit {
+		p.legalFresh(dst)
+		return
+	}
 	tok := 0
 	for _, s := range pairSlots[p.n] {
 		i, j := s[0], s[1]
@@ -127,7 +145,8 @@ func (p *Pool) Legal(dst []bool) {
 }
 
 // Allows reports whether token tok is legal now: a combination the rules
-// allow on two held values, or UNDO after a move.
+// allow on two held values (into a state not yet reached, under the
+// no-revisit rule), or UNDO after a move.
 func (p *Pool) Allows(tok int32) bool {
 	if tok == Undo(p.n) {
 		return p.depth > 0
@@ -136,8 +155,8 @@ func (p *Pool) Allows(tok int32) bool {
 	if !ok {
 		return false
 	}
-	_, ok = p.Result(m)
-	return ok
+	v, ok := p.Result(m)
+	return ok && p.fresh(m, v)
 }
 
 // String is the pool's values, "_" for an empty slot, then the target:

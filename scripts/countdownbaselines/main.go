@@ -2,7 +2,7 @@
 // Countdown and 24 Game tasks on their held-out instances
 // (countdowntask.Baselines), as a markdown table (docs/results.md).
 //
-//	go run ./scripts/countdownbaselines -seed 1
+//	go run ./scripts/countdownbaselines -seed 1 [-task-spec revisit=off]
 package main
 
 import (
@@ -15,11 +15,12 @@ import (
 
 func main() {
 	seed := flag.Uint64("seed", 1, "the random players' seed")
+	spec := flag.String("task-spec", "", "the tasks' options (revisit=off: the no-revisit rule)")
 	flag.Parse()
 	fmt.Println("| task | held-out instances | budget | random legal moves | blind DFS with UNDO | random program pass@1 | pass@16 | brute force (DFS steps: median / most) |")
 	fmt.Println("|---|---|---|---|---|---|---|---|")
 	for _, name := range []string{"countdown3", "countdown4", "game24"} {
-		rows, err := countdowntask.Baselines(name, []int{64, 128, 256}, *seed)
+		rows, err := countdowntask.Baselines(name, *spec, []int{64, 128, 256}, *seed)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "countdownbaselines:", err)
 			os.Exit(1)

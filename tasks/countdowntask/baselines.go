@@ -15,7 +15,10 @@ import (
 // with UNDO, random well-formed programs at pass@1 and pass@16 (each
 // program n−1 steps, so 16 fit every budget here), and brute force (the DFS
 // without a budget: it solves every instance, by construction; its steps
-// say what budget a blind search needs).
+// say what budget a blind search needs). Under the task's revisit=off
+// the DFS (brute force included) and the random legal moves play by the
+// no-revisit rule as the policy does; a random program, never undoing, has
+// no state to revisit.
 type Baseline struct {
 	Task      string
 	Budget    int
@@ -31,10 +34,11 @@ type Baseline struct {
 // ProgramsPerInstance is how many random programs each instance gets.
 const ProgramsPerInstance = 16
 
-// Baselines measures name's held-out instances in each budget, its random
-// players drawn from seed's counter-based stream.
-func Baselines(name string, budgets []int, seed uint64) ([]Baseline, error) {
-	tk, err := task.Open(name, "")
+// Baselines measures the held-out instances of task name (with spec's
+// options) in each budget, its random players drawn from seed's
+// counter-based stream.
+func Baselines(name, spec string, budgets []int, seed uint64) ([]Baseline, error) {
+	tk, err := task.Open(name, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +57,7 @@ func Baselines(name string, budgets []int, seed uint64) ([]Baseline, error) {
 	var brute []int
 	var pass1, pass16 float64
 	for i := range ins {
-		t.Pool(&ins[i], &p)
+		t.searchPool(&ins[i], &p, bruteMoves)
 		ok, steps := countdown.DFS(&p, 1<<30)
 		if !ok {
 			return nil, fmt.Errorf("%s: a held-out instance the brute force cannot solve: %s", name, p.String())
@@ -77,11 +81,11 @@ func Baselines(name string, budgets []int, seed uint64) ([]Baseline, error) {
 		row := Baseline{Task: name, Budget: b, Instances: len(ins), Pass1: pass1 / float64(len(ins)), Pass16: pass16 / float64(len(ins)),
 			BruteMed: brute[len(brute)/2], BruteMax: brute[len(brute)-1]}
 		for i := range ins {
-			t.Pool(&ins[i], &p)
+			t.searchPool(&ins[i], &p, b)
 			if ok, _ := countdown.DFS(&p, b); ok {
 				row.DFS++
 			}
-			t.Pool(&ins[i], &p)
+			t.searchPool(&ins[i], &p, b)
 			if countdown.RandomLegal(&p, b, chooser(0, uint32(i))) {
 				row.Random++
 			}
@@ -91,4 +95,17 @@ func Baselines(name string, budgets []int, seed uint64) ([]Baseline, error) {
 		out = append(out, row)
 	}
 	return out, nil
+}
+
+// bruteMoves is the room the brute force's no-revisit set starts with (it
+// grows as needed).
+const bruteMoves = 4096
+
+// searchPool resets p on in for a search of budget steps: under the
+// task's no-revisit rule when it has it.
+func (t *poolTask) searchPool(in *task.Instance, p *countdown.Pool, budget int) {
+	t.Pool(in, p)
+	if t.noRevisit {
+		p.ForbidRevisits(budget)
+	}
 }

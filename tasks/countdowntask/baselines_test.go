@@ -10,12 +10,12 @@ import (
 // change with it and the DFS's do not; a larger budget never solves less
 // by DFS, and the DFS beats random moves.
 func TestBaselines(t *testing.T) {
-	a, err := Baselines("countdown3", []int{16, 64}, 1)
+	a, err := Baselines("countdown3", "", []int{16, 64}, 1)
 	require.NoError(t, err)
-	b, err := Baselines("countdown3", []int{16, 64}, 1)
+	b, err := Baselines("countdown3", "", []int{16, 64}, 1)
 	require.NoError(t, err)
 	require.Equal(t, a, b)
-	c, err := Baselines("countdown3", []int{16, 64}, 2)
+	c, err := Baselines("countdown3", "", []int{16, 64}, 2)
 	require.NoError(t, err)
 	require.Equal(t, a[1].DFS, c[1].DFS)
 	require.NotEqual(t, a[1].Random, c[1].Random)
@@ -25,6 +25,6 @@ func TestBaselines(t *testing.T) {
 	require.Equal(t, ListedCountdown, a[0].Instances)
 	require.LessOrEqual(t, a[1].BruteMed, a[1].BruteMax)
 	require.Equal(t, a[1].DFS == 1, a[1].BruteMax <= 64, "the DFS solves all in a budget iff the brute force's most steps fit")
-	_, err = Baselines("calc", nil, 1)
+	_, err = Baselines("calc", "", nil, 1)
 	require.Error(t, err)
 }

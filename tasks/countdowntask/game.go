@@ -19,8 +19,19 @@ type Game struct {
 	thought       int // the THINKs played (think.go)
 }
 
+// revisitKey is the spec's key of the no-revisit rule: with revisit=off a
+// combination into a pool state the episode has already reached (the same
+// values, in any slots) is illegal, as a search's closed list skips it
+// (countdown.Pool.ForbidRevisits), and an episode whose start has no legal
+// combination left ends unsolved (its search is over). revisit=on, the
+// default, is the game without the rule.
+const revisitKey = "revisit"
+
 func (g *Game) Reset(in *task.Instance) int32 {
 	g.t.Pool(in, &g.p)
+	if g.t.noRevisit {
+		g.p.ForbidRevisits(int(in.Budget))
+	}
 	g.obs, g.steps, g.budget, g.thought = g.t.observe(&g.p, started), 0, int(in.Budget), 0
 	return g.obs
 }
@@ -42,6 +53,9 @@ func (g *Game) Step(tok int32) (obs int32, reward float64, done bool) {
 	g.steps++
 	if g.p.Solved() {
 		return g.obs, 1, true
+	}
+	if what == undone && g.t.noRevisit && g.p.Stuck() {
+		return g.obs, 0, true // every move from the start tried: the search is over
 	}
 	return g.obs, 0, false
 }

@@ -39,9 +39,9 @@ func init() {
 
 // open is k's task with spec's options: budget=N (1..MaxBudget),
 // observe=token (the default), fields or vector (fields.go), think=N and
-// think-cost=C (think.go).
+// think-cost=C (think.go), revisit=on (the default) or off (game.go).
 func open(k kind, spec string) (task.Task, error) {
-	takes := k.name + " takes budget=N, observe=token|fields|vector, think=N and think-cost=C"
+	takes := k.name + " takes budget=N, observe=token|fields|vector, think=N, think-cost=C and revisit=on|off"
 	opts, err := task.SpecOptions(spec, takes)
 	if err != nil {
 		return nil, err
@@ -54,6 +54,13 @@ func open(k kind, spec string) (task.Task, error) {
 				return nil, &task.SpecError{Key: "observe", Err: fmt.Errorf("%q is not token, fields or vector", o.Value)}
 			}
 			t.fields, values = o.Value != observeToken, o.Value == observeFields
+			continue
+		}
+		if o.Key == revisitKey {
+			if o.Value != "on" && o.Value != "off" {
+				return nil, &task.SpecError{Key: revisitKey, Err: fmt.Errorf("%q is not on or off", o.Value)}
+			}
+			t.noRevisit = o.Value == "off"
 			continue
 		}
 		if ok, err := t.think.parse(o); ok {
@@ -84,6 +91,7 @@ type poolTask struct {
 	fields    bool           // observe=fields or vector: the pool as fields (fields.go), not one token
 	fieldSpec task.FieldSpec // Fields: empty unless fields
 	think     thinking       // think=N, think-cost=C (think.go): off unless given
+	noRevisit bool           // revisit=off: a combination into a state the episode has reached is illegal (game.go)
 	listOnce  sync.Once
 	listed    [2][]task.Instance // per split (Training, HeldOut): what evaluations play (Instances)
 }

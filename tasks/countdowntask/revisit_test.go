@@ -1,0 +1,70 @@
+package countdowntask
+
+import (
+	"testing"
+
+	"github.com/simdrl/simdrl/rng"
+	"github.com/simdrl/simdrl/task"
+	"github.com/stretchr/testify/require"
+)
+
+// revisit=on is the default game, bit for bit on the recorded random walks
+// (TestThinkOffIsToday's); a bad value is one line; revisit=off is a
+// different game on the same walks.
+func TestRevisitSpec(t *testing.T) {
+	for name, want := range walksBeforeThink {
+		require.Equal(t, want, recorded(opened(t, name, "revisit=on")), name)
+		require.NotEqual(t, want, recorded(opened(t, name, "revisit=off")), name)
+	}
+	for _, bad := range []string{"revisit=no", "revisit=", "revisit"} {
+		_, err := task.Open("countdown4", bad)
+		require.Error(t, err, bad)
+		require.NotContains(t, err.Error(), "\n")
+	}
+}
+
+// With revisit=off, on random walks of legal tokens (the tokens a masked
+// policy plays), of every task: the mask is never empty while the episode
+// runs, Step accepts exactly the tokens Legal allows, and an episode whose
+// start has nothing left to try ends unsolved at once.
+func TestRevisitOffGame(t *testing.T) {
+	key := rng.NewKey(19)
+	ended := 0
+	for _, name := range []string{"countdown3", "countdown4", "game24"} {
+		tk := opened(t, name, "revisit=off; think=2")
+		g := tk.NewGame().(*Game)
+		legal := make([]bool, tk.Vocab())
+		for e := uint32(0); e < 200; e++ {
+			in := tk.Draw(key, 0, e, rng.PurposeTask, 0, task.Split(e%2))
+			in.Budget = 256
+			g.Reset(&in)
+			require.True(t, g.Pool().NoRevisit())
+			for k := uint32(0); k < 256; k++ {
+				g.Legal(legal)
+				require.Contains(t, legal, true, "%s: no legal token at %s", name, g.Pool())
+				for tok, ok := range legal {
+					if tok != int(tk.thinkToken()) {
+						require.Equal(t, ok, g.Pool().Allows(int32(tok)), "%s: %s at %s", name, tk.TokenName(int32(tok)), g.Pool())
+					}
+				}
+				var toks []int32
+				for tok, ok := range legal {
+					if ok {
+						toks = append(toks, int32(tok))
+					}
+				}
+				tok := toks[rng.Below(key.Block(1, e, k, rng.PurposeAction)[0], uint32(len(toks)))]
+				_, reward, done := g.Step(tok)
+				if done {
+					require.Equal(t, reward == 1, g.Correct())
+					if !g.Correct() {
+						require.True(t, g.Pool().Stuck(), "%s: an unsolved end is a finished search", name)
+						ended++
+					}
+					break
+				}
+			}
+		}
+	}
+	require.Greater(t, ended, 50, "random searches that prune their way out end early")
+}
