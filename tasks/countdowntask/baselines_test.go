@@ -8,7 +8,7 @@ import (
 
 // The baselines are reproducible by their seed, the random players'
 // change with it and the DFS's do not; a larger budget never solves less
-// by DFS, and the DFS beats random moves.
+// by DFS, and the DFS beats random moves; the no-revisit rule helps the DFS.
 func TestBaselines(t *testing.T) {
 	a, err := Baselines("countdown3", "", []int{16, 64}, 1)
 	require.NoError(t, err)
@@ -25,6 +25,17 @@ func TestBaselines(t *testing.T) {
 	require.Equal(t, ListedCountdown, a[0].Instances)
 	require.LessOrEqual(t, a[1].BruteMed, a[1].BruteMax)
 	require.Equal(t, a[1].DFS == 1, a[1].BruteMax <= 64, "the DFS solves all in a budget iff the brute force's most steps fit")
+	// Under the no-revisit rule the DFS skips transpositions: never fewer
+	// solved in a budget, never more steps to its first solution; random
+	// programs never undo, so they are the same.
+	d, err := Baselines("countdown3", "revisit=off", []int{16, 64}, 1)
+	require.NoError(t, err)
+	for i := range d {
+		require.GreaterOrEqual(t, d[i].DFS, a[i].DFS)
+		require.Equal(t, a[i].Pass1, d[i].Pass1)
+	}
+	require.Greater(t, d[0].DFS, a[0].DFS)
+	require.Less(t, d[0].BruteMax, a[0].BruteMax)
 	_, err = Baselines("calc", "", nil, 1)
 	require.Error(t, err)
 }
