@@ -10,12 +10,12 @@ import (
 // change with it and the DFS's do not; a larger budget never solves less
 // by DFS, and the DFS beats random moves; the no-revisit rule helps the DFS.
 func TestBaselines(t *testing.T) {
-	a, err := Baselines("countdown3", "", []int{16, 64}, 1)
+	a, err := Baselines("countdown3", "revisit=on", []int{16, 64}, 1)
 	require.NoError(t, err)
-	b, err := Baselines("countdown3", "", []int{16, 64}, 1)
+	b, err := Baselines("countdown3", "revisit=on", []int{16, 64}, 1)
 	require.NoError(t, err)
 	require.Equal(t, a, b)
-	c, err := Baselines("countdown3", "", []int{16, 64}, 2)
+	c, err := Baselines("countdown3", "revisit=on", []int{16, 64}, 2)
 	require.NoError(t, err)
 	require.Equal(t, a[1].DFS, c[1].DFS)
 	require.NotEqual(t, a[1].Random, c[1].Random)
@@ -28,7 +28,7 @@ func TestBaselines(t *testing.T) {
 	// Under the no-revisit rule the DFS skips transpositions: never fewer
 	// solved in a budget, never more steps to its first solution; random
 	// programs never undo, so they are the same.
-	d, err := Baselines("countdown3", "revisit=off", []int{16, 64}, 1)
+	d, err := Baselines("countdown3", "", []int{16, 64}, 1) // revisit=off, the default
 	require.NoError(t, err)
 	for i := range d {
 		require.GreaterOrEqual(t, d[i].DFS, a[i].DFS)

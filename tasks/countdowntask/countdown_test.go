@@ -22,7 +22,7 @@ func TestOpen(t *testing.T) {
 	for _, c := range []struct {
 		name          string
 		n, vocab, bud int
-	}{{"countdown3", 3, 20, 64}, {"countdown4", 4, 38, 128}, {"game24", 4, 38, 128}} {
+	}{{"countdown3", 3, 20, 64}, {"countdown4", 4, 38, 256}, {"game24", 4, 38, 256}} {
 		tk := opened(t, c.name, "")
 		require.Equal(t, c.vocab, tk.Vocab())
 		require.Equal(t, c.bud, tk.Levels()[0].Budget)
@@ -168,11 +168,13 @@ func TestSubsets(t *testing.T) {
 
 // The mask always leaves a token to play (the contract's mask requires
 // one): a combination while two values are left, else UNDO; on random
-// walks of every task, legal tokens are what the game accepts.
+// walks of every task, with and without the no-revisit rule, legal tokens
+// are what the game accepts.
 func TestLegalNeverEmpty(t *testing.T) {
 	key := rng.NewKey(17)
-	for _, name := range []string{"countdown3", "countdown4", "game24"} {
-		tk := opened(t, name, "")
+	for _, c := range [][2]string{{"countdown3", ""}, {"countdown4", ""}, {"game24", ""}, {"countdown4", "revisit=on"}, {"game24", "revisit=on"}} {
+		name, spec := c[0], c[1]
+		tk := opened(t, name, spec)
 		g := tk.NewGame().(*Game)
 		legal := make([]bool, tk.Vocab())
 		for e := uint32(0); e < 100; e++ {
@@ -182,8 +184,7 @@ func TestLegalNeverEmpty(t *testing.T) {
 				g.Legal(legal)
 				require.Contains(t, legal, true, "%s: no legal token at %s", name, g.Pool())
 				for tok, ok := range legal {
-					c := *g.Pool() // a copy: stepping it leaves the game as it is
-					require.Equal(t, ok, c.Step(int32(tok)), "%s: token %s at %s", name, tk.TokenName(int32(tok)), g.Pool())
+					require.Equal(t, ok, accepts(g.Pool(), int32(tok)), "%s %q: token %s at %s", name, spec, tk.TokenName(int32(tok)), g.Pool())
 				}
 				tok := int32(rng.Below(key.Block(1, e, k, rng.PurposeAction)[0], uint32(tk.Vocab())))
 				if _, _, done := g.Step(tok); done {
@@ -192,4 +193,16 @@ func TestLegalNeverEmpty(t *testing.T) {
 			}
 		}
 	}
+}
+
+// accepts reports whether p would take tok now, leaving p as it is: by
+// stepping a copy when the no-revisit rule is off, else by Allows (a copy
+// would share the rule's set; TestNoRevisitRandomWalks checks that Step
+// takes what Allows allows under the rule).
+func accepts(p *countdown.Pool, tok int32) bool {
+	if p.NoRevisit() {
+		return p.Allows(tok)
+	}
+	c := *p
+	return c.Step(tok)
 }

@@ -19,12 +19,14 @@ type Game struct {
 	thought       int // the THINKs played (think.go)
 }
 
-// revisitKey is the spec's key of the no-revisit rule: with revisit=off a
-// combination into a pool state the episode has already reached (the same
-// values, in any slots) is illegal, as a search's closed list skips it
-// (countdown.Pool.ForbidRevisits), and an episode whose start has no legal
-// combination left ends unsolved (its search is over). revisit=on, the
-// default, is the game without the rule.
+// revisitKey is the spec's key of the no-revisit rule: with revisit=off,
+// the default, a combination into a pool state the episode has already
+// reached (the same values, in any slots) is illegal, as a search's closed
+// list skips it (countdown.Pool.ForbidRevisits), and an episode whose start
+// has no legal combination left ends unsolved (its search is over).
+// revisit=on is the game without the rule, the default before it (issue
+// 53's first measurements, docs/results.md): trained without it, greedy
+// policies replayed one cycle of moves to the end of their budget.
 const revisitKey = "revisit"
 
 func (g *Game) Reset(in *task.Instance) int32 {

@@ -48,8 +48,8 @@ func recorded(tk *poolTask) uint64 {
 	return h.Sum64()
 }
 
-// walksBeforeThink are recorded's hashes of the tasks' default games, recorded at
-// 220a1ff, before think.go.
+// walksBeforeThink are recorded's hashes of the tasks' games without the
+// no-revisit rule (the default then), recorded at 220a1ff, before think.go.
 var walksBeforeThink = map[string]uint64{
 	"countdown3": 0xf38c30504426b437,
 	"countdown4": 0xb202c66c3566c1c6,
@@ -58,10 +58,11 @@ var walksBeforeThink = map[string]uint64{
 
 // think=0, the default, is the task as it was before THINK: the same
 // vocabulary, observations, masks and rewards on recorded random walks (the
-// hashes were recorded at 220a1ff, before think.go).
+// hashes were recorded at 220a1ff, before think.go, when revisit=on was the
+// game).
 func TestThinkOffIsToday(t *testing.T) {
 	for name, want := range walksBeforeThink {
-		for _, spec := range []string{"", "think=0", "think=0; think-cost=0"} {
+		for _, spec := range []string{"revisit=on", "revisit=on; think=0", "think=0; think-cost=0; revisit=on"} {
 			tk := opened(t, name, spec)
 			require.Equal(t, countdown.Moves(tk.n)+1, tk.Vocab(), name)
 			require.Equal(t, len(observationKinds)*tk.n, tk.Observations(), name)
