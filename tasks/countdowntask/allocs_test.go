@@ -10,10 +10,10 @@ import (
 
 // The hot loop allocates nothing: drawing an instance (Countdown's
 // rejection sampling included), resetting and stepping a game (THINK
-// included; the no-revisit rule, the default, once its set is made), its mask.
+// included; the no-revisit rule once its set is made), its mask.
 func TestNoAllocations(t *testing.T) {
 	key := rng.NewKey(4)
-	for _, c := range [][2]string{{"countdown3", ""}, {"countdown4", ""}, {"game24", ""}, {"game24", "think=4"}, {"countdown4", "revisit=on"}} {
+	for _, c := range [][2]string{{"countdown3", ""}, {"countdown4", ""}, {"game24", ""}, {"game24", "think=4"}, {"countdown4", "revisit=on"}, {"countdown3", "revisit=off"}} {
 		name, tk := c[0], opened(t, c[0], c[1])
 		g := tk.NewGame().(*Game)
 		legal := make([]bool, tk.Vocab())

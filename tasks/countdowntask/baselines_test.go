@@ -28,7 +28,7 @@ func TestBaselines(t *testing.T) {
 	// Under the no-revisit rule the DFS skips transpositions: never fewer
 	// solved in a budget, never more steps to its first solution; random
 	// programs never undo, so they are the same.
-	d, err := Baselines("countdown3", "", []int{16, 64}, 1) // revisit=off, the default
+	d, err := Baselines("countdown3", "revisit=off", []int{16, 64}, 1)
 	require.NoError(t, err)
 	for i := range d {
 		require.GreaterOrEqual(t, d[i].DFS, a[i].DFS)

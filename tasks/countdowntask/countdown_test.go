@@ -172,7 +172,7 @@ func TestSubsets(t *testing.T) {
 // are what the game accepts.
 func TestLegalNeverEmpty(t *testing.T) {
 	key := rng.NewKey(17)
-	for _, c := range [][2]string{{"countdown3", ""}, {"countdown4", ""}, {"game24", ""}, {"countdown4", "revisit=on"}, {"game24", "revisit=on"}} {
+	for _, c := range [][2]string{{"countdown3", ""}, {"countdown4", ""}, {"game24", ""}, {"countdown3", "revisit=off"}, {"countdown4", "revisit=on"}, {"game24", "revisit=on"}} {
 		name, spec := c[0], c[1]
 		tk := opened(t, name, spec)
 		g := tk.NewGame().(*Game)

@@ -19,14 +19,15 @@ type Game struct {
 	thought       int // the THINKs played (think.go)
 }
 
-// revisitKey is the spec's key of the no-revisit rule: with revisit=off,
-// the default, a combination into a pool state the episode has already
+// revisitKey is the spec's key of the no-revisit rule: with revisit=off
+// (countdown4's and game24's default, task.go) a combination into a pool state the episode has already
 // reached (the same values, in any slots) is illegal, as a search's closed
 // list skips it (countdown.Pool.ForbidRevisits), and an episode whose start
 // has no legal combination left ends unsolved (its search is over).
-// revisit=on is the game without the rule, the default before it (issue
-// 53's first measurements, docs/results.md): trained without it, greedy
-// policies replayed one cycle of moves to the end of their budget.
+// revisit=on is the game without the rule (countdown3's default, and
+// every task's before it, issue 53's first measurements): trained without
+// it, greedy policies on 4 numbers replayed one cycle of moves to the end
+// of their budget (docs/results.md).
 const revisitKey = "revisit"
 
 func (g *Game) Reset(in *task.Instance) int32 {
