@@ -5,6 +5,7 @@ package gpu
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/simdrl/simdrl/gpu/internal/abi"
@@ -289,10 +290,12 @@ func TestFieldsFollowABI(t *testing.T) {
 // fields and a vector (observe=fields) or its vector alone
 // (observe=vector), with its legal-action mask, trains on the GPU as on
 // the CPU: the first update's rewards exactly, three updates' losses and
-// gradient norms as updatesMatch holds them.
+// gradient norms as updatesMatch holds them. So does it under the
+// no-revisit rule (revisit=off: masks that change with the episode's
+// history, episodes that end when their search is over), fielded or not.
 func TestGPUCountdownFieldsMatchCPU(t *testing.T) {
 	openGPU(t).Close()
-	for _, spec := range []string{"observe=fields", "observe=vector"} {
+	for _, spec := range []string{"observe=fields", "observe=vector", "observe=vector; revisit=off", "revisit=off"} {
 		cfg := trainer.DefaultRecipe()
 		cfg.Task, cfg.TaskSpec = "countdown3", spec
 		cfg, err := trainer.WithTask(cfg)
@@ -305,7 +308,8 @@ func TestGPUCountdownFieldsMatchCPU(t *testing.T) {
 		g, err := newGPURun(cfg)
 		require.NoError(t, err)
 		t.Cleanup(g.Close)
-		require.True(t, g.e.fielded && g.e.masks, spec)
+		require.True(t, g.e.masks, spec)
+		require.Equal(t, strings.Contains(spec, "observe"), g.e.fielded, spec)
 		updatesMatch(t, "countdown3 "+spec, host, g, 1, 3, true)
 	}
 }
