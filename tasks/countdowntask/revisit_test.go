@@ -37,6 +37,7 @@ func TestRevisitSpec(t *testing.T) {
 func TestRevisitOffGame(t *testing.T) {
 	key := rng.NewKey(19)
 	ended := 0
+	var toks []int32
 	for _, name := range []string{"countdown3", "countdown4", "game24"} {
 		tk := opened(t, name, "revisit=off; think=2")
 		g := tk.NewGame().(*Game)
@@ -48,17 +49,17 @@ func TestRevisitOffGame(t *testing.T) {
 			require.True(t, g.Pool().NoRevisit())
 			for k := uint32(0); k < 256; k++ {
 				g.Legal(legal)
-				require.Contains(t, legal, true, "%s: no legal token at %s", name, g.Pool())
+				toks = toks[:0]
 				for tok, ok := range legal {
-					if tok != int(tk.thinkToken()) {
-						require.Equal(t, ok, g.Pool().Allows(int32(tok)), "%s: %s at %s", name, tk.TokenName(int32(tok)), g.Pool())
+					if tok != int(tk.thinkToken()) && ok != g.Pool().Allows(int32(tok)) { // not require.Equal: a hot loop, also under qemu
+						t.Fatalf("%s: %s at %s: Legal says %v", name, tk.TokenName(int32(tok)), g.Pool(), ok)
 					}
-				}
-				var toks []int32
-				for tok, ok := range legal {
 					if ok {
 						toks = append(toks, int32(tok))
 					}
+				}
+				if len(toks) == 0 {
+					t.Fatalf("%s: no legal token at %s", name, g.Pool())
 				}
 				tok := toks[rng.Below(key.Block(1, e, k, rng.PurposeAction)[0], uint32(len(toks)))]
 				_, reward, done := g.Step(tok)
