@@ -4,7 +4,8 @@ import "strings"
 
 // Pool is one game's state: its slots, the target and the moves made
 // (the history UNDO pops). The zero Pool is empty; Reset starts one. It
-// allocates nothing.
+// allocates nothing (but the no-revisit rule's set, once: revisit.go). A
+// copy shares that set: copy a pool only while the rule is off.
 type Pool struct {
 	rules  Rules
 	n      int

@@ -20,10 +20,11 @@ type Game struct {
 }
 
 // revisitKey is the spec's key of the no-revisit rule: with revisit=off
-// (countdown4's and game24's default, task.go) a combination into a pool state the episode has already
-// reached (the same values, in any slots) is illegal, as a search's closed
-// list skips it (countdown.Pool.ForbidRevisits), and an episode whose start
-// has no legal combination left ends unsolved (its search is over).
+// (countdown4's and game24's default, task.go) a combination into a pool
+// state the episode has already reached (the same values, in any slots) is
+// illegal, as a search's closed list skips it
+// (countdown.Pool.ForbidRevisits), and an episode whose start has no legal
+// combination left ends unsolved (its search is over).
 // revisit=on is the game without the rule (countdown3's default, and
 // every task's before it, issue 53's first measurements): trained without
 // it, greedy policies on 4 numbers replayed one cycle of moves to the end
