@@ -14,7 +14,9 @@
 // no division by zero. Under both, each number is used at most once, and
 // the pool is solved when every number has been combined into one value
 // equal to the target (Stream of Search's and the 24 Game's rule: each
-// number used exactly once).
+// number used exactly once). Under the no-revisit rule
+// (Pool.ForbidRevisits), a combination into a pool of values the episode
+// has already reached is refused too, as a search's closed list skips it.
 //
 // It imports only the standard library and rng, and knows nothing of the
 // model or the task contract.
