@@ -127,18 +127,20 @@ func (p *Pool) Step(tok int32) bool {
 // Allows says of each, pair by pair with the rules' Allowed, which does
 // not compute the results (the mask is asked for at every step of every
 // episode; TestLegalIsAllows checks the two agree). Under the no-revisit
-// rule it computes them (legalFresh).
+// rule an allowed combination's result is computed, to name the pool it
+// makes.
 func (p *Pool) Legal(dst []bool) {
-	if p.noRevisit {
-		p.legalFresh(dst)
-		return
-	}
 	tok := 0
 	for _, s := range pairSlots[p.n] {
 		i, j := s[0], s[1]
 		live := p.live[i] && p.live[j]
 		for op := range NumOps {
-			dst[tok] = live && p.rules.Allowed(op, p.val[i], p.val[j])
+			ok := live && p.rules.Allowed(op, p.val[i], p.val[j])
+			if ok && p.noRevisit {
+				v, _ := p.rules.Apply(op, p.val[i], p.val[j])
+				ok = p.fresh(Move{i, j, op}, v)
+			}
+			dst[tok] = ok
 			tok++
 		}
 	}

@@ -133,27 +133,6 @@ func (p *Pool) fresh(m Move, v Value) bool {
 	return !p.noRevisit || !p.seen.has(p.childKey(m, v))
 }
 
-// legalFresh is Legal under the no-revisit rule: the results are needed,
-// to name the states they make.
-func (p *Pool) legalFresh(dst []bool) {
-	tok := 0
-	for _, s := range pairSlots[p.n] {
-		i, j := s[0], s[1]
-		live := p.live[i] && p.live[j]
-		for op := range NumOps {
-			ok := false
-			if live {
-				m := Move{i, j, op}
-				v, allowed := p.rules.Apply(op, p.val[i], p.val[j])
-				ok = allowed && p.fresh(m, v)
-			}
-			dst[tok] = ok
-			tok++
-		}
-	}
-	dst[tok] = p.depth > 0 // UNDO
-}
-
 // Stuck reports whether no token is legal: at the start, with every
 // combination refused (under the no-revisit rule, once every state one
 // move away has been reached and left). The search from here is over.
