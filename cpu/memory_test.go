@@ -11,6 +11,7 @@ import (
 	"github.com/simdrl/simdrl/checkpoint"
 	"github.com/simdrl/simdrl/internal/enginekit"
 	"github.com/simdrl/simdrl/internal/testsize"
+	"github.com/simdrl/simdrl/task"
 	"github.com/simdrl/simdrl/trainer"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -143,4 +144,34 @@ func TestMemoryRefusedBeforeAllocation(t *testing.T) {
 	tr, err := newRun(cfg)
 	require.NoError(t, err, "the default recipe fits in 64 MiB")
 	tr.Close()
+}
+
+// TestPlanCountsTheTaskGames: the plan's estimate of the task's Envs counts
+// what each game declares it holds (task.GameSized: the countdown tasks'
+// no-revisit sets, 16 KiB a game at 256 steps), once per row of every
+// worker's chunk, so that it grows with -chunk and -threads; it is the
+// task's memory, not among the buffers the engine allocates itself.
+func TestPlanCountsTheTaskGames(t *testing.T) {
+	for _, k := range []struct {
+		spec          string
+		chunk, thread int
+	}{{"", 96, 1}, {"", 4096, 3}, {"revisit=on", 96, 2}} {
+		c := trainer.DefaultRecipe()
+		c.Task, c.TaskSpec = "countdown4", k.spec
+		c, err := trainer.WithTask(c)
+		require.NoError(t, err)
+		c.Batch, c.Chunk, c.Threads = 3*k.chunk, k.chunk, k.thread
+		tk, err := c.OpenTask()
+		require.NoError(t, err)
+		p, err := newPlan(c, tk)
+		require.NoError(t, err)
+		without := *p
+		without.gameBytes = 0
+		games := float64(p.chunk * p.workers)
+		require.Equal(t, games*task.GameBytes(tk), p.bytes(false)["chunk"]-without.bytes(false)["chunk"], "%+v", k)
+		require.Equal(t, p.bytes(true), without.bytes(true), "%+v: the engine does not allocate the task's games", k)
+		if k.spec == "" {
+			require.Greater(t, task.GameBytes(tk), 16384.0, "the rule's set at 256 steps")
+		}
+	}
 }

@@ -44,6 +44,9 @@ type plan struct {
 	// masked: the task has a legal-action mask, which each worker's
 	// workspace holds (gru.Workspace.MaskActions: chunk×V flags).
 	masked bool
+	// gameBytes is what each of the task's games holds beyond its row's
+	// instance (task.GameBytes: the countdown tasks' no-revisit sets).
+	gameBytes float64
 }
 
 // newPlan is the plan of an engine of c, valid, for its task t.
@@ -55,7 +58,8 @@ func newPlan(c trainer.Config, t task.Task) (*plan, error) {
 	l.Read = c.Context == trainer.ContextRead // the same tensors; only the rollout (and its workspace) differs
 	chunk := chunkSize(c)
 	return &plan{layout: l, chunk: chunk, steps: c.Steps, workers: workerCount(c),
-		slots: (max(largestPass(c), c.Replay) + chunk - 1) / chunk, ppoBatch: ppoBatch(c), masked: task.Masks(t)}, nil
+		slots: (max(largestPass(c), c.Replay) + chunk - 1) / chunk, ppoBatch: ppoBatch(c), masked: task.Masks(t),
+		gameBytes: task.GameBytes(t)}, nil
 }
 
 // plannedBuffer is one buffer of a plan: count elements of size bytes, in
@@ -103,7 +107,8 @@ func (p *plan) buffers() []plannedBuffer {
 		{"returns to go", C * T, 4, W, "chunk", false},
 		{"episode ends", C, 4, W, "chunk", false},
 		// the task's Env of a chunk: its rows' state, about an instance each
-		{"task Env (estimated)", C, instance, W, "chunk", true},
+		// and what a game declares it holds (task.GameSized)
+		{"task Env (estimated)", C, instance + p.gameBytes, W, "chunk", true},
 		// each worker's results (newWorker)
 		{"result gradient", N, 4, R, "threads", false},
 		{"result token-table gradient", gru.TableGradientBytes(l), 1, R, "threads", false},

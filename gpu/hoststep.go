@@ -432,8 +432,9 @@ func (e *engine) hostStats(n int) error {
 // hostGamesMemory is the host memory newHostGames allocates for task t when
 // it is stepped on the host (none for any other task), in shares by the
 // Config field that drives each: per episode of the largest rollout, and
-// per training episode. The task's own Envs are the task's business, not
-// counted.
+// per training episode. Of the task's own Envs it counts what their games
+// declare they hold (task.GameBytes: a countdown task's no-revisit sets),
+// one game per episode of the largest rollout.
 func hostGamesMemory(cfg trainer.Config, t task.Task) enginekit.Memory {
 	m := enginekit.Memory{}
 	if sc, err := scorerOf(t); err != nil || sc.kind != scoreHost {
@@ -447,6 +448,7 @@ func hostGamesMemory(cfg trainer.Config, t task.Task) enginekit.Memory {
 	if s := task.Fields(t); task.IsFielded(t) {
 		perEpisode += float64(len(s.Sizes)+s.Vector) * 4 // fieldVals, fieldVec
 	}
+	perEpisode += task.GameBytes(t)
 	m[largestRollout(cfg)] += float64(maxEpisodes(cfg)) * perEpisode
 	m["batch"] += float64(cfg.Batch) * (7*T*4 + 4 + 4) // logpa, val, ent, dlogp, dval, dent, togo; returns, end
 	return m

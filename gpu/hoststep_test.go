@@ -311,13 +311,20 @@ func TestGPUHostSteppedBuffersReused(t *testing.T) {
 	}
 }
 
+// sizedWalk is walkTask whose games declare bytes of their own
+// (task.GameSized).
+type sizedWalk struct{ walkTask }
+
+func (sizedWalk) GameBytes() int { return 5000 }
+
 // TestHostGamesMemoryIsWhatTheyHold: hostGamesMemory, which buildEngine
 // adds to hostMemory's shares before it opens the device, is the bytes of every buffer newHostGames
 // allocates (each slice of hostGames but the workers' parts and channels),
-// with a mask and without, with fields and a vector; a task the kernels
-// play holds none. No device is needed.
+// with a mask and without, with fields and a vector, and what a task's games
+// declare they hold, one game per episode; a task the kernels play holds
+// none. No device is needed.
 func TestHostGamesMemoryIsWhatTheyHold(t *testing.T) {
-	for _, tk := range []task.Task{walkTask{}, maskedWalk{}, fieldWalk{spec: fieldSpecs[0]}} {
+	for _, tk := range []task.Task{walkTask{}, maskedWalk{}, fieldWalk{spec: fieldSpecs[0]}, sizedWalk{}} {
 		cfg := walkConfig("")
 		cfg.Task, cfg.EvalEvery, cfg.EvalBatch = tk.Name(), 5, 3*cfg.Batch
 		e := &engine{cfg: cfg, task: tk, V: tk.Vocab(), T: cfg.Steps, B: cfg.Batch, maxN: maxEpisodes(cfg), O: 3, masks: task.Masks(tk)}
@@ -334,6 +341,7 @@ func TestHostGamesMemoryIsWhatTheyHold(t *testing.T) {
 			}
 			held += float64(f.Len()) * float64(f.Type().Elem().Size())
 		}
+		held += float64(e.maxN) * task.GameBytes(tk) // the task's games, one per episode
 		m := hostGamesMemory(cfg, tk)
 		require.Equal(t, held, m.Total(), tk.Name())
 		require.Positive(t, m["eval_batch"], "%s: the evaluations' episodes", tk.Name())

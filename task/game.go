@@ -28,6 +28,26 @@ type Stepwise interface {
 	NewGame() Game
 }
 
+// GameSized is a Stepwise task whose games hold memory that grows with a
+// setting (the countdown tasks' no-revisit set grows with the step
+// budget): the engines' memory estimates count GameBytes for every game
+// they hold, one per row of each Env, so that a chunk or an evaluation
+// batch too large for the machine is refused before it is allocated.
+type GameSized interface {
+	Stepwise
+	// GameBytes bounds the bytes one game holds after any episode.
+	GameBytes() int
+}
+
+// GameBytes is what the memory estimates count for one of t's games beyond
+// its row's instance: GameSized's bound, or 0.
+func GameBytes(t Task) float64 {
+	if g, ok := t.(GameSized); ok {
+		return float64(g.GameBytes())
+	}
+	return 0
+}
+
 // gameEnv steps a Game per row, allocation-free after construction.
 // A row's episode ends when it says so or at its budget's last token; past
 // its end it is not stepped: it earns 0 and keeps its last observation.

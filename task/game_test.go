@@ -118,3 +118,23 @@ func TestDerivedExplanationRoundsRewards(t *testing.T) {
 	require.Equal(t, "reward 0", rewardWords(0))
 	require.Equal(t, "reward -0.05", rewardWords(-0.05))
 }
+
+// sizedPick is pick whose games declare bytes of their own.
+type sizedPick struct {
+	pick
+	bytes int
+}
+
+func (s sizedPick) GameBytes() int { return s.bytes }
+
+// TestGameBytes: GameBytes is a GameSized task's bound and 0 for any other;
+// a negative bound is refused, naming the task.
+func TestGameBytes(t *testing.T) {
+	require.Zero(t, GameBytes(pick{}))
+	require.Equal(t, 4096.0, GameBytes(sizedPick{bytes: 4096}))
+	require.NoError(t, Validate(sizedPick{bytes: 4096}))
+	err := Validate(sizedPick{bytes: -1})
+	var v *ViolationError
+	require.ErrorAs(t, err, &v)
+	require.ErrorContains(t, err, "the pick task's games hold -1 bytes (GameBytes)")
+}

@@ -17,7 +17,7 @@ const NoAnswer int32 = -1
 // not in 0..MaxContext, an answer token (but NoAnswer)
 // outside its vocabulary or among the tokens the policy never writes
 // (NotActions), one that neither steps nor scores its programs (Stepwise,
-// Stepper, Scorer). (The engines check its context end, enginekit.NewLayout.) Open and the engines (through
+// Stepper, Scorer), a negative GameBytes (GameSized). (The engines check its context end, enginekit.NewLayout.) Open and the engines (through
 // trainer.Config.ValidateFor) call it, so that a user's task is refused
 // when it is opened, not trained to nothing. A panic in t's code meanwhile
 // is returned as a *PanicError (Guard).
@@ -69,6 +69,9 @@ func validate(t Task) error {
 	case Stepper, Stepwise, Scorer:
 	default:
 		return unplayable(t)
+	}
+	if g, ok := t.(GameSized); ok && g.GameBytes() < 0 {
+		return violation("the %s task's games hold %d bytes (GameBytes): it must be ≥ 0", name, g.GameBytes())
 	}
 	return nil
 }

@@ -1,5 +1,7 @@
 package countdown
 
+import "unsafe"
+
 // The no-revisit rule (Pool.ForbidRevisits): a combination whose resulting
 // pool the episode has already reached is refused, as a search's closed
 // list would skip it. A pool state is the multiset of the pool's values:
@@ -40,12 +42,19 @@ type visited struct {
 	n     int
 }
 
-// reset empties v with room for states states.
-func (v *visited) reset(states int) {
+// slotsFor is the slots a set reset for states states has: a power of two,
+// at least 16 and twice states.
+func slotsFor(states int) int {
 	size := 16
 	for size < 2*states {
 		size *= 2
 	}
+	return size
+}
+
+// reset empties v with room for states states.
+func (v *visited) reset(states int) {
+	size := slotsFor(states)
 	if len(v.slots) < size {
 		v.slots = make([]stateKey, size)
 	} else {
@@ -117,6 +126,15 @@ func (p *Pool) ForbidRevisits(moves int) {
 	}
 	p.seen.add(p.key)
 	p.noRevisit = true
+}
+
+// RevisitBytes is the memory a pool's no-revisit set holds once
+// ForbidRevisits(moves) has been called and an episode of at most moves
+// combinations played: the engines' memory estimates count it per game
+// (task.GameSized), since it grows with the step budget and the games with
+// the chunk.
+func RevisitBytes(moves int) int {
+	return int(unsafe.Sizeof(visited{})) + slotsFor(moves+1)*int(unsafe.Sizeof(stateKey{}))
 }
 
 // NoRevisit reports whether the no-revisit rule is on.

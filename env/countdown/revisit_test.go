@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/simdrl/simdrl/rng"
 	"github.com/stretchr/testify/require"
@@ -203,4 +204,35 @@ func TestNoRevisitNoAllocations(t *testing.T) {
 		DFS(&p, 128)
 	})
 	require.Zero(t, allocs)
+}
+
+// TestRevisitBytesBoundsTheSet: RevisitBytes(moves) is what the set holds
+// right after ForbidRevisits(moves), and still bounds it after a walk of
+// moves random legal tokens, for budgets small and large (the engines'
+// memory estimates count it per game).
+func TestRevisitBytesBoundsTheSet(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var dst [MaxMoves]bool
+	held := func(p *Pool) int { return int(unsafe.Sizeof(visited{})) + cap(p.seen.slots)*int(unsafe.Sizeof(stateKey{})) }
+	for _, moves := range []int{0, 1, 7, 8, 64, 255, 256} {
+		for range 20 {
+			p := pool(Fractions, 24, 1+r.Int64N(13), 1+r.Int64N(13), 1+r.Int64N(13), 1+r.Int64N(13))
+			p.ForbidRevisits(moves)
+			require.Equal(t, RevisitBytes(moves), held(p), "moves %d: right after ForbidRevisits", moves)
+			for range moves {
+				p.Legal(dst[:])
+				var legal []int32
+				for tok := range int32(Moves(4)) {
+					if dst[tok] {
+						legal = append(legal, tok)
+					}
+				}
+				if len(legal) == 0 {
+					break
+				}
+				require.True(t, p.Step(legal[r.IntN(len(legal))]))
+			}
+			require.LessOrEqual(t, held(p), RevisitBytes(moves), "moves %d: after the walk", moves)
+		}
+	}
 }

@@ -1,6 +1,8 @@
 package countdowntask
 
 import (
+	"unsafe"
+
 	"github.com/simdrl/simdrl/env/countdown"
 	"github.com/simdrl/simdrl/task"
 )
@@ -65,6 +67,20 @@ func (g *Game) Step(tok int32) (obs int32, reward float64, done bool) {
 }
 
 func (g *Game) Correct() bool { return g.p.Solved() }
+
+var _ task.GameSized = (*poolTask)(nil)
+
+// GameBytes bounds what one of t's games holds (task.GameSized): the game
+// and, under the no-revisit rule, its set of the states reached, which
+// grows with the budget (16 KiB at 256 steps), and the engines hold a
+// game per row of a chunk.
+func (t *poolTask) GameBytes() int {
+	n := int(unsafe.Sizeof(Game{}))
+	if t.noRevisit {
+		n += countdown.RevisitBytes(t.budget)
+	}
+	return n
+}
 
 // Legal writes into dst (Vocab() long) whether each token is a legal move
 // now: the pool's combinations and UNDO (countdown.Pool.Legal), never the
