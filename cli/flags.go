@@ -145,7 +145,7 @@ func newFlagSet() (*flag.FlagSet, *flagValues) {
 	o.stopAt = fs.Float64("stop-at", def.StopAt, "stop once an evaluation solves every level at this rate [0, 1] and a confirming one supports it (1000 episodes per level the first time; false stops at most 1% over the run) (0: never)")
 	o.replay = fs.Int("replay", 0, fmt.Sprintf("expr: remembered programs (the best verified one per training expression) replayed into every update [0, %d] (0: none; default recipe: the task's)", trainer.MaxEpisodes))
 	o.replayCoef = fs.Float64("replay-coef", 0, "expr: weight of the replayed programs' log-likelihood [0, 1000]")
-	o.itemFocus = fs.Bool("item-focus", false, "expr, tape (their default recipes: on): draw each size's expressions in proportion to 0.1 + their recent failure rate")
+	o.itemFocus = fs.Bool("item-focus", false, "expr, tape (their default recipes: on), game24: draw each size's expressions (game24: each hand) in proportion to 0.1 + their recent failure rate")
 	fs.StringVar(&o.fl.save, "save", "", "write a checkpoint (safetensors) to this file every -save-every updates and at the end")
 	fs.IntVar(&o.fl.saveEvery, "save-every", 0, "with -save: also save every N updates, ≥ 0 (0: only at the end)")
 	fs.StringVar(&o.fl.load, "load", "", "start from the weights of this checkpoint (not its optimiser or schedule)")

@@ -269,9 +269,9 @@ func (c *Config) validateTask(t task.Task) error {
 	if _, ok := t.(task.Itemized); !ok {
 		switch {
 		case c.Replay > 0:
-			return fieldError("replay", "needs a task whose levels are sets of items (as the expr and tape tasks' are); the %s task's are not", t.Name())
+			return fieldError("replay", "needs a task whose levels are sets of items (as the expr, tape and game24 tasks' are); the %s task's are not", t.Name())
 		case c.ItemFocus:
-			return fieldError("item_focus", "needs a task whose levels are sets of items (as the expr and tape tasks' are); the %s task's are not", t.Name())
+			return fieldError("item_focus", "needs a task whose levels are sets of items (as the expr, tape and game24 tasks' are); the %s task's are not", t.Name())
 		}
 	}
 	// A rollout shorter than a level's budget contradicts it, and one shorter

@@ -42,7 +42,7 @@ func Baselines(name, spec string, budgets []int, seed uint64) ([]Baseline, error
 	if err != nil {
 		return nil, err
 	}
-	t, ok := tk.(*poolTask)
+	t, ok := poolOf(tk)
 	if !ok {
 		return nil, fmt.Errorf("%s is not a pool task", name)
 	}

@@ -13,7 +13,9 @@ import (
 func opened(t *testing.T, name, spec string) *poolTask {
 	tk, err := task.Open(name, spec)
 	require.NoError(t, err)
-	return tk.(*poolTask)
+	p, ok := poolOf(tk)
+	require.True(t, ok)
+	return p
 }
 
 // The tasks open, validate and have the vocabulary, budget and

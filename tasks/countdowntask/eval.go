@@ -21,11 +21,12 @@ var listKey = rng.NewKey(0xC0DE_0053)
 func (t *poolTask) list() {
 	t.listOnce.Do(func() {
 		if t.rules == countdown.Fractions {
-			for _, h := range hands().Training {
-				t.listed[task.Training] = append(t.listed[task.Training], instance(h[:], game24.Target, t.budget))
-			}
-			for _, h := range hands().HeldOut {
-				t.listed[task.HeldOut] = append(t.listed[task.HeldOut], instance(h[:], game24.Target, t.budget))
+			for _, sp := range []task.Split{task.Training, task.HeldOut} {
+				for i, h := range splitHands(sp) {
+					in := instance(h[:], game24.Target, t.budget)
+					in.Item = int32(i) // its item (items.go)
+					t.listed[sp] = append(t.listed[sp], in)
+				}
 			}
 			return
 		}

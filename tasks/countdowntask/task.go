@@ -88,6 +88,9 @@ func open(k kind, spec string) (task.Task, error) {
 	if t.fields {
 		t.buildFieldSpec(values)
 	}
+	if t.rules == countdown.Fractions {
+		return handTask{t}, nil // its hands are items (items.go)
+	}
 	return t, nil
 }
 
@@ -165,8 +168,10 @@ func (t *poolTask) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose,
 			hs = hands().HeldOut
 		}
 		w := key.Block(round, episode, 0, purpose)
-		h := hs[taskkit.Below(w[0], w[1], uint64(len(hs)))]
-		return instance(h[:], game24.Target, t.budget)
+		i := taskkit.Below(w[0], w[1], uint64(len(hs)))
+		in := instance(hs[i][:], game24.Target, t.budget)
+		in.Item = int32(i) // its item (items.go)
+		return in
 	}
 	in := countdown.Draw(t.n, key, round, episode, purpose, held)
 	return instance(in.Numbers[:in.N], in.Target, t.budget)
