@@ -19,17 +19,26 @@ func opened(t *testing.T, name, spec string) *poolTask {
 }
 
 // The tasks open, validate and have the vocabulary, budget and
-// observations their pools say.
+// observations their pools say: the token (countdown) or the vector (the
+// 24 Game) by default.
 func TestOpen(t *testing.T) {
 	for _, c := range []struct {
 		name          string
 		n, vocab, bud int
-	}{{"countdown3", 3, 20, 64}, {"countdown4", 4, 38, 256}, {"game24", 4, 38, 256}} {
+		vector        bool
+	}{{"countdown3", 3, 20, 64, false}, {"countdown4", 4, 38, 256, false}, {"game24", 4, 38, 256, true}} {
 		tk := opened(t, c.name, "")
 		require.Equal(t, c.vocab, tk.Vocab())
 		require.Equal(t, c.bud, tk.Levels()[0].Budget)
 		require.Equal(t, c.n-1, tk.Levels()[0].Shortest)
-		require.Equal(t, 6*c.n, tk.Observations())
+		if c.vector {
+			require.Zero(t, tk.Observations())
+			require.Equal(t, task.FieldSpec{Sizes: []int{6 * c.n}, Vector: 4*c.n + 2}, tk.Fields())
+		} else {
+			require.Equal(t, 6*c.n, tk.Observations())
+			require.False(t, task.IsFielded(tk))
+		}
+		require.Equal(t, 6*c.n, opened(t, c.name, "observe=token").Observations())
 		require.Equal(t, "UNDO", tk.TokenName(int32(c.vocab-2)))
 		require.Equal(t, "END", tk.TokenName(int32(c.vocab-1)))
 		require.Equal(t, 256, opened(t, c.name, "budget=256").Levels()[0].Budget)

@@ -9,14 +9,16 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// observe=fields makes the task Fielded and no Observer; the default and
-// observe=token keep the one observation token; anything else is refused.
+// observe=fields makes the task Fielded and no Observer; observe=token
+// keeps the one observation token, Countdown's default; the 24 Game's
+// default is observe=vector; anything else is refused.
 func TestObserveOption(t *testing.T) {
 	for _, name := range []string{"countdown3", "countdown4", "game24"} {
 		for _, spec := range []string{"", "observe=token", "budget=32; observe=token"} {
 			tk := opened(t, name, spec)
-			require.False(t, task.IsFielded(tk), "%s %q", name, spec)
-			require.Positive(t, task.Observations(tk))
+			vector := spec == "" && name == "game24"
+			require.Equal(t, vector, task.IsFielded(tk), "%s %q", name, spec)
+			require.Equal(t, vector, task.Observations(tk) == 0, "%s %q", name, spec)
 		}
 		tk := opened(t, name, "observe=fields; budget=32")
 		require.True(t, task.IsFielded(tk))
@@ -30,6 +32,9 @@ func TestObserveOption(t *testing.T) {
 		require.True(t, task.IsFielded(vec))
 		require.Zero(t, task.Observations(vec))
 		require.Equal(t, task.FieldSpec{Sizes: []int{6 * n}, Vector: 4*n + 2}, vec.Fields())
+		if name == "game24" {
+			require.Equal(t, vec.Fields(), opened(t, name, "").Fields(), "the 24 Game's default")
+		}
 	}
 	for _, bad := range []string{"observe=on", "observe=", "observe=Fields"} {
 		_, err := task.Open("countdown4", bad)

@@ -11,15 +11,19 @@ import (
 // revisit=on is the game before the rule, bit for bit on the recorded
 // random walks (TestThinkOffIsToday's), and countdown3's default;
 // revisit=off is a different game on the same walks, and the default of 4
-// numbers; a bad value is one line.
+// numbers (the 24 Game's with its vector); a bad value is one line.
 func TestRevisitSpec(t *testing.T) {
 	for name, want := range walksBeforeThink {
-		on, off := recorded(opened(t, name, "revisit=on")), recorded(opened(t, name, "revisit=off"))
+		on, off := recorded(opened(t, name, "revisit=on; observe=token")), recorded(opened(t, name, "revisit=off; observe=token"))
 		require.Equal(t, want, on, name)
 		require.NotEqual(t, want, off, name)
 		def := off
-		if name == "countdown3" {
+		switch name {
+		case "countdown3":
 			def = on
+		case "game24": // observing the vector by default
+			def = recorded(opened(t, name, "revisit=off; observe=vector"))
+			require.Equal(t, off, recorded(opened(t, name, "observe=token")), name)
 		}
 		require.Equal(t, def, recorded(opened(t, name, "")), name)
 	}

@@ -59,10 +59,10 @@ var walksBeforeThink = map[string]uint64{
 // think=0, the default, is the task as it was before THINK: the same
 // vocabulary, observations, masks and rewards on recorded random walks (the
 // hashes were recorded at 220a1ff, before think.go, when revisit=on was the
-// game).
+// game and the token every task's observation).
 func TestThinkOffIsToday(t *testing.T) {
 	for name, want := range walksBeforeThink {
-		for _, spec := range []string{"revisit=on", "revisit=on; think=0", "think=0; think-cost=0; revisit=on"} {
+		for _, spec := range []string{"revisit=on; observe=token", "revisit=on; think=0; observe=token", "think=0; think-cost=0; revisit=on; observe=token"} {
 			tk := opened(t, name, spec)
 			require.Equal(t, countdown.Moves(tk.n)+1, tk.Vocab(), name)
 			require.Equal(t, len(observationKinds)*tk.n, tk.Observations(), name)
