@@ -22,6 +22,11 @@ func BenchmarkCountdown4Update(b *testing.B) { benchTaskUpdate(b, "countdown4", 
 // BenchmarkGame24Update: BenchmarkCountdown4Update's update for the 24 Game.
 func BenchmarkGame24Update(b *testing.B) { benchTaskUpdate(b, "game24", "") }
 
+// BenchmarkGame24TokenUpdate: the 24 Game's default but observing the
+// token (observe=token), its default before the vector: what the vector
+// costs.
+func BenchmarkGame24TokenUpdate(b *testing.B) { benchTaskUpdate(b, "game24", "observe=token") }
+
 // BenchmarkCountdown4PlainUpdate and BenchmarkGame24PlainUpdate are the
 // games before the rule (revisit=on, 128 steps, the token observed), whose
 // figures BENCHMARKS.md compares across commits.
