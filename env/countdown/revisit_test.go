@@ -213,7 +213,9 @@ func TestNoRevisitNoAllocations(t *testing.T) {
 func TestRevisitBytesBoundsTheSet(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	var dst [MaxMoves]bool
-	held := func(p *Pool) int { return int(unsafe.Sizeof(visited{})) + cap(p.seen.slots)*int(unsafe.Sizeof(stateKey{})) }
+	held := func(p *Pool) int {
+		return int(unsafe.Sizeof(visited{})) + cap(p.seen.slots)*int(unsafe.Sizeof(stateKey{}))
+	}
 	for _, moves := range []int{0, 1, 7, 8, 64, 255, 256} {
 		for range 20 {
 			p := pool(Fractions, 24, 1+r.Int64N(13), 1+r.Int64N(13), 1+r.Int64N(13), 1+r.Int64N(13))
