@@ -2,7 +2,6 @@ package countdowntask
 
 import (
 	"github.com/simdrl/simdrl/env/countdown"
-	"github.com/simdrl/simdrl/env/game24"
 	"github.com/simdrl/simdrl/rng"
 	"github.com/simdrl/simdrl/task"
 )
@@ -22,10 +21,9 @@ func (t *poolTask) list() {
 	t.listOnce.Do(func() {
 		if t.rules == countdown.Fractions {
 			for _, sp := range []task.Split{task.Training, task.HeldOut} {
-				for i, h := range splitHands(sp) {
-					in := instance(h[:], game24.Target, t.budget)
-					in.Item = int32(i) // its item (items.go)
-					t.listed[sp] = append(t.listed[sp], in)
+				hs := splitHands(sp)
+				for i := range hs {
+					t.listed[sp] = append(t.listed[sp], t.handInstance(hs, i))
 				}
 			}
 			return

@@ -41,8 +41,13 @@ func (t handTask) DrawItem(_ rng.Key, _, _ uint32, _ rng.Purpose, level int, spl
 	if level != 0 || item < 0 || item >= len(hs) {
 		return task.Instance{} // refused by the engine's check: not an instance of the task's
 	}
-	in := instance(hs[item][:], game24.Target, t.budget)
-	in.Item = int32(item)
+	return t.handInstance(hs, item)
+}
+
+// handInstance is hand i of hs (a split's hands), naming its item.
+func (t *poolTask) handInstance(hs []game24.Hand, i int) task.Instance {
+	in := instance(hs[i][:], game24.Target, t.budget)
+	in.Item = int32(i)
 	return in
 }
 

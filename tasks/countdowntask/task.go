@@ -173,10 +173,7 @@ func (t *poolTask) Draw(key rng.Key, round, episode uint32, purpose rng.Purpose,
 			hs = hands().HeldOut
 		}
 		w := key.Block(round, episode, 0, purpose)
-		i := taskkit.Below(w[0], w[1], uint64(len(hs)))
-		in := instance(hs[i][:], game24.Target, t.budget)
-		in.Item = int32(i) // its item (items.go)
-		return in
+		return t.handInstance(hs, int(taskkit.Below(w[0], w[1], uint64(len(hs)))))
 	}
 	in := countdown.Draw(t.n, key, round, episode, purpose, held)
 	return instance(in.Numbers[:in.N], in.Target, t.budget)
