@@ -57,6 +57,9 @@ func restoreOrLoad(cl *commandLine, r *resolved, tr *trainer.Trainer) error {
 			if errors.As(err, &se) {
 				return usageErrorf("-resume %s: %v (%s)", fl.resume, se.Error(), loadHint(&saved, cfg, se))
 			}
+			if hint := observationHint(err, &saved, cfg, r.resume); hint != "" {
+				return usageErrorf("-resume %s: %v (%s)", fl.resume, err, hint)
+			}
 			if flags, was := cl.stateChanges(saved, cfg); len(flags) > 0 {
 				return usageErrorf("-resume %s: %s: the checkpoint was trained with %s, and its saved state does not fit (%v); -load %s starts a new run from its weights",
 					fl.resume, strings.Join(flags, " and "), strings.Join(was, " and "), err, fl.resume)
@@ -72,6 +75,9 @@ func restoreOrLoad(cl *commandLine, r *resolved, tr *trainer.Trainer) error {
 					hint = "only its weights were read, its " + r.loadedErr.Error() + "; " + hint
 				}
 				return usageErrorf("-load %s: %v (%s)", fl.load, se.Error(), hint)
+			}
+			if hint := observationHint(err, r.loaded, cfg, r.load); hint != "" {
+				return usageErrorf("-load %s: %v (%s)", fl.load, err, hint)
 			}
 			return usageErrorf("-load %s: %v", fl.load, err)
 		}

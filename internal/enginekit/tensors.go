@@ -72,16 +72,24 @@ func (c *Checked) CopyTo(params, m, v []float32) {
 // would (all present, finite, second moments not negative): "any tensor" of
 // a checkpoint is sound or the file is refused. A weights-only file (no
 // optimizer.* tensor at all) loads. A file of a model with observations
-// (obs_emb.weight) does not load into one without.
+// (obs_emb.weight, field_emb.f, vec) does not load into one that observes
+// otherwise (ObservationError).
 func LoadParams(f *checkpoint.File, l *gru.Layout, params []float32) error {
 	src, err := checkTensors(f, l, "")
 	if err != nil {
 		return err
 	}
-	if _, ok := f.Lookup(obsEmbName); ok && l.Observations == 0 {
-		// Its other tensors fit, but its policy read what its tools
-		// returned: without obs_emb it would be another policy.
-		return fmt.Errorf("checkpoint has a tensor %q: its model observes its tools' results, this task's model observes nothing", obsEmbName)
+	// Its other tensors fit, but a model that observes more (obs_emb
+	// without observations, fields beyond this model's) would be another
+	// policy without them.
+	ours := make(map[string]bool, len(l.Tensors))
+	for _, tn := range l.Tensors {
+		ours[tn.Name] = true
+	}
+	for _, t := range f.Tensors {
+		if err := observationMismatch(f, l, t.Name, false); !ours[t.Name] && err != nil {
+			return err
+		}
 	}
 	for _, prefix := range []string{expAvgPrefix, expAvgSqPrefix} {
 		if hasPrefix(f, prefix) {
@@ -113,9 +121,8 @@ func checkTensors(f *checkpoint.File, l *gru.Layout, prefix string) ([][]float32
 	src := make([][]float32, len(l.Tensors))
 	for i, tn := range l.Tensors {
 		ct, ok := f.Lookup(prefix + tn.Name)
-		if !ok && tn.Name == l.ObsEmb.Name && l.ObsEmb.Size > 0 {
-			return nil, fmt.Errorf("checkpoint has no tensor %s: its model observes nothing, this task's model observes %d tokens",
-				prefix+tn.Name, l.Observations)
+		if err := observationMismatch(f, l, prefix+tn.Name, true); !ok && err != nil {
+			return nil, err
 		}
 		if !ok {
 			return nil, fmt.Errorf("checkpoint has no tensor %s", prefix+tn.Name)
@@ -171,8 +178,8 @@ func checkNoOtherTensors(f *checkpoint.File, l *gru.Layout, state func(name stri
 		if !want[t.Name] && state(t.Name) {
 			continue
 		}
-		if !want[t.Name] && strings.HasSuffix(t.Name, obsEmbName) && l.Observations == 0 {
-			return fmt.Errorf("checkpoint has an unexpected tensor %q: its model observes its tools' results, this task's model observes nothing", t.Name)
+		if err := observationMismatch(f, l, t.Name, false); !want[t.Name] && err != nil {
+			return err
 		}
 		if !want[t.Name] {
 			return fmt.Errorf("checkpoint has an unexpected tensor %q (neither a parameter of this model nor an Adam moment of one)", t.Name)
