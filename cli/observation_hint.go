@@ -22,7 +22,7 @@ var observeValues = []string{"token", "vector", "fields", "on", "off", "auto"}
 // checkpoint saved before a task's default observation changed (the 24
 // Game's, token to vector) records no observe option, so its saved spec now
 // makes another model.
-// "" for another error, or when no observe value fits.
+// "" for another error, or when no observe value the task takes fits.
 func observationHint(err error, saved *trainer.Config, cfg trainer.Config, f *checkpoint.File) string {
 	var oe *enginekit.ObservationError
 	if !errors.As(err, &oe) {
@@ -36,7 +36,7 @@ func observationHint(err error, saved *trainer.Config, cfg trainer.Config, f *ch
 		try := cfg
 		var bad error
 		if try.TaskSpec, bad = withObserve(cfg.Task, spec, v); bad != nil {
-			return ""
+			continue // a value this task does not take (calc's editor refuses token)
 		}
 		if fits(try, f) {
 			return "it was trained with observe=" + v + ": give -task-spec '" + try.TaskSpec + "'"

@@ -38,6 +38,14 @@ func TestOldObservationCheckpointNamesItsSpec(t *testing.T) {
 		require.Contains(t, stderr, c.hint, c.args)
 		require.NotContains(t, stdout, "Training", c.args)
 	}
+	// Another task, whose spec editor refuses most of the values tried
+	// (calc takes on, off and auto): an observing calc checkpoint given
+	// observe=off was refused with no hint, the search stopping at "token".
+	calc := saveRun(t, dir, "calc.st", "-task", "calc", "-hidden", "8", "-updates", "1", "-task-spec", "levels=abs(a-b); observe=on")
+	code, _, stderr := runCLI("-load", calc, "-task-spec", "levels=abs(a-b); observe=off", "-eval-only")
+	require.Equal(t, 2, code, stderr)
+	require.Contains(t, stderr, "its model observes 9 tokens, this task's model observes nothing")
+	require.Contains(t, stderr, "(it was trained with observe=on: give -task-spec 'levels=abs(a-b); observe=on')", stderr)
 	// The spec it names loads it.
 	for _, args := range [][]string{
 		{"-load", old, "-task-spec", "observe=token", "-eval-only", "-final-episodes", "8", "-explain", "0", "-exhaustive", "0"},
